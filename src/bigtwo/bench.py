@@ -1,0 +1,76 @@
+"""Benchmarks of the engine (and, through their own modules, of bots and the server).
+
+``bigtwo bench engine`` plays complete random games in one process: at every decision it
+enumerates every legal play and picks uniformly among them and, when allowed, a pass. It
+measures; it never decides anything about the game.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from .engine import Deal, Rules
+from .engine.deal import deal_hands
+
+
+def random_game(rules: Rules, rng: random.Random, players: int = 4) -> int:
+    """Play one random deal to its end; return the number of actions."""
+    deal = Deal(rules, deal_hands(rules, players, rng))
+    choice = rng.randrange
+    apply = deal.apply_unchecked
+    while deal.winner is None:
+        plays = deal.legal_plays()
+        options = len(plays) + (deal.table is not None)
+        pick = choice(options)
+        apply(plays[pick] if pick < len(plays) else None)
+    return len(deal.actions)
+
+
+def bench_engine(games: int = 2000, seed: int = 1, rules_name: str = "palm") -> dict[str, Any]:
+    rules = Rules.preset(rules_name)
+    rng = random.Random(seed)
+    random_game(rules, random.Random(0))  # warm the per-rules tables
+    actions = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        actions += random_game(rules, rng)
+    elapsed = time.perf_counter() - start
+    positions = _random_positions(rules, random.Random(seed + 1), 2000)
+    from .engine.movegen import HandPlays
+    from .engine.plays import table_for
+
+    table = table_for(rules)
+    start = time.perf_counter()
+    calls = 0
+    while calls < 20000:
+        for hand, target in positions:
+            hp = HandPlays(table, hand)
+            if target is None:
+                hp.leads()
+            else:
+                hp.replies(target)
+            calls += 1
+    lp_elapsed = time.perf_counter() - start
+    return {
+        "rules": rules_name,
+        "games": games,
+        "seconds": round(elapsed, 3),
+        "games_per_second": round(games / elapsed, 1),
+        "actions_per_second": round(actions / elapsed, 1),
+        "legal_plays_per_second": round(calls / lp_elapsed, 1),
+    }
+
+
+def _random_positions(rules: Rules, rng: random.Random, count: int) -> list[tuple[int, Any]]:
+    """Hands and tables met in random games, for timing legal-play enumeration from scratch."""
+    out: list[tuple[int, Any]] = []
+    while len(out) < count:
+        deal = Deal(rules, deal_hands(rules, 4, rng))
+        while deal.winner is None and len(out) < count:
+            out.append((deal.hands[deal.turn], deal.table))
+            plays = deal.legal_plays()
+            pick = rng.randrange(len(plays) + (deal.table is not None))
+            deal.apply_unchecked(plays[pick] if pick < len(plays) else None)
+    return out

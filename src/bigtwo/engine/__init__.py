@@ -1,0 +1,61 @@
+"""The Big Two engine: cards, rules as data, plays, legal moves, the deal and seat views.
+
+Pure Python with no I/O, no clock and no global random state; everything above it (bots,
+matches, front ends, the server) builds on these names.
+"""
+
+from .cards import CARDS, Card, CardSet, card_symbols, card_text, parse_cards, to_mask
+from .deal import Action, Deal, deal_hands, opening_of
+from .errors import (
+    BigTwoError,
+    CannotPass,
+    DealOver,
+    DoesNotBeat,
+    IllegalAction,
+    MustInclude,
+    NotACombination,
+    NotationError,
+    NotYourCards,
+    NotYourTurn,
+    RulesError,
+)
+from .movegen import HandPlays, legal_plays
+from .plays import Kind, Play, beats, classify, table_for
+from .rules import Rules, Scoring, preset_names
+from .views import SeatView
+
+__all__ = [
+    "CARDS",
+    "Action",
+    "BigTwoError",
+    "CannotPass",
+    "Card",
+    "CardSet",
+    "Deal",
+    "DealOver",
+    "DoesNotBeat",
+    "HandPlays",
+    "IllegalAction",
+    "Kind",
+    "MustInclude",
+    "NotACombination",
+    "NotYourCards",
+    "NotYourTurn",
+    "NotationError",
+    "Play",
+    "Rules",
+    "RulesError",
+    "Scoring",
+    "SeatView",
+    "beats",
+    "card_symbols",
+    "card_text",
+    "classify",
+    "deal_hands",
+    "legal_plays",
+    "opening_of",
+    "parse_cards",
+    "preset_names",
+    "table_for",
+    "to_mask",
+]

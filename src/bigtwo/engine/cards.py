@@ -1,0 +1,286 @@
+"""Cards, sets of cards and their notation.
+
+A card is an ``int`` from 0 to 51, ``rank * 4 + suit``: ranks 3 4 5 6 7 8 9 T J Q K A 2 are
+0..12 and suits ♦ ♣ ♥ ♠ are 0..3, so 3♦ is 0 and 2♠ is 51. A set of cards is a 52-bit ``int``
+mask. :class:`Card` and :class:`CardSet` are thin value objects over those ints that parse and
+print notation; the hot paths of the engine use the bare ints. Which suit outranks which is a
+rule, not a property of the card: see :mod:`bigtwo.engine.rules`.
+
+>>> parse_cards("3d 10h ♠2")
+CardSet('3d Th 2s')
+>>> print(parse_cards("3d 10h ♠2").symbols())
+3♦ 10♥ 2♠
+>>> Card.parse("Th").rank_char, Card.parse("Th").suit_char
+('T', 'h')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import SupportsIndex, overload
+
+from .errors import NotationError
+
+RANKS = "3456789TJQKA2"
+SUITS = "dchs"
+SUIT_SYMBOLS = "♦♣♥♠"
+RANK_NAMES = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+FULL_DECK = (1 << 52) - 1
+
+_SUIT_OF_CHAR = {
+    "d": 0, "c": 1, "h": 2, "s": 3,
+    "♦": 0, "♣": 1, "♥": 2, "♠": 3,
+    "♢": 0, "♧": 1, "♡": 2, "♤": 3,
+}  # fmt: skip
+_RANK_OF_CHAR = {c: i for i, c in enumerate(RANKS)} | {"10": 7}
+_RANK_PATTERN = r"10|[2-9TJQKAtjqka]"
+_SUIT_PATTERN = r"[dchsDCHS♦♣♥♠♢♧♡♤]"
+_CARD_RE = re.compile(
+    rf"(?P<r1>{_RANK_PATTERN})(?P<s1>{_SUIT_PATTERN})|(?P<s2>{_SUIT_PATTERN})(?P<r2>{_RANK_PATTERN})"
+)
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+# Bit positions of the set bits of every 16-bit chunk, so iterating a mask costs one
+# table lookup per 16 cards instead of one bit test per card.
+_CHUNK_BITS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(i for i in range(16) if n >> i & 1) for n in range(1 << 16)
+)
+
+
+def card_indices(mask: int) -> list[int]:
+    """The card indices in ``mask``, ascending.
+
+    >>> card_indices(0b1011)
+    [0, 1, 3]
+    """
+    out: list[int] = []
+    base = 0
+    while mask:
+        chunk = mask & 0xFFFF
+        if chunk:
+            out.extend(base + i for i in _CHUNK_BITS[chunk])
+        mask >>= 16
+        base += 16
+    return out
+
+
+def rank_of(card: int) -> int:
+    return card >> 2
+
+
+def suit_of(card: int) -> int:
+    return card & 3
+
+
+class Card(int):
+    """One card: an ``int`` 0..51 with notation.
+
+    >>> Card.parse("3d") == 0 and Card.parse("2s") == 51
+    True
+    >>> Card.parse("♥10")
+    Card.parse('Th')
+    >>> str(Card(51)), Card(51).symbol()
+    ('2s', '2♠')
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, index: SupportsIndex) -> Card:
+        value = int(index)
+        if not 0 <= value < 52:
+            raise NotationError(f"There is no card number {value}: cards are 0 to 51", str(value))
+        return super().__new__(cls, value)
+
+    @classmethod
+    def parse(cls, token: str) -> Card:
+        """Read one card such as ``3d``, ``3D``, ``Th``, ``10h``, ``3♦`` or ``♦3``."""
+        text = token.strip()
+        match = _CARD_RE.fullmatch(text)
+        if match is None:
+            raise NotationError(f"'{token}' is not a card (write it like 3d, Th, 10h or 3♦)", token)
+        rank_text = match["r1"] or match["r2"]
+        suit_text = match["s1"] or match["s2"]
+        return cls(_RANK_OF_CHAR[rank_text.upper()] * 4 + _SUIT_OF_CHAR[suit_text.lower()])
+
+    @property
+    def rank(self) -> int:
+        return int(self) >> 2
+
+    @property
+    def suit(self) -> int:
+        return int(self) & 3
+
+    @property
+    def rank_char(self) -> str:
+        return RANKS[self.rank]
+
+    @property
+    def suit_char(self) -> str:
+        return SUITS[self.suit]
+
+    @property
+    def mask(self) -> int:
+        return 1 << int(self)
+
+    def symbol(self) -> str:
+        """The card for people: ``10♥``."""
+        return RANK_NAMES[self.rank] + SUIT_SYMBOLS[self.suit]
+
+    def __str__(self) -> str:
+        return RANKS[self.rank] + SUITS[self.suit]
+
+    def __repr__(self) -> str:
+        return f"Card.parse('{self}')"
+
+
+CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(52))
+
+
+def card_text(mask: int) -> str:
+    """ASCII notation of a mask, ascending: ``3d 4c 5h``."""
+    return " ".join(str(CARDS[i]) for i in card_indices(mask))
+
+
+def card_symbols(mask: int) -> str:
+    """Notation for people: ``3♦ 4♣ 5♥``."""
+    return " ".join(CARDS[i].symbol() for i in card_indices(mask))
+
+
+class CardSet:
+    """An immutable set of cards over a 52-bit mask, iterated in ascending order.
+
+    >>> hand = parse_cards("Kd 3d 2s")
+    >>> len(hand), hand[0], list(hand)
+    (3, Card.parse('3d'), [Card.parse('3d'), Card.parse('Kd'), Card.parse('2s')])
+    >>> Card.parse("Kd") in hand, str(hand - parse_cards("Kd"))
+    (True, '3d 2s')
+    """
+
+    __slots__ = ("mask",)
+    mask: int
+
+    def __init__(self, cards: int | Iterable[int] = 0) -> None:
+        if isinstance(cards, int):
+            if cards < 0 or cards > FULL_DECK:
+                raise NotationError(f"{cards} is not a set of cards", str(cards))
+            mask = cards
+        else:
+            mask = 0
+            for card in cards:
+                mask |= 1 << Card(card)
+        object.__setattr__(self, "mask", mask)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("CardSet is immutable")
+
+    @classmethod
+    def parse(cls, text: str) -> CardSet:
+        return parse_cards(text)
+
+    def __iter__(self) -> Iterator[Card]:
+        return (CARDS[i] for i in card_indices(self.mask))
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __bool__(self) -> bool:
+        return self.mask != 0
+
+    @overload
+    def __getitem__(self, index: int) -> Card: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Card]: ...
+    def __getitem__(self, index: int | slice) -> Card | list[Card]:
+        cards = [CARDS[i] for i in card_indices(self.mask)]
+        return cards[index]
+
+    def __contains__(self, card: object) -> bool:
+        if isinstance(card, int) and 0 <= card < 52:
+            return bool(self.mask >> card & 1)
+        return False
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CardSet):
+            return self.mask == other.mask
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(("CardSet", self.mask))
+
+    def __or__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask | other.mask)
+
+    def __and__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask & other.mask)
+
+    def __sub__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask & ~other.mask)
+
+    def __int__(self) -> int:
+        return self.mask
+
+    def __index__(self) -> int:
+        return self.mask
+
+    def symbols(self) -> str:
+        """The cards for people, ascending: ``3♦ 10♥``."""
+        return card_symbols(self.mask)
+
+    def __str__(self) -> str:
+        return card_text(self.mask)
+
+    def __repr__(self) -> str:
+        return f"CardSet('{self}')"
+
+
+def parse_cards(text: str) -> CardSet:
+    """Read cards separated by spaces or commas (``3d 4c``) or run together (``3d4c``).
+
+    A bad token or a card named twice raises :class:`NotationError` naming it.
+
+    >>> parse_cards("3d, 4C 5♥♠6")
+    CardSet('3d 4c 5h 6s')
+    >>> parse_cards("3d 1x")
+    Traceback (most recent call last):
+    ...
+    bigtwo.engine.errors.NotationError: '1x' is not a card (write it like 3d, Th, 10h or 3♦)
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"Cards must be written as text, not {type(text).__name__}")
+    mask = 0
+    for token in _SEPARATORS.split(text.strip()):
+        if not token:
+            continue
+        for card in _split_token(token):
+            bit = 1 << card
+            if mask & bit:
+                raise NotationError(f"{card} is named twice", str(card))
+            mask |= bit
+    return CardSet(mask)
+
+
+def _split_token(token: str) -> list[Card]:
+    """Cards run together in one token, such as ``3d4c``; the whole token must be cards."""
+    cards: list[Card] = []
+    position = 0
+    while position < len(token):
+        match = _CARD_RE.match(token, position)
+        if match is None:
+            raise NotationError(
+                f"'{token}' is not a card (write it like 3d, Th, 10h or 3♦)", token
+            )
+        cards.append(Card.parse(match.group(0)))
+        position = match.end()
+    return cards
+
+
+def to_mask(cards: int | str | CardSet | Iterable[int]) -> int:
+    """A mask from any way of naming cards: a mask, notation, a CardSet or card ints."""
+    if isinstance(cards, CardSet):
+        return cards.mask
+    if isinstance(cards, str):
+        return parse_cards(cards).mask
+    if isinstance(cards, int):
+        return CardSet(cards).mask
+    return CardSet(cards).mask

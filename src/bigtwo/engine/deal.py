@@ -1,0 +1,349 @@
+"""One deal as a state machine: dealing, leading, playing, passing, trick end, deal end.
+
+Every action is checked first (``verify_play`` / ``verify_pass`` raise an
+:class:`~bigtwo.engine.errors.IllegalAction` whose message is the reason in words), then
+applied (``play`` / ``pass_`` return an immutable :class:`Action`), and can be taken back
+(``undo``) for search. ``view(seat)`` gives what that seat may know and nothing more. The deal
+has no clock, no I/O and no global randomness: deal from a seed or from given hands.
+
+>>> from bigtwo.engine.rules import Rules
+>>> deal = Deal(Rules.preset("palm"), ["3d 4c", "5d 6c", "7d 8c", "9d Tc"])
+>>> deal.turn, [str(p) for p in deal.legal_plays()]
+(0, ['3d'])
+>>> deal.play(0, "4c")
+Traceback (most recent call last):
+...
+bigtwo.engine.errors.MustInclude: First play must include 3♦
+>>> action = deal.play(0, "3d")
+>>> deal.turn, action.seat, str(action.play)
+(1, 0, '3d')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .cards import CARDS, FULL_DECK, CardSet, card_indices, card_symbols, to_mask
+from .errors import (
+    CannotPass,
+    DealOver,
+    DoesNotBeat,
+    IllegalAction,
+    MustInclude,
+    NotACombination,
+    NotYourCards,
+    NotYourTurn,
+)
+from .movegen import HandPlays
+from .plays import Kind, Play, Table, table_for
+from .rules import Rules
+from .views import SeatView
+
+
+class Action(NamedTuple):
+    """One applied action: ``play`` is None for a pass. ``auto`` marks an automatic one."""
+
+    seat: int
+    play: Play | None
+    auto: bool = False
+    reason: str = ""
+    trick_over: bool = False  # after this action the trick is over (or the deal)
+
+    @property
+    def is_pass(self) -> bool:
+        return self.play is None
+
+
+class _Saved(NamedTuple):
+    turn: int
+    table: Play | None
+    table_seat: int
+    passes: int
+    locked: int
+    opening: int | None
+    hand_plays: HandPlays | None
+
+
+def deal_hands(rules: Rules, players: int, rng: random.Random) -> list[int]:
+    """Shuffle one deck and deal each seat its cards as masks; undealt cards stay aside,
+    or go to the lead-card holder when the rules say so."""
+    size = rules.hand_size(players)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands = [0] * players
+    for i in range(players):
+        for c in deck[i * size : (i + 1) * size]:
+            hands[i] |= 1 << c
+    rest = deck[players * size :]
+    if rest and rules.leftover == "to_leader":
+        leader, _ = opening_of(rules, hands)
+        for c in rest:
+            hands[leader] |= 1 << c
+    return hands
+
+
+def opening_of(rules: Rules, hands: Sequence[int]) -> tuple[int, int]:
+    """Who leads the first deal and with which card: the lead card's holder, or the holder
+    of the lowest dealt card when the lead card is 'lowest' or was not dealt."""
+    table = table_for(rules)
+    card = rules.lead_card_index()
+    if card is not None:
+        for seat, hand in enumerate(hands):
+            if hand >> card & 1:
+                return seat, card
+    best: tuple[int, int, int] | None = None
+    for seat, hand in enumerate(hands):
+        for c in card_indices(hand):
+            power = table.card_power[c]
+            if best is None or power < best[0]:
+                best = (power, seat, c)
+    if best is None:
+        raise IllegalAction("Nobody holds any cards")
+    return best[1], best[2]
+
+
+class Deal:
+    """The state of one deal. Seats are 0..players-1 and act in increasing order."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: Sequence[int | str | CardSet],
+        *,
+        leader: int | None = None,
+    ) -> None:
+        """Start a deal from dealt ``hands``. ``leader`` names who leads when the previous
+        winner leads (``next_leader = "winner"``); that lead need not include any card."""
+        masks = [to_mask(h) for h in hands]
+        if not 2 <= len(masks) <= 4:
+            raise IllegalAction(f"A deal needs 2 to 4 players, not {len(masks)}")
+        seen = 0
+        for m in masks:
+            if m & seen:
+                raise IllegalAction(f"{CardSet(m & seen)} dealt twice")
+            if not m:
+                raise IllegalAction("Every player must be dealt cards")
+            seen |= m
+        self.rules = rules
+        self.table_rules: Table = table_for(rules)
+        self.players = len(masks)
+        self.dealt: tuple[int, ...] = tuple(masks)
+        self.hands: list[int] = list(masks)
+        self._hand_plays: list[HandPlays | None] = [None] * self.players
+        self.actions: list[Action] = []
+        self._saved: list[_Saved] = []
+        self.table: Play | None = None
+        self.table_seat = -1
+        self.passes = 0
+        self.locked = 0
+        self.winner: int | None = None
+        self.opening: int | None = None
+        if leader is None:
+            seat, card = opening_of(rules, masks)
+            self.turn = seat
+            if rules.first_play != "any":
+                self.opening = card
+        else:
+            if not 0 <= leader < self.players:
+                raise IllegalAction(f"There is no seat {leader}")
+            self.turn = leader
+        self.leader = self.turn
+        if self.opening is not None and rules.first_play == "alone":
+            self._apply(self.turn, self.table_rules.make(1 << self.opening, Kind.SINGLE), True,
+                        f"{CARDS[self.opening].symbol()} opens the deal by itself")  # fmt: skip
+
+    @classmethod
+    def from_seed(cls, rules: Rules, seed: int | str, players: int | None = None) -> Deal:
+        """A deal shuffled from a seed: the same seed gives the same hands."""
+        rng = random.Random(seed)
+        return cls(rules, deal_hands(rules, players or rules.default_players, rng))
+
+    # -- questions -------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def is_lead(self) -> bool:
+        return self.table is None
+
+    def counts(self) -> list[int]:
+        return [h.bit_count() for h in self.hands]
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + 1) % self.players
+
+    def hand_plays(self, seat: int) -> HandPlays:
+        hp = self._hand_plays[seat]
+        if hp is None:
+            hp = self._hand_plays[seat] = HandPlays(self.table_rules, self.hands[seat])
+        return hp
+
+    def legal_plays(self, seat: int | None = None) -> list[Play]:
+        """The plays the seat to act may make, cheapest first (empty for other seats)."""
+        if seat is None:
+            seat = self.turn
+        if self.winner is not None or seat != self.turn:
+            return []
+        hp = self.hand_plays(seat)
+        plays = hp.leads(self.opening) if self.table is None else hp.replies(self.table)
+        if self.opening is not None and self.rules.first_play == "alone":
+            plays = [p for p in plays if p.mask == 1 << self.opening]
+        if self.rules.last_card and self.hands[self.next_seat(seat)].bit_count() == 1:
+            top = self._top_single(seat)
+            plays = [p for p in plays if p.size != 1 or p.mask == top]
+        return plays
+
+    def can_pass(self, seat: int | None = None) -> bool:
+        if seat is None:
+            seat = self.turn
+        return self.winner is None and seat == self.turn and self.table is not None
+
+    def _top_single(self, seat: int) -> int:
+        power = self.table_rules.card_power
+        return 1 << max(card_indices(self.hands[seat]), key=lambda c: power[c])
+
+    # -- checks ------------------------------------------------------------------------------
+    def verify_play(self, seat: int, cards: int | str | CardSet | Play) -> Play:
+        """The play if ``seat`` may play ``cards`` now; else raises the reason in words."""
+        self._verify_turn(seat)
+        mask = cards.mask if isinstance(cards, Play) else to_mask(cards)
+        if mask & ~self.hands[seat]:
+            raise NotYourCards(f"Not your cards: you do not hold {card_symbols(mask & ~self.hands[seat])}")
+        play = self.table_rules.classify(mask)
+        if play is None:
+            what = card_symbols(mask) or "nothing"
+            raise NotACombination(f"Not a legal combination: {what}")
+        if self.table is None:
+            if self.opening is not None and not mask >> self.opening & 1:
+                raise MustInclude(f"First play must include {CARDS[self.opening].symbol()}")
+            if self.opening is not None and self.rules.first_play == "alone" and play.size != 1:
+                raise MustInclude(f"First play must be {CARDS[self.opening].symbol()} alone")
+        elif not self.table_rules.beats(play, self.table):
+            raise DoesNotBeat(f"That does not beat {self.table.symbols()}")
+        if (
+            self.rules.last_card
+            and play.size == 1
+            and self.hands[self.next_seat(seat)].bit_count() == 1
+            and mask != self._top_single(seat)
+        ):
+            top = card_symbols(self._top_single(seat))
+            raise IllegalAction(f"The next player has one card left: play your highest single ({top})")
+        return play
+
+    def verify_pass(self, seat: int) -> None:
+        self._verify_turn(seat)
+        if self.table is None:
+            raise CannotPass("You lead: you cannot pass")
+
+    def _verify_turn(self, seat: int) -> None:
+        if self.winner is not None:
+            raise DealOver("The deal is over")
+        if seat != self.turn:
+            raise NotYourTurn(f"Not your turn: seat {self.turn} is to play")
+
+    # -- actions -----------------------------------------------------------------------------
+    def play(self, seat: int, cards: int | str | CardSet | Play) -> Action:
+        """Play ``cards`` for ``seat`` after checking them."""
+        return self._apply(seat, self.verify_play(seat, cards), False, "")
+
+    def pass_(self, seat: int, *, auto: bool = False, reason: str = "") -> Action:
+        """Pass for ``seat``; ``auto`` records an automatic pass and its reason."""
+        self.verify_pass(seat)
+        return self._apply(seat, None, auto, reason)
+
+    def apply_unchecked(self, play: Play | None) -> Action:
+        """Apply a play taken from :meth:`legal_plays` (or a pass where allowed) for the
+        seat to act, without checking again: the fast path of simulations and search."""
+        return self._apply(self.turn, play, False, "")
+
+    def _apply(self, seat: int, play: Play | None, auto: bool, reason: str) -> Action:
+        n = self.players
+        self._saved.append(
+            _Saved(self.turn, self.table, self.table_seat, self.passes, self.locked,
+                   self.opening, self._hand_plays[seat])  # fmt: skip
+        )
+        trick_over = False
+        if play is not None:
+            mask = play.mask
+            self.hands[seat] &= ~mask
+            hp = self._hand_plays[seat]
+            if hp is not None:
+                self._hand_plays[seat] = hp.without(mask)
+            self.table, self.table_seat, self.passes, self.opening = play, seat, 0, None
+            if not self.hands[seat]:
+                self.winner = seat
+                trick_over = True
+            else:
+                nxt = (seat + 1) % n
+                while self.locked >> nxt & 1 and nxt != seat:
+                    nxt = (nxt + 1) % n
+                if nxt == seat:  # everyone else is locked out: the trick ends at once
+                    self.table, self.locked, trick_over = None, 0, True
+                self.turn = nxt
+        else:
+            self.passes += 1
+            if self.rules.pass_lock:
+                self.locked |= 1 << seat
+            others = ((1 << n) - 1) & ~(1 << self.table_seat)
+            if self.passes >= n - 1 or (self.rules.pass_lock and self.locked & others == others):
+                self.turn, self.table, self.passes, self.locked = self.table_seat, None, 0, 0
+                trick_over = True
+            else:
+                nxt = (seat + 1) % n
+                while self.locked >> nxt & 1:
+                    nxt = (nxt + 1) % n
+                self.turn = nxt
+        action = Action(seat, play, auto, reason, trick_over)
+        self.actions.append(action)
+        return action
+
+    def undo(self) -> Action:
+        """Take back the last action and return it."""
+        if not self.actions:
+            raise IllegalAction("Nothing to undo")
+        action = self.actions.pop()
+        saved = self._saved.pop()
+        if action.play is not None:
+            self.hands[action.seat] |= action.play.mask
+            self.winner = None
+        self.turn, self.table, self.table_seat = saved.turn, saved.table, saved.table_seat
+        self.passes, self.locked, self.opening = saved.passes, saved.locked, saved.opening
+        self._hand_plays[action.seat] = saved.hand_plays
+        return action
+
+    # -- views -------------------------------------------------------------------------------
+    def view(self, seat: int | None) -> SeatView:
+        """What ``seat`` may know: its own cards, the public history and card counts.
+        ``None`` gives a spectator's view, which holds no hand."""
+        if seat is not None and not 0 <= seat < self.players:
+            raise IllegalAction(f"There is no seat {seat}")
+        own = 0 if seat is None else self.hands[seat]
+        acting = seat is not None and seat == self.turn and self.winner is None
+        return SeatView(
+            seat=seat,
+            rules=self.rules,
+            hand=own,
+            counts=tuple(self.counts()),
+            turn=self.turn,
+            leader=self.leader,
+            table=self.table,
+            table_seat=self.table_seat,
+            passes=self.passes,
+            locked=self.locked,
+            opening=self.opening,
+            actions=tuple(self.actions),
+            played=FULL_DECK & ~sum(self.hands) & _dealt_mask(self.dealt),
+            winner=self.winner,
+            legal=tuple(self.legal_plays(seat)) if acting else (),
+            can_pass=acting and self.table is not None,
+        )
+
+
+def _dealt_mask(hands: Sequence[int]) -> int:
+    out = 0
+    for h in hands:
+        out |= h
+    return out

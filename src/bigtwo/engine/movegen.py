@@ -1,0 +1,109 @@
+"""Legal plays: every play a hand may make against the table, cheapest first.
+
+:class:`HandPlays` holds every play of one hand, grouped for fast answers; when cards leave
+the hand its plays are filtered, not enumerated again, which is what makes random games and
+search fast. This module knows nothing of turns or seats: see :mod:`bigtwo.engine.deal`.
+
+>>> from bigtwo.engine.rules import Rules
+>>> from bigtwo.engine.cards import parse_cards
+>>> palm = Rules.preset("palm")
+>>> [str(p) for p in legal_plays(parse_cards("3d 3c 5h 9s 2s"), palm, table=parse_cards("4d"))]
+['5h', '9s', '2s']
+>>> [str(p) for p in legal_plays(parse_cards("3d 3c 5h"), palm, must_include=parse_cards("3d")[0])]
+['3d', '3d 3c']
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from .cards import CardSet, to_mask
+from .errors import NotACombination
+from .plays import BOMB_GROUP, Kind, Play, Table, table_for
+from .rules import Rules
+
+
+class HandPlays:
+    """Every play of one hand under one rule set, cheapest first, with fast replies."""
+
+    __slots__ = ("table", "hand", "plays", "_groups")
+
+    def __init__(self, table: Table, hand: int, plays: list[Play] | None = None) -> None:
+        self.table = table
+        self.hand = hand
+        self.plays = table.plays_in(hand) if plays is None else plays
+        self._groups: dict[object, tuple[list[int], list[Play]]] | None = None
+
+    def without(self, cards: int) -> HandPlays:
+        """The plays left once ``cards`` have left the hand."""
+        return HandPlays(
+            self.table, self.hand & ~cards, [p for p in self.plays if not p.mask & cards]
+        )
+
+    def _grouped(self) -> dict[object, tuple[list[int], list[Play]]]:
+        groups = self._groups
+        if groups is None:
+            lists: dict[object, list[Play]] = {}
+            for p in self.plays:
+                lists.setdefault(p.group, []).append(p)
+            groups = {}
+            for g, ps in lists.items():
+                ps.sort(key=_by_power)
+                groups[g] = ([p.power for p in ps], ps)
+            self._groups = groups
+        return groups
+
+    def replies(self, table: Play) -> list[Play]:
+        """The plays that beat ``table``, cheapest first."""
+        tbl = self.table
+        if tbl.sf_unbeatable and table.kind is Kind.STRAIGHT_FLUSH:
+            return []
+        groups = self._grouped()
+        entry = groups.get(table.group)
+        out = [] if entry is None else entry[1][bisect_right(entry[0], table.power) :]
+        if table.group != BOMB_GROUP and tbl.bombs:
+            bombs = groups.get(BOMB_GROUP)
+            if bombs:
+                out = sorted(out + bombs[1], key=_by_order)
+        elif table.group == BOMB_GROUP or table.group == 4:
+            out = sorted(out, key=_by_order)  # groups mixing kinds: cheapest first
+        return out
+
+    def leads(self, must_include: int | None = None) -> list[Play]:
+        """The plays that may lead; with ``must_include`` only those with that card."""
+        if must_include is None:
+            return self.plays
+        bit = 1 << must_include
+        return [p for p in self.plays if p.mask & bit]
+
+
+def _by_power(play: Play) -> tuple[int, int]:
+    return play.power, play.order
+
+
+def _by_order(play: Play) -> int:
+    return play.order
+
+
+def legal_plays(
+    hand: int | str | CardSet,
+    rules: Rules,
+    table: int | str | CardSet | Play | None = None,
+    must_include: int | None = None,
+) -> list[Play]:
+    """Every legal play of ``hand``: a lead when ``table`` is None, else the replies to it.
+
+    ``must_include`` (a card) restricts a lead to plays with that card: the opening lead.
+    Plays come cheapest first: fewer cards first, then by kind and strength.
+    """
+    tbl = table_for(rules)
+    hp = HandPlays(tbl, to_mask(hand))
+    if table is None:
+        return list(hp.leads(None if must_include is None else int(must_include)))
+    if isinstance(table, Play):
+        target: Play | None = table
+    else:
+        target = tbl.classify(to_mask(table))
+    if target is None:
+        raise NotACombination(f"The table's cards {CardSet(to_mask(table))} are not a play")
+    return hp.replies(target)

@@ -1,0 +1,347 @@
+"""Rule sets as data: every option a preset or a house rule can set, and the presets.
+
+A :class:`Rules` value is plain, frozen data. Presets live as TOML files in
+``bigtwo/presets/`` (each with its source), and house rules load from a TOML file that names a
+``base`` preset and overrides options. Unknown or contradictory options raise
+:class:`RulesError` in words. This module does not play: it only says what the rules are.
+
+>>> rules = Rules.preset("palm")
+>>> rules.suit_order, rules.straights[0], rules.straights[-1]
+('dchs', 'A2345', 'TJQKA')
+>>> Rules.preset("textbook").flush_order
+'suit_first'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .cards import RANKS, SUITS, Card
+from .errors import RulesError
+
+KIND_NAMES = (
+    "single",
+    "pair",
+    "triple",
+    "two_pair",
+    "bare_four",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+)
+FIVE_CARD_KINDS = ("straight", "flush", "full_house", "four_of_a_kind", "straight_flush")
+FOUR_CARD_KINDS = ("two_pair", "bare_four")
+LEAD_CARDS = ("3d", "3c", "lowest")
+FIRST_PLAYS = ("include", "alone", "any")
+NEXT_LEADERS = ("lead_card", "winner")
+STRAIGHT_TIEBREAKS = ("top_of_sequence", "highest_card")
+FLUSH_ORDERS = ("top_card", "suit_first")
+LEFTOVERS = ("aside", "to_leader")
+PER_CARD = ("rank", "one", "none")
+
+_PRESET_NAMES = (
+    "palm",
+    "palm-hk",
+    "textbook",
+    "deduction",
+    "revolution",
+    "hongkong",
+    "taiwan",
+    "pusoy-dos",
+    "charlesworth2018",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """How a deal is scored once a player is out.
+
+    ``per_card`` is what each card left costs: by ``rank_values`` (3 first, 2 last), one point
+    each, or nothing (a report of cards left only). ``multipliers`` are ``(cards_left, factor)``
+    bands: the largest band reached multiplies the cost. With ``winner_collects`` the winner
+    receives what the others pay, so every deal sums to zero.
+    """
+
+    per_card: str = "rank"
+    rank_values: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
+    multipliers: tuple[tuple[int, int], ...] = ((10, 2),)
+    winner_collects: bool = True
+
+    def penalty(self, cards_left: int, ranks: list[int]) -> int:
+        """What a player left with cards of these ranks (0 = 3 … 12 = 2) pays.
+
+        >>> Scoring().penalty(9, list(range(9)))
+        45
+        >>> Scoring().penalty(10, list(range(10)))
+        110
+        """
+        if self.per_card == "none" or cards_left == 0:
+            return 0
+        base = sum(self.rank_values[r] for r in ranks) if self.per_card == "rank" else cards_left
+        factor = 1
+        for threshold, multiple in self.multipliers:
+            if cards_left >= threshold:
+                factor = multiple
+        return base * factor
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every rule option, with the ``palm`` defaults.
+
+    ``suit_order`` lists suits low to high. ``straights`` lists the five-rank sequences that
+    exist, low to high. ``five_kinds`` lists the five-card kinds that exist, low to high;
+    with ``kinds_beat_lower`` a higher kind beats any lower one, otherwise a five-card play only
+    meets its own kind. ``bombs`` are kinds that beat any play that is not a bomb.
+    """
+
+    name: str = "palm"
+    source: str = ""
+    suit_order: str = "dchs"
+    players: tuple[int, ...] = (4,)
+    default_players: int = 4
+    cards_per_player: tuple[tuple[int, int], ...] = ((4, 13),)
+    leftover: str = "aside"
+    lead_card: str = "3d"
+    first_play: str = "include"
+    next_leader: str = "lead_card"
+    straights: tuple[str, ...] = (
+        "A2345", "23456", "34567", "45678", "56789",
+        "6789T", "789TJ", "89TJQ", "9TJQK", "TJQKA",
+    )  # fmt: skip
+    straight_tiebreak: str = "top_of_sequence"
+    flush_order: str = "top_card"
+    five_kinds: tuple[str, ...] = FIVE_CARD_KINDS
+    kinds_beat_lower: bool = True
+    four_card_kinds: tuple[str, ...] = ()
+    triples: bool = True
+    bombs: tuple[str, ...] = ()
+    straight_flush_beatable: bool = True
+    pass_lock: bool = False
+    last_card: bool = False
+    scoring: Scoring = field(default_factory=Scoring)
+    deals_per_game: int = 10
+    autopass: bool = True
+    autopass_five: bool = False
+
+    def __post_init__(self) -> None:
+        _check(self)
+
+    # -- construction -------------------------------------------------------------------
+    @staticmethod
+    def preset(name: str) -> Rules:
+        """One of the named presets (see :func:`preset_names`)."""
+        return _load_preset(name)
+
+    @staticmethod
+    def from_toml(text: str, *, origin: str = "rules file") -> Rules:
+        """House rules: a TOML document with an optional ``base`` preset and overrides."""
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise RulesError(f"{origin} is not valid TOML: {exc}") from None
+        return Rules.from_mapping(data, origin=origin)
+
+    @staticmethod
+    def from_file(path: str | Path) -> Rules:
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RulesError(f"Cannot read rules file {p}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise RulesError(f"Rules file {p} is not UTF-8 text") from None
+        return Rules.from_toml(text, origin=str(p))
+
+    @staticmethod
+    def from_mapping(data: Mapping[str, Any], *, origin: str = "rules") -> Rules:
+        options = dict(data)
+        base_name = options.pop("base", None)
+        if base_name is not None and not isinstance(base_name, str):
+            raise RulesError(f"{origin}: 'base' must be a preset name")
+        base = Rules.preset(base_name) if base_name else Rules()
+        return base.replace(origin=origin, **options)
+
+    def replace(self, *, origin: str = "rules", **options: Any) -> Rules:
+        """A copy with some options changed, each checked."""
+        fields = {f.name: f for f in dataclasses.fields(self)}
+        changes: dict[str, Any] = {}
+        for key, value in options.items():
+            if key not in fields:
+                raise RulesError(
+                    f"{origin}: unknown option '{key}' (known: {', '.join(sorted(fields))})"
+                )
+            changes[key] = _coerce(key, value, getattr(self, key), origin)
+        return dataclasses.replace(self, **changes)
+
+    def to_mapping(self) -> dict[str, Any]:
+        """Every option as plain data (TOML-ready)."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name == "scoring":
+                value = {
+                    "per_card": value.per_card,
+                    "rank_values": list(value.rank_values),
+                    "multipliers": [list(m) for m in value.multipliers],
+                    "winner_collects": value.winner_collects,
+                }
+            elif f.name == "cards_per_player":
+                value = {str(k): v for k, v in value}
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[f.name] = value
+        return out
+
+    # -- questions ------------------------------------------------------------------------
+    def hand_size(self, players: int) -> int:
+        for count, size in self.cards_per_player:
+            if count == players:
+                return size
+        raise RulesError(f"{self.name} is not played by {players} players")
+
+    def lead_card_index(self) -> int | None:
+        """The card whose holder leads the first deal, or None for 'lowest dealt card'."""
+        return None if self.lead_card == "lowest" else int(Card.parse(self.lead_card))
+
+    def describe(self) -> str:
+        """Every option, one a line, for ``bigtwo rules show``."""
+        lines = [f"{self.name}: {self.source}".rstrip(": ")]
+        for key, value in self.to_mapping().items():
+            if key in ("name", "source"):
+                continue
+            lines.append(f"  {key} = {value}")
+        return "\n".join(lines)
+
+
+def preset_names() -> tuple[str, ...]:
+    return _PRESET_NAMES
+
+
+@cache
+def _load_preset(name: str) -> Rules:
+    if name not in _PRESET_NAMES:
+        raise RulesError(f"Unknown rule preset '{name}' (presets: {', '.join(_PRESET_NAMES)})")
+    text = resources.files("bigtwo").joinpath("presets", f"{name}.toml").read_text("utf-8")
+    data = tomllib.loads(text)
+    return Rules.from_mapping(data, origin=f"preset {name}")
+
+
+def _coerce(key: str, value: Any, current: Any, origin: str) -> Any:
+    where = f"{origin}: option '{key}'"
+    if key == "scoring":
+        if isinstance(value, Scoring):
+            return value
+        if not isinstance(value, Mapping):
+            raise RulesError(f"{where} must be a table")
+        known = {f.name for f in dataclasses.fields(Scoring)}
+        for sub in value:
+            if sub not in known:
+                raise RulesError(f"{where}: unknown key '{sub}' (known: {', '.join(sorted(known))})")
+        merged = {f.name: getattr(current, f.name) for f in dataclasses.fields(Scoring)}
+        merged.update(value)
+        try:
+            return Scoring(
+                per_card=str(merged["per_card"]),
+                rank_values=tuple(int(v) for v in merged["rank_values"]),
+                multipliers=tuple((int(a), int(b)) for a, b in merged["multipliers"]),
+                winner_collects=bool(merged["winner_collects"]),
+            )
+        except (TypeError, ValueError):
+            raise RulesError(f"{where} has a malformed value") from None
+    if key == "cards_per_player":
+        if not isinstance(value, Mapping):
+            raise RulesError(f"{where} must map player counts to cards, like {{4 = 13}}")
+        try:
+            return tuple(sorted((int(k), int(v)) for k, v in value.items()))
+        except (TypeError, ValueError):
+            raise RulesError(f"{where} must map player counts to cards") from None
+    if isinstance(current, bool):
+        if not isinstance(value, bool):
+            raise RulesError(f"{where} must be true or false")
+        return value
+    if isinstance(current, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RulesError(f"{where} must be a whole number")
+        return value
+    if isinstance(current, str):
+        if not isinstance(value, str):
+            raise RulesError(f"{where} must be text")
+        return value
+    if isinstance(current, tuple):
+        if not isinstance(value, list | tuple):
+            raise RulesError(f"{where} must be a list")
+        return tuple(value)
+    return value
+
+
+def _one_of(rules: Rules, key: str, allowed: tuple[str, ...]) -> None:
+    value = getattr(rules, key)
+    if value not in allowed:
+        raise RulesError(f"{rules.name}: {key} must be one of {', '.join(allowed)}, not '{value}'")
+
+
+def _check(rules: Rules) -> None:
+    """Refuse options that are malformed or contradict each other."""
+    name = rules.name
+    if sorted(rules.suit_order) != sorted(SUITS) or len(rules.suit_order) != 4:
+        raise RulesError(f"{name}: suit_order must name d, c, h, s once each, not '{rules.suit_order}'")
+    _one_of(rules, "lead_card", LEAD_CARDS)
+    _one_of(rules, "first_play", FIRST_PLAYS)
+    _one_of(rules, "next_leader", NEXT_LEADERS)
+    _one_of(rules, "straight_tiebreak", STRAIGHT_TIEBREAKS)
+    _one_of(rules, "flush_order", FLUSH_ORDERS)
+    _one_of(rules, "leftover", LEFTOVERS)
+    if not rules.players or any(p not in (2, 3, 4) for p in rules.players):
+        raise RulesError(f"{name}: players must be a list drawn from 2, 3 and 4")
+    if rules.default_players not in rules.players:
+        raise RulesError(f"{name}: default_players {rules.default_players} is not in players")
+    sizes = dict(rules.cards_per_player)
+    for count in rules.players:
+        if count not in sizes:
+            raise RulesError(f"{name}: cards_per_player says nothing for {count} players")
+        if not 1 <= sizes[count] or sizes[count] * count > 52:
+            raise RulesError(f"{name}: {count} players cannot get {sizes[count]} cards each")
+    if rules.first_play == "alone" and rules.lead_card == "lowest":
+        raise RulesError(f"{name}: first_play 'alone' needs a named lead_card")
+    seen: set[str] = set()
+    for seq in rules.straights:
+        if len(seq) != 5 or any(c not in RANKS for c in seq) or len(set(seq)) != 5:
+            raise RulesError(f"{name}: '{seq}' is not a sequence of five different ranks")
+        key = "".join(sorted(seq))
+        if key in seen:
+            raise RulesError(f"{name}: the straight '{seq}' is listed twice")
+        seen.add(key)
+    for kind in rules.five_kinds:
+        if kind not in FIVE_CARD_KINDS:
+            raise RulesError(f"{name}: '{kind}' is not a five-card kind ({', '.join(FIVE_CARD_KINDS)})")
+    if len(set(rules.five_kinds)) != len(rules.five_kinds):
+        raise RulesError(f"{name}: five_kinds names a kind twice")
+    for kind in rules.four_card_kinds:
+        if kind not in FOUR_CARD_KINDS:
+            raise RulesError(f"{name}: '{kind}' is not a four-card kind ({', '.join(FOUR_CARD_KINDS)})")
+    kinds = set(rules.five_kinds)
+    if {"straight", "flush"} <= kinds and "straight_flush" not in kinds:
+        raise RulesError(f"{name}: with straights and flushes, straight_flush must be a kind too")
+    if ("straight" in kinds or "straight_flush" in kinds) and not rules.straights:
+        raise RulesError(f"{name}: straights are a kind but no sequences are listed")
+    if "four_of_a_kind" in kinds and "bare_four" in rules.four_card_kinds:
+        raise RulesError(f"{name}: four of a kind cannot be both a five-card and a four-card play")
+    for bomb in rules.bombs:
+        if bomb not in kinds and bomb not in rules.four_card_kinds:
+            raise RulesError(f"{name}: bomb '{bomb}' is not a kind these rules have")
+    if rules.scoring.per_card not in PER_CARD:
+        raise RulesError(f"{name}: scoring per_card must be one of {', '.join(PER_CARD)}")
+    if len(rules.scoring.rank_values) != 13:
+        raise RulesError(f"{name}: scoring rank_values needs 13 values, 3 first and 2 last")
+    if rules.deals_per_game < 1:
+        raise RulesError(f"{name}: deals_per_game must be at least 1")

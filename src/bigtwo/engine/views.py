@@ -1,0 +1,59 @@
+"""What one seat may know of a deal, and nothing more.
+
+A :class:`SeatView` is the only thing a bot, a client or a message to a seat is built from:
+the seat's own cards, the public history, every player's card count. It has no field through
+which another seat's cards could be read (tests prove it). A spectator's view has no hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .cards import CardSet
+
+if TYPE_CHECKING:
+    from .deal import Action
+    from .plays import Play
+    from .rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int | None
+    rules: Rules
+    hand: int
+    counts: tuple[int, ...]
+    turn: int
+    leader: int
+    table: Play | None
+    table_seat: int
+    passes: int
+    locked: int
+    opening: int | None
+    actions: tuple[Action, ...]
+    played: int
+    winner: int | None
+    legal: tuple[Play, ...]
+    can_pass: bool
+
+    @property
+    def players(self) -> int:
+        return len(self.counts)
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.seat == self.turn and self.winner is None
+
+    @property
+    def is_lead(self) -> bool:
+        return self.table is None
+
+    @property
+    def cards(self) -> CardSet:
+        return CardSet(self.hand)
+
+    @property
+    def unseen(self) -> int:
+        """Cards this seat has not seen: in other hands or never dealt."""
+        return ((1 << 52) - 1) & ~self.hand & ~self.played
