@@ -1,0 +1,1 @@
+"""Subcommands of the ``bigtwo`` command line, one module per part of bigtwo."""

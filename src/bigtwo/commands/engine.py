@@ -1,0 +1,69 @@
+"""``bigtwo rules`` (list and show rule sets) and ``bigtwo bench engine``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from rich.console import Console
+from rich.table import Table
+
+from ..engine.rules import Rules, preset_names
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    rules = sub.add_parser("rules", help="list the rule presets, or show one's options")
+    rules_sub = rules.add_subparsers(dest="rules_command", metavar="show")
+    show = rules_sub.add_parser("show", help="print every option of a preset or a rules file")
+    show.add_argument("name", nargs="?", help="preset name")
+    show.add_argument("--file", help="a TOML house-rules file")
+    show.set_defaults(run=_rules_show)
+    rules.set_defaults(run=_rules_list)
+
+    bench = sub.add_parser("bench", help="measure speed (engine, bots, server)")
+    bench_sub = bench.add_subparsers(dest="bench_command", metavar="WHAT", required=True)
+    engine = bench_sub.add_parser("engine", help="random games and legal-play enumeration")
+    engine.add_argument("--games", type=int, default=3000)
+    engine.add_argument("--rules", default="palm")
+    engine.add_argument("--seed", type=int, default=1)
+    engine.add_argument("--json", action="store_true")
+    engine.set_defaults(run=_bench_engine)
+
+
+def _rules_list(args: argparse.Namespace) -> int:
+    table = Table(title="Rule presets")
+    table.add_column("name")
+    table.add_column("players")
+    table.add_column("source")
+    for name in preset_names():
+        r = Rules.preset(name)
+        table.add_row(name, ", ".join(str(p) for p in r.players), r.source)
+    Console().print(table)
+    return 0
+
+
+def _rules_show(args: argparse.Namespace) -> int:
+    if args.file:
+        rules = Rules.from_file(args.file)
+    elif args.name:
+        rules = Rules.preset(args.name)
+    else:
+        print("bigtwo rules show: name a preset or give --file FILE")
+        return 2
+    print(rules.describe())
+    return 0
+
+
+def _bench_engine(args: argparse.Namespace) -> int:
+    from ..bench import bench_engine
+
+    if args.games < 1:
+        print("bigtwo bench engine: --games must be at least 1")
+        return 2
+    result = bench_engine(args.games, seed=args.seed, rules_name=args.rules)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:>24}: {value}")
+    return 0
