@@ -36,6 +36,7 @@ __all__ = [
     "action_positions",
     "choose",
     "encode",
+    "encode_bits",
     "find_data_dir",
     "legal_indices_charlesworth",
 ]
@@ -200,13 +201,15 @@ _BLOCK_START = (0, 13, 46, 77, 407, 1694)
 
 def _block_tuples() -> list[list[tuple[int, ...]]]:
     """The valid position tuples of each block, in the lexicographic order that numbers them."""
-    r = range(13)
-    singles = [(i,) for i in r]
-    pairs = [(i, j) for i, j in itertools.combinations(r, 2) if j - i <= 3]
-    triples = [t for t in itertools.combinations(r, 3) if t[2] - t[0] <= 3]
-    fours = [t for t in itertools.combinations(r, 4) if t[1] - t[0] <= 3 and t[3] - t[2] <= 3]
-    fives = list(itertools.combinations(r, 5))
-    return [singles, pairs, triples, fours, fives]
+
+    def subsets(size: int) -> list[tuple[int, ...]]:
+        return list(itertools.combinations(range(13), size))
+
+    # Cards of one rank sit in at most four adjacent positions, hence the span limits.
+    pairs = [t for t in subsets(2) if t[1] - t[0] <= 3]
+    triples = [t for t in subsets(3) if t[2] - t[0] <= 3]
+    fours = [t for t in subsets(4) if t[1] - t[0] <= 3 and t[3] - t[2] <= 3]
+    return [subsets(1), pairs, triples, fours, subsets(5)]
 
 
 _BLOCKS = _block_tuples()
@@ -324,7 +327,7 @@ _OPP_TYPE_OFFSETS: dict[int, tuple[int, ...]] = {
     FLUSH: (25,),
     FULL_HOUSE: (26,),
 }
-# Section 2.7 type bits, and whether the key card is the middle card without a suit bit.
+# Section 2.7 type bits of the hand to beat; a plain straight again borrows the full-house bit.
 _TRICK_TYPE_BITS: dict[int, tuple[int, ...]] = {
     SINGLE: (401,),
     PAIR: (402,),
@@ -406,6 +409,8 @@ def encode_bits(
     # 2.4 my hand: per-rank and per-suit facts first, then two one-hots and flags per card.
     rank_counts = [((hand_mask >> (4 * r)) & 15).bit_count() for r in range(13)]
     rank_set = sum(1 << r for r in range(13) if rank_counts[r])
+    # A rank lies in a run of 5+ exactly when some window of 5 consecutive held ranks covers
+    # it: find the window starts with shifted ANDs, then smear each start over its window.
     starts = rank_set & rank_set >> 1 & rank_set >> 2 & rank_set >> 3 & rank_set >> 4
     in_run = starts | starts << 1 | starts << 2 | starts << 3 | starts << 4
     suit5 = [(hand_mask & m).bit_count() >= 5 for m in _SUIT_MASKS]
@@ -500,9 +505,7 @@ def _candidates(hand_mask: int) -> list[tuple[int, int, int]]:
         by_suit[card & 3].append(pos)
     index = _ACTION_OF_POSITIONS
     out = [(pos, SINGLE, card) for pos, card in enumerate(cards)]
-    pairs_of: list[list[tuple[int, ...]]] = [
-        list(itertools.combinations(ps, 2)) for ps in by_rank
-    ]
+    pairs_of: list[list[tuple[int, ...]]] = [list(itertools.combinations(ps, 2)) for ps in by_rank]
     triples_of: list[list[tuple[int, ...]]] = []
     for ps in by_rank:
         if len(ps) == 4:
