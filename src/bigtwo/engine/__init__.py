@@ -1,6 +1,5 @@
-"""The Big Two engine: cards, rules as data, plays, legal moves, the deal and seat views.
-
-Pure Python with no I/O, no clock and no global random state; everything above it (bots,
+"""The Big Two engine: cards, rules as data, plays, legal moves, the deal and seat views, in
+pure Python with no I/O, no clock and no global random state; everything above it (bots,
 matches, front ends, the server) builds on these names.
 """
 

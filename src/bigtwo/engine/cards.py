@@ -155,13 +155,17 @@ class CardSet:
     (3, Card.parse('3d'), [Card.parse('3d'), Card.parse('Kd'), Card.parse('2s')])
     >>> Card.parse("Kd") in hand, str(hand - parse_cards("Kd"))
     (True, '3d 2s')
+    >>> CardSet("2s 3d") == CardSet([0, 51])
+    True
     """
 
     __slots__ = ("mask",)
     mask: int
 
-    def __init__(self, cards: int | Iterable[int] = 0) -> None:
-        if isinstance(cards, int):
+    def __init__(self, cards: int | str | Iterable[int] = 0) -> None:
+        if isinstance(cards, str):
+            mask = parse_cards(cards).mask  # so that the repr is valid code
+        elif isinstance(cards, int):
             if cards < 0 or cards > FULL_DECK:
                 raise NotationError(f"{cards} is not a set of cards", str(cards))
             mask = cards
@@ -267,9 +271,7 @@ def _split_token(token: str) -> list[Card]:
     while position < len(token):
         match = _CARD_RE.match(token, position)
         if match is None:
-            raise NotationError(
-                f"'{token}' is not a card (write it like 3d, Th, 10h or 3♦)", token
-            )
+            raise NotationError(f"'{token}' is not a card (write it like 3d, Th, 10h or 3♦)", token)
         cards.append(Card.parse(match.group(0)))
         position = match.end()
     return cards

@@ -67,8 +67,9 @@ class _Saved(NamedTuple):
 
 
 def deal_hands(rules: Rules, players: int, rng: random.Random) -> list[int]:
-    """Shuffle one deck and deal each seat its cards as masks; undealt cards stay aside,
-    or go to the lead-card holder when the rules say so."""
+    """Shuffle one deck and deal each seat its cards as masks. Undealt cards stay aside,
+    except that with ``leftover = "to_leader"`` a remainder smaller than one card per player
+    (the 52nd card among three players) goes to the lead-card holder."""
     size = rules.hand_size(players)
     deck = list(range(52))
     rng.shuffle(deck)
@@ -77,7 +78,7 @@ def deal_hands(rules: Rules, players: int, rng: random.Random) -> list[int]:
         for c in deck[i * size : (i + 1) * size]:
             hands[i] |= 1 << c
     rest = deck[players * size :]
-    if rest and rules.leftover == "to_leader":
+    if rest and len(rest) < players and rules.leftover == "to_leader":
         leader, _ = opening_of(rules, hands)
         for c in rest:
             hands[leader] |= 1 << c
@@ -117,8 +118,9 @@ class Deal:
         """Start a deal from dealt ``hands``. ``leader`` names who leads when the previous
         winner leads (``next_leader = "winner"``); that lead need not include any card."""
         masks = [to_mask(h) for h in hands]
-        if not 2 <= len(masks) <= 4:
-            raise IllegalAction(f"A deal needs 2 to 4 players, not {len(masks)}")
+        if len(masks) not in rules.players:
+            allowed = ", ".join(str(p) for p in rules.players)
+            raise IllegalAction(f"{rules.name} is played by {allowed} players, not {len(masks)}")
         seen = 0
         for m in masks:
             if m & seen:
@@ -151,8 +153,9 @@ class Deal:
             self.turn = leader
         self.leader = self.turn
         if self.opening is not None and rules.first_play == "alone":
-            self._apply(self.turn, self.table_rules.make(1 << self.opening, Kind.SINGLE), True,
-                        f"{CARDS[self.opening].symbol()} opens the deal by itself")  # fmt: skip
+            alone = self.table_rules.make(1 << self.opening, Kind.SINGLE)
+            reason = f"{CARDS[self.opening].symbol()} opens the deal by itself"
+            self._apply(self.turn, alone, True, reason)
 
     @classmethod
     def from_seed(cls, rules: Rules, seed: int | str, players: int | None = None) -> Deal:
@@ -191,7 +194,7 @@ class Deal:
         plays = hp.leads(self.opening) if self.table is None else hp.replies(self.table)
         if self.opening is not None and self.rules.first_play == "alone":
             plays = [p for p in plays if p.mask == 1 << self.opening]
-        if self.rules.last_card and self.hands[self.next_seat(seat)].bit_count() == 1:
+        if self.rules.last_card and self._last_card_applies(seat):
             top = self._top_single(seat)
             plays = [p for p in plays if p.size != 1 or p.mask == top]
         return plays
@@ -200,6 +203,15 @@ class Deal:
         if seat is None:
             seat = self.turn
         return self.winner is None and seat == self.turn and self.table is not None
+
+    def _last_card_applies(self, seat: int) -> bool:
+        """The "last card" rule binds ``seat``: the next player holds one card. The opening
+        play's lead card comes first (a hand may hold no other play with it)."""
+        return (
+            self.rules.last_card
+            and self.opening is None
+            and self.hands[self.next_seat(seat)].bit_count() == 1
+        )
 
     def _top_single(self, seat: int) -> int:
         power = self.table_rules.card_power
@@ -211,7 +223,9 @@ class Deal:
         self._verify_turn(seat)
         mask = cards.mask if isinstance(cards, Play) else to_mask(cards)
         if mask & ~self.hands[seat]:
-            raise NotYourCards(f"Not your cards: you do not hold {card_symbols(mask & ~self.hands[seat])}")
+            raise NotYourCards(
+                f"Not your cards: you do not hold {card_symbols(mask & ~self.hands[seat])}"
+            )
         play = self.table_rules.classify(mask)
         if play is None:
             what = card_symbols(mask) or "nothing"
@@ -223,14 +237,11 @@ class Deal:
                 raise MustInclude(f"First play must be {CARDS[self.opening].symbol()} alone")
         elif not self.table_rules.beats(play, self.table):
             raise DoesNotBeat(f"That does not beat {self.table.symbols()}")
-        if (
-            self.rules.last_card
-            and play.size == 1
-            and self.hands[self.next_seat(seat)].bit_count() == 1
-            and mask != self._top_single(seat)
-        ):
+        if play.size == 1 and self._last_card_applies(seat) and mask != self._top_single(seat):
             top = card_symbols(self._top_single(seat))
-            raise IllegalAction(f"The next player has one card left: play your highest single ({top})")
+            raise IllegalAction(
+                f"The next player has one card left: play your highest single ({top})"
+            )
         return play
 
     def verify_pass(self, seat: int) -> None:
@@ -262,8 +273,15 @@ class Deal:
     def _apply(self, seat: int, play: Play | None, auto: bool, reason: str) -> Action:
         n = self.players
         self._saved.append(
-            _Saved(self.turn, self.table, self.table_seat, self.passes, self.locked,
-                   self.opening, self._hand_plays[seat])  # fmt: skip
+            _Saved(
+                self.turn,
+                self.table,
+                self.table_seat,
+                self.passes,
+                self.locked,
+                self.opening,
+                self._hand_plays[seat],
+            )
         )
         trick_over = False
         if play is not None:
@@ -317,10 +335,14 @@ class Deal:
     # -- views -------------------------------------------------------------------------------
     def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may know: its own cards, the public history and card counts.
-        ``None`` gives a spectator's view, which holds no hand."""
+        ``None`` gives a spectator's view, which holds no hand. The card the opening play must
+        include is shown only to the seat that holds it."""
         if seat is not None and not 0 <= seat < self.players:
             raise IllegalAction(f"There is no seat {seat}")
         own = 0 if seat is None else self.hands[seat]
+        opening = self.opening
+        if opening is not None and not own >> opening & 1:
+            opening = None  # which card must open tells where that card lies
         acting = seat is not None and seat == self.turn and self.winner is None
         return SeatView(
             seat=seat,
@@ -333,7 +355,7 @@ class Deal:
             table_seat=self.table_seat,
             passes=self.passes,
             locked=self.locked,
-            opening=self.opening,
+            opening=opening,
             actions=tuple(self.actions),
             played=FULL_DECK & ~sum(self.hands) & _dealt_mask(self.dealt),
             winner=self.winner,

@@ -1,7 +1,6 @@
-"""The one family of errors the engine raises, each saying in words what went wrong.
-
-Front ends catch :class:`BigTwoError` and show its message; no user ever sees a traceback
-for bad input. This module only defines the types: it never decides legality itself.
+"""The one family of errors the engine raises, each saying in words what went wrong: front
+ends catch :class:`BigTwoError` and show its message, so no user ever sees a traceback for bad
+input. This module only defines the types; it never decides legality itself.
 """
 
 from __future__ import annotations

@@ -101,9 +101,9 @@ def legal_plays(
     if table is None:
         return list(hp.leads(None if must_include is None else int(must_include)))
     if isinstance(table, Play):
-        target: Play | None = table
-    else:
-        target = tbl.classify(to_mask(table))
+        return hp.replies(table)
+    table_mask = to_mask(table)
+    target = tbl.classify(table_mask)
     if target is None:
-        raise NotACombination(f"The table's cards {CardSet(to_mask(table))} are not a play")
+        raise NotACombination(f"The table's cards {CardSet(table_mask)} are not a play")
     return hp.replies(target)

@@ -128,6 +128,13 @@ class Table:
         for i, k in enumerate(self.five_kinds):
             self.kind_rank[k] = 5 + i
         self.sf_unbeatable = not rules.straight_flush_beatable
+        # A suited sequence is a straight flush or a straight when the rules have either,
+        # else it is a flush.
+        self.suited_sequences = (
+            self.sequence_index
+            if {Kind.STRAIGHT, Kind.STRAIGHT_FLUSH} & set(self.five_kinds)
+            else {}
+        )
         self.cache: dict[int, Play] = {}
 
     # -- building plays of a known kind ----------------------------------------------------
@@ -288,13 +295,15 @@ class Table:
                 for q in quads:
                     rest = hand & ~q
                     while rest:
-                        low = rest & -rest
-                        out.append(make(q | low, Kind.FOUR_OF_A_KIND))
-                        rest ^= low
+                        kicker = rest & -rest
+                        out.append(make(q | kicker, Kind.FOUR_OF_A_KIND))
+                        rest ^= kicker
         out.sort(key=_order)
         return out
 
     def _straights(self, by_rank: list[list[int]], out: list[Play]) -> None:
+        # One suit in sequence is a straight flush, else a plain straight where the rules
+        # have no straight flush, else (rules with flushes only) a flush, made by _flushes.
         with_plain = Kind.STRAIGHT in self.five_kinds
         with_flush = Kind.STRAIGHT_FLUSH in self.five_kinds
         make = self.make
@@ -312,12 +321,14 @@ class Table:
                                 if suits.bit_count() == 1:
                                     if with_flush:
                                         out.append(make(m, Kind.STRAIGHT_FLUSH))
+                                    elif with_plain:
+                                        out.append(make(m, Kind.STRAIGHT))
                                 elif with_plain:
                                     out.append(make(m, Kind.STRAIGHT))
 
     def _flushes(self, hand: int, out: list[Play]) -> None:
         make = self.make
-        sequences = self.sequence_index
+        sequences = self.suited_sequences
         for suit in range(4):
             suited = hand & (_SUIT_MASK << suit)
             if suited.bit_count() < 5:
@@ -325,8 +336,8 @@ class Table:
             bits = [1 << c for c in card_indices(suited)]
             for combo in combinations(bits, 5):
                 m = combo[0] | combo[1] | combo[2] | combo[3] | combo[4]
-                if _rank_mask_of_suited(m, suit) in sequences:
-                    continue  # a straight flush, made by _straights
+                if sequences and _rank_mask_of_suited(m, suit) in sequences:
+                    continue  # made by _straights
                 out.append(make(m, Kind.FLUSH))
 
 

@@ -87,10 +87,10 @@ class Scoring:
         if self.per_card == "none" or cards_left == 0:
             return 0
         base = sum(self.rank_values[r] for r in ranks) if self.per_card == "rank" else cards_left
-        factor = 1
+        factor, reached = 1, 0
         for threshold, multiple in self.multipliers:
-            if cards_left >= threshold:
-                factor = multiple
+            if reached <= threshold <= cards_left:
+                factor, reached = multiple, threshold
         return base * factor
 
 
@@ -98,10 +98,33 @@ class Scoring:
 class Rules:
     """Every rule option, with the ``palm`` defaults.
 
-    ``suit_order`` lists suits low to high. ``straights`` lists the five-rank sequences that
-    exist, low to high. ``five_kinds`` lists the five-card kinds that exist, low to high;
-    with ``kinds_beat_lower`` a higher kind beats any lower one, otherwise a five-card play only
-    meets its own kind. ``bombs`` are kinds that beat any play that is not a bomb.
+    - ``suit_order``: suits low to high (``dchs`` is ♦ ♣ ♥ ♠).
+    - ``players``, ``default_players``, ``cards_per_player``: who may play and how many cards
+      each gets; ``leftover``: cards not dealt stay ``aside``, or (``to_leader``) when fewer
+      are left than there are players, they go to the lead-card holder (17 each for three
+      players and the 52nd card to the 3♦ holder); whole hands left over always stay aside.
+    - ``lead_card``: ``3d``, ``3c`` or ``lowest``; a lead card nobody holds falls back to the
+      lowest dealt card. ``first_play``: the opening play must ``include`` that card, is the
+      card ``alone`` (played automatically as a single), or is ``any`` play by its holder.
+    - ``next_leader``: who leads later deals, the ``lead_card`` holder or the previous
+      ``winner`` (the match passes that seat to ``Deal(leader=...)``).
+    - ``straights``: the five-rank sequences that exist, low to high;
+      ``straight_tiebreak``: equal sequences compare by the ``top_of_sequence`` card (the
+      sequence's last rank as listed: the 5 of A2345) or the ``highest_card``.
+    - ``flush_order``: by ``top_card`` (rank, then suit) or ``suit_first`` (suit, then top rank).
+    - ``five_kinds``: the five-card kinds that exist, low to high; with ``kinds_beat_lower`` a
+      higher kind beats any lower one, otherwise a five-card play only meets its own kind.
+    - ``four_card_kinds``: ``two_pair`` and/or ``bare_four`` (four of a rank without a fifth
+      card; four of a kind is then not a five-card kind), low to high.
+    - ``triples``: whether three of a rank is a play by itself.
+    - ``bombs``: kinds that beat any play that is not a bomb, of any size; among themselves
+      later-listed kinds beat earlier ones. ``straight_flush_beatable``: False makes a
+      straight flush on the table unbeatable.
+    - ``pass_lock``: a player who passes sits out the rest of the trick.
+    - ``last_card``: when the next player holds one card, a single played must be your
+      highest card.
+    - ``scoring``, ``deals_per_game``, ``autopass``, ``autopass_five``: for the match and the
+      table service (autopass is a default preference, never at a lead).
     """
 
     name: str = "palm"
@@ -246,12 +269,18 @@ def _coerce(key: str, value: Any, current: Any, origin: str) -> Any:
         known = {f.name for f in dataclasses.fields(Scoring)}
         for sub in value:
             if sub not in known:
-                raise RulesError(f"{where}: unknown key '{sub}' (known: {', '.join(sorted(known))})")
+                raise RulesError(
+                    f"{where}: unknown key '{sub}' (known: {', '.join(sorted(known))})"
+                )
         merged = {f.name: getattr(current, f.name) for f in dataclasses.fields(Scoring)}
         merged.update(value)
+        if not isinstance(merged["per_card"], str):
+            raise RulesError(f"{where}: per_card must be text")
+        if not isinstance(merged["winner_collects"], bool):
+            raise RulesError(f"{where}: winner_collects must be true or false")
         try:
             return Scoring(
-                per_card=str(merged["per_card"]),
+                per_card=merged["per_card"],
                 rank_values=tuple(int(v) for v in merged["rank_values"]),
                 multipliers=tuple((int(a), int(b)) for a, b in merged["multipliers"]),
                 winner_collects=bool(merged["winner_collects"]),
@@ -280,6 +309,11 @@ def _coerce(key: str, value: Any, current: Any, origin: str) -> Any:
     if isinstance(current, tuple):
         if not isinstance(value, list | tuple):
             raise RulesError(f"{where} must be a list")
+        item_type = int if key == "players" else str
+        for item in value:
+            if isinstance(item, bool) or not isinstance(item, item_type):
+                what = "whole numbers" if item_type is int else "text"
+                raise RulesError(f"{where} must list {what}, not {item!r}")
         return tuple(value)
     return value
 
@@ -294,7 +328,9 @@ def _check(rules: Rules) -> None:
     """Refuse options that are malformed or contradict each other."""
     name = rules.name
     if sorted(rules.suit_order) != sorted(SUITS) or len(rules.suit_order) != 4:
-        raise RulesError(f"{name}: suit_order must name d, c, h, s once each, not '{rules.suit_order}'")
+        raise RulesError(
+            f"{name}: suit_order must name d, c, h, s once each, not '{rules.suit_order}'"
+        )
     _one_of(rules, "lead_card", LEAD_CARDS)
     _one_of(rules, "first_play", FIRST_PLAYS)
     _one_of(rules, "next_leader", NEXT_LEADERS)
@@ -309,7 +345,7 @@ def _check(rules: Rules) -> None:
     for count in rules.players:
         if count not in sizes:
             raise RulesError(f"{name}: cards_per_player says nothing for {count} players")
-        if not 1 <= sizes[count] or sizes[count] * count > 52:
+        if sizes[count] < 1 or sizes[count] * count > 52:
             raise RulesError(f"{name}: {count} players cannot get {sizes[count]} cards each")
     if rules.first_play == "alone" and rules.lead_card == "lowest":
         raise RulesError(f"{name}: first_play 'alone' needs a named lead_card")
@@ -323,12 +359,20 @@ def _check(rules: Rules) -> None:
         seen.add(key)
     for kind in rules.five_kinds:
         if kind not in FIVE_CARD_KINDS:
-            raise RulesError(f"{name}: '{kind}' is not a five-card kind ({', '.join(FIVE_CARD_KINDS)})")
+            raise RulesError(
+                f"{name}: '{kind}' is not a five-card kind ({', '.join(FIVE_CARD_KINDS)})"
+            )
     if len(set(rules.five_kinds)) != len(rules.five_kinds):
         raise RulesError(f"{name}: five_kinds names a kind twice")
+    if len(set(rules.four_card_kinds)) != len(rules.four_card_kinds):
+        raise RulesError(f"{name}: four_card_kinds names a kind twice")
+    if len(set(rules.bombs)) != len(rules.bombs):
+        raise RulesError(f"{name}: bombs names a kind twice")
     for kind in rules.four_card_kinds:
         if kind not in FOUR_CARD_KINDS:
-            raise RulesError(f"{name}: '{kind}' is not a four-card kind ({', '.join(FOUR_CARD_KINDS)})")
+            raise RulesError(
+                f"{name}: '{kind}' is not a four-card kind ({', '.join(FOUR_CARD_KINDS)})"
+            )
     kinds = set(rules.five_kinds)
     if {"straight", "flush"} <= kinds and "straight_flush" not in kinds:
         raise RulesError(f"{name}: with straights and flushes, straight_flush must be a kind too")
@@ -343,5 +387,11 @@ def _check(rules: Rules) -> None:
         raise RulesError(f"{name}: scoring per_card must be one of {', '.join(PER_CARD)}")
     if len(rules.scoring.rank_values) != 13:
         raise RulesError(f"{name}: scoring rank_values needs 13 values, 3 first and 2 last")
+    if any(threshold < 1 or multiple < 1 for threshold, multiple in rules.scoring.multipliers):
+        raise RulesError(
+            f"{name}: scoring multipliers must be [cards_left, factor] pairs of 1 or more"
+        )
     if rules.deals_per_game < 1:
         raise RulesError(f"{name}: deals_per_game must be at least 1")
+    if rules.autopass_five and not rules.autopass:
+        raise RulesError(f"{name}: autopass_five extends autopass, so it needs autopass = true")

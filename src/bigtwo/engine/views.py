@@ -20,6 +20,16 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
+    """One seat's knowledge of a deal (``seat`` None: a spectator's).
+
+    ``hand`` is the seat's own cards; ``counts`` every seat's number of cards; ``table`` the
+    play to beat (None at a lead) and ``table_seat`` who made it; ``passes`` since that play;
+    ``locked`` the seats passed out of the trick (a bit per seat); ``opening`` the card the
+    opening play must include, only for the seat that holds it; ``actions`` the public
+    history; ``played`` every card played so far; ``legal`` and ``can_pass`` what the seat may
+    do now (empty and False when it is not its turn).
+    """
+
     seat: int | None
     rules: Rules
     hand: int
