@@ -53,7 +53,6 @@ _PRESET_NAMES = (
     "palm-hk",
     "textbook",
     "deduction",
-    "revolution",
     "hongkong",
     "taiwan",
     "pusoy-dos",
