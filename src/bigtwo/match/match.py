@@ -3,7 +3,10 @@
 The match owns the current :class:`~bigtwo.engine.deal.Deal`, deals each new one (from the
 match seed, or with a player's chosen cards: the Palm "select card for new game"), applies
 autopass after every action, scores each finished deal and keeps the running totals. A change
-of rules waits for the next deal. It has no I/O: records, history text and storage build on it.
+of rules waits for the next deal. It logs every change of a setting at its place among the
+actions, so a record can replay the match exactly. It has no I/O and no clock: the caller
+passes elapsed seconds (:meth:`Match.add_seconds`) or timestamps (:meth:`Match.tick`);
+records, history text and storage build on it.
 
 >>> from bigtwo.engine import Rules
 >>> match = Match(Rules.preset("palm"), ["You", "Ann", "Bill", "Cat"], seed=7)
@@ -17,7 +20,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..engine.cards import CardSet, card_indices, to_mask
+from ..engine.cards import CardSet, to_mask
 from ..engine.deal import Action, Deal, deal_hands
 from ..engine.errors import IllegalAction
 from ..engine.plays import Play
@@ -45,6 +48,33 @@ class DealResult:
         return self.score.points
 
 
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A setting changed during the match: ``index`` actions of deal ``deal`` came before it.
+
+    ``key`` is one of ``rules`` (takes effect from the next deal), ``autopass`` or
+    ``autopass_five``; ``value`` is the new :class:`Rules` or flag.
+    """
+
+    deal: int
+    index: int
+    key: str
+    value: Rules | bool
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """One deal of the match, finished or in play: what a record or a history shows."""
+
+    number: int
+    rules: Rules
+    dealt: tuple[int, ...]
+    leader: int
+    actions: tuple[Action, ...]
+    result: DealResult | None  # None while the deal is in play
+    seconds: float
+
+
 class Match:
     """Deals played one after another, ``deals`` of them (the preset's game length)."""
 
@@ -59,51 +89,80 @@ class Match:
         autopass: bool | None = None,
         autopass_five: bool | None = None,
         custom: Mapping[int, int | str | CardSet] | None = None,
-        hands: Sequence[int] | None = None,
+        hands: Sequence[int | str | CardSet] | None = None,
+        kinds: Sequence[str] | None = None,
     ) -> None:
         """``custom`` gives some seats chosen cards for the first deal (the rest dealt at
-        random); ``hands`` gives every seat's cards for the first deal outright."""
+        random); ``hands`` gives every seat's cards for the first deal outright. ``kinds``
+        says who sits in each seat (``human`` or a computer level such as ``greedy``): the
+        match only carries it, so a saved game knows whom to seat again."""
         count = players or (len(names) if names else rules.default_players)
         if count not in rules.players:
             allowed = ", ".join(str(p) for p in rules.players)
             raise IllegalAction(f"{rules.name} is played by {allowed} players, not {count}")
-        self.names = list(names) if names else list(DEFAULT_NAMES[:count])
+        self.names = [_check_name(n) for n in names] if names else list(DEFAULT_NAMES[:count])
         if len(self.names) != count:
             raise IllegalAction(f"{count} players need {count} names, not {len(self.names)}")
+        self.kinds = [_check_kind(k) for k in kinds] if kinds else [""] * count
+        if len(self.kinds) != count:
+            raise IllegalAction(f"{count} players need {count} kinds, not {len(self.kinds)}")
         self.players = count
         self.rules = rules
         self.next_rules = rules
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 62)
+        self.first_rules = rules
+        self.seed: int | str = (
+            seed if seed is not None else random.SystemRandom().randrange(1 << 62)
+        )
         self.deals = deals or rules.deals_per_game
-        self.autopass = rules.autopass if autopass is None else autopass
-        self.autopass_five = rules.autopass_five if autopass_five is None else autopass_five
+        if self.deals < 1:
+            raise IllegalAction("A game needs at least one deal")
+        self._autopass = rules.autopass if autopass is None else autopass
+        self._autopass_five = rules.autopass_five if autopass_five is None else autopass_five
+        self.first_autopass = self._autopass
+        self.first_autopass_five = self._autopass_five
+        self.changes: list[Change] = []
         self.results: list[DealResult] = []
         self.totals = [0] * count
         self.deal_number = 0
+        self.deal_seconds: list[float] = []
+        self._last_tick: float | None = None
+        self._leaders: list[int] = []
         self.deal: Deal = self._start_deal(custom=custom, hands=hands)
 
     # -- deals --------------------------------------------------------------------------------
     def _start_deal(
         self,
         custom: Mapping[int, int | str | CardSet] | None = None,
-        hands: Sequence[int] | None = None,
+        hands: Sequence[int | str | CardSet] | None = None,
     ) -> Deal:
-        self.rules = self.next_rules
-        self.deal_number += 1
+        rules = self.next_rules
+        number = self.deal_number + 1
         if hands is None:
-            rng = random.Random(f"{self.seed}:{self.deal_number}")
-            hands = deal_with_choice(self.rules, self.players, rng, custom or {})
+            rng = random.Random(f"{self.seed}:{number}")
+            dealt: Sequence[int | str | CardSet] = deal_with_choice(
+                rules, self.players, rng, custom or {}
+            )
+        else:
+            if len(hands) != self.players:
+                raise IllegalAction(f"{self.players} players need {self.players} hands")
+            dealt = hands
         leader = None
-        if self.rules.next_leader == "winner" and self.results:
+        if rules.next_leader == "winner" and self.results:
             leader = self.results[-1].winner
-        self.deal = Deal(self.rules, hands, leader=leader)
-        self._autopass()
+        # Build the deal before touching any state, so a refused deal leaves the match as it was.
+        deal = Deal(rules, dealt, leader=leader)
+        self.rules = rules
+        self.deal_number = number
+        self.deal_seconds.append(0.0)
+        self._leaders.append(deal.leader)
+        self.deal = deal
+        self._autopass_now()
         return self.deal
 
     def next_deal(
         self,
         custom: Mapping[int, int | str | CardSet] | None = None,
-        hands: Sequence[int] | None = None,
+        hands: Sequence[int | str | CardSet] | None = None,
     ) -> Deal:
         """Start the next deal once the current one is over."""
         if not self.deal.over:
@@ -116,12 +175,67 @@ class Match:
         """Change the rules from the next deal on; the deal in play keeps its rules."""
         if self.players not in rules.players:
             raise IllegalAction(f"{rules.name} is not played by {self.players} players")
-        self.next_rules = rules
+        if rules != self.next_rules:
+            self.next_rules = rules
+            self._log("rules", rules)
+
+    @property
+    def autopass(self) -> bool:
+        """Pass automatically a seat with no reply to a 1-, 2- or 3-card play."""
+        return self._autopass
+
+    @autopass.setter
+    def autopass(self, value: bool) -> None:
+        # No pass happens here: the switch is read after the next action, so the seat to
+        # act now keeps its turn. Replays do the same, which keeps them exact.
+        if bool(value) != self._autopass:
+            self._autopass = bool(value)
+            self._log("autopass", self._autopass)
+
+    @property
+    def autopass_five(self) -> bool:
+        """Extend autopass to 5-card plays."""
+        return self._autopass_five
+
+    @autopass_five.setter
+    def autopass_five(self, value: bool) -> None:
+        if bool(value) != self._autopass_five:
+            self._autopass_five = bool(value)
+            self._log("autopass_five", self._autopass_five)
+
+    def _log(self, key: str, value: Rules | bool) -> None:
+        self.changes.append(Change(self.deal_number, len(self.deal.actions), key, value))
 
     @property
     def over(self) -> bool:
         """Every deal of the game has been played."""
         return self.deal.over and self.deal_number >= self.deals
+
+    # -- time -----------------------------------------------------------------------------------
+    def add_seconds(self, seconds: float) -> None:
+        """Count ``seconds`` of play towards the current deal (until the next one starts)."""
+        if seconds < 0:
+            raise IllegalAction("Elapsed time cannot be negative")
+        self.deal_seconds[-1] += seconds
+
+    def tick(self, now: float) -> float:
+        """Count the time since the previous tick (``now`` from any monotonic clock); the
+        first tick, and the first after :meth:`pause`, only starts counting. Returns the
+        seconds added."""
+        last, self._last_tick = self._last_tick, now
+        if last is None or now <= last:
+            return 0.0
+        self.deal_seconds[-1] += now - last
+        return now - last
+
+    def pause(self) -> None:
+        """Stop counting: time until the next :meth:`tick` is not play (a saved game)."""
+        self._last_tick = None
+
+    @property
+    def seconds(self) -> float:
+        """Seconds of play over every deal so far."""
+        return sum(self.deal_seconds)
 
     # -- actions ------------------------------------------------------------------------------
     def play(self, seat: int, cards: int | str | CardSet | Play) -> list[Action]:
@@ -138,7 +252,7 @@ class Match:
         return self.pass_(seat) if play is None else self.play(seat, play)
 
     def _after(self) -> list[Action]:
-        applied = self._autopass()
+        applied = self._autopass_now()
         if self.deal.over and len(self.results) < self.deal_number:
             self._finish()
         return applied
@@ -146,13 +260,13 @@ class Match:
     def autopass_due(self) -> bool:
         """Whether the seat to act would be passed automatically now."""
         deal = self.deal
-        if deal.over or deal.table is None or not self.autopass:
+        if deal.over or deal.table is None or not self._autopass:
             return False
-        if deal.table.size == 5 and not self.autopass_five:
+        if deal.table.size == 5 and not self._autopass_five:
             return False
         return not deal.legal_plays()
 
-    def _autopass(self) -> list[Action]:
+    def _autopass_now(self) -> list[Action]:
         applied: list[Action] = []
         while self.autopass_due():
             size = self.deal.table.size if self.deal.table else 0
@@ -180,6 +294,65 @@ class Match:
         for seat, points in enumerate(score.points):
             self.totals[seat] += points
 
+    # -- questions ------------------------------------------------------------------------------
+    def deal_records(self) -> list[DealRecord]:
+        """Every deal so far, the one in play last (with ``result`` None until it is over)."""
+        out: list[DealRecord] = []
+        for result in self.results:
+            out.append(
+                DealRecord(
+                    result.number,
+                    result.rules,
+                    result.dealt,
+                    result.leader,
+                    result.actions,
+                    result,
+                    self.deal_seconds[result.number - 1],
+                )  # fmt: skip
+            )
+        if len(self.results) < self.deal_number:
+            deal = self.deal
+            out.append(
+                DealRecord(
+                    self.deal_number,
+                    self.rules,
+                    deal.dealt,
+                    deal.leader,
+                    tuple(deal.actions),
+                    None,
+                    self.deal_seconds[-1],
+                )  # fmt: skip
+            )
+        return out
+
+    def best_deal(self, seat: int) -> int:
+        """The most points ``seat`` scored in one deal (0 before any deal ends)."""
+        return max((r.points[seat] for r in self.results), default=0)
+
+    def deals_won(self, seat: int) -> int:
+        return sum(1 for r in self.results if r.winner == seat)
+
+    def leaders(self) -> list[int]:
+        """Who led each deal so far."""
+        return list(self._leaders)
+
+
+def _check_name(name: str) -> str:
+    # Records are line-based, so a name must fit on one line.
+    text = str(name).strip()
+    if not text:
+        raise IllegalAction("A player's name cannot be empty")
+    if text.splitlines() != [text] or "\t" in text:
+        raise IllegalAction(f"A player's name must be one line of text: {name!r}")
+    return text
+
+
+def _check_kind(kind: str) -> str:
+    text = str(kind).strip()
+    if text and (len(text.split()) != 1 or text.splitlines() != [text]):
+        raise IllegalAction(f"A seat's kind must be one word, like human or greedy: {kind!r}")
+    return text
+
 
 def deal_with_choice(
     rules: Rules, players: int, rng: random.Random, chosen: Mapping[int, int | str | CardSet]
@@ -206,5 +379,3 @@ def deal_with_choice(
         while hands[seat].bit_count() < size:
             hands[seat] |= 1 << deck.pop()
     return hands
-
-

@@ -1,9 +1,10 @@
 """Scoring one finished deal under a rule set's :class:`~bigtwo.engine.rules.Scoring`.
 
 Per-rank penalties with doubling (``palm``), a count per card with ×2 / ×3 bands
-(``deduction``, ``hongkong``), a plain count (``charlesworth2018``) or a report of cards left
-only (``textbook``) are all the same three numbers: what a card costs, which multiplier band a
-loser reaches, and whether the winner collects. This module only computes; it stores nothing.
+(``deduction``, ``hongkong``, ``taiwan``), a plain count (``charlesworth2018``) or a report of
+cards left only (``textbook``) are all the same three numbers: what a card costs, which
+multiplier band a loser reaches, and whether the winner collects. The systems are data, read
+from the presets; this module only computes and stores nothing.
 
 >>> from bigtwo.engine import Rules, parse_cards
 >>> left = [0, parse_cards("3d 4d 5d 6d 7d 8d 9d Td Jd").mask, parse_cards("Qd").mask, 1 << 51]
@@ -17,18 +18,37 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..engine.cards import card_indices
-from ..engine.rules import Rules
+from ..engine.errors import RulesError
+from ..engine.rules import Rules, Scoring
+
+# The scoring systems by name: each is the [scoring] table of the preset of that name.
+SYSTEMS = ("palm", "deduction", "textbook", "charlesworth2018", "hongkong", "taiwan")
 
 
 class DealScore(NamedTuple):
     points: tuple[int, ...]  # each seat's score for the deal
     multipliers: tuple[int, ...]  # the band each loser reached (1 = none, 2 = DOUBLE!)
 
+    @property
+    def zero_sum(self) -> bool:
+        return sum(self.points) == 0
 
-def penalty(rules: Rules, cards_left: int) -> tuple[int, int]:
+
+def scoring_system(name: str) -> Scoring:
+    """A scoring system by name (see :data:`SYSTEMS`), as the preset of that name has it.
+
+    >>> scoring_system("deduction").multipliers
+    ((10, 2), (13, 3))
+    """
+    if name not in SYSTEMS:
+        raise RulesError(f"Unknown scoring system '{name}' (known: {', '.join(SYSTEMS)})")
+    return Rules.preset(name).scoring
+
+
+def penalty(rules: Rules | Scoring, cards_left: int) -> tuple[int, int]:
     """What a player left with ``cards_left`` (a mask) pays, and the multiplier applied."""
+    scoring = rules.scoring if isinstance(rules, Rules) else rules
     count = cards_left.bit_count()
-    scoring = rules.scoring
     if count == 0 or scoring.per_card == "none":
         return 0, 1
     factor = 1
@@ -39,16 +59,17 @@ def penalty(rules: Rules, cards_left: int) -> tuple[int, int]:
     return scoring.penalty(count, ranks), factor
 
 
-def score_deal(rules: Rules, cards_left: Sequence[int], winner: int) -> DealScore:
+def score_deal(rules: Rules | Scoring, cards_left: Sequence[int], winner: int) -> DealScore:
     """Points for every seat once ``winner`` is out; zero-sum when the winner collects."""
+    scoring = rules.scoring if isinstance(rules, Rules) else rules
     points = [0] * len(cards_left)
     multipliers = [1] * len(cards_left)
     for seat, left in enumerate(cards_left):
         if seat == winner:
             continue
-        pay, factor = penalty(rules, left)
+        pay, factor = penalty(scoring, left)
         points[seat] = -pay
         multipliers[seat] = factor
-    if rules.scoring.winner_collects:
+    if scoring.winner_collects:
         points[winner] = -sum(points)
     return DealScore(tuple(points), tuple(multipliers))

@@ -1,0 +1,289 @@
+"""``bigtwo simulate``, ``scores``, ``stats``, ``history``, ``replay`` and ``record check``.
+
+Each subcommand is a thin shell over :mod:`bigtwo.match`: simulate plays a match between
+computer players and writes its record; scores, stats and history read the database; replay
+steps through a record with every hand face up; record check replays a record and says
+whether it is sound. Bad input raises a BigTwoError, which the ``bigtwo`` command prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from ..engine.errors import BigTwoError
+from ..engine.rules import Rules
+from ..match.autoplay import play_out
+from ..match.history import (
+    export_history,
+    match_history,
+    position_text,
+    positions,
+    score_table,
+    signed,
+)
+from ..match.match import Match
+from ..match.record import FORMATS, read_file, write_file, write_json, write_text
+from ..match.store import Store
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    simulate = sub.add_parser(
+        "simulate", help="play a match between computer players, write its record"
+    )
+    simulate.add_argument("--rules", default="palm", help="a preset name or a TOML rules file")
+    simulate.add_argument(
+        "--seats", default="random,random,random,random",
+        help="one computer level per seat, comma separated (2 to 4 seats)",
+    )  # fmt: skip
+    simulate.add_argument("--names", help="the seats' names, comma separated")
+    simulate.add_argument("--deals", type=int, help="deals to play (default: the rules' game)")
+    simulate.add_argument("--seed", default="1", help="the seed for the deals and the bots")
+    simulate.add_argument("--out", help="write the record here (default: print it)")
+    simulate.add_argument("--format", choices=FORMATS, default="text")
+    simulate.add_argument(
+        "--save", action="store_true", help="also store the match in the database"
+    )
+    _db_option(simulate)
+    simulate.set_defaults(run=_simulate)
+
+    scores = sub.add_parser("scores", help="the high-score list")
+    scores.add_argument("--limit", type=int, default=10)
+    _db_option(scores)
+    scores.set_defaults(run=_scores)
+
+    stats = sub.add_parser("stats", help="lifetime statistics of a player's name")
+    stats.add_argument("name")
+    _db_option(stats)
+    stats.set_defaults(run=_stats)
+
+    history = sub.add_parser("history", help="a match's history, Palm style (print or export)")
+    history.add_argument(
+        "match", nargs="?", help="a stored match's id or a record file (default: the latest match)"
+    )
+    history.add_argument("--export", metavar="FILE", help="write the history to FILE")
+    _db_option(history)
+    history.set_defaults(run=_history)
+
+    replay = sub.add_parser("replay", help="step through a record with every hand face up")
+    replay.add_argument("file")
+    replay.add_argument(
+        "--at", type=int, metavar="STEP", help="print one position (0 = first) and stop"
+    )
+    replay.set_defaults(run=_replay)
+
+    rec = sub.add_parser("record", help="check or convert game records")
+    rec_sub = rec.add_subparsers(dest="record_command", metavar="check|convert", required=True)
+    check = rec_sub.add_parser("check", help="replay a record and say whether it is sound")
+    check.add_argument("file")
+    check.set_defaults(run=_record_check)
+    convert = rec_sub.add_parser("convert", help="write a record in the other form")
+    convert.add_argument("file")
+    convert.add_argument("--format", choices=FORMATS, default="json")
+    convert.add_argument("--out", help="write here (default: print)")
+    convert.set_defaults(run=_record_convert)
+
+
+def _db_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--db", metavar="PATH", help="the database (default: $BIGTWO_DB, else the user data folder)"
+    )
+
+
+def _open_store(args: argparse.Namespace) -> Store:
+    return Store(args.db)
+
+
+# -- simulate ------------------------------------------------------------------------------------
+def _load_rules(text: str) -> Rules:
+    if text.endswith(".toml") or Path(text).is_file():
+        return Rules.from_file(text)
+    return Rules.preset(text)
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from ..bots import make_bot
+
+    rules = _load_rules(args.rules)
+    levels = [s.strip() for s in args.seats.split(",") if s.strip()]
+    if not 2 <= len(levels) <= 4:
+        raise BigTwoError(f"--seats needs 2 to 4 computer players, not {len(levels)}")
+    bots = [make_bot(level) for level in levels]
+    names = [n.strip() for n in args.names.split(",")] if args.names else None
+    if args.deals is not None and args.deals < 1:
+        raise BigTwoError("--deals must be at least 1")
+    seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    match = Match(rules, names, players=len(levels), seed=seed, deals=args.deals, kinds=levels)
+    store = _open_store(args) if args.save else None
+    try:
+        match_id = store.new_match(match) if store else None
+        after = (lambda _actions: store.save(match_id, match)) if store and match_id else None
+        play_out(match, bots, random.Random(f"{seed}:bots"), after=after)
+        if store and match_id is not None:
+            store.finish(match_id, match)
+    finally:
+        if store:
+            store.close()
+    if args.out:
+        write_file(match, args.out, format=args.format)
+        totals = ", ".join(
+            f"{n} {signed(t)}" for n, t in zip(match.names, match.totals, strict=True)
+        )
+        saved = f" (match {match_id} in the database)" if store else ""
+        print(f"Wrote {args.out}: {len(match.results)} deals, totals {totals}{saved}")
+    else:
+        sys.stdout.write(write_text(match) if args.format == "text" else write_json(match))
+    return 0
+
+
+# -- the database ---------------------------------------------------------------------------------
+def _scores(args: argparse.Namespace) -> int:
+    with _open_store(args) as store:
+        scores = store.high_scores(args.limit)
+    if not scores:
+        print("No high scores yet.")
+        return 0
+    print(
+        f"{'#':>2}  {'Name':<12} {'Score':>6}  {'Date':<10}  {'Rules':<10} {'Deals':>5} {'Seconds':>8} {'Max':>5} {'Balance':>8}"
+    )
+    for rank, s in enumerate(scores, 1):
+        print(
+            f"{rank:>2}  {s.name:<12} {s.score:>6}  {s.date[:10]:<10}  {s.rules:<10} {s.rounds:>5}"
+            f" {round(s.seconds):>8} {s.max_score:>5} {s.balance:>8}"
+        )
+    return 0
+
+
+def _stats(args: argparse.Namespace) -> int:
+    with _open_store(args) as store:
+        s = store.stats(args.name)
+    if not s.games:
+        print(f"No finished games for {args.name}.")
+        return 0
+    share = f" ({100 * s.deals_won // s.deals}%)" if s.deals else ""
+    rows = [
+        ("Name", s.name),
+        ("Games", str(s.games)),
+        ("Games won", str(s.games_won)),
+        ("Deals", str(s.deals)),
+        ("Deals won", f"{s.deals_won}{share}"),
+        ("Balance", signed(s.balance)),
+        ("Best game", signed(s.best_game)),
+        ("Best deal", signed(s.best_deal)),
+        ("Time played", _duration(s.seconds)),
+    ]
+    for label, value in rows:
+        print(f"{label:<12} {value}")
+    return 0
+
+
+def _duration(seconds: float) -> str:
+    h, rest = divmod(round(seconds), 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}"
+
+
+def _history(args: argparse.Namespace) -> int:
+    match = _find_match(args)
+    if args.export:
+        path = export_history(match, args.export)
+        print(f"Exported the history of {match.deal_number} deal(s) to {path}")
+    else:
+        sys.stdout.write(match_history(match))
+    return 0
+
+
+def _find_match(args: argparse.Namespace) -> Match:
+    given = args.match
+    if given is not None and not given.isdigit():
+        return read_file(given)
+    if given is not None and Path(given).is_file():
+        return read_file(given)
+    with _open_store(args) as store:
+        if given is None:
+            latest = store.matches(limit=1)
+            if not latest:
+                raise BigTwoError(f"No match is stored in {store.path} yet")
+            return store.load_match(latest[0].id)
+        return store.load_match(int(given))
+
+
+# -- records --------------------------------------------------------------------------------------
+def _record_check(args: argparse.Namespace) -> int:
+    match = read_file(args.file)
+    actions = sum(len(r.actions) for r in match.deal_records())
+    state = "finished" if match.over else f"in play at deal {match.deal_number}"
+    totals = ", ".join(f"{n} {signed(t)}" for n, t in zip(match.names, match.totals, strict=True))
+    print(
+        f"{args.file}: a sound record. {match.first_rules.name}, {match.players} seats, "
+        f"{match.deal_number} of {match.deals} deals ({state}), {actions} actions; totals {totals}"
+    )
+    return 0
+
+
+def _record_convert(args: argparse.Namespace) -> int:
+    match = read_file(args.file)
+    if args.out:
+        write_file(match, args.out, format=args.format)
+        print(f"Wrote {args.out}")
+    else:
+        sys.stdout.write(write_text(match) if args.format == "text" else write_json(match))
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    match = read_file(args.file)
+    steps = positions(match)
+    if args.at is not None:
+        if not 0 <= args.at < len(steps):
+            raise BigTwoError(f"--at must be 0 to {len(steps) - 1}")
+        sys.stdout.write(position_text(match, steps[args.at]))
+        return 0
+    return step_through(match, sys.stdin, sys.stdout)
+
+
+REPLAY_HELP = (
+    "n/Enter next, p back, d next deal, D previous deal, g N go to step N, s scores, q quit"
+)
+
+
+def step_through(match: Match, keys: TextIO, out: TextIO) -> int:
+    """A line-based viewer: one command a line (see REPLAY_HELP); end of input quits."""
+    steps = positions(match)
+    at = 0
+    interactive = keys.isatty()
+    while True:
+        out.write(f"\n[{at}/{len(steps) - 1}] " + position_text(match, steps[at]))
+        out.write(REPLAY_HELP + "\n")
+        if interactive:
+            out.write("> ")
+        out.flush()
+        line = keys.readline()
+        if not line:
+            return 0
+        command = line.strip()
+        if command in ("q", "quit"):
+            return 0
+        if command in ("", "n"):
+            at = min(at + 1, len(steps) - 1)
+        elif command == "p":
+            at = max(at - 1, 0)
+        elif command == "d":
+            later = [i for i, p in enumerate(steps) if p.deal > steps[at].deal]
+            at = later[0] if later else len(steps) - 1
+        elif command == "D":
+            earlier = [i for i, p in enumerate(steps) if p.deal == steps[at].deal - 1]
+            at = earlier[0] if earlier else 0
+        elif command == "s":
+            out.write(score_table(match))
+        elif command.startswith("g"):
+            target = command[1:].strip()
+            if target.isdigit() and int(target) < len(steps):
+                at = int(target)
+            else:
+                out.write(f"No step {target}: steps are 0 to {len(steps) - 1}\n")
+        else:
+            out.write(f"Unknown command {command!r}\n")

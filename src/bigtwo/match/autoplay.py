@@ -1,0 +1,77 @@
+"""Playing a match through with computer players, for simulations, tests and demos.
+
+Each seat's bot chooses from that seat's view only (a peeking bot also gets the deal through
+its explicit door); the match applies autopass and scoring. A callback after every step
+lets the caller persist each action as it happens. The bots are passed in, so this module
+depends on the bot interface only, not on any bot.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, ClassVar, Protocol
+
+from ..engine.deal import Action
+from ..engine.errors import BigTwoError
+from .match import Match
+
+if TYPE_CHECKING:
+    from ..engine.deal import Deal
+    from ..engine.plays import Play
+    from ..engine.views import SeatView
+
+
+class Player(Protocol):
+    """What :func:`play_out` needs of a computer player (:class:`bigtwo.bots.Bot` has it)."""
+
+    peeks: ClassVar[bool]
+
+    def choose(self, view: SeatView, rng: random.Random) -> Play | None: ...
+
+    def peek(self, deal: Deal) -> None: ...
+
+    def new_deal(self, seat: int) -> None: ...
+
+
+def play_out(
+    match: Match,
+    bots: Sequence[Player],
+    rng: random.Random | None = None,
+    *,
+    after: Callable[[list[Action]], object] | None = None,
+    deals: int | None = None,
+) -> Match:
+    """Play ``match`` to its end (or until ``deals`` more deals are over) with one bot per
+    seat. ``after`` is called with the actions of each step, including a new deal's
+    automatic ones; the same ``rng`` (default: from the match seed) gives the same game."""
+    if len(bots) != match.players:
+        raise BigTwoError(f"{match.players} seats need {match.players} computer players")
+    rng = rng or random.Random(f"{match.seed}:bots")
+    finished = 0
+    started = True
+    while True:
+        deal = match.deal
+        if started:
+            for seat, bot in enumerate(bots):
+                bot.new_deal(seat)
+            started = False
+        if deal.over:
+            finished += 1
+            if match.over or (deals is not None and finished >= deals):
+                return match
+            before = match.deal_number
+            match.next_deal()
+            assert match.deal_number == before + 1
+            started = True
+            if after is not None:
+                after(list(match.deal.actions))
+            continue
+        seat = deal.turn
+        bot = bots[seat]
+        if bot.peeks:
+            bot.peek(deal)
+        choice = bot.choose(deal.view(seat), rng)
+        actions = match.act(seat, choice)
+        if after is not None:
+            after(actions)

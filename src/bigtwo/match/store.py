@@ -1,0 +1,698 @@
+"""Persistence in an embedded SQLite file: matches (finished or not), preferences, high scores
+and lifetime statistics.
+
+A match is stored as its game record (:mod:`bigtwo.match.record`): the header once, then the
+record's lines appended as the game goes, each save one transaction in WAL mode with
+``synchronous=FULL``, so a process killed at any moment loses at most the action in flight
+and loading replays the stored lines exactly. The file comes from the ``path`` argument, else
+``BIGTWO_DB``, else ``platformdirs.user_data_dir("bigtwo")/bigtwo.db``. The schema carries a
+version and migrates forward in one transaction. A damaged, foreign, newer or locked file
+raises a :class:`~bigtwo.match.errors.StoreError` in words and is never modified, let alone
+replaced. This module decides no rules: it only keeps what the match and the record say.
+
+How a front end uses it::
+
+    store = Store()                          # or Store(args.db)
+    for info in store.unfinished():          # on start: offer to continue
+        ...
+    match = store.load_match(info.id)        # continue, exactly where it stopped
+    match_id = store.new_match(match)        # or begin a new one
+    store.save(match_id, match)              # after every action (and every next_deal)
+    store.finish(match_id, match)            # when match.over: stats for every seat
+    if store.is_high_score(match.totals[0]):
+        store.add_match_high_score(match, 0, name="Bill", match_id=match_id)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ..engine.deal import Action
+from . import record
+from .errors import RecordError, StoreCorrupt, StoreError, StoreLocked
+from .match import Match
+
+SCHEMA_VERSION = 2
+APPLICATION_ID = 0x42324442  # "B2DB": marks a file as a bigtwo database
+HIGH_SCORE_ROWS = 10
+
+# Each entry migrates the schema from version i to i + 1; entries are never edited once
+# released, only added, so every older file can be brought forward.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (  # 1: matches as record lines, preferences, high scores
+        """CREATE TABLE matches (
+            id INTEGER PRIMARY KEY,
+            created TEXT NOT NULL,
+            updated TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'open'
+                CHECK (status IN ('open', 'finished', 'abandoned')),
+            finished TEXT,
+            rules TEXT NOT NULL,
+            names TEXT NOT NULL,
+            header TEXT NOT NULL,
+            deals INTEGER NOT NULL,
+            deal_number INTEGER NOT NULL DEFAULT 1,
+            totals TEXT NOT NULL DEFAULT '[]',
+            line_count INTEGER NOT NULL DEFAULT 0,
+            open_deal INTEGER NOT NULL DEFAULT 1,
+            open_seq INTEGER NOT NULL DEFAULT 0,
+            open_seconds REAL NOT NULL DEFAULT 0
+        )""",
+        """CREATE TABLE match_lines (
+            match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            line TEXT NOT NULL,
+            PRIMARY KEY (match_id, seq)
+        ) WITHOUT ROWID""",
+        "CREATE TABLE prefs (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        """CREATE TABLE high_scores (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            score INTEGER NOT NULL,
+            date TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            rounds INTEGER NOT NULL,
+            seconds REAL NOT NULL,
+            max_score INTEGER NOT NULL,
+            balance INTEGER NOT NULL,
+            match_id INTEGER
+        )""",
+    ),
+    (  # 2: lifetime statistics: a row per seat of each finished game, and per high score
+        # entered under a name that had not played that game (seat NULL)
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            match_id INTEGER,
+            seat INTEGER,
+            name TEXT NOT NULL,
+            date TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            score INTEGER NOT NULL,
+            won INTEGER NOT NULL,
+            rounds INTEGER NOT NULL,
+            deals_won INTEGER NOT NULL,
+            seconds REAL NOT NULL,
+            max_score INTEGER NOT NULL,
+            UNIQUE (match_id, seat)
+        )""",
+        "CREATE INDEX games_by_name ON games (name)",
+    ),
+)
+assert len(MIGRATIONS) == SCHEMA_VERSION
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInfo:
+    """A stored match, without replaying it: enough to offer "continue?"."""
+
+    id: int
+    created: str
+    updated: str
+    status: str  # open, finished or abandoned
+    rules: str
+    names: tuple[str, ...]
+    deal_number: int
+    deals: int
+    totals: tuple[int, ...]
+
+    @property
+    def finished(self) -> bool:
+        return self.status == "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class HighScore:
+    """One line of the high-score list, as the Palm high-score dialog has it."""
+
+    id: int
+    name: str
+    score: int
+    date: str
+    rules: str
+    rounds: int  # deals in that game
+    seconds: float  # time played in that game
+    max_score: int  # the most points in one deal of that game
+    balance: int  # the running sum of every recorded game's result for that name
+    match_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """Lifetime statistics of one name over every finished game it played."""
+
+    name: str
+    games: int = 0
+    games_won: int = 0
+    deals: int = 0
+    deals_won: int = 0
+    balance: int = 0
+    best_game: int = 0
+    best_deal: int = 0
+    seconds: float = 0.0
+
+
+def default_path() -> Path:
+    """``BIGTWO_DB``, else the user's data folder (platformdirs) / ``bigtwo.db``."""
+    env = os.environ.get("BIGTWO_DB")
+    if env:
+        return Path(env).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("bigtwo", appauthor=False)) / "bigtwo.db"
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Store:
+    """One SQLite database of bigtwo data. Safe to share between threads; use one per
+    process (several processes may open the same file: WAL lets them read while one writes)."""
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        timeout: float = 5.0,
+        now: Callable[[], datetime] | None = None,
+    ) -> None:
+        self.path = Path(path).expanduser() if path is not None else default_path()
+        self._now = now or _utc_now
+        self._lock = threading.RLock()
+        self._live: dict[int, Match] = {}
+        self._conn: sqlite3.Connection | None = None
+        self._conn = self._open(timeout)
+
+    # -- opening -----------------------------------------------------------------------------------
+    def _open(self, timeout: float) -> sqlite3.Connection:
+        memory = str(self.path) == ":memory:"
+        if not memory:
+            if self.path.exists() and not self.path.is_file():
+                raise StoreError(f"{self.path} is not a file, so it cannot be the bigtwo database")
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(
+                    f"Cannot create the folder for the database {self.path}: {exc.strerror or exc}"
+                ) from None
+        try:
+            conn = sqlite3.connect(
+                str(self.path), timeout=timeout, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as exc:
+            raise StoreError(f"Cannot open the database {self.path}: {exc}") from None
+        try:
+            with self._guard("open the database"):
+                self._check(conn)
+                # Only once the file is known to be ours: switching the journal mode writes.
+                conn.execute("PRAGMA journal_mode=WAL").fetchone()
+                conn.execute("PRAGMA synchronous=FULL")
+                conn.execute("PRAGMA foreign_keys=ON")
+                self._migrate(conn, SCHEMA_VERSION)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _check(self, conn: sqlite3.Connection) -> None:
+        """Refuse, without writing a byte, a file that is not a sound bigtwo database."""
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if app not in (0, APPLICATION_ID) or (app == 0 and tables):
+            raise StoreCorrupt(
+                f"{self.path} is an SQLite database of some other program, not bigtwo's; "
+                "it was left untouched. Give bigtwo another file (--db or BIGTWO_DB)."
+            )
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"The database {self.path} was written by a newer bigtwo (schema {version}; "
+                f"this one knows up to {SCHEMA_VERSION}); it was left untouched. Update bigtwo."
+            )
+        problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            raise StoreCorrupt(
+                f"The database {self.path} is damaged ({problems[0]}); it was left untouched. "
+                "Move it aside (keep it for recovery) to start afresh."
+            )
+
+    def _migrate(self, conn: sqlite3.Connection, target: int) -> None:
+        if conn.execute("PRAGMA user_version").fetchone()[0] >= target:
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Read again inside the lock: another process may have migrated meanwhile.
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            for step in range(version, target):
+                for statement in MIGRATIONS[step]:
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {max(version, target)}")
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    @property
+    def schema_version(self) -> int:
+        with self._read("read the schema version") as db:
+            return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                with suppress(sqlite3.Error):
+                    self._conn.close()
+                self._conn = None
+            self._live.clear()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- errors and transactions -------------------------------------------------------------------
+    @contextmanager
+    def _guard(self, doing: str) -> Iterator[None]:
+        """Turn SQLite's errors into StoreErrors that say what did not happen and why."""
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            text = str(exc)
+            if "locked" in text or "busy" in text:
+                raise StoreLocked(
+                    f"The database {self.path} is locked by another program, so bigtwo could not "
+                    f"{doing}; nothing stored was lost. Close the other program and try again."
+                ) from None
+            if "readonly" in text or "read-only" in text:
+                raise StoreError(
+                    f"The database {self.path} cannot be written (read-only), so bigtwo could not "
+                    f"{doing}; nothing stored was lost."
+                ) from None
+            if "malformed" in text or "not a database" in text:
+                raise self._corrupt(text) from None
+            raise StoreError(f"Could not {doing} in {self.path}: {text}") from None
+        except sqlite3.IntegrityError as exc:
+            raise StoreError(f"Could not {doing} in {self.path}: {exc}") from None
+        except sqlite3.ProgrammingError as exc:
+            raise StoreError(f"Could not {doing}: the store is closed ({exc})") from None
+        except sqlite3.DatabaseError as exc:
+            raise self._corrupt(str(exc)) from None
+
+    def _corrupt(self, text: str) -> StoreCorrupt:
+        return StoreCorrupt(
+            f"The database {self.path} is damaged or is not a database ({text}); it was left "
+            "untouched. Move it aside (keep it for recovery) to start afresh."
+        )
+
+    def _db(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreError("The store is closed")
+        return self._conn
+
+    @contextmanager
+    def _write(self, doing: str) -> Iterator[sqlite3.Connection]:
+        """One durable transaction: all of it is stored, or none of it."""
+        with self._lock, self._guard(doing):
+            db = self._db()
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                db.execute("COMMIT")
+            except BaseException:
+                with suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+                raise
+
+    @contextmanager
+    def _read(self, doing: str) -> Iterator[sqlite3.Connection]:
+        """A consistent snapshot for several reads."""
+        with self._lock, self._guard(doing):
+            db = self._db()
+            db.execute("BEGIN")
+            try:
+                yield db
+            finally:
+                db.execute("COMMIT")
+
+    def _stamp(self) -> str:
+        return self._now().isoformat(timespec="seconds")
+
+    # -- matches -----------------------------------------------------------------------------------
+    def new_match(self, match: Match) -> int:
+        """Store a match that has just begun (or any match) and return its id."""
+        header = "\n".join(record.header_lines(match))
+        with self._write("store the new game") as db:
+            now = self._stamp()
+            cursor = db.execute(
+                "INSERT INTO matches (created, updated, rules, names, header, deals)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (now, now, match.first_rules.name, json.dumps(match.names), header, match.deals),
+            )
+            match_id = int(cursor.lastrowid or 0)
+            self._append(db, match_id, match)
+        self._live[match_id] = match
+        return match_id
+
+    def save(self, match_id: int, match: Match) -> int:
+        """Append whatever ``match`` did since the last save, durably; returns how many
+        record lines were added. Call it after every action: it costs one transaction."""
+        with self._write("save the game") as db:
+            added = self._append(db, match_id, match)
+        self._live[match_id] = match
+        return added
+
+    def append_actions(
+        self, match_id: int, actions: Sequence[Action] = (), match: Match | None = None
+    ) -> int:
+        """Persist the actions just applied, such as ``match.play(...)``'s return value.
+
+        The lines come from the match itself (``match``, or the one this store last created,
+        loaded or saved under ``match_id``), so autopasses, deal ends and new deals are
+        stored too and nothing can be written out of order.
+        """
+        target = match if match is not None else self._live.get(match_id)
+        if target is None:
+            raise StoreError(
+                f"Match {match_id} is not open in this store: pass match=, or create or load "
+                "it through this store first"
+            )
+        deal_actions = target.deal.actions
+        for action in actions:
+            if action not in deal_actions:
+                raise StoreError("Those actions are not the match's latest: save the match instead")
+        return self.save(match_id, target)
+
+    def _append(self, db: sqlite3.Connection, match_id: int, match: Match) -> int:
+        row = db.execute(
+            "SELECT line_count, open_deal, open_seq FROM matches WHERE id = ?",
+            (match_id,),
+        ).fetchone()
+        if row is None:
+            raise StoreError(f"There is no match {match_id} in {self.path}")
+        count, open_deal, open_seq = row
+        stored = [
+            r[0]
+            for r in db.execute(
+                "SELECT line FROM match_lines WHERE match_id = ? AND seq >= ? ORDER BY seq",
+                (match_id, open_seq),
+            )
+        ]
+        lines = (
+            record.body_lines(match, from_deal=open_deal, open_seconds=False)
+            if match.deal_number >= open_deal
+            else []
+        )
+        # The stored lines of the deal in play must be where this match's lines begin:
+        # otherwise this is another game, and saving it would spoil the stored one.
+        if lines[: len(stored)] != stored:
+            raise StoreError(
+                f"Match {match_id} in {self.path} holds moves this game does not have; "
+                "it was not overwritten (start a new match instead)"
+            )
+        new = lines[len(stored) :]
+        db.executemany(
+            "INSERT INTO match_lines (match_id, seq, line) VALUES (?, ?, ?)",
+            [(match_id, count + i, line) for i, line in enumerate(new)],
+        )
+        # The next save rewrites nothing before the deal in play: it starts from there.
+        start = lines.index(f"deal {match.deal_number}") if lines else 0
+        db.execute(
+            "UPDATE matches SET updated = ?, names = ?, header = ?, deal_number = ?, totals = ?,"
+            " line_count = ?, open_deal = ?, open_seq = ?, open_seconds = ? WHERE id = ?",
+            (
+                self._stamp(),
+                json.dumps(match.names),
+                "\n".join(record.header_lines(match)),
+                match.deal_number,
+                json.dumps(match.totals),
+                count + len(new),
+                match.deal_number,
+                open_seq + start,
+                match.deal_seconds[-1],
+                match_id,
+            ),
+        )
+        return len(new)
+
+    def record_text(self, match_id: int) -> str:
+        """The stored match as a text record, without replaying it."""
+        with self._read("read the game") as db:
+            row = db.execute(
+                "SELECT header, open_seconds FROM matches WHERE id = ?", (match_id,)
+            ).fetchone()
+            if row is None:
+                raise StoreError(f"There is no match {match_id} in {self.path}")
+            lines = [
+                r[0]
+                for r in db.execute(
+                    "SELECT line FROM match_lines WHERE match_id = ? ORDER BY seq", (match_id,)
+                )
+            ]
+        header, seconds = row
+        if seconds:
+            lines.append(f"seconds {record.format_seconds(seconds)}")
+        return "\n".join([header, "", *lines]) + "\n"
+
+    def load_match(self, match_id: int) -> Match:
+        """Replay a stored match, finished or not, to exactly where it was last saved."""
+        text = self.record_text(match_id)
+        try:
+            match = record.read_text(text)
+        except RecordError as exc:
+            raise RecordError(
+                f"match {match_id} in {self.path}, {exc.where}", exc.reason, exc.line
+            ) from None
+        self._live[match_id] = match
+        return match
+
+    def unfinished(self) -> list[MatchInfo]:
+        """Matches left in play, the most recently played first."""
+        return self.matches(status="open")
+
+    def matches(self, *, status: str | None = None, limit: int | None = None) -> list[MatchInfo]:
+        """Stored matches, the most recently played first."""
+        sql = (
+            "SELECT id, created, updated, status, rules, names, deal_number, deals, totals"
+            " FROM matches"
+        )
+        args: list[Any] = []
+        if status is not None:
+            sql += " WHERE status = ?"
+            args.append(status)
+        sql += " ORDER BY updated DESC, id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(limit)
+        with self._read("list the games") as db:
+            rows = db.execute(sql, args).fetchall()
+        return [
+            MatchInfo(
+                id=r[0],
+                created=r[1],
+                updated=r[2],
+                status=r[3],
+                rules=r[4],
+                names=tuple(json.loads(r[5])),
+                deal_number=r[6],
+                deals=r[7],
+                totals=tuple(json.loads(r[8])),
+            )  # fmt: skip
+            for r in rows
+        ]
+
+    def finish(
+        self, match_id: int, match: Match | None = None, *, stats_for: Iterable[int] | None = None
+    ) -> None:
+        """Save the match a last time, mark it finished and count it in the lifetime
+        statistics of each seat's name (``stats_for``: only these seats). Doing it twice
+        counts it once."""
+        game = match if match is not None else self._live.get(match_id) or self.load_match(match_id)
+        seats = range(game.players) if stats_for is None else list(stats_for)
+        best = max(game.totals)
+        with self._write("finish the game") as db:
+            self._append(db, match_id, game)
+            now = self._stamp()
+            db.execute(
+                "UPDATE matches SET status = 'finished', finished = ? WHERE id = ?",
+                (now, match_id),
+            )
+            for seat in seats:
+                db.execute(
+                    "INSERT OR IGNORE INTO games (match_id, seat, name, date, rules, score, won,"
+                    " rounds, deals_won, seconds, max_score) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        match_id,
+                        seat,
+                        game.names[seat],
+                        now,
+                        game.first_rules.name,
+                        game.totals[seat],
+                        int(game.totals[seat] == best),
+                        len(game.results),
+                        game.deals_won(seat),
+                        game.seconds,
+                        game.best_deal(seat),
+                    ),  # fmt: skip
+                )
+        self._live[match_id] = game
+
+    def abandon(self, match_id: int) -> None:
+        """Stop offering a match for continuing; its record stays stored."""
+        with self._write("set the game aside") as db:
+            db.execute(
+                "UPDATE matches SET status = 'abandoned', updated = ? WHERE id = ? AND status = 'open'",
+                (self._stamp(), match_id),
+            )
+        self._live.pop(match_id, None)
+
+    # -- high scores and statistics ----------------------------------------------------------------
+    def add_high_score(
+        self,
+        name: str,
+        score: int,
+        *,
+        rules: str = "palm",
+        rounds: int = 0,
+        seconds: float = 0.0,
+        max_score: int = 0,
+        match_id: int | None = None,
+        date: str | None = None,
+    ) -> HighScore:
+        """Enter a final score under a name (the Palm asks for one after a high score).
+
+        The balance is the running sum of every game recorded for that name: the games
+        :meth:`finish` recorded under the seat's name, and the games entered here. A game
+        not yet recorded for this name (a name typed at the high-score prompt, or no
+        ``match_id``) is recorded now, so it counts once in the balance and in :meth:`stats`.
+        """
+        name = name.strip()
+        if not name or name.splitlines() != [name]:
+            raise StoreError("A high-score name must be one line of text")
+        with self._write("enter the high score") as db:
+            balance = db.execute(
+                "SELECT COALESCE(SUM(score), 0) FROM games WHERE name = ?", (name,)
+            ).fetchone()[0]
+            counted = (
+                match_id is not None
+                and db.execute(
+                    "SELECT 1 FROM games WHERE match_id = ? AND name = ?", (match_id, name)
+                ).fetchone()
+            )
+            when = date or self._stamp()
+            if not counted:
+                balance += score
+                db.execute(
+                    "INSERT INTO games (match_id, seat, name, date, rules, score, won, rounds,"
+                    " deals_won, seconds, max_score) VALUES (?, NULL, ?, ?, ?, ?, 0, ?, 0, ?, ?)",
+                    (match_id, name, when, rules, score, rounds, seconds, max_score),
+                )
+            cursor = db.execute(
+                "INSERT INTO high_scores (name, score, date, rules, rounds, seconds, max_score,"
+                " balance, match_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (name, score, when, rules, rounds, seconds, max_score, balance, match_id),
+            )
+        return HighScore(
+            int(cursor.lastrowid or 0), name, score, when, rules, rounds, seconds, max_score,
+            balance, match_id,
+        )  # fmt: skip
+
+    def add_match_high_score(
+        self, match: Match, seat: int, *, name: str | None = None, match_id: int | None = None
+    ) -> HighScore:
+        """Enter ``seat``'s final score of ``match`` (under ``name``, else the seat's name)."""
+        return self.add_high_score(
+            name or match.names[seat],
+            match.totals[seat],
+            rules=match.first_rules.name,
+            rounds=len(match.results),
+            seconds=round(match.seconds, 3),
+            max_score=match.best_deal(seat),
+            match_id=match_id,
+        )
+
+    def high_scores(self, limit: int = HIGH_SCORE_ROWS) -> list[HighScore]:
+        """The best scores, highest first (the earlier of equal scores first)."""
+        with self._read("read the high scores") as db:
+            rows = db.execute(
+                "SELECT id, name, score, date, rules, rounds, seconds, max_score, balance,"
+                " match_id FROM high_scores ORDER BY score DESC, date ASC, id ASC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [HighScore(*r) for r in rows]
+
+    def is_high_score(self, score: int, limit: int = HIGH_SCORE_ROWS) -> bool:
+        """Whether ``score`` would enter a list of ``limit`` high scores."""
+        scores = self.high_scores(limit)
+        return len(scores) < limit or score > scores[-1].score
+
+    def stats(self, name: str) -> Stats:
+        """Lifetime statistics of a name (zeros for a name never seen)."""
+        with self._read("read the statistics") as db:
+            row = db.execute(
+                "SELECT COUNT(*), COALESCE(SUM(won), 0), COALESCE(SUM(rounds), 0),"
+                " COALESCE(SUM(deals_won), 0), COALESCE(SUM(score), 0), MAX(score),"
+                " MAX(max_score), COALESCE(SUM(seconds), 0) FROM games WHERE name = ?",
+                (name,),
+            ).fetchone()
+        games, won, deals, deals_won, balance, best_game, best_deal, seconds = row
+        return Stats(
+            name, games, won, deals, deals_won, balance, best_game or 0, best_deal or 0,
+            float(seconds),
+        )  # fmt: skip
+
+    def names(self) -> list[str]:
+        """Every name with statistics, alphabetically."""
+        with self._read("read the statistics") as db:
+            return [r[0] for r in db.execute("SELECT DISTINCT name FROM games ORDER BY name")]
+
+    # -- preferences -------------------------------------------------------------------------------
+    def get_pref(self, key: str, default: Any = None) -> Any:
+        """A stored preference, or ``default``."""
+        with self._read("read the preferences") as db:
+            row = db.execute("SELECT value FROM prefs WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return default
+        try:
+            return json.loads(row[0])
+        except ValueError:
+            return default
+
+    def set_pref(self, key: str, value: Any) -> None:
+        """Store a preference; ``value`` must be JSON data (numbers, text, lists, objects)."""
+        try:
+            text = json.dumps(value)
+        except (TypeError, ValueError) as exc:
+            raise StoreError(f"Preference '{key}' cannot be stored: {exc}") from None
+        with self._write("store the preference") as db:
+            db.execute(
+                "INSERT INTO prefs (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, text),
+            )
+
+    def prefs(self) -> dict[str, Any]:
+        """Every stored preference."""
+        with self._read("read the preferences") as db:
+            rows = db.execute("SELECT key, value FROM prefs ORDER BY key").fetchall()
+        out: dict[str, Any] = {}
+        for key, value in rows:
+            try:
+                out[key] = json.loads(value)
+            except ValueError:
+                continue
+        return out
+
+    def delete_pref(self, key: str) -> None:
+        with self._write("remove the preference") as db:
+            db.execute("DELETE FROM prefs WHERE key = ?", (key,))
