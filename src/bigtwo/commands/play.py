@@ -1,0 +1,47 @@
+"""``bigtwo play``: the terminal game (a Textual app); options pick the rules, seed and data.
+
+Only parses options and starts :mod:`bigtwo.tui`; Textual is imported when the command runs,
+not when the CLI is built, so other subcommands start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    play = sub.add_parser(
+        "play",
+        help="play Big Two in the terminal",
+        description="Play Big Two in the terminal against computer players or friends (hot-seat).",
+    )
+    play.add_argument(
+        "--rules", metavar="R", help="rule preset for new games (default: preferences)"
+    )
+    play.add_argument(
+        "--seed", metavar="S", type=int, help="shuffle seed, to replay the same deals"
+    )
+    play.add_argument(
+        "--db", metavar="PATH", help="data file (default: $BIGTWO_DB or the user data folder)"
+    )
+    play.add_argument(
+        "--ascii", action="store_true", help="plain ASCII: suit letters, no box drawing"
+    )
+    play.add_argument(
+        "--deals", metavar="N", type=int, help="deals per game (default: the rule set's)"
+    )
+    play.set_defaults(run=_play)
+
+
+def _play(args: argparse.Namespace) -> int:
+    from ..engine.rules import Rules
+    from ..tui import run
+
+    if args.rules is not None:
+        Rules.preset(args.rules)  # unknown presets are refused in words before the screen opens
+    if args.deals is not None and args.deals < 1:
+        print("bigtwo play: --deals must be at least 1")
+        return 2
+    return run(
+        db_path=args.db, rules=args.rules, seed=args.seed, ascii_only=args.ascii, deals=args.deals
+    )

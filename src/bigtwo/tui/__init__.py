@@ -1,0 +1,34 @@
+"""Big Two in the terminal: a Textual app with the Palm game's features, and more.
+
+``controller`` holds the game logic apart from any widget; ``table`` is the playing screen;
+``dialogs``, ``pages`` and ``forms`` are the rest; ``app`` ties them together. Importing this
+package does not import Textual: ``run`` does, so ``bigtwo --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def run(
+    *,
+    db_path: str | Path | None = None,
+    rules: str | None = None,
+    seed: int | None = None,
+    ascii_only: bool = False,
+    deals: int | None = None,
+) -> int:
+    """Run the game until the player quits; the game in progress is kept for next time.
+
+    The store is opened before the screen takes over, so a locked or damaged data file is
+    reported in words on the command line (a :class:`BigTwoError`), not inside the app.
+    """
+    from ..match.store import Store
+    from .app import BigTwoApp
+
+    store = Store(db_path)
+    app = BigTwoApp(
+        db_path=db_path, rules=rules, seed=seed, ascii_only=ascii_only, deals=deals, store=store
+    )
+    app.run()
+    return int(app.return_code or 0)

@@ -1,0 +1,396 @@
+"""The Textual app: starts or resumes a game, and moves between the table and every page.
+
+:class:`BigTwoApp` owns the storage, the preferences and the current
+:class:`~bigtwo.tui.controller.GameController`; the table screen drives play, and the app
+decides what follows a deal (score sheet, next deal, final score, high scores, a new game),
+opens pages and forms, and saves the game whenever it waits for a person and on quitting,
+so a quit game resumes at the next start. Tests pass ``delay=0`` (computer moves at once),
+a temporary ``db_path`` and fewer ``deals``. No exception from bad input reaches the screen
+as a traceback: refusals are shown as messages.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.app import App
+from textual.binding import Binding
+
+from ..engine.errors import BigTwoError
+from ..engine.rules import Rules
+from ..match.store import Store
+from .controller import GameController, GameSetup
+from .dialogs import Cover, FinalScore, Menu, ResumeOffer, ScoreSheet, score_sheet_text
+from .prefs import Prefs, load_prefs, save_prefs
+from .storage import Saved, TuiStorage
+from .table import TableScreen
+
+if TYPE_CHECKING:
+    from .forms import NewGameRequest
+
+_ASCII_KEYS = {"⏎": "Enter", "↑": "Up", "↓": "Down", "←": "Left", "→": "Right", "⌫": "Bksp"}
+
+
+class BigTwoApp(App[None]):
+    """Big Two in the terminal, the Palm game's features and more."""
+
+    TITLE = "Big Two"
+    ENABLE_COMMAND_PALETTE = False  # ctrl+p would shadow nothing useful and costs start-up time
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+    CSS = """
+    .-ascii SeatPanel { border: ascii $secondary; }
+    .-ascii SeatPanel.-turn { border: ascii $warning; }
+    .-ascii TrickView { border: ascii $primary; }
+    .-ascii #sheet, .-ascii #final, .-ascii #resume, .-ascii #menu, .-ascii #cover {
+        border: ascii $warning;
+    }
+    /* Scrollbars are drawn with block glyphs; in ASCII mode pages scroll by keys only. */
+    .-ascii VerticalScroll { scrollbar-size: 0 0; }
+    """
+
+    def __init__(
+        self,
+        *,
+        db_path: str | Path | None = None,
+        rules: str | None = None,
+        seed: int | None = None,
+        ascii_only: bool = False,
+        delay: float | None = None,
+        deals: int | None = None,
+        export_dir: str | Path | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        store: Store | None = None,
+    ) -> None:
+        super().__init__()
+        if rules is not None:
+            Rules.preset(rules)  # an unknown preset fails here, in words, before the screen
+        self.db_path = db_path
+        self.rules_override = rules
+        self.seed = seed
+        self.ascii_only = ascii_only
+        self.delay_override = delay
+        self.deals_override = deals
+        self.export_dir = Path(export_dir) if export_dir is not None else Path.cwd()
+        self.clock = clock
+        self.store = store
+        self.storage: TuiStorage | None = None
+        self.prefs = Prefs()
+        self.game: GameController | None = None
+        self.table: TableScreen | None = None
+        self.ready = False  # the table is up and playable (start-up timing and tests)
+
+    # -- start-up ---------------------------------------------------------------------------
+    def on_mount(self) -> None:
+        store = self.store or _open_store(self.db_path, self.report)
+        self.storage = TuiStorage(store, self.report)
+        self.prefs = load_prefs(self.storage)
+        if self.ascii_only:
+            self.add_class("-ascii")
+        self.table = TableScreen(ascii_only=self.ascii_only)
+        self.push_screen(self.table)
+        saved = self.storage.unfinished()
+        if saved is not None:
+            self.push_screen(ResumeOffer(saved.summary()), lambda yes: self._resume(saved, yes))
+            return
+        self.start_game(self.new_setup())
+
+    def report(self, message: str) -> None:
+        """A storage problem: say it and play on (the game is then not saved)."""
+        self.notify(message, title="Not saved", severity="error", timeout=8)
+
+    def _resume(self, saved: Saved, yes: bool | None) -> None:
+        assert self.storage is not None
+        game = self.storage.load(saved, clock=self.clock) if yes else None
+        if game is not None:
+            self.attach(game)
+            return
+        self.storage.abandon(saved.info.id)
+        self.start_game(self.new_setup())
+
+    def new_setup(self, **changes: Any) -> GameSetup:
+        return GameSetup.from_prefs(
+            self.prefs,
+            rules=changes.pop("rules", None) or self.rules_override,
+            seed=self.seed,
+            deals=self.deals_override,
+            **changes,
+        )
+
+    def start_game(self, setup: GameSetup) -> None:
+        try:
+            game = GameController(setup, clock=self.clock)
+        except BigTwoError as exc:
+            self.notify(str(exc), severity="error")
+            game = GameController(self.new_setup(rules="palm"), clock=self.clock)
+        self.attach(game)
+
+    def attach(self, game: GameController) -> None:
+        self.game = game
+        assert self.table is not None
+        self.table.attach(game)
+        self.ready = True
+        self.table.advance()
+
+    def turn_delay(self) -> float:
+        """Seconds each computer move waits: the speed preference, unless a test set it."""
+        if self.delay_override is not None:
+            return self.delay_override
+        return self.prefs.delay
+
+    # -- saving -------------------------------------------------------------------------------
+    def autosave(self) -> None:
+        """Keep the game in progress; called whenever the game waits for a person."""
+        # A finished game is kept too until its final score is taken, so quitting on the
+        # last score sheet resumes there.
+        if self.game is not None and self.storage is not None:
+            self.storage.save_game(self.game)
+
+    def action_quit(self) -> None:  # type: ignore[override]
+        self.autosave()
+        self.exit()
+
+    def on_unmount(self) -> None:
+        if self.storage is not None:
+            self.storage.store.close()
+
+    def set_sort(self, order: str) -> None:
+        self.prefs = replace(self.prefs, sort=order)
+        save_prefs(self.storage, self.prefs)
+
+    # -- after a deal --------------------------------------------------------------------------
+    def deal_finished(self) -> None:
+        game = self.game
+        if game is None or isinstance(self.screen, ScoreSheet | FinalScore):
+            return
+        self.autosave()
+        result = game.match.results[-1]
+        scored = game.rules.scoring.per_card != "none"
+        text = score_sheet_text(
+            game.score_rows(),
+            number=result.number,
+            deals=game.match.deals,
+            show_cards_left=self.prefs.show_cards_left,
+            ascii_only=self.ascii_only,
+            scored=scored,
+        )
+        title = "Score" if not game.game_over else "Score: last deal of the game"
+        button = "Final score" if game.game_over else "Next deal"
+        self.push_screen(ScoreSheet(text, title=title, button=button), self._after_sheet)
+
+    def _after_sheet(self, answer: str | None) -> None:
+        game = self.game
+        if game is None:
+            return
+        if answer == "history":
+            self.open_page("history", then=self.deal_finished)
+            return
+        if game.game_over:
+            self._final_score()
+            return
+        game.next_deal()
+        assert self.table is not None
+        self.table.say("")
+        self.table.redraw()
+        self.table.advance()
+
+    def _final_score(self) -> None:
+        game = self.game
+        assert game is not None and self.storage is not None
+        self.storage.finish(game)
+        totals = game.match.totals
+        order = sorted(range(game.players), key=lambda s: (-totals[s], s))
+        standings = [(game.names[s], totals[s]) for s in order]
+        entries = [
+            (seat, game.names[seat], totals[seat])
+            for seat in game.humans
+            if self.storage.qualifies(totals[seat])
+        ]
+        self.push_screen(
+            FinalScore(standings, entries, deals=len(game.match.results)), self._after_final
+        )
+
+    def _after_final(self, names: dict[int, str] | None) -> None:
+        game = self.game
+        assert game is not None and self.storage is not None
+        for seat, name in (names or {}).items():
+            self.storage.add_high_score(game, seat, name)
+        self.attach(game.new_game())
+
+    # -- hot seat ------------------------------------------------------------------------------
+    def show_cover(self, seat: int) -> None:
+        game = self.game
+        if game is None or isinstance(self.screen, Cover):
+            return
+        self.autosave()
+
+        def uncovered(_: None) -> None:
+            assert self.table is not None
+            game.reveal(seat)
+            self.table.redraw()
+            self.table.advance()
+
+        self.push_screen(Cover(game.names[seat]), uncovered)
+
+    # -- pages and forms ---------------------------------------------------------------------
+    def open_menu(self) -> None:
+        self.push_screen(Menu(), lambda choice: self.open_page(choice) if choice else None)
+
+    def open_page(self, what: str, then: Callable[[], None] | None = None) -> None:
+        from . import forms, pages
+        from .helptext import KEYS_HELP, rules_help
+
+        game = self.game
+        assert self.storage is not None
+
+        body: str | Text
+
+        def closed(_: Any = None) -> None:
+            if then is not None:
+                then()
+
+        if what == "quit":
+            self.action_quit()
+        elif what == "help":
+            rules = game.rules if game is not None else Rules.preset(self.prefs.rules)
+            body = rules_help(rules, ascii_only=self.ascii_only) + "\n\n" + KEYS_HELP
+            self.push_screen(pages.Page(body, title="Help: rules and keys   (Esc back)"), closed)
+        elif what == "history" and game is not None:
+            self.push_screen(
+                pages.HistoryPage(
+                    lambda scope: pages.history_text(game, scope, ascii_only=self.ascii_only),
+                    self.export_history,
+                ),
+                closed,
+            )
+        elif what == "tracker" and game is not None:
+            view = game.view()
+            body = pages.tracker_text(
+                view.played, game.hand(), game.rules, ascii_only=self.ascii_only
+            )
+            self.push_screen(pages.TrackerPage(body), closed)
+        elif what == "scores":
+            body = pages.high_scores_text(self.storage.high_scores())
+            self.push_screen(pages.Page(body, title="High scores   (Esc back)"), closed)
+        elif what == "stats":
+            body = pages.stats_text(self.storage.stats())
+            self.push_screen(pages.Page(body, title="Statistics   (Esc back)"), closed)
+        elif what == "prefs":
+            self.push_screen(forms.PrefsForm(self.prefs, _levels()), self._prefs_saved)
+        elif what == "new":
+            self.push_screen(forms.NewGameForm(self.prefs, _levels()), self._new_game_chosen)
+        else:
+            closed()
+
+    def export_history(self, scope: str, text: str) -> Path:
+        """Write the history to a text file (the Palm game exported to the Memo pad)."""
+        game = self.game
+        number = game.match.deal_number if game is not None else 0
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        which = f"deal{number}" if scope == "deal" else "game"
+        self.export_dir.mkdir(parents=True, exist_ok=True)
+        path = self.export_dir / f"bigtwo-history-{stamp}-{which}.txt"
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    def _prefs_saved(self, prefs: Prefs | None) -> None:
+        if prefs is None:
+            return
+        old = self.prefs
+        self.prefs = prefs
+        save_prefs(self.storage, prefs)
+        game = self.game
+        assert self.table is not None
+        if game is not None:
+            notes = []
+            if prefs.rules != game.match.next_rules.name:
+                if game.set_rules(prefs.rules):
+                    notes.append(f"Rules {prefs.rules} apply from the next deal")
+                else:
+                    notes.append(f"{prefs.rules} needs another number of players: start a new game")
+            game.set_autopass(prefs.autopass, prefs.autopass_five)
+            if prefs.bot_level() != old.bot_level():
+                game.set_level(prefs.bot_level())
+                notes.append(f"Computer level {prefs.bot_level()} from the next deal")
+            game.set_names(prefs.names)
+            self.table.say("; ".join(notes) or "Preferences saved")
+            self.table.redraw()
+            self.autosave()
+
+    def _new_game_chosen(self, request: NewGameRequest | None) -> None:
+        if request is None:
+            return
+        from .forms import CustomDealForm
+
+        self.prefs = replace(
+            self.prefs,
+            rules=request.rules,
+            players=request.players,
+            humans=request.humans,
+            names=request.names,
+            level=request.level,
+        ).checked()
+        save_prefs(self.storage, self.prefs)
+
+        def setup_of(custom: tuple[tuple[int, int], ...]) -> GameSetup:
+            return GameSetup.from_prefs(
+                self.prefs,
+                rules=request.rules,
+                seed=self.seed,
+                deals=self.deals_override,
+                players=request.players,
+                humans=request.humans,
+                custom=custom,
+            )
+
+        if not request.custom:
+            self._replace_game(setup_of(()))
+            return
+        seat = next(i for i in range(request.players) if request.humans[i])
+        rules = Rules.preset(request.rules)
+
+        def chosen(mask: int | None) -> None:
+            if mask is not None:
+                self._replace_game(setup_of(((seat, mask),) if mask else ()))
+
+        self.push_screen(
+            CustomDealForm(
+                request.names[seat],
+                rules,
+                rules.hand_size(request.players),
+                ascii_only=self.ascii_only,
+            ),
+            chosen,
+        )
+
+    def _replace_game(self, setup: GameSetup) -> None:
+        assert self.storage is not None
+        if self.game is not None and not self.game.game_over:
+            self.storage.abandon(self.game.match_id)
+        self.start_game(setup)
+
+    # -- looks ------------------------------------------------------------------------------
+    def get_key_display(self, binding: Binding) -> str:
+        shown = super().get_key_display(binding)
+        if self.ascii_only and not shown.isascii():
+            return _ASCII_KEYS.get(shown, binding.key)
+        return shown
+
+
+def _levels() -> list[str]:
+    from ..bots import bot_names
+
+    return bot_names()
+
+
+def _open_store(path: str | Path | None, report: Callable[[str], None]) -> Store:
+    """The store at ``path``; when it cannot be opened, say why and play on in memory."""
+    try:
+        return Store(path)
+    except BigTwoError as exc:
+        report(f"{exc} - playing without saving")
+        return Store(":memory:")

@@ -1,0 +1,281 @@
+"""The game's pop-ups: the score sheet, the final score with high-score entry, the hot-seat
+cover, the offer to resume, and the menu.
+
+Each dialog is handed the plain data it shows and answers through ``dismiss``; none of them
+touches the match or the store, so the app decides what an answer means. The score sheet's
+text is built by :func:`score_sheet_text`, a pure function the tests can read directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.style import Style
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Input, Label, Static
+
+from ..match.history import REAL_MONEY as ZERO_TEXT
+from ..match.history import WIN as WIN_TEXT
+from ..match.history import ScoreRow, band_word
+from .render import RED_TEXT, cards_text
+
+
+def score_sheet_text(
+    rows: Sequence[ScoreRow],
+    *,
+    number: int,
+    deals: int,
+    show_cards_left: bool,
+    ascii_only: bool,
+    scored: bool = True,
+) -> Text:
+    """The score sheet after a deal: cards left, DOUBLE!, *WIN!*, points and totals."""
+    text = Text()
+    text.append(f"Deal {number} of {deals}\n\n", Style(bold=True))
+    header = f"{'Player':<12}{'Cards left':<20}{'Points':>8}{'Total':>9}\n"
+    text.append(header, Style(bold=True, underline=True))
+    for row in rows:
+        text.append(f"{row.name[:11]:<12}")
+        if row.won:
+            text.append(f"{WIN_TEXT:<20}", RED_TEXT)
+        else:
+            band = band_word(row.multiplier)
+            text.append(f"{row.cards_left:>2} ")
+            text.append(f"{band:<17}", Style(color="yellow", bold=True) if band else Style())
+        if scored:
+            text.append(f"{row.points:>+8d}{row.total:>+9d}\n")
+        else:
+            text.append(f"{'':>8}{'':>9}\n")
+        if show_cards_left and row.cards_left:
+            text.append(" " * 4)
+            text.append_text(cards_text(row.cards, ascii_only=ascii_only))
+            text.append("\n")
+    if scored and all(r.total == 0 for r in rows):
+        text.append(f"\n{ZERO_TEXT}\n", Style(italic=True))
+    return text
+
+
+class ScoreSheet(ModalScreen[str]):
+    """After each deal; answers ``"next"`` (or ``"history"`` to look back first)."""
+
+    BINDINGS = [
+        Binding("enter,space", "dismiss_with('next')", "Continue"),
+        Binding("escape", "dismiss_with('next')", "Continue", show=False),
+        Binding("g,f2", "dismiss_with('history')", "History"),
+    ]
+    DEFAULT_CSS = """
+    ScoreSheet { align: center middle; }
+    #sheet { width: 64; height: auto; max-height: 22; border: thick $warning;
+             background: $surface; padding: 0 1; }
+    #sheet-title { text-style: bold; width: 1fr; content-align: center middle; }
+    #sheet-buttons { height: 1; align: center middle; margin-top: 1; }
+    #sheet-buttons Button { margin: 0 1; }
+    """
+
+    def __init__(self, text: Text, *, title: str, button: str) -> None:
+        super().__init__()
+        self.sheet_text = text
+        self.sheet_title = title
+        self.button_label = button
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="sheet"):
+            yield Label(self.sheet_title, id="sheet-title")
+            yield Static(self.sheet_text, id="sheet-body")
+            with Horizontal(id="sheet-buttons"):
+                yield Button(self.button_label, id="next", compact=True, variant="primary")
+                yield Button("History", id="history", compact=True)
+
+    def action_dismiss_with(self, answer: str) -> None:
+        self.dismiss(answer)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "next")
+
+
+class FinalScore(ModalScreen[dict[int, str]]):
+    """After the last deal of a game: standings, and a name entry for each person whose score
+    makes the high-score list. Answers the names entered, by seat."""
+
+    BINDINGS = [Binding("escape", "skip", "Skip", show=False)]
+    DEFAULT_CSS = """
+    FinalScore { align: center middle; }
+    #final { width: 60; height: auto; border: thick $success; background: $surface; padding: 0 1; }
+    #final-title { text-style: bold; width: 1fr; content-align: center middle; }
+    .entry { height: 1; }
+    .entry Label { width: 26; }
+    .entry Input { width: 1fr; }
+    #final-buttons { height: 1; align: center middle; margin-top: 1; }
+    """
+
+    def __init__(
+        self,
+        standings: Sequence[tuple[str, int]],
+        entries: Sequence[tuple[int, str, int]],
+        *,
+        deals: int,
+    ) -> None:
+        """``standings``: (name, total) best first; ``entries``: (seat, name, score) of each
+        person who made the high-score list."""
+        super().__init__()
+        self.standings = list(standings)
+        self.entries = list(entries)
+        self.deals = deals
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="final"):
+            deals = f"{self.deals} deal" + ("s" if self.deals != 1 else "")
+            yield Label(f"Final score after {deals}", id="final-title")
+            text = Text()
+            for place, (name, total) in enumerate(self.standings, 1):
+                style = RED_TEXT if place == 1 else Style()
+                text.append(f"{place}. {name[:14]:<16}{total:>+8d}\n", style)
+            if all(total == 0 for _, total in self.standings):
+                text.append(f"{ZERO_TEXT}\n", Style(italic=True))
+            yield Static(text)
+            if self.entries:
+                yield Label("New high score! Enter your name:")
+                for seat, name, score in self.entries:
+                    with Horizontal(classes="entry"):
+                        yield Label(f"{name} ({score:+d})")
+                        yield Input(value=name, max_length=12, id=f"name-{seat}", compact=True)
+            with Horizontal(id="final-buttons"):
+                yield Button("New game", id="done", compact=True, variant="primary")
+
+    def on_mount(self) -> None:
+        inputs = self.query(Input)
+        if inputs:
+            inputs.first().focus()
+
+    def _names(self) -> dict[int, str]:
+        out: dict[int, str] = {}
+        for seat, name, _ in self.entries:
+            value = self.query_one(f"#name-{seat}", Input).value.strip()
+            out[seat] = value or name
+        return out
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        inputs = list(self.query(Input))
+        i = inputs.index(event.input)
+        if i + 1 < len(inputs):
+            inputs[i + 1].focus()
+        else:
+            self.dismiss(self._names())
+
+    @on(Button.Pressed, "#done")
+    def _done(self) -> None:
+        self.dismiss(self._names())
+
+    def key_enter(self) -> None:
+        if not self.entries:
+            self.dismiss({})
+
+    def action_skip(self) -> None:
+        self.dismiss(self._names())
+
+
+class Cover(Screen[None]):
+    """The hot-seat cover: fills the screen so the last person's hand is hidden until the next
+    person presses a key (the key does nothing else)."""
+
+    DEFAULT_CSS = """
+    Cover { align: center middle; background: $panel; }
+    #cover { width: 50; height: 7; border: double $warning; content-align: center middle;
+             text-align: center; text-style: bold; background: $surface; }
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.player = name
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            f"Next player's turn: {self.player}\n\nPass the keyboard to {self.player},\n"
+            "then press any key or click.",
+            id="cover",
+        )
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        event.prevent_default()
+        self.dismiss(None)
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.dismiss(None)
+
+
+class ResumeOffer(ModalScreen[bool]):
+    """At start-up when a game was left unfinished: continue it, or start a new one."""
+
+    BINDINGS = [
+        Binding("enter,y,c", "answer(True)", "Continue"),
+        Binding("n,escape", "answer(False)", "New game"),
+    ]
+    DEFAULT_CSS = """
+    ResumeOffer { align: center middle; }
+    #resume { width: 60; height: auto; border: thick $primary; background: $surface; padding: 0 1; }
+    #resume-buttons { height: 1; align: center middle; margin-top: 1; }
+    #resume-buttons Button { margin: 0 1; }
+    """
+
+    def __init__(self, summary: str) -> None:
+        super().__init__()
+        self.summary = summary
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="resume"):
+            yield Label("Continue the game you left?", classes="title")
+            yield Static(self.summary)
+            with Horizontal(id="resume-buttons"):
+                yield Button("Continue", id="yes", compact=True, variant="primary")
+                yield Button("New game", id="no", compact=True)
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+
+MENU_ITEMS = (
+    ("help", "Help and rules", "F1"),
+    ("history", "Game history", "F2"),
+    ("tracker", "Cards played", "F3"),
+    ("scores", "High scores", "F4"),
+    ("stats", "Statistics", "F5"),
+    ("prefs", "Preferences", "F6"),
+    ("new", "New game", "F7"),
+    ("quit", "Quit (the game is kept)", "q"),
+)
+
+
+class Menu(ModalScreen[str | None]):
+    """Every screen of the game, reachable by mouse as well as by its key."""
+
+    BINDINGS = [Binding("escape,m", "dismiss_none", "Close")]
+    DEFAULT_CSS = """
+    Menu { align: center middle; }
+    #menu { width: 36; height: auto; border: thick $primary; background: $surface; }
+    #menu Button { width: 1fr; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="menu"):
+            for key, label, shortcut in MENU_ITEMS:
+                yield Button(f"{label}  ({shortcut})", id=f"menu-{key}", compact=True)
+
+    def action_dismiss_none(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss((event.button.id or "").removeprefix("menu-") or None)

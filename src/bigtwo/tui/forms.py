@@ -1,0 +1,477 @@
+"""Forms: preferences, the new-game options, and choosing your own cards for a custom deal.
+
+Each form edits plain values and answers them through ``dismiss`` (``None`` = cancelled); the
+app saves preferences and starts games. Options are one-line :class:`Choice` rows (Left and
+Right or a click cycle the value) so every form fits an 80×24 terminal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rich.style import Style
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Button, Footer, Input, Label, Static
+
+from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS
+from ..engine.rules import Rules
+from .prefs import PLAYABLE_PRESETS, SPEEDS, Prefs
+from .render import is_red
+
+
+class Choice(Widget, can_focus=True):
+    """``Label   < value >``: Left / Right, Space, Enter or a click change the value."""
+
+    BINDINGS = [
+        Binding("left", "step(-1)", "Previous", show=False),
+        Binding("right,space,enter", "step(1)", "Next", show=False),
+    ]
+    DEFAULT_CSS = """
+    Choice { height: 1; width: 1fr; }
+    Choice:focus { background: $accent 40%; }
+    """
+
+    class Changed(Message):
+        def __init__(self, choice: Choice) -> None:
+            super().__init__()
+            self.choice = choice
+
+        @property
+        def control(self) -> Choice:
+            return self.choice
+
+    def __init__(
+        self,
+        label: str,
+        options: Sequence[tuple[Any, str]],
+        value: Any,
+        *,
+        id: str | None = None,
+        width: int = 24,
+    ) -> None:
+        super().__init__(id=id)
+        self.label = label
+        self.options = list(options)
+        self.label_width = width
+        values = [v for v, _ in self.options]
+        self.index = values.index(value) if value in values else 0
+
+    @property
+    def value(self) -> Any:
+        return self.options[self.index][0]
+
+    def set_options(self, options: Sequence[tuple[Any, str]], value: Any) -> None:
+        self.options = list(options)
+        values = [v for v, _ in self.options]
+        self.index = values.index(value) if value in values else 0
+        self.refresh()
+
+    def render(self) -> Text:
+        text = Text(f"{self.label:<{self.label_width}}", Style(bold=True))
+        text.append("< ")
+        text.append(self.options[self.index][1], Style(color="yellow", bold=True))
+        text.append(" >")
+        return text
+
+    def action_step(self, step: int) -> None:
+        self.index = (self.index + step) % len(self.options)
+        self.refresh()
+        self.post_message(self.Changed(self))
+
+    def on_click(self, event: events.Click) -> None:
+        self.focus()
+        self.action_step(-1 if event.button == 3 else 1)
+
+
+ON_OFF = [(True, "on"), (False, "off")]
+
+
+class PrefsForm(Screen[Prefs | None]):
+    """Preferences: rule set, autopass, score sheet, speed, sort, computer level, names."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "save", "Save"),
+    ]
+    DEFAULT_CSS = """
+    PrefsForm { background: $surface; }
+    PrefsForm .page-title { height: 1; width: 1fr; background: $primary; text-style: bold;
+                            padding: 0 1; }
+    PrefsForm #prefs-body { padding: 0 2; height: 1fr; }
+    PrefsForm .name-row { height: 1; }
+    PrefsForm .name-row Label { width: 24; text-style: bold; }
+    PrefsForm .name-row Input { width: 20; }
+    PrefsForm #prefs-buttons { height: 1; margin-top: 1; }
+    PrefsForm #prefs-buttons Button { margin-right: 2; }
+    PrefsForm #rules-note { color: $text-muted; height: 1; }
+    """
+
+    def __init__(self, prefs: Prefs, levels: Sequence[str]) -> None:
+        super().__init__()
+        self.prefs = prefs
+        self.levels = list(levels)
+
+    def compose(self) -> ComposeResult:
+        p = self.prefs
+        yield Label(
+            "Preferences   (Enter/arrows change, Tab moves, ctrl+s saves)", classes="page-title"
+        )
+        with VerticalScroll(id="prefs-body"):
+            yield Choice("Rule set", [(r, r) for r in PLAYABLE_PRESETS], p.rules, id="pref-rules")
+            yield Label(_rules_note(p.rules), id="rules-note")
+            yield Choice("Autopass", ON_OFF, p.autopass, id="pref-autopass")
+            yield Choice("Autopass 5-card turns", ON_OFF, p.autopass_five, id="pref-autopass5")
+            yield Choice("Show cards left", ON_OFF, p.show_cards_left, id="pref-cardsleft")
+            yield Choice("Game speed", [(s, s) for s in SPEEDS], p.speed, id="pref-speed")
+            yield Choice(
+                "Sort order", [("rank", "by rank"), ("suit", "by suit")], p.sort, id="pref-sort"
+            )
+            yield Choice(
+                "Computer level", [(lv, lv) for lv in self.levels], p.bot_level(), id="pref-level"
+            )
+            for i, name in enumerate(p.names):
+                with Horizontal(classes="name-row"):
+                    yield Label(f"Player {i + 1} name")
+                    yield Input(value=name, max_length=12, id=f"pref-name-{i}", compact=True)
+            with Horizontal(id="prefs-buttons"):
+                yield Button("Save", id="save", compact=True, variant="primary")
+                yield Button("Cancel", id="cancel", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#pref-rules", Choice).focus()
+
+    @on(Choice.Changed, "#pref-rules")
+    def _rules_changed(self, event: Choice.Changed) -> None:
+        self.query_one("#rules-note", Label).update(_rules_note(event.choice.value))
+
+    def result(self) -> Prefs:
+        def value(name: str) -> Any:
+            return self.query_one(f"#pref-{name}", Choice).value
+
+        names = tuple(
+            self.query_one(f"#pref-name-{i}", Input).value.strip() or self.prefs.names[i]
+            for i in range(len(self.prefs.names))
+        )
+        return replace(
+            self.prefs,
+            rules=value("rules"),
+            autopass=value("autopass"),
+            autopass_five=value("autopass5"),
+            show_cards_left=value("cardsleft"),
+            speed=value("speed"),
+            sort=value("sort"),
+            level=value("level"),
+            names=names,
+        ).checked()
+
+    def action_save(self) -> None:
+        self.dismiss(self.result())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#save")
+    def _save(self) -> None:
+        self.action_save()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.action_cancel()
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.action_save()
+
+
+def _rules_note(name: str) -> str:
+    rules = Rules.preset(name)
+    note = {
+        "palm": "Palm Big Two default rules",
+        "palm-hk": "Hong Kong rule set: winner leads next deal; 23456 is the top straight",
+    }.get(name, rules.source.split(":")[0][:60])
+    return f"  {note} (applies from the next deal)"
+
+
+@dataclass(frozen=True, slots=True)
+class NewGameRequest:
+    rules: str
+    players: int
+    humans: tuple[bool, ...]
+    names: tuple[str, ...]
+    level: str
+    custom: bool
+
+
+class NewGameForm(Screen[NewGameRequest | None]):
+    """New game: rule set, number of players, each seat a person or a computer, custom deal."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "start", "Start"),
+    ]
+    DEFAULT_CSS = """
+    NewGameForm { background: $surface; }
+    NewGameForm .page-title { height: 1; width: 1fr; background: $primary; text-style: bold;
+                              padding: 0 1; }
+    NewGameForm #new-body { padding: 0 2; height: 1fr; }
+    NewGameForm .seat-row { height: 1; }
+    NewGameForm .seat-row Label { width: 8; text-style: bold; }
+    NewGameForm .seat-row Input { width: 16; margin-right: 2; }
+    NewGameForm .seat-row Choice { width: 1fr; }
+    NewGameForm .seat-row.-off { display: none; }
+    NewGameForm #new-buttons { height: 1; margin-top: 1; }
+    NewGameForm #new-buttons Button { margin-right: 2; }
+    NewGameForm #new-note { color: $warning; height: 1; }
+    """
+
+    def __init__(self, prefs: Prefs, levels: Sequence[str]) -> None:
+        super().__init__()
+        self.prefs = prefs
+        self.levels = list(levels)
+
+    def compose(self) -> ComposeResult:
+        p = self.prefs
+        rules = Rules.preset(p.rules)
+        players = p.players if p.players in rules.players else rules.default_players
+        yield Label(
+            "New game   (Enter/arrows change, Tab moves, ctrl+s starts)", classes="page-title"
+        )
+        with VerticalScroll(id="new-body"):
+            yield Choice("Rule set", [(r, r) for r in PLAYABLE_PRESETS], p.rules, id="new-rules")
+            yield Choice("Players", _player_options(rules), players, id="new-players")
+            for i in range(4):
+                with Horizontal(classes="seat-row", id=f"seat-row-{i}"):
+                    yield Label(f"Seat {i + 1}")
+                    yield Input(value=p.names[i], max_length=12, id=f"new-name-{i}", compact=True)
+                    yield Choice("", [(True, "person"), (False, "computer")], p.humans[i],
+                                 id=f"new-human-{i}", width=0)  # fmt: skip
+            yield Choice(
+                "Computer level", [(lv, lv) for lv in self.levels], p.bot_level(), id="new-level"
+            )
+            yield Choice(
+                "Custom deal", [(False, "off"), (True, "choose your cards")], False, id="new-custom"
+            )
+            yield Label("", id="new-note")
+            with Horizontal(id="new-buttons"):
+                yield Button("Start", id="start", compact=True, variant="primary")
+                yield Button("Cancel", id="cancel", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._show_seats()
+        self.query_one("#new-rules", Choice).focus()
+
+    @on(Choice.Changed, "#new-rules")
+    def _rules_changed(self, event: Choice.Changed) -> None:
+        rules = Rules.preset(event.choice.value)
+        players = self.query_one("#new-players", Choice)
+        current = players.value if players.value in rules.players else rules.default_players
+        players.set_options(_player_options(rules), current)
+        self._show_seats()
+
+    @on(Choice.Changed, "#new-players")
+    def _players_changed(self) -> None:
+        self._show_seats()
+
+    def _show_seats(self) -> None:
+        count = self.query_one("#new-players", Choice).value
+        for i in range(4):
+            self.query_one(f"#seat-row-{i}").set_class(i >= count, "-off")
+
+    def result(self) -> NewGameRequest:
+        count = int(self.query_one("#new-players", Choice).value)
+        return NewGameRequest(
+            rules=self.query_one("#new-rules", Choice).value,
+            players=count,
+            humans=tuple(bool(self.query_one(f"#new-human-{i}", Choice).value) for i in range(4)),
+            names=tuple(
+                self.query_one(f"#new-name-{i}", Input).value.strip() or self.prefs.names[i]
+                for i in range(4)
+            ),
+            level=self.query_one("#new-level", Choice).value,
+            custom=bool(self.query_one("#new-custom", Choice).value),
+        )
+
+    def action_start(self) -> None:
+        request = self.result()
+        if request.custom and not any(request.humans[: request.players]):
+            self.query_one("#new-note", Label).update("A custom deal needs a person at the table")
+            return
+        self.dismiss(request)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#start")
+    def _start(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.action_cancel()
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.action_start()
+
+
+def _player_options(rules: Rules) -> list[tuple[int, str]]:
+    return [(n, f"{n} players") for n in rules.players]
+
+
+class CardGrid(Widget, can_focus=True):
+    """All 52 cards, a row per suit: arrows move, Space or a click picks a card."""
+
+    BINDINGS = [
+        Binding("left", "move(-1, 0)", show=False),
+        Binding("right", "move(1, 0)", show=False),
+        Binding("up", "move(0, -1)", show=False),
+        Binding("down", "move(0, 1)", show=False),
+        Binding("space", "pick_card", "Pick card"),
+    ]
+    DEFAULT_CSS = """
+    CardGrid { height: 6; width: 1fr; }
+    """
+    CELL = 4
+    LEFT = 6
+
+    class Changed(Message):
+        pass
+
+    def __init__(
+        self, suit_order: str, limit: int, *, ascii_only: bool, id: str | None = None
+    ) -> None:
+        super().__init__(id=id)
+        self.suits = [SUITS.index(s) for s in reversed(suit_order)]  # highest suit on top
+        self.limit = limit
+        self.ascii_only = ascii_only
+        self.chosen = 0
+        self.col = 0
+        self.row = len(self.suits) - 1
+
+    def card_at(self, col: int, row: int) -> int:
+        return col * 4 + self.suits[row]
+
+    def render(self) -> Text:
+        text = Text()
+        text.append(
+            " " * self.LEFT + "".join(f"{r:>{self.CELL}}" for r in RANK_NAMES) + "\n",
+            Style(bold=True),
+        )
+        for row, suit in enumerate(self.suits):
+            label = SUITS[suit] if self.ascii_only else SUIT_SYMBOLS[suit]
+            text.append(
+                f"  {label:<{self.LEFT - 2}}",
+                Style(color="red3" if suit in (0, 2) else None, bold=True),
+            )
+            for col in range(13):
+                card = col * 4 + suit
+                picked = bool(self.chosen >> card & 1)
+                cell = f"[{RANK_NAMES[col]}]" if picked else RANK_NAMES[col]
+                style = Style(color="red3" if is_red(card) else None, bold=picked, reverse=picked)
+                if (col, row) == (self.col, self.row):
+                    style += Style(underline=True, bgcolor="grey35")
+                text.append(f"{cell:>{self.CELL}}", style)
+            text.append("\n")
+        return text
+
+    def action_move(self, dx: int, dy: int) -> None:
+        self.col = (self.col + dx) % 13
+        self.row = (self.row + dy) % len(self.suits)
+        self.refresh()
+
+    def action_pick_card(self) -> None:
+        self.pick(self.card_at(self.col, self.row))
+
+    def pick(self, card: int) -> None:
+        bit = 1 << card
+        if self.chosen & bit:
+            self.chosen &= ~bit
+        elif self.chosen.bit_count() < self.limit:
+            self.chosen |= bit
+        self.refresh()
+        self.post_message(self.Changed())
+
+    def on_click(self, event: events.Click) -> None:
+        col = (event.x - self.LEFT) // self.CELL
+        row = event.y - 1
+        if 0 <= col < 13 and 0 <= row < len(self.suits) and event.x >= self.LEFT:
+            self.col, self.row = col, row
+            self.focus()
+            self.action_pick_card()
+
+
+class CustomDealForm(Screen[int | None]):
+    """Choose your cards for the first deal (the Palm "select card for new game"); cards not
+    chosen are dealt at random. Answers the chosen cards as a mask."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("enter,ctrl+s", "start", "Deal"),
+    ]
+    DEFAULT_CSS = """
+    CustomDealForm { background: $surface; }
+    CustomDealForm .page-title { height: 1; width: 1fr; background: $primary; text-style: bold;
+                                 padding: 0 1; }
+    CustomDealForm #custom-body { padding: 1 1; height: 1fr; }
+    CustomDealForm #custom-count { height: 2; margin-top: 1; }
+    CustomDealForm #custom-buttons { height: 1; }
+    CustomDealForm #custom-buttons Button { margin-right: 2; }
+    """
+
+    def __init__(self, name: str, rules: Rules, hand_size: int, *, ascii_only: bool) -> None:
+        super().__init__()
+        self.player = name
+        self.rules = rules
+        self.hand_size = hand_size
+        self.ascii_only = ascii_only
+
+    def compose(self) -> ComposeResult:
+        yield Label(f"Custom deal: choose {self.player}'s cards   (arrows, Space/click, Enter deals)",
+                    classes="page-title")  # fmt: skip
+        with Vertical(id="custom-body"):
+            yield CardGrid(
+                self.rules.suit_order, self.hand_size, ascii_only=self.ascii_only, id="grid"
+            )
+            yield Static(self._count_text(0), id="custom-count")
+            with Horizontal(id="custom-buttons"):
+                yield Button("Deal", id="deal", compact=True, variant="primary")
+                yield Button("Cancel", id="cancel", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(CardGrid).focus()
+
+    def _count_text(self, count: int) -> str:
+        rest = self.hand_size - count
+        tail = f"; the other {rest} are dealt at random" if rest else ""
+        return f"{count} of {self.hand_size} cards chosen{tail}."
+
+    @on(CardGrid.Changed)
+    def _changed(self) -> None:
+        grid = self.query_one(CardGrid)
+        self.query_one("#custom-count", Static).update(self._count_text(grid.chosen.bit_count()))
+
+    def action_start(self) -> None:
+        self.dismiss(self.query_one(CardGrid).chosen)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#deal")
+    def _deal(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.action_cancel()

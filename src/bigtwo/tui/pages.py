@@ -1,0 +1,209 @@
+"""Full-screen pages over the table: game history (with export), the cards played so far,
+high scores, statistics and help.
+
+Pages are given text or plain data to show; the only thing one does on its own is write the
+history file it was handed when asked to export. :func:`history_text` and
+:func:`tracker_text` are pure, so tests and the export share them. A page never shows a card
+the person at the table could not know: the history of a deal in play lists plays only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Label, Static
+
+from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, card_indices, card_symbols
+from ..engine.rules import Rules
+from ..match import history
+from ..match.store import HighScore, Stats
+from .render import RED_TEXT, cards_text, is_red
+
+if TYPE_CHECKING:
+    from .controller import GameController
+
+
+class Page(Screen[None]):
+    """A page with a title, a scrolling body and Escape to go back to the table."""
+
+    BINDINGS = [Binding("escape,q", "close", "Back")]
+    DEFAULT_CSS = """
+    Page { background: $surface; }
+    Page .page-title { height: 1; width: 1fr; background: $primary;
+                       color: $text; text-style: bold; padding: 0 1; }
+    Page .page-note { height: 1; width: 1fr; color: $warning; padding: 0 1; }
+    Page VerticalScroll { padding: 0 1; height: 1fr; }
+    """
+    TITLE_TEXT = ""
+
+    def __init__(self, body: Text | str, *, title: str | None = None) -> None:
+        super().__init__()
+        self.body = body
+        self.page_title = title or self.TITLE_TEXT
+
+    def compose(self) -> ComposeResult:
+        yield Label(self.page_title, classes="page-title")
+        with VerticalScroll():
+            yield Static(self.body, id="page-body")
+        yield Label("", classes="page-note", id="page-note")
+        yield Footer()
+
+    def set_body(self, body: Text | str) -> None:
+        self.body = body
+        self.query_one("#page-body", Static).update(body)
+
+    def note(self, text: str) -> None:
+        self.query_one("#page-note", Label).update(text)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+# -- history -------------------------------------------------------------------------------
+_ASCII_SUITS = str.maketrans({"♦": "d", "♣": "c", "♥": "h", "♠": "s"})
+
+
+def history_text(game: GameController, scope: str, *, ascii_only: bool = False) -> str:
+    """The Palm-style history of the deal in play (``scope="deal"``) or of the whole game.
+
+    While a deal is in play the other players' opening hands are secret, so each of them is
+    replaced by ``(hidden)``; once the deal is over every hand is public.
+    """
+    m = game.match
+    text = history.deal_history(m) if scope == "deal" else history.match_history(m)
+    if not m.deal.over:
+        for seat, hand in enumerate(m.deal.dealt):
+            if seat != game.viewer:
+                text = text.replace(card_symbols(hand), "(hidden)")
+    if ascii_only:
+        text = text.translate(_ASCII_SUITS)
+    return text
+
+
+class HistoryPage(Page):
+    """The history of the deal or the whole game; ``e`` writes it to a text file."""
+
+    TITLE_TEXT = "Game history"
+    BINDINGS = [
+        Binding("d", "scope('deal')", "This deal"),
+        Binding("g", "scope('game')", "Whole game"),
+        Binding("e", "export", "Export"),
+    ]
+
+    def __init__(
+        self,
+        make_text: Callable[[str], str],
+        export: Callable[[str, str], Path],
+        scope: str = "deal",
+    ) -> None:
+        self.make_text = make_text
+        self.export_to = export
+        self.scope = scope
+        super().__init__(make_text(scope), title=self._title())
+
+    def _title(self) -> str:
+        which = "this deal" if self.scope == "deal" else "the whole game"
+        return f"Game history: {which}   (d deal, g game, e export, Esc back)"
+
+    def action_scope(self, scope: str) -> None:
+        self.scope = scope
+        self.set_body(self.make_text(scope))
+        self.query_one(".page-title", Label).update(self._title())
+
+    def action_export(self) -> None:
+        try:
+            path = self.export_to(self.scope, self.make_text(self.scope))
+        except OSError as exc:
+            self.note(f"Could not export: {exc.strerror or exc}")
+            return
+        self.note(f"Exported to {path}")
+
+
+# -- cards played ---------------------------------------------------------------------------
+def tracker_text(played: int, hand: int, rules: Rules, *, ascii_only: bool = False) -> Text:
+    """Cards played so far by suit and rank; your own cards marked, the rest unseen."""
+    text = Text()
+    text.append(f"Cards played: {played.bit_count()} of 52\n\n", Style(bold=True))
+    text.append(
+        "       " + "".join(f"{r:>3}" for r in RANK_NAMES) + "   played\n", Style(bold=True)
+    )
+    unseen = "." if ascii_only else "·"
+    mine = "*" if ascii_only else "▪"
+    for suit_char in reversed(rules.suit_order):
+        suit = SUITS.index(suit_char)
+        label = suit_char if ascii_only else SUIT_SYMBOLS[suit]
+        style = RED_TEXT if suit in (0, 2) else Style(bold=True)
+        text.append(f"  {label:<4} ", style)
+        count = 0
+        for rank in range(13):
+            card = rank * 4 + suit
+            if played >> card & 1:
+                text.append(
+                    f"{RANK_NAMES[rank]:>3}", RED_TEXT if is_red(card) else Style(bold=True)
+                )
+                count += 1
+            elif hand >> card & 1:
+                text.append(f"{mine:>3}", Style(color="cyan"))
+            else:
+                text.append(f"{unseen:>3}", Style(dim=True))
+        text.append(f"   {count:>2}/13\n")
+    text.append(f"\n  {mine} in your hand   {unseen} not seen yet\n", Style(dim=True))
+    if played:
+        text.append("\n  Played: ")
+        text.append_text(cards_text(card_indices(played), ascii_only=ascii_only))
+        text.append("\n")
+    return text
+
+
+class TrackerPage(Page):
+    TITLE_TEXT = "Cards played so far   (Esc back)"
+
+
+# -- high scores and statistics -------------------------------------------------------------
+def high_scores_text(scores: Sequence[HighScore]) -> Text:
+    """The Palm high-score list: name and score, with each game's rounds, seconds, best
+    deal and the name's balance over every game."""
+    text = Text()
+    head = f"{'#':>2}  {'Name':<12}{'Score':>7}{'Rounds':>8}{'Seconds':>9}{'Max deal':>10}{'Balance':>9}  Rules"
+    text.append(head + "\n", Style(bold=True, underline=True))
+    if not scores:
+        text.append("  No high scores yet: finish a game to enter one.\n", Style(italic=True))
+    for i, s in enumerate(scores, 1):
+        text.append(
+            f"{i:>2}  {s.name[:12]:<12}{s.score:>+7d}{s.rounds:>8}{int(s.seconds):>9}"
+            f"{s.max_score:>+10d}{s.balance:>+9d}  {s.rules[:10]}\n"
+        )
+    return text
+
+
+def stats_text(stats: Sequence[Stats]) -> Text:
+    """Lifetime statistics, one row per name that finished a game."""
+    text = Text()
+    head = f"{'Name':<12}{'Games':>6}{'Won':>5}{'Deals':>7}{'Won':>5}{'Win %':>7}{'Balance':>9}{'Best':>6}{'Time':>9}"
+    text.append(head + "\n", Style(bold=True, underline=True))
+    if not stats:
+        text.append("No finished games yet.\n", Style(italic=True))
+    for st in stats:
+        rate = f"{100 * st.deals_won // st.deals}%" if st.deals else "-"
+        text.append(
+            f"{st.name[:12]:<12}{st.games:>6}{st.games_won:>5}{st.deals:>7}{st.deals_won:>5}"
+            f"{rate:>7}{st.balance:>+9d}{st.best_deal:>+6d}{_duration(int(st.seconds)):>9}\n"
+        )
+    text.append(
+        "\nWon: games with the best total; deals won: deals you went out first.\n", Style(dim=True)
+    )
+    return text
+
+
+def _duration(seconds: int) -> str:
+    m, s = divmod(int(seconds), 60)
+    h, m = divmod(m, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"

@@ -1,0 +1,182 @@
+"""How cards, plays and players look in the terminal: pure functions returning Rich text.
+
+Everything drawn for a card goes through here, so the plain-ASCII mode (suit letters, ``+-|``
+borders) and the colours (red ♥ ♦) are decided in one place. Nothing here knows about
+Textual widgets, the match or whose turn it is: callers pass in what to draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.style import Style
+from rich.text import Text
+
+from ..engine.cards import RANK_NAMES, RANKS, SUIT_SYMBOLS, SUITS, card_indices
+
+RED_SUITS = (0, 2)  # ♦ and ♥
+CARD_STYLE = Style(color="black", bgcolor="white")
+RED_CARD_STYLE = Style(color="red3", bgcolor="white", bold=True)
+SELECTED_STYLE = Style(color="black", bgcolor="light_goldenrod1")
+RED_SELECTED_STYLE = Style(color="red3", bgcolor="light_goldenrod1", bold=True)
+# On the table's green the suit colours must read without a card face behind them.
+RED_TEXT = Style(color="bright_red", bold=True)
+BLACK_TEXT = Style(bold=True)
+
+# Keys that pick a card by its place in the hand: the top row of the keyboard, then the
+# same keys shifted, so up to 20 cards (the largest hand of any preset is 18) have a key.
+POSITION_KEYS = "1234567890!@#$%^&*()"
+POSITION_KEY_NAMES = [
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "9",
+    "0",
+    "exclamation_mark",
+    "at",
+    "number_sign",
+    "dollar_sign",
+    "percent_sign",
+    "circumflex_accent",
+    "ampersand",
+    "asterisk",
+    "left_parenthesis",
+    "right_parenthesis",
+]
+
+AVATAR_COLOURS = ("dark_green", "dark_blue", "dark_magenta", "dark_orange3")
+
+
+def is_red(card: int) -> bool:
+    return card & 3 in RED_SUITS
+
+
+def card_label(card: int, *, ascii_only: bool = False, short: bool = False) -> str:
+    """``10♥``, or ``10h`` in ASCII mode; ``short`` writes ten as ``T`` to fit narrow cards."""
+    rank = RANKS[card >> 2] if short else RANK_NAMES[card >> 2]
+    suit = SUITS[card & 3] if ascii_only else SUIT_SYMBOLS[card & 3]
+    return rank + suit
+
+
+def cards_text(mask: int | Sequence[int], *, ascii_only: bool = False, colour: bool = True) -> Text:
+    """Cards in a line, red suits in red: ``3♦ 4♣ 10♥``."""
+    cards = card_indices(mask) if isinstance(mask, int) else list(mask)
+    text = Text()
+    for i, card in enumerate(cards):
+        if i:
+            text.append(" ")
+        style = (RED_TEXT if is_red(card) else BLACK_TEXT) if colour else Style()
+        text.append(card_label(card, ascii_only=ascii_only), style)
+    return text
+
+
+def cards_plain(mask: int | Sequence[int], *, ascii_only: bool = False) -> str:
+    cards = card_indices(mask) if isinstance(mask, int) else list(mask)
+    return " ".join(card_label(c, ascii_only=ascii_only) for c in cards)
+
+
+def initials(name: str) -> str:
+    """The avatar letters of a name: the first letter of up to two words (``Ann Lee`` → ``AL``),
+    or the first letter of one word."""
+    words = [w for w in name.replace("_", " ").split() if w]
+    if not words:
+        return "?"
+    return "".join(w[0] for w in words[:2]).upper()
+
+
+def avatar(name: str, seat: int, *, ascii_only: bool = False) -> Text:
+    """A coloured initials badge; ASCII mode brackets it so it still stands out in mono."""
+    letters = initials(name)
+    if ascii_only:
+        return Text(f"[{letters}]", Style(bold=True))
+    colour = AVATAR_COLOURS[seat % len(AVATAR_COLOURS)]
+    return Text(f" {letters} ", Style(color="white", bgcolor=colour, bold=True))
+
+
+class HandLayout:
+    """Where each card of a hand sits on screen, so drawing and mouse hits agree.
+
+    Cards are ``width`` columns wide side by side; a hand too wide for 5-column cards gets
+    4-column ones (ten written ``T``).
+    """
+
+    HEIGHT = 5  # a raised row, three card rows, a row of position keys
+
+    def __init__(self, count: int, available: int) -> None:
+        self.count = count
+        self.width = 5 if count * 5 <= available else 4
+        self.left = max(0, (available - count * self.width) // 2)
+
+    def index_at(self, x: int) -> int | None:
+        """Which card column ``x`` falls on, or None outside the hand."""
+        if x < self.left:
+            return None
+        i = (x - self.left) // self.width
+        return i if 0 <= i < self.count else None
+
+
+def render_hand(
+    cards: Sequence[int],
+    selected: set[int] | frozenset[int],
+    cursor: int | None,
+    available: int,
+    *,
+    ascii_only: bool = False,
+    focused: bool = True,
+) -> Text:
+    """A hand face up: selected cards raised one row, position keys below, cursor marked."""
+    layout = HandLayout(len(cards), available)
+    w = layout.width
+    inner = w - 2
+    if ascii_only:
+        top, bottom, side = "+" + "-" * inner + "+", "+" + "-" * inner + "+", "|"
+    else:
+        top, bottom, side = "┌" + "─" * inner + "┐", "└" + "─" * inner + "┘", "│"
+    rows = [Text(" " * layout.left) for _ in range(HandLayout.HEIGHT)]
+    for i, card in enumerate(cards):
+        up = card in selected
+        red = is_red(card)
+        if up:
+            face_style = RED_SELECTED_STYLE if red else SELECTED_STYLE
+        else:
+            face_style = RED_CARD_STYLE if red else CARD_STYLE
+        border_style = Style(color="black", bgcolor=face_style.bgcolor)
+        label = card_label(card, ascii_only=ascii_only, short=w < 5).rjust(inner)
+        parts = [(top, border_style), (side, border_style), (bottom, border_style)]
+        first = 0 if up else 1
+        for r in range(4):
+            k = r - first
+            if 0 <= k < 3:
+                if k == 1:
+                    rows[r].append(side, border_style)
+                    rows[r].append(label, face_style)
+                    rows[r].append(side, border_style)
+                else:
+                    rows[r].append(*parts[k])
+            else:
+                rows[r].append(" " * w)
+        key = POSITION_KEYS[i] if i < len(POSITION_KEYS) else " "
+        at_cursor = cursor == i
+        mark = f"[{key}]" if at_cursor and ascii_only else key
+        key_style = Style(reverse=True, bold=True) if at_cursor and focused else Style(dim=True)
+        if at_cursor and not focused:
+            key_style = Style(bold=True)
+        rows[4].append(mark.center(w), key_style)
+    out = Text()
+    for r, row in enumerate(rows):
+        if r:
+            out.append("\n")
+        out.append_text(row)
+    return out
+
+
+def card_backs(count: int, *, ascii_only: bool = False, limit: int = 13) -> Text:
+    """A fan of face-down cards showing how many a player holds."""
+    shown = min(count, limit)
+    glyph = "#" if ascii_only else "▮"
+    return Text(glyph * shown, Style(color="blue" if not ascii_only else None))

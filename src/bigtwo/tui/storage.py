@@ -1,0 +1,129 @@
+"""The terminal game's door to :class:`bigtwo.match.store.Store`: saving and resuming the game
+in play, preferences, high scores and statistics.
+
+The store keeps the match as its game record; the little the table adds (which game of the
+session this is, the seed it came from, the hand on show) rides along as a preference keyed by
+the match's id. Every store failure (a locked or damaged file, a full disk) is turned into a
+message through ``on_error`` instead of stopping the game: play goes on unsaved. This module
+never draws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from ..engine.errors import BigTwoError
+from ..match.store import HighScore, MatchInfo, Stats, Store
+from .controller import GameController
+
+T = TypeVar("T")
+_TABLE_KEY = "tui.table.{}"
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """An unfinished game found at start-up, not yet replayed."""
+
+    info: MatchInfo
+
+    def summary(self) -> str:
+        info = self.info
+        totals = "  ".join(f"{n} {t:+d}" for n, t in zip(info.names, info.totals, strict=False))
+        when = info.updated.replace("T", " ")[:16]
+        return (
+            f"{info.rules}: deal {info.deal_number} of {info.deals}, last played {when}\n{totals}"
+        )
+
+
+class TuiStorage:
+    """What the app keeps between runs, in one :class:`Store`."""
+
+    def __init__(self, store: Store, on_error: Callable[[str], None] | None = None) -> None:
+        self.store = store
+        self.on_error = on_error or (lambda message: None)
+
+    def _safe(self, default: T, call: Callable[[], T]) -> T:
+        try:
+            return call()
+        except BigTwoError as exc:  # StoreError, RecordError: say it, keep playing
+            self.on_error(str(exc))
+            return default
+
+    # -- preferences ---------------------------------------------------------------------------
+    def get_pref(self, key: str, default: Any = None) -> Any:
+        return self._safe(default, lambda: self.store.get_pref(key, default))
+
+    def set_pref(self, key: str, value: Any) -> None:
+        self._safe(None, lambda: self.store.set_pref(key, value))
+
+    # -- the game in play ------------------------------------------------------------------------
+    def save_game(self, game: GameController) -> None:
+        """Store the game's new actions (a new game is stored whole the first time)."""
+
+        def save() -> None:
+            if game.match_id is None:
+                game.match_id = self.store.new_match(game.match)
+            else:
+                self.store.save(game.match_id, game.match)
+            key = _TABLE_KEY.format(game.match_id)
+            table = game.table_data()
+            if game.saved_table != table:
+                self.store.set_pref(key, table)
+                game.saved_table = table
+
+        self._safe(None, save)
+
+    def unfinished(self) -> Saved | None:
+        """The most recently played unfinished game, if any."""
+        games: list[MatchInfo] = self._safe([], self.store.unfinished)
+        return Saved(games[0]) if games else None
+
+    def load(self, saved: Saved, *, clock: Callable[[], float]) -> GameController | None:
+        """Replay a saved game; None (and a message) when it cannot be read back."""
+
+        def load() -> GameController:
+            match = self.store.load_match(saved.info.id)
+            table = self.store.get_pref(_TABLE_KEY.format(saved.info.id), {}) or {}
+            game = GameController.from_match(match, table, clock=clock)
+            game.match_id = saved.info.id
+            return game
+
+        return self._safe(None, load)
+
+    def abandon(self, match_id: int | None) -> None:
+        """Stop offering a game for continuing (its record stays in the store)."""
+        if match_id is not None:
+            self._safe(None, lambda: self.store.abandon(match_id))
+
+    def finish(self, game: GameController) -> None:
+        """Mark the game finished and count it in the statistics of the people who played."""
+
+        def finish() -> None:
+            if game.match_id is None:
+                game.match_id = self.store.new_match(game.match)
+            seats = game.humans or list(range(game.players))
+            self.store.finish(game.match_id, game.match, stats_for=seats)
+            self.store.delete_pref(_TABLE_KEY.format(game.match_id))
+
+        self._safe(None, finish)
+
+    # -- high scores and statistics --------------------------------------------------------------
+    def qualifies(self, score: int) -> bool:
+        return self._safe(False, lambda: self.store.is_high_score(score))
+
+    def add_high_score(self, game: GameController, seat: int, name: str) -> None:
+        self._safe(
+            None,
+            lambda: self.store.add_match_high_score(
+                game.match, seat, name=name, match_id=game.match_id
+            ),
+        )
+
+    def high_scores(self) -> list[HighScore]:
+        return self._safe([], self.store.high_scores)
+
+    def stats(self) -> list[Stats]:
+        """Lifetime statistics of every name that finished a game here."""
+        return self._safe([], lambda: [self.store.stats(n) for n in self.store.names()])

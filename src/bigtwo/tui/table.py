@@ -1,0 +1,481 @@
+"""The table screen: opponents around, the trick in the middle, your hand at the bottom.
+
+It turns keys and clicks into calls on the :class:`~bigtwo.tui.controller.GameController`,
+redraws the widgets from it, and paces the computer players: each computer move waits the
+game speed's delay on a timer (0 plays them at once, as tests do), and ``f`` or Enter skips
+the wait. When a deal ends or a person must take over in a hot-seat game it asks the app
+for the score sheet or the cover. Every refused action shows the engine's reason in words.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Button, Footer, Static
+
+from ..engine.errors import BigTwoError
+from .render import POSITION_KEY_NAMES, avatar, cards_text
+from .widgets import HandView, SeatPanel, TrickView, sort_cards
+
+if TYPE_CHECKING:
+    from .app import BigTwoApp
+    from .controller import GameController
+
+# Where the other seats sit, in the order they play after you (next player on your right,
+# the direction Big Two is played in Hong Kong).
+PLACES = {2: ("top",), 3: ("right", "left"), 4: ("right", "top", "left")}
+
+
+class TableButton(Button, can_focus=False):
+    """A button for the mouse only: with nothing focused, Enter always means Play (a focused
+    button would take Enter for itself)."""
+
+
+class TableScreen(Screen[None]):
+    """The game table. The app attaches a game; the screen drives it until a dialog is due."""
+
+    AUTO_FOCUS = None
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "play", "Play"),
+        Binding("p", "pass_turn", "Pass"),
+        Binding("c,escape", "clear", "Clear"),
+        Binding("h", "hint", "Hint"),
+        Binding("r", "sort('rank')", "Rank", show=False),
+        Binding("s", "sort('suit')", "Suit", show=False),
+        Binding("left", "cursor(-1)", "Left", show=False),
+        Binding("right", "cursor(1)", "Right", show=False),
+        Binding("space", "toggle_cursor", "Pick", show=False),
+        Binding("down", "group('rank')", "Same rank", show=False),
+        Binding("up", "group('suit')", "Same suit", show=False),
+        Binding("f", "skip", "Skip wait", show=False),
+        Binding("m", "menu", "Menu"),
+        Binding("f1,question_mark", "open('help')", "Help"),
+        Binding("f2,g", "open('history')", "History", show=False),
+        Binding("f3,t", "open('tracker')", "Played", show=False),
+        Binding("f4,o", "open('scores')", "Scores", show=False),
+        Binding("f5,i", "open('stats')", "Stats", show=False),
+        Binding("f6,comma", "open('prefs')", "Prefs", show=False),
+        Binding("f7,n", "open('new')", "New game", show=False),
+        Binding("q", "open('quit')", "Quit"),
+        *(Binding(key, f"pick({i})", show=False) for i, key in enumerate(POSITION_KEY_NAMES)),
+    ]
+
+    DEFAULT_CSS = """
+    TableScreen { background: $background; }
+    #topbar { height: 1; background: $primary-darken-2; padding: 0 1; }
+    #north { height: 5; align: center top; }
+    #north SeatPanel { width: 34; }
+    #middle { height: 1fr; }
+    #middle SeatPanel { width: 19; margin-top: 1; }
+    #trick { width: 1fr; }
+    #status { height: 1; padding: 0 1; text-style: bold; }
+    #message { height: 1; padding: 0 1; }
+    #buttons { height: 1; align: center middle; }
+    #buttons Button { margin: 0 1; min-width: 6; }
+    """
+
+    def __init__(self, *, ascii_only: bool = False) -> None:
+        super().__init__()
+        self.ascii_only = ascii_only
+        self.game: GameController | None = None
+        self._timer: Timer | None = None
+        self._deferred = False
+        self.message = Text()
+        self._message_trick: tuple[int, int] | None = None
+
+    @property
+    def bigtwo(self) -> BigTwoApp:
+        from .app import BigTwoApp
+
+        assert isinstance(self.app, BigTwoApp)
+        return self.app
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="topbar")
+        with Horizontal(id="north"):
+            yield SeatPanel(id="seat-top")
+        with Horizontal(id="middle"):
+            yield SeatPanel(id="seat-left")
+            yield TrickView(id="trick")
+            yield SeatPanel(id="seat-right")
+        yield Static(id="status")
+        yield Static(id="message")
+        yield HandView(ascii_only=self.ascii_only, id="hand")
+        with Horizontal(id="buttons"):
+            yield TableButton("Play", id="btn-play", compact=True, variant="success")
+            yield TableButton("Pass", id="btn-pass", compact=True, variant="warning")
+            yield TableButton("Clear", id="btn-clear", compact=True)
+            yield TableButton("Rank", id="btn-rank", compact=True, tooltip="Sort by rank")
+            yield TableButton("Suit", id="btn-suit", compact=True, tooltip="Sort by suit")
+            yield TableButton("Hint", id="btn-hint", compact=True)
+            yield TableButton("Menu", id="btn-menu", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.game is not None:
+            self.redraw()
+            if self._deferred:
+                self.call_later(self.advance)
+
+    # -- attaching and drawing -------------------------------------------------------------
+    def attach(self, game: GameController) -> None:
+        self.stop_timer()
+        self.game = game
+        self.message = Text()
+        if self.is_mounted:
+            hand = self.hand_view
+            hand.selected = set()
+            hand.cursor = 0
+            self.redraw()
+
+    @property
+    def hand_view(self) -> HandView:
+        return self.query_one(HandView)
+
+    def redraw(self) -> None:
+        game = self.game
+        if game is None or not self.is_mounted:
+            return
+        view = game.view()
+        n = game.players
+        home = game.home
+        names = game.names
+        prefs = self.bigtwo.prefs
+
+        # Top bar: the game, the deal, and the person at the bottom with their total.
+        bar = Text()
+        bar.append("Big Two ", Style(bold=True))
+        bar.append(f" {game.rules.name} ", Style(reverse=True))
+        bar.append(f"  Deal {game.match.deal_number} of {game.match.deals}  ")
+        if not game.hot_seat or game.viewer is not None:
+            bar.append_text(avatar(names[home], home, ascii_only=self.ascii_only))
+            bar.append(f" {names[home]} {game.match.totals[home]:+d}")
+            bar.append(f"  {view.counts[home]} cards", Style(dim=True))
+        self.query_one("#topbar", Static).update(bar)
+
+        # Opponents, in play order from the seat after you.
+        trick, finished = game.trick()
+        passed = {a.seat for a in trick if a.play is None} if not finished else set()
+        places = PLACES[n]
+        for place in ("top", "left", "right"):
+            panel = self.query_one(f"#seat-{place}", SeatPanel)
+            panel.set_class(place not in places, "-empty")
+        for k, place in enumerate(places, 1):
+            seat = (home + k) % n
+            panel = self.query_one(f"#seat-{place}", SeatPanel)
+            turn = not game.deal_over and view.turn == seat
+            if turn:
+                status = "thinking..." if not game.is_human(seat) else "to play"
+            elif game.deal_over and view.winner == seat:
+                status = "WINS!"
+            elif seat in passed:
+                status = "passed"
+            elif view.table is not None and view.table_seat == seat:
+                status = "on the table"
+            else:
+                status = ""
+            panel.show(
+                seat,
+                names[seat],
+                view.counts[seat],
+                status,
+                game.match.totals[seat],
+                turn=turn,
+                ascii_only=self.ascii_only,
+            )
+
+        # The trick: every play and pass since the last lead, with who made it.
+        lines = [(names[a.seat], a) for a in trick]
+        if game.deal_over:
+            footer = f"{names[view.winner or 0]} is out and wins the deal"
+        elif finished:
+            footer = f"{names[view.turn]} takes the trick and leads"
+        elif not trick:
+            footer = f"{names[view.turn]} to lead"
+            if view.opening is not None:
+                footer += f", with {self._card(view.opening)} in the first play"
+        else:
+            footer = ""
+        trick_view = self.query_one(TrickView)
+        trick_view.border_title = f"Trick {_trick_number(view.actions)}"
+        rows = trick_view.size.height or 6  # content rows (borders excluded)
+        trick_view.show(lines, footer, ascii_only=self.ascii_only, rows=rows)
+
+        # Whose turn, in the Palm game's words.
+        if self._message_trick is not None and self._message_trick != self._trick_now():
+            self.message, self._message_trick = Text(), None
+        self.query_one("#status", Static).update(self._status_text())
+        self.query_one("#message", Static).update(self.message)
+
+        # Your hand.
+        hand = self.hand_view
+        if not game.humans:
+            hand.set_cards([], "Computers only: you are watching")
+        elif game.hot_seat and game.viewer is None:
+            hand.set_cards([], "Cards hidden until the next person's turn")
+        else:
+            hand.set_cards(sort_cards(game.hand(), game.rules, prefs.sort))
+        my_turn = self._acting_seat() is not None
+        play = self.query_one("#btn-play", Button)
+        play.label = "Lead" if my_turn and view.table is None else "Play"
+        play.disabled = not my_turn
+        self.query_one("#btn-pass", Button).disabled = not my_turn or view.table is None
+
+    def _card(self, card: int) -> str:
+        return cards_text(1 << card, ascii_only=self.ascii_only, colour=False).plain
+
+    def _status_text(self) -> Text:
+        game = self.game
+        assert game is not None
+        view = game.view()
+        names = game.names
+        text = Text()
+        if game.deal_over:
+            text.append(f"{names[view.winner or 0]} wins the deal", Style(color="yellow"))
+            return text
+        seat = view.turn
+        if game.is_human(seat) and (seat == game.viewer or not game.hot_seat):
+            who = f", {names[seat]}" if game.hot_seat else ""
+            if view.table is None:
+                text.append(f"Your Lead{who}", Style(color="bright_green", bold=True))
+                if view.opening is not None:
+                    text.append(f"  - include {self._card(view.opening)}", Style(bold=False))
+            else:
+                text.append(f"Your Play{who}", Style(color="bright_green", bold=True))
+                text.append(f"  - beat {names[view.table_seat]}'s ", Style(bold=False))
+                text.append_text(cards_text(view.table.mask, ascii_only=self.ascii_only))
+            return text
+        if game.is_human(seat):
+            text.append(f"Next player's turn: {names[seat]}")
+            return text
+        text.append(f"{names[seat]}'s turn", Style(bold=True))
+        text.append("  (f: skip the wait)", Style(dim=True))
+        return text
+
+    def say(self, message: str, kind: str = "info") -> None:
+        colour = {"error": "bright_red", "hint": "cyan", "info": "yellow"}.get(kind, "yellow")
+        self.message = Text(message, Style(color=colour, bold=kind == "error"))
+        # A notice (such as an autopass) is about the trick it happened in: it fades when
+        # the next trick begins. Errors and hints stay until your next action.
+        self._message_trick = self._trick_now() if kind == "info" else None
+        if self.is_mounted:
+            self.query_one("#message", Static).update(self.message)
+
+    def _trick_now(self) -> tuple[int, int] | None:
+        if self.game is None:
+            return None
+        return (self.game.match.deal_number, _trick_number(self.game.match.deal.actions))
+
+    # -- pacing the game ---------------------------------------------------------------------
+    def stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def advance(self) -> None:
+        """Carry the game on until a person must act, a dialog is due, or a timer is set."""
+        game = self.game
+        if game is None or self._timer is not None:
+            return
+        if not self.is_mounted or self.app.screen is not self:
+            self._deferred = True  # a page is open: carry on when the table is back
+            return
+        self._deferred = False
+        if game.deal_over:
+            self._note_autopass()
+            self.redraw()
+            self.bigtwo.deal_finished()
+            return
+        if game.computer_to_act:
+            delay = self.bigtwo.turn_delay()
+            if delay <= 0:
+                self._computers_now()
+            else:
+                self.redraw()
+                self._timer = self.set_timer(delay, self._tick)
+            return
+        if game.needs_cover():
+            self.hand_view.set_cards([], "")
+            self.bigtwo.show_cover(game.turn)
+            return
+        self.bigtwo.autosave()
+        self._note_autopass()
+        self.redraw()
+
+    def _tick(self) -> None:
+        self._timer = None
+        game = self.game
+        if game is None:
+            return
+        if self.app.screen is not self:
+            self._deferred = True
+            return
+        self._guarded(game.computer_step)
+        self._note_autopass()
+        self.redraw()
+        self.advance()
+
+    def _computers_now(self) -> None:
+        game = self.game
+        assert game is not None
+        self._guarded(game.run_computers)
+        self.advance()
+
+    def _note_autopass(self) -> None:
+        game = self.game
+        if game is not None and game.last_auto:
+            action = game.last_auto[-1]
+            self.say(f"{game.names[action.seat]} passed automatically: {action.reason}")
+            game.last_auto = []
+
+    def _guarded(self, step: Any) -> Any:
+        """Run a game step; an engine refusal becomes a message, never a traceback."""
+        try:
+            return step()
+        except BigTwoError as exc:
+            self.say(str(exc), "error")
+            return None
+
+    def on_screen_resume(self) -> None:
+        if self.game is not None:
+            self.redraw()
+            if self._deferred:
+                self.advance()
+
+    # -- your actions ------------------------------------------------------------------------
+    def _acting_seat(self) -> int | None:
+        game = self.game
+        if game is None:
+            return None
+        seat = game.human_to_act
+        if seat is None or (game.hot_seat and seat != game.viewer):
+            return None
+        return seat
+
+    def action_play(self) -> None:
+        game = self.game
+        if game is None:
+            return
+        seat = self._acting_seat()
+        if seat is None:
+            if game.computer_to_act:
+                self.action_skip()  # Enter while the computers think: play them out now
+            elif game.deal_over:
+                self.advance()
+            return
+        cards = self.hand_view.selection_mask
+        if not cards:
+            self.say(
+                "Select the cards to play first (Space, a click, or the keys under the cards)",
+                "error",
+            )
+            return
+        try:
+            game.play(seat, cards)
+        except BigTwoError as exc:
+            self.say(str(exc), "error")
+            return
+        self.say("")
+        self.hand_view.clear()
+        self.redraw()
+        self.advance()
+
+    def action_pass_turn(self) -> None:
+        game = self.game
+        if game is None:
+            return
+        seat = self._acting_seat()
+        if seat is None:
+            self.say("Not your turn" if not game.deal_over else "The deal is over", "error")
+            return
+        try:
+            game.pass_(seat)
+        except BigTwoError as exc:
+            self.say(str(exc), "error")
+            return
+        self.say("")
+        self.redraw()
+        self.advance()
+
+    def action_clear(self) -> None:
+        self.hand_view.clear()
+
+    def action_hint(self) -> None:
+        game = self.game
+        if game is None:
+            return
+        seat = self._acting_seat()
+        if seat is None:
+            self.say("Hints are for your turn", "error")
+            return
+        hint = game.hint(seat)
+        if hint.play is None:
+            self.hand_view.clear()
+        else:
+            self.hand_view.select_mask(hint.play.mask)
+        self.say(f"Hint: {hint.reason}", "hint")
+
+    def action_sort(self, order: str) -> None:
+        self.bigtwo.set_sort(order)
+        self.redraw()
+
+    def action_cursor(self, step: int) -> None:
+        self.hand_view.move(step)
+
+    def action_toggle_cursor(self) -> None:
+        self.hand_view.toggle(self.hand_view.cursor)
+
+    def action_pick(self, index: int) -> None:
+        self.hand_view.toggle(index)
+
+    def action_group(self, by: str) -> None:
+        self.hand_view.toggle_group(self.hand_view.cursor, by)
+
+    def action_skip(self) -> None:
+        game = self.game
+        if game is None:
+            return
+        self.stop_timer()
+        if game.computer_to_act:
+            self._computers_now()
+        else:
+            self.advance()
+
+    def action_menu(self) -> None:
+        self.bigtwo.open_menu()
+
+    def action_open(self, what: str) -> None:
+        self.bigtwo.open_page(what)
+
+    @on(Button.Pressed)
+    def _button(self, event: Button.Pressed) -> None:
+        actions = {
+            "btn-play": self.action_play,
+            "btn-pass": self.action_pass_turn,
+            "btn-clear": self.action_clear,
+            "btn-rank": lambda: self.action_sort("rank"),
+            "btn-suit": lambda: self.action_sort("suit"),
+            "btn-hint": self.action_hint,
+            "btn-menu": self.action_menu,
+        }
+        action = actions.get(event.button.id or "")
+        if action is not None:
+            action()
+
+    @on(HandView.Changed)
+    def _selection_changed(self) -> None:
+        if self.message.plain.startswith("Select the cards"):
+            self.say("")
+
+
+def _trick_number(actions: Any) -> int:
+    return 1 + sum(1 for a in actions[:-1] if a.trick_over) if actions else 1

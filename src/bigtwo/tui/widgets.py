@@ -1,0 +1,221 @@
+"""The table's widgets: your hand, an opponent's place, the trick in play.
+
+Widgets only draw what they are given and report clicks; they never call the match. The
+table screen feeds them from the controller after every action. The hand keeps its
+selection as cards, not positions, so sorting never changes which cards are raised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static
+
+from ..engine.deal import Action
+from ..engine.plays import table_for
+from ..engine.rules import Rules
+from .render import HandLayout, avatar, card_backs, cards_text, render_hand
+
+
+def sort_cards(mask: int, rules: Rules, order: str) -> list[int]:
+    """A hand in display order: by rank (then suit, as the rules rank suits) or by suit."""
+    from ..engine.cards import card_indices
+
+    power = table_for(rules).card_power
+    cards = card_indices(mask)
+    if order == "suit":
+        suit_rank = table_for(rules).suit_rank
+        return sorted(cards, key=lambda c: (suit_rank[c & 3], power[c]))
+    return sorted(cards, key=lambda c: power[c])
+
+
+class HandView(Widget):
+    """Your cards face up; selected ones raised. Click a card to raise or lower it; right-click
+    raises every card of its rank, shift-click (or middle-click) every card of its suit."""
+
+    DEFAULT_CSS = """
+    HandView { height: 5; width: 1fr; }
+    """
+
+    class Changed(Message):
+        """The selection changed."""
+
+    def __init__(self, *, ascii_only: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.ascii_only = ascii_only
+        self.cards: list[int] = []
+        self.selected: set[int] = set()
+        self.cursor = 0
+        self.hidden_text = ""
+
+    # -- state ---------------------------------------------------------------------------
+    def set_cards(self, cards: Sequence[int], hidden_text: str = "") -> None:
+        """New cards in display order; raised cards that left the hand are dropped."""
+        self.cards = list(cards)
+        self.selected &= set(self.cards)
+        self.cursor = min(self.cursor, max(0, len(self.cards) - 1))
+        self.hidden_text = hidden_text
+        self.refresh()
+
+    @property
+    def selection_mask(self) -> int:
+        mask = 0
+        for c in self.selected:
+            mask |= 1 << c
+        return mask
+
+    def select_mask(self, mask: int) -> None:
+        self.selected = {c for c in self.cards if mask >> c & 1}
+        self._changed()
+
+    def clear(self) -> None:
+        self.selected = set()
+        self._changed()
+
+    def toggle(self, index: int) -> None:
+        if 0 <= index < len(self.cards):
+            self.cursor = index
+            self.selected ^= {self.cards[index]}
+            self._changed()
+
+    def move(self, step: int) -> None:
+        if self.cards:
+            self.cursor = (self.cursor + step) % len(self.cards)  # wraps, as the Palm's 5-way did
+            self.refresh()
+
+    def toggle_group(self, index: int, by: str) -> None:
+        """Raise every card sharing the rank (or suit) of the card at ``index``; when they are
+        all raised already, lower them."""
+        if not 0 <= index < len(self.cards):
+            return
+        self.cursor = index
+        card = self.cards[index]
+        if by == "rank":
+            group = {c for c in self.cards if c >> 2 == card >> 2}
+        else:
+            group = {c for c in self.cards if c & 3 == card & 3}
+        if group <= self.selected:
+            self.selected -= group
+        else:
+            self.selected |= group
+        self._changed()
+
+    def _changed(self) -> None:
+        self.refresh()
+        self.post_message(self.Changed())
+
+    # -- drawing and the mouse -------------------------------------------------------------
+    def render(self) -> Text:
+        if not self.cards:
+            return Text("\n\n" + (self.hidden_text or "").center(self.size.width), Style(bold=True))
+        return render_hand(
+            self.cards,
+            self.selected,
+            self.cursor,
+            self.size.width,
+            ascii_only=self.ascii_only,
+            focused=True,
+        )
+
+    def on_click(self, event: events.Click) -> None:
+        index = HandLayout(len(self.cards), self.size.width).index_at(event.x)
+        if index is None:
+            return
+        event.stop()
+        if event.button == 3:
+            self.toggle_group(index, "rank")
+        elif event.button == 2 or event.shift or event.ctrl:
+            self.toggle_group(index, "suit")
+        else:
+            self.toggle(index)
+
+
+class SeatPanel(Static):
+    """An opponent's place at the table: avatar, name, cards left and what they did."""
+
+    DEFAULT_CSS = """
+    SeatPanel {
+        height: 5;
+        border: round $secondary;
+        padding: 0 1;
+        background: $surface;
+    }
+    SeatPanel.-turn { border: heavy $warning; }
+    SeatPanel.-empty { display: none; }
+    """
+
+    def show(
+        self,
+        seat: int,
+        name: str,
+        count: int,
+        status: str,
+        total: int | None,
+        *,
+        turn: bool,
+        ascii_only: bool,
+    ) -> None:
+        self.set_class(turn, "-turn")
+        text = Text()
+        text.append_text(avatar(name, seat, ascii_only=ascii_only))
+        text.append(" ")
+        text.append(name, Style(bold=True))
+        if total is not None:
+            text.append(f"  {total:+d}", Style(dim=True))
+        text.append("\n")
+        text.append(f"{count:>2} cards ", Style(bold=True))
+        # As many backs as fit beside the count: the number is what matters, the fan is a look.
+        room = max(0, self.size.width - 9) if self.size.width else 4
+        text.append_text(card_backs(count, ascii_only=ascii_only, limit=room))
+        text.append("\n")
+        marker = ">" if ascii_only else "▶"
+        style = Style(color="yellow", bold=True) if turn else Style(italic=True)
+        text.append(f"{marker} {status}" if turn else status, style)
+        self.update(text)
+
+
+class TrickView(Static):
+    """The plays of the trick in play, each with who made it; the last play stands out."""
+
+    DEFAULT_CSS = """
+    TrickView {
+        height: 1fr;
+        border: round $primary;
+        padding: 0 1;
+    }
+    """
+
+    def show(
+        self,
+        lines: Sequence[tuple[str, Action]],
+        footer: str,
+        *,
+        ascii_only: bool,
+        rows: int,
+    ) -> None:
+        text = Text()
+        shown = list(lines)
+        budget = max(1, rows - (1 if footer else 0))
+        if len(shown) > budget:
+            shown = shown[-budget:]
+        last_play = max((i for i, (_, a) in enumerate(shown) if a.play is not None), default=-1)
+        for i, (name, action) in enumerate(shown):
+            if i:
+                text.append("\n")
+            top = i == last_play
+            text.append(f"{name[:10]:<10} ", Style(bold=top))
+            if action.play is None:
+                text.append("pass" + (" (auto)" if action.auto else ""), Style(dim=True))
+            else:
+                text.append_text(cards_text(action.play.mask, ascii_only=ascii_only))
+                text.append(f"  {action.play.kind.label}", Style(dim=not top, italic=True))
+        if footer:
+            if shown:
+                text.append("\n")
+            text.append(footer, Style(color="yellow", italic=True))
+        self.update(text)
