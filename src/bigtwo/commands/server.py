@@ -1,0 +1,419 @@
+"""``bigtwo serve`` (the game server), ``bigtwo join`` (a terminal client for a network table)
+and ``bigtwo bench server`` (the server load benchmark).
+
+This module only reads options and wires them to :mod:`bigtwo.server`; the terminal client
+shows what the server sends and sends what the player types, deciding no rule itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import html
+import json
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from ..engine.cards import card_symbols, to_mask
+from ..engine.errors import BigTwoError
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    serve = sub.add_parser("serve", help="run the game server (HTTP lobby + WebSocket tables)")
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
+    )
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--db", help="SQLite file for tables (default: in the user data folder)")
+    serve.add_argument("--memory", action="store_true", help="keep tables in memory only")
+    serve.add_argument(
+        "--sync",
+        choices=("normal", "full"),
+        default="normal",
+        help="normal: survives the server being killed; full: also power loss (slower)",
+    )
+    serve.add_argument(
+        "--allow-seeds", action="store_true", help="let room requests fix the shuffle (tests)"
+    )
+    serve.add_argument(
+        "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")
+    )
+    serve.set_defaults(run=_serve)
+
+    join = sub.add_parser("join", help="sit at a network table in this terminal")
+    join.add_argument("room", help="room code or share link")
+    join.add_argument(
+        "--server", help="server URL (default: from the link, else http://127.0.0.1:8000)"
+    )
+    join.add_argument("--name", default="", help="your name at the table")
+    join.add_argument("--seat", type=int, help="a particular free seat")
+    join.add_argument("--token", help="your seat token, to rejoin (remembered otherwise)")
+    join.add_argument("--watch", action="store_true", help="watch instead of playing")
+    join.set_defaults(run=_join)
+
+    bench = _bench_parser(sub)
+    server = bench.add_parser("server", help="tables of network computer players against a server")
+    server.add_argument("--tables", type=int, default=50)
+    server.add_argument("--seconds", type=float, default=10.0)
+    server.add_argument(
+        "--think-ms", type=float, default=500.0, help="each bot's thinking time (±50%%)"
+    )
+    server.add_argument("--level", default="greedy", help="computer level of the bots")
+    server.add_argument("--url", help="a running server on this machine (default: start one)")
+    server.add_argument("--json", action="store_true")
+    server.set_defaults(run=_bench_server)
+
+
+def _bench_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse._SubParsersAction[argparse.ArgumentParser]:
+    """The subcommands of ``bench`` (made by the engine's commands module when present)."""
+    parser = sub.choices.get("bench")
+    if parser is None:
+        parser = sub.add_parser("bench", help="measure speed (engine, bots, server)")
+        return parser.add_subparsers(dest="bench_command", metavar="WHAT", required=True)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action
+    return parser.add_subparsers(dest="bench_command", metavar="WHAT", required=True)
+
+
+# -- serve -----------------------------------------------------------------------------------
+def _default_db() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("bigtwo")) / "server.sqlite3"
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import logging
+    import resource
+
+    import uvicorn
+
+    from ..server.app import create_app
+    from ..server.hub import Settings
+    from ..server.protocol import HARD_MAX_MESSAGE
+    from ..server.storage import MemoryStore, SQLiteStore, Store
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:  # one descriptor per connection: take what the system allows
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    store: Store
+    if args.memory:
+        store, where = MemoryStore(), "memory only"
+    else:
+        path = Path(args.db) if args.db else _default_db()
+        store, where = SQLiteStore(path, sync=args.sync), str(path)
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    app = create_app(store, Settings(allow_seeds=args.allow_seeds, tune_gc=True))
+    if args.log_level in ("info", "debug"):
+        print(f"bigtwo server on http://{args.host}:{args.port} (tables: {where})", flush=True)
+    config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=HARD_MAX_MESSAGE,
+        ws_per_message_deflate=False,  # small messages; deflate costs CPU and memory per socket
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        backlog=4096,
+        timeout_graceful_shutdown=3,
+        access_log=args.log_level == "debug",
+    )
+    uvicorn.Server(config).run()
+    return 0
+
+
+# -- bench server ----------------------------------------------------------------------------
+def _bench_server(args: argparse.Namespace) -> int:
+    from ..server.bench import run_bench
+
+    if args.tables < 1 or args.seconds <= 0:
+        print(
+            "bigtwo bench server: --tables must be at least 1 and --seconds positive",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        result = run_bench(
+            args.tables, args.seconds, url=args.url, think=args.think_ms / 1000, level=args.level
+        )
+    except (ValueError, RuntimeError) as exc:
+        print(f"bigtwo bench server: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:>24}: {value}")
+    return 0
+
+
+# -- join: a terminal client ------------------------------------------------------------------
+HELP = (
+    "Type cards to play (3d 3c, or 10h), 'pass', 'say TEXT' to chat, 'ready', 'hand', "
+    "'sync', 'quit'."
+)
+
+
+def _parse_room(room: str, server: str | None) -> tuple[str, str]:
+    """A room code and server URL from a code or a share link."""
+    if "://" in room:
+        parts = urlsplit(room)
+        base = f"{parts.scheme}://{parts.netloc}"
+        code = (
+            parse_qs(parts.query).get("room", [""])[0] or parts.path.rstrip("/").rsplit("/", 1)[-1]
+        )
+        return code.upper(), server or base
+    return room.strip().upper(), server or "http://127.0.0.1:8000"
+
+
+def _tokens_file() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("bigtwo")) / "tokens.json"
+
+
+def _remembered(key: str) -> dict[str, Any] | None:
+    try:
+        data = json.loads(_tokens_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    entry = data.get(key) if isinstance(data, dict) else None
+    return entry if isinstance(entry, dict) else None
+
+
+def _remember(key: str, entry: dict[str, Any]) -> None:
+    path = _tokens_file()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            data = {}
+    except (OSError, ValueError):
+        data = {}
+    data[key] = entry
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(data), encoding="utf-8")
+        path.chmod(0o600)  # seat tokens are secrets
+
+
+def _forget(key: str) -> None:
+    path = _tokens_file()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if isinstance(data, dict) and data.pop(key, None) is not None:
+        with contextlib.suppress(OSError):
+            path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def _join(args: argparse.Namespace) -> int:
+    code, server = _parse_room(args.room, args.server)
+    try:
+        return asyncio.run(_join_async(code, server.rstrip("/"), args))
+    except EOFError:
+        return 0
+
+
+async def _join_async(code: str, server: str, args: argparse.Namespace) -> int:
+    from ..server.client import ActionRefused, ConnectionLost, Lobby, ServerError, TableClient
+
+    key = f"{server}|{code}"
+    async with Lobby(server) as lobby:
+        try:
+            if args.watch:
+                seat_info = await lobby.watch(code)
+            elif args.token:
+                room = await lobby.room(code)
+                seat_info = {"token": args.token, "ws": room["ws"]}
+            else:
+                seat_info = _remembered(key) or {}
+                if not seat_info:
+                    seat_info = await lobby.join(code, args.name, args.seat)
+                    _remember(
+                        key,
+                        {
+                            "token": seat_info["token"],
+                            "ws": seat_info["ws"],
+                            "seat": seat_info["seat"],
+                        },
+                    )
+                    print(
+                        f"Seated at {seat_info['seat']} of table {code}. Rejoin any time with the same command."
+                    )
+        except ServerError as exc:
+            print(f"bigtwo join: {exc}", file=sys.stderr)
+            return 2
+        except Exception as exc:  # the server cannot be reached
+            print(f"bigtwo join: cannot reach {server}: {exc}", file=sys.stderr)
+            return 1
+    screen = _Screen()
+    client = TableClient(
+        seat_info["ws"], seat_info["token"], watch=args.watch, on_message=screen.show
+    )
+    screen.client = client
+    try:
+        await client.connect()
+    except ActionRefused as exc:
+        if exc.code == "unauthorized" and not args.token and not args.watch:
+            _forget(key)  # a remembered seat that is gone (quit, or a finished table)
+            print(f"bigtwo join: {exc}; your seat there is gone (forgotten now)", file=sys.stderr)
+        else:
+            print(f"bigtwo join: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        print(f"bigtwo join: cannot connect: {exc}", file=sys.stderr)
+        return 1
+    print(HELP)
+    lines: asyncio.Queue[str | None] = asyncio.Queue()
+    loop = asyncio.get_running_loop()
+
+    def read_stdin() -> None:  # input() blocks, so it lives in its own thread
+        while True:
+            try:
+                line = input()
+            except (EOFError, KeyboardInterrupt):
+                loop.call_soon_threadsafe(lines.put_nowait, None)
+                return
+            loop.call_soon_threadsafe(lines.put_nowait, line)
+
+    threading.Thread(target=read_stdin, daemon=True).start()
+    closed = asyncio.create_task(client.closed.wait())
+    while True:
+        get = asyncio.create_task(lines.get())
+        done, _ = await asyncio.wait({get, closed}, return_when=asyncio.FIRST_COMPLETED)
+        if closed in done:
+            get.cancel()
+            print("Disconnected from the table.")
+            return 0
+        line = get.result()
+        if line is None:
+            await client.close()
+            return 0
+        text = line.strip()
+        if not text:
+            continue
+        word, _, rest = text.partition(" ")
+        try:
+            if word.lower() in ("help", "?"):
+                print(HELP)
+            elif word.lower() == "pass":
+                await client.pass_()
+            elif word.lower() in ("say", "chat"):
+                await client.chat(rest)
+            elif word.lower() == "ready":
+                await client.ready()
+            elif word.lower() == "hand":
+                screen.render()
+            elif word.lower() == "sync":
+                await client.sync()
+                screen.render()
+            elif word.lower() == "quit":
+                await client.quit()
+                await client.close()
+                return 0
+            else:
+                await client.play(text)
+        except ActionRefused as exc:
+            print(f"  ! {exc}")
+        except BigTwoError as exc:  # notation the client could not read
+            print(f"  ! {exc}")
+        except (ConnectionLost, TimeoutError):
+            print("  ! no answer from the server")
+
+
+class _Screen:
+    """Prints the table for a person: names, counts, the table, the hand, whose turn."""
+
+    def __init__(self) -> None:
+        self.client: Any = None
+
+    def name(self, seat: int) -> str:
+        seats = self.client.state.room.get("seats", [])
+        name = seats[seat]["name"] if seat < len(seats) else ""
+        return html.unescape(name) or f"Seat {seat}"
+
+    def show(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "chat":
+            who = html.unescape(msg["name"])
+            print(f"  [{who}] {html.unescape(msg['text'])}")
+        elif kind == "joined":
+            print(f"  {html.unescape(msg['name'])} sits at seat {msg['seat']}")
+        elif kind == "left":
+            print(f"  seat {msg['seat']} is free again")
+        elif kind == "ready":
+            print(f"  {self.name(msg['seat'])} is {'ready' if msg['ready'] else 'not ready'}")
+        elif kind == "action":
+            what = (
+                "passes" if msg["cards"] is None else f"plays {card_symbols(to_mask(msg['cards']))}"
+            )
+            extra = f" ({msg['reason']})" if msg["auto"] and msg["reason"] else ""
+            print(f"  {self.name(msg['seat'])} {what}{extra}")
+            if msg["trick_over"] and msg["winner"] is None:
+                print(f"  — {self.name(msg['turn'])} leads")
+        elif kind == "control":
+            who = "a computer plays for" if msg["control"] == "computer" else "back:"
+            print(f"  {who} {self.name(msg['seat'])}")
+        elif kind == "quit":
+            print(f"  {self.name(msg['seat'])} quit; a computer finishes their match")
+        elif kind == "deal_end":
+            print(
+                f"  Deal {msg['deal']} won by {self.name(msg['winner'])}. Cards left: {msg['counts']}; totals {msg['totals']}"
+            )
+        elif kind == "match_end":
+            print(f"  The match is over. Totals: {msg['totals']}")
+        elif kind == "closed":
+            print(f"  The table closed: {msg['reason']}")
+        elif kind == "presence" and msg["seat"] != self.client.state.seat:
+            print(
+                f"  {self.name(msg['seat'])} {'is back' if msg['connected'] else 'lost the connection'}"
+            )
+        elif kind == "clock" and msg["seat"] == self.client.state.seat:
+            print(f"  {msg['ms'] / 1000:.0f} s to play")
+        elif kind == "error" and msg.get("id") is None:
+            print(f"  ! {msg['message']}")
+        if kind in ("sync", "hand", "turn"):  # a new deal, or our turn (turn events are ours only)
+            self.render()
+
+    def render(self) -> None:
+        state = self.client.state
+        if not state.room:
+            return
+        if state.status == "waiting":
+            seats = ", ".join(
+                f"{s['seat']}: {html.unescape(s['name']) or '(free)'}{' ✓' if s['ready'] else ''}"
+                for s in state.room["seats"]
+            )
+            print(f"Table {state.room['code']} — waiting: {seats}. Type 'ready' when you are.")
+            return
+        if not state.counts:
+            return
+        counts = " | ".join(f"{self.name(s)} {c}" for s, c in enumerate(state.counts))
+        table = (
+            "(lead)"
+            if state.table is None
+            else f"{state.table.symbols()} by {self.name(state.table_seat)}"
+        )
+        print(
+            f"Deal {state.deal_number}/{state.room.get('deals', '?')} · cards: {counts} · table: {table}"
+        )
+        if state.seat is not None:
+            print(f"Your hand: {card_symbols(state.hand)}")
+            if state.my_turn:
+                options = ", ".join(p.symbols() for p in (state.legal or [])[:12])
+                more = " …" if len(state.legal or []) > 12 else ""
+                print(
+                    f"Your turn. You may play: {options}{more}{' or pass' if state.can_pass else ''}"
+                )
+            else:
+                print(f"{self.name(state.turn)} to play.")

@@ -1,0 +1,420 @@
+"""The game server's Starlette application: the HTTP lobby API and one WebSocket per table.
+
+HTTP (JSON) creates rooms, lists open ones, seats players (answering with a seat token) and
+spectators, and reports health and load; ``/openapi.json`` describes it. ``/ws/{code}`` carries
+the table protocol of docs/protocol.md, run by :mod:`bigtwo.server.hub`. Static files of the
+browser client are served from ``bigtwo/web`` at ``/`` when that folder exists. This module
+only translates between HTTP/WebSocket and the hub: it applies no rule of the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .. import __version__
+from ..engine.rules import Rules, preset_names
+from ..service.config import MAX_NAME, ConfigError, TableConfig, clean_text
+from ..service.table import Refused
+from .hub import Connection, Hub, Settings, TokenBucket, tune_gc
+from .openapi import openapi_spec
+from .protocol import (
+    CLOSE_BAD_HELLO,
+    CLOSE_NO_ROOM,
+    CLOSE_UNAUTHORIZED,
+    HELLO_TIMEOUT,
+    PROTOCOL,
+    BadMessage,
+    parse_message,
+)
+from .storage import MemoryStore, Store
+
+log = logging.getLogger(__name__)
+
+MAX_BODY = 16384  # bytes of an HTTP request body
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+# HTTP status for each refusal code the lobby can meet.
+_STATUS = {
+    "table_full": 409,
+    "seat_taken": 409,
+    "started": 409,
+    "no_spectators": 403,
+    "busy": 503,
+    "unavailable": 503,
+    "no_room": 404,
+    "rate_limited": 429,
+    "too_big": 413,
+    "not_over": 409,
+}
+
+
+def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
+    return JSONResponse(
+        {"error": code, "message": message}, status_code=status or _STATUS.get(code, 400)
+    )
+
+
+class _HttpLimiter:
+    """Per-address limit on lobby writes (room creation, joining)."""
+
+    def __init__(self, rate: float = 100.0, burst: float = 5000.0) -> None:
+        self.rate, self.burst = rate, burst
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def allow(self, address: str) -> bool:
+        if len(self.buckets) > 10000:
+            self.buckets.clear()  # forget everyone rather than grow without bound
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            bucket = self.buckets[address] = TokenBucket(self.rate, self.burst)
+        return bucket.take(time.monotonic())
+
+
+async def _read_json(request: Request) -> Any:
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise _HttpError("too_big", f"A request body may be at most {MAX_BODY} bytes")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise _HttpError("too_big", f"A request body may be at most {MAX_BODY} bytes")
+    if not body.strip():
+        return {}
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError):
+        raise _HttpError("bad_json", "The request body is not valid JSON") from None
+
+
+class _HttpError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _hub(request: Request | WebSocket) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _urls(request: Request, code: str) -> dict[str, str]:
+    base = str(request.base_url).rstrip("/")
+    ws_base = "ws" + base[4:] if base.startswith("http") else base
+    return {"ws": f"{ws_base}/ws/{code}", "link": f"{base}/r/{code}"}
+
+
+# -- HTTP endpoints -------------------------------------------------------------------------
+async def api_info(request: Request) -> Response:
+    from ..bots import bot_names
+
+    return JSONResponse(
+        {
+            "server": f"bigtwo/{__version__}",
+            "protocol": PROTOCOL,
+            "presets": list(preset_names()),
+            "levels": bot_names(),
+        }
+    )
+
+
+async def api_presets(request: Request) -> Response:
+    out = []
+    for name in preset_names():
+        r = Rules.preset(name)
+        out.append(
+            {
+                "name": name,
+                "players": list(r.players),
+                "source": r.source,
+                "deals": r.deals_per_game,
+            }
+        )
+    return JSONResponse({"presets": out})
+
+
+async def list_rooms(request: Request) -> Response:
+    return JSONResponse({"rooms": _hub(request).open_rooms()})
+
+
+async def create_room(request: Request) -> Response:
+    hub = _hub(request)
+    if not request.app.state.limiter.allow(_address(request)):
+        return _error("rate_limited", "Too many requests: slow down")
+    try:
+        data = await _read_json(request)
+        config = TableConfig.from_request(data, allow_seed=hub.settings.allow_seeds)
+        runner = hub.create(config)
+    except _HttpError as exc:
+        return _error(exc.code, str(exc))
+    except ConfigError as exc:
+        return _error("bad_request", str(exc), 422)
+    except Refused as exc:
+        return _error(exc.code, str(exc))
+    return JSONResponse(
+        {"code": runner.code, **_urls(request, runner.code), "room": runner.service.info()},
+        status_code=201,
+    )
+
+
+async def get_room(request: Request) -> Response:
+    runner = _hub(request).get(request.path_params["code"])
+    if runner is None:
+        return _error("no_room", f"There is no table {request.path_params['code'][:12]!r}")
+    return JSONResponse({**_urls(request, runner.code), "room": runner.service.info()})
+
+
+async def join_room(request: Request) -> Response:
+    hub = _hub(request)
+    if not request.app.state.limiter.allow(_address(request)):
+        return _error("rate_limited", "Too many requests: slow down")
+    runner = hub.get(request.path_params["code"])
+    if runner is None:
+        return _error("no_room", f"There is no table {request.path_params['code'][:12]!r}")
+    try:
+        data = await _read_json(request)
+        if not isinstance(data, dict):
+            raise _HttpError("bad_request", "The request body must be a JSON object")
+        unknown = set(data) - {"name", "seat", "as"}
+        if unknown:
+            raise _HttpError(
+                "bad_request", f"Unknown field {', '.join(sorted(unknown))} (known: name, seat, as)"
+            )
+        role = data.get("as", "player")
+        if role not in ("player", "spectator"):
+            raise _HttpError("bad_request", "'as' must be 'player' or 'spectator'")
+        name = data.get("name", "")
+        if not isinstance(name, str) or len(name) > 200:
+            raise _HttpError("bad_request", "'name' must be text")
+        seat = data.get("seat")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise _HttpError("bad_request", "'seat' must be a seat number")
+        if role == "spectator":
+            token = hub.watch(runner)
+            return JSONResponse(
+                {
+                    "code": runner.code,
+                    "role": "spectator",
+                    "seat": None,
+                    "token": token,
+                    **_urls(request, runner.code),
+                }
+            )
+        seat, token = hub.join(runner, clean_text(name, MAX_NAME), seat)
+    except _HttpError as exc:
+        return _error(exc.code, str(exc))
+    except Refused as exc:
+        return _error(exc.code, str(exc))
+    return JSONResponse(
+        {
+            "code": runner.code,
+            "role": "player",
+            "seat": seat,
+            "token": token,
+            **_urls(request, runner.code),
+        }
+    )
+
+
+def _finished_match(request: Request) -> Any:
+    """The match of a finished table, or an error response: a record holds every hand, so it
+    is shown only once nothing is left to hide."""
+    runner = _hub(request).get(request.path_params["code"])
+    if runner is None:
+        return _error("no_room", f"There is no table {request.path_params['code'][:12]!r}")
+    svc = runner.service
+    if svc.match is None:
+        return _error("no_room", "This table never started a match", 404)
+    if svc.status != "finished":
+        return _error(
+            "not_over", "The record is shown once the match is over: it holds every hand", 409
+        )
+    return svc.match
+
+
+async def room_record(request: Request) -> Response:
+    """The finished match as a JSON record (the format of bigtwo.match.record)."""
+    from ..match.record import to_data
+
+    match = _finished_match(request)
+    if isinstance(match, Response):
+        return match
+    return JSONResponse(to_data(match))
+
+
+async def room_history(request: Request) -> Response:
+    """The finished match's history as text, as the Palm game history told it."""
+    from ..match.history import match_history
+
+    match = _finished_match(request)
+    if isinstance(match, Response):
+        return match
+    return PlainTextResponse(match_history(match))
+
+
+async def share_link(request: Request) -> Response:
+    """A room's share link: the browser client if there is one, else the room as JSON."""
+    code = request.path_params["code"].upper()[:12]
+    if (WEB_DIR / "index.html").exists():
+        return RedirectResponse(f"/?room={code}")
+    return await get_room(request)
+
+
+async def api_not_found(request: Request) -> Response:
+    return _error("not_found", f"There is no {request.method} {request.url.path[:80]}", 404)
+
+
+async def stats(request: Request) -> Response:
+    return JSONResponse(_hub(request).stats())
+
+
+async def health(request: Request) -> Response:
+    return JSONResponse({"ok": True})
+
+
+async def openapi(request: Request) -> Response:
+    return JSONResponse(openapi_spec())
+
+
+def _address(request: Request | WebSocket) -> str:
+    return request.client.host if request.client else "?"
+
+
+# -- the table WebSocket ----------------------------------------------------------------------
+async def table_socket(websocket: WebSocket) -> None:
+    hub = _hub(websocket)
+    await websocket.accept()
+    conn = Connection(websocket, hub.settings.limits)
+    writer = asyncio.create_task(conn.writer())
+    runner = None
+    try:
+        runner = hub.get(websocket.path_params["code"])
+        if runner is None:
+            conn.error("no_room", f"There is no table {websocket.path_params['code'][:12]!r}")
+            conn.close(CLOSE_NO_ROOM, "no such table")
+            return
+        try:
+            frame = await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
+            hello = parse_message(frame)
+            if hello["type"] != "hello":
+                raise BadMessage("bad_hello", "Say hello first")
+            if hello["protocol"] != PROTOCOL:
+                raise BadMessage(
+                    "bad_hello", f"This server speaks protocol {PROTOCOL}, not {hello['protocol']}"
+                )
+            seat = hub.authenticate(runner, hello.get("token"), hello.get("watch", False))
+        except TimeoutError:
+            conn.error("bad_hello", f"Say hello within {HELLO_TIMEOUT:g} seconds")
+            conn.close(CLOSE_BAD_HELLO, "no hello")
+            return
+        except BadMessage as exc:
+            conn.error(exc.code if exc.code != "bad_message" else "bad_hello", str(exc))
+            conn.close(CLOSE_BAD_HELLO, "bad hello")
+            return
+        except Refused as exc:
+            conn.error(exc.code, str(exc))
+            conn.close(CLOSE_UNAUTHORIZED, "unauthorized")
+            return
+        if seat is None and len(runner.spectators) >= hub.settings.max_spectators:
+            conn.error("busy", "This table has as many spectators as it can hold")
+            conn.close(CLOSE_UNAUTHORIZED, "too many spectators")
+            return
+        if seat is None:
+            conn.name = clean_text(hello.get("name", ""), MAX_NAME)
+        conn.batch = hello.get("batch", False)
+        runner.attach(conn, seat, hello.get("since", 0))
+        while not conn.closing:
+            frame = await _receive(websocket)
+            if runner.broken:
+                break
+            runner.on_frame(conn, frame)
+    except WebSocketDisconnect:
+        pass
+    except Exception:
+        log.exception("table socket failed")
+    finally:
+        if runner is not None:
+            runner.detach(conn)
+        conn.close(1000, "")
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 5)
+        if not writer.done():
+            writer.cancel()
+
+
+async def _receive(websocket: WebSocket) -> str | bytes | None:
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is not None:
+        return str(text)
+    data = message.get("bytes")
+    return bytes(data) if data is not None else None
+
+
+# -- the application --------------------------------------------------------------------------
+def create_app(store: Store | None = None, settings: Settings | None = None) -> Starlette:
+    """The server application over ``store`` (default: in memory, nothing kept)."""
+    hub = Hub(store or MemoryStore(), settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        loaded = hub.load_all()
+        if loaded:
+            log.info("reloaded %d open tables from the log", loaded)
+        if hub.settings.tune_gc:
+            tune_gc()
+
+        async def sweeper() -> None:
+            while True:
+                await asyncio.sleep(30)
+                hub.sweep()
+
+        tasks = [asyncio.create_task(sweeper()), asyncio.create_task(hub.lag.watch())]
+        try:
+            yield
+        finally:
+            for task in tasks:
+                task.cancel()
+            hub.shutdown()
+            await asyncio.sleep(0.05)  # let the close frames go out
+            hub.store.close()
+
+    routes: list[BaseRoute] = [
+        Route("/api", api_info),
+        Route("/api/presets", api_presets),
+        Route("/api/rooms", list_rooms, methods=["GET"]),
+        Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/rooms/{code}", get_room),
+        Route("/api/rooms/{code}/join", join_room, methods=["POST"]),
+        Route("/api/rooms/{code}/record", room_record),
+        Route("/api/rooms/{code}/history", room_history),
+        Route("/api/stats", stats),
+        Route("/healthz", health),
+        Route("/openapi.json", openapi),
+        Route("/r/{code}", share_link),
+        WebSocketRoute("/ws/{code}", table_socket),
+        # Anything else under /api is a JSON 404, not the browser client's static files.
+        Route("/api/{rest:path}", api_not_found, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
+    ]
+    if WEB_DIR.is_dir():
+        routes.append(Mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web"))
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    app.state.limiter = _HttpLimiter()
+    return app

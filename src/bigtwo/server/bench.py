@@ -1,0 +1,260 @@
+"""``bigtwo bench server``: many tables of network computer players against one server.
+
+It starts its own server on a free loopback port with a fresh database (unless given the URL
+of a running one, which must be on this machine), creates ``tables`` rooms of four human
+seats, seats a :class:`~bigtwo.server.client.BotClient` in every seat, waits until every
+match has started, and then measures for ``seconds``: each bot waits its thinking time
+(``think`` seconds, ±50 %), sends its move and times the server's acknowledgement, which comes
+only after the move is stored and its events sent. It reports throughput, latency
+percentiles, every error seen, the server's memory and the machine's load. It measures; it
+changes nothing in the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from .client import BotClient, Lobby
+from .hub import LoopLag, tune_gc
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(
+    port: int, db: str | Path, *, extra: list[str] | None = None, log_level: str = "warning"
+) -> subprocess.Popen[bytes]:
+    """A ``bigtwo serve`` process on 127.0.0.1:``port`` (wait for it with :func:`wait_ready`)."""
+    command = [
+        sys.executable, "-m", "bigtwo.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+        "--db", str(db), "--log-level", log_level, *(extra or []),
+    ]  # fmt: skip
+    return subprocess.Popen(command, stdin=subprocess.DEVNULL)
+
+
+def wait_ready(
+    url: str, timeout: float = 20.0, process: subprocess.Popen[bytes] | None = None
+) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"the server exited with status {process.returncode}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(url + "/healthz", timeout=1.0, trust_env=False).status_code == 200:
+                return
+        time.sleep(0.05)
+    raise RuntimeError(f"the server at {url} did not start within {timeout:g} s")
+
+
+def _percentile(sorted_values: list[float], fraction: float) -> float:
+    if not sorted_values:
+        return 0.0
+    index = min(len(sorted_values) - 1, max(0, round(fraction * (len(sorted_values) - 1))))
+    return sorted_values[index]
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+async def _bench(
+    url: str,
+    tables: int,
+    seconds: float,
+    think: float,
+    level: str,
+    setup_timeout: float,
+    server_pid: int | None = None,
+) -> dict[str, Any]:
+    limits = httpx.Limits(max_connections=64)
+    async with httpx.AsyncClient(timeout=30, limits=limits, trust_env=False) as http:
+        lobby = Lobby(url, client=http)
+        gate = asyncio.Semaphore(32)
+
+        async def make_table(i: int) -> list[dict[str, Any]]:
+            async with gate:
+                room = await lobby.create_room(seats=["human"] * 4, deals=1000, away_seconds=None)
+                return [await lobby.join(room["code"], f"bot{i}-{s}") for s in range(4)]
+
+        setup_start = time.perf_counter()
+        seatings = await asyncio.gather(*(make_table(i) for i in range(tables)))
+        rng = random.Random(1)
+        bots: list[BotClient] = []
+        for i, seats in enumerate(seatings):
+            for s in seats:
+                bot = BotClient(
+                    s["ws"],
+                    s["token"],
+                    level=level,
+                    seed=f"{i}:{s['seat']}",
+                    think=think * rng.uniform(0.5, 1.5),
+                    reconnect=False,
+                )
+                bots.append(bot)
+        received = [0]
+
+        def count(_: dict[str, Any]) -> None:
+            received[0] += 1
+
+        for bot in bots:
+            bot.on_message = count
+        connect_errors = 0
+
+        async def open_one(bot: BotClient) -> None:
+            nonlocal connect_errors
+            async with gate:
+                try:
+                    await bot.connect(timeout=30)
+                except Exception:
+                    connect_errors += 1
+
+        await asyncio.gather(*(open_one(b) for b in bots))
+        deadline = time.monotonic() + setup_timeout
+        while time.monotonic() < deadline and not all(b.state.status == "playing" for b in bots):
+            await asyncio.sleep(0.05)
+        started = sum(1 for b in bots if b.state.status == "playing") // 4
+        setup_seconds = time.perf_counter() - setup_start
+        # The bots are the measuring instrument: their own collector pauses would show up
+        # as server latency, so they get the server's tuning too.
+        tune_gc()
+        await asyncio.sleep(min(2.0, max(0.5, think * 2)))  # warm up into steady state
+        await lobby.stats()  # starts the server's loop-lag window afresh
+        lag = LoopLag()
+        lag_task = asyncio.create_task(lag.watch())
+        load_before = os.getloadavg()
+        cpu_before = os.times()
+        server_before = _cpu_seconds(server_pid) if server_pid else None
+        received_before = received[0]
+        t0 = time.perf_counter()
+        await asyncio.sleep(seconds)
+        t1 = time.perf_counter()
+        cpu_after = os.times()
+        server_after = _cpu_seconds(server_pid) if server_pid else None
+        load_after = os.getloadavg()
+        received_in_window = received[0] - received_before
+        lag_task.cancel()
+        stats = await lobby.stats()
+        latencies = sorted(lat for b in bots for sent, lat in b.latencies if t0 <= sent < t1)
+        refusals = sum(len(b.refusals) for b in bots)
+        failures = sum(b.failures for b in bots)
+        stray = sum(len(b.errors) for b in bots)
+        dropped = sum(1 for b in bots if b.closed.is_set())
+        await asyncio.gather(*(b.close() for b in bots), return_exceptions=True)
+    window = t1 - t0
+    server_cpu = None
+    if server_before is not None and server_after is not None:
+        server_cpu = round(100 * (server_after - server_before) / window, 1)
+    return {
+        "tables": tables,
+        "tables_started": started,
+        "connections": len(bots),
+        "seconds": round(window, 2),
+        "think_ms": round(think * 1000),
+        "level": level,
+        "actions": len(latencies),
+        "actions_per_second": round(len(latencies) / window, 1),
+        "messages_per_second": round(received_in_window / window, 1),
+        "latency_ms_p50": round(_percentile(latencies, 0.50) * 1000, 2),
+        "latency_ms_p90": round(_percentile(latencies, 0.90) * 1000, 2),
+        "latency_ms_p99": round(_percentile(latencies, 0.99) * 1000, 2),
+        "latency_ms_max": round((latencies[-1] if latencies else 0.0) * 1000, 2),
+        "errors": refusals + failures + stray + dropped + connect_errors,
+        "error_detail": {
+            "refused": refusals,
+            "timeouts": failures,
+            "unexpected_errors": stray,
+            "dropped_connections": dropped,
+            "connect_failures": connect_errors,
+        },
+        "server_loop_lag_ms_max": stats.get("loop_lag_ms_max"),
+        "client_loop_lag_ms_max": lag.take_max(),
+        "server_rss_mb": stats.get("rss_mb"),
+        "server_peak_rss_mb": stats.get("peak_rss_mb"),
+        "setup_seconds": round(setup_seconds, 1),
+        "client_cpu_s": round(
+            (cpu_after.user - cpu_before.user) + (cpu_after.system - cpu_before.system), 2
+        ),
+        "server_cpu_percent": server_cpu,
+        "cpus": os.cpu_count(),
+        "load_avg_1m_before": round(load_before[0], 2),
+        "load_avg_1m_after": round(load_after[0], 2),
+    }
+
+
+def run_bench(
+    tables: int = 50,
+    seconds: float = 10.0,
+    *,
+    url: str | None = None,
+    think: float = 0.5,
+    level: str = "greedy",
+    setup_timeout: float = 120.0,
+) -> dict[str, Any]:
+    """Run the benchmark and return its figures (see the module docstring)."""
+    if url is not None:
+        host = urlsplit(url).hostname or ""
+        if host not in LOOPBACK:
+            raise ValueError(
+                f"The benchmark only runs against this machine (127.0.0.1), not {host!r}"
+            )
+        return _run(_bench(url.rstrip("/"), tables, seconds, think, level, setup_timeout))
+    _raise_file_limit()
+    with tempfile.TemporaryDirectory(prefix="bigtwo-bench-") as tmp:
+        port = free_port()
+        server = start_server(port, Path(tmp) / "bench.sqlite3")
+        base = f"http://127.0.0.1:{port}"
+        try:
+            wait_ready(base, process=server)
+            result = _run(_bench(base, tables, seconds, think, level, setup_timeout, server.pid))
+        finally:
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+    return result
+
+
+def _run(main: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
+    """Run the bots on uvloop when it is installed (as the server does): the bots are the
+    measuring instrument, and a slower loop would add its own delay to every figure."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(main)
+
+
+def _raise_file_limit() -> None:
+    """A thousand connections need more descriptors than some shells allow by default."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))

@@ -1,0 +1,725 @@
+"""A Python client for the bigtwo game server: the lobby, a table connection, a computer player.
+
+:class:`Lobby` speaks the HTTP API (create, list, join, watch). :class:`TableClient` holds one
+WebSocket to a table: it says hello with its seat token, keeps :class:`TableMirror` (its
+picture of the table, built only from what the server sent it), numbers what it has seen, and
+when the connection drops it reconnects, asks for what it missed, and sends again every
+action not yet acknowledged, under the same action id so the server applies it once.
+:class:`BotClient` is a computer player that sits at a network table like anyone else: on its
+turn it rebuilds its :class:`~bigtwo.engine.views.SeatView` from the mirror and asks a bot.
+The client decides nothing about legality: the server sends the legal plays with each turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from ..bots import make_bot
+from ..engine.cards import CardSet, parse_cards, to_mask
+from ..engine.deal import Action
+from ..engine.errors import BigTwoError
+from ..engine.plays import Play, table_for
+from ..engine.rules import Rules
+from ..engine.views import SeatView
+
+PROTOCOL = 1
+# Messages outside the numbered event stream (every other server message is an event).
+UNNUMBERED = frozenset({"welcome", "sync", "ack", "error", "presence", "clock", "pong", "bye"})
+# Close codes after which reconnecting cannot help.
+_FINAL_CLOSES = {4400, 4401, 4404, 4409, 4410}
+
+
+class ServerError(BigTwoError):
+    """The server refused an HTTP request; ``code`` is its machine word."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+
+class ActionRefused(BigTwoError):
+    """The table refused an action; nothing changed. ``code`` says why in one word."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class ConnectionLost(BigTwoError):
+    """The connection closed and could not be made again."""
+
+
+# -- the lobby ----------------------------------------------------------------------------------
+class Lobby:
+    """The HTTP lobby of a server at ``url`` (``http://127.0.0.1:8000``)."""
+
+    def __init__(
+        self, url: str, *, timeout: float = 10.0, client: httpx.AsyncClient | None = None
+    ) -> None:
+        self.url = url.rstrip("/")
+        self._own = client is None
+        self.http = client or httpx.AsyncClient(base_url=self.url, timeout=timeout, trust_env=False)
+
+    async def __aenter__(self) -> Lobby:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        if self._own:
+            await self.http.aclose()
+
+    async def _call(self, method: str, path: str, body: Any = None) -> Any:
+        response = await self.http.request(method, self.url + path, json=body)
+        try:
+            data = response.json()
+        except ValueError:
+            data = {}
+        if response.status_code >= 400:
+            code = data.get("error", "http_error") if isinstance(data, dict) else "http_error"
+            message = (
+                data.get("message", response.text) if isinstance(data, dict) else response.text
+            )
+            raise ServerError(response.status_code, code, message)
+        return data
+
+    async def info(self) -> dict[str, Any]:
+        return dict(await self._call("GET", "/api"))
+
+    async def rooms(self) -> list[dict[str, Any]]:
+        return list((await self._call("GET", "/api/rooms"))["rooms"])
+
+    async def create_room(self, **options: Any) -> dict[str, Any]:
+        """Create a room; options as in the API (``preset``, ``seats``, ``deals``, …)."""
+        return dict(await self._call("POST", "/api/rooms", options))
+
+    async def room(self, code: str) -> dict[str, Any]:
+        return dict(await self._call("GET", f"/api/rooms/{code}"))
+
+    async def join(self, code: str, name: str = "", seat: int | None = None) -> dict[str, Any]:
+        """Take a seat: the answer holds ``seat``, ``token`` (keep it to rejoin) and ``ws``."""
+        body: dict[str, Any] = {"name": name}
+        if seat is not None:
+            body["seat"] = seat
+        return dict(await self._call("POST", f"/api/rooms/{code}/join", body))
+
+    async def watch(self, code: str) -> dict[str, Any]:
+        return dict(await self._call("POST", f"/api/rooms/{code}/join", {"as": "spectator"}))
+
+    async def stats(self) -> dict[str, Any]:
+        return dict(await self._call("GET", "/api/stats"))
+
+
+# -- the mirror ----------------------------------------------------------------------------------
+class TableMirror:
+    """One recipient's picture of a table, from a ``sync`` and then events in order."""
+
+    def __init__(self) -> None:
+        self.v = 0
+        self.seat: int | None = None
+        self.room: dict[str, Any] = {}
+        self.status = "waiting"
+        self.rules: Rules | None = None
+        self.deal_number = 0
+        self.hand = 0
+        self.counts: list[int] = []
+        self.turn = -1
+        self.leader = -1
+        self.table: Play | None = None
+        self.table_seat = -1
+        self.passes = 0
+        self.locked = 0
+        self.opening: int | None = None
+        self.actions: list[Action] = []
+        self.played = 0
+        self.winner: int | None = None
+        self.legal: list[Play] | None = None  # None: not our turn, or not told yet
+        self.can_pass = False
+        self.totals: list[int] = []
+        self.results: list[dict[str, Any]] = []
+        self.chat: list[dict[str, Any]] = []
+        self.connected: dict[int, bool] = {}
+
+    # -- reading the wire ------------------------------------------------------------------------
+    def _play(self, cards: str | None) -> Play | None:
+        if cards is None:
+            return None
+        assert self.rules is not None
+        play = table_for(self.rules).classify(to_mask(cards))
+        if play is None:
+            raise BigTwoError(f"The server sent {cards!r}, which is not a play")
+        return play
+
+    def _public(self, msg: dict[str, Any]) -> None:
+        self.turn = msg["turn"]
+        self.counts = list(msg["counts"])
+        table = msg["table"]
+        self.table = self._play(table["cards"]) if table else None
+        if table:
+            self.table_seat = table["seat"]
+        self.passes = msg["passes"]
+        self.locked = sum(1 << s for s in msg["locked"])
+        self.winner = msg["winner"]
+
+    def _action(self, a: dict[str, Any]) -> Action:
+        play = self._play(a["cards"])
+        if play is not None:
+            self.played |= play.mask
+            if a["seat"] == self.seat:
+                self.hand &= ~play.mask
+        return Action(a["seat"], play, a["auto"], a["reason"], a["trick_over"])
+
+    def apply(self, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is not None:
+            handler(msg)
+
+    def _on_sync(self, msg: dict[str, Any]) -> None:
+        self.v = msg["v"]
+        self.seat = msg["seat"]
+        self._room(msg["room"])
+        self.chat = list(msg.get("chat", []))
+        view = msg["view"]
+        self.legal = None
+        if view is None:
+            return
+        self.deal_number = view["deal"]
+        self.leader = view["leader"]
+        self.actions = [self._action(a) for a in view["actions"]]
+        # Set after the actions, which would otherwise take played cards out of the hand.
+        self.played = to_mask(view["played"])
+        self.hand = to_mask(view.get("hand", ""))
+        self.table_seat = -1
+        self._public(view)
+        self.opening = to_mask(view["opening"]).bit_length() - 1 if view["opening"] else None
+        if self.seat is not None and self.turn == self.seat and self.winner is None:
+            self.legal = [p for p in (self._play(c) for c in view["legal"]) if p is not None]
+            self.can_pass = view["can_pass"]
+
+    def _room(self, room: dict[str, Any]) -> None:
+        self.room = room
+        self.status = room["status"]
+        self.rules = Rules.from_mapping(room["rules"], origin="server rules")
+        self.totals = list(room["totals"])
+        self.results = list(room["results"])
+        self.connected = {s["seat"]: s["connected"] for s in room["seats"]}
+
+    def _seat_field(self, seat: int, **fields: Any) -> None:
+        for s in self.room.get("seats", []):
+            if s["seat"] == seat:
+                s.update(fields)
+
+    def _on_joined(self, msg: dict[str, Any]) -> None:
+        self._seat_field(msg["seat"], name=msg["name"], taken=True, ready=False, control="player")
+
+    def _on_left(self, msg: dict[str, Any]) -> None:
+        self._seat_field(msg["seat"], name="", taken=False, ready=False)
+
+    def _on_ready(self, msg: dict[str, Any]) -> None:
+        self._seat_field(msg["seat"], ready=msg["ready"])
+
+    def _on_control(self, msg: dict[str, Any]) -> None:
+        self._seat_field(msg["seat"], control=msg["control"])
+
+    def _on_quit(self, msg: dict[str, Any]) -> None:
+        self._seat_field(msg["seat"], control="quit")
+
+    def _on_presence(self, msg: dict[str, Any]) -> None:
+        self.connected[msg["seat"]] = msg["connected"]
+        self._seat_field(msg["seat"], connected=msg["connected"])
+
+    def _on_started(self, msg: dict[str, Any]) -> None:
+        self.status = "playing"
+        self.room["status"] = "playing"
+
+    def _on_deal(self, msg: dict[str, Any]) -> None:
+        self.deal_number = msg["deal"]
+        self.leader = msg["leader"]
+        self.hand = 0
+        self.played = 0
+        self.opening = None
+        self.table_seat = -1
+        self.legal = None
+        self.actions = [self._action(a) for a in msg["actions"]]
+        self._public(msg)
+
+    def _on_hand(self, msg: dict[str, Any]) -> None:
+        self.hand = to_mask(msg["cards"])
+        self.opening = to_mask(msg["opening"]).bit_length() - 1 if msg["opening"] else None
+
+    def _on_action(self, msg: dict[str, Any]) -> None:
+        self.actions.append(self._action(msg))
+        self._public(msg)
+        self.legal = None
+        self.opening = None if msg["cards"] else self.opening
+
+    def _on_turn(self, msg: dict[str, Any]) -> None:
+        if msg["seat"] == self.seat:
+            self.legal = [p for p in (self._play(c) for c in msg["legal"]) if p is not None]
+            self.can_pass = msg["can_pass"]
+
+    def _on_deal_end(self, msg: dict[str, Any]) -> None:
+        self.winner = msg["winner"]
+        self.totals = list(msg["totals"])
+        self.legal = None
+        self.results.append(
+            {k: msg[k] for k in ("winner", "points", "counts")} | {"deal": msg["deal"]}
+        )
+
+    def _on_match_end(self, msg: dict[str, Any]) -> None:
+        self.status = "finished"
+        self.totals = list(msg["totals"])
+        self.legal = None
+
+    def _on_closed(self, msg: dict[str, Any]) -> None:
+        self.status = "finished"
+        self.legal = None
+
+    def _on_chat(self, msg: dict[str, Any]) -> None:
+        self.chat.append(msg)
+
+    # -- questions ------------------------------------------------------------------------------
+    @property
+    def my_turn(self) -> bool:
+        return (
+            self.status == "playing"
+            and self.seat is not None
+            and self.turn == self.seat
+            and self.winner is None
+            and self.legal is not None
+        )
+
+    def seat_view(self) -> SeatView:
+        """The seat's view rebuilt from the mirror, for a bot to choose from."""
+        assert self.rules is not None
+        legal = tuple(self.legal or ())
+        return SeatView(
+            seat=self.seat,
+            rules=self.rules,
+            hand=self.hand,
+            counts=tuple(self.counts),
+            turn=self.turn,
+            leader=self.leader,
+            table=self.table,
+            table_seat=self.table_seat,
+            passes=self.passes,
+            locked=self.locked,
+            opening=self.opening,
+            actions=tuple(self.actions),
+            played=self.played,
+            winner=self.winner,
+            legal=legal,
+            can_pass=self.can_pass and self.my_turn,
+        )
+
+
+# -- a table connection -------------------------------------------------------------------------
+class TableClient:
+    """One connection to a table at ``url`` (``ws://host:port/ws/CODE``).
+
+    With a ``token`` it plays that seat; with ``watch=True`` and no token it watches. Actions
+    (:meth:`play`, :meth:`pass_`, …) wait for the server's answer and raise
+    :class:`ActionRefused` with its reason. ``keep`` keeps every message received in
+    :attr:`messages` (tests check them). ``on_message`` is called for each message.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        token: str | None = None,
+        *,
+        watch: bool = False,
+        name: str = "",
+        reconnect: bool = True,
+        reconnect_for: float = 30.0,
+        keep: bool = False,
+        on_message: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
+        self.url = url
+        self.token = token
+        self.watch = watch
+        self.name = name
+        self.reconnect = reconnect
+        self.reconnect_for = reconnect_for
+        self.keep = keep
+        self.on_message = on_message
+        self.state = TableMirror()
+        self.seen = 0
+        self.welcome: dict[str, Any] = {}
+        self.messages: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []  # errors not tied to an awaited action
+        self.acked: dict[str, int] = {}  # message id -> event number, for every ack
+        self.action_ids: list[str] = []  # ids of every play and pass sent
+        self.reconnects = 0
+        self.closed = asyncio.Event()
+        self.close_code: int | None = None
+        self._ws: ClientConnection | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._pending: dict[str, tuple[dict[str, Any], asyncio.Future[dict[str, Any]]]] = {}
+        self._waiters: list[
+            tuple[Callable[[dict[str, Any]], bool], asyncio.Future[dict[str, Any]]]
+        ] = []
+        self._prefix = secrets.token_hex(3)
+        self._count = 0
+        self._closing = False
+        self._back = asyncio.Event()  # cleared while a test keeps us away
+        self._back.set()
+
+    # -- connecting ------------------------------------------------------------------------------
+    async def connect(self, timeout: float = 10.0) -> dict[str, Any]:
+        """Connect and say hello; returns the welcome. Raises ActionRefused when refused."""
+        await asyncio.wait_for(self._open(), timeout)
+        self._reader = asyncio.create_task(self._run())
+        return self.welcome
+
+    async def _open(self) -> None:
+        ws = await connect(
+            self.url,
+            compression=None,  # the messages are small; deflate costs more CPU than it saves
+            proxy=None,
+            open_timeout=10,
+            ping_interval=20,
+            ping_timeout=20,
+            close_timeout=2,
+            max_size=1 << 20,
+            max_queue=None,
+        )
+        hello: dict[str, Any] = {
+            "type": "hello",
+            "protocol": PROTOCOL,
+            "since": self.seen,
+            "batch": True,
+        }
+        if self.token:
+            hello["token"] = self.token
+        if self.watch:
+            hello["watch"] = True
+        if self.name:
+            hello["name"] = self.name
+        await ws.send(json.dumps(hello))
+        data = json.loads(await ws.recv())
+        batch = data if isinstance(data, list) else [data]
+        first = batch[0] if batch else {}
+        if first.get("type") != "welcome":
+            await ws.close()
+            raise ActionRefused(first.get("code", "refused"), first.get("message", str(first)))
+        self.welcome = first
+        self.state.seat = first["seat"]
+        self._ws = ws
+        for msg in batch:
+            self._handle(msg)
+
+    async def _run(self) -> None:
+        while True:
+            ws = self._ws
+            assert ws is not None
+            try:
+                async for frame in ws:
+                    self._on_frame(frame)
+            except ConnectionClosed:
+                pass
+            self.close_code = ws.close_code
+            if self._closing or not self.reconnect or ws.close_code in _FINAL_CLOSES:
+                break
+            if not await self._reconnect():
+                break
+        self._finish()
+
+    async def _reconnect(self) -> bool:
+        """Connect again, asking for the events missed since :attr:`seen`; then send again
+        every action still waiting for its answer (same ids: the server applies each once)."""
+        deadline = time.monotonic() + self.reconnect_for
+        delay = 0.05
+        await self._back.wait()
+        while not self._closing and time.monotonic() < deadline:
+            try:
+                await self._open()
+            except ActionRefused:
+                return False
+            except (OSError, ConnectionClosed, InvalidHandshake, InvalidURI, TimeoutError):
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.5)
+                continue
+            self.reconnects += 1
+            for message, _ in list(self._pending.values()):
+                if message is not _NO_RESEND:
+                    await self._send(message)
+            return True
+        return False
+
+    def _finish(self) -> None:
+        self.closed.set()
+        for _, future in self._pending.values():
+            if not future.done():
+                future.set_exception(ConnectionLost("The connection to the table was lost"))
+        for _, future in self._waiters:
+            if not future.done():
+                future.set_exception(ConnectionLost("The connection to the table was lost"))
+        self._waiters.clear()
+
+    async def close(self) -> None:
+        self._closing = True
+        self._back.set()
+        if self._ws is not None:
+            with contextlib.suppress(Exception):
+                await self._ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._reader, 5)
+        self._finish()
+
+    async def drop(self, *, stay_away: bool = False) -> None:
+        """Lose the connection abruptly, as a network failure would (for tests). With
+        ``stay_away`` it does not come back until :meth:`come_back`."""
+        if stay_away:
+            self._back.clear()
+        if self._ws is not None:
+            self._ws.transport.abort()
+
+    def come_back(self) -> None:
+        self._back.set()
+
+    # -- receiving ----------------------------------------------------------------------------
+    def _on_frame(self, frame: str | bytes) -> None:
+        data = json.loads(frame)
+        if isinstance(data, list):  # a batch: messages in order
+            for msg in data:
+                self._handle(msg)
+        else:
+            self._handle(data)
+
+    def _handle(self, msg: dict[str, Any]) -> bool:
+        """Take in one message; False when it is an event already seen (and so ignored)."""
+        if self.keep:
+            self.messages.append(msg)
+        kind = msg.get("type")
+        if kind == "sync":
+            self.seen = msg["v"]
+            self.state.apply(msg)
+        elif kind == "welcome":
+            pass
+        elif kind == "ack":
+            self.acked[msg["id"]] = msg["event"]
+            self._resolve(msg["id"], msg, None)
+        elif kind == "error":
+            msg_id = msg.get("id")
+            if msg_id not in self._pending:
+                self.errors.append(msg)
+            self._resolve(msg_id, None, ActionRefused(msg["code"], msg["message"]))
+        elif kind in UNNUMBERED:
+            self.state.apply(msg)
+        else:
+            v = msg["v"]
+            if v <= self.seen:
+                return False  # already seen (a replay overlapping what we had)
+            self.seen = v
+            self.state.apply(msg)
+        if self.on_message is not None:
+            self.on_message(msg)
+        if self._waiters:
+            for pair in list(self._waiters):
+                test, future = pair
+                if not future.done() and test(msg):
+                    future.set_result(msg)
+                    self._waiters.remove(pair)
+        return True
+
+    def _resolve(
+        self, msg_id: str | None, result: dict[str, Any] | None, exc: Exception | None
+    ) -> None:
+        entry = self._pending.get(msg_id or "")
+        if entry is None or entry[1].done():
+            return
+        if exc is not None:
+            entry[1].set_exception(exc)
+        else:
+            entry[1].set_result(result or {})
+
+    async def wait_for(
+        self, test: Callable[[dict[str, Any]], bool], timeout: float = 10.0
+    ) -> dict[str, Any]:
+        """The next message for which ``test`` is true."""
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        pair = (test, future)
+        self._waiters.append(pair)
+        try:
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            if pair in self._waiters:
+                self._waiters.remove(pair)
+
+    async def wait_event(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+        return await self.wait_for(lambda m: m.get("type") == kind, timeout)
+
+    # -- sending -------------------------------------------------------------------------------
+    def new_id(self) -> str:
+        self._count += 1
+        return f"{self._prefix}-{self._count}"
+
+    async def send_raw(self, text: str | bytes) -> None:
+        """Send a frame as is (tests of bad input)."""
+        assert self._ws is not None
+        await self._ws.send(text)
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        ws = self._ws
+        if ws is None:
+            return
+        with contextlib.suppress(ConnectionClosed):
+            await ws.send(json.dumps(message))
+
+    async def request(
+        self, message: dict[str, Any], timeout: float = 10.0, *, resend: bool = False
+    ) -> dict[str, Any]:
+        """Send a message with a fresh id and wait for its ack (or raise its error).
+        With ``resend`` it is sent again after a reconnect until answered."""
+        message = dict(message)
+        message.setdefault("id", self.new_id())
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        # Only idempotent actions (play, pass: the server dedupes their ids) are sent again.
+        self._pending[message["id"]] = (message if resend else _NO_RESEND, future)
+        if resend:
+            self.action_ids.append(message["id"])
+        try:
+            await self._send(message)
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            self._pending.pop(message["id"], None)
+
+    async def play(
+        self, cards: str | int | CardSet | Play, timeout: float = 10.0
+    ) -> dict[str, Any]:
+        """Play cards (notation, a mask, a CardSet or a Play); returns the ack."""
+        mask = cards.mask if isinstance(cards, Play) else to_mask(cards)
+        text = str(CardSet(mask)) if not isinstance(cards, str) else str(parse_cards(cards))
+        return await self.request(
+            {"type": "play", "cards": text, "v": self.seen}, timeout, resend=True
+        )
+
+    async def pass_(self, timeout: float = 10.0) -> dict[str, Any]:
+        return await self.request({"type": "pass", "v": self.seen}, timeout, resend=True)
+
+    async def ready(self, ready: bool = True, timeout: float = 10.0) -> dict[str, Any]:
+        return await self.request({"type": "ready", "ready": ready}, timeout)
+
+    async def chat(self, text: str, timeout: float = 10.0) -> dict[str, Any]:
+        return await self.request({"type": "chat", "text": text}, timeout)
+
+    async def quit(self, timeout: float = 10.0) -> dict[str, Any]:
+        self.reconnect = False
+        return await self.request({"type": "quit"}, timeout)
+
+    async def sync(self, timeout: float = 10.0) -> dict[str, Any]:
+        await self._send({"type": "sync"})
+        return await self.wait_event("sync", timeout)
+
+
+_NO_RESEND: dict[str, Any] = {}
+
+
+# -- a computer player at a network table --------------------------------------------------------
+class BotClient(TableClient):
+    """A computer player of ``level`` that plays its seat over the network.
+
+    It says ready in the lobby, and on each of its turns waits ``think`` seconds, rebuilds its
+    seat view from the mirror and sends the bot's choice. :attr:`latencies` holds, for each of
+    its actions, when it was sent and how long the server took to acknowledge it.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        token: str | None,
+        *,
+        level: str = "greedy",
+        think: float = 0.0,
+        seed: int | str | None = None,
+        auto_ready: bool = True,
+        **options: Any,
+    ) -> None:
+        super().__init__(url, token, **options)
+        self.bot = make_bot(level)
+        self.think = think
+        self.rng = random.Random(seed)
+        self.auto_ready = auto_ready
+        self.latencies: list[tuple[float, float]] = []  # (sent at, seconds to ack)
+        self.refusals: list[ActionRefused] = []
+        self.failures = 0
+        self.rate_limited = 0
+        self._acting = False
+        self._readied = False
+        self._refused_at = -1
+        self._task: asyncio.Task[None] | None = None
+        self.finished = asyncio.Event()
+
+    def _handle(self, msg: dict[str, Any]) -> bool:
+        if not super()._handle(msg):
+            return False
+        kind = msg.get("type")
+        if kind == "deal" and self.state.seat is not None:
+            self.bot.new_deal(self.state.seat)
+        if self.state.status == "finished":
+            self.finished.set()
+        if (
+            self.auto_ready
+            and not self._readied
+            and self.state.status == "waiting"
+            and self.state.room
+        ):
+            self._readied = True
+            asyncio.get_running_loop().create_task(self._ready())
+        self._maybe_act()
+        return True
+
+    async def _ready(self) -> None:
+        with contextlib.suppress(BigTwoError, TimeoutError):
+            await self.ready()
+
+    def _maybe_act(self) -> None:
+        if self._acting or not self.state.my_turn or self._refused_at == self.seen:
+            return
+        self._acting = True
+        self._task = asyncio.get_running_loop().create_task(self._act())
+
+    async def _act(self) -> None:
+        try:
+            if self.think:
+                await asyncio.sleep(self.think)
+            if not self.state.my_turn:
+                return
+            view = self.state.seat_view()
+            play = self.bot.choose(view, self.rng)
+            sent = time.perf_counter()
+            if play is None:
+                await self.pass_()
+            else:
+                await self.play(play)
+            self.latencies.append((sent, time.perf_counter() - sent))
+        except ActionRefused as exc:
+            if exc.code == "rate_limited":
+                self.rate_limited += 1
+                await asyncio.sleep(0.2)  # faster than the server allows: wait, then try again
+            else:
+                self.refusals.append(exc)
+                if exc.code != "stale":
+                    self._refused_at = self.seen  # do not repeat it until the table moves
+        except (TimeoutError, ConnectionLost):
+            self.failures += 1
+        finally:
+            self._acting = False
+        if not self._closing:
+            self._maybe_act()

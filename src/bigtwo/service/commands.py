@@ -1,0 +1,88 @@
+"""Commands: the inputs a table accepts, and the unit of its stored log.
+
+A table's state is its configuration plus the commands it accepted, applied in order: that is
+what makes a table durable (the log is stored before any event is sent) and what makes its
+events reproducible after a restart (the same commands give the same numbered events). So a
+command records *outcomes*, never intentions that would need the clock or a random draw to
+replay: a computer's move is stored as the cards it chose, a timeout as the pass it forced.
+This module only describes commands; :mod:`bigtwo.service.table` applies them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+# Command operations.
+JOIN = "join"  # a player takes a free human seat (lobby only)
+LEAVE = "leave"  # a player gives the seat up before the match starts
+READY = "ready"  # a player is (or is no longer) ready to start
+ACT = "act"  # a play (cards) or a pass (cards None)
+CHAT = "chat"  # a line of chat from a seat or a spectator
+TAKEOVER = "takeover"  # a computer plays for a seat whose player is away
+HANDBACK = "handback"  # the player is back: the computer gives the seat back
+QUIT = "quit"  # the player leaves for good (a computer finishes their match)
+
+OPS = (JOIN, LEAVE, READY, ACT, CHAT, TAKEOVER, HANDBACK, QUIT)
+
+# Who made an ``act``: the seat's player, a computer, or the turn timer.
+BY_PLAYER = "player"
+BY_COMPUTER = "computer"
+BY_TIMER = "timer"
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One input to a table. Only the fields an operation uses are set.
+
+    ``seen`` is the newest event number the sender had seen (for the staleness check); it is
+    never stored, because a stored command was already accepted.
+
+    >>> c = Command(ACT, seat=2, cards=3, id="a1", seen=7)
+    >>> Command.from_log(c.to_log())
+    Command(op='act', seat=2, cards=3, id='a1', seen=None, by='player', name='', text='', token='', ready=True)
+    """
+
+    op: str
+    seat: int | None = None
+    cards: int | None = None
+    id: str = ""
+    seen: int | None = None
+    by: str = BY_PLAYER
+    name: str = ""
+    text: str = ""
+    token: str = ""
+    ready: bool = True
+
+    def to_log(self) -> dict[str, Any]:
+        """The stored form: only fields that differ from the defaults, never ``seen``."""
+        out: dict[str, Any] = {"op": self.op}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        if self.op == ACT:
+            out["cards"] = self.cards
+            if self.by != BY_PLAYER:
+                out["by"] = self.by
+        if self.id:
+            out["id"] = self.id
+        for key in ("name", "text", "token"):
+            value = getattr(self, key)
+            if value:
+                out[key] = value
+        if self.op == READY:
+            out["ready"] = self.ready
+        return out
+
+    @classmethod
+    def from_log(cls, data: dict[str, Any]) -> Command:
+        return cls(
+            op=data["op"],
+            seat=data.get("seat"),
+            cards=data.get("cards"),
+            id=data.get("id", ""),
+            by=data.get("by", BY_PLAYER),
+            name=data.get("name", ""),
+            text=data.get("text", ""),
+            token=data.get("token", ""),
+            ready=data.get("ready", True),
+        )

@@ -1,0 +1,138 @@
+"""Numbered events and their audiences, and the JSON shapes of views, plays and actions.
+
+An :class:`Event` is one thing that happened at a table, numbered ``v = 1, 2, 3, …`` in the
+order it happened, with an audience: one seat, all seats, the spectators, or everyone. Every
+card that appears in an event is taken from a :class:`~bigtwo.engine.views.SeatView` of a
+seat in that audience (or from a public :class:`~bigtwo.engine.deal.Action`), so nothing a
+recipient may not see can be written here. Text that people typed is HTML-escaped on its way
+into an event, so a browser that shows it cannot be made to run it.
+
+Cards are written in the project's notation, a play as cards separated by spaces
+(``"3d 4c 5h 6s 7d"``) and a hand the same way, lowest card first.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.cards import CARDS, card_text
+from ..engine.deal import Action
+from ..engine.plays import Play
+from ..engine.views import SeatView
+
+ALL = "all"  # every seat and every spectator
+PLAYERS = "players"  # every seat, no spectator
+SPECTATORS = "spectators"  # spectators only
+
+Audience = int | str  # a seat number, or one of the names above
+
+
+@dataclass(slots=True)
+class Event:
+    """One numbered event. ``data`` holds the fields beside ``type`` and ``v``."""
+
+    v: int
+    type: str
+    to: Audience
+    data: dict[str, Any]  # empty for an event read back from a table's history
+    _text: str | None = field(default=None, repr=False)
+
+    def reaches(self, seat: int | None) -> bool:
+        """Whether a recipient at ``seat`` (None: a spectator) is in the audience."""
+        to = self.to
+        if to == ALL:
+            return True
+        if seat is None:
+            return to == SPECTATORS
+        return to in (PLAYERS, seat)
+
+    def message(self) -> dict[str, Any]:
+        if not self.data and self._text is not None:
+            return dict(json.loads(self._text))
+        return {"type": self.type, "v": self.v, **self.data}
+
+    def json(self) -> str:
+        """The wire text, encoded once however many recipients get it."""
+        if self._text is None:
+            self._text = dumps(self.message())
+        return self._text
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def escape(text: str) -> str:
+    """Typed text as it travels in events: HTML-escaped (``<`` becomes ``&lt;``)."""
+    return html.escape(text, quote=True)
+
+
+def cards_json(mask: int) -> str:
+    return card_text(mask)
+
+
+def play_json(play: Play | None) -> str | None:
+    return None if play is None else card_text(play.mask)
+
+
+def table_json(view: SeatView) -> dict[str, Any] | None:
+    """The play to beat and who made it, or None at a lead."""
+    if view.table is None:
+        return None
+    return {
+        "seat": view.table_seat,
+        "cards": card_text(view.table.mask),
+        "kind": view.table.kind.value,
+    }
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    return {
+        "seat": action.seat,
+        "cards": play_json(action.play),
+        "kind": None if action.play is None else action.play.kind.value,
+        "auto": action.auto,
+        "reason": action.reason,
+        "trick_over": action.trick_over,
+    }
+
+
+def locked_seats(mask: int, players: int) -> list[int]:
+    return [s for s in range(players) if mask >> s & 1]
+
+
+def public_state(view: SeatView) -> dict[str, Any]:
+    """The public part of a deal after a change: whose turn, cards left, the table."""
+    return {
+        "turn": view.turn,
+        "counts": list(view.counts),
+        "table": table_json(view),
+        "passes": view.passes,
+        "locked": locked_seats(view.locked, view.players),
+        "winner": view.winner,
+    }
+
+
+def legal_json(view: SeatView) -> list[str]:
+    return [card_text(p.mask) for p in view.legal]
+
+
+def view_json(view: SeatView, deal_number: int) -> dict[str, Any]:
+    """A whole view, for a resync: exactly the fields of a SeatView, in notation."""
+    out: dict[str, Any] = {
+        "deal": deal_number,
+        "seat": view.seat,
+        "leader": view.leader,
+        **public_state(view),
+        "opening": None if view.opening is None else str(CARDS[view.opening]),
+        "actions": [action_json(a) for a in view.actions],
+        "played": card_text(view.played),
+        "legal": legal_json(view),
+        "can_pass": view.can_pass,
+    }
+    if view.seat is not None:
+        out["hand"] = card_text(view.hand)
+    return out

@@ -1,0 +1,733 @@
+"""The table service: one match, its seats, turns, timers, computer players and events.
+
+A :class:`TableService` is the single authority over one table, for local play and network
+play alike; only the transport differs. It takes :class:`~bigtwo.service.commands.Command`
+objects, checks each one completely (the seat, its control, the client's action id, the
+staleness of what the client saw, and then the engine's own rules), and either refuses it
+with a :class:`Refused` that names the reason, changing nothing, or applies it and returns the
+numbered :class:`~bigtwo.service.events.Event` objects it caused, each with its audience.
+
+It has no clock, no I/O and no threads: whoever runs it passes ``now`` (any monotonic clock)
+and asks :meth:`TableService.due` for the automatic command that is due (a computer's move, a
+turn timeout, a computer taking over for a player who has been away, or handing back), and
+:meth:`TableService.deadline` for when to ask next. Events are built only from seat views
+and public actions, never from the deal's hands, so nothing leaves a table that its audience
+may not see.
+
+>>> from bigtwo.service.config import TableConfig, SeatConfig
+>>> seats = (SeatConfig(), SeatConfig("computer"), SeatConfig("computer"), SeatConfig("computer"))
+>>> table = TableService(TableConfig(seats=seats, seed=3, deals=1), "DEMO")
+>>> _ = table.apply(Command(JOIN, seat=0, name="Ann", token=hash_token("t")), now=0.0)
+>>> [e.type for e in table.apply(Command(READY, seat=0), now=0.0)][:4]
+['ready', 'started', 'deal', 'hand']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import random
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import make_bot
+from ..bots.base import Bot
+from ..engine.cards import CARDS, card_text
+from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
+from ..match.match import Match
+from .commands import (
+    ACT,
+    BY_COMPUTER,
+    BY_PLAYER,
+    BY_TIMER,
+    CHAT,
+    HANDBACK,
+    JOIN,
+    LEAVE,
+    QUIT,
+    READY,
+    TAKEOVER,
+    Command,
+)
+from .config import COMPUTER, HUMAN, MAX_NAME, SeatConfig, TableConfig, clean_text
+from .events import (
+    ALL,
+    SPECTATORS,
+    Audience,
+    Event,
+    action_json,
+    escape,
+    legal_json,
+    locked_seats,
+    public_state,
+    table_json,
+    view_json,
+)
+
+log = logging.getLogger(__name__)
+
+WAITING = "waiting"  # seats filling, players getting ready
+PLAYING = "playing"
+FINISHED = "finished"  # the match is over, or everyone quit
+
+# Who controls a seat during the match.
+PLAYER = "player"
+COMPUTER_CONTROL = "computer"
+QUIT_CONTROL = "quit"  # the player quit; a computer plays the rest of the match
+
+MAX_CHAT = 300
+MAX_ACTION_ID = 64
+CHAT_KEPT = 30  # chat lines a resync carries
+IDS_KEPT = 512  # action ids remembered per seat for retries
+
+
+class Refused(BigTwoError):
+    """A command the table will not apply; ``code`` is a short machine word, the message
+    the reason in words. A refused command changes nothing."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class AlreadyApplied(Refused):
+    """A retried action id: it was applied once, as event ``v``, and will not be again."""
+
+    def __init__(self, action_id: str, v: int) -> None:
+        super().__init__("duplicate", f"Action {action_id!r} was already applied")
+        self.v = v
+
+
+def hash_token(token: str) -> str:
+    """Tables keep only a digest of each seat token, so a stolen log seats nobody."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(slots=True)
+class Seat:
+    number: int
+    config: SeatConfig
+    name: str = ""
+    taken: bool = False
+    token: str = ""  # digest of the seat token; "" when free
+    ready: bool = False
+    control: str = PLAYER
+    connected: int = 0  # open connections (presence; not part of the stored state)
+    away_since: float | None = None
+    bot: Bot | None = None
+    applied: OrderedDict[str, int] = field(default_factory=OrderedDict)
+
+    @property
+    def human(self) -> bool:
+        return self.config.kind == HUMAN
+
+    def public(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "seat": self.number,
+            "name": escape(self.name),
+            "kind": self.config.kind,
+            "taken": self.taken,
+            "ready": self.ready,
+            "control": self.control,
+            "connected": self.connected > 0 or not self.human,
+        }
+        if not self.human:
+            out["level"] = self.config.level
+        return out
+
+
+class TableService:
+    """One table. See the module docstring for the contract."""
+
+    def __init__(
+        self,
+        config: TableConfig,
+        code: str = "",
+        *,
+        now: float = 0.0,
+        keep_events: int = 2000,
+        resync_gap: int = 200,
+    ) -> None:
+        self.config = config
+        self.code = code
+        self.rules = config.make_rules()
+        self.status = WAITING
+        self.closed_reason = ""
+        self.v = 0  # number of the newest event
+        self.state_v = 0  # number of the newest event that changed what a player may do
+        # Kept events, as parallel lists of plain values rather than objects: a server holds
+        # thousands of tables, and strings cost the garbage collector nothing to scan.
+        self._types: list[str] = []
+        self._audiences: list[Audience] = []
+        self._texts: list[str] = []
+        self._base = 1  # v of the first kept event; older ones were dropped
+        self._keep = keep_events
+        self._new: list[Event] = []  # events of the command being applied
+        self.resync_gap = resync_gap
+        self.chat: deque[Event] = deque(maxlen=CHAT_KEPT)
+        self.match: Match | None = None
+        self.turn_started = now
+        self.seats: list[Seat] = []
+        for i, sc in enumerate(config.seats):
+            seat = Seat(i, sc)
+            if sc.kind == COMPUTER:
+                seat.name = sc.name or f"Computer {i + 1}"
+                seat.taken = seat.ready = True
+                seat.control = COMPUTER_CONTROL
+            self.seats.append(seat)
+
+    @classmethod
+    def restore(
+        cls, config: TableConfig, code: str, commands: list[Command], now: float, **options: Any
+    ) -> TableService:
+        """Rebuild a table from its stored log: the same commands give the same events with
+        the same numbers, so clients that reconnect can ask for what they missed by number.
+        Nobody is connected after a restore; away timers start now."""
+        table = cls(config, code, now=now, **options)
+        for cmd in commands:
+            table.apply(cmd, now)
+        for seat in table.seats:
+            if seat.human and seat.taken:
+                seat.away_since = now
+        return table
+
+    # -- questions -----------------------------------------------------------------------------
+    def seat_of_token(self, token: str) -> int | None:
+        digest = hash_token(token)
+        for seat in self.seats:
+            if seat.token and hmac.compare_digest(seat.token, digest):
+                return seat.number
+        return None
+
+    def free_seats(self) -> list[int]:
+        return [s.number for s in self.seats if s.human and not s.taken]
+
+    def player_connected(self) -> bool:
+        """Whether any player is at the table; computers wait while nobody is."""
+        return any(s.human and s.control == PLAYER and s.connected for s in self.seats)
+
+    def info(self) -> dict[str, Any]:
+        """The room as anyone may see it: no seed, no token, no card."""
+        match = self.match
+        cfg = self.config
+        return {
+            "code": self.code,
+            "title": escape(cfg.title),
+            "status": self.status,
+            "closed": self.closed_reason,
+            "preset": cfg.preset,
+            "rules": self.rules.to_mapping(),
+            "players": cfg.players,
+            "deals": match.deals if match else (cfg.deals or self.rules.deals_per_game),
+            "deal": match.deal_number if match else 0,
+            "options": {
+                "turn_seconds": cfg.turn_seconds,
+                "away_seconds": cfg.away_seconds,
+                "computer_delay": cfg.computer_delay,
+                "takeover_level": cfg.takeover_level,
+                "autopass": match.autopass if match else cfg.autopass,
+                "autopass_five": match.autopass_five if match else cfg.autopass_five,
+                "public": cfg.public,
+                "spectators": cfg.spectators,
+                "seeded": cfg.seeded,
+            },
+            "seats": [s.public() for s in self.seats],
+            "totals": list(match.totals) if match else [0] * cfg.players,
+            "results": [
+                {
+                    "deal": r.number,
+                    "winner": r.winner,
+                    "points": list(r.points),
+                    "counts": [c.bit_count() for c in r.cards_left],
+                }
+                for r in (match.results if match else [])
+            ],
+            "v": self.v,
+        }
+
+    def snapshot(self, seat: int | None) -> dict[str, Any]:
+        """A full resync for one recipient (``seat`` None: a spectator), at event ``self.v``."""
+        view = None
+        if self.match is not None:
+            view = view_json(self.match.deal.view(seat), self.match.deal_number)
+        return {
+            "type": "sync",
+            "v": self.v,
+            "seat": seat,
+            "room": self.info(),
+            "view": view,
+            "chat": [e.message() for e in self.chat if e.reaches(seat)],
+        }
+
+    def events_since(self, since: int, seat: int | None) -> list[Event] | None:
+        """Events after ``since`` that reach ``seat``, or None when a resync is better (the
+        gap is too large, or those events are no longer kept)."""
+        if since == self.v:
+            return []
+        # Ahead of the table (another incarnation of it?) or behind what is kept: resync.
+        if since > self.v or since < 0 or since < self._base - 1:
+            return None
+        start = since - self._base + 1
+        out: list[Event] = []
+        for i in range(start, len(self._texts)):
+            event = Event(self._base + i, self._types[i], self._audiences[i], {}, self._texts[i])
+            if event.reaches(seat):
+                out.append(event)
+                if len(out) > self.resync_gap:
+                    return None
+        return out
+
+    # -- presence (not stored: a restart starts everyone away) ---------------------------------
+    def connect(self, seat: int, now: float) -> None:
+        s = self.seats[seat]
+        s.connected += 1
+        s.away_since = None
+
+    def disconnect(self, seat: int, now: float) -> None:
+        s = self.seats[seat]
+        s.connected = max(0, s.connected - 1)
+        if not s.connected:
+            s.away_since = now
+
+    # -- running ---------------------------------------------------------------------------------
+    def submit(
+        self, cmd: Command | None, now: float, limit: int = 400
+    ) -> tuple[list[Command], list[Event]]:
+        """Apply ``cmd`` (raising :class:`Refused` with nothing changed) and then every
+        automatic command due now, at most ``limit`` of them. Returns the commands applied, to
+        be stored in this order, and their events."""
+        applied: list[Command] = []
+        events: list[Event] = []
+        if cmd is not None:
+            events += self.apply(cmd, now)
+            applied.append(cmd)
+        while len(applied) < limit:
+            auto = self.due(now)
+            if auto is None:
+                break
+            try:
+                events += self.apply(auto, now)
+            except Refused:  # a computer or timer move the engine refuses is a bug: stop here
+                log.exception("table %s refused its own automatic command %s", self.code, auto)
+                break
+            applied.append(auto)
+        return applied, events
+
+    def due(self, now: float) -> Command | None:
+        """The automatic command due at ``now``, if any."""
+        if self.status != PLAYING:
+            return None
+        away = self.config.away_seconds
+        for s in self.seats:
+            if not s.human:
+                continue
+            if (
+                s.control == PLAYER
+                and away is not None
+                and not s.connected
+                and s.away_since is not None
+                and now - s.away_since >= away
+            ):
+                return Command(TAKEOVER, seat=s.number)
+            if s.control == COMPUTER_CONTROL and s.connected:
+                return Command(HANDBACK, seat=s.number)
+        if not self.player_connected():
+            return None
+        assert self.match is not None
+        seat = self.seats[self.match.deal.turn]
+        if seat.control != PLAYER:
+            if now >= self.turn_started + self.config.computer_delay:
+                return self._computer_move(seat)
+        elif (
+            self.config.turn_seconds is not None
+            and now >= self.turn_started + self.config.turn_seconds
+        ):
+            return self._timer_move(seat)
+        return None
+
+    def deadline(self) -> float | None:
+        """When :meth:`due` may next have something (None: only after a new command)."""
+        if self.status != PLAYING or self.match is None:
+            return None
+        times: list[float] = []
+        away = self.config.away_seconds
+        if away is not None:
+            times += [
+                s.away_since + away
+                for s in self.seats
+                if s.human and s.control == PLAYER and not s.connected and s.away_since is not None
+            ]
+        if self.player_connected():
+            seat = self.seats[self.match.deal.turn]
+            if seat.control != PLAYER:
+                times.append(self.turn_started + self.config.computer_delay)
+            elif self.config.turn_seconds is not None:
+                times.append(self.turn_started + self.config.turn_seconds)
+        return min(times) if times else None
+
+    def turn_deadline(self) -> tuple[int, float] | None:
+        """The seat to act and when its turn timer runs out, for clocks shown to players."""
+        if self.status != PLAYING or self.match is None or self.config.turn_seconds is None:
+            return None
+        seat = self.match.deal.turn
+        if self.seats[seat].control != PLAYER:
+            return None
+        return seat, self.turn_started + self.config.turn_seconds
+
+    # -- commands ----------------------------------------------------------------------------
+    def apply(self, cmd: Command, now: float) -> list[Event]:
+        """Apply one command, or raise :class:`Refused` having changed nothing."""
+        handler = _HANDLERS.get(cmd.op)
+        if handler is None:
+            raise Refused("bad_command", f"Unknown command {cmd.op!r}")
+        self._new = []
+        handler(self, cmd, now)
+        return self._new
+
+    def _seat(self, number: int | None) -> Seat:
+        if number is None or not 0 <= number < len(self.seats):
+            raise Refused("no_seat", f"There is no seat {number}")
+        return self.seats[number]
+
+    def _join(self, cmd: Command, now: float) -> None:
+        seat = self._seat(cmd.seat)
+        if self.status != WAITING:
+            raise Refused("started", "The match has already started: no seat is free")
+        if not seat.human:
+            raise Refused("seat_taken", f"Seat {seat.number} is for a computer player")
+        if seat.taken:
+            raise Refused("seat_taken", f"Seat {seat.number} is taken")
+        if not cmd.token:
+            raise Refused("bad_command", "A seat needs a token")
+        seat.name = clean_text(cmd.name, MAX_NAME) or f"Player {seat.number + 1}"
+        seat.taken, seat.token, seat.ready, seat.control = True, cmd.token, False, PLAYER
+        seat.away_since = now
+        self._emit("joined", ALL, {"seat": seat.number, "name": escape(seat.name)})
+
+    def _leave(self, cmd: Command, now: float) -> None:
+        seat = self._seat(cmd.seat)
+        if self.status != WAITING:
+            raise Refused("started", "The match has started: quit instead of leaving")
+        if not (seat.human and seat.taken):
+            raise Refused("no_seat", f"Nobody sits at seat {seat.number}")
+        seat.taken, seat.token, seat.ready, seat.name = False, "", False, ""
+        self._emit("left", ALL, {"seat": seat.number})
+
+    def _ready(self, cmd: Command, now: float) -> None:
+        seat = self._seat(cmd.seat)
+        if self.status != WAITING:
+            raise Refused("started", "The match has already started")
+        if not (seat.human and seat.taken):
+            raise Refused("no_seat", f"Nobody sits at seat {seat.number}")
+        seat.ready = cmd.ready
+        self._emit("ready", ALL, {"seat": seat.number, "ready": seat.ready})
+        if all(s.taken and s.ready for s in self.seats):
+            self._start(now)
+
+    def _start(self, now: float) -> None:
+        cfg = self.config
+        self.match = Match(
+            self.rules,
+            [s.name for s in self.seats],
+            seed=cfg.seed,
+            deals=cfg.deals,
+            autopass=cfg.autopass,
+            autopass_five=cfg.autopass_five,
+            # Who sat where, for the match record: "human" or the computer's level.
+            kinds=[s.config.kind if s.human else s.config.level for s in self.seats],
+        )
+        self.status = PLAYING
+        for seat in self.seats:
+            seat.ready = False
+        self._emit(
+            "started",
+            ALL,
+            {
+                "players": cfg.players,
+                "deals": self.match.deals,
+                "names": [escape(s.name) for s in self.seats],
+            },
+            state=True,
+        )
+        self._deal_started(now)
+
+    def _deal_started(self, now: float) -> None:
+        """Events for a new deal: the public deal to all, each seat its own hand."""
+        match = self.match
+        assert match is not None
+        deal = match.deal
+        public = deal.view(None)
+        self._emit(
+            "deal",
+            ALL,
+            {
+                "deal": match.deal_number,
+                "deals": match.deals,
+                "leader": public.leader,
+                **public_state(public),
+                "actions": [action_json(a) for a in public.actions],
+            },
+            state=True,
+        )
+        for seat in self.seats:
+            view = deal.view(seat.number)
+            opening = None if view.opening is None else str(CARDS[view.opening])
+            self._emit(
+                "hand",
+                seat.number,
+                {"deal": match.deal_number, "cards": card_text(view.hand), "opening": opening},
+            )
+            if seat.bot is not None:
+                seat.bot.new_deal(seat.number)
+        self._turn(now)
+
+    def _turn(self, now: float) -> None:
+        """Tell the seat to act what it may do (private: the legal plays hold its cards)."""
+        self.turn_started = now
+        match = self.match
+        if match is None or self.status != PLAYING or match.deal.over:
+            return
+        view = match.deal.view(match.deal.turn)
+        self._emit(
+            "turn",
+            view.turn,
+            {
+                "deal": match.deal_number,
+                "seat": view.turn,
+                "legal": legal_json(view),
+                "can_pass": view.can_pass,
+            },
+        )
+
+    def _act(self, cmd: Command, now: float) -> None:
+        seat = self._seat(cmd.seat)
+        if cmd.id:
+            if len(cmd.id) > MAX_ACTION_ID:
+                raise Refused("bad_command", f"An action id is at most {MAX_ACTION_ID} characters")
+            done = seat.applied.get(cmd.id)
+            if done is not None:
+                raise AlreadyApplied(cmd.id, done)
+        if self.status == WAITING:
+            raise Refused("not_started", "The match has not started yet")
+        if self.status == FINISHED or self.match is None:
+            raise Refused("finished", "The match is over")
+        if cmd.by == BY_PLAYER and seat.control != PLAYER:
+            raise Refused("not_in_control", f"A computer is playing seat {seat.number} now")
+        if cmd.seen is not None and cmd.seen < self.state_v:
+            raise Refused(
+                "stale",
+                f"The table has moved on since event {cmd.seen} (now at {self.state_v}): "
+                "look again and retry",
+            )
+        match = self.match
+        number = seat.number
+        before = match.deal.view(None)
+        try:
+            actions = match.pass_(number) if cmd.cards is None else match.play(number, cmd.cards)
+        except NotYourTurn as exc:
+            raise Refused("not_your_turn", str(exc)) from None
+        except IllegalAction as exc:
+            raise Refused("illegal", str(exc)) from None
+        except BigTwoError as exc:  # bad notation or a mask that is no set of cards
+            raise Refused("bad_cards", str(exc)) from None
+        deal_number = match.deal_number
+        first_v = self.v + 1
+        if cmd.id:
+            seat.applied[cmd.id] = first_v
+            if len(seat.applied) > IDS_KEPT:
+                seat.applied.popitem(last=False)
+        self._action_events(cmd, actions, before, deal_number)
+        if match.deal.over:
+            self._deal_finished(now)
+        else:
+            self._turn(now)
+
+    def _action_events(
+        self, cmd: Command, actions: list[Any], before: Any, deal_number: int
+    ) -> None:
+        """One public event per action, each with the public state just after it: the
+        command's own action, then any automatic passes it caused."""
+        assert self.match is not None
+        after = self.match.deal.view(None)
+        counts = list(before.counts)
+        table = table_json(before)
+        passes, locked = before.passes, before.locked
+        pass_lock = self.rules.pass_lock
+        for i, action in enumerate(actions):
+            if action.play is not None:
+                counts[action.seat] -= action.play.size
+                passes = 0
+                table = {
+                    "seat": action.seat,
+                    "cards": card_text(action.play.mask),
+                    "kind": action.play.kind.value,
+                }
+            else:
+                passes += 1
+                if pass_lock:
+                    locked |= 1 << action.seat
+            if action.trick_over:
+                table, passes, locked = None, 0, 0
+            last = i == len(actions) - 1
+            if last:
+                state = public_state(after)
+            else:
+                state = {
+                    "turn": actions[i + 1].seat,
+                    "counts": list(counts),
+                    "table": table,
+                    "passes": passes,
+                    "locked": locked_seats(locked, len(counts)),
+                    "winner": None,
+                }
+            by = cmd.by if i == 0 else "auto"
+            self._emit(
+                "action",
+                ALL,
+                {"deal": deal_number, **action_json(action), "by": by, **state},
+                state=True,
+            )
+
+    def _deal_finished(self, now: float) -> None:
+        match = self.match
+        assert match is not None
+        result = match.results[-1]
+        self._emit(
+            "deal_end",
+            ALL,
+            {
+                "deal": result.number,
+                "winner": result.winner,
+                "counts": [c.bit_count() for c in result.cards_left],
+                "points": list(result.points),
+                "totals": list(match.totals),
+            },
+            state=True,
+        )
+        if match.over:
+            self.status = FINISHED
+            self.closed_reason = "match over"
+            ranking = sorted(range(match.players), key=lambda s: -match.totals[s])
+            self._emit(
+                "match_end",
+                ALL,
+                {"totals": list(match.totals), "ranking": ranking, "deals": match.deal_number},
+                state=True,
+            )
+            return
+        match.next_deal()
+        self._deal_started(now)
+
+    def _chat(self, cmd: Command, now: float) -> None:
+        text = clean_text(cmd.text, MAX_CHAT)
+        if not text:
+            raise Refused("bad_command", "Say something: the chat line is empty")
+        if cmd.seat is None:
+            name = clean_text(cmd.name, MAX_NAME) or "Spectator"
+            self._emit(
+                "chat", SPECTATORS, {"seat": None, "name": escape(name), "text": escape(text)}
+            )
+        else:
+            seat = self._seat(cmd.seat)
+            if not (seat.human and seat.taken):
+                raise Refused("no_seat", f"Nobody sits at seat {seat.number}")
+            self._emit(
+                "chat", ALL, {"seat": seat.number, "name": escape(seat.name), "text": escape(text)}
+            )
+        self.chat.append(self._new[-1])
+
+    def _takeover(self, cmd: Command, now: float) -> None:
+        seat = self._seat(cmd.seat)
+        if self.status != PLAYING or not seat.human or seat.control != PLAYER:
+            raise Refused("bad_command", f"Seat {seat.number} cannot be taken over now")
+        seat.control = COMPUTER_CONTROL
+        self._emit(
+            "control", ALL, {"seat": seat.number, "control": COMPUTER_CONTROL, "reason": "away"}
+        )
+
+    def _handback(self, cmd: Command, now: float) -> None:
+        seat = self._seat(cmd.seat)
+        if not seat.human or seat.control != COMPUTER_CONTROL:
+            raise Refused("bad_command", f"Seat {seat.number} has no computer to hand back")
+        seat.control = PLAYER
+        seat.bot = None
+        self._emit("control", ALL, {"seat": seat.number, "control": PLAYER, "reason": "returned"})
+        if self.match is not None and self.match.deal.turn == seat.number:
+            self._turn(now)  # a fresh turn (and timer) for the returning player
+
+    def _quit(self, cmd: Command, now: float) -> None:
+        seat = self._seat(cmd.seat)
+        if not (seat.human and seat.taken) or seat.control == QUIT_CONTROL:
+            raise Refused("no_seat", f"Nobody sits at seat {seat.number}")
+        if self.status == WAITING:
+            self._leave(cmd, now)
+            return
+        if self.status == FINISHED:
+            raise Refused("finished", "The match is over")
+        seat.control = QUIT_CONTROL
+        seat.token = ""
+        self._emit("quit", ALL, {"seat": seat.number})
+        if not any(s.human and s.control != QUIT_CONTROL for s in self.seats):
+            self.status = FINISHED
+            self.closed_reason = "every player quit"
+            self._emit("closed", ALL, {"reason": self.closed_reason}, state=True)
+
+    # -- computer and timer moves ----------------------------------------------------------
+    def _bot(self, seat: Seat) -> Bot:
+        if seat.bot is None:
+            level = seat.config.level if not seat.human else self.config.takeover_level
+            seat.bot = make_bot(level)
+            seat.bot.new_deal(seat.number)
+        return seat.bot
+
+    def _computer_move(self, seat: Seat) -> Command:
+        assert self.match is not None
+        view = self.match.deal.view(seat.number)
+        # Seeded by position so a computer's choices do not depend on when it was asked.
+        rng = random.Random(f"{self.config.seed}:{self.match.deal_number}:{len(view.actions)}")
+        try:
+            play = self._bot(seat).choose(view, rng)
+        except Exception:  # a failing computer player must not stop the table
+            log.exception("computer player at %s seat %d failed", self.code, seat.number)
+            play = None
+        if (play is None and not view.can_pass) or (play is not None and play not in view.legal):
+            play = view.legal[0]
+        return Command(
+            ACT, seat=seat.number, cards=None if play is None else play.mask, by=BY_COMPUTER
+        )
+
+    def _timer_move(self, seat: Seat) -> Command:
+        """Out of time: pass, or at a lead play the cheapest legal play."""
+        assert self.match is not None
+        view = self.match.deal.view(seat.number)
+        cards = None if view.can_pass else view.legal[0].mask
+        return Command(ACT, seat=seat.number, cards=cards, by=BY_TIMER)
+
+    # -- events ----------------------------------------------------------------------------------
+    def _emit(self, kind: str, to: Audience, data: dict[str, Any], *, state: bool = False) -> None:
+        self.v += 1
+        event = Event(self.v, kind, to, data)
+        self._new.append(event)
+        self._types.append(kind)
+        self._audiences.append(to)
+        self._texts.append(event.json())
+        if state:
+            self.state_v = self.v
+        if len(self._texts) > 2 * self._keep:
+            drop = len(self._texts) - self._keep
+            del self._types[:drop], self._audiences[:drop], self._texts[:drop]
+            self._base += drop
+
+
+_HANDLERS = {
+    JOIN: TableService._join,
+    LEAVE: TableService._leave,
+    READY: TableService._ready,
+    ACT: TableService._act,
+    CHAT: TableService._chat,
+    TAKEOVER: TableService._takeover,
+    HANDBACK: TableService._handback,
+    QUIT: TableService._quit,
+}

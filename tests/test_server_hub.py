@@ -1,0 +1,127 @@
+"""The hub in process, with fake sockets: storing before sending (a failed store sends nothing
+and the table reloads from its log), batching, slow readers, unloading idle and finished
+tables, and the SQLite store itself."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bigtwo.server.hub import Connection, Hub, Limits, Settings
+from bigtwo.server.storage import MemoryStore, SQLiteStore
+from bigtwo.service.config import TableConfig
+
+
+class FakeSocket:
+    def __init__(self) -> None:
+        self.frames: list[str] = []
+        self.closed: tuple[int, str] | None = None
+
+    async def send_text(self, text: str) -> None:
+        self.frames.append(text)
+
+    async def close(self, code: int, reason: str) -> None:
+        self.closed = (code, reason)
+
+    def messages(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for frame in self.frames:
+            data = json.loads(frame)
+            out.extend(data if isinstance(data, list) else [data])
+        return out
+
+
+async def _seated(
+    hub: Hub, config: TableConfig, batch: bool = False
+) -> tuple[Any, Connection, FakeSocket]:
+    runner = hub.create(config)
+    seat, _token = hub.join(runner, "Ann", None)
+    socket = FakeSocket()
+    conn = Connection(socket, hub.settings.limits)
+    conn.batch = batch
+    writer = asyncio.create_task(conn.writer())
+    runner.attach(conn, seat, 0)
+    await asyncio.sleep(0)
+    conn._writer = writer  # type: ignore[attr-defined]
+    return runner, conn, socket
+
+
+ONE_HUMAN = {"seats": ["human", "computer", "computer", "computer"], "deals": 1}
+
+
+class FailingStore(MemoryStore):
+    fail = False
+
+    def append(self, code: str, commands: Any) -> None:
+        if self.fail:
+            raise OSError("disk full")
+        super().append(code, commands)
+
+
+async def test_nothing_is_sent_when_storing_fails_and_the_table_reloads() -> None:
+    store = FailingStore()
+    hub = Hub(store)
+    runner, conn, socket = await _seated(hub, TableConfig.from_request(ONE_HUMAN))
+    await asyncio.sleep(0.01)
+    sent_before = len(socket.messages())
+    v_before = runner.service.v
+    store.fail = True
+    runner.on_frame(conn, json.dumps({"type": "ready", "id": "r1"}))
+    await asyncio.sleep(0.01)
+    new = socket.messages()[sent_before:]
+    assert not any("v" in m and m["type"] != "sync" for m in new)  # no event left the table
+    assert socket.closed is not None and socket.closed[0] == 1011
+    assert runner.code not in hub.tables
+    store.fail = False
+    again = hub.get(runner.code)
+    assert again is not None and again.service.v == v_before and again.service.status == "waiting"
+
+
+async def test_batches_and_slow_readers() -> None:
+    hub = Hub(MemoryStore(), Settings(limits=Limits(queue_max=50)))
+    runner, conn, socket = await _seated(hub, TableConfig.from_request(ONE_HUMAN), batch=True)
+    runner.on_frame(conn, json.dumps({"type": "ready", "id": "r1"}))
+    await asyncio.sleep(0.01)
+    assert any(frame.startswith("[") for frame in socket.frames)  # several messages, one frame
+    kinds = [m["type"] for m in socket.messages()]
+    assert kinds[:2] == ["welcome", "sync"] and "ack" in kinds
+    for _ in range(60):  # queued faster than it is written: the reader counts as too slow
+        conn.send('{"type": "pong"}')
+    await asyncio.sleep(0.01)
+    assert socket.closed == (1013, "too slow: reconnect and resync")
+
+
+async def test_idle_and_finished_tables_are_unloaded() -> None:
+    store = MemoryStore()
+    hub = Hub(store, Settings(idle_ttl=0.0, finished_ttl=0.0))
+    idle = hub.create(TableConfig.from_request({}))
+    await asyncio.sleep(0.01)
+    hub.sweep()
+    assert idle.code not in hub.tables and store.rooms[idle.code].status == "idle"
+    assert list(store.open_rooms()) == []
+    back = hub.get(idle.code.lower())
+    assert back is not None and store.rooms[idle.code].status == "waiting"
+
+
+def test_sqlite_store_keeps_order_and_status(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite3"
+    store = SQLiteStore(path)
+    store.create_room("AAAAAA", {"preset": "palm"})
+    store.append("AAAAAA", [{"op": "join", "seat": 0}, {"op": "ready", "seat": 0}])
+    store.append("AAAAAA", [{"op": "chat", "seat": 0, "text": "hi"}])
+    store.create_room("BBBBBB", {})
+    store.set_status("BBBBBB", "finished")
+    store.close()
+    again = SQLiteStore(path)
+    [room] = list(again.open_rooms())
+    assert room.code == "AAAAAA" and [c["op"] for c in room.commands] == ["join", "ready", "chat"]
+    again.append("AAAAAA", [{"op": "quit", "seat": 0}])  # numbering carries on after reopening
+    assert [c["op"] for c in again.load("AAAAAA").commands][-1] == "quit"  # type: ignore[union-attr]
+    assert again.load("ZZZZZZ") is None
+    with pytest.raises(ValueError):
+        SQLiteStore(path, sync="sometimes")
+    again.close()

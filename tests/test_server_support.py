@@ -1,0 +1,138 @@
+"""Helpers for the server tests: a real ``bigtwo serve`` process on a free loopback port, and
+the check that no message a recipient got holds a card it may not see.
+
+Not a test module itself (it defines no tests); the server test modules import from it.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bigtwo.engine.cards import to_mask
+from bigtwo.server.bench import free_port, start_server, wait_ready
+from bigtwo.server.storage import SQLiteStore
+from bigtwo.service.commands import Command
+from bigtwo.service.config import TableConfig
+from bigtwo.service.table import TableService
+
+CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][dchs])(?![A-Za-z0-9])")
+
+
+@dataclass
+class Server:
+    url: str
+    port: int
+    db: Path
+    process: subprocess.Popen[bytes]
+
+    @property
+    def ws_base(self) -> str:
+        return self.url.replace("http://", "ws://")
+
+    def start(self) -> None:
+        self.process = start_server(self.port, self.db, extra=["--allow-seeds"])
+        wait_ready(self.url, process=self.process)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+
+def launch(tmp: Path) -> Server:
+    port = free_port()
+    db = tmp / "tables.sqlite3"
+    process = start_server(port, db, extra=["--allow-seeds"])
+    server = Server(f"http://127.0.0.1:{port}", port, db, process)
+    try:
+        wait_ready(server.url, process=process)
+    except Exception:
+        server.stop()
+        raise
+    return server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for a whole test module."""
+    srv = launch(tmp_path_factory.mktemp("server"))
+    yield srv
+    srv.stop()
+
+
+def restored_table(db: Path, code: str) -> TableService:
+    """The table rebuilt from the stored log, as a restarted server would rebuild it."""
+    store = SQLiteStore(db, checkpoint=False)
+    try:
+        room = store.load(code)
+    finally:
+        store.close()
+    assert room is not None, f"table {code} is not stored"
+    config = TableConfig.from_json(room.config)
+    commands = [Command.from_log(c) for c in room.commands]
+    return TableService.restore(config, code, commands, now=0.0, resync_gap=10**9)
+
+
+def stored_commands(db: Path, code: str) -> list[dict[str, Any]]:
+    store = SQLiteStore(db, checkpoint=False)
+    try:
+        room = store.load(code)
+    finally:
+        store.close()
+    assert room is not None
+    return room.commands
+
+
+def dealt_hands(table: TableService) -> dict[int, tuple[int, ...]]:
+    """Every deal's dealt hands, by deal number (the server-side truth)."""
+    assert table.match is not None
+    out = {r.number: r.dealt for r in table.match.results}
+    out[table.match.deal_number] = table.match.deal.dealt
+    return out
+
+
+def assert_no_foreign_cards(
+    messages: list[dict[str, Any]], seat: int | None, hands: dict[int, tuple[int, ...]]
+) -> int:
+    """Check that every card named in ``messages`` (those one recipient got, in order) is the
+    recipient's own or already played in public. Returns how many card names were checked."""
+    import json
+
+    deal = 0
+    played = 0
+    checked = 0
+    lead = to_mask("3d")  # the textbook lead card: public, named in the rules
+    for msg in messages:
+        kind = msg.get("type")
+        if kind == "sync" and msg.get("view"):
+            deal = msg["view"]["deal"]
+            played = to_mask(msg["view"]["played"])
+        elif kind == "deal":
+            deal, played = msg["deal"], 0
+            for a in msg["actions"]:
+                played |= to_mask(a["cards"] or "")
+        elif kind == "action" and msg["cards"]:
+            played |= to_mask(msg["cards"])
+        own = hands[deal][seat] if (seat is not None and deal) else 0
+        allowed = own | played | lead
+        text = json.dumps({k: v for k, v in msg.items() if k != "id"})  # ids are the client's own
+        for token in CARD_TOKEN.findall(text):
+            checked += 1
+            assert to_mask(token) & allowed, (
+                f"seat {seat} was sent {token}, which it may not see, in {msg}"
+            )
+    return checked
