@@ -1,0 +1,53 @@
+// The buttons under your hand: Play, Pass, Clear, Hint, the two sorts and "all of a rank /
+// suit". Built once and updated in place, so a button keeps the keyboard focus.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+const BUTTONS = [
+  // [key, shortcut, style, label key]
+  ["play", "Enter", "primary", "action.play"],
+  ["pass", "P", "", "action.pass"],
+  ["clear", "C", "", "action.clear"],
+  ["hint", "H", "", "action.hint"],
+  ["sort-rank", "R", "secondary", "action.sortRank"],
+  ["sort-suit", "S", "secondary", "action.sortSuit"],
+  ["same-rank", "A", "secondary", "action.sameRank"],
+  ["same-suit", "Shift+A", "secondary", "action.sameSuit"],
+];
+
+export class ActionBar {
+  /** handlers: {play, pass, clear, hint, "sort-rank", ...}: what each button does. */
+  constructor(handlers) {
+    this.buttons = {};
+    for (const [key, shortcut, style] of BUTTONS) {
+      this.buttons[key] = h("button", {
+        class: `btn ${style}`, type: "button", "data-action": key, "aria-keyshortcuts": shortcut, onclick: handlers[key],
+      });
+    }
+    const b = this.buttons;
+    this.el = h("div", { class: "actions", role: "toolbar", "aria-label": t("actions.label") },
+      b.play, b.pass, b.clear, b.hint, h("span", { class: "sep", "aria-hidden": "true" }),
+      b["sort-rank"], b["sort-suit"], b["same-rank"], b["same-suit"]);
+  }
+
+  /** myTurn: we may act; selected: cards raised; lead: nothing on the table; canPass; cards: any in hand. */
+  update({ myTurn, selected, lead, canPass, cards }) {
+    const disabled = {
+      play: !myTurn || !selected,
+      pass: !myTurn || !canPass,
+      clear: !selected,
+      hint: !myTurn,
+      "sort-rank": false,
+      "sort-suit": false,
+      "same-rank": !cards,
+      "same-suit": !cards,
+    };
+    for (const [key, shortcut, , labelKey] of BUTTONS) {
+      const el = this.buttons[key];
+      const label = key === "play" && myTurn && lead ? t("action.lead") : t(labelKey);
+      if (el.textContent !== label) el.textContent = label;
+      el.title = `${label} (${shortcut})`;
+      el.disabled = disabled[key];
+    }
+  }
+}

@@ -1,0 +1,199 @@
+// Your hand: cards drawn as SVG, click or tap to select (raised), double-click for all of a
+// rank, long press for all of a suit, drag to reorder, arrows + space from the keyboard.
+// It knows nothing of the rules: it only keeps order and selection.
+import { h } from "./dom.js";
+import { cardFace, cardName, rankOf, suitOf, sortCards } from "./cards.js";
+
+const LONG_PRESS_MS = 550;
+const DRAG_START_PX = 8;
+
+export class Hand {
+  /** onChange(selected) is called whenever the selection changes. */
+  constructor({ onChange = () => {}, label = "Your hand" } = {}) {
+    this.el = h("div", { class: "hand", role: "listbox", "aria-multiselectable": "true", "aria-label": label });
+    this.cards = []; // in display order
+    this.selected = new Set();
+    this.focus = 0;
+    this.last = null; // the card last touched, for "all of its rank / suit"
+    this.onChange = onChange;
+    this.enabled = true;
+    new ResizeObserver(() => this.layout()).observe(this.el);
+  }
+
+  /** Show these cards, keeping the player's own order for cards still held. */
+  set(cards, sortBy = null, suitOrder = "dchs") {
+    const held = new Set(cards);
+    let order;
+    if (sortBy) order = sortCards(cards, sortBy, suitOrder);
+    else {
+      order = this.cards.filter((c) => held.has(c));
+      for (const c of sortCards(cards.filter((c) => !order.includes(c)), "rank", suitOrder)) order.push(c);
+    }
+    const same = order.length === this.cards.length && order.every((c, i) => c === this.cards[i]);
+    for (const c of [...this.selected]) if (!held.has(c)) this.selected.delete(c);
+    this.cards = order;
+    this.focus = Math.min(this.focus, Math.max(0, order.length - 1));
+    if (!same || !this.el.children.length) this.render();
+    else this.refresh();
+  }
+
+  sort(by, suitOrder = "dchs") {
+    this.cards = sortCards(this.cards, by, suitOrder);
+    this.render();
+  }
+
+  select(cards, on = true) {
+    for (const c of cards) (on ? this.selected.add(c) : this.selected.delete(c));
+    this.refresh();
+    this.onChange(this.selectedCards());
+  }
+
+  /** Exactly these cards selected, nothing else (Hint uses it). */
+  selectOnly(cards) {
+    this.selected = new Set(cards.filter((c) => this.cards.includes(c)));
+    this.refresh();
+    this.onChange(this.selectedCards());
+  }
+
+  clear() {
+    this.selectOnly([]);
+  }
+
+  toggle(card) {
+    this.select([card], !this.selected.has(card));
+    this.last = card;
+  }
+
+  /** All cards of the rank (or suit) of the card last touched or focused. */
+  selectAllOf(what, card = this.last ?? this.cards[this.focus]) {
+    if (card === undefined || card === null) return;
+    const same = this.cards.filter((c) => (what === "suit" ? suitOf(c) === suitOf(card) : rankOf(c) === rankOf(card)));
+    const allOn = same.every((c) => this.selected.has(c));
+    this.select(same, !allOn);
+  }
+
+  selectedCards() {
+    return this.cards.filter((c) => this.selected.has(c));
+  }
+
+  render() {
+    this.el.replaceChildren(...this.cards.map((card, i) => this.cardEl(card, i)));
+    this.layout();
+    this.refresh();
+  }
+
+  refresh() {
+    this.cards.forEach((card, i) => {
+      const el = this.el.children[i];
+      if (!el) return;
+      const on = this.selected.has(card);
+      el.classList.toggle("selected", on);
+      el.setAttribute("aria-selected", String(on));
+      el.tabIndex = i === this.focus ? 0 : -1;
+    });
+  }
+
+  layout() {
+    const n = this.cards.length;
+    const width = this.el.clientWidth;
+    const cardWidth = this.el.children[0]?.offsetWidth || 72;
+    const step = n > 1 ? Math.min(cardWidth * 0.62, (width - cardWidth) / (n - 1)) : 0;
+    const used = step * (n - 1) + cardWidth;
+    const start = Math.max(0, (width - used) / 2);
+    [...this.el.children].forEach((el, i) => {
+      el.style.left = `${start + i * step}px`;
+      el.style.zIndex = String(i + 1);
+    });
+  }
+
+  cardEl(card, index) {
+    const el = h("div", {
+      class: "card hand-card", role: "option", "aria-label": cardName(card), "aria-selected": "false",
+      dataset: { card: String(card), index: String(index) }, tabindex: -1,
+    }, cardFace(card));
+    el.addEventListener("pointerdown", (e) => this.pointerDown(e, card, el));
+    el.addEventListener("dblclick", (e) => {
+      e.preventDefault();
+      if (this.enabled) this.selectAllOf("rank", card);
+    });
+    el.addEventListener("keydown", (e) => this.key(e));
+    el.addEventListener("contextmenu", (e) => e.preventDefault()); // a long press selects the suit
+    el.addEventListener("focus", () => {
+      this.focus = this.cards.indexOf(card);
+    });
+    return el;
+  }
+
+  key(e) {
+    const n = this.cards.length;
+    const move = { ArrowLeft: -1, ArrowRight: 1, Home: -n, End: n }[e.key];
+    if (move !== undefined) {
+      this.focus = Math.max(0, Math.min(n - 1, this.focus + move));
+      this.refresh();
+      this.el.children[this.focus]?.focus();
+      e.preventDefault();
+    } else if (e.key === " " || e.key === "ArrowUp" || e.key === "ArrowDown") {
+      const card = this.cards[this.focus];
+      if (card === undefined) return;
+      if (e.key === " ") this.toggle(card);
+      else this.select([card], e.key === "ArrowUp");
+      this.last = card;
+      e.preventDefault();
+      e.stopPropagation();
+    }
+  }
+
+  pointerDown(e, card, el) {
+    if (e.button !== 0) return;
+    const startX = e.clientX;
+    const startY = e.clientY;
+    const startLeft = parseFloat(el.style.left) || 0;
+    let dragging = false;
+    let longPressed = false;
+    const timer = setTimeout(() => {
+      if (!dragging && this.enabled) {
+        longPressed = true;
+        this.selectAllOf("suit", card);
+      }
+    }, LONG_PRESS_MS);
+    el.setPointerCapture?.(e.pointerId);
+    const move = (ev) => {
+      const dx = ev.clientX - startX;
+      if (!dragging && Math.abs(dx) > DRAG_START_PX && Math.abs(dx) > Math.abs(ev.clientY - startY)) {
+        dragging = true;
+        clearTimeout(timer);
+        el.classList.add("dragging");
+      }
+      if (dragging) el.style.left = `${startLeft + dx}px`;
+    };
+    const up = (ev) => {
+      clearTimeout(timer);
+      el.removeEventListener("pointermove", move);
+      el.removeEventListener("pointerup", up);
+      el.removeEventListener("pointercancel", up);
+      el.classList.remove("dragging");
+      if (dragging) this.drop(card, parseFloat(el.style.left) || 0);
+      else if (!longPressed && ev.type === "pointerup" && this.enabled) {
+        this.focus = this.cards.indexOf(card);
+        this.toggle(card);
+      }
+    };
+    el.addEventListener("pointermove", move);
+    el.addEventListener("pointerup", up);
+    el.addEventListener("pointercancel", up);
+  }
+
+  /** Put the dragged card where it was dropped: after every card whose left edge it passed. */
+  drop(card, left) {
+    const others = this.cards.filter((c) => c !== card);
+    const lefts = [...this.el.children]
+      .filter((el) => Number(el.dataset.card) !== card)
+      .map((el) => parseFloat(el.style.left) || 0);
+    const at = lefts.filter((x) => x < left).length;
+    others.splice(at, 0, card);
+    this.cards = others;
+    this.focus = at;
+    this.render();
+    this.el.dispatchEvent(new CustomEvent("reordered", { bubbles: true }));
+  }
+}

@@ -1,0 +1,288 @@
+// The lobby: create a room (preset, options, seats human or computer, turn timer, hot-seat),
+// list the open rooms to join or watch, join by code, and open the replay viewer.
+import { h, mount } from "./dom.js";
+import { cardElement } from "./cards.js";
+import { t, tOr } from "./i18n.js";
+import { prefs, setPrefs, rememberSeat, myName } from "./prefs.js";
+import { api } from "./net.js";
+import { plain, nameAvatar } from "./state.js";
+import { avatar } from "./avatars.js";
+
+const COMPUTER_DELAY = { slow: 1.2, normal: 0.6, fast: 0.15 };
+const TIMERS = [0, 15, 30, 60, 120];
+
+export class LobbyScreen {
+  constructor(root) {
+    this.root = root;
+    this.presets = [];
+    this.levels = ["greedy"];
+    this.rooms = h("ul", { class: "rooms", "aria-live": "polite", "aria-label": t("lobby.openRooms") });
+    this.error = h("p", { class: "error", role: "alert" });
+    mount(root, h("p", { class: "loading" }, t("app.loading")));
+    this.load();
+    this.poll = setInterval(() => this.refreshRooms(), 4000);
+  }
+
+  destroy() {
+    clearInterval(this.poll);
+  }
+
+  async load() {
+    try {
+      const [info, presets] = await Promise.all([api.info(), api.presets()]);
+      this.levels = info.levels || this.levels;
+      this.presets = presets.presets || [];
+    } catch (err) {
+      this.error.textContent = err.message;
+    }
+    // Drawn once the presets and levels are known, so nothing typed is drawn over.
+    this.build();
+    this.refreshRooms();
+  }
+
+  build() {
+    const fan = h("div", { class: "fan", "aria-hidden": "true" },
+      [51, 47, 43, 39, 0].map((c, i) => {
+        const el = cardElement(c);
+        el.style.transform = `rotate(${(i - 2) * 9}deg) translateY(${Math.abs(i - 2) * 3}px)`;
+        return el;
+      }));
+    mount(this.root, h("div", { class: "lobby" },
+      h("section", { class: "hero" }, fan,
+        h("div", {}, h("h1", {}, t("lobby.welcome")), h("p", {}, t("lobby.tagline")))),
+      this.error,
+      this.createForm(),
+      h("div", { class: "stack" },
+        h("section", { class: "panel" },
+          h("div", { class: "room-head" }, h("h2", {}, t("lobby.openRooms")),
+            h("button", { class: "btn small", type: "button", onclick: () => this.refreshRooms() }, t("lobby.refresh"))),
+          this.rooms),
+        h("section", { class: "panel" }, h("h2", {}, t("lobby.joinByCode")), this.codeForm()),
+        h("section", { class: "panel" }, h("h2", {}, t("lobby.replays")),
+          h("p", {}, t("lobby.replaysHint")),
+          h("a", { class: "btn", href: "#/replay", "data-open-replay": "" }, t("lobby.openReplay"))))));
+  }
+
+  codeForm() {
+    const input = h("input", { type: "text", name: "code", maxlength: 12, placeholder: "ABC234", "aria-label": t("lobby.code"), autocapitalize: "characters" });
+    return h("form", {
+      class: "row",
+      onsubmit: (e) => {
+        e.preventDefault();
+        const code = input.value.trim().toUpperCase().replace(/.*\/(r|t)\//, "");
+        if (code) location.hash = `#/t/${code}`;
+      },
+    }, input, h("button", { class: "btn", type: "submit" }, t("lobby.go")));
+  }
+
+  // -- creating a room ----------------------------------------------------------------------
+  createForm() {
+    const p = prefs();
+    const presetNames = this.presets.length ? this.presets.map((x) => x.name) : ["palm"];
+    const form = h("form", { class: "panel create", "aria-labelledby": "create-title" });
+    const field = (label, control, cls = "") => h("label", { class: `field ${cls}` }, h("span", {}, label), control);
+    const select = (name, options, value) => h("select", { name },
+      options.map(([v, label]) => h("option", { value: v, selected: String(v) === String(value) ? true : undefined }, label)));
+    const preset = select("preset", presetNames.map((n) => [n, tOr(`preset.${n}`, n)]), presetNames.includes("palm") ? "palm" : presetNames[0]);
+    const players = select("players", [[4, "4"], [3, "3"], [2, "2"]], 4);
+    const deals = h("input", { type: "number", name: "deals", min: 1, max: 100, value: 10, "aria-label": t("lobby.deals") });
+    const pace = select("computer_delay", [["1.2", t("prefs.slow")], ["0.6", t("prefs.normal")], ["0.15", t("prefs.fast")], ["0", t("lobby.instant")]],
+      String(COMPUTER_DELAY[p.speed] ?? 0.6));
+    const timer = select("turn_seconds", TIMERS.map((s) => [s, s ? t("lobby.seconds", { n: s }) : t("lobby.noTimer")]), 0);
+    const autopass = h("input", { type: "checkbox", name: "autopass", checked: p.autopass ? true : undefined });
+    const autopassFive = h("input", { type: "checkbox", name: "autopass_five", checked: p.autopassFive ? true : undefined });
+    const hotseat = h("input", { type: "checkbox", name: "hotseat" });
+    const isPublic = h("input", { type: "checkbox", name: "public", checked: true });
+    const title = h("input", { type: "text", name: "title", maxlength: 60, placeholder: t("lobby.titlePlaceholder") });
+    const seed = h("input", { type: "text", name: "seed", inputmode: "numeric", placeholder: t("lobby.seedPlaceholder"), "aria-label": t("lobby.seed") });
+    const seatRows = h("div", { class: "seat-rows" });
+    const drawSeats = () => {
+      const n = Number(players.value);
+      const old = [...seatRows.querySelectorAll(".seat-row")].map((row) => ({
+        kind: row.querySelector("[name=kind]").value, level: row.querySelector("[name=level]").value, name: row.querySelector("[name=seat-name]").value,
+      }));
+      mount(seatRows, Array.from({ length: n }, (_, i) => {
+        const prev = old[i] || { kind: i === 0 ? "human" : "computer", level: this.levels.includes("strong") ? "strong" : "greedy", name: i === 0 ? myName() : p.names[i] || "" };
+        const kind = select("kind", [["human", t("seat.human")], ["computer", t("seat.computer")]], prev.kind);
+        const level = select("level", this.levels.map((l) => [l, tOr(`level.${l}`, l)]), prev.level);
+        const name = h("input", { type: "text", name: "seat-name", maxlength: 24, value: prev.name, "aria-label": t("lobby.seatName", { n: i + 1 }), class: "seat-name" });
+        const sync = () => {
+          level.disabled = kind.value !== "computer";
+          level.hidden = kind.value !== "computer";
+        };
+        kind.addEventListener("change", sync);
+        kind.setAttribute("aria-label", t("lobby.seatKind", { n: i + 1 }));
+        level.setAttribute("aria-label", t("lobby.seatLevel", { n: i + 1 }));
+        sync();
+        return h("div", { class: "seat-row", dataset: { seat: String(i) } }, h("strong", {}, t("seat.n", { n: i + 1 })), kind, level, name);
+      }));
+    };
+    const syncPreset = () => {
+      const info = this.presets.find((x) => x.name === preset.value);
+      if (!info) return;
+      for (const opt of players.options) opt.disabled = !info.players.includes(Number(opt.value));
+      if (!info.players.includes(Number(players.value))) players.value = String(info.players.includes(4) ? 4 : info.players[0]);
+      deals.value = String(info.deals || 10);
+      drawSeats();
+    };
+    preset.addEventListener("change", syncPreset);
+    players.addEventListener("change", drawSeats);
+    drawSeats();
+    syncPreset();
+    const status = h("p", { class: "error", role: "alert" });
+    const submit = h("button", { class: "btn primary", type: "submit", "data-create": "" }, t("lobby.create"));
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      submit.disabled = true;
+      status.textContent = "";
+      try {
+        await this.create(form, { hotseat: hotseat.checked });
+      } catch (err) {
+        status.textContent = err.message;
+      } finally {
+        submit.disabled = false;
+      }
+    });
+    mount(form,
+      h("h2", { id: "create-title" }, t("lobby.createTitle")),
+      h("div", { class: "row" }, field(t("lobby.preset"), preset, "grow"), field(t("lobby.players"), players), field(t("lobby.deals"), deals)),
+      h("fieldset", {}, h("legend", {}, t("lobby.seats")), seatRows,
+        h("label", { class: "field inline" }, hotseat, h("span", {}, t("lobby.hotseat")))),
+      h("div", { class: "row" }, field(t("lobby.timer"), timer), field(t("lobby.pace"), pace), field(t("lobby.title"), title, "grow")),
+      h("div", { class: "row" },
+        h("label", { class: "field inline" }, autopass, h("span", {}, t("prefs.autopass"))),
+        h("label", { class: "field inline" }, autopassFive, h("span", {}, t("prefs.autopassFive"))),
+        h("label", { class: "field inline" }, isPublic, h("span", {}, t("lobby.public")))),
+      h("details", {}, h("summary", {}, t("lobby.more")), field(t("lobby.seed"), seed)),
+      status,
+      h("div", { class: "row" }, submit));
+    return form;
+  }
+
+  async create(form, { hotseat }) {
+    const data = new FormData(form);
+    const rows = [...form.querySelectorAll(".seat-row")];
+    const seats = rows.map((row) => {
+      const kind = row.querySelector("[name=kind]").value;
+      const name = row.querySelector("[name=seat-name]").value.trim();
+      return kind === "computer" ? { kind, level: row.querySelector("[name=level]").value, name } : { kind: "human" };
+    });
+    const names = rows.map((row) => row.querySelector("[name=seat-name]").value.trim());
+    const config = {
+      preset: data.get("preset"),
+      seats,
+      deals: Number(data.get("deals")) || undefined,
+      autopass: form.querySelector("[name=autopass]").checked,
+      autopass_five: form.querySelector("[name=autopass_five]").checked,
+      computer_delay: Number(data.get("computer_delay")),
+      public: form.querySelector("[name=public]").checked,
+    };
+    const timer = Number(data.get("turn_seconds"));
+    if (timer) config.turn_seconds = timer;
+    const title = String(data.get("title") || "").trim();
+    if (title) config.title = title;
+    const seed = String(data.get("seed") || "").trim();
+    if (seed) config.seed = Number(seed);
+    const humanSeats = seats.map((s, i) => (s.kind === "human" ? i : -1)).filter((i) => i >= 0);
+    if (!humanSeats.length) throw new Error(t("lobby.needHuman"));
+    if (names[humanSeats[0]]) setPrefs({ name: names[humanSeats[0]] });
+    setPrefs({ names: names.map((n, i) => n || prefs().names[i] || "") });
+    const made = await api.createRoom(config);
+    const mine = hotseat ? humanSeats : [humanSeats[0]];
+    for (const seat of mine) {
+      const name = names[seat] || (seat === humanSeats[0] ? myName() : t("seat.n", { n: seat + 1 }));
+      const joined = await api.join(made.code, { name, seat });
+      rememberSeat(made.code, { seat: joined.seat, token: joined.token, name });
+    }
+    // Alone against computers (or every human here): get ready at once.
+    const start = mine.length === humanSeats.length;
+    location.hash = `#/t/${made.code}${start ? "?start=1" : ""}`;
+  }
+
+  // -- open rooms ---------------------------------------------------------------------------
+  async refreshRooms() {
+    let rooms;
+    try {
+      rooms = (await api.rooms()).rooms || [];
+    } catch (err) {
+      mount(this.rooms, h("li", { class: "error" }, err.message));
+      return;
+    }
+    if (!rooms.length) {
+      mount(this.rooms, h("li", { class: "muted" }, t("lobby.noRooms")));
+      return;
+    }
+    mount(this.rooms, rooms.map((room) => this.roomItem(room)));
+  }
+
+  roomItem(room) {
+    const seats = room.seats.map((s) => h("span", { class: `chip ${s.kind === "human" && !s.taken ? "free" : ""}` },
+      s.kind === "computer" || s.taken ? avatar({ computer: s.kind === "computer", seat: s.seat, index: nameAvatar(s.name, s.seat), size: 18 }) : null,
+      s.kind === "computer" || s.taken ? plain(s.name) : t("seat.free")));
+    const free = room.seats.filter((s) => s.kind === "human" && !s.taken);
+    return h("li", { class: "room", dataset: { code: room.code } },
+      h("div", { class: "room-head" },
+        h("span", { class: "room-title" }, room.title ? plain(room.title) : t("table.room", { code: room.code })),
+        h("span", { class: "muted" }, `${room.code} · ${tOr(`preset.${room.preset}`, room.preset)} · ${t("lobby.dealsN", { n: room.deals })}${room.options?.turn_seconds ? ` · ${t("lobby.seconds", { n: room.options.turn_seconds })}` : ""}`)),
+      h("div", { class: "room-seats" }, seats),
+      h("div", { class: "row" },
+        free.length ? h("a", { class: "btn small primary", href: `#/t/${room.code}`, "data-join": room.code }, t("lobby.join")) : null,
+        room.options?.spectators !== false ? h("a", { class: "btn small", href: `#/t/${room.code}/watch`, "data-watch": room.code }, t("lobby.watch")) : null));
+  }
+}
+
+/** Joining a table from a link: pick a free seat (with your name) or watch. */
+export class JoinScreen {
+  constructor(root, code, { onSeated, onWatch }) {
+    this.root = root;
+    this.code = code;
+    this.onSeated = onSeated;
+    this.onWatch = onWatch;
+    mount(root, h("p", { class: "loading" }, t("app.loading")));
+    this.load();
+  }
+
+  destroy() {}
+
+  async load() {
+    let room;
+    try {
+      room = (await api.room(this.code)).room;
+    } catch (err) {
+      mount(this.root, h("div", { class: "lobby" }, h("section", { class: "panel" },
+        h("h2", {}, t("join.title", { code: this.code })), h("p", { class: "error", role: "alert" }, err.message),
+        h("a", { class: "btn", href: "#/" }, t("action.backToLobby")))));
+      return;
+    }
+    const name = h("input", { type: "text", maxlength: 24, value: myName(), "aria-label": t("prefs.name"), name: "name" });
+    const status = h("p", { class: "error", role: "alert" });
+    const sit = async (seat) => {
+      status.textContent = "";
+      try {
+        const who = name.value.trim() || myName();
+        setPrefs({ name: who });
+        const joined = await api.join(this.code, { name: who, seat });
+        rememberSeat(this.code, { seat: joined.seat, token: joined.token, name: who });
+        this.onSeated();
+      } catch (err) {
+        status.textContent = err.message;
+      }
+    };
+    const waiting = room.status === "waiting";
+    mount(this.root, h("div", { class: "lobby" }, h("section", { class: "panel join" },
+      h("h2", {}, room.title ? plain(room.title) : t("join.title", { code: this.code })),
+      h("p", { class: "muted" }, `${tOr(`preset.${room.preset}`, room.preset)} · ${t("lobby.dealsN", { n: room.deals })} · ${t(`status.${room.status}`)}`),
+      waiting ? h("label", { class: "field" }, h("span", {}, t("prefs.name")), name) : h("p", {}, t("join.started")),
+      h("ul", { class: "rooms" }, room.seats.map((s) => h("li", { class: "room" },
+        h("div", { class: "room-head" },
+          h("span", { class: "row" }, avatar({ computer: s.kind === "computer", seat: s.seat, index: nameAvatar(s.name, s.seat), size: 28 }),
+            h("strong", {}, t("seat.n", { n: s.seat + 1 })),
+            s.kind === "computer" ? `${plain(s.name)} (${tOr(`level.${s.level}`, s.level)})` : s.taken ? plain(s.name) : t("seat.free")),
+          waiting && s.kind === "human" && !s.taken
+            ? h("button", { class: "btn small primary", type: "button", "data-sit": String(s.seat), onclick: () => sit(s.seat) }, t("join.sit")) : null)))),
+      status,
+      h("div", { class: "row" },
+        room.options?.spectators !== false ? h("button", { class: "btn", type: "button", "data-watch": "", onclick: () => this.onWatch() }, t("lobby.watch")) : null,
+        h("a", { class: "btn", href: "#/" }, t("action.backToLobby"))))));
+  }
+}

@@ -1,0 +1,82 @@
+// The app: language and preferences, the top bar, and the router between the lobby, a
+// table (playing, joining or watching) and the replay viewer. Routes live in the hash:
+//   #/            lobby
+//   #/t/CODE      a table (rejoins the seats this browser holds, else offers to join)
+//   #/t/CODE/watch  watch a table
+//   #/replay[/CODE] the replay viewer
+import { $ } from "./dom.js";
+import { setLang, translatePage } from "./i18n.js";
+import { prefs, seatsAt, pruneStorage } from "./prefs.js";
+import { LobbyScreen, JoinScreen } from "./lobby.js";
+import { TableScreen } from "./table.js";
+import { ReplayScreen } from "./replay.js";
+import { showPrefs } from "./prefsdialog.js";
+
+let screen = null;
+
+function parseHash() {
+  const [path, query = ""] = (location.hash.replace(/^#/, "") || "/").split("?");
+  return { parts: path.split("/").filter(Boolean), query: new URLSearchParams(query) };
+}
+
+function route() {
+  screen?.destroy?.();
+  screen = null;
+  document.querySelectorAll("dialog, .cover").forEach((el) => el.remove());
+  const root = $("#app");
+  const { parts, query } = parseHash();
+  if (parts[0] === "t" && parts[1]) {
+    const code = parts[1].toUpperCase();
+    const seats = seatsAt(code);
+    const table = (options) => {
+      screen = new TableScreen(root, code, { ...options, onLeave: () => (location.hash = "#/") });
+      if (query.get("start") === "1") autoReady(screen);
+    };
+    if (parts[2] === "watch") table({ watch: true });
+    else if (seats.length) table({ seats });
+    else {
+      screen = new JoinScreen(root, code, {
+        onSeated: () => route(),
+        onWatch: () => (location.hash = `#/t/${code}/watch`),
+      });
+    }
+  } else if (parts[0] === "replay") {
+    screen = new ReplayScreen(root, parts[1] || null);
+  } else {
+    screen = new LobbyScreen(root);
+  }
+  root.focus({ preventScroll: true });
+}
+
+/** A room made here with no one else to wait for: say ready for every seat held here. */
+function autoReady(table) {
+  const once = setInterval(() => {
+    if (!table.conns.every((c) => c.model.room)) return;
+    clearInterval(once);
+    for (const c of table.conns) {
+      const me = c.model.players[c.seat];
+      if (c.model.status === "waiting" && me && !me.ready) table.ready(c, true);
+    }
+    history.replaceState(null, "", `#/t/${table.code}`);
+  }, 50);
+  setTimeout(() => clearInterval(once), 10000);
+}
+
+function start() {
+  // The server's share link /r/CODE arrives here as ?room=CODE.
+  const room = new URLSearchParams(location.search).get("room");
+  if (room) history.replaceState(null, "", `/#/t/${room.toUpperCase()}`);
+  setLang(prefs().lang);
+  translatePage();
+  pruneStorage();
+  $("#prefs-button").addEventListener("click", () => showPrefs());
+  window.addEventListener("hashchange", route);
+  window.addEventListener("lang-changed", () => {
+    setLang(prefs().lang);
+    translatePage();
+    route();
+  });
+  route();
+}
+
+start();

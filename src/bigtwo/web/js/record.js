@@ -1,0 +1,87 @@
+// Reading a match record (the JSON the server stores and lets you download) into plain
+// values the replay viewer and the history view use, and stepping through one deal.
+import { toCards } from "./cards.js";
+
+const playCards = (play) => {
+  if (play === null || play === undefined) return null;
+  if (typeof play === "object" && !Array.isArray(play)) return toCards(play.cards ?? play.play ?? []);
+  return toCards(play);
+};
+
+function seatName(seat, i) {
+  if (typeof seat === "string") return { name: seat, kind: "human" };
+  return { name: seat?.name ?? `Seat ${i + 1}`, kind: seat?.kind ?? (seat?.bot || seat?.level ? "computer" : "human"), level: seat?.level ?? seat?.bot };
+}
+
+/** Normalise a record: {rules, seats, deals: [{number, hands, leader, actions, cardsLeft, points, winner}], totals}. */
+export function readRecord(json) {
+  const data = typeof json === "string" ? JSON.parse(json) : json;
+  if (!data || !Array.isArray(data.deals)) throw new Error("not a match record: it has no deals");
+  const rules = typeof data.rules === "string" ? { name: data.rules } : { ...(data.rules || {}) };
+  const kinds = Array.isArray(data.players) ? data.players : [];
+  const seats = (data.seats || data.names || []).map((seat, i) => {
+    const out = seatName(seat, i);
+    if (kinds[i]) {
+      const [kind, level] = String(kinds[i]).split(":");
+      out.kind = kind === "human" ? "human" : "computer";
+      out.level = level || (kind !== "human" && kind !== "computer" ? kind : out.level);
+    }
+    return out;
+  });
+  const deals = data.deals.map((deal, i) => {
+    const hands = (deal.hands || deal.dealt || []).map(toCards);
+    const actions = (deal.actions || []).map((a) => ({ seat: a.seat, cards: playCards(a.play), auto: !!a.auto }));
+    // "left" holds the cards; "cards_left" may hold only their counts.
+    const cardsLeft = (deal.left || (deal.cards_left || []).filter((c) => typeof c !== "number") || []).map(toCards);
+    const counts = (deal.cards_left || []).map((c, s) => (typeof c === "number" ? c : toCards(c).length));
+    const winner = deal.winner ?? (counts.length ? counts.findIndex((c) => c === 0) : null);
+    return {
+      number: deal.number ?? i + 1,
+      hands,
+      leader: deal.leader ?? actions[0]?.seat ?? 0,
+      actions,
+      cardsLeft,
+      counts: counts.length ? counts : cardsLeft.map((c) => c.length),
+      points: deal.points || [],
+      multipliers: deal.multipliers || [],
+      winner: winner === -1 ? null : winner,
+    };
+  });
+  while (seats.length < (deals[0]?.hands.length || 0)) seats.push(seatName(null, seats.length));
+  const rulesName = rules.name || deals[0]?.rules || "";
+  if (!rules.name) rules.name = rulesName;
+  const totals = data.totals || seats.map((_, s) => deals.reduce((sum, d) => sum + (d.points[s] || 0), 0));
+  return { rules, seats, deals, totals, dealsPerGame: data.deals_per_game || deals.length, over: data.over ?? true, raw: data };
+}
+
+/**
+ * The position after the first `step` actions of a deal: each hand, the play on the table and
+ * who made it, whose turn it is, and the actions of the trick in progress.
+ */
+export function positionAt(deal, step) {
+  const hands = deal.hands.map((h) => [...h]);
+  let table = null; // {seat, cards}
+  let trick = [];
+  for (const action of deal.actions.slice(0, step)) {
+    if (table && action.seat === table.seat) {
+      table = null; // everyone else passed: the trick is over and its winner leads
+      trick = [];
+    }
+    if (action.cards) {
+      const played = new Set(action.cards);
+      hands[action.seat] = hands[action.seat].filter((c) => !played.has(c));
+      table = { seat: action.seat, cards: action.cards };
+    }
+    trick.push(action);
+  }
+  const next = deal.actions[step];
+  let turn = next ? next.seat : null;
+  if (table && next && next.seat === table.seat) {
+    table = null;
+    trick = [];
+  }
+  if (!next && step > 0) turn = null;
+  if (step === 0) turn = deal.leader;
+  const over = step >= deal.actions.length && hands.some((h) => h.length === 0);
+  return { hands, table, trick, turn, over, last: deal.actions[step - 1] || null };
+}

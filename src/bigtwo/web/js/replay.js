@@ -1,0 +1,224 @@
+// The replay viewer: step through any finished match record (from the server or an uploaded
+// JSON file) forward and back, jump to a deal, and see every hand face up.
+import { h, mount } from "./dom.js";
+import { cardRow, cardsSymbols, sortCards } from "./cards.js";
+import { t } from "./i18n.js";
+import { speedMs } from "./prefs.js";
+import { api } from "./net.js";
+import { readRecord, positionAt } from "./record.js";
+import { avatar } from "./avatars.js";
+import { nameAvatar } from "./state.js";
+import { icon } from "./icons.js";
+
+const PLACES = { 2: [0, 2], 3: [0, 1, 3], 4: [0, 1, 2, 3] };
+
+export class ReplayScreen {
+  constructor(root, code = null) {
+    this.root = root;
+    this.record = null;
+    this.dealIndex = 0;
+    this.step = 0;
+    this.timer = null;
+    this.onKey = (e) => this.key(e);
+    document.addEventListener("keydown", this.onKey);
+    if (code) this.loadFromServer(code);
+    else this.picker();
+  }
+
+  destroy() {
+    this.stop();
+    document.removeEventListener("keydown", this.onKey);
+  }
+
+  // -- choosing a record ------------------------------------------------------------------------
+  picker(error = "") {
+    const file = h("input", { type: "file", accept: ".json,application/json", "aria-label": t("replay.upload"), "data-upload": "" });
+    file.addEventListener("change", () => file.files[0] && this.loadFile(file.files[0]));
+    const zone = h("div", { class: "drop-zone" }, h("p", {}, t("replay.drop")), file);
+    zone.addEventListener("dragover", (e) => e.preventDefault());
+    zone.addEventListener("drop", (e) => {
+      e.preventDefault();
+      if (e.dataTransfer.files[0]) this.loadFile(e.dataTransfer.files[0]);
+    });
+    const code = h("input", { type: "text", maxlength: 12, placeholder: "ABC234", "aria-label": t("lobby.code") });
+    mount(this.root, h("div", { class: "replay-pick" }, h("section", { class: "panel" },
+      h("h2", {}, t("replay.title")),
+      h("p", {}, t("replay.intro")),
+      zone,
+      h("form", { class: "row", style: { marginTop: "12px" }, onsubmit: (e) => {
+        e.preventDefault();
+        if (code.value.trim()) location.hash = `#/replay/${code.value.trim().toUpperCase()}`;
+      } }, h("label", {}, t("replay.fromServer")), code, h("button", { class: "btn", type: "submit" }, t("lobby.go"))),
+      error ? h("p", { class: "error", role: "alert" }, error) : null)));
+  }
+
+  async loadFile(file) {
+    try {
+      this.open(readRecord(await file.text()));
+    } catch (err) {
+      this.picker(t("replay.bad", { reason: err.message }));
+    }
+  }
+
+  async loadFromServer(code) {
+    mount(this.root, h("p", { class: "loading" }, t("app.loading")));
+    try {
+      const data = await api.record(code);
+      if (!data) throw new Error(t("replay.noEndpoint"));
+      this.open(readRecord(data.record || data));
+    } catch (err) {
+      this.picker(err.message);
+    }
+  }
+
+  /** Show a record (already read); starts at the first deal. */
+  open(record) {
+    if (!record.deals.length) throw new Error(t("replay.empty"));
+    this.record = record;
+    this.dealIndex = 0;
+    this.step = 0;
+    this.build();
+    this.render();
+  }
+
+  // -- moving ---------------------------------------------------------------------------------
+  get deal() {
+    return this.record.deals[this.dealIndex];
+  }
+
+  go(step) {
+    this.step = Math.max(0, Math.min(this.deal.actions.length, step));
+    this.render();
+  }
+
+  jump(dealIndex) {
+    this.dealIndex = Math.max(0, Math.min(this.record.deals.length - 1, dealIndex));
+    this.step = 0;
+    this.render();
+  }
+
+  forward() {
+    if (this.step < this.deal.actions.length) this.go(this.step + 1);
+    else if (this.dealIndex < this.record.deals.length - 1) this.jump(this.dealIndex + 1);
+    else this.stop();
+  }
+
+  back() {
+    if (this.step > 0) this.go(this.step - 1);
+    else if (this.dealIndex > 0) {
+      this.dealIndex -= 1;
+      this.go(this.deal.actions.length);
+    }
+  }
+
+  toggleAuto() {
+    if (this.timer) this.stop();
+    else {
+      this.timer = setInterval(() => this.forward(), speedMs(900));
+      this.render();
+    }
+  }
+
+  stop() {
+    clearInterval(this.timer);
+    this.timer = null;
+    if (this.record) this.render();
+  }
+
+  key(e) {
+    if (!this.record || e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    const actions = {
+      ArrowRight: () => this.forward(), ArrowLeft: () => this.back(),
+      Home: () => this.go(0), End: () => this.go(this.deal.actions.length),
+      PageDown: () => this.jump(this.dealIndex + 1), PageUp: () => this.jump(this.dealIndex - 1),
+      " ": () => this.toggleAuto(),
+    };
+    if (actions[e.key]) {
+      e.preventDefault();
+      actions[e.key]();
+    }
+  }
+
+  /** Back to choosing a record. */
+  close() {
+    this.stop();
+    this.record = null;
+    this.felt = null;
+    if (location.hash !== "#/replay") history.replaceState(null, "", "#/replay");
+    this.picker();
+  }
+
+  // -- drawing ------------------------------------------------------------------------------------
+  build() {
+    this.felt = h("div", { class: "replay-felt", role: "region", "aria-label": t("replay.table") });
+    this.controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": t("replay.controls") });
+    this.list = h("div", { class: "replay-list" });
+    mount(this.root, h("div", { class: "replay", "data-replay": "" }, this.controls, this.felt));
+  }
+
+  render() {
+    if (!this.record || !this.felt) return;
+    const record = this.record;
+    const deal = this.deal;
+    const pos = positionAt(deal, this.step);
+    const name = (s) => record.seats[s]?.name || t("seat.n", { n: s + 1 });
+    const players = deal.hands.length;
+    const places = PLACES[players] || PLACES[4];
+    const suitOrder = record.rules.suit_order || "dchs";
+    mount(this.felt,
+      deal.hands.map((_, seat) => {
+        const last = [...pos.trick].reverse().find((a) => a.seat === seat);
+        const passed = last && !last.cards;
+        return h("section", {
+          class: `replay-seat pos-${places[seat]} ${pos.turn === seat ? "turn" : ""}`,
+          "aria-label": `${name(seat)}: ${t("seat.cardsLeft", { count: pos.hands[seat].length })}`,
+          dataset: { seat: String(seat), left: String(pos.hands[seat].length) },
+        },
+          h("div", { class: "label" },
+            avatar({ computer: record.seats[seat]?.kind === "computer", seat, index: nameAvatar(name(seat), seat), size: 28 }),
+            h("span", {}, name(seat)), h("span", { class: "chip" }, String(pos.hands[seat].length)),
+            passed ? h("span", { class: "bubble" }, last.auto ? t("seat.autopassed") : t("seat.passed")) : null),
+          pos.hands[seat].length ? cardRow(sortCards(pos.hands[seat], "rank", suitOrder)) : h("span", { class: "win" }, pos.over ? t("score.win") : ""));
+      }),
+      h("div", { class: "centre", style: { gridArea: "centre" } }, this.centre(pos, name)));
+    const dealSelect = h("select", { "aria-label": t("replay.jump"), "data-deal-select": "", onchange: (e) => this.jump(Number(e.target.value)) },
+      record.deals.map((d, i) => h("option", { value: i, selected: i === this.dealIndex ? true : undefined }, t("replay.dealN", { n: d.number }))));
+    const slider = h("input", { type: "range", min: 0, max: deal.actions.length, value: this.step, "aria-label": t("replay.position"),
+      oninput: (e) => this.go(Number(e.target.value)) });
+    const btn = (label, text, fn, key) => h("button", { class: "btn small", type: "button", "aria-label": label, title: label, onclick: fn, "data-replay-btn": key }, text);
+    mount(this.controls,
+      dealSelect,
+      btn(t("replay.start"), icon("first"), () => this.go(0), "start"),
+      btn(t("replay.back"), icon("back"), () => this.back(), "back"),
+      btn(this.timer ? t("replay.pause") : t("replay.auto"), [icon(this.timer ? "pause" : "play"), h("span", {}, this.timer ? t("replay.pauseShort") : t("replay.autoShort"))], () => this.toggleAuto(), "auto"),
+      btn(t("replay.forward"), icon("forward"), () => this.forward(), "forward"),
+      btn(t("replay.end"), icon("last"), () => this.go(deal.actions.length), "end"),
+      slider,
+      h("span", { class: "replay-step", "data-replay-step": `${deal.number}:${this.step}`, "aria-live": "polite" },
+        t("replay.stepOf", { n: this.step, of: deal.actions.length })),
+      h("button", { class: "btn small", type: "button", onclick: () => this.close() }, t("replay.other")));
+  }
+
+  centre(pos, name) {
+    const deal = this.deal;
+    const last = pos.last;
+    const lastText = !last ? t("replay.dealStart", { name: name(deal.leader) })
+      : last.cards ? t("replay.played", { name: name(last.seat), cards: cardsSymbols(last.cards) })
+      : last.auto ? t("table.lastAutoPass", { name: name(last.seat) }) : t("table.lastPass", { name: name(last.seat) });
+    const parts = [
+      h("div", { class: "muted-light" }, t("replay.dealOf", { n: deal.number, of: this.record.deals.length })),
+      pos.table ? h("div", { class: "trick-play" }, cardRow(pos.table.cards)) : null,
+      pos.table ? h("div", { class: "trick-by" }, t("table.playedBy", { name: name(pos.table.seat), kind: "" }).replace(/\s*[(（]\s*[)）]/, "")) : null,
+      h("div", { class: "message", "data-replay-message": "" }, lastText),
+    ];
+    if (this.step >= deal.actions.length && deal.points.length) {
+      parts.push(h("table", { class: "score-table replay-result" },
+        h("tbody", {}, deal.points.map((p, s) => h("tr", {},
+          h("td", {}, name(s)),
+          h("td", { class: "num" }, String(deal.counts?.[s] ?? pos.hands[s].length)),
+          h("td", {}, s === deal.winner ? h("span", { class: "win" }, t("score.win")) : deal.multipliers?.[s] === 2 ? h("span", { class: "double" }, t("score.double")) : ""),
+          h("td", { class: "num" }, p > 0 ? `+${p}` : String(p)))))));
+    }
+    return parts;
+  }
+}

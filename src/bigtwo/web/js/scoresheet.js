@@ -1,0 +1,92 @@
+// The score sheet after each deal (cards left, DOUBLE!, WIN!, points, totals) and the final
+// scores at the end of the game, as the Palm score form shows them.
+import { h } from "./dom.js";
+import { cardRow, sortCards } from "./cards.js";
+import { playerAvatar } from "./seats.js";
+import { t } from "./i18n.js";
+
+const signed = (n) => (n > 0 ? `+${n}` : String(n));
+const tone = (n) => (n > 0 ? "pos" : n < 0 ? "neg" : "");
+
+function bandLabel(multiplier) {
+  if (multiplier >= 3) return t("score.triple");
+  if (multiplier === 2) return t("score.double");
+  return "";
+}
+
+/** The table for one finished deal. */
+export function dealTable(model, result) {
+  const rows = model.players.map((player, seat) => {
+    const left = result.cardsLeft?.[seat] || [];
+    const count = result.counts?.[seat] ?? left.length;
+    const won = result.winner === seat;
+    const band = bandLabel(result.multipliers?.[seat] || 1);
+    return h("tr", { class: won ? "winner" : "", dataset: { seat: String(seat) } },
+      h("td", {}, h("div", { class: "row" }, playerAvatar(player, 28), h("span", {}, player.name))),
+      h("td", { class: "num", dataset: { cardsLeft: String(count) } }, String(count)),
+      // Cards the server did not show us are drawn face down.
+      h("td", { class: "cards-col" }, left.length ? cardRow(sortCards(left, "suit"), "tiny") : count ? cardRow(Array(Math.min(count, 13)).fill(null), "tiny backs") : null),
+      h("td", {}, won ? h("span", { class: "win" }, t("score.win")) : band ? h("span", { class: "double" }, band) : null),
+      h("td", { class: `num ${tone(result.points[seat] || 0)}`, dataset: { points: String(result.points[seat] || 0) } }, signed(result.points[seat] || 0)),
+      h("td", { class: "num", dataset: { total: String(model.totals[seat] ?? 0) } }, String(model.totals[seat] ?? 0)));
+  });
+  return h("table", { class: "score-table", "aria-label": t("score.dealN", { n: result.number }) },
+    h("thead", {}, h("tr", {},
+      h("th", {}, t("score.player")), h("th", { class: "num" }, t("score.left")), h("th", { class: "cards-col" }, t("score.cards")),
+      h("th", {}, ""), h("th", { class: "num" }, t("score.points")), h("th", { class: "num" }, t("score.total")))),
+    h("tbody", {}, rows));
+}
+
+/** Every deal so far, one row each, with the running totals. */
+export function allDealsTable(model) {
+  return h("table", { class: "score-table", "aria-label": t("score.allDeals") },
+    h("thead", {}, h("tr", {}, h("th", {}, t("score.deal")), model.players.map((p) => h("th", { class: "num" }, p.name)))),
+    h("tbody", {},
+      model.results.map((r) => h("tr", {},
+        h("td", {}, String(r.number)),
+        model.players.map((_, s) => h("td", { class: `num ${tone(r.points[s] || 0)}` },
+          `${signed(r.points[s] || 0)}${r.winner === s ? " ★" : ""}`)))),
+      h("tr", {}, h("th", {}, t("score.total")), model.players.map((_, s) => h("th", { class: "num" }, String(model.totals[s] ?? 0))))));
+}
+
+/** The final standings: highest total first. */
+export function finalTable(model) {
+  const order = model.players.map((p, s) => ({ p, s, total: model.totals[s] ?? 0 })).sort((a, b) => b.total - a.total);
+  return h("table", { class: "score-table final", "aria-label": t("score.final") },
+    h("tbody", {}, order.map(({ p, s, total }, i) => h("tr", { class: i === 0 ? "winner" : "", dataset: { seat: String(s) } },
+      h("td", { class: "final-rank" }, String(i + 1)),
+      h("td", {}, h("div", { class: "row" }, playerAvatar(p, 32), h("strong", {}, p.name))),
+      h("td", { class: `num final-rank ${tone(total)}` }, String(total))))));
+}
+
+/**
+ * Open the score sheet as a dialog. actions: {next, restart, leave} callbacks; `next` is
+ * offered while deals remain, restart/leave once the game is over.
+ */
+export function showScoreSheet(model, result, actions) {
+  const over = model.matchOver;
+  const dialog = h("dialog", { class: "score-sheet", "aria-labelledby": "score-title", dataset: { deal: String(result.number), final: over ? "1" : undefined } });
+  const close = () => dialog.close();
+  const head = h("div", { class: "dialog-head" },
+    h("h2", { id: "score-title" }, over ? t("score.finalTitle") : t("score.dealOf", { n: result.number, of: model.dealsTotal || "?" })));
+  const body = h("div", { class: "dialog-body" },
+    over ? [h("h3", {}, t("score.final")), finalTable(model), h("h3", {}, t("score.lastDeal", { n: result.number }))] : null,
+    dealTable(model, result),
+    model.results.length > 1 ? h("details", { open: over ? true : undefined }, h("summary", {}, t("score.allDeals")), allDealsTable(model)) : null);
+  const buttons = over
+    ? [
+        actions.restart ? h("button", { class: "btn primary", type: "button", onclick: () => { close(); actions.restart(); } }, t("action.newGame")) : null,
+        actions.replay ? h("button", { class: "btn", type: "button", "data-replay-match": "", onclick: () => { close(); actions.replay(); } }, t("action.replay")) : null,
+        actions.record ? h("button", { class: "btn", type: "button", "data-download-record": "", onclick: () => actions.record() }, t("action.downloadRecord")) : null,
+        h("button", { class: "btn", type: "button", onclick: () => { close(); actions.leave?.(); } }, t("action.leave")),
+        h("button", { class: "btn", type: "button", onclick: close }, t("action.close")),
+      ]
+    : [
+        h("button", { class: "btn primary", type: "button", "data-next-deal": "", onclick: () => { close(); actions.next?.(); } }, t("action.nextDeal")),
+      ];
+  dialog.append(head, body, h("div", { class: "dialog-foot" }, buttons));
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+  return dialog;
+}

@@ -1,0 +1,82 @@
+// The players around the table: avatar, name, cards left, the turn indicator with its
+// timer, and what each did last in the trick (passed, away, computer).
+import { h } from "./dom.js";
+import { avatar } from "./avatars.js";
+import { cardElement } from "./cards.js";
+import { t, tOr } from "./i18n.js";
+
+/** Where each other seat sits on screen, seen from `me`, in turn order. */
+export function placesFrom(me, players) {
+  const others = [];
+  for (let k = 1; k < players; k++) others.push((me + k) % players);
+  const names = { 1: ["top"], 2: ["left", "right"], 3: ["left", "top", "right"] }[others.length] || [];
+  return others.map((seat, i) => ({ seat, place: names[i] }));
+}
+
+export function playerAvatar(player, size) {
+  return avatar({
+    index: player.avatar ?? player.seat,
+    computer: player.kind === "computer",
+    seat: player.seat,
+    size,
+  });
+}
+
+/** Seconds left on a timer (null when there is none). */
+export function secondsLeft(timer, now = Date.now()) {
+  if (!timer || !timer.endsAt) return null;
+  return Math.max(0, Math.ceil((timer.endsAt - now) / 1000));
+}
+
+export function timerBits(model, seat) {
+  const timer = model.timer;
+  if (!timer || timer.seat !== seat || model.deal?.turn !== seat || model.deal?.over) return [];
+  const left = secondsLeft(timer);
+  const share = timer.seconds ? Math.max(0, Math.min(1, (timer.endsAt - Date.now()) / (timer.seconds * 1000))) : 0;
+  return [
+    h("div", { class: "timer", "aria-label": t("seat.timer", { seconds: left }), dataset: { timerSeat: String(seat) } }, `${left}s`),
+    h("div", { class: "timer-bar", "aria-hidden": "true" }, h("div", { style: { width: `${share * 100}%` } })),
+  ];
+}
+
+/** What the seat did last in the trick in progress: "Pass", "Auto pass" or nothing. */
+function lastMove(model, seat) {
+  const trick = model.deal?.trick || [];
+  for (let i = trick.length - 1; i >= 0; i--) {
+    if (trick[i].seat !== seat) continue;
+    if (trick[i].cards) return null;
+    return trick[i].auto ? t("seat.autopassed") : t("seat.passed");
+  }
+  return null;
+}
+
+export function seatPanel(model, seat, place) {
+  const player = model.players[seat] || { seat, name: t("seat.empty"), kind: "human" };
+  const count = model.deal?.counts?.[seat] ?? 0;
+  const turn = model.deal && !model.deal.over && model.deal.turn === seat;
+  const moved = lastMove(model, seat);
+  const label = [
+    player.name || t("seat.empty"),
+    player.kind === "computer" ? t("seat.computer") : "",
+    model.deal ? t("seat.cardsLeft", { count }) : "",
+    turn ? t("seat.theirTurn") : "",
+  ].filter(Boolean).join(", ");
+  const backs = h("div", { class: "backs", "aria-hidden": "true" },
+    Array.from({ length: Math.min(count, 13) }, () => cardElement(null)));
+  return h("section", {
+    class: `seat seat-${place} ${turn ? "turn" : ""} ${player.away ? "away" : ""}`,
+    "aria-label": label,
+    dataset: { seat: String(seat), place },
+  },
+    h("div", { class: "avatar-wrap" }, playerAvatar(player, 54),
+      model.deal ? h("span", { class: `count ${count > 0 && count <= 2 ? "low" : ""}`, "aria-hidden": "true", title: t("seat.cardsLeftShort") }, String(count)) : null),
+    h("div", { class: "who" },
+      h("div", { class: "name" }, player.name || t("seat.empty")),
+      h("div", { class: "meta" },
+        player.kind === "computer" ? h("span", { class: "badge" }, tOr(`level.${player.level}`, player.level)) : null,
+        !player.name && player.kind !== "computer" ? h("span", { class: "badge" }, t("seat.waiting")) : null,
+        player.away ? h("span", { class: "badge" }, t("seat.away")) : null),
+      timerBits(model, seat),
+      moved ? h("div", { class: "bubble" }, moved) : null),
+    model.deal ? backs : null);
+}

@@ -1,0 +1,50 @@
+// The side panel beside the table (a drawer on narrow screens): the cards-played tracker,
+// then tabs for chat, the game history and the scores of every deal.
+import { h, mount } from "./dom.js";
+import { t } from "./i18n.js";
+import { trackerView } from "./tracker.js";
+import { historyView } from "./history.js";
+import { allDealsTable } from "./scoresheet.js";
+
+export class SidePanel {
+  /** chat: a Chat; onChange(): redraw; onDownload(): download the history. */
+  constructor({ chat, onChange, onDownload }) {
+    Object.assign(this, { chat, onChange, onDownload });
+    this.tab = "chat";
+    this.el = h("aside", { class: "side", "aria-label": t("side.label") });
+    this.tracker = h("section", { class: "tracker-box", "aria-label": t("tracker.title") });
+    this.tabs = h("div", { class: "tabs", role: "tablist" });
+    this.body = h("div", { class: "tab-body", role: "tabpanel", id: "side-panel" });
+    const close = h("button", { class: "btn small side-close", type: "button", "aria-label": t("action.close"), onclick: () => this.toggle(false) }, "✕");
+    mount(this.el, close, this.tracker, this.tabs, this.body);
+  }
+
+  get open() {
+    return this.el.classList.contains("open");
+  }
+
+  toggle(open = !this.open) {
+    this.el.classList.toggle("open", open);
+    this.onChange();
+  }
+
+  show(tab) {
+    this.tab = tab;
+    this.onChange();
+  }
+
+  render(model, archive) {
+    mount(this.tracker, h("h3", {}, t("tracker.title")), trackerView(model));
+    const tabs = [["chat", t("side.chat")], ["history", t("side.history")], ["scores", t("side.scores")]];
+    mount(this.tabs, tabs.map(([key, label]) => h("button", {
+      type: "button", role: "tab", "aria-selected": String(this.tab === key), "aria-controls": "side-panel",
+      dataset: { tab: key }, onclick: () => this.show(key),
+    }, label)));
+    if (this.tab === "chat") {
+      // The chat box stays in place, so typing is never interrupted by the game.
+      this.chat.render(model.chat, model.players);
+      if (this.body.firstChild !== this.chat.el || this.body.children.length !== 1) mount(this.body, this.chat.el);
+    } else if (this.tab === "history") mount(this.body, historyView(archive, model, this.onDownload));
+    else mount(this.body, model.results.length ? allDealsTable(model) : h("p", { class: "muted" }, t("score.none")));
+  }
+}

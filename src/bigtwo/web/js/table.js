@@ -1,0 +1,516 @@
+// The table screen: the seats, the trick, your hand and buttons, the message area and the
+// side panel (chat, cards played, history). It holds one connection per seat this browser
+// sits at (several in hot-seat play, none but a spectator's when watching) and renders the
+// model of the seat whose turn it is.
+import { h, mount } from "./dom.js";
+import { cardsSymbols, cardText } from "./cards.js";
+import { t, tOr } from "./i18n.js";
+import { prefs, setPrefs, rememberSeat, forgetTable, savedOrder, saveOrder, myName } from "./prefs.js";
+import { TableSocket, api } from "./net.js";
+import { emptyModel, applySync, applyEvent, plain } from "./state.js";
+import { Hand } from "./hand.js";
+import { ActionBar } from "./actionbar.js";
+import { SidePanel } from "./sidepanel.js";
+import { seatPanel, placesFrom, playerAvatar, timerBits } from "./seats.js";
+import { trickView, statusText } from "./trick.js";
+import { waitingView } from "./waiting.js";
+import { showScoreSheet } from "./scoresheet.js";
+import { Chat } from "./chat.js";
+import { loadArchive, saveArchive, updateArchive, historyText, download } from "./history.js";
+import { toast, copyText } from "./toast.js";
+import { bindTableKeys } from "./keys.js";
+import { coverScreen } from "./hotseat.js";
+import { showDialog } from "./dialog.js";
+
+export const shareLink = (code) => `${location.origin}/r/${code}`;
+
+export class TableScreen {
+  /** seats: [{seat, token, name}] this browser holds; watch: a spectator token or true. */
+  constructor(root, code, { seats = [], watch = null, onLeave = () => {} } = {}) {
+    this.root = root;
+    this.code = code;
+    this.onLeave = onLeave;
+    this.archive = loadArchive(code);
+    this.conns = seats.map((s) => this.connection(s.seat, { token: s.token }));
+    if (!this.conns.length) this.conns.push(this.connection(null, typeof watch === "string" ? { token: watch } : { watch: true }));
+    this.shown = this.conns[0];
+    this.uncovered = this.conns.length > 1 ? null : this.shown.seat; // hot-seat: whose cards may show
+    this.message = null; // {text, refused}
+    this.hintAt = -1;
+    this.firstRender = true;
+    this.hand = new Hand({ onChange: () => this.onSelection(), label: t("hand.label") });
+    this.hand.el.addEventListener("reordered", () => {
+      setPrefs({ sort: "custom" });
+      saveOrder(this.code, this.model.seat, this.model.deal?.number, this.hand.cards);
+    });
+    this.chat = new Chat({ onSend: (text) => this.say(text) });
+    this.actions = new ActionBar({
+      play: () => this.play(),
+      pass: () => this.pass(),
+      clear: () => this.clearSelection(),
+      hint: () => this.hint(),
+      "sort-rank": () => this.sort("rank"),
+      "sort-suit": () => this.sort("suit"),
+      "same-rank": () => this.hand.selectAllOf("rank"),
+      "same-suit": () => this.hand.selectAllOf("suit"),
+    });
+    this.side = new SidePanel({ chat: this.chat, onChange: () => this.schedule(), onDownload: () => this.downloadHistory() });
+    this.build();
+    this.unbindKeys = bindTableKeys(this);
+    this.ticker = setInterval(() => this.tick(), 250);
+    for (const c of this.conns) c.socket.connect();
+  }
+
+  get hotSeat() {
+    return this.conns.length > 1;
+  }
+
+  get model() {
+    return this.shown.model;
+  }
+
+  connection(seat, auth) {
+    const conn = { seat, model: emptyModel(this.code, seat), status: "connecting" };
+    conn.socket = new TableSocket({
+      code: this.code,
+      ...auth,
+      name: myName(),
+      since: () => conn.model.v,
+      onMessage: (msg) => this.onMessage(conn, msg),
+      onStatus: (status, detail) => this.onStatus(conn, status, detail),
+    });
+    return conn;
+  }
+
+  destroy() {
+    clearInterval(this.ticker);
+    this.unbindKeys();
+    for (const c of this.conns) c.socket.close();
+    document.querySelectorAll("dialog.score-sheet, .cover").forEach((el) => el.remove());
+  }
+
+  // -- messages from the server --------------------------------------------------------------
+  onStatus(conn, status, detail) {
+    conn.status = status;
+    if (status === "gone") {
+      const code = detail?.code;
+      if (code === 4401 || code === 4404) {
+        this.setMessage(code === 4404 ? t("table.noRoom") : t("table.noSeat"), true);
+        if (code === 4401) forgetTable(this.code);
+      } else if (code === 4409) this.setMessage(t("table.replaced"), true);
+    }
+    this.schedule();
+  }
+
+  onMessage(conn, msg) {
+    const model = conn.model;
+    switch (msg.type) {
+      case "welcome":
+        if (msg.seat !== undefined) model.seat = msg.seat;
+        return;
+      case "sync":
+        applySync(model, msg);
+        break;
+      case "clock":
+        model.timer = { seat: msg.seat, endsAt: Date.now() + msg.ms, seconds: model.room?.options?.turn_seconds || msg.ms / 1000 };
+        break;
+      case "presence":
+        applyEvent(model, msg);
+        break;
+      case "error":
+        if (!msg.id) this.setMessage(msg.message, true);
+        return;
+      case "ack":
+      case "pong":
+      case "bye":
+        return;
+      default:
+        if (msg.v === undefined) return;
+        for (const effect of applyEvent(model, msg)) this.effect(conn, effect);
+    }
+    // The server keeps no avatar: show ours on our own seat (others see one from our name).
+    const me = model.players[model.seat];
+    if (me && !this.hotSeat && !model.room?.seats?.[model.seat]?.avatar) me.avatar = prefs().avatar;
+    if (conn === this.conns[0]) {
+      updateArchive(this.archive, model);
+      saveArchive(this.code, this.archive);
+    }
+    this.schedule();
+  }
+
+  effect(conn, effect) {
+    if (effect.type === "action") {
+      const a = effect.action;
+      if (conn === this.shown) {
+        this.message = null;
+        this.hintAt = -1;
+      }
+      if (a.seat === conn.seat && a.cards) this.hand.clear();
+    } else if (effect.type === "deal_end" && conn === this.conns[0]) {
+      this.pendingSheet = effect.result;
+    } else if (effect.type === "match_end" && conn === this.conns[0]) {
+      this.pendingSheet = conn.model.results.at(-1) || this.pendingSheet;
+    } else if (effect.type === "chat" && conn === this.conns[0]) {
+      const line = conn.model.chat.at(-1);
+      if (line && line.seat !== conn.seat && window.innerWidth < 980) toast(`${line.name}: ${line.text}`);
+    }
+  }
+
+  // -- actions -------------------------------------------------------------------------------
+  async play() {
+    const cards = this.hand.selectedCards();
+    const model = this.model;
+    if (!this.myTurn() || !cards.length) return;
+    try {
+      await this.shown.socket.play(cards.map(cardText), model.v);
+    } catch (err) {
+      this.refused(err);
+    }
+  }
+
+  async pass() {
+    if (!this.myTurn() || !this.model.deal.canPass) {
+      if (this.myTurn()) this.setMessage(t("table.cannotPass"), true);
+      return;
+    }
+    try {
+      await this.shown.socket.pass(this.model.v);
+    } catch (err) {
+      this.refused(err);
+    }
+  }
+
+  refused(err) {
+    if (err.code === "stale") this.shown.socket.resync();
+    this.setMessage(err.code === "network" || err.code === "timeout" ? t("table.offline") : err.message, true);
+  }
+
+  hint() {
+    const legal = this.model.deal?.legal || [];
+    if (!this.myTurn()) return;
+    if (!legal.length) {
+      this.hand.clear();
+      this.setMessage(this.model.deal.canPass ? t("table.hintPass") : t("table.hintNone"), false);
+      return;
+    }
+    this.hintAt = (this.hintAt + 1) % legal.length;
+    this.hand.selectOnly(legal[this.hintAt]);
+    this.setMessage(t("table.hintShow", { n: this.hintAt + 1, of: legal.length }), false);
+  }
+
+  clearSelection() {
+    this.hintAt = -1;
+    if (this.message && !this.message.refused) this.message = null;
+    this.hand.clear();
+    this.schedule();
+  }
+
+  sort(by) {
+    setPrefs({ sort: by });
+    saveOrder(this.code, this.model.seat, null, []);
+    this.hand.sort(by, this.model.rules?.suit_order || "dchs");
+  }
+
+  async ready(conn = this.shown, on = true) {
+    try {
+      await conn.socket.ready(on);
+    } catch (err) {
+      this.setMessage(err.message, true);
+    }
+  }
+
+  async say(text) {
+    try {
+      await this.shown.socket.chat(text); // in hot-seat play, as whoever holds the device
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+
+  async leave() {
+    const playing = this.model.status === "playing" && this.model.seat !== null;
+    if (playing && !confirm(t("table.confirmQuit"))) return;
+    for (const c of this.conns) {
+      if (c.seat !== null && this.model.status !== "finished") await c.socket.quit().catch(() => {});
+    }
+    forgetTable(this.code);
+    this.onLeave();
+  }
+
+  /** A new game with the same rules and seats: a new room, announced in this one's chat. */
+  async restart() {
+    const room = this.model.room;
+    if (!room) return;
+    const config = restartConfig(room, this.model.players);
+    try {
+      const made = await api.createRoom(config);
+      const mine = this.conns.filter((c) => c.seat !== null);
+      for (const c of mine) {
+        const joined = await api.join(made.code, { name: this.model.players[c.seat]?.name || myName(), seat: c.seat });
+        rememberSeat(made.code, { seat: joined.seat, token: joined.token, name: this.model.players[c.seat]?.name });
+      }
+      const others = this.model.players.some((p, s) => p.kind === "human" && !mine.some((c) => c.seat === s));
+      if (others) await this.say(t("table.newGameAt", { link: shareLink(made.code) })).catch(() => {});
+      location.hash = `#/t/${made.code}${others ? "" : "?start=1"}`;
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+
+  myTurn() {
+    const d = this.model.deal;
+    return !!d && !d.over && this.model.seat !== null && d.turn === this.model.seat && this.uncovered === this.model.seat;
+  }
+
+  setMessage(text, refused = false) {
+    this.message = text ? { text, refused } : null;
+    this.schedule();
+  }
+
+  onSelection() {
+    if (this.message?.refused) this.message = null;
+    this.renderActions();
+  }
+
+  // -- hot-seat ------------------------------------------------------------------------------
+  /** In hot-seat play, show the seat whose turn it is, behind a cover until they are ready. */
+  pickShown() {
+    if (!this.hotSeat) return;
+    const anyModel = this.conns[0].model;
+    const turn = anyModel.deal && !anyModel.deal.over ? anyModel.deal.turn : null;
+    const next = this.conns.find((c) => c.seat === turn);
+    if (next && next !== this.shown) {
+      this.shown = next;
+      this.hand.cards = [];
+      this.hand.selected.clear();
+    }
+    if (next && this.uncovered !== next.seat && !this.cover) {
+      const name = next.model.players[next.seat]?.name || t("seat.n", { n: next.seat + 1 });
+      this.cover = coverScreen(name, () => {
+        this.uncovered = next.seat;
+        this.cover = null;
+        this.schedule();
+      });
+    }
+  }
+
+  // -- rendering -------------------------------------------------------------------------------
+  schedule() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = null;
+      this.render();
+    });
+  }
+
+  build() {
+    this.infobar = h("div", { class: "infobar" });
+    this.felt = h("div", { class: "felt", role: "region", "aria-label": t("table.region") });
+    this.view = h("div", { class: "table-view", dataset: { code: this.code } }, this.infobar, this.felt, this.side.el);
+    mount(this.root, this.view);
+  }
+
+  render() {
+    this.pickShown();
+    const model = this.model;
+    this.renderInfobar(model);
+    this.renderFelt(model);
+    this.side.render(model, this.archive);
+    // For tests and tools: the newest event shown, and the table's state.
+    this.view.dataset.v = String(model.v);
+    this.view.dataset.status = model.status;
+    this.view.dataset.turn = model.deal && !model.deal.over ? String(model.deal.turn) : "";
+    if (this.pendingSheet) {
+      const open = document.querySelector("dialog.score-sheet");
+      if (open && model.matchOver && !open.dataset.final) open.close(); // the game ended: show the final scores instead
+      if (!document.querySelector("dialog.score-sheet")) {
+        const result = this.pendingSheet;
+        this.pendingSheet = null;
+        this.openScoreSheet(result);
+      }
+    }
+    if (this.firstRender && model.room) {
+      this.firstRender = false;
+      window.__bigtwo = { ...(window.__bigtwo || {}), firstTableRenderMs: performance.now() };
+      this.view.dataset.ready = "1";
+    }
+  }
+
+  openScoreSheet(result = this.model.results.at(-1)) {
+    if (!result) {
+      toast(t("score.none"));
+      return;
+    }
+    const dialog = showScoreSheet(this.model, result, {
+      next: () => this.hand.el.querySelector(".hand-card")?.focus(),
+      restart: this.model.seat === null ? null : () => this.restart(),
+      leave: () => this.leave(),
+      replay: () => (location.hash = `#/replay/${this.code}`),
+      record: () => this.downloadRecord(),
+    });
+    dialog.addEventListener("close", () => this.schedule());
+  }
+
+  renderInfobar(model) {
+    const room = model.room;
+    const dealText = model.deal ? t("table.dealOf", { n: model.deal.number, of: model.dealsTotal }) : t("table.notStarted");
+    const conn = this.shown.status;
+    mount(this.infobar,
+      h("span", { class: "grow" },
+        h("strong", {}, room?.title ? plain(room.title) : t("table.room", { code: this.code })), " · ",
+        h("span", { "data-deal-label": "" }, dealText), room ? ` · ${tOr(`preset.${room.preset}`, room.preset)}` : "",
+        model.seat === null ? ` · ${t("table.watching")}` : "",
+        conn !== "open" ? h("span", { class: "badge", role: "status" }, ` · ${t(`conn.${conn}`)}`) : null),
+      h("button", { class: "btn small", type: "button", onclick: () => this.share(), "data-share": "" }, t("table.share")),
+      h("button", { class: "btn small", type: "button", onclick: () => this.openScoreSheet(), "data-scores": "", disabled: !model.results.length }, t("table.scores")),
+      h("button", { class: "btn small side-toggle", type: "button", "aria-expanded": String(this.side.open),
+        onclick: () => this.side.toggle() }, t("side.toggle")),
+      model.matchOver && model.seat !== null
+        ? h("button", { class: "btn small", type: "button", onclick: () => this.restart(), "data-restart": "" }, t("action.newGame")) : null,
+      model.matchOver
+        ? h("a", { class: "btn small", href: `#/replay/${this.code}`, "data-replay-match": "" }, t("action.replay")) : null,
+      h("button", { class: "btn small", type: "button", onclick: () => this.leave(), "data-leave": "" },
+        model.seat === null || model.status !== "playing" ? t("action.leave") : t("action.quit")));
+  }
+
+  async share() {
+    const link = shareLink(this.code);
+    const input = h("input", { type: "text", value: link, readonly: true, "aria-label": t("lobby.shareLink") });
+    const ok = await copyText(link, input);
+    showDialog({
+      title: t("table.shareTitle"),
+      body: [h("p", {}, ok ? t("lobby.copied") : t("lobby.copyHint")), h("div", { class: "share" }, input),
+        h("p", { class: "muted" }, t("table.codeIs", { code: this.code }))],
+    });
+  }
+
+  renderFelt(model) {
+    const players = model.players.length || model.room?.players || 4;
+    const me = model.seat ?? 0;
+    const places = placesFrom(me, players);
+    const covered = this.hotSeat && this.uncovered !== model.seat;
+    const centre = h("div", { class: "centre" },
+      model.status === "waiting"
+        ? waitingView(model, { seats: this.conns.filter((c) => c.seat !== null).map((c) => c.seat), link: shareLink(this.code),
+            onReady: (seat, on) => this.ready(this.conns.find((c) => c.seat === seat), on) })
+        : trickView(model),
+      model.status !== "waiting" && !model.deal?.table && model.deal?.lastTrick
+        ? h("div", { class: "trick-earlier" }, t("table.trickWon", { name: model.players[model.deal.lastTrick.seat]?.name, cards: cardsSymbols(model.deal.lastTrick.cards) }))
+        : null,
+      h("div", { class: `message ${this.message?.refused ? "refused" : ""}`, role: this.message?.refused ? "alert" : "status", "aria-live": "polite", "data-message": "" },
+        this.message ? this.message.text : statusText(model, { covered: this.hotSeat && this.uncovered !== model.seat })));
+    // The seats and the centre are drawn afresh; the "me" area stays, so the hand, the
+    // buttons and whatever has the keyboard focus are never thrown away mid-game.
+    this.meEl ||= h("div", { class: "me" });
+    for (const child of [...this.felt.children]) if (child !== this.meEl) child.remove();
+    this.felt.prepend(...places.map(({ seat, place }) => seatPanel(model, seat, place)), centre);
+    if (!this.meEl.isConnected) this.felt.append(this.meEl);
+    if (model.seat === null) this.spectatorArea(model, me);
+    else this.meArea(model, covered);
+    if (model.seat !== null && !covered) this.placeHand(model);
+  }
+
+  spectatorArea(model, bottomSeat) {
+    this.meEl.className = "me spectating";
+    mount(this.meEl, seatPanel(model, bottomSeat, "bottom"), h("p", {}, t("table.youWatch")));
+  }
+
+  meArea(model, covered) {
+    const player = model.players[model.seat] || { seat: model.seat, name: myName() };
+    const turn = model.deal && !model.deal.over && model.deal.turn === model.seat;
+    const head = h("div", { class: "me-head" },
+      h("div", { class: "avatar-wrap" }, playerAvatar(player, 40)),
+      h("strong", {}, player.name),
+      turn ? h("span", { class: "your-turn" }, t("table.yourTurn")) : null,
+      timerBits(model, model.seat),
+      model.deal ? h("span", { class: "muted-light" }, t("seat.cardsLeft", { count: model.deal.counts?.[model.seat] ?? model.deal.hand.length })) : null);
+    this.meEl.className = `me ${turn ? "turn" : ""}`;
+    this.meEl.dataset.seat = String(model.seat);
+    const body = model.status === "waiting" ? []
+      : covered ? [h("p", { class: "spectating" }, t("hotseat.hidden"))] : [this.hand.el, this.actions.el];
+    const current = [...this.meEl.children];
+    if (current.length !== body.length + 1 || body.some((el, i) => current[i + 1] !== el)) mount(this.meEl, head, body);
+    else current[0].replaceWith(head);
+    this.renderActions();
+  }
+
+  placeHand(model) {
+    const deal = model.deal;
+    const cards = deal && model.status !== "waiting" ? deal.hand : [];
+    const sortBy = prefs().sort === "custom" ? null : prefs().sort;
+    const fresh = this.hand.dealNumber !== deal?.number || this.hand.seat !== model.seat;
+    this.hand.dealNumber = deal?.number;
+    this.hand.seat = model.seat;
+    const suitOrder = model.rules?.suit_order || "dchs";
+    if (fresh) {
+      // A new deal (or a reload): the order the player arranged, else their sort.
+      const saved = sortBy ? null : savedOrder(this.code, model.seat, deal?.number);
+      this.hand.cards = saved ? saved.filter((c) => cards.includes(c)) : [];
+      this.hand.set(cards, saved ? null : sortBy || "rank", suitOrder);
+    } else this.hand.set(cards, null, suitOrder);
+    this.hand.enabled = !!deal && !deal.over;
+    this.hand.el.classList.toggle("disabled", !this.hand.enabled);
+    requestAnimationFrame(() => this.hand.layout());
+  }
+
+  /** The buttons' state: what may be done now with what is selected. */
+  renderActions() {
+    const deal = this.model.deal;
+    this.actions.update({
+      myTurn: this.myTurn(),
+      selected: this.hand.selectedCards().length,
+      lead: !deal?.table,
+      canPass: !!deal?.canPass,
+      cards: this.hand.cards.length,
+    })
+  }
+
+  async downloadRecord() {
+    try {
+      const record = await api.record(this.code);
+      if (record) download(`bigtwo-${this.code}.json`, JSON.stringify(record, null, 1), "application/json");
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+
+  async downloadHistory() {
+    let text = null;
+    try {
+      text = await api.history(this.code);
+    } catch {
+      text = null;
+    }
+    if (typeof text !== "string") text = historyText(this.archive, this.model);
+    download(`bigtwo-${this.code}-history.txt`, text);
+  }
+
+  tick() {
+    const model = this.model;
+    if (!model.timer) return;
+    for (const el of this.view.querySelectorAll("[data-timer-seat]")) {
+      const left = Math.max(0, Math.ceil((model.timer.endsAt - Date.now()) / 1000));
+      el.textContent = `${left}s`;
+      const bar = el.nextElementSibling?.firstElementChild;
+      if (bar) bar.style.width = `${Math.max(0, Math.min(100, ((model.timer.endsAt - Date.now()) / (model.timer.seconds * 1000)) * 100))}%`;
+    }
+  }
+}
+
+/** The room request that starts the same game again. */
+export function restartConfig(room, players) {
+  const o = room.options || {};
+  const config = {
+    preset: room.preset,
+    seats: players.map((p) => (p.kind === "computer" ? { kind: "computer", level: p.level, name: p.name } : { kind: "human" })),
+    deals: room.deals,
+    turn_seconds: o.turn_seconds ?? null,
+    computer_delay: o.computer_delay ?? 0,
+    public: o.public ?? true,
+    spectators: o.spectators ?? true,
+  };
+  if (o.autopass !== null && o.autopass !== undefined) config.autopass = o.autopass;
+  if (o.autopass_five !== null && o.autopass_five !== undefined) config.autopass_five = o.autopass_five;
+  if (room.title) config.title = plain(room.title);
+  return config;
+}

@@ -1,0 +1,28 @@
+// Short notices at the bottom of the screen.
+import { h } from "./dom.js";
+
+export function toast(text, ms = 2600) {
+  const box = document.getElementById("toasts");
+  if (!box) return;
+  const el = h("div", { class: "toast" }, text);
+  box.append(el);
+  setTimeout(() => el.remove(), ms);
+}
+
+/** Copy text to the clipboard; falls back to selecting an input for old or insecure pages. */
+export async function copyText(text, input = null) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    if (input) {
+      input.select();
+      try {
+        return document.execCommand("copy");
+      } catch {
+        return false;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,24 @@
+// The cards-played tracker (the Palm "monitor which cards are played"): a rank by suit grid
+// where played cards are struck out and your own are marked.
+import { h } from "./dom.js";
+import { RANK_LABELS, SUITS, cardName, suitIcon } from "./cards.js";
+import { t } from "./i18n.js";
+
+export function trackerView(model) {
+  const played = new Set(model.deal?.played || []);
+  const mine = new Set(model.deal?.hand || []);
+  const suitRows = [3, 2, 1, 0].map((suit) =>
+    h("tr", {},
+      h("th", { scope: "row", "aria-label": t(`suit.${SUITS[suit]}`) }, suitIcon(suit, 14)),
+      RANK_LABELS.map((label, rank) => {
+        const card = rank * 4 + suit;
+        const state = played.has(card) ? "played" : mine.has(card) ? "mine" : "out";
+        return h("td", {
+          class: state, "aria-label": `${cardName(card)}: ${t(`tracker.${state}`)}`, dataset: { card: String(card) },
+        }, label);
+      })));
+  const left = 52 - played.size;
+  return h("div", { class: "tracker-wrap" },
+    h("table", { class: "tracker", "aria-label": t("tracker.title") }, h("tbody", {}, suitRows)),
+    h("p", { class: "muted" }, t("tracker.summary", { played: played.size, left })));
+}

@@ -1,0 +1,53 @@
+// The centre of the table: the play to beat, who made it and its kind, and the earlier
+// plays of the trick in progress, smaller.
+import { h } from "./dom.js";
+import { cardRow, cardsSymbols, cardSymbol, toCard } from "./cards.js";
+import { t, tOr } from "./i18n.js";
+
+export const kindName = (kind) => (kind ? tOr(`kind.${kind}`, kind.replace(/_/g, " ")) : "");
+
+export function trickView(model) {
+  const deal = model.deal;
+  const name = (seat) => model.players[seat]?.name || t("seat.n", { n: seat + 1 });
+  if (!deal) return h("div", { class: "trick trick-empty" }, t("table.waiting"));
+  const table = deal.table;
+  const earlier = (deal.trick || []).filter((a) => a.cards && (!table || a !== deal.trick.findLast((b) => b.cards)));
+  if (!table) {
+    const leadText = deal.over ? t("table.dealOver", { name: name(deal.winner) })
+      : deal.turn === model.seat ? t("table.youLead") : t("table.leads", { name: name(deal.turn) });
+    return h("div", { class: "trick", "aria-live": "polite", dataset: { trick: "" } },
+      h("div", { class: "trick-empty" }, leadText));
+  }
+  return h("div", { class: "trick", "aria-live": "polite", dataset: { trick: table.cards.join(" ") } },
+    h("div", { class: "trick-play", role: "group", "aria-label": t("table.onTable", { cards: cardsSymbols(table.cards), name: name(table.seat) }) },
+      cardRow(table.cards)),
+    h("div", { class: "trick-by", dataset: { by: String(table.seat) } },
+      t("table.playedBy", { name: name(table.seat), kind: kindName(table.kind) })),
+    earlier.length
+      ? h("div", { class: "trick-earlier", "aria-label": t("table.earlier") },
+          earlier.slice(-3).map((a) => h("span", {}, `${name(a.seat)}: ${cardsSymbols(a.cards)}`)))
+      : null);
+}
+
+/** The message area's words when nothing else is to be said: what just happened and whose
+ * turn it is. `covered`: hot-seat, and the player to act has not shown their cards yet. */
+export function statusText(model, { covered = false } = {}) {
+  const name = (s) => model.players[s]?.name || t("seat.n", { n: s + 1 });
+  if (model.closed && model.closed !== "match over") return t("table.closed", { reason: model.closed });
+  if (model.matchOver) return t("table.matchOver");
+  if (model.status === "waiting") return t("table.waitingPlayers");
+  const deal = model.deal;
+  if (!deal) return "";
+  if (deal.over) return t("table.dealOver", { name: name(deal.winner) });
+  const last = deal.actions.at(-1);
+  const lastText = !last ? "" : last.cards
+    ? t("table.lastPlay", { name: name(last.seat), cards: cardsSymbols(last.cards), kind: kindName(last.kind) })
+    : last.auto ? t("table.lastAutoPass", { name: name(last.seat) }) : t("table.lastPass", { name: name(last.seat) });
+  let turnText;
+  if (deal.turn !== model.seat || covered) turnText = t("table.waitingFor", { name: name(deal.turn) });
+  else if (deal.table) turnText = t("table.yourReply");
+  else turnText = deal.opening ? t("table.yourLeadWith", { card: cardSymbolOf(deal.opening) }) : t("table.yourLead");
+  return lastText ? `${lastText} — ${turnText}` : turnText;
+}
+
+const cardSymbolOf = (value) => cardSymbol(toCard(value));

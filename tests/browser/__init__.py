@@ -1,0 +1,1 @@
+"""Browser tests: Playwright and Debian Chromium against a real ``bigtwo serve``."""

@@ -1,0 +1,125 @@
+"""Steps the browser tests share: creating a room through the lobby form, taking one turn
+through clicks, reading what a page shows. Every wait has a timeout."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+RANKS = "3456789TJQKA2"
+SUITS = "dchs"
+
+
+def card_text(index: int) -> str:
+    return RANKS[index >> 2] + SUITS[index & 3]
+
+
+def create_room(
+    page: Any,
+    *,
+    seats: list[str] | None = None,
+    deals: int = 1,
+    seed: int | None = None,
+    preset: str = "palm",
+    hotseat: bool = False,
+    names: list[str] | None = None,
+    timer: int = 0,
+    wait_start: bool = True,
+    pace: str = "0",
+) -> str:
+    """Fill in the lobby's form and create a room; returns its code once the table shows.
+    ``seats``: "human" or a computer level for each seat."""
+    seats = seats or ["human", "greedy", "greedy", "greedy"]
+    page.goto("/")
+    page.select_option("select[name=preset]", preset)
+    page.select_option("select[name=players]", str(len(seats)))
+    page.fill("input[name=deals]", str(deals))
+    for i, seat in enumerate(seats):
+        row = page.locator(f".seat-row[data-seat='{i}']")
+        if seat == "human":
+            row.locator("select[name=kind]").select_option("human")
+        else:
+            row.locator("select[name=kind]").select_option("computer")
+            row.locator("select[name=level]").select_option(seat)
+        if names and names[i]:
+            row.locator("input[name=seat-name]").fill(names[i])
+    if hotseat:
+        page.check("input[name=hotseat]")
+    page.select_option("select[name=computer_delay]", pace)
+    if timer:
+        page.select_option("select[name=turn_seconds]", str(timer))
+    if seed is not None:
+        page.click(".create details > summary")
+        page.fill("input[name=seed]", str(seed))
+    page.click("[data-create]")
+    page.wait_for_selector(".table-view[data-ready]")
+    if wait_start:
+        page.wait_for_selector(".table-view[data-status=playing]")
+        if not hotseat:
+            page.wait_for_selector(".hand .hand-card")
+    return str(page.locator(".table-view").get_attribute("data-code"))
+
+
+def hand_cards(page: Any) -> list[int]:
+    """The cards in the page's hand, in display order."""
+    return [
+        int(c)
+        for c in page.locator(".hand .hand-card").evaluate_all(
+            "els => els.map(e => e.dataset.card)"
+        )
+    ]
+
+
+def my_turn(page: Any) -> bool:
+    return bool(page.evaluate(
+        "() => { const p = document.querySelector('[data-action=play]'); const q = document.querySelector('[data-action=pass]');"
+        " const h = document.querySelector('[data-action=hint]');"
+        " return !!h && !h.disabled && !document.querySelector('dialog[open], .cover'); }"
+    ))  # fmt: skip
+
+
+def shown_v(page: Any) -> int:
+    return int(page.locator(".table-view").get_attribute("data-v") or 0)
+
+
+def take_turn(page: Any) -> str:
+    """Act once through clicks: Hint picks a legal play, then Play; Pass when nothing beats
+    the table. Waits until the page shows the outcome. Returns "play" or "pass"."""
+    before = shown_v(page)
+    try:
+        page.click("[data-action=hint]", timeout=3000)
+    except Exception:
+        if page.locator("dialog[open], .cover").count():
+            return "blocked"  # a deal ended (score sheet) as we were about to act
+        raise
+    if page.locator(".hand .hand-card.selected").count():
+        page.click("[data-action=play]")
+        done = "play"
+    else:
+        page.click("[data-action=pass]")
+        done = "pass"
+    wait_until(
+        lambda: (
+            shown_v(page) > before
+            or "refused" in (page.locator("[data-message]").get_attribute("class") or "")
+        ),
+        what=f"the {done} to show",
+    )
+    return done
+
+
+def wait_until(
+    predicate: Any, timeout: float = 10.0, step: float = 0.05, what: str = "condition"
+) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(step)
+
+
+def message(page: Any) -> str:
+    return str(page.locator("[data-message]").inner_text())

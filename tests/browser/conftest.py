@@ -1,0 +1,177 @@
+"""Fixtures for the browser tests: a real ``bigtwo serve`` on a free loopback port with a
+temporary database, and headless Debian Chromium driven by Playwright.
+
+The tests are skipped, saying why, only when /usr/bin/chromium is missing (``make`` installs
+it on CI); Playwright never downloads a browser here. Everything waits with a timeout, so a
+broken page fails a test in seconds instead of hanging the run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("BIGTWO_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+TIMEOUT_MS = 10_000  # default wait for any one thing on a page
+
+SKIP_REASON = (
+    f"browser tests skipped: no Chromium at {CHROMIUM} (install Debian's chromium, or set "
+    "BIGTWO_CHROMIUM); Playwright does not download browsers here"
+)
+
+
+def chromium_missing() -> bool:
+    return not Path(CHROMIUM).exists()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Without Chromium every browser test is skipped, with the reason, and nothing else."""
+    if chromium_missing():
+        here = Path(__file__).parent
+        for item in items:
+            if here in Path(str(item.fspath)).parents:
+                item.add_marker(pytest.mark.skip(reason=SKIP_REASON))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if chromium_missing():
+        terminalreporter.write_line(SKIP_REASON, yellow=True, bold=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """A ``bigtwo serve`` subprocess and a small JSON client for its lobby API."""
+
+    def __init__(self, db: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.db = db
+        self.log = open(db.with_suffix(".log"), "w+b")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "bigtwo.cli", "serve", "--host", "127.0.0.1",
+             "--port", str(self.port), "--db", str(db), "--allow-seeds", "--log-level", "warning"],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        deadline = time.monotonic() + 30
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"bigtwo serve exited: {self.output()}")
+            with contextlib.suppress(OSError):
+                if self.get("/healthz").get("ok"):
+                    return
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"bigtwo serve did not start in 30 s: {self.output()}")
+            time.sleep(0.1)
+
+    def output(self) -> str:
+        self.log.flush()
+        self.log.seek(0)
+        return self.log.read().decode("utf-8", "replace")[-4000:]
+
+    def request(self, method: str, path: str, body: Any = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.url + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})  # fmt: skip
+        try:
+            with urllib.request.urlopen(req, timeout=10) as res:
+                return json.loads(res.read())
+        except urllib.error.HTTPError as exc:
+            return json.loads(exc.read() or b"{}") | {"status": exc.code}
+
+    def get(self, path: str) -> Any:
+        return self.request("GET", path)
+
+    def post(self, path: str, body: Any) -> Any:
+        return self.request("POST", path, body)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.log.close()
+
+
+@pytest.fixture(scope="package")
+def server() -> Iterator[Server]:
+    with tempfile.TemporaryDirectory(prefix="bigtwo-browser-") as tmp:
+        srv = Server(Path(tmp) / "tables.sqlite3")
+        try:
+            yield srv
+        finally:
+            srv.stop()
+
+
+@pytest.fixture(scope="package")
+def browser() -> Iterator[Any]:
+    if chromium_missing():
+        pytest.skip(SKIP_REASON)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+class PageErrors(list[str]):
+    """Uncaught errors and console errors of the pages a test opened."""
+
+
+@pytest.fixture
+def new_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
+    """``new_page(width=..., height=...)``: a page in a fresh browser context (its own
+    localStorage, like a separate device). Fails the test if any page logged a JS error."""
+    contexts: list[Any] = []
+    errors = PageErrors()
+
+    def make(width: int = 1280, height: int = 800, **options: Any) -> Any:
+        ctx = browser.new_context(
+            viewport={"width": width, "height": height}, base_url=server.url, **options
+        )
+        ctx.set_default_timeout(TIMEOUT_MS)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+        page.on("console", lambda m: m.type == "error" and errors.append(f"console: {m.text}"))
+        return page
+
+    yield make
+    for ctx in contexts:
+        with contextlib.suppress(Exception):
+            ctx.close()
+    real = [e for e in errors if "WebSocket" not in e and "ERR_CONNECTION" not in e]
+    assert not real, "JavaScript errors: " + "; ".join(real)
