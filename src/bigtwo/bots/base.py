@@ -28,10 +28,10 @@ class Bot(ABC):
     def choose(self, view: SeatView, rng: random.Random) -> Play | None:
         """The play to make (one of ``view.legal``), or None to pass."""
 
-    def peek(self, deal: Deal) -> None:
+    def peek(self, deal: Deal) -> None:  # noqa: B027 - an optional hook
         """Only for bots with ``peeks`` set: the full deal before a decision."""
 
-    def new_deal(self, seat: int) -> None:
+    def new_deal(self, seat: int) -> None:  # noqa: B027 - an optional hook
         """Called when a deal starts, for bots that keep per-deal plans."""
 
 
