@@ -28,7 +28,9 @@ def make_bot(name: str) -> Bot:
     try:
         return _FACTORIES[name]()
     except KeyError:
-        raise BigTwoError(f"Unknown computer player '{name}' (known: {', '.join(sorted(_FACTORIES))})") from None
+        raise BigTwoError(
+            f"Unknown computer player '{name}' (known: {', '.join(sorted(_FACTORIES))})"
+        ) from None
 
 
 def _load_all() -> None:

@@ -41,6 +41,7 @@ _CARD_RE = re.compile(
 )
 _SEPARATORS = re.compile(r"[\s,;]+")
 
+
 def card_indices(mask: int) -> list[int]:
     """The card indices in ``mask``, ascending.
 
