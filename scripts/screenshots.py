@@ -135,6 +135,8 @@ def create_room(page: Any, *, deals: int, seed: int, title: str = "") -> str:
         if LEVELS[i]:
             row.locator("select[name=level]").select_option(LEVELS[i])
     page.select_option("select[name=computer_delay]", "0")
+    # A turn timer: the table shows the clock, and waits between deals for the score sheet.
+    page.select_option("select[name=turn_seconds]", "30")
     if title:
         page.fill("input[name=title]", title)
     page.click(".create details > summary")

@@ -125,3 +125,32 @@ def test_sqlite_store_keeps_order_and_status(tmp_path: Path) -> None:
     with pytest.raises(ValueError):
         SQLiteStore(path, sync="sometimes")
     again.close()
+
+
+async def test_finished_tables_leave_memory_even_while_watched() -> None:
+    """A finished table is unloaded some time after its end, even with a browser still open
+    on it (told with a final close); its record stays stored and comes back when asked for."""
+    store = MemoryStore()
+    hub = Hub(store, Settings(finished_ttl=0.05, think="inline"))
+    runner, conn, socket = await _seated(hub, TableConfig.from_request(ONE_HUMAN))
+    runner.on_frame(conn, json.dumps({"type": "ready", "id": "r1"}))
+    svc = runner.service
+    while svc.status == "playing":
+        assert svc.match is not None
+        view = svc.match.deal.view(0)
+        move = {"type": "play", "cards": str(view.legal[0])} if view.legal else {"type": "pass"}
+        runner.on_frame(conn, json.dumps({**move, "id": f"a{svc.v}", "v": svc.v}))
+        await asyncio.sleep(0)
+    assert svc.status == "finished" and runner.finished_at is not None
+    hub.sweep()
+    assert runner.code in hub.tables  # not yet: it has just finished
+    await asyncio.sleep(0.1)
+    hub.sweep()
+    await asyncio.sleep(0.01)
+    assert runner.code not in hub.tables and not runner.players
+    assert socket.closed == (4410, "table closed")
+    assert socket.messages()[-1] == {"type": "bye", "reason": "the match is over: table closed"}
+    assert store.rooms[runner.code].status == "finished"
+    back = hub.get(runner.code)  # /record, /history and the room still work
+    assert back is not None and back.service.status == "finished"
+    assert back.service.match is not None and back.service.match.over

@@ -15,6 +15,7 @@ from bigtwo.server.client import BotClient, Lobby, ServerError, TableClient
 from test_server_support import (
     Server,
     assert_no_foreign_cards,
+    cards_left,
     dealt_hands,
     restored_table,
     server,  # noqa: F401  (module-scoped fixture)
@@ -121,12 +122,12 @@ async def test_four_clients_play_a_seeded_match(server: Server) -> None:  # noqa
 
         # Nothing any client got holds a card it may not see.
         table = restored_table(server.db, code)
-        hands = dealt_hands(table)
+        hands, left = dealt_hands(table), cards_left(table)
         checked = 0
         for seat, client in enumerate([bots[0], bots[1], bots[2], seat3]):
-            checked += assert_no_foreign_cards(client.messages, seat, hands)
-        checked += assert_no_foreign_cards(again.messages, 3, hands)
-        checked += assert_no_foreign_cards(watcher.messages, None, hands)
+            checked += assert_no_foreign_cards(client.messages, seat, hands, left)
+        checked += assert_no_foreign_cards(again.messages, 3, hands, left)
+        checked += assert_no_foreign_cards(watcher.messages, None, hands, left)
         assert checked > 200
         assert not any(
             "hand" in m for m in watcher.messages if m.get("type") == "sync" and m["view"]
@@ -246,7 +247,13 @@ async def test_lobby_http_api(server: Server) -> None:  # noqa: F811
             info["protocol"] == 1 and "textbook" in info["presets"] and "greedy" in info["levels"]
         )
         spec = (await http.get("/openapi.json")).json()
-        for path in ("/api/rooms", "/api/rooms/{code}", "/api/rooms/{code}/join", "/api/stats"):
+        for path in (
+            "/api/rooms",
+            "/api/rooms/{code}",
+            "/api/rooms/{code}/join",
+            "/api/rooms/{code}/rematch",
+            "/api/stats",
+        ):
             assert path in spec["paths"]
         made = await http.post(
             "/api/rooms", json={"seats": ["human", "computer:random"] * 2, "title": "<b>Friday</b>"}

@@ -105,11 +105,40 @@ def dealt_hands(table: TableService) -> dict[int, tuple[int, ...]]:
     return out
 
 
+def cards_left(table: TableService) -> dict[int, tuple[int, ...]]:
+    """What each seat held when each finished deal ended (the server-side truth)."""
+    assert table.match is not None
+    return {r.number: r.cards_left for r in table.match.results}
+
+
+def _public_left(msg: dict[str, Any], left: dict[int, tuple[int, ...]]) -> dict[str, Any]:
+    """The message without the cards that became public when a deal ended, having checked
+    that they are exactly the cards left, and only of deals that are over."""
+    msg = dict(msg)
+    if msg.get("type") == "deal_end":
+        assert [to_mask(c) for c in msg.pop("left")] == list(left[msg["deal"]]), msg
+    elif msg.get("type") == "sync":
+        room = dict(msg["room"])
+        results = []
+        for r in room["results"]:
+            r = dict(r)
+            assert [to_mask(c) for c in r.pop("left")] == list(left[r["deal"]]), r
+            results.append(r)
+        room["results"] = results
+        msg["room"] = room
+    return msg
+
+
 def assert_no_foreign_cards(
-    messages: list[dict[str, Any]], seat: int | None, hands: dict[int, tuple[int, ...]]
+    messages: list[dict[str, Any]],
+    seat: int | None,
+    hands: dict[int, tuple[int, ...]],
+    left: dict[int, tuple[int, ...]] | None = None,
 ) -> int:
     """Check that every card named in ``messages`` (those one recipient got, in order) is the
-    recipient's own or already played in public. Returns how many card names were checked."""
+    recipient's own or already played in public, except each seat's cards left once a deal is
+    over (``deal_end``, and a resync's finished deals), which must then be exactly the cards
+    left (``left``, by deal). Returns how many card names were checked."""
     import json
 
     deal = 0
@@ -117,6 +146,7 @@ def assert_no_foreign_cards(
     checked = 0
     lead = to_mask("3d")  # the textbook lead card: public, named in the rules
     for msg in messages:
+        msg = _public_left(msg, left or {})
         kind = msg.get("type")
         if kind == "sync" and msg.get("view"):
             deal = msg["view"]["deal"]
@@ -129,7 +159,8 @@ def assert_no_foreign_cards(
             played |= to_mask(msg["cards"])
         own = hands[deal][seat] if (seat is not None and deal) else 0
         allowed = own | played | lead
-        text = json.dumps({k: v for k, v in msg.items() if k != "id"})  # ids are the client's own
+        # Ids are the client's own, tokens random letters that may look like a card.
+        text = json.dumps({k: v for k, v in msg.items() if k not in ("id", "token")})
         for token in CARD_TOKEN.findall(text):
             checked += 1
             assert to_mask(token) & allowed, (

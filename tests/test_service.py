@@ -18,8 +18,10 @@ from bigtwo.service import (
     HANDBACK,
     JOIN,
     LEAVE,
+    NEXT,
     QUIT,
     READY,
+    REMATCH,
     TAKEOVER,
     AlreadyApplied,
     Command,
@@ -200,11 +202,14 @@ def test_a_match_plays_to_its_end_with_numbered_events() -> None:
 
 
 def test_no_event_holds_a_card_its_audience_may_not_see() -> None:
+    """Before a deal ends no event names a card its recipient may not see; ``deal_end`` then
+    makes every seat's cards left public, exactly as they were."""
     for seed in (1, 2, 3):
         t = table(ONE_HUMAN, deals=2, seed=seed)
         events = seat_everyone(t) + play_out(t)
         assert t.match is not None
         dealt = {r.number: r.dealt for r in t.match.results}
+        left = {r.number: r.cards_left for r in t.match.results}
         for seat in (0, 1, 2, 3, None):
             played, deal = 0, 0
             for e in events:
@@ -214,11 +219,19 @@ def test_no_event_holds_a_card_its_audience_may_not_see() -> None:
                     deal, played = e.data["deal"], 0
                 if e.type == "action" and e.data["cards"]:
                     played |= to_mask(e.data["cards"])
+                data = e.message()
+                if e.type == "deal_end":
+                    # Public now, and true: what each seat held when the deal ended.
+                    assert [to_mask(c) for c in data.pop("left")] == list(left[e.data["deal"]])
                 own = dealt[deal][seat] if (seat is not None and deal) else 0
-                for token in CARD.findall(e.json()):
+                for token in CARD.findall(json.dumps(data)):
                     assert to_mask(token) & (own | played), (seat, e)
                 if e.type in ("hand", "turn"):
                     assert e.to == seat and seat is not None
+        # The room, which anyone may read, shows cards only of deals that are over.
+        assert [r["left"] for r in t.info()["results"]] == [
+            e.data["left"] for e in events if e.type == "deal_end"
+        ]
 
 
 def test_timer_moves_for_a_silent_player() -> None:
@@ -347,3 +360,184 @@ def test_quitting() -> None:
     seat_everyone(t2)
     events = t2.apply(Command(QUIT, seat=0), 0)
     assert [e.type for e in events] == ["quit", "closed"] and t2.status == "finished"
+
+
+# -- what the score sheet needs, avatars, the clock ----------------------------------------------
+def test_deal_end_shows_cards_left_and_multipliers() -> None:
+    """Palm doubles a loser left with ten or more cards: ``deal_end`` and the room say so, as
+    the scoring computed it, beside the cards each seat still held."""
+    from bigtwo.match.scoring import score_deal
+
+    found = False
+    for seed in range(1, 400):
+        t = table(ONE_HUMAN, preset="palm", seed=seed)
+        events = seat_everyone(t) + play_out(t)
+        [end] = [e for e in events if e.type == "deal_end"]
+        assert t.match is not None
+        result = t.match.results[0]
+        score = score_deal(t.rules, result.cards_left, result.winner)
+        assert end.data["multipliers"] == list(score.multipliers)
+        assert end.data["counts"] == [len(c.split()) for c in end.data["left"]]
+        [room] = t.info()["results"]
+        assert room["multipliers"] == end.data["multipliers"] and room["left"] == end.data["left"]
+        if 2 in end.data["multipliers"]:
+            found = True
+            break
+    assert found, "no seed gave a DOUBLE!"
+
+
+def test_avatars_are_kept_per_seat_and_checked() -> None:
+    t = table()
+    [joined] = t.apply(Command(JOIN, seat=1, name="Ann", token=hash_token("a"), avatar=5), 0)
+    assert joined.data == {"seat": 1, "name": "Ann", "avatar": 5}
+    assert t.info()["seats"][1]["avatar"] == 5 and t.info()["seats"][0]["avatar"] is None
+    for bad in (8, -1, True):
+        with pytest.raises(Refused, match="avatar"):
+            t.apply(Command(JOIN, seat=2, name="Bo", token=hash_token("b"), avatar=bad), 0)  # type: ignore[arg-type]
+    assert Command.from_log(Command(JOIN, seat=1, avatar=5).to_log()).avatar == 5
+    t.apply(Command(LEAVE, seat=1), 0)
+    assert t.info()["seats"][1]["avatar"] is None
+
+
+def test_clock_for_the_turn_in_a_resync() -> None:
+    t = table(ONE_HUMAN, turn_seconds=20.0, seed=6)
+    seat_everyone(t, now=100.0)
+    assert t.match is not None
+    while t.match.deal.turn != 0:
+        t.submit(None, 100.0)
+    assert t.clock(105.5) == {"seat": 0, "ms": 14500}
+    assert t.snapshot(0, now=105.5)["clock"] == {"seat": 0, "ms": 14500}
+    assert "clock" not in t.snapshot(0)  # no clock asked for, none given
+    assert table(ONE_HUMAN).clock(0.0) is None  # no timer
+
+
+# -- between deals ---------------------------------------------------------------------------------
+def finish_deal(t: TableService, now: float) -> list[Any]:
+    """Play the deal in progress to its end (humans' cheapest plays)."""
+    events: list[Any] = []
+    assert t.match is not None
+    number = t.match.deal_number
+    while t.match.deal_number == number and not t.match.deal.over:
+        seat = t.match.deal.turn
+        view = t.match.deal.view(seat)
+        cards = view.legal[0].mask if view.legal else None
+        events += t.submit(Command(ACT, seat=seat, cards=cards, seen=t.state_v), now)[1]
+    return events
+
+
+def test_between_deals_defaults() -> None:
+    assert TableConfig.from_request({"turn_seconds": 30}).between_deals_seconds == 8.0
+    assert TableConfig.from_request({}).between_deals_seconds == 0.0
+    assert TableConfig.from_request({"between_deals_seconds": None}).between_deals_seconds is None
+    assert TableConfig.from_request({"between_deals_seconds": 3}).between_deals_seconds == 3.0
+    with pytest.raises(ConfigError, match="between_deals_seconds"):
+        TableConfig.from_request({"between_deals_seconds": -1})
+    # A configuration stored before the option existed plays as it did: no pause.
+    stored = TableConfig(seats=HUMANS).to_json()
+    del stored["between_deals_seconds"]
+    assert TableConfig.from_json(stored).between_deals_seconds == 0.0
+
+
+def test_the_next_deal_waits_for_every_player_or_the_time() -> None:
+    t = table(HUMANS[:2] + ONE_HUMAN[2:], deals=3, turn_seconds=30.0, between_deals_seconds=8.0)
+    seat_everyone(t, now=0.0)
+    events = finish_deal(t, now=1.0)
+    [end] = [e for e in events if e.type == "deal_end"]
+    assert end.data["next_deal"] == {"deal": 2, "seconds": 8.0, "waiting": [0, 1]}
+    assert events[-1].type == "deal_end"  # no deal yet: the score sheet is being read
+    assert t.turn_deadline() is None and t.clock(3.0) == {"seat": None, "ms": 6000, "next_deal": 2}
+    assert t.deadline() == 9.0 and t.due(8.9) is None
+    assert t.info()["next_deal"]["waiting"] == [0, 1]
+    with pytest.raises(Refused) as refused:
+        t.apply(Command(ACT, seat=0, cards=None), 2.0)
+    assert refused.value.code == "between_deals"
+    _, said = t.submit(Command(NEXT, seat=0), 2.0)
+    assert [e.type for e in said] == ["next"] and said[0].data == {"seat": 0, "deal": 2}
+    assert t.info()["next_deal"]["waiting"] == [1]
+    applied, started = t.submit(Command(NEXT, seat=1), 3.0)  # the last one: the deal starts
+    assert [c.op for c in applied][:2] == ["next", "deal"]
+    assert [e.type for e in started][:3] == ["next", "deal", "hand"]
+    assert t.between is None and t.info()["next_deal"] is None
+    with pytest.raises(Refused, match="not waiting"):
+        t.apply(Command(NEXT, seat=0), 3.0)
+    # Deal 2: nobody says next; after 8 seconds the table deals on. A player who is away
+    # (not connected) is not waited for.
+    finish_deal(t, now=10.0)
+    t.disconnect(1, 10.0)
+    assert t.due(17.9) is None
+    assert t.due(18.0) == Command("deal")
+    assert [e.type for e in t.submit(None, 18.0)[1]][:2] == ["deal", "hand"]
+
+
+def test_the_pause_between_deals_replays_from_the_log() -> None:
+    config = TableConfig(seats=ONE_HUMAN, seed=3, deals=2, between_deals_seconds=5.0)
+    t = TableService(config, "T", resync_gap=10**9)
+    log = [Command(JOIN, seat=0, name="A", token=hash_token("a"), avatar=2)]
+    t.apply(log[0], 0)
+    t.connect(0, 0)
+    log += t.submit(Command(READY, seat=0), 0)[0]
+    while t.between is None:
+        assert t.match is not None
+        view = t.match.deal.view(0)
+        log += t.submit(Command(ACT, seat=0, cards=view.legal[0].mask if view.legal else None), 0)[
+            0
+        ]
+    log += t.submit(Command(NEXT, seat=0), 1)[0]
+    assert t.between is None and t.match is not None and t.match.deal_number == 2
+    again = TableService.restore(config, "T", log, now=0, resync_gap=10**9)
+    t.disconnect(0, 0)
+    assert again.v == t.v and again.info() == t.info()
+    assert [e.json() for e in again.events_since(0, 0) or []] == [
+        e.json() for e in t.events_since(0, 0) or []
+    ]
+
+
+def test_a_rematch_is_announced_once_the_match_is_over() -> None:
+    t = table(ONE_HUMAN)
+    seat_everyone(t)
+    with pytest.raises(Refused) as early:
+        t.apply(Command(REMATCH, seat=0, text="NEWONE"), 0)
+    assert early.value.code == "not_over"
+    play_out(t)
+    [event] = t.apply(Command(REMATCH, seat=0, text="NEWONE"), 0)
+    assert event.type == "rematch" and event.data == {"code": "NEWONE", "by": 0}
+    assert event.to == ALL and t.info()["rematch"] == "NEWONE"
+    with pytest.raises(Refused, match="already"):
+        t.apply(Command(REMATCH, seat=0, text="OTHER1"), 0)
+
+
+# -- computers thinking elsewhere ---------------------------------------------------------------
+def test_offloaded_computers_think_through_requests() -> None:
+    """With ``offload``, a computer's move is never computed inside ``submit``: the runner asks
+    for a request, decides elsewhere, and brings the choice back; a choice for a position the
+    table has left is thrown away."""
+    t = TableService(
+        TableConfig(seats=ONE_HUMAN, seed=9, deals=1, computer_delay=1.0),
+        "T",
+        offload=lambda level: level != "random",
+    )
+    seat_everyone(t, now=0.0)
+    assert t.match is not None
+    moved, now = 0, 0.0
+    while t.status == "playing" and moved < 30:
+        now += 5.0  # later than any computer delay
+        seat = t.match.deal.turn
+        if seat == 0:
+            view = t.match.deal.view(0)
+            t.submit(Command(ACT, seat=0, cards=view.legal[0].mask if view.legal else None), now)
+            continue
+        if t.seats[seat].config.level == "random":  # thinks here, as before
+            assert t.think_request() is None and t.due(now) is not None
+            t.submit(None, now)
+            continue
+        assert t.due(now) is None and t.deadline() is None
+        request = t.think_request()
+        assert request is not None and request.seat == seat and request.view.seat == seat
+        choice = request.bot.choose(request.view, request.rng)
+        command = t.think_command(request, None if choice is None else choice.mask)
+        assert command is not None and command.by == "computer"
+        t.submit(command, now)
+        moved += 1
+        # The same request again is stale now.
+        assert t.think_command(request, None if choice is None else choice.mask) is None
+    assert moved >= 5

@@ -87,10 +87,12 @@ def take_turn(page: Any) -> str:
     the table. Waits until the page shows the outcome. Returns "play" or "pass"."""
     before = shown_v(page)
     try:
-        page.click("[data-action=hint]", timeout=3000)
+        page.click("[data-action=hint]", timeout=1500)
     except Exception:
-        if page.locator("dialog[open], .cover").count():
-            return "blocked"  # a deal ended (score sheet) as we were about to act
+        # A deal ended (score sheet) as we were about to act, or the turn was never really
+        # ours: the server passed for us at once (autopass) right after giving it to us.
+        if page.locator("dialog[open], .cover").count() or not my_turn(page):
+            return "blocked"
         raise
     if page.locator(".hand .hand-card.selected").count():
         page.click("[data-action=play]")
@@ -123,3 +125,33 @@ def wait_until(
 
 def message(page: Any) -> str:
     return str(page.locator("[data-message]").inner_text())
+
+
+def seed_with_a_double(levels: list[str], preset: str = "palm", limit: int = 800) -> int:
+    """A seed whose first deal, with seat 0 always taking Hint's play (the cheapest legal
+    one) and computers of ``levels`` (seats 1 …), ends with a DOUBLE! for some loser and
+    cards left in seat 0's hand. The table service is played exactly as the server plays it
+    (the lobby form's autopass preferences included), so the choice holds for the real game."""
+    from bigtwo.service.commands import ACT, JOIN, READY, Command
+    from bigtwo.service.config import SeatConfig, TableConfig
+    from bigtwo.service.table import TableService, hash_token
+
+    seats = (SeatConfig(), *(SeatConfig("computer", level) for level in levels))
+    for seed in range(1, limit):
+        config = TableConfig(preset=preset, seats=seats, seed=seed, seeded=True, deals=2,
+                             autopass=True, autopass_five=False)  # fmt: skip
+        table = TableService(config, "SEED")
+        table.submit(Command(JOIN, seat=0, name="A", token=hash_token("a")), 0.0)
+        table.connect(0, 0.0)
+        table.submit(Command(READY, seat=0), 0.0)
+        match = table.match
+        assert match is not None
+        while not match.results:
+            view = match.deal.view(0)
+            table.submit(
+                Command(ACT, seat=0, cards=view.legal[0].mask if view.legal else None), 0.0
+            )
+        result = match.results[0]
+        if result.winner != 0 and result.cards_left[0] and 2 in result.score.multipliers:
+            return seed
+    raise AssertionError(f"no seed under {limit} gives a DOUBLE! in the first deal")

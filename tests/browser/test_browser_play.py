@@ -10,7 +10,17 @@ from typing import Any
 
 import pytest
 
-from .browser_steps import create_room, hand_cards, message, my_turn, shown_v, take_turn, wait_until
+from .browser_steps import (
+    RANKS,
+    create_room,
+    hand_cards,
+    message,
+    my_turn,
+    seed_with_a_double,
+    shown_v,
+    take_turn,
+    wait_until,
+)
 
 
 def play_until_final(page: Any, limit_s: float = 90.0) -> dict[str, int]:
@@ -186,3 +196,54 @@ def test_reload_rejoins_the_seat_with_the_same_state(
     page.wait_for_selector("[data-create]")
     seats = server.get(f"/api/rooms/{code}")["room"]["seats"]
     assert seats[0]["control"] == "quit"
+
+
+def test_score_sheet_shows_every_hand_left_and_next_deal_goes_on(
+    new_page: Any, server: Any
+) -> None:
+    """After a deal the score sheet shows every seat's cards left face up and DOUBLE! where
+    the server scored one; with a turn timer the table waits for us to read it ("next deal
+    in 8 s"), and "Next deal" deals again at once. A reload then shows the turn timer at once."""
+    levels = ["greedy", "greedy", "greedy"]
+    seed = seed_with_a_double(levels)
+    page = new_page()
+    code = create_room(page, seats=["human", *levels], deals=2, seed=seed, timer=60)
+    deadline = time.monotonic() + 30
+    while not page.locator("dialog.score-sheet[open]").count():
+        assert time.monotonic() < deadline, "the first deal did not end in 30 s"
+        if my_turn(page):
+            take_turn(page)
+        else:
+            page.wait_for_timeout(20)
+    sheet = page.locator("dialog.score-sheet[open]")
+    [result] = server.get(f"/api/rooms/{code}")["room"]["results"]
+    assert 2 in result["multipliers"]
+    for seat in range(4):
+        row = sheet.locator(f".score-table tr[data-seat='{seat}']")
+        shown = row.locator(".cards-col .card[data-card]").evaluate_all(
+            "els => els.map(e => Number(e.dataset.card))"
+        )
+        left = [RANKS.index(c[0]) * 4 + "dchs".index(c[1]) for c in result["left"][seat].split()]
+        assert sorted(shown) == sorted(left), f"seat {seat}: {shown} != {result['left'][seat]}"
+        assert row.locator(".cards-col .card:not([data-card])").count() == 0  # no backs
+        band = row.locator(".double")
+        if result["multipliers"][seat] == 2:
+            assert band.inner_text() == "DOUBLE!"
+        else:
+            assert band.count() == 0
+    # The table waits for us: a countdown, and no second deal yet.
+    wait_until(lambda: "next deal in" in sheet.locator("[data-next-countdown]").inner_text(),
+               what="the countdown")  # fmt: skip
+    assert "Deal 1" in page.locator("[data-deal-label]").inner_text()
+    clicked = time.monotonic()
+    sheet.locator("[data-next-deal]").click()
+    page.wait_for_selector("[data-deal-label]:has-text('Deal 2')", timeout=4000)
+    assert time.monotonic() - clicked < 4  # not the 8 s the table would have waited
+    # Our turn in deal 2, with the clock running: a reload shows the timer at once.
+    wait_until(lambda: my_turn(page), timeout=20, what="our turn in deal 2")
+    page.wait_for_timeout(1200)
+    page.reload()
+    page.wait_for_selector(".table-view[data-ready] .hand .hand-card")
+    timer = page.locator(".me [data-timer-seat]")
+    assert timer.count() == 1, "no turn timer right after the reload"
+    assert 50 <= int(timer.inner_text().rstrip("s")) < 60

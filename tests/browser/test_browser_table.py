@@ -1,5 +1,6 @@
-"""Several people at one table: four browsers (each its own device) playing one deal,
-a spectator who never sees a hand, and hot-seat play with its cover screen."""
+"""Several people at one table: four browsers (each its own device) playing one deal, each
+with the avatar it chose, then a new game for the same people; a spectator who never sees a
+hand, and hot-seat play with its cover screen."""
 
 from __future__ import annotations
 
@@ -10,18 +11,27 @@ from typing import Any
 from .browser_steps import create_room, hand_cards, my_turn, take_turn, wait_until
 
 
+def with_avatar(page: Any, avatar: int) -> Any:
+    """The page's device has chosen ``avatar`` in its preferences."""
+    page.context.add_init_script(
+        "if (!localStorage.getItem('bigtwo.prefs'))"
+        f" localStorage.setItem('bigtwo.prefs', JSON.stringify({{avatar: {avatar}}}))"
+    )
+    return page
+
+
 def test_four_browsers_play_one_table_and_see_only_their_own_cards(
     new_page: Any, server: Any
 ) -> None:
-    host = new_page()
+    host = with_avatar(new_page(), 5)
     code = create_room(
         host, seats=["human"] * 4, names=["Ann", "", "", ""], seed=77, wait_start=False
     )
     link = host.locator("[data-share-link]").input_value()
     assert link.endswith(f"/r/{code}")
     pages = [host]
-    for name in ("Bill", "Cat", "Dan"):
-        page = new_page()
+    for i, name in enumerate(("Bill", "Cat", "Dan")):
+        page = with_avatar(new_page(), i + 1)
         page.goto(link)  # the share link lands on the join screen
         page.fill("input[name=name]", name)
         page.locator("[data-sit]").first.click()
@@ -50,6 +60,14 @@ def test_four_browsers_play_one_table_and_see_only_their_own_cards(
         assert shown == set(hand)
         names = page.locator(".seat .name").all_inner_texts()
         assert len(names) == 3 and page.locator(".seat .avatar").count() == 3
+    # Everyone sees the avatar each player chose (Ann 5, Bill 1, Cat 2, Dan 3).
+    chosen = {"0": "5", "1": "1", "2": "2", "3": "3"}
+    for page in pages:
+        shown = page.locator(".seat").evaluate_all(
+            "els => els.map(e => [e.dataset.seat, e.querySelector('.avatar').dataset.avatar])"
+        )
+        assert all(chosen[seat] == avatar for seat, avatar in shown), shown
+    assert [s["avatar"] for s in server.get(f"/api/rooms/{code}")["room"]["seats"]] == [5, 1, 2, 3]
     # Everyone plays through clicks until the deal (the whole one-deal match) is over: the
     # page of the seat to act (as the host's page shows it) takes its turn.
     seat_page = {int(p.locator(".me").get_attribute("data-seat") or -1): p for p in pages}
@@ -68,6 +86,31 @@ def test_four_browsers_play_one_table_and_see_only_their_own_cards(
     assert acted >= 13
     for page in pages:
         page.wait_for_selector("dialog.score-sheet[open][data-final]")
+    # Every seat's cards left are face up on everyone's score sheet.
+    sheet = pages[1].locator("dialog.score-sheet[open] .score-table:not(.final)")
+    assert sheet.locator(".card:not([data-card])").count() == 0
+    # "New game": the host's browser opens it; the others are told, with their seats there.
+    host.locator("dialog.score-sheet[open]").get_by_role("button", name="New game").click()
+    host.wait_for_function(f"() => !location.hash.includes('{code}')")
+    host.wait_for_selector(".table-view[data-ready]")
+    new_code = str(host.locator(".table-view").get_attribute("data-code"))
+    bill = pages[1]
+    bill.locator("dialog.score-sheet[open]").get_by_role("button", name="Close").click()
+    bill.locator(f"[data-rematch-join='{new_code}']").click()
+    bill.wait_for_selector(f".table-view[data-code='{new_code}'][data-ready]")
+    assert bill.locator(".me").get_attribute("data-seat") == "1"
+    room = server.get(f"/api/rooms/{new_code}")["room"]
+    assert [(s["name"], s["avatar"]) for s in room["seats"]] == [
+        ("Ann", 5), ("Bill", 1), ("Cat", 2), ("Dan", 3)
+    ]  # fmt: skip
+    wait_until(
+        lambda: (
+            [s["ready"] for s in server.get(f"/api/rooms/{new_code}")["room"]["seats"]][:2]
+            == [True, True]
+        ),
+        what="Ann and Bill ready at the new table",
+    )
+    assert server.get(f"/api/rooms/{code}")["room"]["rematch"] == new_code
     # The spectator saw the table but never a hand, on screen or on the wire.
     assert watcher.locator(".hand").count() == 0
     assert "watching" in watcher.locator(".infobar").inner_text()

@@ -42,6 +42,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve.add_argument(
         "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")
     )
+    serve.add_argument(
+        "--think",
+        choices=("process", "thread", "inline"),
+        default="process",
+        help="where computer players above 'greedy' think: worker processes (default), "
+        "threads, or the event loop itself",
+    )
+    serve.add_argument(
+        "--think-workers",
+        type=int,
+        help="worker processes for computer players (default: one fewer than the CPUs)",
+    )
+    serve.add_argument(
+        "--think-budget",
+        type=float,
+        default=4.0,
+        help="seconds a computer may think before it plays its cheapest move (default 4)",
+    )
     serve.set_defaults(run=_serve)
 
     join = sub.add_parser("join", help="sit at a network table in this terminal")
@@ -111,7 +129,17 @@ def _serve(args: argparse.Namespace) -> int:
         path = Path(args.db) if args.db else _default_db()
         store, where = SQLiteStore(path, sync=args.sync), str(path)
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    app = create_app(store, Settings(allow_seeds=args.allow_seeds, tune_gc=True))
+    if args.think_budget <= 0 or (args.think_workers is not None and args.think_workers < 1):
+        print("bigtwo serve: --think-budget and --think-workers must be positive", file=sys.stderr)
+        return 2
+    settings = Settings(
+        allow_seeds=args.allow_seeds,
+        tune_gc=True,
+        think=args.think,
+        think_workers=args.think_workers,
+        think_budget=args.think_budget,
+    )
+    app = create_app(store, settings)
     if args.log_level in ("info", "debug"):
         print(f"bigtwo server on http://{args.host}:{args.port} (tables: {where})", flush=True)
     config = uvicorn.Config(
@@ -158,8 +186,8 @@ def _bench_server(args: argparse.Namespace) -> int:
 
 # -- join: a terminal client ------------------------------------------------------------------
 HELP = (
-    "Type cards to play (3d 3c, or 10h), 'pass', 'say TEXT' to chat, 'ready', 'hand', "
-    "'sync', 'quit'."
+    "Type cards to play (3d 3c, or 10h), 'pass', 'say TEXT' to chat, 'ready', 'next' (between "
+    "deals), 'hand', 'sync', 'quit'."
 )
 
 
@@ -256,7 +284,7 @@ async def _join_async(code: str, server: str, args: argparse.Namespace) -> int:
         except Exception as exc:  # the server cannot be reached
             print(f"bigtwo join: cannot reach {server}: {exc}", file=sys.stderr)
             return 1
-    screen = _Screen()
+    screen = _Screen(server)
     client = TableClient(
         seat_info["ws"], seat_info["token"], watch=args.watch, on_message=screen.show
     )
@@ -312,6 +340,8 @@ async def _join_async(code: str, server: str, args: argparse.Namespace) -> int:
                 await client.chat(rest)
             elif word.lower() == "ready":
                 await client.ready()
+            elif word.lower() == "next":
+                await client.next_deal()
             elif word.lower() == "hand":
                 screen.render()
             elif word.lower() == "sync":
@@ -334,8 +364,9 @@ async def _join_async(code: str, server: str, args: argparse.Namespace) -> int:
 class _Screen:
     """Prints the table for a person: names, counts, the table, the hand, whose turn."""
 
-    def __init__(self) -> None:
+    def __init__(self, server: str = "") -> None:
         self.client: Any = None
+        self.server = server
 
     def name(self, seat: int) -> str:
         seats = self.client.state.room.get("seats", [])
@@ -370,6 +401,28 @@ class _Screen:
             print(
                 f"  Deal {msg['deal']} won by {self.name(msg['winner'])}. Cards left: {msg['counts']}; totals {msg['totals']}"
             )
+            for seat, cards in enumerate(msg.get("left", [])):
+                if cards:
+                    band = {2: " DOUBLE!", 3: " TRIPLE!"}.get(
+                        msg.get("multipliers", [1] * 4)[seat], ""
+                    )
+                    print(f"    {self.name(seat)}: {card_symbols(to_mask(cards))}{band}")
+            if msg.get("next_deal"):
+                print("  Type 'next' when you are ready for the next deal.")
+        elif kind == "next":
+            print(f"  {self.name(msg['seat'])} is ready for the next deal")
+        elif kind == "rematch":
+            code = msg["code"]
+            if msg.get("token") and self.server:
+                _remember(
+                    f"{self.server}|{code}",
+                    {"token": msg["token"], "ws": self.client.url.rsplit("/", 1)[0] + f"/{code}",
+                     "seat": msg.get("seat")},
+                )  # fmt: skip
+                print(f"  A new game is open at table {code}: you have a seat there. "
+                      f"Join it with: bigtwo join {code} --server {self.server}")  # fmt: skip
+            else:
+                print(f"  A new game is open at table {code}.")
         elif kind == "match_end":
             print(f"  The match is over. Totals: {msg['totals']}")
         elif kind == "closed":

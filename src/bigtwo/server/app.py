@@ -1,7 +1,7 @@
 """The game server's Starlette application: the HTTP lobby API and one WebSocket per table.
 
 HTTP (JSON) creates rooms, lists open ones, seats players (answering with a seat token) and
-spectators, and reports health and load; ``/openapi.json`` describes it. ``/ws/{code}`` carries
+spectators, opens a rematch for the players of a finished table, and reports health and load; ``/openapi.json`` describes it. ``/ws/{code}`` carries
 the table protocol of docs/protocol.md, run by :mod:`bigtwo.server.hub`. Static files of the
 browser client are served from ``bigtwo/web`` at ``/`` when that folder exists. This module
 only translates between HTTP/WebSocket and the hub: it applies no rule of the game.
@@ -28,7 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .. import __version__
 from ..engine.rules import Rules, preset_names
 from ..service.config import MAX_NAME, ConfigError, TableConfig, clean_text
-from ..service.table import Refused
+from ..service.table import AVATARS, Refused
 from .hub import Connection, Hub, Settings, TokenBucket, tune_gc
 from .openapi import openapi_spec
 from .protocol import (
@@ -59,6 +59,7 @@ _STATUS = {
     "rate_limited": 429,
     "too_big": 413,
     "not_over": 409,
+    "unauthorized": 403,
 }
 
 
@@ -189,10 +190,11 @@ async def join_room(request: Request) -> Response:
         data = await _read_json(request)
         if not isinstance(data, dict):
             raise _HttpError("bad_request", "The request body must be a JSON object")
-        unknown = set(data) - {"name", "seat", "as"}
+        unknown = set(data) - {"name", "seat", "as", "avatar"}
         if unknown:
             raise _HttpError(
-                "bad_request", f"Unknown field {', '.join(sorted(unknown))} (known: name, seat, as)"
+                "bad_request",
+                f"Unknown field {', '.join(sorted(unknown))} (known: name, seat, as, avatar)",
             )
         role = data.get("as", "player")
         if role not in ("player", "spectator"):
@@ -203,6 +205,11 @@ async def join_room(request: Request) -> Response:
         seat = data.get("seat")
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
             raise _HttpError("bad_request", "'seat' must be a seat number")
+        avatar = data.get("avatar")
+        if avatar is not None and (
+            not isinstance(avatar, int) or isinstance(avatar, bool) or not 0 <= avatar < AVATARS
+        ):
+            raise _HttpError("bad_request", f"'avatar' must be a number from 0 to {AVATARS - 1}")
         if role == "spectator":
             token = hub.watch(runner)
             return JSONResponse(
@@ -214,7 +221,7 @@ async def join_room(request: Request) -> Response:
                     **_urls(request, runner.code),
                 }
             )
-        seat, token = hub.join(runner, clean_text(name, MAX_NAME), seat)
+        seat, token = hub.join(runner, clean_text(name, MAX_NAME), seat, avatar)
     except _HttpError as exc:
         return _error(exc.code, str(exc))
     except Refused as exc:
@@ -227,6 +234,48 @@ async def join_room(request: Request) -> Response:
             "token": token,
             **_urls(request, runner.code),
         }
+    )
+
+
+async def rematch_room(request: Request) -> Response:
+    """A new game for the players of a finished table (see :meth:`Hub.rematch`): the caller
+    proves its seat with its token and gets its seat and token at the new table."""
+    hub = _hub(request)
+    if not request.app.state.limiter.allow(_address(request)):
+        return _error("rate_limited", "Too many requests: slow down")
+    runner = hub.get(request.path_params["code"])
+    if runner is None:
+        return _error("no_room", f"There is no table {request.path_params['code'][:12]!r}")
+    try:
+        data = await _read_json(request)
+        if not isinstance(data, dict):
+            raise _HttpError("bad_request", "The request body must be a JSON object")
+        unknown = set(data) - {"token"}
+        if unknown:
+            raise _HttpError(
+                "bad_request", f"Unknown field {', '.join(sorted(unknown))} (known: token)"
+            )
+        token = data.get("token")
+        if not isinstance(token, str) or not token:
+            raise _HttpError("bad_request", "Give your seat token at this table: 'token'")
+        seat = runner.service.seat_of_token(token)
+        if seat is None:
+            raise Refused("unauthorized", "That token holds no seat at this table")
+        new, there, seat_token, created = hub.rematch(runner, seat)
+    except _HttpError as exc:
+        return _error(exc.code, str(exc))
+    except Refused as exc:
+        return _error(exc.code, str(exc))
+    return JSONResponse(
+        {
+            "code": new.code,
+            "role": "player",
+            "seat": there,
+            "token": seat_token,
+            **_urls(request, new.code),
+            "room": new.service.info(),
+        },
+        status_code=201 if created else 200,
     )
 
 
@@ -379,6 +428,7 @@ def create_app(store: Store | None = None, settings: Settings | None = None) -> 
             log.info("reloaded %d open tables from the log", loaded)
         if hub.settings.tune_gc:
             tune_gc()
+        hub.thinker.start()  # the computer players' workers load while the server starts
 
         async def sweeper() -> None:
             while True:
@@ -402,6 +452,7 @@ def create_app(store: Store | None = None, settings: Settings | None = None) -> 
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms/{code}", get_room),
         Route("/api/rooms/{code}/join", join_room, methods=["POST"]),
+        Route("/api/rooms/{code}/rematch", rematch_room, methods=["POST"]),
         Route("/api/rooms/{code}/record", room_record),
         Route("/api/rooms/{code}/history", room_history),
         Route("/api/stats", stats),

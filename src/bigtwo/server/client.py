@@ -109,12 +109,22 @@ class Lobby:
     async def room(self, code: str) -> dict[str, Any]:
         return dict(await self._call("GET", f"/api/rooms/{code}"))
 
-    async def join(self, code: str, name: str = "", seat: int | None = None) -> dict[str, Any]:
-        """Take a seat: the answer holds ``seat``, ``token`` (keep it to rejoin) and ``ws``."""
+    async def join(
+        self, code: str, name: str = "", seat: int | None = None, avatar: int | None = None
+    ) -> dict[str, Any]:
+        """Take a seat: the answer holds ``seat``, ``token`` (keep it to rejoin) and ``ws``.
+        ``avatar``: the player's picture, 0 to 7."""
         body: dict[str, Any] = {"name": name}
         if seat is not None:
             body["seat"] = seat
+        if avatar is not None:
+            body["avatar"] = avatar
         return dict(await self._call("POST", f"/api/rooms/{code}/join", body))
+
+    async def rematch(self, code: str, token: str) -> dict[str, Any]:
+        """A new game for the players of finished table ``code``, asked with a seat token
+        there: the answer is the new table's ``code``, ``ws``, our ``seat`` and ``token``."""
+        return dict(await self._call("POST", f"/api/rooms/{code}/rematch", {"token": token}))
 
     async def watch(self, code: str) -> dict[str, Any]:
         return dict(await self._call("POST", f"/api/rooms/{code}/join", {"as": "spectator"}))
@@ -152,6 +162,9 @@ class TableMirror:
         self.results: list[dict[str, Any]] = []
         self.chat: list[dict[str, Any]] = []
         self.connected: dict[int, bool] = {}
+        self.clock: dict[str, Any] | None = None  # the newest clock: {seat, ms[, next_deal]}
+        self.next_deal: dict[str, Any] | None = None  # between deals: {deal, seconds, waiting}
+        self.rematch: dict[str, Any] | None = None  # {code[, seat, token]} once there is one
 
     # -- reading the wire ------------------------------------------------------------------------
     def _play(self, cards: str | None) -> Play | None:
@@ -193,6 +206,8 @@ class TableMirror:
         self.seat = msg["seat"]
         self._room(msg["room"])
         self.chat = list(msg.get("chat", []))
+        if "clock" in msg:
+            self.clock = msg["clock"]
         view = msg["view"]
         self.legal = None
         if view is None:
@@ -217,6 +232,9 @@ class TableMirror:
         self.totals = list(room["totals"])
         self.results = list(room["results"])
         self.connected = {s["seat"]: s["connected"] for s in room["seats"]}
+        self.next_deal = room.get("next_deal")
+        if room.get("rematch") and (self.rematch or {}).get("code") != room["rematch"]:
+            self.rematch = {"code": room["rematch"]}
 
     def _seat_field(self, seat: int, **fields: Any) -> None:
         for s in self.room.get("seats", []):
@@ -224,7 +242,14 @@ class TableMirror:
                 s.update(fields)
 
     def _on_joined(self, msg: dict[str, Any]) -> None:
-        self._seat_field(msg["seat"], name=msg["name"], taken=True, ready=False, control="player")
+        self._seat_field(
+            msg["seat"],
+            name=msg["name"],
+            taken=True,
+            ready=False,
+            control="player",
+            avatar=msg.get("avatar"),
+        )
 
     def _on_left(self, msg: dict[str, Any]) -> None:
         self._seat_field(msg["seat"], name="", taken=False, ready=False)
@@ -246,7 +271,11 @@ class TableMirror:
         self.status = "playing"
         self.room["status"] = "playing"
 
+    def _on_clock(self, msg: dict[str, Any]) -> None:
+        self.clock = {k: v for k, v in msg.items() if k != "type"}
+
     def _on_deal(self, msg: dict[str, Any]) -> None:
+        self.next_deal = None
         self.deal_number = msg["deal"]
         self.leader = msg["leader"]
         self.hand = 0
@@ -276,9 +305,17 @@ class TableMirror:
         self.winner = msg["winner"]
         self.totals = list(msg["totals"])
         self.legal = None
-        self.results.append(
-            {k: msg[k] for k in ("winner", "points", "counts")} | {"deal": msg["deal"]}
-        )
+        self.next_deal = msg.get("next_deal")
+        keys = ("winner", "points", "counts", "left", "multipliers")
+        self.results.append({k: msg[k] for k in keys if k in msg} | {"deal": msg["deal"]})
+
+    def _on_next(self, msg: dict[str, Any]) -> None:
+        if self.next_deal is not None:
+            waiting = [s for s in self.next_deal.get("waiting", []) if s != msg["seat"]]
+            self.next_deal = {**self.next_deal, "waiting": waiting}
+
+    def _on_rematch(self, msg: dict[str, Any]) -> None:
+        self.rematch = {k: v for k, v in msg.items() if k not in ("type", "v")}
 
     def _on_match_end(self, msg: dict[str, Any]) -> None:
         self.status = "finished"
@@ -511,10 +548,13 @@ class TableClient:
             self.seen = msg["v"]
             self.state.apply(msg)
         elif kind == "welcome":
-            pass
+            if "clock" in msg:
+                self.state.clock = msg["clock"]
         elif kind == "ack":
             self.acked[msg["id"]] = msg["event"]
             self._resolve(msg["id"], msg, None)
+        elif kind == "pong":
+            self._resolve(msg.get("id"), msg, None)
         elif kind == "error":
             msg_id = msg.get("id")
             if msg_id not in self._pending:
@@ -616,12 +656,22 @@ class TableClient:
     async def ready(self, ready: bool = True, timeout: float = 10.0) -> dict[str, Any]:
         return await self.request({"type": "ready", "ready": ready}, timeout)
 
+    async def next_deal(self, timeout: float = 10.0) -> dict[str, Any]:
+        """Between deals: say we have read the scores and want the next deal."""
+        return await self.request({"type": "next"}, timeout)
+
     async def chat(self, text: str, timeout: float = 10.0) -> dict[str, Any]:
         return await self.request({"type": "chat", "text": text}, timeout)
 
     async def quit(self, timeout: float = 10.0) -> dict[str, Any]:
         self.reconnect = False
         return await self.request({"type": "quit"}, timeout)
+
+    async def ping(self, timeout: float = 10.0) -> float:
+        """Seconds until the server's ``pong`` came back."""
+        sent = time.perf_counter()
+        await self.request({"type": "ping"}, timeout)
+        return time.perf_counter() - sent
 
     async def sync(self, timeout: float = 10.0) -> dict[str, Any]:
         await self._send({"type": "sync"})
@@ -635,8 +685,8 @@ _NO_RESEND: dict[str, Any] = {}
 class BotClient(TableClient):
     """A computer player of ``level`` that plays its seat over the network.
 
-    It says ready in the lobby, and on each of its turns waits ``think`` seconds, rebuilds its
-    seat view from the mirror and sends the bot's choice. :attr:`latencies` holds, for each of
+    It says ready in the lobby (and "next" between deals), and on each of its turns waits
+    ``think`` seconds, rebuilds its seat view from the mirror and sends the bot's choice. :attr:`latencies` holds, for each of
     its actions, when it was sent and how long the server took to acknowledge it.
     """
 
@@ -672,6 +722,13 @@ class BotClient(TableClient):
         kind = msg.get("type")
         if kind == "deal" and self.state.seat is not None:
             self.bot.new_deal(self.state.seat)
+        if (
+            kind == "deal_end"
+            and self.auto_ready
+            and msg.get("next_deal")
+            and self.state.seat in msg["next_deal"].get("waiting", [])
+        ):
+            asyncio.get_running_loop().create_task(self._next())
         if self.state.status == "finished":
             self.finished.set()
         if (
@@ -688,6 +745,10 @@ class BotClient(TableClient):
     async def _ready(self) -> None:
         with contextlib.suppress(BigTwoError, TimeoutError):
             await self.ready()
+
+    async def _next(self) -> None:
+        with contextlib.suppress(BigTwoError, TimeoutError):
+            await self.next_deal()
 
     def _maybe_act(self) -> None:
         if self._acting or not self.state.my_turn or self._refused_at == self.seen:

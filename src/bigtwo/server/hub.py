@@ -5,15 +5,20 @@ turns checked client messages into commands, stores every applied command *befor
 the events they caused, sends each event only to the connections in its audience, runs the
 table's timers, and replays what a reconnecting client missed (or resyncs it). Everything a
 runner does happens synchronously on the event loop between two awaits, so commands of one
-table never interleave and need no lock. Sending is queued per connection, so one slow
-reader never holds up a table. The :class:`Hub` holds every runner, creates and reloads tables
-and hands out seat tokens. Game rules live in the service and the engine, not here.
+table never interleave and need no lock. Computer players above the cheapest levels think in
+worker processes (:mod:`bigtwo.server.thinking`); their choice comes back as a command like
+any other, checked against the position it was made for. Sending is queued per connection,
+so one slow reader never holds up a table. The :class:`Hub` holds every runner, creates and
+reloads tables, opens rematches, unloads finished tables and hands out seat tokens. Game
+rules live in the service and the engine, not here.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
+import random
 import secrets
 import time
 from collections.abc import Iterable
@@ -22,10 +27,19 @@ from typing import Any
 
 from ..engine.cards import parse_cards
 from ..engine.errors import BigTwoError
-from ..service.commands import ACT, CHAT, JOIN, QUIT, READY, Command
+from ..service.commands import ACT, CHAT, JOIN, NEXT, QUIT, READY, REMATCH, Command
 from ..service.config import TableConfig
-from ..service.events import dumps
-from ..service.table import FINISHED, AlreadyApplied, Refused, TableService, hash_token
+from ..service.events import Event, dumps
+from ..service.table import (
+    FINISHED,
+    PLAYER,
+    QUIT_CONTROL,
+    AlreadyApplied,
+    Refused,
+    TableService,
+    ThinkRequest,
+    hash_token,
+)
 from .protocol import (
     CLOSE_GOING_AWAY,
     CLOSE_POLICY,
@@ -38,6 +52,7 @@ from .protocol import (
     parse_message,
 )
 from .storage import Store
+from .thinking import Thinker
 
 log = logging.getLogger(__name__)
 
@@ -67,10 +82,13 @@ class Settings:
     limits: Limits = Limits()
     max_tables: int = 5000
     max_spectators: int = 50
-    finished_ttl: float = 600.0  # seconds a finished table stays loaded
+    finished_ttl: float = 600.0  # seconds a finished table stays loaded, watched or not
     idle_ttl: float = 3600.0  # seconds an unstarted table nobody is at stays loaded
     resync_gap: int = 200
     tune_gc: bool = False  # set by ``bigtwo serve``: see :func:`tune_gc`
+    think: str = "process"  # where computers think: process, thread or inline (the loop)
+    think_workers: int | None = None  # default: one fewer than the CPUs, at least one
+    think_budget: float = 4.0  # seconds a computer may take before it plays the cheapest
 
 
 class TokenBucket:
@@ -181,7 +199,11 @@ class TableRunner:
         self.spectators: set[Connection] = set()
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
-        self._clock: tuple[int, float] | None = None
+        self._clock: Any = None
+        self._thinking: asyncio.Task[None] | None = None
+        # Seats at the rematch table for this table's players: seat -> (seat there, token).
+        # Kept in memory only (the store keeps token digests), to hand each player its token.
+        self.rematch_seats: dict[int, tuple[int, str]] = {}
         self.finished_at: float | None = None
         self.last_active = time.monotonic()
         self.broken = False
@@ -214,6 +236,7 @@ class TableRunner:
             conn.name = svc.seats[seat].name
         else:
             self.spectators.add(conn)
+        now = self.now()
         conn.reply(
             {
                 "type": "welcome",
@@ -222,14 +245,15 @@ class TableRunner:
                 "role": "spectator" if seat is None else "player",
                 "seat": seat,
                 "latest": svc.v,
+                "clock": svc.clock(now),
             }
         )
         missed = svc.events_since(since, seat) if since > 0 else None
         if missed is None:
-            conn.reply(svc.snapshot(seat))
+            conn.reply(svc.snapshot(seat, now))
         else:
             for event in missed:
-                conn.send(event.json())
+                conn.send(self._text(event, conn))
         if seat is not None:
             self._presence(seat, True)
         self.pump()  # a returning player may be handed their seat back now
@@ -242,7 +266,8 @@ class TableRunner:
             del self.players[conn.seat]
             self.service.disconnect(conn.seat, self.now())
             self._presence(conn.seat, False)
-            self._reschedule()
+            # The players still here may all have asked for the next deal already.
+            self.pump()
         self.spectators.discard(conn)
 
     def _presence(self, seat: int, connected: bool) -> None:
@@ -267,7 +292,10 @@ class TableRunner:
         kind = msg["type"]
         if (
             not limits_ok
-            or (kind in ("play", "pass", "ready", "quit", "sync") and not conn.actions.take(now))
+            or (
+                kind in ("play", "pass", "ready", "quit", "sync", "next")
+                and not conn.actions.take(now)
+            )
             or (kind == "chat" and not conn.chat.take(now))
         ):
             conn.strike(now)
@@ -285,7 +313,7 @@ class TableRunner:
             conn.reply({"type": "pong", "id": msg_id})
             return
         if kind == "sync":
-            conn.reply(self.service.snapshot(seat))
+            conn.reply(self.service.snapshot(seat, self.now()))
             return
         if kind == "hello":
             conn.error("bad_message", "Already said hello", msg_id)
@@ -326,6 +354,8 @@ class TableRunner:
             self.run(cmd, conn, msg_id)
         elif kind == "ready":
             self.run(Command(READY, seat=seat, ready=msg.get("ready", True)), conn, msg_id)
+        elif kind == "next":
+            self.run(Command(NEXT, seat=seat), conn, msg_id)
         elif kind == "quit" and self.run(Command(QUIT, seat=seat), conn, msg_id):
             conn.reply({"type": "bye", "reason": "you quit"})
             conn.close(CLOSE_QUIT, "quit")
@@ -363,9 +393,10 @@ class TableRunner:
                 return False
         for event in events:
             text = event.json()
+            personal = event.type == "rematch" and self.rematch_seats
             for c in self.connections():
                 if event.reaches(c.seat):
-                    c.send(text)
+                    c.send(self._text(event, c) if personal else text)
         if conn is not None and msg_id is not None and cmd is not None:
             conn.reply(
                 {"type": "ack", "id": msg_id, "event": events[0].v if events else self.service.v}
@@ -375,23 +406,67 @@ class TableRunner:
             self.hub.store.set_status(self.code, FINISHED)
         self._send_clock()
         self._reschedule()
+        self._maybe_think()
         return True
 
     def pump(self) -> None:
         """Apply whatever automatic commands are due now."""
         self.run(None)
 
+    def _text(self, event: Event, conn: Connection) -> str:
+        """An event's text for one connection: the same for all, except that a player's copy
+        of ``rematch`` also holds its own seat and token at the new table (never stored)."""
+        if event.type == "rematch" and conn.seat is not None:
+            mine = self.rematch_seats.get(conn.seat)
+            if mine is not None:
+                return dumps({**event.message(), "seat": mine[0], "token": mine[1]})
+        return event.json()
+
     def _send_clock(self) -> None:
-        clock = self.service.turn_deadline()
-        if clock == self._clock:
+        svc = self.service
+        key = (svc.turn_deadline(), svc.pause_deadline())
+        if key == self._clock:
             return
-        self._clock = clock
+        self._clock = key
+        clock = svc.clock(self.now())
         if clock is None:
             return
-        seat, at = clock
-        text = dumps({"type": "clock", "seat": seat, "ms": max(0, round((at - self.now()) * 1000))})
+        text = dumps({"type": "clock", **clock})
         for c in self.connections():
             c.send(text)
+
+    # -- computers thinking in the pool ---------------------------------------------------------
+    def _maybe_think(self) -> None:
+        """Start the decision of the computer whose turn it is, if it thinks in the pool."""
+        if self._thinking is not None or self.broken:
+            return
+        request = self.service.think_request()
+        if request is not None:
+            self._thinking = asyncio.get_running_loop().create_task(self._think(request))
+
+    async def _think(self, request: ThinkRequest) -> None:
+        svc = self.service
+        try:
+            result = await self.hub.thinker.think(request)
+            # Thinking counts towards the computer's delay; the rest is waited out here.
+            wait = svc.turn_started + svc.config.computer_delay - self.now()
+            if wait > 0:
+                await asyncio.sleep(wait)
+        finally:
+            self._thinking = None
+        if self.broken or self.hub.tables.get(self.code) is not self:
+            return
+        try:
+            if result is None:
+                cmd = svc.fallback_command(request)
+            else:
+                cmd = svc.think_command(request, result[0], result[1])
+            if cmd is None:  # the table moved on meanwhile: think again if it is still due
+                self._maybe_think()
+            else:
+                self.run(cmd)
+        except Exception:
+            log.exception("table %s: a computer's move failed", self.code)
 
     def _reschedule(self) -> None:
         at = self.service.deadline()
@@ -423,6 +498,9 @@ class TableRunner:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        if self._thinking is not None:
+            self._thinking.cancel()
+            self._thinking = None
 
 
 class Hub:
@@ -434,10 +512,19 @@ class Hub:
         self.tables: dict[str, TableRunner] = {}
         self.started = time.time()
         self.lag = LoopLag()
+        self.thinker = Thinker(
+            self.settings.think, self.settings.think_workers, self.settings.think_budget
+        )
 
     # -- tables ----------------------------------------------------------------------------------
     def _service(self, config: TableConfig, code: str) -> TableService:
-        return TableService(config, code, now=_loop_time(), resync_gap=self.settings.resync_gap)
+        return TableService(
+            config,
+            code,
+            now=_loop_time(),
+            resync_gap=self.settings.resync_gap,
+            offload=self.thinker.offloads,
+        )
 
     def load_all(self) -> int:
         """Reload every open table from the store (at start-up)."""
@@ -455,7 +542,12 @@ class Hub:
             config = TableConfig.from_json(room.config)
             commands = [Command.from_log(c) for c in room.commands]
             service = TableService.restore(
-                config, code, commands, _loop_time(), resync_gap=self.settings.resync_gap
+                config,
+                code,
+                commands,
+                _loop_time(),
+                resync_gap=self.settings.resync_gap,
+                offload=self.thinker.offloads,
             )
         except Exception:
             log.exception("table %s could not be reloaded from its log", code)
@@ -493,7 +585,9 @@ class Hub:
         self.tables[code] = runner
         return runner
 
-    def join(self, runner: TableRunner, name: str, seat: int | None) -> tuple[int, str]:
+    def join(
+        self, runner: TableRunner, name: str, seat: int | None, avatar: int | None = None
+    ) -> tuple[int, str]:
         """Seat a player: returns the seat and its token (the only copy; we keep a digest)."""
         svc = runner.service
         free = svc.free_seats()
@@ -509,9 +603,45 @@ class Hub:
                 "seat_taken", f"Seat {seat} is not free (free: {', '.join(map(str, free))})"
             )
         token = secrets.token_urlsafe(24)
-        if not runner.run(Command(JOIN, seat=seat, name=name, token=hash_token(token))):
+        cmd = Command(JOIN, seat=seat, name=name, token=hash_token(token), avatar=avatar)
+        if not runner.run(cmd):
             raise Refused("unavailable", "The table could not seat you: try again")
         return seat, token
+
+    def rematch(self, runner: TableRunner, seat: int) -> tuple[TableRunner, int, str, bool]:
+        """A new game for the players of a finished table, asked for by the player at
+        ``seat``: a new table with the same configuration (a new shuffle), the same computer
+        players, and every player still at this table (connected, or the one asking) seated
+        where they sat, named and pictured as they were. This table announces it with a
+        ``rematch`` event; each player's copy holds its own token there. Asked again (by
+        anyone seated here), it answers with the same table: the asker's seat there, or a
+        free one. Returns the new table, the seat there, its token, and whether it is new."""
+        svc = runner.service
+        if svc.status != FINISHED or svc.match is None:
+            raise Refused("not_over", "A new game can start once this match is over")
+        me = svc.seats[seat]
+        if svc.rematch:
+            existing = self.get(svc.rematch)
+            if existing is None:
+                raise Refused("no_room", f"The new game's table {svc.rematch} is gone")
+            if seat in runner.rematch_seats:
+                there, token = runner.rematch_seats[seat]
+                return existing, there, token, False
+            free = existing.service.free_seats()
+            there, token = self.join(existing, me.name, seat if seat in free else None, me.avatar)
+            runner.rematch_seats[seat] = (there, token)
+            return existing, there, token, False
+        config = svc.config
+        seed = config.seed + 1 if config.seeded else random.SystemRandom().randrange(1 << 62)
+        new = self.create(dataclasses.replace(config, seed=seed))
+        for s in svc.seats:
+            here = s.number == seat or (s.connected and s.control == PLAYER)
+            if s.human and s.taken and s.control != QUIT_CONTROL and here:
+                runner.rematch_seats[s.number] = self.join(new, s.name, s.number, s.avatar)
+        if not runner.run(Command(REMATCH, seat=seat, text=new.code)):
+            raise Refused("unavailable", "The new game could not be announced: try again")
+        there, token = runner.rematch_seats[seat]
+        return new, there, token, True
 
     def watch(self, runner: TableRunner) -> str:
         if not runner.service.config.spectators:
@@ -558,20 +688,27 @@ class Hub:
         return out
 
     def sweep(self) -> None:
-        """Unload finished tables nobody is watching any more, and unstarted ones nobody has
-        been at for a long time (marked idle: not reloaded at start-up, but still there for
-        anyone who comes back with the code)."""
+        """Unload finished tables some time after they finished, even with people still
+        looking at them (they are told, and the table stays stored: its record, history and
+        room come back from the store when asked for), and unstarted ones nobody has been at
+        for a long time (marked idle: not reloaded at start-up, but still there for anyone who
+        comes back with the code)."""
         now = time.monotonic()
         for code, runner in list(self.tables.items()):
-            if any(runner.connections()):
-                continue
             if (
                 runner.finished_at is not None
                 and runner.finished_at < now - self.settings.finished_ttl
             ):
+                for c in list(runner.connections()):
+                    c.reply({"type": "bye", "reason": "the match is over: table closed"})
+                    c.close(CLOSE_QUIT, "table closed")
+                    runner.detach(c)
                 runner.stop()
                 del self.tables[code]
-            elif (
+                continue
+            if any(runner.connections()):
+                continue
+            if (
                 runner.service.status == "waiting"
                 and runner.last_active < now - self.settings.idle_ttl
             ):
@@ -584,6 +721,7 @@ class Hub:
             runner.stop()
             for c in list(runner.connections()):
                 c.close(CLOSE_GOING_AWAY, "server going down: reconnect")
+        self.thinker.close()
 
     def stats(self) -> dict[str, Any]:
         tables = list(self.tables.values())
@@ -594,6 +732,7 @@ class Hub:
             "connections": sum(len(r.players) + len(r.spectators) for r in tables),
             "uptime_s": round(time.time() - self.started, 1),
             "loop_lag_ms_max": self.lag.take_max(),
+            "thinking": self.thinker.stats(),
             **process_memory(),
         }
 

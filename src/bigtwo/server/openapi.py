@@ -130,6 +130,32 @@ def openapi_spec() -> dict[str, Any]:
                     },
                 }
             },
+            "/api/rooms/{code}/rematch": {
+                "post": {
+                    "summary": "A new game for the players of a finished table",
+                    "description": (
+                        "Opens a table with the same options and rules (a new shuffle), the "
+                        "same computer players, and every player still at this table seated "
+                        "where they sat; each connected player gets its token there in the "
+                        "`rematch` event. Asked again, it answers with the same table."
+                    ),
+                    "parameters": [code_param],
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": _ref("RematchRequest")}},
+                    },
+                    "responses": {
+                        "201": _json(_ref("Rematch"), "The new table, and your seat there"),
+                        "200": _json(_ref("Rematch"), "The new table opened before"),
+                        "400": _error("Bad request body"),
+                        "403": _error("unauthorized: the token holds no seat at this table"),
+                        "404": _error("No such room"),
+                        "409": _error("not_over, or the new game started without you"),
+                        "429": _error("Too many requests"),
+                        "503": _error("The server holds as many tables as it can"),
+                    },
+                }
+            },
             "/api/rooms/{code}/record": {
                 "get": {
                     "summary": "The finished match as a JSON record (every hand: only when over)",
@@ -190,7 +216,8 @@ def openapi_spec() -> dict[str, Any]:
                         "error": {
                             "type": "string",
                             "description": "bad_json, bad_request, too_big, no_room, table_full, "
-                            "seat_taken, started, no_spectators, busy, rate_limited",
+                            "seat_taken, started, no_spectators, busy, rate_limited, not_over, "
+                            "unauthorized",
                         },
                         "message": {"type": "string"},
                     },
@@ -277,6 +304,14 @@ def openapi_spec() -> dict[str, Any]:
                         "title": {"type": "string", "maxLength": 60},
                         "public": {"type": "boolean", "default": True},
                         "spectators": {"type": "boolean", "default": True},
+                        "between_deals_seconds": {
+                            "type": ["number", "null"],
+                            "minimum": 0,
+                            "maximum": 600,
+                            "description": "Most seconds between deals (the next starts "
+                            "sooner when every player says next); null: no limit; default 8 "
+                            "with a turn timer, else 0 (at once)",
+                        },
                     },
                 },
                 "Room": {
@@ -305,11 +340,42 @@ def openapi_spec() -> dict[str, Any]:
                                     "ready": {"type": "boolean"},
                                     "control": {"enum": ["player", "computer", "quit"]},
                                     "connected": {"type": "boolean"},
+                                    "avatar": {"type": ["integer", "null"]},
                                 },
                             },
                         },
                         "totals": {"type": "array", "items": {"type": "integer"}},
-                        "results": {"type": "array", "items": {"type": "object"}},
+                        "results": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "properties": {
+                                    "deal": {"type": "integer"},
+                                    "winner": {"type": "integer"},
+                                    "points": {"type": "array", "items": {"type": "integer"}},
+                                    "counts": {"type": "array", "items": {"type": "integer"}},
+                                    "left": {
+                                        "type": "array",
+                                        "items": {"type": "string"},
+                                        "description": "Each seat's cards left (public once "
+                                        "the deal is over)",
+                                    },
+                                    "multipliers": {
+                                        "type": "array",
+                                        "items": {"type": "integer"},
+                                        "description": "2: DOUBLE!, 3: TRIPLE!",
+                                    },
+                                },
+                            },
+                        },
+                        "next_deal": {
+                            "type": ["object", "null"],
+                            "description": "Between deals: {deal, seconds, waiting}",
+                        },
+                        "rematch": {
+                            "type": ["string", "null"],
+                            "description": "The code of the table opened for a new game",
+                        },
                         "v": {"type": "integer", "description": "Newest event number"},
                     },
                 },
@@ -332,6 +398,27 @@ def openapi_spec() -> dict[str, Any]:
                             "description": "A free seat; default the first",
                         },
                         "as": {"enum": ["player", "spectator"], "default": "player"},
+                        "avatar": {"type": "integer", "minimum": 0, "maximum": 7},
+                    },
+                },
+                "RematchRequest": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["token"],
+                    "properties": {
+                        "token": {"type": "string", "description": "Your seat token here"}
+                    },
+                },
+                "Rematch": {
+                    "type": "object",
+                    "properties": {
+                        "code": {"type": "string"},
+                        "role": {"enum": ["player"]},
+                        "seat": {"type": "integer"},
+                        "token": {"type": "string", "description": "Secret: your seat there"},
+                        "ws": {"type": "string"},
+                        "link": {"type": "string"},
+                        "room": _ref("Room"),
                     },
                 },
                 "Joined": {
@@ -353,6 +440,11 @@ def openapi_spec() -> dict[str, Any]:
                         "waiting": {"type": "integer"},
                         "connections": {"type": "integer"},
                         "uptime_s": {"type": "number"},
+                        "thinking": {
+                            "type": "object",
+                            "description": "Computer players: mode, workers, moves, "
+                            "fallbacks (out of time), in_flight, ms_mean, ms_max",
+                        },
                         "rss_mb": {"type": "number"},
                         "peak_rss_mb": {"type": "number"},
                     },

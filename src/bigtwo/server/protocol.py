@@ -28,7 +28,7 @@ CLOSE_BAD_HELLO = 4400
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NO_ROOM = 4404
 CLOSE_REPLACED = 4409  # the same seat connected again elsewhere
-CLOSE_QUIT = 4410  # the player quit the table
+CLOSE_QUIT = 4410  # the player quit the table, or a finished table was closed
 
 _ID = re.compile(r"[A-Za-z0-9_.:\-]{1,64}")
 
@@ -63,12 +63,13 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     },
     "pass": {"id": (_STR, True), "v": (_INT, True), "seat": (_INT, False)},
     "ready": {"id": (_STR, False), "ready": (_BOOL, False)},
+    "next": {"id": (_STR, False)},
     "chat": {"id": (_STR, False), "text": (_STR, True)},
     "quit": {"id": (_STR, False)},
     "sync": {"id": (_STR, False)},
     "ping": {"id": (_STR, False)},
 }
-ACTION_TYPES = frozenset({"play", "pass", "ready", "quit"})
+ACTION_TYPES = frozenset({"play", "pass", "ready", "quit", "next"})
 
 
 def parse_message(frame: str | bytes | None) -> dict[str, Any]:

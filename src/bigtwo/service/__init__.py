@@ -4,7 +4,20 @@ match, shared by local play and the game server (which adds only transport and s
 Nothing here does I/O or reads a clock; see :mod:`bigtwo.service.table` for the contract.
 """
 
-from .commands import ACT, CHAT, HANDBACK, JOIN, LEAVE, QUIT, READY, TAKEOVER, Command
+from .commands import (
+    ACT,
+    CHAT,
+    DEAL,
+    HANDBACK,
+    JOIN,
+    LEAVE,
+    NEXT,
+    QUIT,
+    READY,
+    REMATCH,
+    TAKEOVER,
+    Command,
+)
 from .config import COMPUTER, HUMAN, ConfigError, SeatConfig, TableConfig
 from .events import ALL, PLAYERS, SPECTATORS, Event
 from .table import (
@@ -14,6 +27,7 @@ from .table import (
     AlreadyApplied,
     Refused,
     TableService,
+    ThinkRequest,
     hash_token,
 )
 
@@ -22,15 +36,18 @@ __all__ = [
     "ALL",
     "CHAT",
     "COMPUTER",
+    "DEAL",
     "FINISHED",
     "HANDBACK",
     "HUMAN",
     "JOIN",
     "LEAVE",
+    "NEXT",
     "PLAYERS",
     "PLAYING",
     "QUIT",
     "READY",
+    "REMATCH",
     "SPECTATORS",
     "TAKEOVER",
     "WAITING",
@@ -42,5 +59,6 @@ __all__ = [
     "SeatConfig",
     "TableConfig",
     "TableService",
+    "ThinkRequest",
     "hash_token",
 ]

@@ -22,8 +22,11 @@ CHAT = "chat"  # a line of chat from a seat or a spectator
 TAKEOVER = "takeover"  # a computer plays for a seat whose player is away
 HANDBACK = "handback"  # the player is back: the computer gives the seat back
 QUIT = "quit"  # the player leaves for good (a computer finishes their match)
+NEXT = "next"  # between deals: a player has read the score sheet and wants the next deal
+DEAL = "deal"  # between deals: the next deal starts (everyone said next, or time is up)
+REMATCH = "rematch"  # the match is over: a new table for the same people was opened
 
-OPS = (JOIN, LEAVE, READY, ACT, CHAT, TAKEOVER, HANDBACK, QUIT)
+OPS = (JOIN, LEAVE, READY, ACT, CHAT, TAKEOVER, HANDBACK, QUIT, NEXT, DEAL, REMATCH)
 
 # Who made an ``act``: the seat's player, a computer, or the turn timer.
 BY_PLAYER = "player"
@@ -36,11 +39,13 @@ class Command:
     """One input to a table. Only the fields an operation uses are set.
 
     ``seen`` is the newest event number the sender had seen (for the staleness check); it is
-    never stored, because a stored command was already accepted.
+    never stored, because a stored command was already accepted. ``avatar`` is the picture a
+    joining player chose (0 to 7, or None); ``text`` is a chat line, or the new table's code
+    for ``rematch``.
 
     >>> c = Command(ACT, seat=2, cards=3, id="a1", seen=7)
     >>> Command.from_log(c.to_log())
-    Command(op='act', seat=2, cards=3, id='a1', seen=None, by='player', name='', text='', token='', ready=True)
+    Command(op='act', seat=2, cards=3, id='a1', seen=None, by='player', name='', text='', token='', ready=True, avatar=None)
     """
 
     op: str
@@ -53,6 +58,7 @@ class Command:
     text: str = ""
     token: str = ""
     ready: bool = True
+    avatar: int | None = None
 
     def to_log(self) -> dict[str, Any]:
         """The stored form: only fields that differ from the defaults, never ``seen``."""
@@ -71,6 +77,8 @@ class Command:
                 out[key] = value
         if self.op == READY:
             out["ready"] = self.ready
+        if self.avatar is not None:
+            out["avatar"] = self.avatar
         return out
 
     @classmethod
@@ -85,4 +93,5 @@ class Command:
             text=data.get("text", ""),
             token=data.get("token", ""),
             ready=data.get("ready", True),
+            avatar=data.get("avatar"),
         )

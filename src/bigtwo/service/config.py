@@ -24,6 +24,7 @@ COMPUTER = "computer"
 MAX_DEALS = 1000
 MAX_TITLE = 60
 DEFAULT_LEVEL = "greedy"
+DEFAULT_BETWEEN_DEALS = 8.0  # seconds between deals at tables with a turn timer
 
 
 class ConfigError(BigTwoError, ValueError):
@@ -49,6 +50,9 @@ class TableConfig:
     this long has a computer of ``takeover_level`` play for them until they return; None
     means never. ``computer_delay``: seconds a computer waits before acting, so people can
     follow the play. ``seed`` fixes the shuffle (only servers that allow it accept one).
+    ``between_deals_seconds``: after a deal (not the last) the table waits until every
+    connected player has said "next", or at most this long (None: no limit); 0 starts the
+    next deal at once. The default, 0, is what tables stored before this option had.
     """
 
     preset: str = "textbook"
@@ -66,6 +70,7 @@ class TableConfig:
     title: str = ""
     public: bool = True
     spectators: bool = True
+    between_deals_seconds: float | None = 0.0
 
     # -- derived ------------------------------------------------------------------------------
     def make_rules(self) -> Rules:
@@ -123,7 +128,7 @@ class TableConfig:
         known = {
             "preset", "rules", "seats", "players", "deals", "seed", "turn_seconds",
             "away_seconds", "computer_delay", "takeover_level", "autopass", "autopass_five",
-            "title", "public", "spectators",
+            "title", "public", "spectators", "between_deals_seconds",
         }  # fmt: skip
         unknown = sorted(set(data) - known)
         if unknown:
@@ -160,6 +165,16 @@ class TableConfig:
         title = data.get("title", "")
         if not isinstance(title, str) or len(title) > MAX_TITLE:
             raise ConfigError(f"'title' must be text of at most {MAX_TITLE} characters")
+        turn_seconds = _optional_seconds(data, "turn_seconds", 0.2, 3600.0, None)
+        # A player reading the score sheet should not be timed out on the next deal's first
+        # turn: tables with a turn timer wait a little between deals by default.
+        between = _optional_seconds(
+            data,
+            "between_deals_seconds",
+            0.0,
+            600.0,
+            DEFAULT_BETWEEN_DEALS if turn_seconds is not None else 0.0,
+        )
         config = cls(
             preset=preset,
             rules=dict(overrides),
@@ -167,7 +182,7 @@ class TableConfig:
             deals=deals,
             seed=seed,
             seeded=seeded,
-            turn_seconds=_optional_seconds(data, "turn_seconds", 0.2, 3600.0, None),
+            turn_seconds=turn_seconds,
             away_seconds=_optional_seconds(data, "away_seconds", 0.1, 86400.0, 60.0),
             computer_delay=_optional_seconds(data, "computer_delay", 0.0, 10.0, 0.0) or 0.0,
             takeover_level=takeover,
@@ -176,6 +191,7 @@ class TableConfig:
             title=clean_text(title, MAX_TITLE),
             public=bool(_optional_bool(data, "public", True)),
             spectators=bool(_optional_bool(data, "spectators", True)),
+            between_deals_seconds=between,
         )
         return config
 

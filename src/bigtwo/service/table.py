@@ -9,10 +9,14 @@ numbered :class:`~bigtwo.service.events.Event` objects it caused, each with its 
 
 It has no clock, no I/O and no threads: whoever runs it passes ``now`` (any monotonic clock)
 and asks :meth:`TableService.due` for the automatic command that is due (a computer's move, a
-turn timeout, a computer taking over for a player who has been away, or handing back), and
-:meth:`TableService.deadline` for when to ask next. Events are built only from seat views
-and public actions, never from the deal's hands, so nothing leaves a table that its audience
-may not see.
+turn timeout, a computer taking over for a player who has been away, or handing back, the
+next deal after the pause between deals), and :meth:`TableService.deadline` for when to ask
+next. A runner that would rather not have a computer think on its own thread passes
+``offload`` (which levels think elsewhere): for those, :meth:`TableService.think_request`
+hands out what the computer needs to decide, and :meth:`TableService.think_command` turns its
+choice into the command to apply. Events are built only from seat views and public actions,
+never from the deal's hands, so nothing leaves a table that its audience may not see; the
+cards a seat still held become public in ``deal_end`` once the deal is over.
 
 >>> from bigtwo.service.config import TableConfig, SeatConfig
 >>> seats = (SeatConfig(), SeatConfig("computer"), SeatConfig("computer"), SeatConfig("computer"))
@@ -29,13 +33,16 @@ import hmac
 import logging
 import random
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import make_bot
 from ..bots.base import Bot
 from ..engine.cards import CARDS, card_text
+from ..engine.deal import Deal
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
+from ..engine.views import SeatView
 from ..match.match import Match
 from .commands import (
     ACT,
@@ -43,11 +50,14 @@ from .commands import (
     BY_PLAYER,
     BY_TIMER,
     CHAT,
+    DEAL,
     HANDBACK,
     JOIN,
     LEAVE,
+    NEXT,
     QUIT,
     READY,
+    REMATCH,
     TAKEOVER,
     Command,
 )
@@ -78,6 +88,7 @@ COMPUTER_CONTROL = "computer"
 QUIT_CONTROL = "quit"  # the player quit; a computer plays the rest of the match
 
 MAX_CHAT = 300
+AVATARS = 8  # a player's picture is one of 0 .. AVATARS - 1
 MAX_ACTION_ID = 64
 CHAT_KEPT = 30  # chat lines a resync carries
 IDS_KEPT = 512  # action ids remembered per seat for retries
@@ -105,6 +116,23 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+@dataclass(frozen=True, slots=True)
+class ThinkRequest:
+    """What a computer needs to choose its move away from the table: its bot, its view, the
+    random generator it chooses with, and (for a bot that peeks, as the Palm players did) the
+    deal. ``state_v`` and ``deal`` say which position it was for: a choice for a position the
+    table has left is thrown away (see :meth:`TableService.think_command`)."""
+
+    seat: int
+    level: str
+    bot: Bot
+    view: SeatView
+    rng: random.Random
+    state_v: int
+    deal: int
+    peek: Deal | None
+
+
 @dataclass(slots=True)
 class Seat:
     number: int
@@ -117,6 +145,8 @@ class Seat:
     connected: int = 0  # open connections (presence; not part of the stored state)
     away_since: float | None = None
     bot: Bot | None = None
+    avatar: int | None = None  # the picture the player chose, if any
+    said_next: bool = False  # between deals: this player asked for the next deal
     applied: OrderedDict[str, int] = field(default_factory=OrderedDict)
 
     @property
@@ -132,6 +162,7 @@ class Seat:
             "ready": self.ready,
             "control": self.control,
             "connected": self.connected > 0 or not self.human,
+            "avatar": self.avatar,
         }
         if not self.human:
             out["level"] = self.config.level
@@ -149,8 +180,11 @@ class TableService:
         now: float = 0.0,
         keep_events: int = 2000,
         resync_gap: int = 200,
+        offload: Callable[[str], bool] | None = None,
     ) -> None:
         self.config = config
+        # Which computer levels think away from the caller's thread (None: every one here).
+        self.offload = offload
         self.code = code
         self.rules = config.make_rules()
         self.status = WAITING
@@ -168,7 +202,9 @@ class TableService:
         self.resync_gap = resync_gap
         self.chat: deque[Event] = deque(maxlen=CHAT_KEPT)
         self.match: Match | None = None
-        self.turn_started = now
+        self.turn_started = now  # when the turn (or the pause between deals) began
+        self.between: int | None = None  # between deals: the number of the deal to come
+        self.rematch = ""  # the code of the table opened for a new game, once there is one
         self.seats: list[Seat] = []
         for i, sc in enumerate(config.seats):
             seat = Seat(i, sc)
@@ -232,6 +268,7 @@ class TableService:
                 "public": cfg.public,
                 "spectators": cfg.spectators,
                 "seeded": cfg.seeded,
+                "between_deals_seconds": cfg.between_deals_seconds,
             },
             "seats": [s.public() for s in self.seats],
             "totals": list(match.totals) if match else [0] * cfg.players,
@@ -241,18 +278,50 @@ class TableService:
                     "winner": r.winner,
                     "points": list(r.points),
                     "counts": [c.bit_count() for c in r.cards_left],
+                    # Public once the deal is over: every seat's cards left, and the band
+                    # (2: DOUBLE!, 3: TRIPLE!) each loser's count reached.
+                    "left": [card_text(c) for c in r.cards_left],
+                    "multipliers": list(r.score.multipliers),
                 }
                 for r in (match.results if match else [])
             ],
+            "next_deal": self._next_deal_json(),
+            "rematch": self.rematch or None,
             "v": self.v,
         }
 
-    def snapshot(self, seat: int | None) -> dict[str, Any]:
-        """A full resync for one recipient (``seat`` None: a spectator), at event ``self.v``."""
+    def _next_deal_json(self) -> dict[str, Any] | None:
+        """Between deals: the deal to come, the longest wait, and whose "next" it awaits."""
+        if self.between is None:
+            return None
+        return {
+            "deal": self.between,
+            "seconds": self.config.between_deals_seconds,
+            "waiting": [
+                s.number for s in self.seats if s.human and s.control == PLAYER and not s.said_next
+            ],
+        }
+
+    def clock(self, now: float) -> dict[str, Any] | None:
+        """The running clock, for people: a player's turn timer (``seat``, ``ms`` left), or
+        between deals the wait for the next one (``seat`` None, ``ms``, ``next_deal``)."""
+        turn = self.turn_deadline()
+        if turn is not None:
+            seat, at = turn
+            return {"seat": seat, "ms": max(0, round((at - now) * 1000))}
+        pause = self.pause_deadline()
+        if pause is not None:
+            deal, at = pause
+            return {"seat": None, "ms": max(0, round((at - now) * 1000)), "next_deal": deal}
+        return None
+
+    def snapshot(self, seat: int | None, now: float | None = None) -> dict[str, Any]:
+        """A full resync for one recipient (``seat`` None: a spectator), at event ``self.v``;
+        with ``now``, it carries the running :meth:`clock` too."""
         view = None
         if self.match is not None:
             view = view_json(self.match.deal.view(seat), self.match.deal_number)
-        return {
+        out = {
             "type": "sync",
             "v": self.v,
             "seat": seat,
@@ -260,6 +329,9 @@ class TableService:
             "view": view,
             "chat": [e.message() for e in self.chat if e.reaches(seat)],
         }
+        if now is not None:
+            out["clock"] = self.clock(now)
+        return out
 
     def events_since(self, since: int, seat: int | None) -> list[Event] | None:
         """Events after ``since`` that reach ``seat``, or None when a resync is better (the
@@ -316,7 +388,8 @@ class TableService:
         return applied, events
 
     def due(self, now: float) -> Command | None:
-        """The automatic command due at ``now``, if any."""
+        """The automatic command due at ``now``, if any. A computer move of a level that
+        thinks elsewhere (``offload``) is never due here: see :meth:`think_request`."""
         if self.status != PLAYING:
             return None
         away = self.config.away_seconds
@@ -336,9 +409,14 @@ class TableService:
         if not self.player_connected():
             return None
         assert self.match is not None
+        if self.between is not None:
+            pause = self.pause_deadline()
+            if self._everyone_said_next() or (pause is not None and now >= pause[1]):
+                return Command(DEAL)
+            return None
         seat = self.seats[self.match.deal.turn]
         if seat.control != PLAYER:
-            if now >= self.turn_started + self.config.computer_delay:
+            if now >= self.turn_started + self.config.computer_delay and not self._offloaded(seat):
                 return self._computer_move(seat)
         elif (
             self.config.turn_seconds is not None
@@ -360,21 +438,107 @@ class TableService:
                 if s.human and s.control == PLAYER and not s.connected and s.away_since is not None
             ]
         if self.player_connected():
-            seat = self.seats[self.match.deal.turn]
-            if seat.control != PLAYER:
-                times.append(self.turn_started + self.config.computer_delay)
-            elif self.config.turn_seconds is not None:
-                times.append(self.turn_started + self.config.turn_seconds)
+            pause = self.pause_deadline()
+            if pause is not None:
+                times.append(pause[1])
+            elif self.between is None:
+                seat = self.seats[self.match.deal.turn]
+                if seat.control != PLAYER:
+                    if not self._offloaded(seat):
+                        times.append(self.turn_started + self.config.computer_delay)
+                elif self.config.turn_seconds is not None:
+                    times.append(self.turn_started + self.config.turn_seconds)
         return min(times) if times else None
 
     def turn_deadline(self) -> tuple[int, float] | None:
         """The seat to act and when its turn timer runs out, for clocks shown to players."""
-        if self.status != PLAYING or self.match is None or self.config.turn_seconds is None:
+        if (
+            self.status != PLAYING
+            or self.match is None
+            or self.config.turn_seconds is None
+            or self.between is not None
+        ):
             return None
         seat = self.match.deal.turn
         if self.seats[seat].control != PLAYER:
             return None
         return seat, self.turn_started + self.config.turn_seconds
+
+    def pause_deadline(self) -> tuple[int, float] | None:
+        """Between deals: the deal to come and when it starts at the latest (None: no limit)."""
+        seconds = self.config.between_deals_seconds
+        if self.status != PLAYING or self.between is None or seconds is None:
+            return None
+        return self.between, self.turn_started + seconds
+
+    def _everyone_said_next(self) -> bool:
+        """Every player at the table (connected, in control of their seat) asked for the next
+        deal. Presence is not stored, so this only ever leads to a stored ``deal`` command."""
+        here = [s for s in self.seats if s.human and s.control == PLAYER and s.connected]
+        return bool(here) and all(s.said_next for s in here)
+
+    # -- computers thinking elsewhere ------------------------------------------------------------
+    def _level(self, seat: Seat) -> str:
+        return seat.config.level if not seat.human else self.config.takeover_level
+
+    def _offloaded(self, seat: Seat) -> bool:
+        return self.offload is not None and self.offload(self._level(seat))
+
+    def think_request(self) -> ThinkRequest | None:
+        """A computer's decision to make now, away from this thread: at a computer's turn (of
+        a level that ``offload`` names) while a player is at the table. It may be asked for at
+        once; its move is applied no earlier than the computer delay allows."""
+        if self.status != PLAYING or self.match is None or self.between is not None:
+            return None
+        if not self.player_connected():
+            return None
+        seat = self.seats[self.match.deal.turn]
+        if seat.control == PLAYER or not self._offloaded(seat):
+            return None
+        deal = self.match.deal
+        bot = self._bot(seat)
+        return ThinkRequest(
+            seat=seat.number,
+            level=self._level(seat),
+            bot=bot,
+            view=deal.view(seat.number),
+            rng=self._rng(len(deal.actions)),
+            state_v=self.state_v,
+            deal=self.match.deal_number,
+            peek=deal if bot.peeks else None,
+        )
+
+    def think_command(
+        self, request: ThinkRequest, play: int | None, bot: Bot | None = None
+    ) -> Command | None:
+        """The command for a computer's choice (``play``: the cards as a mask, None: a pass),
+        or None when the table has moved on since the request (the choice is thrown away).
+        A choice that is not legal here becomes the cheapest legal play. ``bot`` is the bot
+        as it was after choosing (it may keep a plan for the deal), to keep from now on."""
+        if self.status != PLAYING or self.match is None or self.between is not None:
+            return None
+        seat = self.seats[request.seat]
+        if (
+            self.match.deal_number != request.deal
+            or self.state_v != request.state_v
+            or self.match.deal.turn != request.seat
+            or seat.control == PLAYER
+            or seat.bot is not request.bot
+        ):
+            return None
+        if bot is not None:
+            seat.bot = bot
+        view = request.view
+        legal = {p.mask for p in view.legal}
+        if (play is None and not view.can_pass) or (play is not None and play not in legal):
+            play = view.legal[0].mask
+        return Command(ACT, seat=request.seat, cards=play, by=BY_COMPUTER)
+
+    def fallback_command(self, request: ThinkRequest) -> Command | None:
+        """The move a computer makes when its thinking ran out of time: the cheapest legal
+        play, or a pass when nothing beats the table (as the greedy level plays)."""
+        view = request.view
+        return self.think_command(request, view.legal[0].mask if view.legal else None)
 
     # -- commands ----------------------------------------------------------------------------
     def apply(self, cmd: Command, now: float) -> list[Event]:
@@ -401,10 +565,19 @@ class TableService:
             raise Refused("seat_taken", f"Seat {seat.number} is taken")
         if not cmd.token:
             raise Refused("bad_command", "A seat needs a token")
+        if cmd.avatar is not None and (
+            not isinstance(cmd.avatar, int)
+            or isinstance(cmd.avatar, bool)
+            or not 0 <= cmd.avatar < AVATARS
+        ):
+            raise Refused("bad_command", f"An avatar is a number from 0 to {AVATARS - 1}")
         seat.name = clean_text(cmd.name, MAX_NAME) or f"Player {seat.number + 1}"
         seat.taken, seat.token, seat.ready, seat.control = True, cmd.token, False, PLAYER
+        seat.avatar = cmd.avatar
         seat.away_since = now
-        self._emit("joined", ALL, {"seat": seat.number, "name": escape(seat.name)})
+        self._emit(
+            "joined", ALL, {"seat": seat.number, "name": escape(seat.name), "avatar": seat.avatar}
+        )
 
     def _leave(self, cmd: Command, now: float) -> None:
         seat = self._seat(cmd.seat)
@@ -412,7 +585,7 @@ class TableService:
             raise Refused("started", "The match has started: quit instead of leaving")
         if not (seat.human and seat.taken):
             raise Refused("no_seat", f"Nobody sits at seat {seat.number}")
-        seat.taken, seat.token, seat.ready, seat.name = False, "", False, ""
+        seat.taken, seat.token, seat.ready, seat.name, seat.avatar = False, "", False, "", None
         self._emit("left", ALL, {"seat": seat.number})
 
     def _ready(self, cmd: Command, now: float) -> None:
@@ -513,6 +686,8 @@ class TableService:
             raise Refused("not_started", "The match has not started yet")
         if self.status == FINISHED or self.match is None:
             raise Refused("finished", "The match is over")
+        if self.between is not None:
+            raise Refused("between_deals", "The deal is over: the next one starts soon")
         if cmd.by == BY_PLAYER and seat.control != PLAYER:
             raise Refused("not_in_control", f"A computer is playing seat {seat.number} now")
         if cmd.seen is not None and cmd.seen < self.state_v:
@@ -594,6 +769,12 @@ class TableService:
         match = self.match
         assert match is not None
         result = match.results[-1]
+        pause = self.config.between_deals_seconds != 0 and not match.over
+        if pause:
+            self.between = result.number + 1
+            self.turn_started = now
+            for seat in self.seats:
+                seat.said_next = False
         self._emit(
             "deal_end",
             ALL,
@@ -603,12 +784,17 @@ class TableService:
                 "counts": [c.bit_count() for c in result.cards_left],
                 "points": list(result.points),
                 "totals": list(match.totals),
+                # The deal is over: what each seat still held is public now.
+                "left": [card_text(c) for c in result.cards_left],
+                "multipliers": list(result.score.multipliers),
+                "next_deal": self._next_deal_json(),
             },
             state=True,
         )
         if match.over:
             self.status = FINISHED
             self.closed_reason = "match over"
+            self._finished()
             ranking = sorted(range(match.players), key=lambda s: -match.totals[s])
             self._emit(
                 "match_end",
@@ -617,8 +803,47 @@ class TableService:
                 state=True,
             )
             return
-        match.next_deal()
+        if not pause:
+            match.next_deal()
+            self._deal_started(now)
+
+    def _next(self, cmd: Command, now: float) -> None:
+        """A player has read the score sheet and is ready for the next deal."""
+        seat = self._seat(cmd.seat)
+        if self.status != PLAYING or self.between is None:
+            raise Refused("bad_command", "The table is not waiting between deals")
+        if not (seat.human and seat.taken) or seat.control != PLAYER:
+            raise Refused("not_in_control", f"Seat {seat.number} is not played by a person now")
+        if seat.said_next:
+            return  # said twice (two windows, a retry): nothing new to tell anyone
+        seat.said_next = True
+        self._emit("next", ALL, {"seat": seat.number, "deal": self.between})
+
+    def _deal(self, cmd: Command, now: float) -> None:
+        """Between deals: the next deal starts."""
+        if self.status != PLAYING or self.between is None or self.match is None:
+            raise Refused("bad_command", "The table is not waiting between deals")
+        self.between = None
+        for seat in self.seats:
+            seat.said_next = False
+        self.match.next_deal()
         self._deal_started(now)
+
+    def _rematch(self, cmd: Command, now: float) -> None:
+        """The match is over and a table for a new game was opened (its code in ``text``)."""
+        if self.status != FINISHED or self.match is None:
+            raise Refused("not_over", "A new game can be opened once the match is over")
+        if self.rematch:
+            raise Refused("bad_command", f"A new game was opened already: table {self.rematch}")
+        if not cmd.text:
+            raise Refused("bad_command", "A new game needs the code of its table")
+        self.rematch = cmd.text
+        self._emit("rematch", ALL, {"code": cmd.text, "by": cmd.seat})
+
+    def _finished(self) -> None:
+        """The match is over: computers will not be asked again, so let them go."""
+        for seat in self.seats:
+            seat.bot = None
 
     def _chat(self, cmd: Command, now: float) -> None:
         text = clean_text(cmd.text, MAX_CHAT)
@@ -654,7 +879,12 @@ class TableService:
         seat.control = PLAYER
         seat.bot = None
         self._emit("control", ALL, {"seat": seat.number, "control": PLAYER, "reason": "returned"})
-        if self.match is not None and self.match.deal.turn == seat.number:
+        if (
+            self.match is not None
+            and self.between is None
+            and not self.match.deal.over
+            and self.match.deal.turn == seat.number
+        ):
             self._turn(now)  # a fresh turn (and timer) for the returning player
 
     def _quit(self, cmd: Command, now: float) -> None:
@@ -672,23 +902,31 @@ class TableService:
         if not any(s.human and s.control != QUIT_CONTROL for s in self.seats):
             self.status = FINISHED
             self.closed_reason = "every player quit"
+            self.between = None
+            self._finished()
             self._emit("closed", ALL, {"reason": self.closed_reason}, state=True)
 
     # -- computer and timer moves ----------------------------------------------------------
     def _bot(self, seat: Seat) -> Bot:
         if seat.bot is None:
-            level = seat.config.level if not seat.human else self.config.takeover_level
-            seat.bot = make_bot(level)
+            seat.bot = make_bot(self._level(seat))
             seat.bot.new_deal(seat.number)
         return seat.bot
+
+    def _rng(self, actions: int) -> random.Random:
+        """Seeded by position so a computer's choices do not depend on when it was asked."""
+        assert self.match is not None
+        return random.Random(f"{self.config.seed}:{self.match.deal_number}:{actions}")
 
     def _computer_move(self, seat: Seat) -> Command:
         assert self.match is not None
         view = self.match.deal.view(seat.number)
-        # Seeded by position so a computer's choices do not depend on when it was asked.
-        rng = random.Random(f"{self.config.seed}:{self.match.deal_number}:{len(view.actions)}")
+        rng = self._rng(len(view.actions))
         try:
-            play = self._bot(seat).choose(view, rng)
+            bot = self._bot(seat)
+            if bot.peeks:  # the Palm players looked at every hand; such a bot is told
+                bot.peek(self.match.deal)
+            play = bot.choose(view, rng)
         except Exception:  # a failing computer player must not stop the table
             log.exception("computer player at %s seat %d failed", self.code, seat.number)
             play = None
@@ -730,4 +968,7 @@ _HANDLERS = {
     TAKEOVER: TableService._takeover,
     HANDBACK: TableService._handback,
     QUIT: TableService._quit,
+    NEXT: TableService._next,
+    DEAL: TableService._deal,
+    REMATCH: TableService._rematch,
 }

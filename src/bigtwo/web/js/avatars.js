@@ -64,6 +64,7 @@ export function avatar({ index = 0, computer = false, seat = 0, size = 48, label
   const parts = computer ? robot([200, 20, 140, 280][seat % 4]) : person(PEOPLE[((index % AVATAR_COUNT) + AVATAR_COUNT) % AVATAR_COUNT]);
   return svg("svg", {
     viewBox: "0 0 100 100", width: size, height: size, class: "avatar",
+    "data-avatar": computer ? "computer" : String(((index % AVATAR_COUNT) + AVATAR_COUNT) % AVATAR_COUNT),
     role: label ? "img" : undefined, "aria-label": label || undefined, "aria-hidden": label ? undefined : "true",
   }, svg("g", {}, parts));
 }

@@ -191,7 +191,9 @@ export class LobbyScreen {
     const mine = hotseat ? humanSeats : [humanSeats[0]];
     for (const seat of mine) {
       const name = names[seat] || (seat === humanSeats[0] ? myName() : t("seat.n", { n: seat + 1 }));
-      const joined = await api.join(made.code, { name, seat });
+      // Our own picture for our seat; on a shared device the others get one from their name.
+      const picture = seat === humanSeats[0] ? prefs().avatar : nameAvatar(name, seat);
+      const joined = await api.join(made.code, { name, seat, avatar: picture });
       rememberSeat(made.code, { seat: joined.seat, token: joined.token, name });
     }
     // Alone against computers (or every human here): get ready at once.
@@ -217,7 +219,7 @@ export class LobbyScreen {
 
   roomItem(room) {
     const seats = room.seats.map((s) => h("span", { class: `chip ${s.kind === "human" && !s.taken ? "free" : ""}` },
-      s.kind === "computer" || s.taken ? avatar({ computer: s.kind === "computer", seat: s.seat, index: nameAvatar(s.name, s.seat), size: 18 }) : null,
+      s.kind === "computer" || s.taken ? avatar({ computer: s.kind === "computer", seat: s.seat, index: s.avatar ?? nameAvatar(s.name, s.seat), size: 18 }) : null,
       s.kind === "computer" || s.taken ? plain(s.name) : t("seat.free")));
     const free = room.seats.filter((s) => s.kind === "human" && !s.taken);
     return h("li", { class: "room", dataset: { code: room.code } },
@@ -261,7 +263,7 @@ export class JoinScreen {
       try {
         const who = name.value.trim() || myName();
         setPrefs({ name: who });
-        const joined = await api.join(this.code, { name: who, seat });
+        const joined = await api.join(this.code, { name: who, seat, avatar: prefs().avatar });
         rememberSeat(this.code, { seat: joined.seat, token: joined.token, name: who });
         this.onSeated();
       } catch (err) {
@@ -275,7 +277,7 @@ export class JoinScreen {
       waiting ? h("label", { class: "field" }, h("span", {}, t("prefs.name")), name) : h("p", {}, t("join.started")),
       h("ul", { class: "rooms" }, room.seats.map((s) => h("li", { class: "room" },
         h("div", { class: "room-head" },
-          h("span", { class: "row" }, avatar({ computer: s.kind === "computer", seat: s.seat, index: nameAvatar(s.name, s.seat), size: 28 }),
+          h("span", { class: "row" }, avatar({ computer: s.kind === "computer", seat: s.seat, index: s.avatar ?? nameAvatar(s.name, s.seat), size: 28 }),
             h("strong", {}, t("seat.n", { n: s.seat + 1 })),
             s.kind === "computer" ? `${plain(s.name)} (${tOr(`level.${s.level}`, s.level)})` : s.taken ? plain(s.name) : t("seat.free")),
           waiting && s.kind === "human" && !s.taken

@@ -38,6 +38,8 @@ export const api = {
   createRoom: (config) => request("POST", "/api/rooms", config),
   room: (code) => request("GET", `/api/rooms/${encodeURIComponent(code)}`),
   join: (code, body) => request("POST", `/api/rooms/${encodeURIComponent(code)}/join`, body),
+  /** A new game for the players of a finished table: {code, seat, token} of ours there. */
+  rematch: (code, token) => request("POST", `/api/rooms/${encodeURIComponent(code)}/rematch`, { token }),
   /** A match record (JSON) or history (text); null when the server has no such endpoint. */
   async record(code) {
     try {
@@ -178,6 +180,11 @@ export class TableSocket {
 
   ready(ready = true) {
     return this.request({ type: "ready", ready });
+  }
+
+  /** Between deals: we have read the score sheet. */
+  next() {
+    return this.request({ type: "next" });
   }
 
   chat(text) {

@@ -1,5 +1,6 @@
-// The score sheet after each deal (cards left, DOUBLE!, WIN!, points, totals) and the final
-// scores at the end of the game, as the Palm score form shows them.
+// The score sheet after each deal (everyone's cards left face up, DOUBLE! and TRIPLE! as the
+// server scored them, WIN!, points, totals) and the final scores at the end of the game, as
+// the Palm score form shows them.
 import { h } from "./dom.js";
 import { cardRow, sortCards } from "./cards.js";
 import { playerAvatar } from "./seats.js";
@@ -20,13 +21,16 @@ export function dealTable(model, result) {
     const left = result.cardsLeft?.[seat] || [];
     const count = result.counts?.[seat] ?? left.length;
     const won = result.winner === seat;
-    const band = bandLabel(result.multipliers?.[seat] || 1);
+    const multiplier = result.multipliers?.[seat] || 1;
+    const band = bandLabel(multiplier);
     return h("tr", { class: won ? "winner" : "", dataset: { seat: String(seat) } },
       h("td", {}, h("div", { class: "row" }, playerAvatar(player, 28), h("span", {}, player.name))),
       h("td", { class: "num", dataset: { cardsLeft: String(count) } }, String(count)),
-      // Cards the server did not show us are drawn face down.
-      h("td", { class: "cards-col" }, left.length ? cardRow(sortCards(left, "suit"), "tiny") : count ? cardRow(Array(Math.min(count, 13)).fill(null), "tiny backs") : null),
-      h("td", {}, won ? h("span", { class: "win" }, t("score.win")) : band ? h("span", { class: "double" }, band) : null),
+      // Face up once the deal is over; a server that showed us only counts gets backs.
+      h("td", { class: "cards-col", dataset: { left: left.length ? left.join(" ") : undefined } },
+        left.length ? cardRow(sortCards(left, "suit"), "tiny") : count ? cardRow(Array(Math.min(count, 13)).fill(null), "tiny backs") : null),
+      h("td", { dataset: { multiplier: String(multiplier) } },
+        won ? h("span", { class: "win" }, t("score.win")) : band ? h("span", { class: `double ${multiplier >= 3 ? "triple" : ""}` }, band) : null),
       h("td", { class: `num ${tone(result.points[seat] || 0)}`, dataset: { points: String(result.points[seat] || 0) } }, signed(result.points[seat] || 0)),
       h("td", { class: "num", dataset: { total: String(model.totals[seat] ?? 0) } }, String(model.totals[seat] ?? 0)));
   });
@@ -65,7 +69,10 @@ export function finalTable(model) {
  */
 export function showScoreSheet(model, result, actions) {
   const over = model.matchOver;
-  const dialog = h("dialog", { class: "score-sheet", "aria-labelledby": "score-title", dataset: { deal: String(result.number), final: over ? "1" : undefined } });
+  // "waits": the table waits for us between deals (our "next" deals again sooner).
+  const waits = !over && !!model.nextDeal && model.nextDeal.deal === result.number + 1;
+  const dialog = h("dialog", { class: "score-sheet", "aria-labelledby": "score-title",
+    dataset: { deal: String(result.number), final: over ? "1" : undefined, waits: waits ? "1" : undefined } });
   const close = () => dialog.close();
   const head = h("div", { class: "dialog-head" },
     h("h2", { id: "score-title" }, over ? t("score.finalTitle") : t("score.dealOf", { n: result.number, of: model.dealsTotal || "?" })));
@@ -82,6 +89,7 @@ export function showScoreSheet(model, result, actions) {
         h("button", { class: "btn", type: "button", onclick: close }, t("action.close")),
       ]
     : [
+        waits ? h("span", { class: "muted", "data-next-countdown": "", "aria-live": "off" }) : null,
         h("button", { class: "btn primary", type: "button", "data-next-deal": "", onclick: () => { close(); actions.next?.(); } }, t("action.nextDeal")),
       ];
   dialog.append(head, body, h("div", { class: "dialog-foot" }, buttons));

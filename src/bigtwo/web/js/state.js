@@ -20,6 +20,8 @@ export function emptyModel(code, seat) {
     closed: "",
     chat: [],
     timer: null, // {seat, endsAt (local ms), seconds}
+    nextDeal: null, // between deals: {deal, seconds, waiting: [seats], endsAt (local ms) or null}
+    rematch: null, // once the match is over and a new game was opened: {code, by}
     notices: [], // things to tell the player: [{text, kind}]
   };
 }
@@ -67,10 +69,14 @@ function setRoom(model, room) {
     winner: r.winner,
     points: r.points,
     counts: r.counts,
-    cardsLeft: known.get(r.deal)?.cardsLeft || (r.cards_left || []).map(toCards),
+    // Every seat's cards left, public once the deal is over (older servers: only ours).
+    cardsLeft: r.left ? r.left.map(toCards) : known.get(r.deal)?.cardsLeft || [],
     multipliers: r.multipliers || multipliersFor(model.rules, r.counts),
   }));
   model.matchOver = room.status === "finished" && room.closed === "match over";
+  const next = room.next_deal;
+  model.nextDeal = next ? { ...next, endsAt: model.nextDeal?.deal === next.deal ? model.nextDeal.endsAt : null } : null;
+  model.rematch = room.rematch ? { ...(model.rematch?.code === room.rematch ? model.rematch : {}), code: room.rematch } : null;
 }
 
 /** The band each loser reached (DOUBLE! at 10+ cards in palm), from the rules' scoring. */
@@ -141,19 +147,33 @@ export function applySync(model, msg) {
     if (model.deal.winner === null || model.deal.winner === undefined) model.deal.over = false;
   } else model.deal = null;
   model.chat = (msg.chat || []).map(chatLine);
-  model.timer = readTimer(msg.timer ?? msg.room?.timer ?? msg.view?.timer);
+  model.timer = null;
+  applyClock(model, msg.clock);
 }
 
 function chatLine(e) {
   return { seat: e.seat, name: plain(e.name), text: plain(e.text), v: e.v };
 }
 
-/** A turn clock from the server: {seat, seconds_left, seconds} (or deadline fields). */
-export function readTimer(timer) {
-  if (!timer || timer.seat === undefined || timer.seat === null) return null;
-  const left = timer.seconds_left ?? timer.remaining ?? null;
-  if (left === null) return null;
-  return { seat: timer.seat, endsAt: Date.now() + left * 1000, seconds: timer.seconds ?? timer.turn_seconds ?? left };
+/**
+ * The clock the server says is running (a "clock" message, or "clock" in welcome and sync):
+ * a player's turn timer {seat, ms}, or between deals {seat: null, ms, next_deal}; null: none.
+ */
+export function applyClock(model, clock) {
+  if (clock === undefined) return;
+  if (!clock) {
+    model.timer = null;
+    return;
+  }
+  const endsAt = Date.now() + clock.ms;
+  if (clock.seat === null || clock.seat === undefined) {
+    if (clock.next_deal) {
+      model.nextDeal = { deal: clock.next_deal, waiting: [], ...(model.nextDeal || {}), endsAt };
+      model.nextDeal.deal = clock.next_deal;
+    }
+    return;
+  }
+  model.timer = { seat: clock.seat, endsAt, seconds: model.room?.options?.turn_seconds || clock.ms / 1000 };
 }
 
 /**
@@ -185,6 +205,7 @@ export function applyEvent(model, e) {
       break;
     case "deal":
       newDeal(model, e);
+      model.nextDeal = null;
       effects.push({ type: "new_deal" });
       break;
     case "hand":
@@ -197,10 +218,6 @@ export function applyEvent(model, e) {
         model.deal.canPass = !!e.can_pass;
         model.deal.turn = e.seat;
       }
-      if (e.timer || e.seconds_left !== undefined) model.timer = readTimer(e.timer || e);
-      break;
-    case "timer":
-      model.timer = readTimer(e);
       break;
     case "action":
       applyAction(model, e, effects);
@@ -211,9 +228,10 @@ export function applyEvent(model, e) {
         winner: e.winner,
         counts: e.counts,
         points: e.points,
-        // The server may send only counts; our own cards left we know anyway.
-        cardsLeft: (e.cards_left || e.left || []).map(toCards),
+        // Every seat's cards left (older servers send only counts: ours we know anyway).
+        cardsLeft: (e.left || []).map(toCards),
         multipliers: e.multipliers || multipliersFor(model.rules, e.counts),
+        waits: !!e.next_deal, // the next deal waits for us to read this
       };
       if (!result.cardsLeft.length && model.seat !== null && model.deal?.number === e.deal) {
         result.cardsLeft = e.counts.map(() => null);
@@ -227,9 +245,18 @@ export function applyEvent(model, e) {
         model.deal.counts = e.counts;
       }
       model.timer = null;
+      const next = e.next_deal;
+      model.nextDeal = next ? { ...next, endsAt: next.seconds === null ? null : Date.now() + next.seconds * 1000 } : null;
       effects.push({ type: "deal_end", result });
       break;
     }
+    case "next":
+      if (model.nextDeal) model.nextDeal.waiting = (model.nextDeal.waiting || []).filter((s) => s !== e.seat);
+      break;
+    case "rematch":
+      model.rematch = { code: e.code, by: e.by };
+      effects.push({ type: "rematch", code: e.code, by: e.by, seat: e.seat, token: e.token });
+      break;
     case "match_end":
       model.totals = e.totals;
       model.matchOver = true;

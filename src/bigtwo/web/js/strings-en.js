@@ -124,6 +124,9 @@ export const STRINGS_EN = {
   "table.youWatch": "You are watching: players' cards stay hidden.",
   "table.confirmQuit": "Quit this game? A computer will play your seat.",
   "table.newGameAt": "New game: {link}",
+  "table.rematchBy": "{name} started a new game: join it from the bar above",
+  "table.nextDealIn": "next deal in {n} s",
+  "table.nextDealWaiting": "waiting for {names} to continue",
 
   "hand.label": "Your hand",
   "actions.label": "Your actions",
@@ -141,6 +144,8 @@ export const STRINGS_EN = {
   "action.notReady": "Not ready",
   "action.nextDeal": "Next deal",
   "action.newGame": "New game",
+  "action.joinNewGame": "Join the new game",
+  "action.watchNewGame": "Watch the new game",
   "action.replay": "Replay",
   "action.downloadRecord": "Download record",
   "action.leave": "Leave",
@@ -200,6 +205,7 @@ export const STRINGS_EN = {
   "score.finalTitle": "Game over",
   "score.lastDeal": "Deal {n}",
   "score.none": "No deal has finished yet.",
+  "score.nextIn": "next deal in {n} s",
   "score.realMoney": "I will not play with real money",
 
   "hotseat.title": "{name}'s turn",

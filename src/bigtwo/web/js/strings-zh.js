@@ -124,6 +124,9 @@ export const STRINGS_ZH = {
   "table.youWatch": "你正在旁觀：玩家的手牌不會顯示。",
   "table.confirmQuit": "離開這局？電腦會代你出牌。",
   "table.newGameAt": "新牌局：{link}",
+  "table.rematchBy": "{name} 開了新牌局：按上方的按鈕加入",
+  "table.nextDealIn": "{n} 秒後下一局",
+  "table.nextDealWaiting": "等待 {names} 繼續",
 
   "hand.label": "你的手牌",
   "actions.label": "你的動作",
@@ -141,6 +144,8 @@ export const STRINGS_ZH = {
   "action.notReady": "未準備",
   "action.nextDeal": "下一局",
   "action.newGame": "新牌局",
+  "action.joinNewGame": "加入新牌局",
+  "action.watchNewGame": "觀看新牌局",
   "action.replay": "重播",
   "action.downloadRecord": "下載紀錄檔",
   "action.leave": "離開",
@@ -200,6 +205,7 @@ export const STRINGS_ZH = {
   "score.finalTitle": "牌局完結",
   "score.lastDeal": "第 {n} 局",
   "score.none": "還沒有一局完結。",
+  "score.nextIn": "{n} 秒後下一局",
   "score.realMoney": "我不會玩真錢",
 
   "hotseat.title": "輪到 {name}",

@@ -5,9 +5,9 @@
 import { h, mount } from "./dom.js";
 import { cardsSymbols, cardText } from "./cards.js";
 import { t, tOr } from "./i18n.js";
-import { prefs, setPrefs, rememberSeat, forgetTable, savedOrder, saveOrder, myName } from "./prefs.js";
+import { prefs, setPrefs, rememberSeat, forgetTable, savedOrder, saveOrder, myName, seatsAt } from "./prefs.js";
 import { TableSocket, api } from "./net.js";
-import { emptyModel, applySync, applyEvent, plain } from "./state.js";
+import { emptyModel, applySync, applyEvent, applyClock, plain } from "./state.js";
 import { Hand } from "./hand.js";
 import { ActionBar } from "./actionbar.js";
 import { SidePanel } from "./sidepanel.js";
@@ -70,7 +70,7 @@ export class TableScreen {
   }
 
   connection(seat, auth) {
-    const conn = { seat, model: emptyModel(this.code, seat), status: "connecting" };
+    const conn = { seat, token: auth.token || null, model: emptyModel(this.code, seat), status: "connecting" };
     conn.socket = new TableSocket({
       code: this.code,
       ...auth,
@@ -107,12 +107,15 @@ export class TableScreen {
     switch (msg.type) {
       case "welcome":
         if (msg.seat !== undefined) model.seat = msg.seat;
-        return;
+        // The clock running now, so a reconnect shows the timer at once (a sync brings it too).
+        if (!model.room) return;
+        applyClock(model, msg.clock);
+        break;
       case "sync":
         applySync(model, msg);
         break;
       case "clock":
-        model.timer = { seat: msg.seat, endsAt: Date.now() + msg.ms, seconds: model.room?.options?.turn_seconds || msg.ms / 1000 };
+        applyClock(model, msg);
         break;
       case "presence":
         applyEvent(model, msg);
@@ -128,9 +131,9 @@ export class TableScreen {
         if (msg.v === undefined) return;
         for (const effect of applyEvent(model, msg)) this.effect(conn, effect);
     }
-    // The server keeps no avatar: show ours on our own seat (others see one from our name).
+    // A server that keeps no avatar: show ours on our own seat (others see one from our name).
     const me = model.players[model.seat];
-    if (me && !this.hotSeat && !model.room?.seats?.[model.seat]?.avatar) me.avatar = prefs().avatar;
+    if (me && !this.hotSeat && model.room?.seats?.[model.seat]?.avatar == null) me.avatar = prefs().avatar;
     if (conn === this.conns[0]) {
       updateArchive(this.archive, model);
       saveArchive(this.code, this.archive);
@@ -148,6 +151,20 @@ export class TableScreen {
       if (a.seat === conn.seat && a.cards) this.hand.clear();
     } else if (effect.type === "deal_end" && conn === this.conns[0]) {
       this.pendingSheet = effect.result;
+    } else if (effect.type === "new_deal" && conn === this.conns[0]) {
+      // The table waited for us between deals and has dealt again: the sheet has been read.
+      const open = document.querySelector("dialog.score-sheet[open][data-waits]");
+      if (open && Number(open.dataset.deal) < conn.model.deal.number) open.close();
+      if (this.pendingSheet?.waits) this.pendingSheet = null; // its wait is over unseen
+    } else if (effect.type === "rematch") {
+      // Our seat at the new game's table came with the news: keep it, to go there in one click.
+      if (effect.token && conn.seat !== null) {
+        rememberSeat(effect.code, { seat: effect.seat, token: effect.token, name: conn.model.players[conn.seat]?.name });
+      }
+      if (conn === this.conns[0] && !this.conns.some((c) => c.seat === effect.by && c.seat !== null)) {
+        const who = conn.model.players[effect.by]?.name || t("seat.n", { n: effect.by + 1 });
+        toast(t("table.rematchBy", { name: who }));
+      }
     } else if (effect.type === "match_end" && conn === this.conns[0]) {
       this.pendingSheet = conn.model.results.at(-1) || this.pendingSheet;
     } else if (effect.type === "chat" && conn === this.conns[0]) {
@@ -237,23 +254,38 @@ export class TableScreen {
     this.onLeave();
   }
 
-  /** A new game with the same rules and seats: a new room, announced in this one's chat. */
+  /** A new game for the same people (the server's rematch): a new table with the same
+   * options and players, where every seat this browser holds here is seated again. */
   async restart() {
-    const room = this.model.room;
-    if (!room) return;
-    const config = restartConfig(room, this.model.players);
+    const mine = this.conns.filter((c) => c.seat !== null && c.token);
+    if (!mine.length) return;
     try {
-      const made = await api.createRoom(config);
-      const mine = this.conns.filter((c) => c.seat !== null);
+      let code = null;
       for (const c of mine) {
-        const joined = await api.join(made.code, { name: this.model.players[c.seat]?.name || myName(), seat: c.seat });
-        rememberSeat(made.code, { seat: joined.seat, token: joined.token, name: this.model.players[c.seat]?.name });
+        const made = await api.rematch(this.code, c.token); // the first asks, the rest join
+        code = made.code;
+        rememberSeat(made.code, { seat: made.seat, token: made.token, name: this.model.players[c.seat]?.name });
       }
-      const others = this.model.players.some((p, s) => p.kind === "human" && !mine.some((c) => c.seat === s));
-      if (others) await this.say(t("table.newGameAt", { link: shareLink(made.code) })).catch(() => {});
-      location.hash = `#/t/${made.code}${others ? "" : "?start=1"}`;
+      location.hash = `#/t/${code}?start=1`;
     } catch (err) {
       toast(err.message);
+    }
+  }
+
+  /** Go to the new game someone opened: as a player when we hold a seat there, else watch. */
+  followRematch() {
+    const code = this.model.rematch?.code;
+    if (!code) return;
+    if (this.model.seat === null) location.hash = `#/t/${code}/watch`;
+    else if (seatsAt(code).length) location.hash = `#/t/${code}?start=1`;
+    else this.restart(); // we missed our token (a reload): ask for our seat again
+  }
+
+  /** Between deals: tell the server every player here has read the score sheet. */
+  async nextDeal() {
+    const waiting = this.model.nextDeal?.waiting || [];
+    for (const c of this.conns) {
+      if (c.seat !== null && waiting.includes(c.seat)) await c.socket.next().catch(() => {});
     }
   }
 
@@ -342,7 +374,10 @@ export class TableScreen {
       return;
     }
     const dialog = showScoreSheet(this.model, result, {
-      next: () => this.hand.el.querySelector(".hand-card")?.focus(),
+      next: () => {
+        this.nextDeal();
+        this.hand.el.querySelector(".hand-card")?.focus();
+      },
       restart: this.model.seat === null ? null : () => this.restart(),
       leave: () => this.leave(),
       replay: () => (location.hash = `#/replay/${this.code}`),
@@ -365,12 +400,20 @@ export class TableScreen {
       h("button", { class: "btn small", type: "button", onclick: () => this.openScoreSheet(), "data-scores": "", disabled: !model.results.length }, t("table.scores")),
       h("button", { class: "btn small side-toggle", type: "button", "aria-expanded": String(this.side.open),
         onclick: () => this.side.toggle() }, t("side.toggle")),
-      model.matchOver && model.seat !== null
-        ? h("button", { class: "btn small", type: "button", onclick: () => this.restart(), "data-restart": "" }, t("action.newGame")) : null,
+      model.rematch && !this.rematchMine(model)
+        ? h("button", { class: "btn small primary", type: "button", onclick: () => this.followRematch(), "data-rematch-join": model.rematch.code },
+            model.seat === null ? t("action.watchNewGame") : t("action.joinNewGame"))
+        : model.matchOver && model.seat !== null
+          ? h("button", { class: "btn small", type: "button", onclick: () => this.restart(), "data-restart": "" }, t("action.newGame")) : null,
       model.matchOver
         ? h("a", { class: "btn small", href: `#/replay/${this.code}`, "data-replay-match": "" }, t("action.replay")) : null,
       h("button", { class: "btn small", type: "button", onclick: () => this.leave(), "data-leave": "" },
         model.seat === null || model.status !== "playing" ? t("action.leave") : t("action.quit")));
+  }
+
+  /** Whether this browser asked for the new game itself (it is on its way there). */
+  rematchMine(model) {
+    return this.conns.some((c) => c.seat !== null && c.seat === model.rematch?.by);
   }
 
   async share() {
@@ -487,6 +530,13 @@ export class TableScreen {
 
   tick() {
     const model = this.model;
+    const next = model.nextDeal;
+    for (const el of document.querySelectorAll("[data-next-countdown]")) {
+      const left = next?.endsAt ? Math.max(0, Math.ceil((next.endsAt - Date.now()) / 1000)) : null;
+      const text = left === null ? "" : t("score.nextIn", { n: left });
+      if (el.textContent !== text) el.textContent = text;
+    }
+    if (next?.endsAt && !document.querySelector("dialog[open]")) this.schedule(); // the countdown in the message
     if (!model.timer) return;
     for (const el of this.view.querySelectorAll("[data-timer-seat]")) {
       const left = Math.max(0, Math.ceil((model.timer.endsAt - Date.now()) / 1000));
@@ -495,22 +545,4 @@ export class TableScreen {
       if (bar) bar.style.width = `${Math.max(0, Math.min(100, ((model.timer.endsAt - Date.now()) / (model.timer.seconds * 1000)) * 100))}%`;
     }
   }
-}
-
-/** The room request that starts the same game again. */
-export function restartConfig(room, players) {
-  const o = room.options || {};
-  const config = {
-    preset: room.preset,
-    seats: players.map((p) => (p.kind === "computer" ? { kind: "computer", level: p.level, name: p.name } : { kind: "human" })),
-    deals: room.deals,
-    turn_seconds: o.turn_seconds ?? null,
-    computer_delay: o.computer_delay ?? 0,
-    public: o.public ?? true,
-    spectators: o.spectators ?? true,
-  };
-  if (o.autopass !== null && o.autopass !== undefined) config.autopass = o.autopass;
-  if (o.autopass_five !== null && o.autopass_five !== undefined) config.autopass_five = o.autopass_five;
-  if (room.title) config.title = plain(room.title);
-  return config;
 }

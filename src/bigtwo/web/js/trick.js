@@ -38,7 +38,17 @@ export function statusText(model, { covered = false } = {}) {
   if (model.status === "waiting") return t("table.waitingPlayers");
   const deal = model.deal;
   if (!deal) return "";
-  if (deal.over) return t("table.dealOver", { name: name(deal.winner) });
+  if (deal.over) {
+    const over = t("table.dealOver", { name: name(deal.winner) });
+    const next = model.nextDeal;
+    if (!next || model.matchOver) return over;
+    if (next.endsAt) {
+      const left = Math.max(0, Math.ceil((next.endsAt - Date.now()) / 1000));
+      return `${over} — ${t("table.nextDealIn", { n: left })}`;
+    }
+    const names = (next.waiting || []).map((s) => name(s)).join(", ");
+    return names ? `${over} — ${t("table.nextDealWaiting", { names })}` : over;
+  }
   const last = deal.actions.at(-1);
   const lastText = !last ? "" : last.cards
     ? t("table.lastPlay", { name: name(last.seat), cards: cardsSymbols(last.cards), kind: kindName(last.kind) })

@@ -1,0 +1,144 @@
+"""Computer players never stall the server: levels above ``greedy`` think in worker processes
+with a bounded budget, and a person's ping is answered at once while they think."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import random
+import statistics
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from bigtwo.bots import bot_names
+from bigtwo.bots.base import Bot
+from bigtwo.server.client import Lobby, TableClient
+from bigtwo.server.thinking import Thinker
+from bigtwo.service import Command, SeatConfig, TableConfig, TableService, hash_token
+from bigtwo.service.commands import JOIN, READY
+from test_server_support import Server, server  # noqa: F401  (module-scoped fixture)
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def _needs(level: str) -> None:
+    if level not in bot_names():
+        pytest.skip(f"the '{level}' computer level is not registered yet (bigtwo.bots)")
+
+
+async def test_pings_are_answered_at_once_while_computers_think(server: Server) -> None:  # noqa: F811
+    _needs("strong")
+    # ``expert`` thinks for a tenth of a second or more per move: on the loop, that would
+    # hold every ping back as long. Without it, the strong level fills the table.
+    deep = "computer:expert" if "expert" in bot_names() else "computer:strong"
+    async with Lobby(server.url) as lobby:
+        room = await lobby.create_room(
+            deals=2, seed=31, seats=["human", "computer:strong", deep, deep], away_seconds=None
+        )
+        seat = await lobby.join(room["code"], "Ann")
+        client = TableClient(seat["ws"], seat["token"])
+        await client.connect()
+        await client.ready()
+        pings: list[float] = []
+        computer_moves = 0
+
+        def count(msg: dict[str, Any]) -> None:
+            nonlocal computer_moves
+            if msg.get("type") == "action" and msg.get("by") == "computer":
+                computer_moves += 1
+
+        client.on_message = count
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 4.0
+
+        async def pinger() -> None:  # all along, whatever the table is doing
+            while loop.time() < deadline and client.state.status == "playing":
+                pings.append(await client.ping(timeout=5))
+                await asyncio.sleep(0.04)  # under the 30 messages a second allowed
+
+        task = asyncio.create_task(pinger())
+        while not task.done():
+            if client.state.my_turn:  # play at once, so the computers do the thinking
+                legal = client.state.legal or []
+                with contextlib.suppress(Exception):
+                    await (client.play(legal[0]) if legal else client.pass_())
+            await asyncio.sleep(0.005)
+        await task
+        async with httpx.AsyncClient(base_url=server.url, trust_env=False) as http:
+            thinking = (await http.get("/api/stats")).json()["thinking"]
+        await client.close()
+    pings.sort()
+    p50, p90 = statistics.median(pings), pings[int(0.9 * (len(pings) - 1))]
+    print(
+        f"\nping while computers think ({deep}): n={len(pings)} p50={p50 * 1000:.1f} ms "
+        f"p90={p90 * 1000:.1f} ms max={pings[-1] * 1000:.1f} ms; computers' moves "
+        f"{thinking['ms_mean']} ms mean in the pool"
+    )
+    assert computer_moves >= 6, f"the computers made only {computer_moves} moves"
+    assert thinking["mode"] == "process" and thinking["moves"] >= computer_moves // 2
+    assert thinking["fallbacks"] == 0
+    assert len(pings) >= 20
+    assert p50 < 0.015 and p90 < 0.05 and pings[-1] < 0.3
+
+
+class SlowBot(Bot):
+    """Thinks longer than any budget."""
+
+    name = "slow"
+
+    def choose(self, view: Any, rng: random.Random) -> Any:
+        time.sleep(0.6)
+        return view.legal[-1] if view.legal else None
+
+
+def _request(level: str = "greedy") -> tuple[TableService, Any]:
+    """A table at a computer's turn, and the request to think about it."""
+    seats = (SeatConfig(), SeatConfig("computer", level), SeatConfig("computer", level),
+             SeatConfig("computer", level))  # fmt: skip
+    for seed in range(50):
+        table = TableService(
+            TableConfig(seats=seats, seed=seed, deals=1), "T", offload=lambda _level: True
+        )
+        table.apply(Command(JOIN, seat=0, name="A", token=hash_token("a")), 0.0)
+        table.connect(0, 0.0)
+        table.submit(Command(READY, seat=0), 0.0)
+        request = table.think_request()
+        if request is not None:
+            return table, request
+    raise AssertionError("no seed gave a computer the first turn")
+
+
+async def test_a_computer_out_of_time_plays_the_cheapest_move() -> None:
+    table, request = _request()
+    request = dataclasses.replace(request, bot=SlowBot())
+    table.seats[request.seat].bot = request.bot
+    thinker = Thinker("thread", workers=1, budget=0.2)
+    try:
+        started = time.perf_counter()
+        assert await thinker.think(request) is None
+        assert time.perf_counter() - started < 0.6
+        assert thinker.stats()["fallbacks"] == 1
+        command = table.fallback_command(request)
+        assert command is not None and command.cards == request.view.legal[0].mask
+    finally:
+        thinker.close()
+
+
+async def test_a_worker_process_decides_like_the_bot() -> None:
+    _needs("strong")
+    table, request = _request("strong")
+    thinker = Thinker("process", workers=1, budget=20.0)
+    try:
+        result = await thinker.think(request)
+    finally:
+        thinker.close()
+    assert result is not None
+    mask, bot = result
+    assert mask in {p.mask for p in request.view.legal}
+    assert type(bot) is type(request.bot) and bot is not request.bot  # a copy came back
+    command = table.think_command(request, mask, bot)
+    assert command is not None and command.cards == mask and table.seats[request.seat].bot is bot
