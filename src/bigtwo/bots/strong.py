@@ -1,0 +1,493 @@
+"""The ``strong`` computer player: fair, it plans its hand and plays to the plan.
+
+It sees only its seat's view. Each decision it splits its hand into the fewest plays that
+would empty it (a memoised search over the plays of the hand; a little cheaper for plays
+that win tricks), then:
+
+* leads: runs out with its *masters* (plays no unseen cards can beat) when all but one play
+  are masters; otherwise leads a five-card play of the plan, else the plan's play holding its
+  lowest card; with an opponent on one or two cards, a play that opponent cannot go out over;
+* answers: only with a play that fits the plan (some nearly cheapest plan contains it),
+  keeping control cards (2s, single aces, masters) unless the table shows a K or higher, an
+  opponent is down to a few cards or its own race is short;
+* blocks a player who could go out over the trick with its strongest reply;
+* when the deal looks lost (an opponent close to out and two or more of its plays beatable),
+  unloads the reply that takes the most penalty points out of its hand.
+
+The helpers here (the planner, the best play the unseen cards can make, penalty points, the
+:class:`Situation` a decision is made from) are shared by ``expert`` and ``hint``. This module
+does not search ahead and never sees another seat's cards.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..engine.cards import card_indices, card_symbols
+from ..engine.plays import BOMB_GROUP, Kind, Play, Table, table_for
+from . import register
+from .base import Bot
+
+if TYPE_CHECKING:
+    from ..engine.deal import Deal
+    from ..engine.rules import Rules
+    from ..engine.views import SeatView
+
+RANK_K = 10
+RANK_A = 11
+RANK_2 = 12
+_RANK_NIBBLE = 0xF
+
+# -- small card helpers ---------------------------------------------------------------------
+
+
+def rank_count(hand: int, rank: int) -> int:
+    """How many cards of ``rank`` the mask holds."""
+    return (hand >> (rank * 4) & _RANK_NIBBLE).bit_count()
+
+
+def top_rank(play: Play) -> int:
+    return (play.mask.bit_length() - 1) >> 2
+
+
+def penalty_points(rules: Rules, hand: int) -> int:
+    """What a player left holding ``hand`` would pay under the rules' scoring. A rule set that
+    scores nothing (``per_card = "none"``) still counts cards, so bots keep a reason to shed."""
+    count = hand.bit_count()
+    if count == 0:
+        return 0
+    scoring = rules.scoring
+    if scoring.per_card == "none":
+        return count
+    return scoring.penalty(count, [c >> 2 for c in card_indices(hand)])
+
+
+# -- what the unseen cards could beat -------------------------------------------------------
+
+_BEST_CACHE: dict[tuple[int, int], dict[object, int]] = {}
+_SUIT_MASK = sum(1 << (4 * r) for r in range(13))  # every card of suit 0
+
+
+class _Layout:
+    """Per rule set: each rank's cards strongest first for any subset (by its 4-bit nibble),
+    and each straight sequence's mask in each suit."""
+
+    def __init__(self, table: Table) -> None:
+        power = table.suit_rank
+        self.strongest_first = [
+            sorted((s for s in range(4) if nibble >> s & 1), key=lambda s: -power[s])
+            for nibble in range(16)
+        ]
+        self.sequence_suits = [
+            [sum(1 << (r * 4 + s) for r in seq) for s in range(4)] for seq in table.sequences
+        ]
+
+
+_LAYOUTS: dict[int, _Layout] = {}
+
+
+def best_by_group(table: Table, cards: int) -> dict[object, int]:
+    """The highest power, per comparison group, of the plays that ``cards`` can make.
+
+    Used on the unseen cards: a play whose power is above the best of its group (and with no
+    bomb in the unseen cards) cannot be beaten. Five-card plays are built from the strongest
+    candidate of each kind rather than enumerated, so this stays fast on 39 cards.
+    """
+    key = (id(table), cards)
+    hit = _BEST_CACHE.get(key)
+    if hit is not None:
+        return hit
+    if len(_BEST_CACHE) > 50_000:
+        _BEST_CACHE.clear()
+    layout = _LAYOUTS.get(id(table))
+    if layout is None:
+        layout = _LAYOUTS[id(table)] = _Layout(table)
+    order = layout.strongest_first
+    # by_rank[r]: the cards of rank r in ``cards``, strongest first
+    by_rank = [[r * 4 + s for s in order[cards >> (4 * r) & 0xF]] for r in range(13)]
+    found: list[Play] = []
+    make = table.make
+
+    def bits(cs: Sequence[int]) -> int:
+        m = 0
+        for c in cs:
+            m |= 1 << c
+        return m
+
+    top = max((g[0] for g in by_rank if g), key=table.card_power.__getitem__, default=None)
+    if top is not None:
+        found.append(make(1 << top, Kind.SINGLE))
+    pair_ranks = [r for r in range(13) if len(by_rank[r]) >= 2]
+    if pair_ranks:
+        found.append(make(bits(by_rank[pair_ranks[-1]][:2]), Kind.PAIR))
+    triple_ranks = [r for r in pair_ranks if len(by_rank[r]) >= 3]
+    if triple_ranks and table.rules.triples:
+        found.append(make(bits(by_rank[triple_ranks[-1]][:3]), Kind.TRIPLE))
+    quad_ranks = [r for r in triple_ranks if len(by_rank[r]) == 4]
+    if Kind.TWO_PAIR in table.four_kinds and len(pair_ranks) >= 2:
+        hi, lo = pair_ranks[-1], pair_ranks[0]
+        found.append(make(bits(by_rank[hi][:2] + by_rank[lo][:2]), Kind.TWO_PAIR))
+    if Kind.BARE_FOUR in table.four_kinds and quad_ranks:
+        found.append(make(bits(by_rank[quad_ranks[-1]]), Kind.BARE_FOUR))
+    kinds = table.five_kinds
+    if cards.bit_count() >= 5:
+        if Kind.STRAIGHT in kinds or Kind.STRAIGHT_FLUSH in kinds:
+            for seq, suited in zip(table.sequences, layout.sequence_suits, strict=True):
+                if all(by_rank[r] for r in seq):
+                    # the top card of each rank gives the strongest straight of the sequence;
+                    # where kinds do not meet, also the best that is not all one suit
+                    tops = [by_rank[r][0] for r in seq]
+                    options = [tops]
+                    if not table.rules.kinds_beat_lower:
+                        for i, r in enumerate(seq):
+                            options.extend([*tops[:i], c, *tops[i + 1 :]] for c in by_rank[r][1:])
+                    for option in options:
+                        p = table.classify(bits(option))
+                        if p is not None:
+                            found.append(p)
+                    if Kind.STRAIGHT_FLUSH in kinds:
+                        found.extend(make(m, Kind.STRAIGHT_FLUSH) for m in suited if m & cards == m)
+        if Kind.FLUSH in kinds:
+            for s in range(4):
+                in_suit = cards & (_SUIT_MASK << s)
+                if in_suit.bit_count() >= 5:
+                    highest: list[int] = []  # within a suit, the highest cards are the top bits
+                    while in_suit and len(highest) < 6:
+                        highest.append(in_suit.bit_length() - 1)
+                        in_suit ^= 1 << highest[-1]
+                    options = [highest[:5]]
+                    if len(highest) == 6 and not table.rules.kinds_beat_lower:
+                        # the top five may be a straight flush: also each swap for the sixth
+                        options.extend([*highest[:i], *highest[i + 1 :]] for i in range(5))
+                    for option in options:
+                        p = table.classify(bits(option))
+                        if p is not None:
+                            found.append(p)
+        if Kind.FULL_HOUSE in kinds and triple_ranks:
+            t = triple_ranks[-1]
+            pr = [r for r in pair_ranks if r != t]
+            if pr:
+                found.append(make(bits(by_rank[t][:3] + by_rank[pr[0]][:2]), Kind.FULL_HOUSE))
+        if Kind.FOUR_OF_A_KIND in kinds and quad_ranks:
+            q = bits(by_rank[quad_ranks[-1]])
+            rest = cards & ~q
+            if rest:
+                found.append(make(q | (rest & -rest), Kind.FOUR_OF_A_KIND))
+    best: dict[object, int] = {}
+    for p in found:
+        if p.power > best.get(p.group, -1):
+            best[p.group] = p.power
+    _BEST_CACHE[key] = best
+    return best
+
+
+def beatable(table: Table, play: Play, best: dict[object, int], most_cards: int) -> bool:
+    """Whether some play of the unseen cards (summarised by ``best``) could beat ``play``,
+    given that no opponent holds more than ``most_cards`` cards."""
+    if table.sf_unbeatable and play.kind is Kind.STRAIGHT_FLUSH:
+        return False
+    if most_cards >= play.size and best.get(play.group, -1) > play.power:
+        return True
+    return play.group != BOMB_GROUP and BOMB_GROUP in best and most_cards >= 4
+
+
+# -- planning --------------------------------------------------------------------------------
+
+
+def _play_cost(play: Play) -> float:
+    """One per play, a little less for plays that win tricks, so the fewest plays come first
+    and, among equal counts, the plan that keeps high groups intact."""
+    strength = 0.6 if play.size >= 4 else max(0.0, (top_rank(play) - 6) / 6)
+    return 1.0 - 0.2 * strength
+
+
+class Planner:
+    """Splits hands into the cheapest set of plays. The best split of a set of cards does not
+    depend on anything else, so results are memoised per card mask for the rule set."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self._memo: dict[int, tuple[float, tuple[Play, ...]]] = {0: (0.0, ())}
+
+    def plan(self, hand: int, plays: Sequence[Play] | None = None) -> tuple[Play, ...]:
+        return self.best(hand, plays)[1]
+
+    def best(
+        self, hand: int, plays: Sequence[Play] | None = None
+    ) -> tuple[float, tuple[Play, ...]]:
+        """The plan of ``hand`` and its cost. ``plays``: every play of ``hand`` or of a larger
+        hand, when the caller has them (filtering is cheaper than enumerating again)."""
+        hit = self._memo.get(hand)
+        if hit is not None:
+            return hit
+        if len(self._memo) > 400_000:
+            self._memo = {0: (0.0, ())}
+        by_low: dict[int, list[Play]] = {}
+        for p in self.table.plays_in(hand) if plays is None else plays:
+            if not p.mask & ~hand:
+                by_low.setdefault(p.mask & -p.mask, []).append(p)
+        return self._best(hand, by_low)
+
+    def _best(self, mask: int, by_low: dict[int, list[Play]]) -> tuple[float, tuple[Play, ...]]:
+        hit = self._memo.get(mask)
+        if hit is not None:
+            return hit
+        low = mask & -mask
+        best: tuple[float, tuple[Play, ...]] | None = None
+        # the lowest card must go in some play, and any play of ``mask`` holding it has it as
+        # its lowest card, so trying those plays covers every split exactly once
+        for p in by_low[low]:
+            if p.mask & ~mask:
+                continue
+            cost, rest = self._best(mask & ~p.mask, by_low)
+            cost += _play_cost(p)
+            if best is None or cost < best[0]:
+                best = (cost, (p, *rest))
+        assert best is not None  # the single of the lowest card always exists
+        self._memo[mask] = best
+        return best
+
+
+_PLANNERS: dict[int, Planner] = {}
+
+
+def planner_for(rules: Rules) -> Planner:
+    table = table_for(rules)
+    planner = _PLANNERS.get(id(table))
+    if planner is None or planner.table is not table:
+        planner = _PLANNERS[id(table)] = Planner(table)
+    return planner
+
+
+# -- the view, summarised ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """What the strong player decides from: its cards, the counts, the trick, its legal
+    moves and the cards it has not seen, plus a few derived facts. Built from a seat's view,
+    or (inside the expert's simulations) from a simulated deal, using only what that seat
+    would see."""
+
+    rules: Rules
+    table: Table
+    seat: int
+    hand: int
+    counts: Sequence[int]
+    trick: Play | None  # the play to beat, None at a lead
+    legal: Sequence[Play]
+    can_pass: bool
+    plays: Sequence[Play]  # every play of the hand, whatever the table
+    opponents: tuple[int, ...]
+    best: dict[object, int]  # the unseen cards' best play per group
+    most_cards: int  # the most cards any opponent holds
+    fewest_cards: int  # the fewest cards any opponent holds
+
+    @classmethod
+    def of(cls, view: SeatView) -> Situation:
+        assert view.seat is not None
+        plays = table_for(view.rules).plays_in(view.hand)
+        return cls.make(
+            view.rules, view.seat, view.hand, view.counts, view.table, view.legal,
+            view.can_pass, plays, view.unseen,
+        )  # fmt: skip
+
+    @classmethod
+    def of_deal(cls, deal: Deal, legal: Sequence[Play]) -> Situation:
+        """The seat to act in a simulated deal; its unseen cards are the other hands."""
+        seat = deal.turn
+        unseen = 0
+        for s, h in enumerate(deal.hands):
+            if s != seat:
+                unseen |= h
+        counts = [h.bit_count() for h in deal.hands]
+        return cls.make(
+            deal.rules, seat, deal.hands[seat], counts, deal.table, legal,
+            deal.table is not None, deal.hand_plays(seat).plays, unseen,
+        )  # fmt: skip
+
+    @classmethod
+    def make(
+        cls,
+        rules: Rules,
+        seat: int,
+        hand: int,
+        counts: Sequence[int],
+        trick: Play | None,
+        legal: Sequence[Play],
+        can_pass: bool,
+        plays: Sequence[Play],
+        unseen: int,
+    ) -> Situation:
+        opponents = tuple(s for s in range(len(counts)) if s != seat)
+        table = table_for(rules)
+        others = [counts[s] for s in opponents]
+        return cls(
+            rules=rules,
+            table=table,
+            seat=seat,
+            hand=hand,
+            counts=counts,
+            trick=trick,
+            legal=legal,
+            can_pass=can_pass,
+            plays=plays,
+            opponents=opponents,
+            best=best_by_group(table, unseen),
+            most_cards=max(others),
+            fewest_cards=min(others),
+        )
+
+    def master(self, play: Play) -> bool:
+        """No cards this seat has not seen could beat ``play``."""
+        return not beatable(self.table, play, self.best, self.most_cards)
+
+    def danger(self, size: int) -> bool:
+        """Some opponent could go out with one play of ``size`` cards."""
+        return any(self.counts[s] == size for s in self.opponents)
+
+
+# -- the player -----------------------------------------------------------------------------
+
+
+class StrongBot(Bot):
+    """Plans the fewest plays that empty its hand and plays to the plan (see the module)."""
+
+    name = "strong"
+    # Tuning, set by arena runs against greedy, classic and the 2018 network. An opponent
+    # with ``lost_at`` cards or fewer makes the deal look lost (unload points); with
+    # ``spend_at`` or fewer, or a table whose top rank is ``spend_over_rank`` (K) or more,
+    # control cards may be spent on a reply; a reply "fits" when the best plan with it costs
+    # at most ``slack`` more than the best plan.
+    lost_at = 4
+    spend_at = 7
+    spend_over_rank = RANK_K
+    lead_fives_first = True
+    slack = 0.05
+
+    def choose(self, view: SeatView, rng: random.Random) -> Play | None:
+        return self.decide(view)[0]
+
+    def decide(self, view: SeatView) -> tuple[Play | None, str]:
+        """The play (None: pass) and a one-line reason for people."""
+        if not view.legal:
+            return None, "nothing beats the table"
+        return self.decide_in(Situation.of(view))
+
+    def decide_in(self, s: Situation) -> tuple[Play | None, str]:
+        """As :meth:`decide`, from a :class:`Situation` with at least one legal play."""
+        for p in s.legal:
+            if p.mask == s.hand:
+                return p, f"{p.symbols()} goes out"
+        if s.trick is None:
+            return self._lead(s)
+        return self._answer(s)
+
+    # -- leading ------------------------------------------------------------------------------
+    def _lead(self, s: Situation) -> tuple[Play, str]:
+        legal = s.legal
+        planner = planner_for(s.rules)
+        plan = planner.plan(s.hand, s.plays)
+        legal_masks = {p.mask: p for p in legal}
+        in_plan = [legal_masks[p.mask] for p in plan if p.mask in legal_masks]
+        if not in_plan:
+            # the opening lead must hold a given card: take the legal play that spoils the
+            # plan least
+            best = min(legal, key=lambda p: (planner.best(s.hand & ~p.mask, s.plays)[0], p.order))
+            return best, f"{best.symbols()} opens with the least damage to the hand"
+        masters = [p for p in in_plan if s.master(p)]
+        losers = [p for p in plan if not s.master(p)]
+        if len(losers) <= 1 and masters:
+            # every play but one is unbeatable: cash the masters, then go out with the last
+            best = max(masters, key=lambda p: (p.size, -p.order))
+            return best, f"{best.symbols()} cannot be beaten: keep control and run out"
+        candidates = [p for p in in_plan if not s.master(p)] or in_plan
+        if s.fewest_cards <= 2:
+            safe = [p for p in candidates if not s.danger(p.size)]
+            if safe:
+                candidates = safe
+            else:
+                # only plays an opponent could go out over: lead the strongest of them
+                best = max(in_plan, key=lambda p: p.power if p.size == 1 else -1)
+                singles = [p for p in legal if p.size == 1]
+                if best.size == 1 and singles:
+                    best = max(singles, key=lambda p: p.power)
+                return best, f"{best.symbols()}: the strongest lead while a player is nearly out"
+        if self.lead_fives_first:
+            fives = [p for p in candidates if p.size == 5]
+            if fives:
+                best = min(fives, key=lambda p: p.order)
+                return best, f"{best.symbols()} sheds five cards"
+        low = s.hand & -s.hand
+        # shed the lowest card with its group; otherwise the weakest play, largest first
+        with_low = [p for p in candidates if p.mask & low]
+        if with_low:
+            best = max(with_low, key=lambda p: (p.size, -p.order))
+            return best, f"{best.symbols()} sheds your lowest card"
+        best = min(candidates, key=lambda p: (top_rank(p), -p.size, p.order))
+        return best, f"{best.symbols()} is your weakest play"
+
+    # -- answering ----------------------------------------------------------------------------
+    def _answer(self, s: Situation) -> tuple[Play | None, str]:
+        table = s.trick
+        assert table is not None
+        legal = s.legal
+        planner = planner_for(s.rules)
+        hand = s.hand
+        plan = planner.plan(hand, s.plays)
+        losers = [p for p in plan if not s.master(p)]
+        same_size = [p for p in legal if p.size == table.size] or list(legal)
+
+        if s.danger(table.size) and table.size <= 3:
+            # someone could go out over this trick: answer with the strongest reply
+            best = max(same_size, key=lambda p: p.power)
+            return best, f"{best.symbols()} blocks a player who is nearly out"
+
+        if s.fewest_cards <= self.lost_at and len(losers) >= 2:
+            # the deal is probably lost: shed the cards that would cost the most
+            shed = max(legal, key=lambda p: (self._shed(s, p), -p.order))
+            return shed, f"{shed.symbols()} unloads points before the deal is lost"
+
+        # a reply fits when some plan nearly as good as the best one contains it
+        cost = planner.best(hand, s.plays)[0]
+        fitting = [
+            p
+            for p in legal
+            if planner.best(hand & ~p.mask, s.plays)[0] + _play_cost(p) <= cost + self.slack
+        ]
+        if not fitting:
+            return None, "every reply would break up your hand"
+        cheap = [p for p in fitting if not self._is_control(s, p)]
+        if cheap:
+            best = cheap[0]
+            return best, f"{best.symbols()} fits your plan"
+        # only control cards fit: spend one when the race is short
+        high_table = top_rank(table) >= self.spend_over_rank
+        if high_table or s.fewest_cards <= self.spend_at or len(losers) <= 2 or len(plan) <= 3:
+            best = fitting[0]
+            return best, f"{best.symbols()} takes control now the race is short"
+        return None, "keep your control cards for later"
+
+    @staticmethod
+    def _shed(s: Situation, play: Play) -> int:
+        """The points ``play`` takes out of the hand."""
+        return penalty_points(s.rules, s.hand) - penalty_points(s.rules, s.hand & ~play.mask)
+
+    @staticmethod
+    def _is_control(s: Situation, play: Play) -> bool:
+        """A play worth keeping: a 2, an ace single, or one nobody could beat."""
+        if play.size <= 3 and top_rank(play) >= RANK_2:
+            return True
+        if play.size == 1 and top_rank(play) >= RANK_A:
+            return True
+        return s.master(play) and play.size < 5
+
+
+def describe(play: Play | None) -> str:
+    return "pass" if play is None else card_symbols(play.mask)
+
+
+register("strong", StrongBot)

@@ -1,0 +1,155 @@
+"""``bigtwo arena`` (computer players against each other, in numbers) and ``bigtwo bots``.
+
+``register(subparsers)`` adds the subcommands; the work is done by :mod:`bigtwo.arena`. The
+progress bar goes to stderr so that ``--json`` output on stdout stays clean.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from ..engine.errors import BigTwoError
+from ..engine.rules import Rules, preset_names
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    arena = sub.add_parser(
+        "arena",
+        help="play computer players against each other and report the results",
+        description=(
+            "Play many deals between computer players. Each lineup entry keeps its seat; in "
+            "duplicate mode every deal is replayed with the hands rotated through the seats, "
+            "so --deals N plays N x players deals."
+        ),
+    )
+    arena.add_argument("--rules", default="palm", help="a preset name or a TOML rules file")
+    arena.add_argument(
+        "--seats",
+        required=True,
+        help="one computer player per seat, comma-separated (e.g. expert,ppo2018,ppo2018,ppo2018)",
+    )
+    arena.add_argument("--deals", type=int, default=100, help="deals to deal (default 100)")
+    arena.add_argument(
+        "--duplicate", action="store_true", help="replay each deal with hands rotated"
+    )
+    arena.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    arena.add_argument("--seed", type=int, default=1)
+    arena.add_argument(
+        "--backend",
+        choices=("process", "ray"),
+        default="process",
+        help="run workers as local processes (default) or on Ray (optional extra)",
+    )
+    arena.add_argument("--json", action="store_true", help="print the results as JSON")
+    arena.add_argument("--quiet", action="store_true", help="no progress bar")
+    arena.set_defaults(run=_arena)
+
+    bots = sub.add_parser("bots", help="list the computer players")
+    bots.set_defaults(run=_bots)
+
+
+def _rules_of(text: str) -> Rules:
+    if text in preset_names():
+        return Rules.preset(text)
+    if text.endswith(".toml") or os.sep in text or Path(text).exists():
+        return Rules.from_file(text)
+    return Rules.preset(text)  # raises, listing the presets
+
+
+def _arena(args: argparse.Namespace) -> int:
+    from ..arena import run_arena
+
+    rules = _rules_of(args.rules)
+    lineup = [name.strip() for name in args.seats.split(",") if name.strip()]
+    if args.workers < 1:
+        raise BigTwoError("--workers must be at least 1")
+    players = len(lineup)
+    total = args.deals * (players if args.duplicate else 1)
+    console = Console(stderr=True)
+    progress = Progress(
+        TextColumn("[bold]arena"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("deals"),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=args.quiet,
+    )
+    with progress:
+        task = progress.add_task("deals", total=total)
+        result = run_arena(
+            rules,
+            lineup,
+            deals=args.deals,
+            duplicate=args.duplicate,
+            workers=args.workers,
+            seed=args.seed,
+            backend=args.backend,
+            on_board=lambda done: progress.update(task, completed=done),
+        )
+    data = result.to_json()
+    if args.json:
+        print(json.dumps(data))
+        return 0
+    table = Table(
+        title=(
+            f"{data['deals']} deals of {data['rules']}"
+            f"{' (duplicate)' if data['duplicate'] else ''} in {data['seconds']} s"
+        )
+    )
+    for column in (
+        "seat",
+        "bot",
+        "points/deal",
+        "95% CI",
+        "wins",
+        "cards left",
+        "ms median",
+        "ms p99",
+    ):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for seat, bot in enumerate(data["bots"]):
+        low, high = bot["ci95"]
+        table.add_row(
+            str(seat),
+            bot["name"],
+            f"{bot['mean_points']:+.2f}",
+            f"[{low:+.2f}, {high:+.2f}]",
+            f"{bot['win_rate']:.1%}",
+            f"{bot['mean_cards_left']:.2f}",
+            f"{bot['decision_ms_median']:.2f}",
+            f"{bot['decision_ms_p99']:.2f}",
+        )
+    Console().print(table)
+    return 0
+
+
+def _bots(args: argparse.Namespace) -> int:
+    from ..bots import bot_names, make_bot
+
+    for name in bot_names():
+        try:
+            bot = make_bot(name)
+        except BigTwoError as exc:
+            print(f"{name:16} (unavailable: {exc})")
+            continue
+        doc = (type(bot).__doc__ or "").strip().splitlines()[0]
+        print(f"{name:16} {doc}")
+    return 0

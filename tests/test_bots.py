@@ -1,0 +1,376 @@
+"""The computer players: the Palm ``classic`` rules, legality everywhere, fairness, search.
+
+``classic`` must reproduce every expected outcome of shared/PALM_BOTS.md with the exact play.
+Every bot under every preset must always return a legal move. No fair bot may depend on
+cards its seat cannot see: its choice is the same whatever the hidden hands are.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+import pytest
+
+from bigtwo.arena import lineup_bots
+from bigtwo.bots import Bot, bot_names, make_bot
+from bigtwo.bots.classic import ClassicBot
+from bigtwo.bots.expert import ExpertBot, proven_misses, sample_hands
+from bigtwo.bots.hint import hint
+from bigtwo.bots.ppo2018_net import Ppo2018Unavailable, find_data_dir
+from bigtwo.bots.strong import StrongBot, best_by_group, planner_for
+from bigtwo.engine import Deal, Rules, parse_cards, preset_names, table_for
+from bigtwo.engine.cards import card_indices
+from bigtwo.engine.views import SeatView
+from bigtwo.match import Match
+
+PALM = Rules.preset("palm")
+
+try:
+    find_data_dir()
+    HAVE_PPO = True
+except Ppo2018Unavailable:
+    HAVE_PPO = False
+
+FAIR = ["random", "greedy", "classic-fair", "strong", "expert"] + (
+    ["ppo2018", "ppo2018-greedy"] if HAVE_PPO else []
+)
+
+
+def make(name: str) -> Bot:
+    """A bot for tests: the expert with a small budget so the suite stays quick."""
+    if name == "expert":
+        return ExpertBot(rollouts=12)
+    if name == "expert-ismcts":
+        return ExpertBot(rollouts=12, search="ismcts")
+    return make_bot(name)
+
+
+def deal_with(
+    rules: Rules, fixed: dict[int, str], leader: int, counts: dict[int, int] | None = None
+) -> Deal:
+    """A four-seat deal where ``fixed`` seats hold the given cards, the others random cards
+    (13, or ``counts[seat]``), and ``leader`` leads freely."""
+    rng = random.Random(0)
+    hands = [0] * 4
+    taken = 0
+    for seat, text in fixed.items():
+        hands[seat] = parse_cards(text).mask
+        taken |= hands[seat]
+    deck = [c for c in range(52) if not taken >> c & 1]
+    rng.shuffle(deck)
+    for seat in range(4):
+        if seat not in fixed:
+            for _ in range((counts or {}).get(seat, 13)):
+                hands[seat] |= 1 << deck.pop()
+    return Deal(rules, hands, leader=leader)
+
+
+def classic_move(deal: Deal, guard: str | None = None, humans: set[int] | None = None) -> str:
+    bot = ClassicBot(humans=humans, guard=guard)
+    seat = deal.turn
+    bot.new_deal(seat)
+    bot.peek(deal)
+    move = bot.choose(deal.view(seat), random.Random(0))
+    return "pass" if move is None else str(move)
+
+
+# -- classic: the expected outcomes of PALM_BOTS.md -------------------------------------------
+
+
+@pytest.mark.parametrize("guard", ["all", "straights"])
+@pytest.mark.parametrize(
+    ("hand", "expected"),
+    [
+        ("3c 4d 5h 6s 7d 9c 9h Kd", "3c 4d 5h 6s 7d"),
+        ("Ac 2d 3h 4s 5c 6d 7h 8s", "3h 4s 5c 6d 7h"),  # not A2345
+        ("4c 4d 5h 5s 6c 7d 8h Kd", "4d 4c"),  # no straight that breaks two pairs
+        ("5c 5d 9h Kd", "5d 5c"),
+    ],
+)
+def test_classic_leads(hand: str, expected: str, guard: str) -> None:
+    deal = deal_with(PALM, {2: hand}, leader=2)
+    assert classic_move(deal, guard) == str(parse_cards(expected))
+
+
+@pytest.mark.parametrize("peeking", [True, False])
+def test_classic_leads_a_single_when_the_human_is_on_two_cards(peeking: bool) -> None:
+    deal = deal_with(PALM, {2: "5c 5d 9h Kd", 0: "3d 3c"}, leader=2)
+    bot = ClassicBot() if peeking else make_bot("classic-fair")
+    bot.new_deal(2)
+    bot.peek(deal)
+    move = bot.choose(deal.view(2), random.Random(0))
+    assert str(move) == "5d"
+
+
+def test_classic_lets_a_fellow_bots_king_stand_but_beats_the_humans() -> None:
+    fellow = deal_with(PALM, {2: "4c 9h As 2d", 1: "Ks 3d 3c 3h 4d"}, leader=1)
+    fellow.play(1, "Ks")
+    assert classic_move(fellow) == "pass"
+    human = deal_with(PALM, {1: "4c 9h As 2d", 0: "Ks 3d 3c 3h 4d"}, leader=0)
+    human.play(0, "Ks")
+    assert classic_move(human) == "As"
+
+
+def test_classic_humans_are_configurable() -> None:
+    deal = deal_with(PALM, {2: "4c 9h As 2d", 1: "Ks 3d 3c 3h 4d"}, leader=1)
+    deal.play(1, "Ks")
+    assert classic_move(deal, humans={1}) == "As"  # seat 1 is a human now: fight it
+
+
+def test_classic_answers_a_straight_with_its_straight_flush() -> None:
+    deal = deal_with(PALM, {2: "4c 5c 6c 7c 8c Kd", 1: "9d Tc Jh Qs Ks 3d"}, leader=1)
+    deal.play(1, "9d Tc Jh Qs Ks")
+    assert classic_move(deal) == "4c 5c 6c 7c 8c"
+
+
+def test_greedy_loses_heavily_to_three_classic_players_over_10_deal_games() -> None:
+    totals = []
+    for seed in range(40):
+        bots = lineup_bots(["greedy", "classic", "classic", "classic"])
+        match = Match(PALM, players=4, seed=seed)
+        rng = random.Random(seed)
+        while True:
+            deal = match.deal
+            for seat, bot in enumerate(bots):
+                bot.new_deal(seat)
+            while not deal.over:
+                view = deal.view(deal.turn)
+                if not view.legal:
+                    match.pass_(deal.turn)
+                    continue
+                bot = bots[deal.turn]
+                bot.peek(deal)
+                match.act(deal.turn, bot.choose(view, rng))
+            if match.over:
+                break
+            match.next_deal()
+        totals.append(match.totals)
+    greedy = [t[0] for t in totals]
+    assert statistics.fmean(greedy) < -75
+    assert sum(t[0] == min(t) for t in totals) >= 0.35 * len(totals)  # last far beyond 1 in 4
+
+
+# -- every bot, every preset: always a legal move ---------------------------------------------
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_every_bot_always_returns_a_legal_move(preset: str) -> None:
+    rules = Rules.preset(preset)
+    names = [*FAIR, "classic", "expert-ismcts"]
+    bots = {name: make(name) for name in names}
+    rng = random.Random(preset)
+    positions = 0
+    game = 0
+    while positions < 200:
+        deal = Deal.from_seed(rules, f"{preset}:{game}", rng.choice(rules.players))
+        game += 1
+        while not deal.over and positions < 200:
+            view = deal.view(deal.turn)
+            if view.legal and rng.random() < 0.5:
+                positions += 1
+                for name, bot in bots.items():
+                    bot.peek(deal)
+                    move = bot.choose(view, random.Random(positions))
+                    if move is None:
+                        assert view.can_pass, f"{name} passed at a lead"
+                    else:
+                        assert move in view.legal, f"{name} chose {move}, not a legal play"
+            plays = deal.legal_plays()
+            if deal.can_pass() and (not plays or rng.random() < 0.3):
+                deal.pass_(deal.turn)
+            else:
+                deal.play(deal.turn, plays[0] if rng.random() < 0.5 else rng.choice(plays))
+
+
+def test_every_registered_bot_is_known() -> None:
+    names = bot_names()
+    for level in ("classic", "classic-fair", "strong", "expert", "greedy", "random"):
+        assert level in names
+    if HAVE_PPO:
+        assert {"ppo2018", "ppo2018-greedy"} <= set(names)
+
+
+# -- fairness: no fair bot reads hidden cards ---------------------------------------------------
+
+
+def rehidden(deal: Deal, seat: int, rng: random.Random) -> Deal:
+    """The same deal seen from ``seat`` (same history, same own cards), with every card it
+    cannot see dealt afresh among the other seats."""
+    played_by = [0] * deal.players
+    for action in deal.actions:
+        if action.play is not None:
+            played_by[action.seat] |= action.play.mask
+    hidden = [c for s in range(deal.players) if s != seat for c in card_indices(deal.hands[s])]
+    rng.shuffle(hidden)
+    hands = list(deal.hands)
+    for s in range(deal.players):
+        if s != seat:
+            count = deal.hands[s].bit_count()
+            hands[s] = sum(1 << c for c in hidden[:count])
+            hidden = hidden[count:]
+    again = Deal(deal.rules, [hands[s] | played_by[s] for s in range(deal.players)])
+    for action in deal.actions[len(again.actions) :]:
+        if action.play is None:
+            again.pass_(action.seat, auto=action.auto, reason=action.reason)
+        else:
+            again.play(action.seat, action.play)
+    return again
+
+
+@pytest.mark.parametrize("name", FAIR)
+@pytest.mark.parametrize("preset", ["palm", "charlesworth2018"])
+def test_fair_bots_choose_the_same_whatever_the_hidden_hands(name: str, preset: str) -> None:
+    rules = Rules.preset(preset)
+    rng = random.Random(f"{name}:{preset}")
+    checked = 0
+    for game in range(40):
+        deal = Deal.from_seed(rules, f"fair:{game}")
+        for _ in range(rng.randrange(1, 30)):
+            if deal.over:
+                break
+            plays = deal.legal_plays()
+            if deal.can_pass() and (not plays or rng.random() < 0.3):
+                deal.pass_(deal.turn)
+            else:
+                deal.play(deal.turn, rng.choice(plays))
+        if deal.over or not deal.legal_plays():
+            continue
+        seat = deal.turn
+        other = rehidden(deal, seat, rng)
+        assert other.hands != deal.hands
+        view = deal.view(seat)
+        assert other.view(seat) == view
+        first = make(name).choose(view, random.Random(7))
+        second = make(name).choose(other.view(seat), random.Random(7))
+        assert first == second
+        checked += 1
+    assert checked >= 20
+
+
+def test_a_seat_view_holds_no_other_hand() -> None:
+    deal = Deal.from_seed(PALM, 3)
+    view = deal.view(1)
+    fields = set(SeatView.__dataclass_fields__)
+    assert "hands" not in fields and "dealt" not in fields
+    assert view.hand == deal.hands[1]
+    assert view.unseen & deal.hands[0] == deal.hands[0]
+
+
+# -- strong --------------------------------------------------------------------------------------
+
+
+def test_planner_finds_the_fewest_plays() -> None:
+    planner = planner_for(PALM)
+    plan = planner.plan(parse_cards("3c 4d 5h 6s 7d 9c 9h Kd Ks 2s").mask)
+    assert sorted(str(p) for p in plan) == sorted(["3c 4d 5h 6s 7d", "9c 9h", "Kd Ks", "2s"])
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_best_by_group_matches_enumeration(preset: str) -> None:
+    table = table_for(Rules.preset(preset))
+    rng = random.Random(preset)
+    for _ in range(60):
+        cards = sum(1 << c for c in rng.sample(range(52), rng.choice([2, 5, 9, 14, 20, 26])))
+        truth: dict[object, int] = {}
+        for p in table.plays_in(cards):
+            truth[p.group] = max(truth.get(p.group, -1), p.power)
+        assert best_by_group(table, cards) == truth
+
+
+def test_strong_blocks_a_player_on_one_card() -> None:
+    deal = deal_with(PALM, {2: "4c 9h As 2d 5c 5d", 1: "Ks 3d 3c"}, leader=1, counts={3: 1})
+    deal.play(1, "3c")
+    move, reason = StrongBot().decide(deal.view(2))
+    assert str(move) == "2d" and "blocks" in reason
+
+
+def test_strong_goes_out_when_it_can() -> None:
+    deal = deal_with(PALM, {2: "9c 9h", 1: "8s 8d 3d"}, leader=1)
+    deal.play(1, "8d 8s")
+    assert str(StrongBot().choose(deal.view(2), random.Random(0))) == "9c 9h"
+
+
+def test_strong_unloads_points_when_the_deal_is_lost() -> None:
+    hand = "3c 4d 5c 5h 6h 8s Tc Ts"
+    deal = deal_with(PALM, {2: hand, 1: "4c 4s 3d 9d 9h Jd Js Kd"}, leader=1, counts={3: 3})
+    deal.play(1, "4c 4s")
+    move, reason = StrongBot().decide(deal.view(2))
+    assert str(move) == "Tc Ts" and "unloads" in reason  # not the cheaper 5c 5h
+    deal = deal_with(PALM, {2: hand, 1: "4c 4s 3d 9d 9h Jd Js Kd"}, leader=1)
+    deal.play(1, "4c 4s")
+    assert str(StrongBot().choose(deal.view(2), random.Random(0))) == "5c 5h"
+
+
+# -- expert -------------------------------------------------------------------------------------
+
+
+def test_expert_is_deterministic_for_a_seeded_rng() -> None:
+    deal = Deal.from_seed(PALM, 11)
+    view = deal.view(deal.turn)
+    bot = ExpertBot(rollouts=60)
+    assert bot.choose(view, random.Random(3)) == bot.choose(view, random.Random(3))
+
+
+def test_expert_samples_worlds_that_respect_autopasses() -> None:
+    found = 0
+    for seed in range(60):
+        match = Match(PALM, players=4, seed=seed, deals=1)
+        deal = match.deal
+        rng = random.Random(seed)
+        while not deal.over and found <= seed:
+            view = deal.view(deal.turn)
+            misses = [(s, p) for s, p in proven_misses(view) if p.size == 1]
+            if misses and view.legal:
+                power = deal.table_rules.card_power
+                for _ in range(5):
+                    hands = sample_hands(view, rng, proven_misses(view))
+                    for s, play in misses:
+                        assert all(power[c] < play.power for c in card_indices(hands[s]))
+                    assert sorted(h.bit_count() for h in hands) == sorted(view.counts)
+                    assert hands[deal.turn] == view.hand
+                found += 1
+                break
+            if not view.legal:
+                match.pass_(deal.turn)
+            else:
+                match.act(deal.turn, view.legal[0])
+    assert found >= 10
+
+
+def test_expert_beats_greedy_on_a_few_deals() -> None:
+    from bigtwo.arena import play_deal
+
+    bots: list[Bot] = [ExpertBot(rollouts=30), make_bot("greedy"), make_bot("greedy")]
+    bots.append(make_bot("greedy"))
+    points = []
+    for board in range(4):
+        deal = Deal.from_seed(PALM, f"expert:{board}")
+        for r in range(4):
+            hands = [deal.dealt[(s + r) % 4] for s in range(4)]
+            points.append(play_deal(PALM, bots, hands, f"e:{board}:{r}").points[0])
+    assert statistics.fmean(points) > 0
+
+
+# -- hint ---------------------------------------------------------------------------------------
+
+
+def test_hint_suggests_a_legal_move_with_a_reason_quickly() -> None:
+    deal = Deal.from_seed(PALM, 5)
+    view = deal.view(deal.turn)
+    hint(view)  # warm the caches a first hint fills
+    deal2 = Deal.from_seed(PALM, 6)
+    view2 = deal2.view(deal2.turn)
+    start = time.perf_counter()
+    move, reason = hint(view2)
+    elapsed = time.perf_counter() - start
+    assert move in view2.legal
+    assert reason and "\n" not in reason
+    assert elapsed < 1.0  # about 0.2 s; generous for a busy test machine
+
+
+def test_hint_when_there_is_nothing_to_do() -> None:
+    deal = Deal.from_seed(PALM, 5)
+    other = (deal.turn + 1) % 4
+    assert hint(deal.view(other)) == (None, "It is not your turn")

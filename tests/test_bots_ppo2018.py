@@ -1,0 +1,165 @@
+"""The ``ppo2018`` bot adapter: views into the 2018 network's inputs and legal plays into its
+actions, under its own rules and, translated, under others.
+
+Tests that need the network's data skip when the shared benchmark folder is absent.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bigtwo.bots import ppo2018_net as net
+from bigtwo.bots.ppo2018 import (
+    Ppo2018Bot,
+    Ppo2018GreedyBot,
+    _encodable,
+    action_of,
+    encode_view,
+    history_of,
+    legal_actions,
+    stand_in,
+)
+from bigtwo.engine import Deal, Kind, Rules, classify, parse_cards
+from bigtwo.engine.cards import card_indices
+
+CW = Rules.preset("charlesworth2018")
+PALM = Rules.preset("palm")
+
+
+@pytest.fixture(scope="module")
+def have_data() -> None:
+    try:
+        net.find_data_dir()
+    except net.Ppo2018Unavailable:
+        pytest.skip("shared/anchors/charlesworth2018 not found")
+
+
+def mask(text: str) -> int:
+    return parse_cards(text).mask
+
+
+def test_stand_ins_are_plays_the_2018_rules_know() -> None:
+    hand = mask("3s 5c 6d 9h Kd")
+    for text in ("Ad 2c 3h 4d 5s", "2d 3c 4h 5d 6s", "7d 7c 7h 7s 9d"):
+        play = mask(text)
+        assert not _encodable(play)
+        proxy = stand_in(play, hand)
+        assert proxy and _encodable(proxy) and not proxy & hand
+        cards = card_indices(proxy)
+        if text.startswith("7"):
+            assert sorted(c >> 2 for c in cards).count(4) == 3  # a full house on the 7s
+        else:
+            assert cards[2] >> 2 == card_indices(play)[2] >> 2  # the same middle card
+    for text in ("3d", "8c 8h", "9d 9c 9s", "3d 4d 5d 6d 7d", "4c 5d 6h 7s 8c", "9d 9c 9s Kd Kh"):
+        assert _encodable(mask(text))
+
+
+def test_five_card_four_of_a_kind_maps_to_the_networks_four() -> None:
+    hand = mask("7d 7c 7h 7s 9d Jc")
+    play = classify(mask("7d 7c 7h 7s 9d"), PALM)
+    assert play is not None and play.kind is Kind.FOUR_OF_A_KIND
+    assert action_of(hand, play) == net.action_index(hand, mask("7d 7c 7h 7s"))
+
+
+def test_history_uses_stand_ins_and_keeps_passes() -> None:
+    hands = [
+        mask("3d 4d 5c 6h Ac 2d 9s"),
+        mask("7d 7c 7h 7s 9d 3c 4c"),
+        mask("Td Tc Jh Qs Kd 5d 5h"),
+        mask("8d 8c 8h Jd Jc Qd Qh"),
+    ]
+    deal = Deal(PALM, hands)
+    deal.play(0, "Ac 2d 3d 4d 5c")
+    deal.pass_(1)
+    view = deal.view(2)
+    history = history_of(view)
+    assert history[1] == (1, None)
+    assert _encodable(history[0][1] or 0)
+    bits = set(net.encode_bits(2, view.hand, history, view.counts))
+    x = encode_view(view)
+    on = {i for i in range(net.INPUT_SIZE) if x[i]}
+    # the card-based inputs come from the real cards: Ac and 2d played by seat 0, which sits
+    # opposite seat 2 (opponent B, block 313)
+    assert 313 + 13 + 1 in on and 313 + 13 + 4 in on
+    assert {367 + 45 - 36, 367 + 48 - 36} <= on
+    card_bits = set(range(313 + 13, 313 + 21)) | set(range(367, 383))
+    assert on - card_bits == bits - card_bits
+
+
+@pytest.mark.usefixtures("have_data")
+def test_worked_example_1_through_the_bot() -> None:
+    # ENCODING.md example 1: our seats are the document's minus one
+    acting = "3s 4d 5d 6h 7s 8s 9c 9h Td Qs Ah As 2c"
+    rng = random.Random(0)
+    rest = [c for c in range(52) if not mask(acting) >> c & 1 and c != 0]
+    rng.shuffle(rest)
+    hands = [0, 0, 1, mask(acting)]  # seat 2 (document seat 3) holds 3d
+    for seat, count in ((0, 13), (1, 13), (2, 12)):
+        for _ in range(count):
+            hands[seat] |= 1 << rest.pop()
+    deal = Deal(CW, hands)
+    assert deal.turn == 3 and str(deal.actions[0].play) == "3d"
+    view = deal.view(3)
+    x = encode_view(view)
+    expected = (
+        "0 16 20 21 23 35 42 46 57 64 69 81 86 92 104 108 109 115 126 130 131 138 146 149 152 "
+        "160 169 171 174 183 189 196 207 214 219 231 235 237 253 258 259 263 276 278 298 325 "
+        "351 383 396 401 409"
+    )
+    assert [i for i in range(net.INPUT_SIZE) if x[i]] == [int(b) for b in expected.split()]
+    assert str(Ppo2018GreedyBot().choose(view, random.Random(0))) == "3s"
+    probs = Ppo2018Bot().probabilities(view)
+    assert str(probs[0][0]) == "3s" and probs[0][1] == pytest.approx(0.9859, abs=1e-3)
+
+
+@pytest.mark.usefixtures("have_data")
+@pytest.mark.parametrize("preset", ["charlesworth2018", "palm", "taiwan", "pusoy-dos"])
+def test_every_legal_play_has_an_action_and_moves_are_legal(preset: str) -> None:
+    rules = Rules.preset(preset)
+    sampled, greedy = Ppo2018Bot(), Ppo2018GreedyBot()
+    rng = random.Random(preset)
+    for game in range(6):
+        deal = Deal.from_seed(rules, f"ppo:{game}", 4)
+        while not deal.over:
+            view = deal.view(deal.turn)
+            if not view.legal:
+                deal.pass_(deal.turn)
+                continue
+            actions = legal_actions(view)
+            assert {p.mask for p in actions.values() if p is not None} <= {
+                p.mask for p in view.legal
+            }
+            fours = sum(1 for p in view.legal if p.kind is Kind.FOUR_OF_A_KIND and p.size == 5)
+            plays = len(actions) - (1 if view.can_pass else 0)
+            assert plays == len(view.legal) or fours  # only kickers share an action
+            if preset == "charlesworth2018":
+                assert sorted(actions) == sorted(set(actions))
+            for bot in (sampled, greedy):
+                move = bot.choose(view, rng)
+                assert move is None and view.can_pass or move in view.legal
+            move = sampled.choose(view, rng)
+            if move is None:
+                deal.pass_(deal.turn)
+            else:
+                deal.play(deal.turn, move)
+
+
+@pytest.mark.usefixtures("have_data")
+def test_choices_are_seeded() -> None:
+    deal = Deal.from_seed(CW, 4)
+    view = deal.view(deal.turn)
+    bot = Ppo2018Bot()
+    first = [bot.choose(view, random.Random(s)) for s in range(5)]
+    assert first == [bot.choose(view, random.Random(s)) for s in range(5)]
+    greedy = Ppo2018GreedyBot()
+    assert len({str(greedy.choose(view, random.Random(s))) for s in range(5)}) == 1
+
+
+@pytest.mark.usefixtures("have_data")
+def test_three_players_fall_back_to_the_strong_player() -> None:
+    rules = Rules.preset("deduction")
+    deal = Deal.from_seed(rules, 1, 3)
+    view = deal.view(deal.turn)
+    assert Ppo2018GreedyBot().choose(view, random.Random(0)) in view.legal
