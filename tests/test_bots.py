@@ -7,6 +7,7 @@ cards its seat cannot see: its choice is the same whatever the hidden hands are.
 
 from __future__ import annotations
 
+import pickle
 import random
 import statistics
 import time
@@ -374,3 +375,16 @@ def test_hint_when_there_is_nothing_to_do() -> None:
     deal = Deal.from_seed(PALM, 5)
     other = (deal.turn + 1) % 4
     assert hint(deal.view(other)) == (None, "It is not your turn")
+
+
+@pytest.mark.parametrize("name", [*FAIR, "classic"])
+def test_bots_pickle_small_for_worker_processes(name: str) -> None:
+    bot = make_bot(name)
+    deal = Deal.from_seed(PALM, 8)
+    bot.new_deal(deal.turn)
+    bot.peek(deal)
+    bot.choose(deal.view(deal.turn), random.Random(0))
+    data = pickle.dumps(bot)
+    assert len(data) < 10_000
+    again = pickle.loads(data)
+    assert type(again) is type(bot)

@@ -1,7 +1,7 @@
 """Hints for a human player: what the expert would play, and why, in one line.
 
 :func:`hint` runs the ``expert`` search on the seat's own view (so a hint never uses hidden
-cards) under a time limit that keeps it interactive (about a quarter of a second); the random
+cards) under a time limit that keeps it interactive (0.2 s of search); the random
 numbers are seeded from the position, so asking twice gives the same answer unless the clock
 cut the search short. It only advises: it never acts.
 """

@@ -187,8 +187,14 @@ class Ppo2018Bot(Bot):
     greedy = False
 
     def __init__(self) -> None:
-        self.net = network()
+        network()  # fail here, with the reason, when the data files are missing
         self._fallback = StrongBot()
+
+    @property
+    def net(self) -> net_mod.Network:
+        # looked up, not stored: a bot is pickled to worker processes with each decision,
+        # and the weights (3 MB) should not travel with it
+        return network()
 
     def choose(self, view: SeatView, rng: random.Random) -> Play | None:
         if not view.legal:

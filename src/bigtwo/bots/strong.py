@@ -100,7 +100,7 @@ def best_by_group(table: Table, cards: int) -> dict[object, int]:
     hit = _BEST_CACHE.get(key)
     if hit is not None:
         return hit
-    if len(_BEST_CACHE) > 50_000:
+    if len(_BEST_CACHE) > 20_000:
         _BEST_CACHE.clear()
     layout = _LAYOUTS.get(id(table))
     if layout is None:
@@ -206,11 +206,15 @@ def _play_cost(play: Play) -> float:
 
 class Planner:
     """Splits hands into the cheapest set of plays. The best split of a set of cards does not
-    depend on anything else, so results are memoised per card mask for the rule set."""
+    depend on anything else, so results are memoised per card mask for the rule set.
+
+    The memo keeps, per mask, only the cost and the first play's mask (plain numbers): the
+    garbage collector then has nothing to trace in it, which keeps its pauses short however
+    large the memo grows inside a search."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self._memo: dict[int, tuple[float, tuple[Play, ...]]] = {0: (0.0, ())}
+        self._memo: dict[int, tuple[float, int]] = {0: (0.0, 0)}
 
     def plan(self, hand: int, plays: Sequence[Play] | None = None) -> tuple[Play, ...]:
         return self.best(hand, plays)[1]
@@ -220,35 +224,43 @@ class Planner:
     ) -> tuple[float, tuple[Play, ...]]:
         """The plan of ``hand`` and its cost. ``plays``: every play of ``hand`` or of a larger
         hand, when the caller has them (filtering is cheaper than enumerating again)."""
-        hit = self._memo.get(hand)
-        if hit is not None:
-            return hit
-        if len(self._memo) > 400_000:
-            self._memo = {0: (0.0, ())}
-        by_low: dict[int, list[Play]] = {}
-        for p in self.table.plays_in(hand) if plays is None else plays:
-            if not p.mask & ~hand:
-                by_low.setdefault(p.mask & -p.mask, []).append(p)
-        return self._best(hand, by_low)
+        memo = self._memo
+        if hand not in memo:
+            if len(memo) > 300_000:
+                memo = self._memo = {0: (0.0, 0)}
+            by_low: dict[int, list[Play]] = {}
+            for p in self.table.plays_in(hand) if plays is None else plays:
+                if not p.mask & ~hand:
+                    by_low.setdefault(p.mask & -p.mask, []).append(p)
+            self._best(hand, by_low)
+        cost = memo[hand][0]
+        out: list[Play] = []
+        rest = hand
+        while rest:
+            first = memo[rest][1]
+            play = self.table.classify(first)
+            assert play is not None
+            out.append(play)
+            rest &= ~first
+        return cost, tuple(out)
 
-    def _best(self, mask: int, by_low: dict[int, list[Play]]) -> tuple[float, tuple[Play, ...]]:
+    def _best(self, mask: int, by_low: dict[int, list[Play]]) -> float:
         hit = self._memo.get(mask)
         if hit is not None:
-            return hit
+            return hit[0]
         low = mask & -mask
-        best: tuple[float, tuple[Play, ...]] | None = None
+        best_cost = float("inf")
+        best_first = 0
         # the lowest card must go in some play, and any play of ``mask`` holding it has it as
         # its lowest card, so trying those plays covers every split exactly once
         for p in by_low[low]:
             if p.mask & ~mask:
                 continue
-            cost, rest = self._best(mask & ~p.mask, by_low)
-            cost += _play_cost(p)
-            if best is None or cost < best[0]:
-                best = (cost, (p, *rest))
-        assert best is not None  # the single of the lowest card always exists
-        self._memo[mask] = best
-        return best
+            cost = self._best(mask & ~p.mask, by_low) + _play_cost(p)
+            if cost < best_cost:
+                best_cost, best_first = cost, p.mask
+        self._memo[mask] = (best_cost, best_first)
+        return best_cost
 
 
 _PLANNERS: dict[int, Planner] = {}
@@ -363,6 +375,7 @@ class StrongBot(Bot):
     # control cards may be spent on a reply; a reply "fits" when the best plan with it costs
     # at most ``slack`` more than the best plan.
     lost_at = 4
+    lost_losers = 2
     spend_at = 7
     spend_over_rank = RANK_K
     lead_fives_first = True
@@ -446,7 +459,7 @@ class StrongBot(Bot):
             best = max(same_size, key=lambda p: p.power)
             return best, f"{best.symbols()} blocks a player who is nearly out"
 
-        if s.fewest_cards <= self.lost_at and len(losers) >= 2:
+        if self._looks_lost(s, losers):
             # the deal is probably lost: shed the cards that would cost the most
             shed = max(legal, key=lambda p: (self._shed(s, p), -p.order))
             return shed, f"{shed.symbols()} unloads points before the deal is lost"
@@ -470,6 +483,12 @@ class StrongBot(Bot):
             best = fitting[0]
             return best, f"{best.symbols()} takes control now the race is short"
         return None, "keep your control cards for later"
+
+    def _looks_lost(self, s: Situation, losers: Sequence[Play]) -> bool:
+        """An opponent is close to out and this hand needs more leads than it will get."""
+        if s.fewest_cards <= 2 and len(losers) >= 2:
+            return True
+        return s.fewest_cards <= self.lost_at and len(losers) >= self.lost_losers
 
     @staticmethod
     def _shed(s: Situation, play: Play) -> int:
