@@ -102,6 +102,24 @@ async def _read_json(request: Request) -> Any:
         raise _HttpError("bad_json", "The request body is not valid JSON") from None
 
 
+async def _read_object(request: Request, fields: tuple[str, ...]) -> dict[str, Any]:
+    """The request body as a JSON object holding only the named fields."""
+    data = await _read_json(request)
+    if not isinstance(data, dict):
+        raise _HttpError("bad_request", "The request body must be a JSON object")
+    unknown = set(data) - set(fields)
+    if unknown:
+        raise _HttpError(
+            "bad_request",
+            f"Unknown field {', '.join(sorted(unknown))} (known: {', '.join(fields)})",
+        )
+    return data
+
+
+def _no_room(code: str) -> str:
+    return f"There is no table {code[:12]!r}"
+
+
 class _HttpError(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -175,7 +193,7 @@ async def create_room(request: Request) -> Response:
 async def get_room(request: Request) -> Response:
     runner = _hub(request).get(request.path_params["code"])
     if runner is None:
-        return _error("no_room", f"There is no table {request.path_params['code'][:12]!r}")
+        return _error("no_room", _no_room(request.path_params["code"]))
     return JSONResponse({**_urls(request, runner.code), "room": runner.service.info()})
 
 
@@ -185,17 +203,9 @@ async def join_room(request: Request) -> Response:
         return _error("rate_limited", "Too many requests: slow down")
     runner = hub.get(request.path_params["code"])
     if runner is None:
-        return _error("no_room", f"There is no table {request.path_params['code'][:12]!r}")
+        return _error("no_room", _no_room(request.path_params["code"]))
     try:
-        data = await _read_json(request)
-        if not isinstance(data, dict):
-            raise _HttpError("bad_request", "The request body must be a JSON object")
-        unknown = set(data) - {"name", "seat", "as", "avatar"}
-        if unknown:
-            raise _HttpError(
-                "bad_request",
-                f"Unknown field {', '.join(sorted(unknown))} (known: name, seat, as, avatar)",
-            )
+        data = await _read_object(request, ("name", "seat", "as", "avatar"))
         role = data.get("as", "player")
         if role not in ("player", "spectator"):
             raise _HttpError("bad_request", "'as' must be 'player' or 'spectator'")
@@ -245,16 +255,9 @@ async def rematch_room(request: Request) -> Response:
         return _error("rate_limited", "Too many requests: slow down")
     runner = hub.get(request.path_params["code"])
     if runner is None:
-        return _error("no_room", f"There is no table {request.path_params['code'][:12]!r}")
+        return _error("no_room", _no_room(request.path_params["code"]))
     try:
-        data = await _read_json(request)
-        if not isinstance(data, dict):
-            raise _HttpError("bad_request", "The request body must be a JSON object")
-        unknown = set(data) - {"token"}
-        if unknown:
-            raise _HttpError(
-                "bad_request", f"Unknown field {', '.join(sorted(unknown))} (known: token)"
-            )
+        data = await _read_object(request, ("token",))
         token = data.get("token")
         if not isinstance(token, str) or not token:
             raise _HttpError("bad_request", "Give your seat token at this table: 'token'")
@@ -284,7 +287,7 @@ def _finished_match(request: Request) -> Any:
     is shown only once nothing is left to hide."""
     runner = _hub(request).get(request.path_params["code"])
     if runner is None:
-        return _error("no_room", f"There is no table {request.path_params['code'][:12]!r}")
+        return _error("no_room", _no_room(request.path_params["code"]))
     svc = runner.service
     if svc.match is None:
         return _error("no_room", "This table never started a match", 404)
@@ -353,7 +356,7 @@ async def table_socket(websocket: WebSocket) -> None:
     try:
         runner = hub.get(websocket.path_params["code"])
         if runner is None:
-            conn.error("no_room", f"There is no table {websocket.path_params['code'][:12]!r}")
+            conn.error("no_room", _no_room(websocket.path_params["code"]))
             conn.close(CLOSE_NO_ROOM, "no such table")
             return
         try:
