@@ -35,7 +35,7 @@ def check_shape(data: dict[str, object], deals: int) -> None:
 
 
 def test_a_small_duplicate_arena_returns_the_json_shape() -> None:
-    result = run_arena(PALM, LINEUP, deals=5, duplicate=True, workers=1, seed=1)
+    result = run_arena(PALM, LINEUP, deals=18, duplicate=True, workers=1, seed=1)
     data = result.to_json()
     check_shape(data, 20)
     assert data["boards"] == 5 and data["duplicate"] is True
@@ -43,7 +43,7 @@ def test_a_small_duplicate_arena_returns_the_json_shape() -> None:
 
 
 def test_the_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["arena", "--rules", "palm", "--seats", ",".join(LINEUP), "--deals", "5"]
+    argv = ["arena", "--rules", "palm", "--seats", ",".join(LINEUP), "--deals", "20"]
     assert main([*argv, "--duplicate", "--seed", "1", "--json", "--quiet"]) == 0
     data = json.loads(capsys.readouterr().out)
     check_shape(data, 20)
@@ -52,8 +52,8 @@ def test_the_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_results_do_not_depend_on_the_workers() -> None:
-    one = run_arena(PALM, LINEUP, deals=2, duplicate=True, workers=1, seed=4).to_json()
-    two = run_arena(PALM, LINEUP, deals=2, duplicate=True, workers=2, seed=4).to_json()
+    one = run_arena(PALM, LINEUP, deals=8, duplicate=True, workers=1, seed=4).to_json()
+    two = run_arena(PALM, LINEUP, deals=8, duplicate=True, workers=2, seed=4).to_json()
     for a, b in zip(one["bots"], two["bots"], strict=True):
         assert (a["mean_points"], a["win_rate"]) == (b["mean_points"], b["win_rate"])
 
@@ -108,7 +108,7 @@ def test_bad_lineups_and_backends_are_refused() -> None:
 
 
 def test_strong_beats_greedy() -> None:
-    result = run_arena(PALM, ["strong", "greedy", "greedy", "greedy"], deals=100, duplicate=True)
+    result = run_arena(PALM, ["strong", "greedy", "greedy", "greedy"], deals=400, duplicate=True)
     strong = result.to_json()["bots"][0]
     assert strong["mean_points"] > 0
     assert strong["win_rate"] > 0.3

@@ -240,7 +240,9 @@ def run_arena(
     backend: str = "process",
     on_board: Callable[[int], None] | None = None,
 ) -> ArenaResult:
-    """Play ``deals`` boards (each once per rotation when ``duplicate``) and gather results.
+    """Play ``deals`` deals and gather results. In duplicate mode they are played as boards of
+    one deal per seat rotation: ``deals`` is rounded up to whole boards (4,000 deals for four
+    players are 1,000 boards).
 
     ``on_board(deals_done)`` is called after each board, for progress displays.
     """
@@ -252,7 +254,8 @@ def run_arena(
         make_bot(name)  # an unknown name fails here, with the list of known ones
     if deals < 1:
         raise BigTwoError("An arena needs at least one deal")
-    tasks = [BoardTask(rules, lineup, b, seed, duplicate) for b in range(deals)]
+    boards = -(-deals // len(lineup)) if duplicate else deals
+    tasks = [BoardTask(rules, lineup, b, seed, duplicate) for b in range(boards)]
     stats = [BotStats(name) for name in lineup]
     start = time.perf_counter()
     if backend == "ray":
@@ -272,7 +275,7 @@ def run_arena(
     return ArenaResult(
         rules=rules.name,
         lineup=lineup,
-        boards=deals,
+        boards=boards,
         duplicate=duplicate,
         seed=seed,
         seconds=time.perf_counter() - start,

@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description=(
             "Play many deals between computer players. Each lineup entry keeps its seat; in "
             "duplicate mode every deal is replayed with the hands rotated through the seats, "
-            "so --deals N plays N x players deals."
+            "so --deals N plays N / players boards (rounded up to whole boards)."
         ),
     )
     arena.add_argument("--rules", default="palm", help="a preset name or a TOML rules file")
@@ -42,7 +42,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         required=True,
         help="one computer player per seat, comma-separated (e.g. expert,ppo2018,ppo2018,ppo2018)",
     )
-    arena.add_argument("--deals", type=int, default=100, help="deals to deal (default 100)")
+    arena.add_argument("--deals", type=int, default=100, help="deals to play (default 100)")
     arena.add_argument(
         "--duplicate", action="store_true", help="replay each deal with hands rotated"
     )
@@ -77,8 +77,8 @@ def _arena(args: argparse.Namespace) -> int:
     lineup = [name.strip() for name in args.seats.split(",") if name.strip()]
     if args.workers < 1:
         raise BigTwoError("--workers must be at least 1")
-    players = len(lineup)
-    total = args.deals * (players if args.duplicate else 1)
+    players = max(1, len(lineup))
+    total = -(-args.deals // players) * players if args.duplicate else args.deals
     console = Console(stderr=True)
     progress = Progress(
         TextColumn("[bold]arena"),
