@@ -215,18 +215,89 @@ def _processes(tasks: list[BoardTask], workers: int) -> Iterator[list[DealRecord
 
 
 def _ray(tasks: list[BoardTask], workers: int) -> Iterator[list[DealRecord]]:
+    """Play the boards as Ray tasks and yield each board's records as it finishes.
+
+    Without the ``RAY_ADDRESS`` environment variable this starts a private local Ray instance
+    with ``workers`` CPUs (no dashboard, worker output not forwarded) and shuts it down
+    afterwards, also when a board fails or the run is interrupted (Ctrl-C), so no Ray
+    processes are left running. With ``RAY_ADDRESS`` set (``auto``, ``host:6379`` or
+    ``ray://host:10001``) the arena connects to that running cluster instead, spreads the
+    boards over the cluster's CPUs (``workers`` is then not used) and leaves the cluster
+    running; every node needs the same version of bigtwo installed. ``RAY_ADDRESS=local``
+    means a local instance, as when it is unset. If Ray is already initialised in this
+    process, that instance is used and left running.
+
+    Every board is seeded from the task alone, so the figures equal the process backend's.
+    """
+    import contextlib
+    import itertools
+    import logging
+    import os
+    import socket
+
     try:
         import ray  # type: ignore[import-not-found]
     except ImportError:
         raise BigTwoError(
             "The ray backend needs Ray, an optional extra: pip install 'bigtwo[ray]'"
         ) from None
-    ray.init(ignore_reinit_error=True, num_cpus=workers, log_to_driver=False)
-    remote = ray.remote(run_board)
-    pending = [remote.remote(task) for task in tasks]
-    while pending:
-        done, pending = ray.wait(pending, num_returns=1)
-        yield ray.get(done[0])
+
+    address = os.environ.get("RAY_ADDRESS", "").strip() or "local"
+    started = False
+    if not ray.is_initialized():
+        try:
+            if address == "local":
+                ray.init(
+                    address="local",  # a private instance, never a `ray start` one nearby
+                    num_cpus=workers,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    logging_level=logging.WARNING,
+                    # the results are a few kilobytes a board: a small object store will do
+                    object_store_memory=128 * 1024 * 1024,
+                )
+            else:
+                # Ray retries an address where nothing listens for minutes: knock first
+                host, _, port = address.split("://", 1)[-1].rpartition(":")
+                if host and port.isdigit():
+                    socket.create_connection((host.strip("[]"), int(port)), timeout=10).close()
+                ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+        except BaseException as exc:
+            with contextlib.suppress(Exception):
+                ray.shutdown()  # whatever was half started goes too
+            if not isinstance(exc, Exception):  # Ctrl-C while starting
+                raise
+            if address == "local":
+                where = "start a local Ray instance"
+            else:
+                where = f"connect to the Ray cluster at RAY_ADDRESS={address}"
+            detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise BigTwoError(f"The ray backend could not {where}: {detail}") from None
+        started = True
+    pending: list[Any] = []
+    try:
+        cpus = int(ray.cluster_resources().get("CPU", workers))
+        window = max(1, 4 * cpus)  # boards in flight: enough to keep every CPU busy
+        remote = ray.remote(run_board)
+        queue = iter(tasks)
+        pending = [remote.remote(task) for task in itertools.islice(queue, window)]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            pending.extend(remote.remote(task) for task in itertools.islice(queue, 1))
+            try:
+                records = ray.get(done[0])
+            except ray.exceptions.RayTaskError as exc:
+                if isinstance(exc.cause, BigTwoError):
+                    raise exc.cause from None  # as the process backend reports it
+                raise
+            yield records
+    finally:
+        if not (started and address == "local"):  # a cluster, or an instance that stays up:
+            for ref in pending:  # stop the boards left over (a failure, or Ctrl-C)
+                with contextlib.suppress(Exception):
+                    ray.cancel(ref, force=True)
+        if started:
+            ray.shutdown()  # a local instance stops, workers and all; a cluster is left
 
 
 def run_arena(
