@@ -17,8 +17,9 @@ import pytest
 from bigtwo.arena import lineup_bots
 from bigtwo.bots import Bot, bot_names, make_bot
 from bigtwo.bots.classic import ClassicBot
-from bigtwo.bots.expert import ExpertBot, proven_misses, sample_hands
+from bigtwo.bots.expert import ExpertBot, likelihood, sample_hands
 from bigtwo.bots.hint import hint
+from bigtwo.bots.inference import proven_misses, proven_replies
 from bigtwo.bots.ppo2018_net import Ppo2018Unavailable, find_data_dir
 from bigtwo.bots.strong import StrongBot, best_by_group, planner_for
 from bigtwo.engine import Deal, Rules, parse_cards, preset_names, table_for
@@ -45,6 +46,8 @@ def make(name: str) -> Bot:
         return ExpertBot(rollouts=12)
     if name == "expert-ismcts":
         return ExpertBot(rollouts=12, search="ismcts")
+    if name == "expert-reading":
+        return ExpertBot(rollouts=12, recent=4)
     return make_bot(name)
 
 
@@ -159,7 +162,7 @@ def test_greedy_loses_heavily_to_three_classic_players_over_10_deal_games() -> N
 @pytest.mark.parametrize("preset", preset_names())
 def test_every_bot_always_returns_a_legal_move(preset: str) -> None:
     rules = Rules.preset(preset)
-    names = [*FAIR, "classic", "expert-ismcts"]
+    names = [*FAIR, "classic", "expert-ismcts", "expert-reading"]
     bots = {name: make(name) for name in names}
     rng = random.Random(preset)
     positions = 0
@@ -338,6 +341,72 @@ def test_expert_samples_worlds_that_respect_autopasses() -> None:
             else:
                 match.act(deal.turn, view.legal[0])
     assert found >= 10
+
+
+def test_chosen_passes_prove_a_reply_and_worlds_respect_them() -> None:
+    """Under autopass a pass the table did not make was a choice: that seat held a reply. Each
+    proof is true of the real hands, and the sampled worlds keep it."""
+    from bigtwo.engine.movegen import HandPlays
+
+    table = table_for(PALM)
+    proofs = checked = 0
+    for seed in range(30):
+        match = Match(PALM, players=4, seed=seed, deals=1)
+        deal = match.deal
+        rng = random.Random(seed)
+        strong = StrongBot()
+        while not deal.over:
+            view = deal.view(deal.turn)
+            if not view.legal:
+                match.pass_(deal.turn)
+                continue
+            found = proven_replies(view)
+            for seat, play, since in found:
+                assert not deal.hands[seat] & since  # cards played since are gone from the hand
+                assert HandPlays(table, deal.hands[seat] | since).replies(play)
+            proofs += len(found)
+            if found and checked < 40:
+                hands = sample_hands(view, rng, proven_misses(view), replies=found)
+                for seat, play, since in found:
+                    assert HandPlays(table, hands[seat] | since).replies(play)
+                checked += 1
+            match.act(deal.turn, strong.choose(view, rng))
+    assert proofs >= 100 and checked == 40
+    # without autopass a pass proves nothing
+    match = Match(PALM.replace(autopass=False), players=4, seed=5, deals=1)
+    deal = match.deal
+    while not deal.over:
+        view = deal.view(deal.turn)
+        assert proven_replies(view) == []
+        match.act(deal.turn, view.legal[0] if view.legal else None)
+    assert any(a.play is None for a in deal.actions)
+
+
+def test_worlds_that_explain_the_other_seats_choices_weigh_more() -> None:
+    """The expert weighs each sampled world by how well it explains the latest choices of
+    the other seats: the real hands explain them better than sampled ones."""
+    real: list[float] = []
+    sampled: list[float] = []
+    for seed in range(12):
+        match = Match(PALM, players=4, seed=seed, deals=1)
+        deal = match.deal
+        rng = random.Random(seed)
+        bots = [StrongBot(), make_bot("classic-fair"), StrongBot(), make_bot("greedy")]
+        while not deal.over:
+            view = deal.view(deal.turn)
+            if not view.legal:
+                match.pass_(deal.turn)
+                continue
+            if deal.turn == 0 and len(view.actions) > 6:
+                real.append(likelihood(view, deal.hands))
+                for _ in range(4):
+                    hands = sample_hands(view, rng, proven_misses(view))
+                    assert 0.0 < likelihood(view, hands) <= 1.0
+                    sampled.append(likelihood(view, hands))
+            match.act(deal.turn, bots[deal.turn].choose(view, rng))
+    assert len(real) >= 40
+    assert statistics.fmean(real) > 1.3 * statistics.fmean(sampled)
+    assert likelihood(Deal.from_seed(PALM, 3).view(0), Deal.from_seed(PALM, 3).hands) == 1.0
 
 
 def test_expert_beats_greedy_on_a_few_deals() -> None:

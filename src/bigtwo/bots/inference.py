@@ -1,0 +1,66 @@
+"""What the public history of a deal proves about the hands the players hold.
+
+The table's autopass passes a seat that has no reply (to plays of fewer than five cards, or
+every play with ``autopass_five``), so every pass is evidence: an automatic one shows the
+seat held no reply, a chosen one that it held a reply and kept it. The computer players read
+these proofs from a seat's view; nothing here sees a hidden card.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..engine.plays import Play
+    from ..engine.views import SeatView
+
+
+def proven_misses(view: SeatView) -> list[tuple[int, Play]]:
+    """``(seat, play)`` for every automatic pass: that seat then held no reply to ``play``.
+
+    Automatic passes are the table's autopass (a seat with no legal reply is passed for it),
+    so unlike a chosen pass each one is a fact about the hand, and it stays true of every
+    later, smaller hand of that seat.
+    """
+    out: list[tuple[int, Play]] = []
+    table: Play | None = None
+    for action in view.actions:
+        if action.play is not None:
+            table = action.play
+        elif action.auto and table is not None and action.seat != view.seat:
+            out.append((action.seat, table))
+        if action.trick_over:
+            table = None
+    return out
+
+
+def proven_replies(view: SeatView) -> list[tuple[int, Play, int]]:
+    """``(seat, play, played_since)`` for every chosen pass the table's autopass would have
+    made for a seat with no reply: that seat then held a reply to ``play``, among the cards
+    it holds now and ``played_since`` (the cards it has played after that pass).
+
+    Under rules whose autopass is on, a pass the table did not make is a choice, and a choice
+    needs a reply to choose against. (A table whose players turned autopass off breaks the
+    proof; the expert's :func:`~bigtwo.bots.expert.sample_hands` drops proofs it cannot
+    satisfy.)
+    """
+    rules = view.rules
+    if not rules.autopass:
+        return []
+    played = [0] * view.players
+    table: Play | None = None
+    passes: list[tuple[int, Play, int]] = []  # (seat, play, the cards it had played by then)
+    for action in view.actions:
+        if action.play is not None:
+            table = action.play
+            played[action.seat] |= action.play.mask
+        elif (
+            not action.auto
+            and table is not None
+            and action.seat != view.seat
+            and (table.size < 5 or rules.autopass_five)
+        ):
+            passes.append((action.seat, table, played[action.seat]))
+        if action.trick_over:
+            table = None
+    return [(seat, play, played[seat] & ~before) for seat, play, before in passes]
