@@ -224,9 +224,8 @@ def likelihood(view: SeatView, hands: Sequence[int], recent: int = 6, miss: floa
     """
     me = view.seat
     actions = view.actions
-    chosen = [i for i in range(1, len(actions)) if actions[i].seat != me and not actions[i].auto][
-        -recent:
-    ]
+    choices = [i for i in range(1, len(actions)) if actions[i].seat != me and not actions[i].auto]
+    chosen = set(choices[-recent:])
     if not chosen:
         return 1.0
     played = [0] * view.players
@@ -235,7 +234,7 @@ def likelihood(view: SeatView, hands: Sequence[int], recent: int = 6, miss: floa
             played[action.seat] |= action.play.mask
     deal = Deal(view.rules, [h | p for h, p in zip(hands, played, strict=True)], leader=view.leader)
     weight = 1.0
-    first = chosen[0]
+    first = min(chosen)
     apply = deal.apply_unchecked
     for i, action in enumerate(actions):
         if i >= first and action.seat == deal.turn and i in chosen:
@@ -324,7 +323,7 @@ class ExpertBot(Bot):
 
     ``rollouts``: simulated deals per decision, shared among the candidates; ``max_steps``:
     at most this many simulated moves per decision, which caps the long searches early in a
-    deal (both are deterministic budgets, sized for a median near 100 ms and a p99 well under
+    deal (both are deterministic budgets, sized for a median under 200 ms and a p99 well under
     a second on one core). ``time_limit``: seconds per decision,
     or None (the default) for a fixed, deterministic budget. ``candidates``: how many moves
     are searched. ``search``: ``"flat"`` or ``"ismcts"``; ``policy``: ``"strong"`` or
@@ -417,7 +416,11 @@ class ExpertBot(Bot):
         while worlds < _MIN_WORLDS or (
             rollouts < self.rollouts and steps < self.max_steps and not self._out_of_time(start)
         ):
-            if not halved and (rollouts * 2 >= self.rollouts or steps * 2 >= self.max_steps):
+            if (
+                not halved
+                and worlds
+                and (rollouts * 2 >= self.rollouts or steps * 2 >= self.max_steps)
+            ):
                 ranked = sorted(active, key=lambda i: (-totals[i] / counts[i], i))
                 active = sorted(ranked[: self.finalists])
                 halved = True
