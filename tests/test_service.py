@@ -541,3 +541,20 @@ def test_offloaded_computers_think_through_requests() -> None:
         # The same request again is stale now.
         assert t.think_command(request, None if choice is None else choice.mask) is None
     assert moved >= 5
+
+
+def test_palm_computer_players_are_told_which_seats_people_hold() -> None:
+    from bigtwo.bots.classic import ClassicBot
+
+    seats = (
+        SeatConfig("computer", "classic"),
+        SeatConfig("computer", "classic"),
+        SeatConfig(),
+        SeatConfig("computer", "greedy"),
+    )
+    t = table(seats)
+    seat_everyone(t)
+    bot = t._bot(t.seats[0])
+    assert isinstance(bot, ClassicBot) and bot.humans == frozenset({2})
+    play_out(t)
+    assert t.status == "finished"

@@ -157,3 +157,17 @@ def test_hand_layout_and_initials() -> None:
     assert "10♥" in render_hand([30], set(), 0, 78).plain
     assert "T♥" in render_hand(list(range(18, 36)), set(), 0, 78).plain  # narrow cards
     assert render_hand([30], {30}, 0, 78, ascii_only=True).plain.isascii()
+
+
+def test_palm_computer_players_fight_the_people_at_the_table() -> None:
+    from bigtwo.bots.classic import ClassicBot
+
+    seats = (
+        SeatSetup("Ann", False, "classic"),
+        SeatSetup("You", True, "greedy"),
+        SeatSetup("Bob", True, "greedy"),
+        SeatSetup("Cat", False, "classic"),
+    )
+    game = GameController(GameSetup(seats=seats, seed=4))
+    bot = game._bot(0)
+    assert isinstance(bot, ClassicBot) and bot.humans == frozenset({1, 2})

@@ -59,9 +59,9 @@ def lineup_bots(lineup: Sequence[str]) -> list[Bot]:
 
     bots = [make_bot(name) for name in lineup]
     palm = {seat for seat, bot in enumerate(bots) if isinstance(bot, ClassicBot)}
+    humans = frozenset(range(len(bots))) - palm
     for bot in bots:
-        if isinstance(bot, ClassicBot):
-            bot.humans = frozenset(range(len(bots))) - palm
+        bot.tell_humans(humans)
     return bots
 
 

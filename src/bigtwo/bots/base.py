@@ -34,6 +34,10 @@ class Bot(ABC):
     def new_deal(self, seat: int) -> None:  # noqa: B027 - an optional hook
         """Called when a deal starts, for bots that keep per-deal plans."""
 
+    def tell_humans(self, seats: frozenset[int]) -> None:  # noqa: B027 - an optional hook
+        """Which seats people play, for bots that treat them apart (the Palm players fight
+        the humans); a table calls it before a decision. Seats are public knowledge."""
+
 
 class RandomBot(Bot):
     """Uniform over every legal play and, when allowed, a pass."""

@@ -93,6 +93,9 @@ class ClassicBot(Bot):
         self._actions_seen = 0
 
     # -- the table's doors ---------------------------------------------------------------------
+    def tell_humans(self, seats: frozenset[int]) -> None:
+        self.humans = frozenset(seats)
+
     def new_deal(self, seat: int) -> None:
         self._guard = None
         self._seen = None

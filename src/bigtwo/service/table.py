@@ -908,9 +908,11 @@ class TableService:
 
     # -- computer and timer moves ----------------------------------------------------------
     def _bot(self, seat: Seat) -> Bot:
+        """The seat's computer player, told which seats people hold now."""
         if seat.bot is None:
             seat.bot = make_bot(self._level(seat))
             seat.bot.new_deal(seat.number)
+        seat.bot.tell_humans(frozenset(s.number for s in self.seats if s.human))
         return seat.bot
 
     def _rng(self, actions: int) -> random.Random:

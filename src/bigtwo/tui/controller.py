@@ -170,6 +170,7 @@ class GameController:
                 bot = make_bot(self.setup.seats[seat].level)
             except BigTwoError:
                 bot = make_bot("greedy")  # a level saved by a newer version of bigtwo
+            bot.tell_humans(frozenset(self.humans))
             bot.new_deal(seat)
             self.bots[seat] = bot
         return bot
