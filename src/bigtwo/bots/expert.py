@@ -54,6 +54,11 @@ if TYPE_CHECKING:
 # -- the worlds ------------------------------------------------------------------------------------
 
 
+def _cards_above(power: Sequence[int], single: Play) -> int:
+    """The mask of every card stronger than the single ``single``."""
+    return sum(1 << c for c in range(52) if power[c] > single.power)
+
+
 def sample_hands(
     view: SeatView,
     rng: random.Random,
@@ -77,11 +82,11 @@ def sample_hands(
     checks: dict[int, list[Play]] = {s: [] for s in others}
     for seat, play in misses:
         if play.size == 1:
-            forbidden[seat] |= sum(1 << c for c in range(52) if power[c] > play.power)
+            forbidden[seat] |= _cards_above(power, play)
         checks[seat].append(play)
     needs: list[tuple[int, Play, int, int]] = []  # (seat, play, played since, cards above)
     for seat, play, since in replies:
-        above = sum(1 << c for c in range(52) if power[c] > play.power) if play.size == 1 else 0
+        above = _cards_above(power, play) if play.size == 1 else 0
         needs.append((seat, play, since, above))
     unseen = view.unseen
     for attempt in range(tries + 1):
