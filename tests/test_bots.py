@@ -21,7 +21,7 @@ from bigtwo.bots.expert import ExpertBot, likelihood, sample_hands
 from bigtwo.bots.hint import hint
 from bigtwo.bots.inference import proven_misses, proven_replies
 from bigtwo.bots.ppo2018_net import Ppo2018Unavailable, find_data_dir
-from bigtwo.bots.strong import StrongBot, best_by_group, planner_for
+from bigtwo.bots.strong import StrongBot, UnseenBest, beatable, best_by_group, planner_for
 from bigtwo.engine import Deal, Rules, parse_cards, preset_names, table_for
 from bigtwo.engine.cards import card_indices
 from bigtwo.engine.views import SeatView
@@ -281,6 +281,37 @@ def test_best_by_group_matches_enumeration(preset: str) -> None:
         for p in table.plays_in(cards):
             truth[p.group] = max(truth.get(p.group, -1), p.power)
         assert best_by_group(table, cards) == truth
+        up_to_four = best_by_group(table, cards, fives=False)
+        assert {g: up_to_four[g] for g in up_to_four if g in (1, 2, 3, 4)} == {
+            g: truth[g] for g in truth if g in (1, 2, 3, 4)
+        }
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_unseen_best_answers_as_the_full_summary(preset: str) -> None:
+    """The lazy summary gives every play the same answer as the full one, whichever group is
+    asked about first."""
+    table = table_for(Rules.preset(preset))
+    rng = random.Random(preset)
+    for _ in range(40):
+        cards = sum(1 << c for c in rng.sample(range(52), rng.choice([5, 9, 14, 20, 26, 39])))
+        hand = sum(1 << c for c in rng.sample(range(52), 13)) & ~cards
+        full = best_by_group(table, cards)
+        lazy = UnseenBest(table, cards)
+        plays = table.plays_in(hand)
+        for p in rng.sample(plays, len(plays)):
+            for most in (1, 4, 13):
+                assert beatable(table, p, lazy, most) == beatable(table, p, full, most), p
+
+
+def test_planner_cost_is_the_cost_of_the_plan() -> None:
+    planner = planner_for(PALM)
+    rng = random.Random(5)
+    for _ in range(30):
+        hand = sum(1 << c for c in rng.sample(range(52), 13))
+        cost, plan = planner.best(hand)
+        assert planner.cost(hand) == cost
+        assert sum(p.mask for p in plan) == hand
 
 
 def test_strong_blocks_a_player_on_one_card() -> None:

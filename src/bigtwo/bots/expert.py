@@ -39,12 +39,11 @@ from typing import TYPE_CHECKING
 
 from ..engine.cards import card_indices
 from ..engine.deal import Deal
-from ..engine.movegen import HandPlays
-from ..engine.plays import Play, table_for
+from ..engine.plays import Play, Table, table_for
 from . import register
 from .base import Bot
 from .inference import proven_misses, proven_replies
-from .strong import Situation, StrongBot, penalty_points, planner_for
+from .strong import Situation, StrongBot, UnseenBest, beatable, penalty_points, planner_for
 
 if TYPE_CHECKING:
     from ..engine.rules import Rules
@@ -59,6 +58,11 @@ def _cards_above(power: Sequence[int], single: Play) -> int:
     return sum(1 << c for c in range(52) if power[c] > single.power)
 
 
+def _beats(table: Table, cards: int, play: Play) -> bool:
+    """Whether ``cards`` can make a play that beats ``play``."""
+    return beatable(table, play, UnseenBest(table, cards), 13)
+
+
 def sample_hands(
     view: SeatView,
     rng: random.Random,
@@ -69,9 +73,11 @@ def sample_hands(
     """One deal of the unseen cards to the other seats that fits the view and the proofs.
 
     ``misses`` (:func:`proven_misses`): singles missed forbid every higher card outright; the
-    other proofs, and every ``replies`` proof (:func:`proven_replies`), are checked on the
-    sampled hand and the sample drawn again when one fails. After ``tries`` failures the
-    proofs are dropped (they cannot all be wrong, but a search must not hang on them).
+    other proofs, and every ``replies`` proof (:func:`proven_replies`), are checked on each
+    seat's sampled hand as it is drawn, and that hand drawn again when one fails (the last
+    seat takes the cards left, so a failure there starts the deal again). After ``tries``
+    failed deals the proofs are dropped (they cannot all be wrong, but a search must not hang
+    on them).
     """
     assert view.seat is not None
     table = table_for(view.rules)
@@ -83,44 +89,49 @@ def sample_hands(
     for seat, play in misses:
         if play.size == 1:
             forbidden[seat] |= _cards_above(power, play)
-        checks[seat].append(play)
-    needs: list[tuple[int, Play, int, int]] = []  # (seat, play, played since, cards above)
+        else:
+            checks[seat].append(play)
+    needs: dict[int, list[tuple[Play, int, int]]] = {s: [] for s in others}
     for seat, play, since in replies:
-        above = _cards_above(power, play) if play.size == 1 else 0
-        needs.append((seat, play, since, above))
+        needs[seat].append((play, since, _cards_above(power, play) if play.size == 1 else 0))
+
+    def fits(seat: int, hand: int) -> bool:
+        if any(_beats(table, hand, play) for play in checks[seat]):
+            return False
+        return all(
+            (hand | since) & above if above else _beats(table, hand | since, play)
+            for play, since, above in needs[seat]
+        )
+
     unseen = view.unseen
+    # the most constrained seats draw first; the last takes what is left
+    order = sorted(
+        others,
+        key=lambda s: (forbidden[s] & unseen).bit_count() + 8 * (len(checks[s]) + len(needs[s])),
+        reverse=True,
+    )
     for attempt in range(tries + 1):
-        constrained = attempt < tries
+        constrained = attempt < tries  # the last attempt ignores the proofs
         hands = [0] * n
         hands[view.seat] = view.hand
         left = unseen
-        order = sorted(others, key=lambda s: (forbidden[s] & unseen).bit_count(), reverse=True)
-        ok = True
-        for s in order:
+        for k, s in enumerate(order):
             pool = card_indices(left & ~forbidden[s] if constrained else left)
             need = view.counts[s]
             if len(pool) < need:
-                ok = False
                 break
-            hand = 0
-            for c in rng.sample(pool, need):
-                hand |= 1 << c
+            for _ in range(10 if constrained and k < len(order) - 1 else 1):
+                hand = 0
+                for c in rng.sample(pool, need):
+                    hand |= 1 << c
+                if not constrained or fits(s, hand):
+                    break
+            else:
+                break
             hands[s] = hand
             left &= ~hand
-        if not ok:
-            continue
-        if constrained and any(
-            HandPlays(table, hands[s]).replies(play) for s in others for play in checks[s]
-        ):
-            continue
-        if constrained and not all(
-            (hands[s] | since) & above
-            if above
-            else HandPlays(table, hands[s] | since).replies(play)
-            for s, play, since, above in needs
-        ):
-            continue
-        return hands
+        else:
+            return hands
     raise AssertionError("unreachable: the unconstrained sample always succeeds")
 
 
@@ -341,13 +352,13 @@ class ExpertBot(Bot):
 
     def __init__(
         self,
-        rollouts: int = 400,
+        rollouts: int = 480,
         time_limit: float | None = None,
         candidates: int = 6,
         search: str = "flat",
         exploration: float = 0.7,
         policy: str = "strong",
-        max_steps: int = 6000,
+        max_steps: int = 7200,
         finalists: int = 2,
         recent: int = 0,
     ) -> None:

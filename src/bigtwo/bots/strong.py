@@ -68,7 +68,9 @@ def penalty_points(rules: Rules, hand: int) -> int:
     scoring = rules.scoring
     if scoring.per_card == "none":
         return count
-    return scoring.penalty(count, [c >> 2 for c in card_indices(hand)])
+    if scoring.per_card == "rank":
+        return scoring.penalty(count, [c >> 2 for c in card_indices(hand)])
+    return scoring.penalty(count, [])  # one per card: the ranks do not count
 
 
 # -- what the unseen cards could beat -------------------------------------------------------
@@ -95,14 +97,15 @@ class _Layout:
 _LAYOUTS: dict[int, _Layout] = {}
 
 
-def best_by_group(table: Table, cards: int) -> dict[object, int]:
-    """The highest power, per comparison group, of the plays that ``cards`` can make.
+def best_by_group(table: Table, cards: int, fives: bool = True) -> dict[object, int]:
+    """The highest power, per comparison group, of the plays that ``cards`` can make (with
+    ``fives`` false, of the plays of up to four cards only).
 
     Used on the unseen cards: a play whose power is above the best of its group (and with no
     bomb in the unseen cards) cannot be beaten. Five-card plays are built from the strongest
     candidate of each kind rather than enumerated, so this stays fast on 39 cards.
     """
-    key = (id(table), cards)
+    key = (id(table), cards, fives)
     hit = _BEST_CACHE.get(key)
     if hit is not None:
         return hit
@@ -139,7 +142,7 @@ def best_by_group(table: Table, cards: int) -> dict[object, int]:
     if Kind.BARE_FOUR in table.four_kinds and quad_ranks:
         found.append(make(bits(by_rank[quad_ranks[-1]]), Kind.BARE_FOUR))
     kinds = table.five_kinds
-    if cards.bit_count() >= 5:
+    if fives and cards.bit_count() >= 5:
         if Kind.STRAIGHT in kinds or Kind.STRAIGHT_FLUSH in kinds:
             for seq, suited in zip(table.sequences, layout.sequence_suits, strict=True):
                 if all(by_rank[r] for r in seq):
@@ -190,14 +193,47 @@ def best_by_group(table: Table, cards: int) -> dict[object, int]:
     return best
 
 
-def beatable(table: Table, play: Play, best: dict[object, int], most_cards: int) -> bool:
+class UnseenBest:
+    """:func:`best_by_group` of a set of cards, worked out when first asked: the groups of
+    up to four cards alone while only those are asked about (the five-card plays cost most).
+    """
+
+    __slots__ = ("table", "cards", "_small", "_all")
+
+    def __init__(self, table: Table, cards: int) -> None:
+        self.table = table
+        self.cards = cards
+        self._small: dict[object, int] | None = None
+        self._all: dict[object, int] | None = None
+
+    def get(self, group: object, default: int = -1) -> int:
+        if self._all is None and group in (1, 2, 3, 4) and not self.table.bombs:
+            if self._small is None:
+                self._small = best_by_group(self.table, self.cards, fives=False)
+            return self._small.get(group, default)
+        return self.full().get(group, default)
+
+    def full(self) -> dict[object, int]:
+        if self._all is None:
+            self._all = best_by_group(self.table, self.cards)
+        return self._all
+
+
+def beatable(
+    table: Table, play: Play, best: dict[object, int] | UnseenBest, most_cards: int
+) -> bool:
     """Whether some play of the unseen cards (summarised by ``best``) could beat ``play``,
     given that no opponent holds more than ``most_cards`` cards."""
     if table.sf_unbeatable and play.kind is Kind.STRAIGHT_FLUSH:
         return False
     if most_cards >= play.size and best.get(play.group, -1) > play.power:
         return True
-    return play.group != BOMB_GROUP and BOMB_GROUP in best and most_cards >= 4
+    return (
+        bool(table.bombs)
+        and play.group != BOMB_GROUP
+        and best.get(BOMB_GROUP, -1) >= 0
+        and most_cards >= 4
+    )
 
 
 # -- planning --------------------------------------------------------------------------------
@@ -225,21 +261,26 @@ class Planner:
     def plan(self, hand: int, plays: Sequence[Play] | None = None) -> tuple[Play, ...]:
         return self.best(hand, plays)[1]
 
+    def cost(self, hand: int, plays: Sequence[Play] | None = None) -> float:
+        """What the plan of ``hand`` costs. ``plays``: every play of ``hand`` or of a larger
+        hand, when the caller has them (filtering is cheaper than enumerating again)."""
+        hit = self._memo.get(hand)
+        if hit is not None:
+            return hit[0]
+        if len(self._memo) > 300_000:
+            self._memo = {0: (0.0, 0)}
+        by_low: dict[int, list[Play]] = {}
+        for p in self.table.plays_in(hand) if plays is None else plays:
+            if not p.mask & ~hand:
+                by_low.setdefault(p.mask & -p.mask, []).append(p)
+        return self._best(hand, by_low)
+
     def best(
         self, hand: int, plays: Sequence[Play] | None = None
     ) -> tuple[float, tuple[Play, ...]]:
-        """The plan of ``hand`` and its cost. ``plays``: every play of ``hand`` or of a larger
-        hand, when the caller has them (filtering is cheaper than enumerating again)."""
+        """The plan of ``hand`` and its cost (``plays`` as for :meth:`cost`)."""
+        cost = self.cost(hand, plays)
         memo = self._memo
-        if hand not in memo:
-            if len(memo) > 300_000:
-                memo = self._memo = {0: (0.0, 0)}
-            by_low: dict[int, list[Play]] = {}
-            for p in self.table.plays_in(hand) if plays is None else plays:
-                if not p.mask & ~hand:
-                    by_low.setdefault(p.mask & -p.mask, []).append(p)
-            self._best(hand, by_low)
-        cost = memo[hand][0]
         out: list[Play] = []
         rest = hand
         while rest:
@@ -300,7 +341,7 @@ class Situation:
     can_pass: bool
     plays: Sequence[Play]  # every play of the hand, whatever the table
     opponents: tuple[int, ...]
-    best: dict[object, int]  # the unseen cards' best play per group
+    best: UnseenBest  # the unseen cards' best play per group
     most_cards: int  # the most cards any opponent holds
     fewest_cards: int  # the fewest cards any opponent holds
 
@@ -354,7 +395,7 @@ class Situation:
             can_pass=can_pass,
             plays=plays,
             opponents=opponents,
-            best=best_by_group(table, unseen),
+            best=UnseenBest(table, unseen),
             most_cards=max(others),
             fewest_cards=min(others),
         )
@@ -457,7 +498,7 @@ class StrongBot(Bot):
         if not in_plan:
             # the opening lead must hold a given card: take the legal play that spoils the
             # plan least
-            best = min(legal, key=lambda p: (planner.best(s.hand & ~p.mask, s.plays)[0], p.order))
+            best = min(legal, key=lambda p: (planner.cost(s.hand & ~p.mask, s.plays), p.order))
             return best, f"{best.symbols()} opens with the least damage to the hand"
         masters = [p for p in in_plan if s.master(p)]
         losers = [p for p in plan if not s.master(p)]
@@ -506,7 +547,6 @@ class StrongBot(Bot):
         planner = planner_for(s.rules)
         hand = s.hand
         plan = planner.plan(hand, s.plays)
-        losers = [p for p in plan if not s.master(p)]
         same_size = [p for p in legal if p.size == table.size] or list(legal)
 
         if s.danger(table.size) and table.size <= 3:
@@ -514,17 +554,17 @@ class StrongBot(Bot):
             best = max(same_size, key=lambda p: p.power)
             return best, f"{best.symbols()} blocks a player who is nearly out"
 
-        if self._looks_lost(s, losers, held_back):
+        if self._looks_lost(s, plan, held_back):
             # the deal is probably lost: shed the cards that would cost the most
             shed = max(legal, key=lambda p: (self._shed(s, p), -p.order))
             return shed, f"{shed.symbols()} unloads points before the deal is lost"
 
         # a reply fits when some plan nearly as good as the best one contains it
-        cost = planner.best(hand, s.plays)[0]
+        cost = planner.cost(hand, s.plays)
         fitting = [
             p
             for p in legal
-            if planner.best(hand & ~p.mask, s.plays)[0] + _play_cost(p) <= cost + self.slack
+            if planner.cost(hand & ~p.mask, s.plays) + _play_cost(p) <= cost + self.slack
         ]
         if not fitting:
             return None, "every reply would break up your hand"
@@ -534,21 +574,30 @@ class StrongBot(Bot):
             return best, f"{best.symbols()} fits your plan"
         # only control cards fit: spend one when the race is short
         high_table = top_rank(table) >= self.spend_over_rank
-        if high_table or s.fewest_cards <= self.spend_at or len(losers) <= 2 or len(plan) <= 3:
+        if (
+            high_table
+            or s.fewest_cards <= self.spend_at
+            or len(plan) <= 3
+            or sum(not s.master(p) for p in plan) <= 2
+        ):
             best = fitting[0]
             return best, f"{best.symbols()} takes control now the race is short"
         return None, "keep your control cards for later"
 
-    def _looks_lost(self, s: Situation, losers: Sequence[Play], held_back: bool = False) -> bool:
-        """An opponent is close to out and this hand needs more leads than it will get.
-        Against opponents that hold back (``held_back``, with ``counter_peeking``), only one
-        on its last card makes it so: they are slow to go out, and points unloaded (high
-        cards) are the cards that could still win the deal."""
+    def _looks_lost(self, s: Situation, plan: Sequence[Play], held_back: bool = False) -> bool:
+        """An opponent is close to out and this hand (its ``plan``) needs more leads than it
+        will get. Against opponents that hold back (``held_back``, with ``counter_peeking``),
+        only one on its last card makes it so: they are slow to go out, and points unloaded
+        (high cards) are the cards that could still win the deal."""
+        near = 1 if held_back and self.counter_peeking else max(2, self.lost_at)
+        if s.fewest_cards > near:
+            return False
+        losers = sum(not s.master(p) for p in plan)
         if held_back and self.counter_peeking:
-            return s.fewest_cards <= 1 and len(losers) >= 2
-        if s.fewest_cards <= 2 and len(losers) >= 2:
+            return losers >= 2
+        if s.fewest_cards <= 2 and losers >= 2:
             return True
-        return s.fewest_cards <= self.lost_at and len(losers) >= self.lost_losers
+        return s.fewest_cards <= self.lost_at and losers >= self.lost_losers
 
     @staticmethod
     def _shed(s: Situation, play: Play) -> int:
