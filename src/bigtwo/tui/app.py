@@ -3,10 +3,10 @@
 :class:`BigTwoApp` owns the storage, the preferences and the current
 :class:`~bigtwo.tui.controller.GameController`; the table screen drives play, and the app
 decides what follows a deal (score sheet, next deal, final score, high scores, a new game),
-opens pages and forms, and saves the game whenever it waits for a person and on quitting,
-so a quit game resumes at the next start. Tests pass ``delay=0`` (computer moves at once),
-a temporary ``db_path`` and fewer ``deals``. No exception from bad input reaches the screen
-as a traceback: refusals are shown as messages.
+opens pages and forms, and saves the game whenever it waits for a person and on quitting
+(also when the terminal goes away), so a quit game resumes at the next start. Tests pass
+``delay=0`` (computer moves at once), a temporary ``db_path`` and fewer ``deals``. No
+exception from bad input reaches the screen as a traceback: refusals are shown as messages.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from ..engine.rules import Rules
 from ..match.store import Store
 from .controller import GameController, GameSetup
 from .dialogs import Cover, FinalScore, Menu, ResumeOffer, ScoreSheet, score_sheet_text
+from .hangup import watch_for_hang_up
 from .prefs import Prefs, load_prefs, save_prefs
 from .storage import Saved, TuiStorage
 from .table import TableScreen
@@ -86,6 +87,8 @@ class BigTwoApp(App[None]):
 
     # -- start-up ---------------------------------------------------------------------------
     def on_mount(self) -> None:
+        if not self.is_headless:  # a real terminal, which can go away under the game
+            watch_for_hang_up(self.hang_up)
         store = self.store or _open_store(self.db_path, self.report)
         self.storage = TuiStorage(store, self.report)
         self.prefs = load_prefs(self.storage)
@@ -153,6 +156,10 @@ class BigTwoApp(App[None]):
     def action_quit(self) -> None:  # type: ignore[override]
         self.autosave()
         self.exit()
+
+    def hang_up(self) -> None:
+        """The terminal went away (window closed, link dropped): keep the game and quit."""
+        self.action_quit()
 
     def on_unmount(self) -> None:
         if self.storage is not None:
