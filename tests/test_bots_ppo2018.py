@@ -146,6 +146,55 @@ def test_every_legal_play_has_an_action_and_moves_are_legal(preset: str) -> None
                 deal.play(deal.turn, move)
 
 
+def test_the_dcs_triple_of_a_four_of_a_kind_is_never_offered() -> None:
+    # ENCODING.md 3.1: from a rank held four times the original generator offered three of
+    # its four triples, never the ♦♣♠ one, nor any full house built on it.
+    hand = mask("3d 7d 7c 7h 7s 9d 9c Jd Qd Kd Ad 2d 2s")
+    others = [
+        "3c 3h 3s 4d 4c 4h 4s 5d 5c 5h 5s 6d 6c",
+        "6h 6s 8d 8c 8h 8s 9h 9s Tc Th Ts Jc Jh",
+        "Td Js Qc Qh Qs Kc Kh Ks Ac Ah As 2c 2h",
+    ]
+    deal = Deal(CW, [hand, *(mask(h) for h in others)])
+    deal.pass_(deal.turn)  # the 3♦ opened; the next three pass, so seat 0 leads
+    deal.pass_(deal.turn)
+    deal.pass_(deal.turn)
+    view = deal.view(0)
+    assert view.table is None and view.seat == 0
+    offered = {p.mask for p in legal_actions(view).values() if p is not None}
+    dcs = mask("7d 7c 7s")
+    assert dcs in {p.mask for p in view.legal} and dcs not in offered
+    assert mask("7d 7c 7h") in offered and mask("7c 7h 7s") in offered
+    assert mask("7d 7c 7s 9d 9c") not in offered and mask("7d 7h 7s 9d 9c") in offered
+    assert net.never_offered(hand, dcs) and not net.never_offered(mask("7d 7c 7s"), dcs)
+    assert not net.never_offered(hand, mask("7d 7c 7h 7s"))
+
+
+@pytest.mark.usefixtures("have_data")
+def test_under_its_own_rules_the_moves_are_exactly_the_originals() -> None:
+    # every legal action the adapter offers is the original engine's, and none is missing
+    sampled = Ppo2018Bot()
+    rng = random.Random(2018)
+    states = 0
+    for game in range(40):
+        deal = Deal.from_seed(CW, f"mask:{game}", 4)
+        while not deal.over:
+            view = deal.view(deal.turn)
+            if not view.legal:
+                deal.pass_(deal.turn)
+                continue
+            assert sorted(legal_actions(view)) == net.legal_indices_charlesworth(
+                view.hand, history_of(view)
+            )
+            states += 1
+            move = sampled.choose(view, rng)
+            if move is None:
+                deal.pass_(deal.turn)
+            else:
+                deal.play(deal.turn, move)
+    assert states > 1000
+
+
 @pytest.mark.usefixtures("have_data")
 def test_choices_are_seeded() -> None:
     deal = Deal.from_seed(CW, 4)

@@ -168,10 +168,13 @@ def action_of(hand: int, play: Play) -> int:
 
 def legal_actions(view: SeatView) -> dict[int, Play | None]:
     """Network action -> the engine move it stands for: the view's legal plays (the cheapest
-    of any that share an action) and, when allowed, the pass."""
+    of any that share an action) and, when allowed, the pass. Plays the original program
+    never offered (:func:`.ppo2018_net.never_offered`) are left out, so the network only
+    chooses among moves it was trained with."""
     out: dict[int, Play | None] = {}
     for play in view.legal:  # cheapest first, so the first play of an action is kept
-        out.setdefault(action_of(view.hand, play), play)
+        if not net_mod.never_offered(view.hand, play.mask):
+            out.setdefault(action_of(view.hand, play), play)
     if view.can_pass:
         out[net_mod.ACTION_PASS] = None
     return out

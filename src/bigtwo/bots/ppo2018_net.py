@@ -39,6 +39,7 @@ __all__ = [
     "encode_bits",
     "find_data_dir",
     "legal_indices_charlesworth",
+    "never_offered",
 ]
 
 INPUT_SIZE = 412
@@ -491,6 +492,22 @@ def encode(
 
 # ---------------------------------------------------------------------------------------------
 # Legal actions as the original engine offered them (section 3.1)
+
+
+_DCS = 0b1011  # the ♦, ♣ and ♠ of one rank (card bits 0, 1 and 3 of the rank's four)
+
+
+def never_offered(hand_mask: int, play_mask: int) -> bool:
+    """Whether the original generator never offered this play from this hand: the ♦♣♠
+    triple of a rank held four times, alone or as a full house's triple (section 3.1).
+    Another triple of that rank, of the same strength, is always offered instead."""
+    if play_mask.bit_count() not in (3, 5):
+        return False
+    for rank in range(13):
+        shift = rank * 4
+        if (play_mask >> shift) & 0xF == _DCS and (hand_mask >> shift) & 0xF == 0xF:
+            return True
+    return False
 
 
 def _candidates(hand_mask: int) -> list[tuple[int, int, int]]:
