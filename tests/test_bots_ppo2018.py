@@ -7,6 +7,7 @@ Tests that need the network's data skip when the shared benchmark folder is abse
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -23,6 +24,7 @@ from bigtwo.bots.ppo2018 import (
 )
 from bigtwo.engine import Deal, Kind, Rules, classify, parse_cards
 from bigtwo.engine.cards import card_indices
+from bigtwo.engine.views import SeatView
 
 CW = Rules.preset("charlesworth2018")
 PALM = Rules.preset("palm")
@@ -114,36 +116,42 @@ def test_worked_example_1_through_the_bot() -> None:
     assert str(probs[0][0]) == "3s" and probs[0][1] == pytest.approx(0.9859, abs=1e-3)
 
 
-@pytest.mark.usefixtures("have_data")
-@pytest.mark.parametrize("preset", ["charlesworth2018", "palm", "taiwan", "pusoy-dos"])
-def test_every_legal_play_has_an_action_and_moves_are_legal(preset: str) -> None:
-    rules = Rules.preset(preset)
-    sampled, greedy = Ppo2018Bot(), Ppo2018GreedyBot()
-    rng = random.Random(preset)
-    for game in range(6):
-        deal = Deal.from_seed(rules, f"ppo:{game}", 4)
+def self_play_views(rules: Rules, label: str, games: int, rng: random.Random) -> Iterator[SeatView]:
+    """Every view with a choice in ``games`` seeded deals the sampling network plays against
+    itself (drawing from ``rng``)."""
+    bot = Ppo2018Bot()
+    for game in range(games):
+        deal = Deal.from_seed(rules, f"{label}:{game}", 4)
         while not deal.over:
             view = deal.view(deal.turn)
             if not view.legal:
                 deal.pass_(deal.turn)
                 continue
-            actions = legal_actions(view)
-            assert {p.mask for p in actions.values() if p is not None} <= {
-                p.mask for p in view.legal
-            }
-            fours = sum(1 for p in view.legal if p.kind is Kind.FOUR_OF_A_KIND and p.size == 5)
-            plays = len(actions) - (1 if view.can_pass else 0)
-            assert plays == len(view.legal) or fours  # only kickers share an action
-            if preset == "charlesworth2018":
-                assert sorted(actions) == sorted(set(actions))
-            for bot in (sampled, greedy):
-                move = bot.choose(view, rng)
-                assert move is None and view.can_pass or move in view.legal
-            move = sampled.choose(view, rng)
+            yield view
+            move = bot.choose(view, rng)
             if move is None:
                 deal.pass_(deal.turn)
             else:
                 deal.play(deal.turn, move)
+
+
+@pytest.mark.usefixtures("have_data")
+@pytest.mark.parametrize("preset", ["charlesworth2018", "palm", "taiwan", "pusoy-dos"])
+def test_every_legal_play_has_an_action_and_moves_are_legal(preset: str) -> None:
+    sampled, greedy = Ppo2018Bot(), Ppo2018GreedyBot()
+    rng = random.Random(preset)
+    for view in self_play_views(Rules.preset(preset), "ppo", 6, rng):
+        actions = legal_actions(view)
+        assert {p.mask for p in actions.values() if p is not None} <= {p.mask for p in view.legal}
+        fours = sum(1 for p in view.legal if p.kind is Kind.FOUR_OF_A_KIND and p.size == 5)
+        offered = [p for p in view.legal if not net.never_offered(view.hand, p.mask)]
+        plays = len(actions) - (1 if view.can_pass else 0)
+        assert plays == len(offered) or fours  # only kickers share an action
+        if preset == "charlesworth2018":
+            assert sorted(actions) == sorted(set(actions))
+        for bot in (sampled, greedy):
+            move = bot.choose(view, rng)
+            assert move is None and view.can_pass or move in view.legal
 
 
 def test_the_dcs_triple_of_a_four_of_a_kind_is_never_offered() -> None:
@@ -173,25 +181,12 @@ def test_the_dcs_triple_of_a_four_of_a_kind_is_never_offered() -> None:
 @pytest.mark.usefixtures("have_data")
 def test_under_its_own_rules_the_moves_are_exactly_the_originals() -> None:
     # every legal action the adapter offers is the original engine's, and none is missing
-    sampled = Ppo2018Bot()
-    rng = random.Random(2018)
     states = 0
-    for game in range(40):
-        deal = Deal.from_seed(CW, f"mask:{game}", 4)
-        while not deal.over:
-            view = deal.view(deal.turn)
-            if not view.legal:
-                deal.pass_(deal.turn)
-                continue
-            assert sorted(legal_actions(view)) == net.legal_indices_charlesworth(
-                view.hand, history_of(view)
-            )
-            states += 1
-            move = sampled.choose(view, rng)
-            if move is None:
-                deal.pass_(deal.turn)
-            else:
-                deal.play(deal.turn, move)
+    for view in self_play_views(CW, "mask", 40, random.Random(2018)):
+        assert sorted(legal_actions(view)) == net.legal_indices_charlesworth(
+            view.hand, history_of(view)
+        )
+        states += 1
     assert states > 1000
 
 

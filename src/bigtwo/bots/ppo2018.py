@@ -3,7 +3,8 @@
 The network itself (encoder, action indices, forward pass) is :mod:`.ppo2018_net`; this module
 only translates. From a :class:`~bigtwo.engine.views.SeatView` it builds the history of
 ``(seat, cards or None)`` the encoder reads and maps the engine's legal plays (the mask is
-always the engine's, under whatever rules are in force) to network action indices, then lets
+the engine's, under whatever rules are in force, less the ♦♣♠ triple of a four of a kind that
+the original program never offered) to network action indices, then lets
 the network choose: ``ppo2018`` samples the masked softmax as the original program did,
 ``ppo2018-greedy`` takes the highest logit.
 
