@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..engine.cards import CardSet, to_mask
 from ..engine.deal import Action, Deal, deal_hands
@@ -73,6 +74,48 @@ class DealRecord:
     actions: tuple[Action, ...]
     result: DealResult | None  # None while the deal is in play
     seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class PublicState:
+    """The public part of a deal at one moment, copied from the deal (so a table announces
+    the engine's own state and never works it out again): whose ``turn``, each seat's
+    ``counts`` of cards, the play to beat (``table``, None at a lead) and who made it
+    (``table_seat``), ``passes`` since that play, the ``locked`` seats (a bit per seat, under
+    ``pass_lock``), and the ``winner`` once the deal is over."""
+
+    turn: int
+    counts: tuple[int, ...]
+    table: Play | None
+    table_seat: int
+    passes: int
+    locked: int
+    winner: int | None
+
+    @property
+    def players(self) -> int:
+        return len(self.counts)
+
+    @classmethod
+    def of(cls, deal: Deal) -> PublicState:
+        """The state ``deal`` is in now."""
+        return cls(
+            deal.turn,
+            tuple(deal.counts()),
+            deal.table,
+            deal.table_seat,
+            deal.passes,
+            deal.locked,
+            deal.winner,
+        )
+
+
+class Applied(NamedTuple):
+    """An action just applied and the deal's public state right after it (the action's
+    ``trick_over`` says whether it ended the trick)."""
+
+    action: Action
+    state: PublicState
 
 
 class Match:
@@ -251,11 +294,32 @@ class Match:
         """A play or, with None, a pass."""
         return self.pass_(seat) if play is None else self.play(seat, play)
 
+    def take_turn(self, seat: int, cards: int | str | CardSet | Play | None) -> list[Applied]:
+        """Play ``cards`` for ``seat`` (None: pass), as :meth:`act` does, and return that
+        action and any autopasses that follow it, each with the public state right after it.
+
+        >>> from bigtwo.engine import Rules
+        >>> hands = ["3d 4d", "5c 6c", "7h 8h", "9s Ts"]
+        >>> match = Match(Rules.preset("palm"), hands=hands, deals=1, autopass=False)
+        >>> [(a.action.seat, a.state.turn, a.state.counts) for a in match.take_turn(0, "3d")]
+        [(0, 1, (1, 2, 2, 2))]
+        """
+        deal = self.deal
+        action = deal.pass_(seat) if cards is None else deal.play(seat, cards)
+        applied = [Applied(action, PublicState.of(deal))]
+        while self.autopass_due():
+            applied.append(Applied(self._autopass_once(), PublicState.of(deal)))
+        self._finish_if_over()
+        return applied
+
     def _after(self) -> list[Action]:
         applied = self._autopass_now()
+        self._finish_if_over()
+        return applied
+
+    def _finish_if_over(self) -> None:
         if self.deal.over and len(self.results) < self.deal_number:
             self._finish()
-        return applied
 
     def autopass_due(self) -> bool:
         """Whether the seat to act would be passed automatically now."""
@@ -269,10 +333,14 @@ class Match:
     def _autopass_now(self) -> list[Action]:
         applied: list[Action] = []
         while self.autopass_due():
-            size = self.deal.table.size if self.deal.table else 0
-            reason = f"no {size}-card play beats the table"
-            applied.append(self.deal.pass_(self.deal.turn, auto=True, reason=reason))
+            applied.append(self._autopass_once())
         return applied
+
+    def _autopass_once(self) -> Action:
+        """Pass the seat to act automatically (only when :meth:`autopass_due`)."""
+        size = self.deal.table.size if self.deal.table else 0
+        reason = f"no {size}-card play beats the table"
+        return self.deal.pass_(self.deal.turn, auto=True, reason=reason)
 
     def _finish(self) -> None:
         deal = self.deal
