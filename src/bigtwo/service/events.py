@@ -16,7 +16,7 @@ from __future__ import annotations
 import html
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..engine.cards import CARDS, card_text
 from ..engine.deal import Action
@@ -78,14 +78,37 @@ def play_json(play: Play | None) -> str | None:
     return None if play is None else card_text(play.mask)
 
 
-def table_json(view: SeatView) -> dict[str, Any] | None:
+class PublicFacts(Protocol):
+    """What every seat and spectator may know of a deal at one moment, as the deal holds it:
+    a :class:`~bigtwo.engine.views.SeatView` has it, and so has the match's ``PublicState``
+    for each action it applied. Events copy it; they never work it out again."""
+
+    @property
+    def turn(self) -> int: ...
+    @property
+    def counts(self) -> tuple[int, ...]: ...
+    @property
+    def table(self) -> Play | None: ...
+    @property
+    def table_seat(self) -> int: ...
+    @property
+    def passes(self) -> int: ...
+    @property
+    def locked(self) -> int: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def players(self) -> int: ...
+
+
+def table_json(state: PublicFacts) -> dict[str, Any] | None:
     """The play to beat and who made it, or None at a lead."""
-    if view.table is None:
+    if state.table is None:
         return None
     return {
-        "seat": view.table_seat,
-        "cards": card_text(view.table.mask),
-        "kind": view.table.kind.value,
+        "seat": state.table_seat,
+        "cards": card_text(state.table.mask),
+        "kind": state.table.kind.value,
     }
 
 
@@ -104,15 +127,15 @@ def locked_seats(mask: int, players: int) -> list[int]:
     return [s for s in range(players) if mask >> s & 1]
 
 
-def public_state(view: SeatView) -> dict[str, Any]:
+def public_state(state: PublicFacts) -> dict[str, Any]:
     """The public part of a deal after a change: whose turn, cards left, the table."""
     return {
-        "turn": view.turn,
-        "counts": list(view.counts),
-        "table": table_json(view),
-        "passes": view.passes,
-        "locked": locked_seats(view.locked, view.players),
-        "winner": view.winner,
+        "turn": state.turn,
+        "counts": list(state.counts),
+        "table": table_json(state),
+        "passes": state.passes,
+        "locked": locked_seats(state.locked, state.players),
+        "winner": state.winner,
     }
 
 

@@ -43,7 +43,7 @@ from ..engine.cards import CARDS, card_text
 from ..engine.deal import Deal
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..engine.views import SeatView
-from ..match.match import Match
+from ..match.match import Applied, Match
 from .commands import (
     ACT,
     BY_COMPUTER,
@@ -70,9 +70,7 @@ from .events import (
     action_json,
     escape,
     legal_json,
-    locked_seats,
     public_state,
-    table_json,
     view_json,
 )
 
@@ -698,9 +696,8 @@ class TableService:
             )
         match = self.match
         number = seat.number
-        before = match.deal.view(None)
         try:
-            actions = match.pass_(number) if cmd.cards is None else match.play(number, cmd.cards)
+            applied = match.take_turn(number, cmd.cards)
         except NotYourTurn as exc:
             raise Refused("not_your_turn", str(exc)) from None
         except IllegalAction as exc:
@@ -713,55 +710,21 @@ class TableService:
             seat.applied[cmd.id] = first_v
             if len(seat.applied) > IDS_KEPT:
                 seat.applied.popitem(last=False)
-        self._action_events(cmd, actions, before, deal_number)
+        self._action_events(cmd, applied, deal_number)
         if match.deal.over:
             self._deal_finished(now)
         else:
             self._turn(now)
 
-    def _action_events(
-        self, cmd: Command, actions: list[Any], before: Any, deal_number: int
-    ) -> None:
-        """One public event per action, each with the public state just after it: the
-        command's own action, then any automatic passes it caused."""
-        assert self.match is not None
-        after = self.match.deal.view(None)
-        counts = list(before.counts)
-        table = table_json(before)
-        passes, locked = before.passes, before.locked
-        pass_lock = self.rules.pass_lock
-        for i, action in enumerate(actions):
-            if action.play is not None:
-                counts[action.seat] -= action.play.size
-                passes = 0
-                table = {
-                    "seat": action.seat,
-                    "cards": card_text(action.play.mask),
-                    "kind": action.play.kind.value,
-                }
-            else:
-                passes += 1
-                if pass_lock:
-                    locked |= 1 << action.seat
-            if action.trick_over:
-                table, passes, locked = None, 0, 0
-            last = i == len(actions) - 1
-            if last:
-                state = public_state(after)
-            else:
-                state = {
-                    "turn": actions[i + 1].seat,
-                    "counts": list(counts),
-                    "table": table,
-                    "passes": passes,
-                    "locked": locked_seats(locked, len(counts)),
-                    "winner": None,
-                }
+    def _action_events(self, cmd: Command, applied: list[Applied], deal_number: int) -> None:
+        """One public event per action, each with the public state the match read from the
+        deal just after it: the command's own action, then any automatic passes it caused."""
+        for i, (action, state) in enumerate(applied):
             by = cmd.by if i == 0 else "auto"
             self._emit(
                 "action",
                 ALL,
-                {"deal": deal_number, **action_json(action), "by": by, **state},
+                {"deal": deal_number, **action_json(action), "by": by, **public_state(state)},
                 state=True,
             )
 
