@@ -253,6 +253,8 @@ def openapi_spec() -> dict[str, Any]:
     }
     history = _op("The finished match's history as text", None, finished, room=True)
     history["responses"].update(text)
+    record = _op("The finished match as a JSON record (every hand)", None, finished, room=True)
+    record["responses"]["200"]["content"] = {"application/json": {"schema": {"type": "object"}}}
     rematch = _op(
         "A new game for the players of a finished table",
         "Rematch",
@@ -263,7 +265,7 @@ def openapi_spec() -> dict[str, Any]:
             409: "not_over, or the new game started without you",
             **LIMITED,
             503: "The server holds as many tables as it can",
-        },  # fmt: skip
+        },
         body="RematchRequest",
         status=201,
         room=True,
@@ -301,7 +303,7 @@ def openapi_spec() -> dict[str, Any]:
                         422: "An option is unknown or out of range (the message says which)",
                         **LIMITED,
                         503: "The server holds as many tables as it can",
-                    },  # fmt: skip
+                    },
                     body="RoomRequest",
                     status=201,
                 ),
@@ -312,7 +314,7 @@ def openapi_spec() -> dict[str, Any]:
                     "RoomAnswer",
                     NO_ROOM,
                     room=True,
-                )  # fmt: skip
+                )
             },
             "/api/rooms/{code}/join": {
                 "post": _op(
@@ -324,22 +326,18 @@ def openapi_spec() -> dict[str, Any]:
                         **NO_ROOM,
                         409: "table_full, seat_taken, or started",
                         **LIMITED,
-                    },  # fmt: skip
+                    },
                     body="JoinRequest",
                     room=True,
                 )
             },
             "/api/rooms/{code}/rematch": {"post": rematch},
-            "/api/rooms/{code}/record": {
-                "get": _op(
-                    "The finished match as a JSON record (every hand)", None, finished, room=True
-                )  # fmt: skip
-            },
+            "/api/rooms/{code}/record": {"get": record},
             "/api/rooms/{code}/history": {"get": history},
             "/r/{code}": {
                 "get": _op(
                     "Share link: to the browser client (307), or the room", "RoomAnswer", room=True
-                )  # fmt: skip
+                )
             },
             "/api/stats": {"get": _op("Load: tables, connections, memory", "Stats")},
             "/healthz": {"get": _op("Liveness", None)},

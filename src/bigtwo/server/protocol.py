@@ -249,4 +249,4 @@ def parse_message(frame: str | bytes | None) -> dict[str, Any]:
     except ValidationError as exc:
         said = words(exc, messages_schema(), tagged=True, subject=f"A '{kind}' message")
         raise BadMessage("bad_message", said, msg_id) from None
-    return checked.model_dump()
+    return dict(checked)  # its fields, as they are: faster than model_dump, the same here
