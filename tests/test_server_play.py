@@ -60,13 +60,13 @@ async def test_four_clients_play_a_seeded_match(server: Server) -> None:  # noqa
             await bots[3].connect()
             await got(bots[0], lambda m: m.get("type") == "started")
 
-            # Chat reaches every player and the spectator, escaped.
+            # Chat reaches every player and the spectator, as plain text.
             await bots[1].chat("good luck <all>")
             for client in [*bots, watcher]:
                 line = await got(
                     client, lambda m: m.get("type") == "chat" and "good luck" in m["text"], 10
                 )
-                assert line["text"] == "good luck &lt;all&gt;" and line["seat"] == 1
+                assert line["text"] == "good luck <all>" and line["seat"] == 1
                 assert html.unescape(line["text"]) == "good luck <all>"
 
             # A client drops mid-deal and comes back by itself: it gets what it missed.
@@ -260,7 +260,7 @@ async def test_lobby_http_api(server: Server) -> None:  # noqa: F811
         )
         assert made.status_code == 201
         room = made.json()["room"]
-        assert "seed" not in keys_of(made.json()) and room["title"] == "&lt;b&gt;Friday&lt;/b&gt;"
+        assert "seed" not in keys_of(made.json()) and room["title"] == "<b>Friday</b>"
         assert [s["kind"] for s in room["seats"]] == ["human", "computer"] * 2
         code = room["code"]
         assert (await http.get(f"/api/rooms/{code.lower()}")).json()["room"]["code"] == code

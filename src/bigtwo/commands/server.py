@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import html
 import json
 import sys
 import threading
@@ -371,15 +370,14 @@ class _Screen:
     def name(self, seat: int) -> str:
         seats = self.client.state.room.get("seats", [])
         name = seats[seat]["name"] if seat < len(seats) else ""
-        return html.unescape(name) or f"Seat {seat}"
+        return name or f"Seat {seat}"
 
     def show(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         if kind == "chat":
-            who = html.unescape(msg["name"])
-            print(f"  [{who}] {html.unescape(msg['text'])}")
+            print(f"  [{msg['name']}] {msg['text']}")
         elif kind == "joined":
-            print(f"  {html.unescape(msg['name'])} sits at seat {msg['seat']}")
+            print(f"  {msg['name']} sits at seat {msg['seat']}")
         elif kind == "left":
             print(f"  seat {msg['seat']} is free again")
         elif kind == "ready":
@@ -444,7 +442,7 @@ class _Screen:
             return
         if state.status == "waiting":
             seats = ", ".join(
-                f"{s['seat']}: {html.unescape(s['name']) or '(free)'}{' ✓' if s['ready'] else ''}"
+                f"{s['seat']}: {s['name'] or '(free)'}{' ✓' if s['ready'] else ''}"
                 for s in state.room["seats"]
             )
             print(f"Table {state.room['code']} — waiting: {seats}. Type 'ready' when you are.")

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
@@ -28,7 +28,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .. import __version__
 from ..engine.rules import Rules, preset_names
 from ..service.config import MAX_NAME, ConfigError, TableConfig, clean_text
-from ..service.table import AVATARS, Refused
+from ..service.declare import Declared, NotJson, read_json, words
+from ..service.table import Refused
 from .hub import Connection, Hub, Settings, TokenBucket, tune_gc
 from .openapi import openapi_spec
 from .protocol import (
@@ -38,6 +39,8 @@ from .protocol import (
     HELLO_TIMEOUT,
     PROTOCOL,
     BadMessage,
+    JoinRequest,
+    RematchRequest,
     parse_message,
 )
 from .storage import MemoryStore, Store
@@ -97,23 +100,21 @@ async def _read_json(request: Request) -> Any:
     if not body.strip():
         return {}
     try:
-        return json.loads(body)
-    except (ValueError, RecursionError):
+        return read_json(body)
+    except NotJson:
         raise _HttpError("bad_json", "The request body is not valid JSON") from None
 
 
-async def _read_object(request: Request, fields: tuple[str, ...]) -> dict[str, Any]:
-    """The request body as a JSON object holding only the named fields."""
+async def _read_request(request: Request, model: type[Declared]) -> Any:
+    """The request body checked against its declaration (an empty body: every default)."""
     data = await _read_json(request)
     if not isinstance(data, dict):
         raise _HttpError("bad_request", "The request body must be a JSON object")
-    unknown = set(data) - set(fields)
-    if unknown:
-        raise _HttpError(
-            "bad_request",
-            f"Unknown field {', '.join(sorted(unknown))} (known: {', '.join(fields)})",
-        )
-    return data
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        schema = model.model_json_schema()
+        raise _HttpError("bad_request", words(exc, schema, subject="The request")) from None
 
 
 def _no_room(code: str) -> str:
@@ -205,21 +206,8 @@ async def join_room(request: Request) -> Response:
     if runner is None:
         return _error("no_room", _no_room(request.path_params["code"]))
     try:
-        data = await _read_object(request, ("name", "seat", "as", "avatar"))
-        role = data.get("as", "player")
-        if role not in ("player", "spectator"):
-            raise _HttpError("bad_request", "'as' must be 'player' or 'spectator'")
-        name = data.get("name", "")
-        if not isinstance(name, str) or len(name) > 200:
-            raise _HttpError("bad_request", "'name' must be text")
-        seat = data.get("seat")
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            raise _HttpError("bad_request", "'seat' must be a seat number")
-        avatar = data.get("avatar")
-        if avatar is not None and (
-            not isinstance(avatar, int) or isinstance(avatar, bool) or not 0 <= avatar < AVATARS
-        ):
-            raise _HttpError("bad_request", f"'avatar' must be a number from 0 to {AVATARS - 1}")
+        join: JoinRequest = await _read_request(request, JoinRequest)
+        role, seat = join.as_, join.seat
         if role == "spectator":
             token = hub.watch(runner)
             return JSONResponse(
@@ -231,7 +219,7 @@ async def join_room(request: Request) -> Response:
                     **_urls(request, runner.code),
                 }
             )
-        seat, token = hub.join(runner, clean_text(name, MAX_NAME), seat, avatar)
+        seat, token = hub.join(runner, clean_text(join.name, MAX_NAME), seat, join.avatar)
     except _HttpError as exc:
         return _error(exc.code, str(exc))
     except Refused as exc:
@@ -257,11 +245,8 @@ async def rematch_room(request: Request) -> Response:
     if runner is None:
         return _error("no_room", _no_room(request.path_params["code"]))
     try:
-        data = await _read_object(request, ("token",))
-        token = data.get("token")
-        if not isinstance(token, str) or not token:
-            raise _HttpError("bad_request", "Give your seat token at this table: 'token'")
-        seat = runner.service.seat_of_token(token)
+        asked: RematchRequest = await _read_request(request, RematchRequest)
+        seat = runner.service.seat_of_token(asked.token)
         if seat is None:
             raise Refused("unauthorized", "That token holds no seat at this table")
         new, there, seat_token, created = hub.rematch(runner, seat)

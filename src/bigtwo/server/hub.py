@@ -41,6 +41,8 @@ from ..service.table import (
     hash_token,
 )
 from .protocol import (
+    ACTION_LIMIT,
+    CHAT_LIMIT,
     CLOSE_GOING_AWAY,
     CLOSE_POLICY,
     CLOSE_QUIT,
@@ -48,6 +50,7 @@ from .protocol import (
     CLOSE_SERVER_ERROR,
     CLOSE_TRY_AGAIN,
     PROTOCOL,
+    RATE_LIMITED,
     BadMessage,
     parse_message,
 )
@@ -290,13 +293,11 @@ class TableRunner:
             return
         msg_id = msg.get("id")
         kind = msg["type"]
+        limit = RATE_LIMITED.get(kind)
         if (
             not limits_ok
-            or (
-                kind in ("play", "pass", "ready", "quit", "sync", "next")
-                and not conn.actions.take(now)
-            )
-            or (kind == "chat" and not conn.chat.take(now))
+            or (limit == ACTION_LIMIT and not conn.actions.take(now))
+            or (limit == CHAT_LIMIT and not conn.chat.take(now))
         ):
             conn.strike(now)
             conn.error("rate_limited", f"Too many messages: slow down ({kind} dropped)", msg_id)

@@ -1,38 +1,279 @@
 """The OpenAPI 3.1 description of the HTTP lobby API, served at ``/openapi.json``.
 
-Written by hand (not generated) so that it says exactly what the endpoints accept and answer,
-including each error; the WebSocket table protocol is described in docs/protocol.md, which
-this spec links to. Keep it in step with :mod:`bigtwo.server.app` (a test checks the paths).
+Its schemas are generated from declarations, never written twice: the requests from the
+models the server checks bodies against (:class:`~bigtwo.service.config.RoomRequest`,
+:class:`~bigtwo.server.protocol.JoinRequest`, …), the WebSocket's client messages from their
+tagged union, and the answers from the models below, which tests hold the real answers to.
+The paths are listed here, each with its answers and errors; a test checks that they are the
+application's routes. The table protocol itself is described in docs/protocol.md.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from functools import cache
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import models_json_schema
 
 from .. import __version__
-from .protocol import PROTOCOL
+from ..service.config import RoomRequest
+from .protocol import (
+    MESSAGE_ADAPTER,
+    PROTOCOL,
+    JoinRequest,
+    RematchRequest,
+)
+
+REF = "#/components/schemas/{model}"
 
 
+# -- the answers ------------------------------------------------------------------------------
+class Answer(BaseModel):
+    """An answer of the server: clients ignore fields they do not know (version 1 grows)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class Error(Answer):
+    error: str = Field(
+        description="bad_json, bad_request, too_big, not_found, no_room, table_full, "
+        "seat_taken, started, no_spectators, busy, unavailable, rate_limited, not_over, "
+        "unauthorized"
+    )
+    message: str = Field(description="What is wrong, in words")
+
+
+class ServerInfo(Answer):
+    server: str
+    protocol: int
+    presets: list[str]
+    levels: list[str] = Field(description="Computer levels")
+
+
+class Preset(Answer):
+    name: str
+    players: list[int]
+    source: str
+    deals: int
+
+
+class Presets(Answer):
+    presets: list[Preset]
+
+
+class RoomSeat(Answer):
+    seat: int
+    name: str = Field(description="Plain text, as the player typed it (cleaned)")
+    kind: Literal["human", "computer"]
+    level: str | None = Field(None, description="A computer seat's level")
+    taken: bool
+    ready: bool
+    control: Literal["player", "computer", "quit"]
+    connected: bool
+    avatar: int | None
+
+
+class RoomOptions(Answer):
+    turn_seconds: float | None
+    away_seconds: float | None
+    computer_delay: float
+    takeover_level: str
+    autopass: bool | None
+    autopass_five: bool | None
+    public: bool
+    spectators: bool
+    seeded: bool
+    between_deals_seconds: float | None
+
+
+class DealResult(Answer):
+    deal: int
+    winner: int
+    points: list[int]
+    counts: list[int]
+    left: list[str] = Field(description="Each seat's cards left (public once the deal is over)")
+    multipliers: list[int] = Field(description="1: none, 2: DOUBLE!, 3: TRIPLE!")
+
+
+class NextDeal(Answer):
+    deal: int
+    seconds: float | None = Field(description="The longest wait; null: no limit")
+    waiting: list[int] = Field(description="Seats whose players have not said next")
+
+
+class OpenRoom(Answer):
+    code: str
+    title: str = Field(description="Plain text, as typed (cleaned)")
+    status: Literal["waiting", "playing", "finished"]
+    preset: str
+    players: int
+    deals: int
+    options: RoomOptions
+    seats: list[RoomSeat]
+
+
+class Rooms(Answer):
+    rooms: list[OpenRoom]
+
+
+class Room(OpenRoom):
+    closed: str = Field(description="Why a finished table closed")
+    rules: dict[str, Any] = Field(description="Every rule option")
+    deal: int
+    totals: list[int]
+    results: list[DealResult]
+    next_deal: NextDeal | None
+    rematch: str | None = Field(description="The code of the table opened for a new game")
+    v: int = Field(description="Newest event number")
+
+
+class RoomAnswer(Answer):
+    ws: str
+    link: str
+    room: Room
+
+
+class RoomCreated(RoomAnswer):
+    code: str
+
+
+class Joined(Answer):
+    code: str
+    role: Literal["player", "spectator"]
+    seat: int | None
+    token: str = Field(description="Secret: say hello with it")
+    ws: str
+    link: str
+
+
+class Rematch(Joined):
+    room: Room
+
+
+class Stats(Answer):
+    tables: int
+    playing: int
+    waiting: int
+    connections: int
+    uptime_s: float
+    loop_lag_ms_max: float
+    thinking: dict[str, Any] = Field(
+        description="Computer players: mode, workers, moves, fallbacks (out of time), "
+        "in_flight, ms_mean, ms_max"
+    )
+    rss_mb: float
+    peak_rss_mb: float
+
+
+DECLARED: tuple[type[BaseModel], ...] = (
+    RoomRequest,
+    JoinRequest,
+    RematchRequest,
+    Error,
+    ServerInfo,
+    Presets,
+    Rooms,
+    RoomAnswer,
+    RoomCreated,
+    Joined,
+    Rematch,
+    Stats,
+)
+
+
+@cache
+def schemas() -> dict[str, Any]:
+    """Every component schema, by name, from the declarations."""
+    _, top = models_json_schema([(m, "validation") for m in DECLARED], ref_template=REF)
+    out: dict[str, Any] = dict(top["$defs"])
+    union: dict[str, Any] = MESSAGE_ADAPTER.json_schema(ref_template=REF)
+    out.update(union.pop("$defs"))
+    out["ClientMessage"] = {
+        **union,
+        "description": "A message a client sends on the table WebSocket (docs/protocol.md)",
+    }
+    return out
+
+
+# -- the paths --------------------------------------------------------------------------------
 def _ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
+    return {"$ref": REF.format(model=name)}
 
 
-def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
-    return {"description": description, "content": {"application/json": {"schema": schema}}}
+def _op(
+    summary: str,
+    ok: str | None,
+    errors: dict[int, str] | None = None,
+    *,
+    body: str | None = None,
+    status: int = 200,
+    room: bool = False,
+    description: str = "",
+) -> dict[str, Any]:
+    """One operation: its answer ``ok`` (a schema name) and its errors by HTTP status."""
+    answer: dict[str, Any] = {"description": ok or summary}
+    if ok is not None:
+        answer["content"] = {"application/json": {"schema": _ref(ok)}}
+    responses: dict[str, Any] = {str(status): answer}
+    for code, said in (errors or {}).items():
+        responses[str(code)] = {
+            "description": said,
+            "content": {"application/json": {"schema": _ref("Error")}},
+        }
+    op: dict[str, Any] = {"summary": summary, "responses": responses}
+    if description:
+        op["description"] = description
+    if room:
+        op["parameters"] = [
+            {
+                "name": "code",
+                "in": "path",
+                "required": True,
+                "description": "Room code: 6 letters and digits (no 0, O, 1, I or L).",
+                "schema": {"type": "string", "pattern": "^[A-Za-z2-9]{6}$"},
+            }
+        ]
+    if body is not None:
+        op["requestBody"] = {
+            "required": body == "RematchRequest",
+            "content": {"application/json": {"schema": _ref(body)}},
+        }
+    return op
 
 
-def _error(description: str) -> dict[str, Any]:
-    return _json(_ref("Error"), description)
+NO_ROOM = {404: "No such room"}
+LIMITED = {429: "Too many requests"}
 
 
 def openapi_spec() -> dict[str, Any]:
-    code_param = {
-        "name": "code",
-        "in": "path",
-        "required": True,
-        "description": "Room code: 6 letters and digits (no 0, O, 1, I or L).",
-        "schema": {"type": "string", "pattern": "^[A-Za-z2-9]{6}$"},
+    finished = {404: "No such room, or no match played", 409: "not_over: still being played"}
+    text = {
+        "200": {"description": "Text", "content": {"text/plain": {"schema": {"type": "string"}}}}
     }
+    history = _op("The finished match's history as text", None, finished, room=True)
+    history["responses"].update(text)
+    record = _op("The finished match as a JSON record (every hand)", None, finished, room=True)
+    record["responses"]["200"]["content"] = {"application/json": {"schema": {"type": "object"}}}
+    rematch = _op(
+        "A new game for the players of a finished table",
+        "Rematch",
+        {
+            400: "Bad request body",
+            403: "unauthorized: the token holds no seat here",
+            **NO_ROOM,
+            409: "not_over, or the new game started without you",
+            **LIMITED,
+            503: "The server holds as many tables as it can",
+        },
+        body="RematchRequest",
+        status=201,
+        room=True,
+        description="Opens a table with the same options and rules (a new shuffle), the same "
+        "computer players, and every player still at this table seated where they sat; each "
+        "connected player gets its token there in the `rematch` event. Asked again, it "
+        "answers 200 with the same table.",
+    )
     return {
         "openapi": "3.1.0",
         "info": {
@@ -41,414 +282,66 @@ def openapi_spec() -> dict[str, Any]:
             "description": (
                 "Lobby API of the Big Two game server. Tables are played over the WebSocket "
                 f"`/ws/{{code}}` with the JSON table protocol version {PROTOCOL} described in "
-                "docs/protocol.md. Errors are JSON objects with a machine `error` code and a "
-                "`message` in words."
+                "docs/protocol.md (its client messages: the ClientMessage schema). Errors are "
+                "JSON objects with a machine `error` code and a `message` in words. Text "
+                "people typed (names, titles, chat) is sent as plain text: escape it to show it."
             ),
         },
         "paths": {
             "/api": {
-                "get": {
-                    "summary": "Server, protocol version, rule presets and computer levels",
-                    "responses": {"200": _json(_ref("ServerInfo"), "Server information")},
-                }
+                "get": _op("Server, protocol, rule presets and computer levels", "ServerInfo")
             },
-            "/api/presets": {
-                "get": {
-                    "summary": "The rule presets a room may use",
-                    "responses": {"200": _json(_ref("Presets"), "Rule presets")},
-                }
-            },
+            "/api/presets": {"get": _op("The rule presets a room may use", "Presets")},
             "/api/rooms": {
-                "get": {
-                    "summary": "Open rooms: public tables still waiting for players",
-                    "responses": {
-                        "200": _json(
-                            {
-                                "type": "object",
-                                "properties": {"rooms": {"type": "array", "items": _ref("Room")}},
-                            },
-                            "Open rooms",
-                        )
+                "get": _op("Open rooms: public tables still waiting for players", "Rooms"),
+                "post": _op(
+                    "Create a room",
+                    "RoomCreated",
+                    {
+                        400: "bad_json",
+                        413: "Body too large",
+                        422: "An option is unknown or out of range (the message says which)",
+                        **LIMITED,
+                        503: "The server holds as many tables as it can",
                     },
-                },
-                "post": {
-                    "summary": "Create a room",
-                    "requestBody": {
-                        "required": False,
-                        "content": {"application/json": {"schema": _ref("RoomRequest")}},
-                    },
-                    "responses": {
-                        "201": _json(
-                            _ref("RoomCreated"), "The room, its code, share link and WebSocket URL"
-                        ),
-                        "413": _error("Body too large"),
-                        "422": _error(
-                            "An option is unknown or out of range (the message says which)"
-                        ),
-                        "429": _error("Too many requests"),
-                        "503": _error("The server holds as many tables as it can"),
-                    },
-                },
+                    body="RoomRequest",
+                    status=201,
+                ),
             },
             "/api/rooms/{code}": {
-                "get": {
-                    "summary": "One room: seats, status, scores (no cards, no seed)",
-                    "parameters": [code_param],
-                    "responses": {
-                        "200": _json(
-                            {
-                                "type": "object",
-                                "properties": {
-                                    "ws": {"type": "string"},
-                                    "link": {"type": "string"},
-                                    "room": _ref("Room"),
-                                },
-                            },
-                            "The room",
-                        ),
-                        "404": _error("No such room"),
-                    },
-                }
+                "get": _op(
+                    "One room: seats, status, scores (no cards, no seed)",
+                    "RoomAnswer",
+                    NO_ROOM,
+                    room=True,
+                )
             },
             "/api/rooms/{code}/join": {
-                "post": {
-                    "summary": "Take a seat (or watch) and get the token to say hello with",
-                    "parameters": [code_param],
-                    "requestBody": {
-                        "required": False,
-                        "content": {"application/json": {"schema": _ref("JoinRequest")}},
+                "post": _op(
+                    "Take a seat (or watch) and get the token to say hello with",
+                    "Joined",
+                    {
+                        400: "Bad request body",
+                        403: "Spectators not allowed",
+                        **NO_ROOM,
+                        409: "table_full, seat_taken, or started",
+                        **LIMITED,
                     },
-                    "responses": {
-                        "200": _json(
-                            _ref("Joined"), "Seated (or watching): keep the token to rejoin"
-                        ),
-                        "400": _error("Bad request body"),
-                        "403": _error("Spectators not allowed"),
-                        "404": _error("No such room"),
-                        "409": _error("table_full (every seat taken), seat_taken, or started"),
-                        "429": _error("Too many requests"),
-                    },
-                }
+                    body="JoinRequest",
+                    room=True,
+                )
             },
-            "/api/rooms/{code}/rematch": {
-                "post": {
-                    "summary": "A new game for the players of a finished table",
-                    "description": (
-                        "Opens a table with the same options and rules (a new shuffle), the "
-                        "same computer players, and every player still at this table seated "
-                        "where they sat; each connected player gets its token there in the "
-                        "`rematch` event. Asked again, it answers with the same table."
-                    ),
-                    "parameters": [code_param],
-                    "requestBody": {
-                        "required": True,
-                        "content": {"application/json": {"schema": _ref("RematchRequest")}},
-                    },
-                    "responses": {
-                        "201": _json(_ref("Rematch"), "The new table, and your seat there"),
-                        "200": _json(_ref("Rematch"), "The new table opened before"),
-                        "400": _error("Bad request body"),
-                        "403": _error("unauthorized: the token holds no seat at this table"),
-                        "404": _error("No such room"),
-                        "409": _error("not_over, or the new game started without you"),
-                        "429": _error("Too many requests"),
-                        "503": _error("The server holds as many tables as it can"),
-                    },
-                }
-            },
-            "/api/rooms/{code}/record": {
-                "get": {
-                    "summary": "The finished match as a JSON record (every hand: only when over)",
-                    "parameters": [code_param],
-                    "responses": {
-                        "200": _json({"type": "object"}, "The record (bigtwo-record format)"),
-                        "404": _error("No such room, or no match played"),
-                        "409": _error("not_over: the match is still being played"),
-                    },
-                }
-            },
-            "/api/rooms/{code}/history": {
-                "get": {
-                    "summary": "The finished match's history as text",
-                    "parameters": [code_param],
-                    "responses": {
-                        "200": {
-                            "description": "Text",
-                            "content": {"text/plain": {"schema": {"type": "string"}}},
-                        },
-                        "404": _error("No such room, or no match played"),
-                        "409": _error("not_over: the match is still being played"),
-                    },
-                }
-            },
+            "/api/rooms/{code}/rematch": {"post": rematch},
+            "/api/rooms/{code}/record": {"get": record},
+            "/api/rooms/{code}/history": {"get": history},
             "/r/{code}": {
-                "get": {
-                    "summary": "Share link: redirects to the browser client, or gives the room",
-                    "parameters": [code_param],
-                    "responses": {
-                        "200": {"description": "The room"},
-                        "307": {"description": "To the browser client"},
-                    },
-                }
+                "get": _op(
+                    "Share link: to the browser client (307), or the room", "RoomAnswer", room=True
+                )
             },
-            "/api/stats": {
-                "get": {
-                    "summary": "Load: tables, connections, memory",
-                    "responses": {"200": _json(_ref("Stats"), "Server load")},
-                }
-            },
-            "/healthz": {
-                "get": {"summary": "Liveness", "responses": {"200": {"description": "Alive"}}}
-            },
-            "/openapi.json": {
-                "get": {
-                    "summary": "This document",
-                    "responses": {"200": {"description": "OpenAPI"}},
-                }
-            },
+            "/api/stats": {"get": _op("Load: tables, connections, memory", "Stats")},
+            "/healthz": {"get": _op("Liveness", None)},
+            "/openapi.json": {"get": _op("This document", None)},
         },
-        "components": {
-            "schemas": {
-                "Error": {
-                    "type": "object",
-                    "required": ["error", "message"],
-                    "properties": {
-                        "error": {
-                            "type": "string",
-                            "description": "bad_json, bad_request, too_big, no_room, table_full, "
-                            "seat_taken, started, no_spectators, busy, rate_limited, not_over, "
-                            "unauthorized",
-                        },
-                        "message": {"type": "string"},
-                    },
-                },
-                "ServerInfo": {
-                    "type": "object",
-                    "properties": {
-                        "server": {"type": "string"},
-                        "protocol": {"type": "integer"},
-                        "presets": {"type": "array", "items": {"type": "string"}},
-                        "levels": {"type": "array", "items": {"type": "string"}},
-                    },
-                },
-                "Presets": {
-                    "type": "object",
-                    "properties": {
-                        "presets": {
-                            "type": "array",
-                            "items": {
-                                "type": "object",
-                                "properties": {
-                                    "name": {"type": "string"},
-                                    "players": {"type": "array", "items": {"type": "integer"}},
-                                    "source": {"type": "string"},
-                                    "deals": {"type": "integer"},
-                                },
-                            },
-                        }
-                    },
-                },
-                "Seat": {
-                    "oneOf": [
-                        {
-                            "type": "string",
-                            "description": '"human", "computer" or "computer:LEVEL"',
-                        },
-                        {
-                            "type": "object",
-                            "properties": {
-                                "kind": {"enum": ["human", "computer"]},
-                                "level": {"type": "string"},
-                                "name": {"type": "string", "maxLength": 24},
-                            },
-                            "additionalProperties": False,
-                        },
-                    ]
-                },
-                "RoomRequest": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "properties": {
-                        "preset": {"type": "string", "default": "textbook"},
-                        "rules": {"type": "object", "description": "Rule options over the preset"},
-                        "seats": {
-                            "type": "array",
-                            "items": _ref("Seat"),
-                            "minItems": 2,
-                            "maxItems": 4,
-                        },
-                        "players": {
-                            "type": "integer",
-                            "description": "All-human seats, when 'seats' is absent",
-                        },
-                        "deals": {"type": "integer", "minimum": 1, "maximum": 1000},
-                        "seed": {
-                            "type": "integer",
-                            "description": "Only on servers run with --allow-seeds",
-                        },
-                        "turn_seconds": {
-                            "type": ["number", "null"],
-                            "minimum": 0.2,
-                            "maximum": 3600,
-                        },
-                        "away_seconds": {"type": ["number", "null"], "minimum": 0.1, "default": 60},
-                        "computer_delay": {
-                            "type": "number",
-                            "minimum": 0,
-                            "maximum": 10,
-                            "default": 0,
-                        },
-                        "takeover_level": {"type": "string", "default": "greedy"},
-                        "autopass": {"type": ["boolean", "null"]},
-                        "autopass_five": {"type": ["boolean", "null"]},
-                        "title": {"type": "string", "maxLength": 60},
-                        "public": {"type": "boolean", "default": True},
-                        "spectators": {"type": "boolean", "default": True},
-                        "between_deals_seconds": {
-                            "type": ["number", "null"],
-                            "minimum": 0,
-                            "maximum": 600,
-                            "description": "Most seconds between deals (the next starts "
-                            "sooner when every player says next); null: no limit; default 8 "
-                            "with a turn timer, else 0 (at once)",
-                        },
-                    },
-                },
-                "Room": {
-                    "type": "object",
-                    "properties": {
-                        "code": {"type": "string"},
-                        "title": {"type": "string"},
-                        "status": {"enum": ["waiting", "playing", "finished"]},
-                        "closed": {"type": "string"},
-                        "preset": {"type": "string"},
-                        "rules": {"type": "object"},
-                        "players": {"type": "integer"},
-                        "deals": {"type": "integer"},
-                        "deal": {"type": "integer"},
-                        "options": {"type": "object"},
-                        "seats": {
-                            "type": "array",
-                            "items": {
-                                "type": "object",
-                                "properties": {
-                                    "seat": {"type": "integer"},
-                                    "name": {"type": "string"},
-                                    "kind": {"enum": ["human", "computer"]},
-                                    "level": {"type": "string"},
-                                    "taken": {"type": "boolean"},
-                                    "ready": {"type": "boolean"},
-                                    "control": {"enum": ["player", "computer", "quit"]},
-                                    "connected": {"type": "boolean"},
-                                    "avatar": {"type": ["integer", "null"]},
-                                },
-                            },
-                        },
-                        "totals": {"type": "array", "items": {"type": "integer"}},
-                        "results": {
-                            "type": "array",
-                            "items": {
-                                "type": "object",
-                                "properties": {
-                                    "deal": {"type": "integer"},
-                                    "winner": {"type": "integer"},
-                                    "points": {"type": "array", "items": {"type": "integer"}},
-                                    "counts": {"type": "array", "items": {"type": "integer"}},
-                                    "left": {
-                                        "type": "array",
-                                        "items": {"type": "string"},
-                                        "description": "Each seat's cards left (public once "
-                                        "the deal is over)",
-                                    },
-                                    "multipliers": {
-                                        "type": "array",
-                                        "items": {"type": "integer"},
-                                        "description": "2: DOUBLE!, 3: TRIPLE!",
-                                    },
-                                },
-                            },
-                        },
-                        "next_deal": {
-                            "type": ["object", "null"],
-                            "description": "Between deals: {deal, seconds, waiting}",
-                        },
-                        "rematch": {
-                            "type": ["string", "null"],
-                            "description": "The code of the table opened for a new game",
-                        },
-                        "v": {"type": "integer", "description": "Newest event number"},
-                    },
-                },
-                "RoomCreated": {
-                    "type": "object",
-                    "properties": {
-                        "code": {"type": "string"},
-                        "ws": {"type": "string"},
-                        "link": {"type": "string"},
-                        "room": _ref("Room"),
-                    },
-                },
-                "JoinRequest": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "properties": {
-                        "name": {"type": "string", "maxLength": 24},
-                        "seat": {
-                            "type": "integer",
-                            "description": "A free seat; default the first",
-                        },
-                        "as": {"enum": ["player", "spectator"], "default": "player"},
-                        "avatar": {"type": "integer", "minimum": 0, "maximum": 7},
-                    },
-                },
-                "RematchRequest": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "required": ["token"],
-                    "properties": {
-                        "token": {"type": "string", "description": "Your seat token here"}
-                    },
-                },
-                "Rematch": {
-                    "type": "object",
-                    "properties": {
-                        "code": {"type": "string"},
-                        "role": {"enum": ["player"]},
-                        "seat": {"type": "integer"},
-                        "token": {"type": "string", "description": "Secret: your seat there"},
-                        "ws": {"type": "string"},
-                        "link": {"type": "string"},
-                        "room": _ref("Room"),
-                    },
-                },
-                "Joined": {
-                    "type": "object",
-                    "properties": {
-                        "code": {"type": "string"},
-                        "role": {"enum": ["player", "spectator"]},
-                        "seat": {"type": ["integer", "null"]},
-                        "token": {"type": "string", "description": "Secret: say hello with it"},
-                        "ws": {"type": "string"},
-                        "link": {"type": "string"},
-                    },
-                },
-                "Stats": {
-                    "type": "object",
-                    "properties": {
-                        "tables": {"type": "integer"},
-                        "playing": {"type": "integer"},
-                        "waiting": {"type": "integer"},
-                        "connections": {"type": "integer"},
-                        "uptime_s": {"type": "number"},
-                        "thinking": {
-                            "type": "object",
-                            "description": "Computer players: mode, workers, moves, "
-                            "fallbacks (out of time), in_flight, ms_mean, ms_max",
-                        },
-                        "rss_mb": {"type": "number"},
-                        "peak_rss_mb": {"type": "number"},
-                    },
-                },
-            }
-        },
+        "components": {"schemas": schemas()},
     }

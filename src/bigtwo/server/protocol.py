@@ -1,16 +1,26 @@
-"""The table protocol's constants and the checking of every message a client sends.
+"""The table protocol's constants, the declaration of every message a client sends, and the
+names of everything the server sends.
 
 A client message is one JSON object per WebSocket text frame, with a ``type`` and the fields
-that type allows (see docs/protocol.md). :func:`parse_message` turns a frame into a checked
-``dict`` or raises :class:`BadMessage` naming what is wrong, so the table code behind it
-never sees a wrong type, a missing field or an unknown one. It decides nothing about the game.
+that type allows (see docs/protocol.md). Each type is declared once, below, as a strict
+pydantic model; together they are one union tagged on ``type``, whose JSON schema the server
+publishes and whose declarations also say which rate limit each type counts against.
+:func:`parse_message` turns a frame into a checked ``dict`` or raises :class:`BadMessage`
+naming what is wrong, so the table code behind it never sees a wrong type, a missing field or
+an unknown one. It decides nothing about the game.
 """
 
 from __future__ import annotations
 
-import json
 import re
-from typing import Any
+from functools import cache
+from typing import Annotated, Any, ClassVar, Literal, get_args
+
+from pydantic import Field, TypeAdapter, ValidationError, field_validator
+
+from ..service.config import MAX_NAME, MAX_TYPED
+from ..service.declare import Declared, NotJson, read_json, words
+from ..service.table import AVATARS, MAX_CHAT
 
 PROTOCOL = 1
 MAX_MESSAGE = 4096  # bytes of one client frame; larger ones are refused
@@ -30,7 +40,9 @@ CLOSE_NO_ROOM = 4404
 CLOSE_REPLACED = 4409  # the same seat connected again elsewhere
 CLOSE_QUIT = 4410  # the player quit the table, or a finished table was closed
 
-_ID = re.compile(r"[A-Za-z0-9_.:\-]{1,64}")
+ID_PATTERN = r"^[A-Za-z0-9_.:\-]{1,64}$"
+_ID = re.compile(ID_PATTERN)
+MAX_CHAT_TYPED = 1000  # characters of a chat line as sent; the table keeps 300
 
 
 class BadMessage(Exception):
@@ -42,38 +54,173 @@ class BadMessage(Exception):
         self.msg_id = msg_id
 
 
-# type -> {field: (accepted python types, required)}
-_STR = (str,)
-_INT = (int,)
-_BOOL = (bool,)
-SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
-    "hello": {
-        "protocol": (_INT, True),
-        "token": (_STR, False),
-        "watch": (_BOOL, False),
-        "since": (_INT, False),
-        "name": (_STR, False),
-        "batch": (_BOOL, False),
-    },
-    "play": {
-        "id": (_STR, True),
-        "v": (_INT, True),
-        "cards": ((str, list), True),
-        "seat": (_INT, False),
-    },
-    "pass": {"id": (_STR, True), "v": (_INT, True), "seat": (_INT, False)},
-    "ready": {"id": (_STR, False), "ready": (_BOOL, False)},
-    "next": {"id": (_STR, False)},
-    "chat": {"id": (_STR, False), "text": (_STR, True)},
-    "quit": {"id": (_STR, False)},
-    "sync": {"id": (_STR, False)},
-    "ping": {"id": (_STR, False)},
-}
-ACTION_TYPES = frozenset({"play", "pass", "ready", "quit", "next"})
+# -- the client messages, each declared once -------------------------------------------------
+ACTION_LIMIT = "actions"  # the rate limit of play, pass and the other table actions
+CHAT_LIMIT = "chat"  # the rate limit of chat lines
+MAX_EVENT_NUMBER = 2**53 - 1  # exact in every JSON reader, JavaScript's included
+
+MessageId = Annotated[
+    str, Field(pattern=ID_PATTERN, description="1 to 64 letters, digits or _ . : -")
+]
+Count = Annotated[int, Field(ge=0, le=MAX_EVENT_NUMBER)]
+
+
+class ClientMessage(Declared):
+    """A message a client sends. ``limit`` names the rate limit it counts against besides
+    the one every message does (None: only that one)."""
+
+    limit: ClassVar[str | None] = None
+
+
+class HelloMessage(ClientMessage):
+    """The first message of a connection: who is here (see "Saying hello")."""
+
+    type: Literal["hello"]
+    protocol: Count
+    token: str = Field(default="", max_length=200, description="A seat or spectator token")
+    watch: bool = Field(
+        default=False, description="Watch without a token, where the room allows it"
+    )
+    since: Count = Field(default=0, description="The newest event number the client holds")
+    name: str = Field(default="", max_length=MAX_TYPED, description="A spectator's name in chat")
+    batch: bool = Field(default=False, description="Take several server messages in one frame")
+
+
+class PlayMessage(ClientMessage):
+    limit = ACTION_LIMIT
+    type: Literal["play"]
+    id: MessageId
+    v: Count = Field(description="The newest event number the client has seen")
+    cards: (
+        Annotated[str, Field(max_length=100)]
+        | Annotated[list[Annotated[str, Field(max_length=8)]], Field(max_length=20)]
+    ) = Field(description='Cards in notation, "3d 3h", or a list of card names')
+    seat: Count | None = Field(default=None, description="The client's own seat, if given")
+
+    @field_validator("cards")
+    @classmethod
+    def _one_text(cls, cards: str | list[str]) -> str:
+        return cards if isinstance(cards, str) else " ".join(cards)
+
+
+class PassMessage(ClientMessage):
+    limit = ACTION_LIMIT
+    type: Literal["pass"]
+    id: MessageId
+    v: Count = Field(description="The newest event number the client has seen")
+    seat: Count | None = Field(default=None, description="The client's own seat, if given")
+
+
+class ReadyMessage(ClientMessage):
+    limit = ACTION_LIMIT
+    type: Literal["ready"]
+    id: MessageId | None = None
+    ready: bool = True
+
+
+class NextMessage(ClientMessage):
+    limit = ACTION_LIMIT
+    type: Literal["next"]
+    id: MessageId | None = None
+
+
+class ChatMessage(ClientMessage):
+    limit = CHAT_LIMIT
+    type: Literal["chat"]
+    id: MessageId | None = None
+    text: str = Field(
+        max_length=MAX_CHAT_TYPED, description=f"Cleaned and cut to {MAX_CHAT} characters"
+    )
+
+
+class QuitMessage(ClientMessage):
+    limit = ACTION_LIMIT
+    type: Literal["quit"]
+    id: MessageId | None = None
+
+
+class SyncMessage(ClientMessage):
+    limit = ACTION_LIMIT  # a sync is a whole snapshot: as dear as an action
+    type: Literal["sync"]
+    id: MessageId | None = None
+
+
+class PingMessage(ClientMessage):
+    type: Literal["ping"]
+    id: MessageId | None = None
+
+
+MESSAGES: tuple[type[ClientMessage], ...] = (
+    HelloMessage,
+    ReadyMessage,
+    NextMessage,
+    PlayMessage,
+    PassMessage,
+    ChatMessage,
+    QuitMessage,
+    SyncMessage,
+    PingMessage,
+)
+AnyMessage = Annotated[
+    HelloMessage
+    | ReadyMessage
+    | NextMessage
+    | PlayMessage
+    | PassMessage
+    | ChatMessage
+    | QuitMessage
+    | SyncMessage
+    | PingMessage,
+    Field(discriminator="type"),
+]
+MESSAGE_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(AnyMessage)
+
+
+def message_type(model: type[ClientMessage]) -> str:
+    """The ``type`` a message model is tagged with."""
+    tag = model.model_fields["type"].annotation
+    return str(get_args(tag)[0])
+
+
+MESSAGE_TYPES = tuple(message_type(m) for m in MESSAGES)
+# Each message type's own rate limit (beside the limit on all messages): the one list.
+RATE_LIMITED: dict[str, str] = {message_type(m): m.limit for m in MESSAGES if m.limit}
+
+
+@cache
+def messages_schema() -> dict[str, Any]:
+    return MESSAGE_ADAPTER.json_schema()
+
+
+# -- the lobby's requests (HTTP bodies) ---------------------------------------------------------
+class JoinRequest(Declared):
+    """Take a seat, or watch (``POST /api/rooms/{code}/join``)."""
+
+    name: str = Field(default="", max_length=MAX_TYPED, description=f"Cut to {MAX_NAME} characters")
+    seat: int | None = Field(default=None, ge=0, le=3, description="A free seat; default the first")
+    as_: Literal["player", "spectator"] = Field(default="player", alias="as")
+    avatar: int | None = Field(
+        default=None, ge=0, le=AVATARS - 1, description="The player's picture"
+    )
+
+
+class RematchRequest(Declared):
+    """A new game for the players of a finished table (``POST /api/rooms/{code}/rematch``)."""
+
+    token: str = Field(min_length=1, max_length=200, description="Your seat token here")
+
+
+# -- what the server sends: the event and message types (fields: docs/protocol.md) -------------
+EVENT_TYPES = (
+    "joined", "left", "ready", "started", "deal", "hand", "turn", "action", "deal_end",
+    "next", "match_end", "chat", "control", "quit", "closed", "rematch",
+)  # fmt: skip
+SERVER_MESSAGE_TYPES = ("welcome", "sync", "ack", "error", "pong", "bye", "presence", "clock")
 
 
 def parse_message(frame: str | bytes | None) -> dict[str, Any]:
-    """Check one client frame; return the message or raise :class:`BadMessage`."""
+    """Check one client frame against its declaration; return the message as a ``dict``
+    (every field, defaults filled in, ``cards`` as one text) or raise :class:`BadMessage`."""
     if frame is None:
         raise BadMessage("bad_message", "Send messages as text frames of JSON")
     size = len(frame.encode("utf-8")) if isinstance(frame, str) else len(frame)
@@ -82,8 +229,8 @@ def parse_message(frame: str | bytes | None) -> dict[str, Any]:
     if isinstance(frame, bytes):
         raise BadMessage("bad_message", "Send messages as text frames of JSON, not binary")
     try:
-        message = json.loads(frame)
-    except (ValueError, RecursionError):
+        message = read_json(frame)
+    except NotJson:
         raise BadMessage("bad_json", "That is not valid JSON") from None
     if not isinstance(message, dict):
         raise BadMessage("bad_message", "A message must be a JSON object")
@@ -92,38 +239,14 @@ def parse_message(frame: str | bytes | None) -> dict[str, Any]:
     kind = message.get("type")
     if not isinstance(kind, str):
         raise BadMessage("bad_message", "A message needs a 'type'", msg_id)
-    schema = SCHEMAS.get(kind)
-    if schema is None:
-        known = ", ".join(sorted(SCHEMAS))
+    if kind not in MESSAGE_TYPES:
+        known = ", ".join(sorted(MESSAGE_TYPES))
         raise BadMessage(
             "unknown_type", f"Unknown message type {kind[:40]!r} (known: {known})", msg_id
         )
-    for key, value in message.items():
-        if key == "type":
-            continue
-        spec = schema.get(key)
-        if spec is None:
-            raise BadMessage("bad_message", f"'{kind}' has no field {key[:40]!r}", msg_id)
-        types, _ = spec
-        # bool is an int in Python; a JSON true is never a number here.
-        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-            names = " or ".join(_TYPE_NAMES[t] for t in types)
-            raise BadMessage("bad_message", f"'{key}' must be {names}", msg_id)
-    for key, (_, required) in schema.items():
-        if required and key not in message:
-            raise BadMessage("bad_message", f"'{kind}' needs the field '{key}'", msg_id)
-    if "id" in message and msg_id is None:
-        raise BadMessage("bad_message", "'id' must be 1 to 64 letters, digits or _ . : -", None)
-    cards = message.get("cards")
-    if isinstance(cards, list):
-        if len(cards) > 20 or not all(isinstance(c, str) and len(c) <= 8 for c in cards):
-            raise BadMessage("bad_message", "'cards' must be a list of card names", msg_id)
-        message["cards"] = " ".join(cards)
-    for key in ("v", "since", "seat", "protocol"):
-        value = message.get(key)
-        if isinstance(value, int) and not 0 <= value < 1 << 53:
-            raise BadMessage("bad_message", f"'{key}' is out of range", msg_id)
-    return message
-
-
-_TYPE_NAMES = {str: "text", int: "a whole number", bool: "true or false", list: "a list"}
+    try:
+        checked = MESSAGE_ADAPTER.validate_python(message)
+    except ValidationError as exc:
+        said = words(exc, messages_schema(), tagged=True, subject=f"A '{kind}' message")
+        raise BadMessage("bad_message", said, msg_id) from None
+    return dict(checked)  # its fields, as they are: faster than model_dump, the same here

@@ -9,26 +9,146 @@ plays no cards and keeps no state.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from functools import cache
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field, ValidationError, field_validator
 
 from ..engine.errors import BigTwoError
 from ..engine.rules import Rules, preset_names
+from .declare import (
+    MAX_RULE_DEPTH,
+    MAX_RULE_LIST,
+    MAX_RULE_NUMBER,
+    MAX_RULE_OPTIONS,
+    MAX_RULE_TEXT,
+    Declared,
+    check_rule_options,
+    words,
+)
 
 HUMAN = "human"
 COMPUTER = "computer"
 
 MAX_DEALS = 1000
 MAX_TITLE = 60
+MAX_NAME = 24
+MAX_TYPED = 200  # characters of a name as sent; it is then cleaned and cut to MAX_NAME
+MAX_SEED = 2**63 - 1
 DEFAULT_LEVEL = "greedy"
 DEFAULT_BETWEEN_DEALS = 8.0  # seconds between deals at tables with a turn timer
 
 
 class ConfigError(BigTwoError, ValueError):
     """A table request with a missing, unknown or out-of-range option."""
+
+
+# -- the room request, as declared to clients (and published in /openapi.json) ----------------
+def _seconds(low: float, high: float, default: float | None, doc: str) -> Any:
+    return Field(
+        default=default, ge=low, le=high, description=doc, json_schema_extra={"x-unit": "seconds"}
+    )
+
+
+class SeatRequest(Declared):
+    """One seat of a room request (or its shorthand ``"human"``, ``"computer:LEVEL"``)."""
+
+    kind: Literal["human", "computer"] = "human"
+    level: str = Field(
+        default=DEFAULT_LEVEL, max_length=40, description="A computer level (GET /api)"
+    )
+    name: str = Field(default="", max_length=MAX_TYPED, description=f"Cut to {MAX_NAME} characters")
+
+
+def _seat_shorthand(value: Any) -> Any:
+    """``"human"``, ``"computer"`` or ``"computer:strong"`` as the seat object it stands for."""
+    if isinstance(value, str):
+        kind, _, level = value.partition(":")
+        return {"kind": kind, "level": level or DEFAULT_LEVEL}
+    return value
+
+
+_Shorthand = Annotated[
+    str,
+    Field(
+        pattern=r"^(human|computer)(:[A-Za-z0-9_.-]{1,40})?$",
+        description='"human", "computer" or "computer:LEVEL"',
+    ),
+]
+Seat = Annotated[
+    SeatRequest,
+    BeforeValidator(_seat_shorthand, json_schema_input_type=_Shorthand | SeatRequest),
+]
+
+
+class RoomRequest(Declared):
+    """A request to create a room: every field optional (``POST /api/rooms``)."""
+
+    preset: str = Field(
+        default="textbook", max_length=40, json_schema_extra={"enum": list(preset_names())}
+    )
+    rules: dict[str, Any] = Field(
+        default_factory=dict,
+        max_length=MAX_RULE_OPTIONS,
+        description=(
+            "Rule options over the preset (see `bigtwo rules show PRESET`). Each value is true "
+            f"or false, a number from {-MAX_RULE_NUMBER} to {MAX_RULE_NUMBER}, text of at most "
+            f"{MAX_RULE_TEXT} characters, or a list (at most {MAX_RULE_LIST} items) or object "
+            f"(at most {MAX_RULE_OPTIONS} keys) of these, at most {MAX_RULE_DEPTH} deep."
+        ),
+    )
+    seats: list[Seat] | None = Field(
+        default=None,
+        min_length=2,
+        max_length=4,
+        description="One entry per seat; default the preset's number of human seats",
+    )
+    players: int | None = Field(
+        default=None, ge=2, le=4, description="All-human seats, when 'seats' is absent"
+    )
+    deals: int | None = Field(
+        default=None, ge=1, le=MAX_DEALS, description="Deals in the match; default the preset's"
+    )
+    seed: int | None = Field(
+        default=None,
+        ge=-MAX_SEED,
+        le=MAX_SEED,
+        description="Only on servers run with --allow-seeds",
+    )
+    turn_seconds: float | None = _seconds(0.2, 3600.0, None, "Turn timer; null: none")
+    away_seconds: float | None = _seconds(
+        0.1, 86400.0, 60.0, "A computer plays for a player away this long; null: never"
+    )
+    computer_delay: float | None = _seconds(0.0, 10.0, 0.0, "A computer's pause before acting")
+    takeover_level: str = Field(default=DEFAULT_LEVEL, max_length=40, description="See GET /api")
+    autopass: bool | None = None
+    autopass_five: bool | None = None
+    title: str = Field(default="", max_length=MAX_TITLE)
+    public: bool = True
+    spectators: bool = True
+    between_deals_seconds: float | None = _seconds(
+        0.0,
+        600.0,
+        None,
+        "Most seconds between deals (the next starts sooner when every player says next); "
+        f"null: no limit; default {DEFAULT_BETWEEN_DEALS:g} with a turn timer, else 0 (at once)",
+    )
+
+    @field_validator("rules")
+    @classmethod
+    def _bounded_rules(cls, value: dict[str, Any]) -> dict[str, Any]:
+        # Only the shape of the values: which options exist is the rules' own check.
+        check_rule_options(value)
+        return value
+
+
+@cache
+def room_request_schema() -> dict[str, Any]:
+    """The JSON schema of :class:`RoomRequest`, with its seats' in ``$defs``."""
+    return RoomRequest.model_json_schema()
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +231,8 @@ class TableConfig:
         allow_seed: bool = False,
         rng: random.Random | None = None,
     ) -> TableConfig:
-        """Check a room request (parsed JSON) and build the configuration.
+        """Check a room request (parsed JSON) against :class:`RoomRequest` and the rules, and
+        build the configuration.
 
         >>> c = TableConfig.from_request({"preset": "palm", "seats": ["human", "computer:random"]})
         Traceback (most recent call last):
@@ -125,155 +246,86 @@ class TableConfig:
 
         if not isinstance(data, Mapping):
             raise ConfigError("The room request must be a JSON object")
-        known = {
-            "preset", "rules", "seats", "players", "deals", "seed", "turn_seconds",
-            "away_seconds", "computer_delay", "takeover_level", "autopass", "autopass_five",
-            "title", "public", "spectators", "between_deals_seconds",
-        }  # fmt: skip
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ConfigError(
-                f"Unknown room option {', '.join(repr(u) for u in unknown)} "
-                f"(known: {', '.join(sorted(known))})"
-            )
-        preset = data.get("preset", "textbook")
-        if not isinstance(preset, str) or preset not in preset_names():
-            raise ConfigError(f"Unknown preset {preset!r} (known: {', '.join(preset_names())})")
-        overrides = data.get("rules", {})
-        if not isinstance(overrides, Mapping):
-            raise ConfigError("'rules' must be an object of rule options")
         try:
-            rules = Rules.preset(preset).replace(origin="rules", **dict(overrides))
+            request = RoomRequest.model_validate(dict(data))
+        except ValidationError as exc:
+            raise ConfigError(words(exc, room_request_schema(), "room option")) from None
+        if request.preset not in preset_names():
+            raise ConfigError(
+                f"Unknown preset {request.preset!r} (known: {', '.join(preset_names())})"
+            )
+        try:
+            rules = Rules.preset(request.preset).replace(origin="rules", **request.rules)
         except BigTwoError as exc:
             raise ConfigError(str(exc)) from None
         levels = bot_names()
-        seats = _seats(data, rules, levels)
-        deals = _optional_int(data, "deals", 1, MAX_DEALS)
-        seed_value = data.get("seed")
-        seeded = seed_value is not None
-        if seeded and not allow_seed:
+        seats = _seats(request, rules, levels)
+        if request.seed is not None and not allow_seed:
             raise ConfigError("This server does not accept a chosen seed")
-        if seeded:
-            if not isinstance(seed_value, int) or isinstance(seed_value, bool):
-                raise ConfigError("'seed' must be an integer")
-            seed = seed_value
+        if request.seed is not None:
+            seed = request.seed
         else:
             seed = (rng or random.SystemRandom()).randrange(1 << 62)
-        takeover = data.get("takeover_level", DEFAULT_LEVEL)
-        if takeover not in levels:
-            raise ConfigError(f"Unknown computer level {takeover!r} (known: {', '.join(levels)})")
-        title = data.get("title", "")
-        if not isinstance(title, str) or len(title) > MAX_TITLE:
-            raise ConfigError(f"'title' must be text of at most {MAX_TITLE} characters")
-        turn_seconds = _optional_seconds(data, "turn_seconds", 0.2, 3600.0, None)
+        if request.takeover_level not in levels:
+            raise ConfigError(
+                f"Unknown computer level {request.takeover_level!r} (known: {', '.join(levels)})"
+            )
+        given = request.model_fields_set
         # A player reading the score sheet should not be timed out on the next deal's first
         # turn: tables with a turn timer wait a little between deals by default.
-        between = _optional_seconds(
-            data,
-            "between_deals_seconds",
-            0.0,
-            600.0,
-            DEFAULT_BETWEEN_DEALS if turn_seconds is not None else 0.0,
+        between = (
+            request.between_deals_seconds
+            if "between_deals_seconds" in given
+            else DEFAULT_BETWEEN_DEALS
+            if request.turn_seconds is not None
+            else 0.0
         )
-        config = cls(
-            preset=preset,
-            rules=dict(overrides),
+        return cls(
+            preset=request.preset,
+            rules=dict(request.rules),
             seats=seats,
-            deals=deals,
+            deals=request.deals,
             seed=seed,
-            seeded=seeded,
-            turn_seconds=turn_seconds,
-            away_seconds=_optional_seconds(data, "away_seconds", 0.1, 86400.0, 60.0),
-            computer_delay=_optional_seconds(data, "computer_delay", 0.0, 10.0, 0.0) or 0.0,
-            takeover_level=takeover,
-            autopass=_optional_bool(data, "autopass", None),
-            autopass_five=_optional_bool(data, "autopass_five", None),
-            title=clean_text(title, MAX_TITLE),
-            public=bool(_optional_bool(data, "public", True)),
-            spectators=bool(_optional_bool(data, "spectators", True)),
+            seeded=request.seed is not None,
+            turn_seconds=request.turn_seconds,
+            away_seconds=request.away_seconds,
+            computer_delay=request.computer_delay or 0.0,
+            takeover_level=request.takeover_level,
+            autopass=request.autopass,
+            autopass_five=request.autopass_five,
+            title=clean_text(request.title, MAX_TITLE),
+            public=request.public,
+            spectators=request.spectators,
             between_deals_seconds=between,
         )
-        return config
 
 
-def _seats(data: Mapping[str, Any], rules: Rules, levels: list[str]) -> tuple[SeatConfig, ...]:
-    raw = data.get("seats")
+def _seats(request: RoomRequest, rules: Rules, levels: list[str]) -> tuple[SeatConfig, ...]:
+    raw = request.seats
     if raw is None:
-        count = _optional_int(data, "players", 2, 4) or rules.default_players
-        raw = [HUMAN] * count
-    if not isinstance(raw, list) or not raw:
-        raise ConfigError("'seats' must be a list with one entry per seat")
+        raw = [SeatRequest()] * (request.players or rules.default_players)
     if len(raw) not in rules.players:
         allowed = ", ".join(str(p) for p in rules.players)
         raise ConfigError(f"{rules.name} is played by {allowed} players, not {len(raw)}")
     seats: list[SeatConfig] = []
     for i, item in enumerate(raw):
-        # Shorthand "human", "computer" or "computer:strong"; or an object.
-        if isinstance(item, str):
-            kind, _, level = item.partition(":")
-            item = {"kind": kind, "level": level or DEFAULT_LEVEL}
-        if not isinstance(item, Mapping):
-            raise ConfigError(f'Seat {i}: give "human", "computer:LEVEL" or an object')
-        extra = set(item) - {"kind", "level", "name"}
-        if extra:
-            raise ConfigError(f"Seat {i}: unknown field {', '.join(sorted(extra))}")
-        kind = item.get("kind", HUMAN)
-        if kind not in (HUMAN, COMPUTER):
-            raise ConfigError(f"Seat {i}: kind must be 'human' or 'computer', not {kind!r}")
-        level = item.get("level", DEFAULT_LEVEL)
-        if kind == COMPUTER and level not in levels:
-            raise ConfigError(f"Seat {i}: unknown computer level {level!r} ({', '.join(levels)})")
-        name = item.get("name", "")
-        if not isinstance(name, str):
-            raise ConfigError(f"Seat {i}: name must be text")
-        seats.append(SeatConfig(kind=kind, level=str(level), name=clean_text(name, MAX_NAME)))
+        if item.kind == COMPUTER and item.level not in levels:
+            raise ConfigError(
+                f"Seat {i}: unknown computer level {item.level!r} ({', '.join(levels)})"
+            )
+        seats.append(
+            SeatConfig(kind=item.kind, level=item.level, name=clean_text(item.name, MAX_NAME))
+        )
     if all(s.kind == COMPUTER for s in seats):
         # A table of computers only would play itself out with nobody to watch for.
         raise ConfigError("At least one seat must be for a human player")
     return tuple(seats)
 
 
-def _optional_int(data: Mapping[str, Any], key: str, low: int, high: int) -> int | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ConfigError(f"'{key}' must be a whole number from {low} to {high}")
-    return value
-
-
-def _optional_seconds(
-    data: Mapping[str, Any], key: str, low: float, high: float, default: float | None
-) -> float | None:
-    if key not in data:
-        return default
-    value = data[key]
-    if value is None:
-        return None
-    if (
-        not isinstance(value, int | float)
-        or isinstance(value, bool)
-        or not math.isfinite(value)
-        or not low <= value <= high
-    ):
-        raise ConfigError(f"'{key}' must be a number of seconds from {low:g} to {high:g}, or null")
-    return float(value)
-
-
-def _optional_bool(data: Mapping[str, Any], key: str, default: bool | None) -> bool | None:
-    value = data.get(key, default)
-    if value is not None and not isinstance(value, bool):
-        raise ConfigError(f"'{key}' must be true, false or null")
-    return value
-
-
-MAX_NAME = 24
-
-
 def clean_text(text: str, limit: int) -> str:
     """Text fit to show anyone: control and format characters dropped, whitespace runs
-    collapsed, cut to ``limit`` characters. Escaping for HTML happens where text enters an
-    event (see :mod:`bigtwo.service.events`), so stored text stays readable.
+    collapsed, cut to ``limit`` characters. It stays plain text (``<`` is ``<``): whoever
+    shows it escapes it for its medium.
 
     >>> clean_text("  Ann\\x00\\u202e  Lee \\n", 24)
     'Ann Lee'

@@ -4,8 +4,8 @@ An :class:`Event` is one thing that happened at a table, numbered ``v = 1, 2, 3,
 order it happened, with an audience: one seat, all seats, the spectators, or everyone. Every
 card that appears in an event is taken from a :class:`~bigtwo.engine.views.SeatView` of a
 seat in that audience (or from a public :class:`~bigtwo.engine.deal.Action`), so nothing a
-recipient may not see can be written here. Text that people typed is HTML-escaped on its way
-into an event, so a browser that shows it cannot be made to run it.
+recipient may not see can be written here. Text that people typed (names, titles, chat)
+travels as the plain text it is; escaping it for a page is the job of whoever shows it.
 
 Cards are written in the project's notation, a play as cards separated by spaces
 (``"3d 4c 5h 6s 7d"``) and a hand the same way, lowest card first.
@@ -13,7 +13,6 @@ Cards are written in the project's notation, a play as cards separated by spaces
 
 from __future__ import annotations
 
-import html
 import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -63,11 +62,6 @@ class Event:
 
 def dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-
-
-def escape(text: str) -> str:
-    """Typed text as it travels in events: HTML-escaped (``<`` becomes ``&lt;``)."""
-    return html.escape(text, quote=True)
 
 
 def cards_json(mask: int) -> str:

@@ -68,7 +68,6 @@ from .events import (
     Audience,
     Event,
     action_json,
-    escape,
     legal_json,
     public_state,
     view_json,
@@ -154,7 +153,7 @@ class Seat:
     def public(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "seat": self.number,
-            "name": escape(self.name),
+            "name": self.name,
             "kind": self.config.kind,
             "taken": self.taken,
             "ready": self.ready,
@@ -248,7 +247,7 @@ class TableService:
         cfg = self.config
         return {
             "code": self.code,
-            "title": escape(cfg.title),
+            "title": cfg.title,
             "status": self.status,
             "closed": self.closed_reason,
             "preset": cfg.preset,
@@ -573,9 +572,7 @@ class TableService:
         seat.taken, seat.token, seat.ready, seat.control = True, cmd.token, False, PLAYER
         seat.avatar = cmd.avatar
         seat.away_since = now
-        self._emit(
-            "joined", ALL, {"seat": seat.number, "name": escape(seat.name), "avatar": seat.avatar}
-        )
+        self._emit("joined", ALL, {"seat": seat.number, "name": seat.name, "avatar": seat.avatar})
 
     def _leave(self, cmd: Command, now: float) -> None:
         seat = self._seat(cmd.seat)
@@ -618,7 +615,7 @@ class TableService:
             {
                 "players": cfg.players,
                 "deals": self.match.deals,
-                "names": [escape(s.name) for s in self.seats],
+                "names": [s.name for s in self.seats],
             },
             state=True,
         )
@@ -814,16 +811,12 @@ class TableService:
             raise Refused("bad_command", "Say something: the chat line is empty")
         if cmd.seat is None:
             name = clean_text(cmd.name, MAX_NAME) or "Spectator"
-            self._emit(
-                "chat", SPECTATORS, {"seat": None, "name": escape(name), "text": escape(text)}
-            )
+            self._emit("chat", SPECTATORS, {"seat": None, "name": name, "text": text})
         else:
             seat = self._seat(cmd.seat)
             if not (seat.human and seat.taken):
                 raise Refused("no_seat", f"Nobody sits at seat {seat.number}")
-            self._emit(
-                "chat", ALL, {"seat": seat.number, "name": escape(seat.name), "text": escape(text)}
-            )
+            self._emit("chat", ALL, {"seat": seat.number, "name": seat.name, "text": text})
         self.chat.append(self._new[-1])
 
     def _takeover(self, cmd: Command, now: float) -> None:
