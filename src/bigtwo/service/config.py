@@ -17,6 +17,7 @@ from typing import Any
 
 from ..engine.errors import BigTwoError
 from ..engine.rules import Rules, preset_names
+from ..match.settings import RuleSet
 
 HUMAN = "human"
 COMPUTER = "computer"
@@ -73,8 +74,9 @@ class TableConfig:
     between_deals_seconds: float | None = 0.0
 
     # -- derived ------------------------------------------------------------------------------
-    def make_rules(self) -> Rules:
-        base = Rules.preset(self.preset)
+    def make_rules(self) -> RuleSet:
+        """The table's rules: of play, and the match's settings (scoring, game length)."""
+        base = RuleSet.preset(self.preset)
         return base.replace(origin="table rules", **dict(self.rules)) if self.rules else base
 
     @property
@@ -143,11 +145,11 @@ class TableConfig:
         if not isinstance(overrides, Mapping):
             raise ConfigError("'rules' must be an object of rule options")
         try:
-            rules = Rules.preset(preset).replace(origin="rules", **dict(overrides))
+            rules = RuleSet.preset(preset).replace(origin="rules", **dict(overrides))
         except BigTwoError as exc:
             raise ConfigError(str(exc)) from None
         levels = bot_names()
-        seats = _seats(data, rules, levels)
+        seats = _seats(data, rules.rules, levels)
         deals = _optional_int(data, "deals", 1, MAX_DEALS)
         seed_value = data.get("seed")
         seeded = seed_value is not None
