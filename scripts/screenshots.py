@@ -247,18 +247,18 @@ def shoot_table_and_sheet(browser: Any, url: str, out: Path, seed: int) -> None:
 def finished_record(seed: int) -> str:
     """A two-deal match of computer players as a JSON record, made with the engine."""
     from bigtwo.bots import make_bot
-    from bigtwo.engine import Rules
+    from bigtwo.match import RuleSet
     from bigtwo.match.match import Match
     from bigtwo.match.record import write_json
 
-    match = Match(Rules.preset("palm"), NAMES, seed=seed, deals=2)
+    match = Match(RuleSet.preset("palm"), NAMES, seed=seed, deals=2)
     bots = [make_bot(level) for level in ("strong", "greedy", "strong", "greedy")]
     rng = random.Random(seed)
     while not match.over:
         if match.deal.over:
             match.next_deal()
         seat = match.deal.turn
-        match.act(seat, bots[seat].choose(match.deal.view(seat), rng))
+        match.act(seat, bots[seat].choose(match.view(seat), rng))
     return write_json(match)
 
 

@@ -12,10 +12,11 @@ from bigtwo.arena import lineup_bots, play_deal, run_arena
 from bigtwo.bots import Bot
 from bigtwo.bots.classic import ClassicBot
 from bigtwo.cli import main
-from bigtwo.engine import Deal, Play, Rules, SeatView
+from bigtwo.engine import Deal, Play, SeatView
 from bigtwo.engine.errors import BigTwoError
+from bigtwo.match import RuleSet
 
-PALM = Rules.preset("palm")
+PALM = RuleSet.preset("palm")
 LINEUP = ["strong", "greedy", "classic", "random"]
 
 
@@ -71,7 +72,7 @@ def test_duplicate_deals_rotate_the_hands() -> None:
             return view.legal[0]
 
     bots: list[Bot] = [Recorder() for _ in range(4)]
-    deal = Deal.from_seed(PALM, 2)
+    deal = Deal.from_seed(PALM.rules, 2)
     for r in range(4):
         hands = tuple(deal.dealt[(s + r) % 4] for s in range(4))
         seen.append(hands)
@@ -89,7 +90,7 @@ def test_an_illegal_bot_is_caught() -> None:
 
     bots: list[Bot] = [Cheat() for _ in range(4)]
     with pytest.raises(BigTwoError, match="passed at a lead"):
-        play_deal(PALM, bots, Deal.from_seed(PALM, 1).dealt, "x")
+        play_deal(PALM, bots, Deal.from_seed(PALM.rules, 1).dealt, "x")
 
 
 def test_classic_players_are_told_who_the_humans_are() -> None:

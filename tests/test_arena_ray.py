@@ -15,8 +15,8 @@ import pytest
 
 from bigtwo.arena import BoardTask, _ray, run_arena
 from bigtwo.cli import main
-from bigtwo.engine import Rules
 from bigtwo.engine.errors import BigTwoError
+from bigtwo.match import RuleSet
 
 try:
     import ray
@@ -28,7 +28,7 @@ needs_ray = pytest.mark.skipif(
     reason="Ray cannot be imported (pip install 'bigtwo[ray]'), so the Ray backend is not run",
 )
 
-PALM = Rules.preset("palm")
+PALM = RuleSet.preset("palm")
 LINEUP = ["strong", "greedy", "classic", "random"]
 # compared between backends; decision times are measured, so they are not
 FIGURES = ("name", "mean_points", "ci95", "win_rate", "mean_cards_left", "decisions")

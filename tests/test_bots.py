@@ -26,8 +26,11 @@ from bigtwo.engine import Deal, Rules, parse_cards, preset_names, table_for
 from bigtwo.engine.cards import card_indices
 from bigtwo.engine.views import SeatView
 from bigtwo.match import Match
+from bigtwo.match.settings import RuleSet
+from bigtwo.match.views import TableView
 
 PALM = Rules.preset("palm")
+PALM_SET = RuleSet.preset("palm")
 
 try:
     find_data_dir()
@@ -38,6 +41,11 @@ except Ppo2018Unavailable:
 FAIR = ["random", "greedy", "classic-fair", "strong", "expert"] + (
     ["ppo2018", "ppo2018-greedy"] if HAVE_PPO else []
 )
+
+
+def view_of(deal: Deal, seat: int | None) -> TableView:
+    """A seat's view of a deal played without a match (its preset's scoring, no autopass)."""
+    return TableView.of_deal(deal, seat, scoring=RuleSet.preset(deal.rules.name).scoring)
 
 
 def make(name: str) -> Bot:
@@ -76,7 +84,7 @@ def classic_move(deal: Deal, guard: str | None = None, humans: set[int] | None =
     seat = deal.turn
     bot.new_deal(seat)
     bot.peek(deal)
-    move = bot.choose(deal.view(seat), random.Random(0))
+    move = bot.choose(view_of(deal, seat), random.Random(0))
     return "pass" if move is None else str(move)
 
 
@@ -104,7 +112,7 @@ def test_classic_leads_a_single_when_the_human_is_on_two_cards(peeking: bool) ->
     bot = ClassicBot() if peeking else make_bot("classic-fair")
     bot.new_deal(2)
     bot.peek(deal)
-    move = bot.choose(deal.view(2), random.Random(0))
+    move = bot.choose(view_of(deal, 2), random.Random(0))
     assert str(move) == "5d"
 
 
@@ -133,14 +141,14 @@ def test_greedy_loses_heavily_to_three_classic_players_over_10_deal_games() -> N
     totals = []
     for seed in range(40):
         bots = lineup_bots(["greedy", "classic", "classic", "classic"])
-        match = Match(PALM, players=4, seed=seed)
+        match = Match(PALM_SET, players=4, seed=seed)
         rng = random.Random(seed)
         while True:
             deal = match.deal
             for seat, bot in enumerate(bots):
                 bot.new_deal(seat)
             while not deal.over:
-                view = deal.view(deal.turn)
+                view = match.view(deal.turn)
                 if not view.legal:
                     match.pass_(deal.turn)
                     continue
@@ -171,7 +179,7 @@ def test_every_bot_always_returns_a_legal_move(preset: str) -> None:
         deal = Deal.from_seed(rules, f"{preset}:{game}", rng.choice(rules.players))
         game += 1
         while not deal.over and positions < 200:
-            view = deal.view(deal.turn)
+            view = view_of(deal, deal.turn)
             if view.legal and rng.random() < 0.5:
                 positions += 1
                 for name, bot in bots.items():
@@ -244,10 +252,10 @@ def test_fair_bots_choose_the_same_whatever_the_hidden_hands(name: str, preset: 
         seat = deal.turn
         other = rehidden(deal, seat, rng)
         assert other.hands != deal.hands
-        view = deal.view(seat)
-        assert other.view(seat) == view
+        view = view_of(deal, seat)
+        assert view_of(other, seat) == view
         first = make(name).choose(view, random.Random(7))
-        second = make(name).choose(other.view(seat), random.Random(7))
+        second = make(name).choose(view_of(other, seat), random.Random(7))
         assert first == second
         checked += 1
     assert checked >= 20
@@ -255,7 +263,7 @@ def test_fair_bots_choose_the_same_whatever_the_hidden_hands(name: str, preset: 
 
 def test_a_seat_view_holds_no_other_hand() -> None:
     deal = Deal.from_seed(PALM, 3)
-    view = deal.view(1)
+    view = view_of(deal, 1)
     fields = set(SeatView.__dataclass_fields__)
     assert "hands" not in fields and "dealt" not in fields
     assert view.hand == deal.hands[1]
@@ -317,25 +325,25 @@ def test_planner_cost_is_the_cost_of_the_plan() -> None:
 def test_strong_blocks_a_player_on_one_card() -> None:
     deal = deal_with(PALM, {2: "4c 9h As 2d 5c 5d", 1: "Ks 3d 3c"}, leader=1, counts={3: 1})
     deal.play(1, "3c")
-    move, reason = StrongBot().decide(deal.view(2))
+    move, reason = StrongBot().decide(view_of(deal, 2))
     assert str(move) == "2d" and "blocks" in reason
 
 
 def test_strong_goes_out_when_it_can() -> None:
     deal = deal_with(PALM, {2: "9c 9h", 1: "8s 8d 3d"}, leader=1)
     deal.play(1, "8d 8s")
-    assert str(StrongBot().choose(deal.view(2), random.Random(0))) == "9c 9h"
+    assert str(StrongBot().choose(view_of(deal, 2), random.Random(0))) == "9c 9h"
 
 
 def test_strong_unloads_points_when_the_deal_is_lost() -> None:
     hand = "3c 4d 5c 5h 6h 8s Tc Ts"
     deal = deal_with(PALM, {2: hand, 1: "4c 4s 3d 9d 9h Jd Js Kd"}, leader=1, counts={3: 3})
     deal.play(1, "4c 4s")
-    move, reason = StrongBot().decide(deal.view(2))
+    move, reason = StrongBot().decide(view_of(deal, 2))
     assert str(move) == "Tc Ts" and "unloads" in reason  # not the cheaper 5c 5h
     deal = deal_with(PALM, {2: hand, 1: "4c 4s 3d 9d 9h Jd Js Kd"}, leader=1)
     deal.play(1, "4c 4s")
-    assert str(StrongBot().choose(deal.view(2), random.Random(0))) == "5c 5h"
+    assert str(StrongBot().choose(view_of(deal, 2), random.Random(0))) == "5c 5h"
 
 
 # -- expert -------------------------------------------------------------------------------------
@@ -343,7 +351,7 @@ def test_strong_unloads_points_when_the_deal_is_lost() -> None:
 
 def test_expert_is_deterministic_for_a_seeded_rng() -> None:
     deal = Deal.from_seed(PALM, 11)
-    view = deal.view(deal.turn)
+    view = view_of(deal, deal.turn)
     bot = ExpertBot(rollouts=60)
     assert bot.choose(view, random.Random(3)) == bot.choose(view, random.Random(3))
 
@@ -351,11 +359,11 @@ def test_expert_is_deterministic_for_a_seeded_rng() -> None:
 def test_expert_samples_worlds_that_respect_autopasses() -> None:
     found = 0
     for seed in range(60):
-        match = Match(PALM, players=4, seed=seed, deals=1)
+        match = Match(PALM_SET, players=4, seed=seed, deals=1)
         deal = match.deal
         rng = random.Random(seed)
         while not deal.over and found <= seed:
-            view = deal.view(deal.turn)
+            view = match.view(deal.turn)
             misses = [(s, p) for s, p in proven_misses(view) if p.size == 1]
             if misses and view.legal:
                 power = deal.table_rules.card_power
@@ -382,12 +390,12 @@ def test_chosen_passes_prove_a_reply_and_worlds_respect_them() -> None:
     table = table_for(PALM)
     proofs = checked = 0
     for seed in range(30):
-        match = Match(PALM, players=4, seed=seed, deals=1)
+        match = Match(PALM_SET, players=4, seed=seed, deals=1)
         deal = match.deal
         rng = random.Random(seed)
         strong = StrongBot()
         while not deal.over:
-            view = deal.view(deal.turn)
+            view = match.view(deal.turn)
             if not view.legal:
                 match.pass_(deal.turn)
                 continue
@@ -404,10 +412,10 @@ def test_chosen_passes_prove_a_reply_and_worlds_respect_them() -> None:
             match.act(deal.turn, strong.choose(view, rng))
     assert proofs >= 100 and checked == 40
     # without autopass a pass proves nothing
-    match = Match(PALM.replace(autopass=False), players=4, seed=5, deals=1)
+    match = Match(PALM_SET.replace(autopass=False), players=4, seed=5, deals=1)
     deal = match.deal
     while not deal.over:
-        view = deal.view(deal.turn)
+        view = match.view(deal.turn)
         assert proven_replies(view) == []
         match.act(deal.turn, view.legal[0] if view.legal else None)
     assert any(a.play is None for a in deal.actions)
@@ -419,12 +427,12 @@ def test_worlds_that_explain_the_other_seats_choices_weigh_more() -> None:
     real: list[float] = []
     sampled: list[float] = []
     for seed in range(12):
-        match = Match(PALM, players=4, seed=seed, deals=1)
+        match = Match(PALM_SET, players=4, seed=seed, deals=1)
         deal = match.deal
         rng = random.Random(seed)
         bots = [StrongBot(), make_bot("classic-fair"), StrongBot(), make_bot("greedy")]
         while not deal.over:
-            view = deal.view(deal.turn)
+            view = match.view(deal.turn)
             if not view.legal:
                 match.pass_(deal.turn)
                 continue
@@ -437,7 +445,7 @@ def test_worlds_that_explain_the_other_seats_choices_weigh_more() -> None:
             match.act(deal.turn, bots[deal.turn].choose(view, rng))
     assert len(real) >= 40
     assert statistics.fmean(real) > 1.3 * statistics.fmean(sampled)
-    assert likelihood(Deal.from_seed(PALM, 3).view(0), Deal.from_seed(PALM, 3).hands) == 1.0
+    assert likelihood(view_of(Deal.from_seed(PALM, 3), 0), Deal.from_seed(PALM, 3).hands) == 1.0
 
 
 def test_expert_beats_greedy_on_a_few_deals() -> None:
@@ -450,7 +458,7 @@ def test_expert_beats_greedy_on_a_few_deals() -> None:
         deal = Deal.from_seed(PALM, f"expert:{board}")
         for r in range(4):
             hands = [deal.dealt[(s + r) % 4] for s in range(4)]
-            points.append(play_deal(PALM, bots, hands, f"e:{board}:{r}").points[0])
+            points.append(play_deal(PALM_SET, bots, hands, f"e:{board}:{r}").points[0])
     assert statistics.fmean(points) > 0
 
 
@@ -459,10 +467,10 @@ def test_expert_beats_greedy_on_a_few_deals() -> None:
 
 def test_hint_suggests_a_legal_move_with_a_reason_quickly() -> None:
     deal = Deal.from_seed(PALM, 5)
-    view = deal.view(deal.turn)
+    view = view_of(deal, deal.turn)
     hint(view)  # warm the caches a first hint fills
     deal2 = Deal.from_seed(PALM, 6)
-    view2 = deal2.view(deal2.turn)
+    view2 = view_of(deal2, deal2.turn)
     start = time.perf_counter()
     move, reason = hint(view2)
     elapsed = time.perf_counter() - start
@@ -474,7 +482,7 @@ def test_hint_suggests_a_legal_move_with_a_reason_quickly() -> None:
 def test_hint_when_there_is_nothing_to_do() -> None:
     deal = Deal.from_seed(PALM, 5)
     other = (deal.turn + 1) % 4
-    assert hint(deal.view(other)) == (None, "It is not your turn")
+    assert hint(view_of(deal, other)) == (None, "It is not your turn")
 
 
 @pytest.mark.parametrize("name", [*FAIR, "classic"])
@@ -483,7 +491,7 @@ def test_bots_pickle_small_for_worker_processes(name: str) -> None:
     deal = Deal.from_seed(PALM, 8)
     bot.new_deal(deal.turn)
     bot.peek(deal)
-    bot.choose(deal.view(deal.turn), random.Random(0))
+    bot.choose(view_of(deal, deal.turn), random.Random(0))
     data = pickle.dumps(bot)
     assert len(data) < 10_000
     again = pickle.loads(data)

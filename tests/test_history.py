@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bigtwo.bots import make_bot
-from bigtwo.engine import Rules, card_symbols, parse_cards
+from bigtwo.engine import card_symbols, parse_cards
 from bigtwo.match import ExportError, Match
 from bigtwo.match.autoplay import play_out
 from bigtwo.match.history import (
@@ -25,13 +25,14 @@ from bigtwo.match.history import (
     score_table,
 )
 from bigtwo.match.record import write_json
+from bigtwo.match.settings import RuleSet
 
 NAMES = ["Adam", "Bill", "Carl", "Dean"]
 
 
 def doubled_deal() -> Match:
     match = Match(
-        Rules.preset("palm"), NAMES, deals=1,
+        RuleSet.preset("palm"), NAMES, deals=1,
         hands=["3d 2s", "4d 4c 4h 4s 5d 5c 5h 5s 6d 6c", "7d", "Kd Kc"],
     )  # fmt: skip
     match.play(0, "3d")
@@ -82,11 +83,11 @@ def test_deal_history_tells_the_deal_in_the_palm_style() -> None:
 
 
 def test_every_total_zero_says_i_will_not_play_with_real_money() -> None:
-    textbook = play_out(Match(Rules.preset("textbook"), NAMES, seed=2), [make_bot("greedy")] * 4)
+    textbook = play_out(Match(RuleSet.preset("textbook"), NAMES, seed=2), [make_bot("greedy")] * 4)
     assert textbook.totals == [0, 0, 0, 0]
     assert score_sheet(textbook).rstrip().endswith(REAL_MONEY)
     assert REAL_MONEY in score_table(textbook)
-    fresh = Match(Rules.preset("palm"), NAMES, seed=1)
+    fresh = Match(RuleSet.preset("palm"), NAMES, seed=1)
     assert REAL_MONEY in score_sheet(fresh)
     assert REAL_MONEY not in score_sheet(doubled_deal())
 
@@ -109,7 +110,7 @@ ROW = re.compile(r"^  (\S+)\s+(\d+) left\s+(\S+)")
 
 def test_the_history_of_a_whole_match_agrees_with_its_record(tmp_path: Path) -> None:
     match = play_out(
-        Match(Rules.preset("palm"), NAMES, seed=31), [make_bot("random") for _ in range(4)]
+        Match(RuleSet.preset("palm"), NAMES, seed=31), [make_bot("random") for _ in range(4)]
     )
     history = match_history(match)
     data = json.loads(write_json(match))
@@ -158,7 +159,7 @@ def test_export_to_an_unwritable_path_fails_clearly(tmp_path: Path) -> None:
 
 
 def test_a_deal_in_play_and_the_positions_of_a_replay() -> None:
-    match = Match(Rules.preset("palm"), NAMES, seed=4, deals=2)
+    match = Match(RuleSet.preset("palm"), NAMES, seed=4, deals=2)
     play_out(match, [make_bot("greedy")] * 4, deals=1)
     match.next_deal()
     match.act(match.deal.turn, match.deal.legal_plays()[0])

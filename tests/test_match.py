@@ -6,12 +6,13 @@ from __future__ import annotations
 import pytest
 
 from bigtwo.bots import Bot, make_bot
-from bigtwo.engine import DoesNotBeat, IllegalAction, Rules, parse_cards
+from bigtwo.engine import DoesNotBeat, IllegalAction, parse_cards
 from bigtwo.match import Change, Match
 from bigtwo.match.autoplay import play_out
+from bigtwo.match.settings import RuleSet
 
-PALM = Rules.preset("palm")
-HK = Rules.preset("palm-hk")
+PALM = RuleSet.preset("palm")
+HK = RuleSet.preset("palm-hk")
 
 
 def bots(n: int, level: str = "random") -> list[Bot]:
@@ -95,7 +96,8 @@ def test_switching_to_palm_hk_mid_deal_changes_nothing_until_the_next_deal() -> 
     match.play(0, "3d 4c 5h 6s 7d")
     match.set_rules(HK)
     # Still palm in this deal: 23456 is the second-lowest straight and loses to 34567.
-    assert match.deal.rules is PALM and match.rules is PALM and match.next_rules is HK
+    assert match.deal.rules is PALM.rules and match.rules is PALM.rules
+    assert match.ruleset is PALM and match.next_ruleset is HK
     with pytest.raises(DoesNotBeat):
         match.play(1, "2c 3c 4d 5d 6c")
     match.pass_(1)
@@ -105,7 +107,7 @@ def test_switching_to_palm_hk_mid_deal_changes_nothing_until_the_next_deal() -> 
     assert match.results[0].rules is PALM and match.results[0].winner == 0
     # From deal 2 on: palm-hk. Seat 0 won, so leads without 3d; 23456 is the top straight.
     match.next_deal(hands=["Td Jc Qh Ks Ad 4s", "2c 3c 4d 5d 6c 7s", "3d 8c", "9h 9c"])
-    assert match.deal.rules is HK and match.rules is HK
+    assert match.deal.rules is HK.rules and match.ruleset is HK
     assert match.deal.turn == 0
     match.play(0, "Td Jc Qh Ks Ad")
     match.play(1, "2c 3c 4d 5d 6c")  # beats TJQKA under palm-hk
@@ -113,7 +115,7 @@ def test_switching_to_palm_hk_mid_deal_changes_nothing_until_the_next_deal() -> 
 
 
 def test_deduction_two_players_lowest_dealt_card_leads_when_3d_is_not_dealt() -> None:
-    rules = Rules.preset("deduction")
+    rules = RuleSet.preset("deduction")
     seed = next(s for s in range(200) if not _dealt(Match(rules, players=2, seed=s)) & 1)
     match = Match(rules, players=2, seed=seed)
     hands = match.deal.dealt
@@ -126,7 +128,7 @@ def test_deduction_two_players_lowest_dealt_card_leads_when_3d_is_not_dealt() ->
 
 
 def test_three_players_hongkong_deal_17_each_and_the_last_card_goes_to_the_leader() -> None:
-    match = Match(Rules.preset("hongkong"), ["A", "B", "C"], seed=4)
+    match = Match(RuleSet.preset("hongkong"), ["A", "B", "C"], seed=4)
     sizes = sorted(h.bit_count() for h in match.deal.dealt)
     assert sizes == [17, 17, 18]
     assert match.deal.dealt[match.deal.turn].bit_count() == 18
@@ -139,7 +141,7 @@ def test_player_counts_the_rules_do_not_allow_are_refused() -> None:
         Match(PALM, ["A", "B", "C"])
     with pytest.raises(IllegalAction, match="names"):
         Match(PALM, ["A", "B"], players=4)
-    match = Match(Rules.preset("deduction"), ["A", "B", "C"], seed=1)
+    match = Match(RuleSet.preset("deduction"), ["A", "B", "C"], seed=1)
     with pytest.raises(IllegalAction, match="not played by 3"):
         match.set_rules(PALM)
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bigtwo.bots import make_bot
-from bigtwo.engine import Action, BigTwoError, Rules
+from bigtwo.engine import Action, BigTwoError
 from bigtwo.match import ExportError, Match, RecordError
 from bigtwo.match.autoplay import play_out
 from bigtwo.match.record import (
@@ -27,8 +27,9 @@ from bigtwo.match.record import (
     write_json,
     write_text,
 )
+from bigtwo.match.settings import RuleSet
 
-PALM = Rules.preset("palm")
+PALM = RuleSet.preset("palm")
 DOC = Path(__file__).resolve().parents[1] / "docs" / "record-format.md"
 
 
@@ -46,7 +47,7 @@ def eventful_match(deals: int = 4, seed: int = 21) -> Match:
         if match.deal_number == 2 and len(match.deal.actions) >= 4 and not match.autopass:
             match.autopass = True
             match.autopass_five = True
-            match.set_rules(Rules.preset("palm-hk"))
+            match.set_rules(RuleSet.preset("palm-hk"))
 
     play_out(match, bots, rng, after=after)
     return match
@@ -113,7 +114,7 @@ def test_rules_that_are_not_a_preset_are_written_in_full() -> None:
     text = write_text(match)
     assert lines_of(text)[2].startswith('rules {"name":"house"')
     again = read_text(text)
-    assert again.first_rules == house and snapshot(again) == snapshot(match)
+    assert again.first_ruleset == house and snapshot(again) == snapshot(match)
     tweaked = PALM.replace(deals_per_game=3)  # still named palm, but not the preset
     assert lines_of(write_text(Match(tweaked, seed=1)))[2].startswith("rules {")
 
@@ -149,7 +150,7 @@ def test_every_saved_step_of_a_game_is_a_valid_record() -> None:
 
 
 def test_forced_opening_plays_are_recorded_as_automatic() -> None:
-    rules = Rules.preset("charlesworth2018")
+    rules = RuleSet.preset("charlesworth2018")
     match = play_out(Match(rules, seed=4), [make_bot("random") for _ in range(4)])
     text = write_text(match)
     first = next(line for line in lines_of(text) if line.startswith(("play", "pass")))
@@ -159,7 +160,7 @@ def test_forced_opening_plays_are_recorded_as_automatic() -> None:
 
 def test_two_and_three_player_records() -> None:
     for players in (2, 3):
-        match = Match(Rules.preset("deduction"), players=players, seed=players, deals=2)
+        match = Match(RuleSet.preset("deduction"), players=players, seed=players, deals=2)
         play_out(match, [make_bot("random") for _ in range(players)])
         assert snapshot(read_text(write_text(match))) == snapshot(match)
         assert snapshot(read_json(write_json(match))) == snapshot(match)

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bigtwo.engine import Rules, RulesError, Scoring, preset_names
+from bigtwo.engine import Rules, RulesError, preset_names
 from bigtwo.engine.rules import FIVE_CARD_KINDS
+from bigtwo.match.settings import MatchRules, RuleSet, Scoring
 
 PRESETS = preset_names()
 PALM_STRAIGHTS = (
@@ -57,8 +58,13 @@ def test_regional_presets_say_what_was_chosen(name: str) -> None:
 def test_preset_round_trips_through_plain_data(name: str) -> None:
     rules = Rules.preset(name)
     assert Rules.from_mapping(rules.to_mapping()) == rules
-    assert rules.describe().startswith(f"{name}: ")
-    assert "suit_order = " in rules.describe()
+    whole = RuleSet.preset(name)
+    assert whole.rules == rules
+    assert RuleSet.from_mapping(whole.to_mapping()) == whole
+    assert whole.describe().startswith(f"{name}: ")
+    # bigtwo rules show prints every option, of play and of the match
+    for option in ("suit_order", "scoring", "deals_per_game", "autopass", "autopass_five"):
+        assert f"  {option} = " in whole.describe()
 
 
 def test_unknown_preset() -> None:
@@ -76,17 +82,19 @@ def test_palm_preset() -> None:
     assert palm.five_kinds == FIVE_CARD_KINDS
     assert palm.kinds_beat_lower and palm.flush_order == "top_card"
     assert palm.four_card_kinds == () and palm.bombs == () and palm.triples
-    assert palm.deals_per_game == 10
-    assert palm.autopass and not palm.autopass_five
-    assert palm.scoring.per_card == "rank" and palm.scoring.multipliers == ((10, 2),)
-    assert palm.scoring.winner_collects
+    match = RuleSet.preset("palm").match
+    assert match.deals_per_game == 10
+    assert match.autopass and not match.autopass_five
+    assert match.scoring.per_card == "rank" and match.scoring.multipliers == ((10, 2),)
+    assert match.scoring.winner_collects
     assert Rules() == palm.replace(source="")
+    assert MatchRules() == match
 
 
 def test_palm_hk_differs_from_palm_in_two_rules_only() -> None:
-    palm, hk = Rules.preset("palm"), Rules.preset("palm-hk")
-    assert hk.next_leader == "winner"
-    assert hk.straights == ("A2345",) + PALM_STRAIGHTS[2:] + ("23456",)
+    palm, hk = RuleSet.preset("palm"), RuleSet.preset("palm-hk")
+    assert hk.rules.next_leader == "winner"
+    assert hk.rules.straights == ("A2345",) + PALM_STRAIGHTS[2:] + ("23456",)
     differing = {k for k, v in hk.to_mapping().items() if palm.to_mapping()[k] != v}
     assert differing == {"name", "source", "next_leader", "straights"}
 
@@ -96,7 +104,7 @@ def test_textbook_preset() -> None:
     assert tb.straights == NO_WRAP
     assert tb.flush_order == "suit_first"
     assert tb.players == (4,) and tb.lead_card == "3d" and tb.first_play == "include"
-    assert tb.scoring.per_card == "none"
+    assert RuleSet.preset("textbook").scoring.per_card == "none"
 
 
 def test_deduction_preset() -> None:
@@ -105,7 +113,8 @@ def test_deduction_preset() -> None:
     assert [d.hand_size(p) for p in (2, 3, 4)] == [13, 13, 13]
     assert d.leftover == "aside" and d.lead_card == "3d"
     assert d.straights == PALM_STRAIGHTS and d.five_kinds == FIVE_CARD_KINDS
-    assert not d.scoring.winner_collects and d.deals_per_game == 10
+    match = RuleSet.preset("deduction").match
+    assert not match.scoring.winner_collects and match.deals_per_game == 10
 
 
 def test_hongkong_preset() -> None:
@@ -113,7 +122,7 @@ def test_hongkong_preset() -> None:
     assert hk.suit_order == "dchs" and hk.lead_card == "3d" and hk.kinds_beat_lower
     assert [hk.hand_size(p) for p in (2, 3, 4)] == [13, 17, 13]
     assert hk.leftover == "to_leader"
-    assert hk.scoring.multipliers == ((10, 2), (13, 3))
+    assert RuleSet.preset("hongkong").scoring.multipliers == ((10, 2), (13, 3))
 
 
 def test_taiwan_preset() -> None:
@@ -136,7 +145,8 @@ def test_charlesworth_preset() -> None:
     assert cw.five_kinds == ("straight", "flush", "full_house", "straight_flush")
     assert cw.four_card_kinds == ("two_pair", "bare_four")
     assert not cw.straight_flush_beatable and not cw.pass_lock
-    assert cw.scoring.per_card == "one" and cw.scoring.multipliers == ()
+    scoring = RuleSet.preset("charlesworth2018").scoring
+    assert scoring.per_card == "one" and scoring.multipliers == ()
     assert cw.players == (4,) and cw.hand_size(4) == 13
 
 
@@ -168,30 +178,40 @@ multipliers = [[10, 2], [13, 3]]
 
 
 def test_house_rules_from_toml() -> None:
-    rules = Rules.from_toml(HOUSE)
+    house = RuleSet.from_toml(HOUSE)
+    rules = house.rules
     assert rules.name == "our table" and rules.source == "the kitchen"
     assert rules.pass_lock and rules.last_card and rules.bombs == ("four_of_a_kind",)
     assert rules.hand_size(3) == 17
     # untouched options keep the base preset's values, also inside [scoring]
-    assert rules.straights == PALM_STRAIGHTS and rules.scoring.per_card == "rank"
-    assert rules.scoring.multipliers == ((10, 2), (13, 3))
+    assert rules.straights == PALM_STRAIGHTS and house.scoring.per_card == "rank"
+    assert house.scoring.multipliers == ((10, 2), (13, 3))
+    assert house.match.deals_per_game == 10 and house.match.autopass
 
 
 def test_house_rules_from_file(tmp_path: Path) -> None:
     path = tmp_path / "house.toml"
     path.write_text(HOUSE, encoding="utf-8")
-    assert Rules.from_file(path) == Rules.from_toml(HOUSE)
+    assert RuleSet.from_file(path) == RuleSet.from_toml(HOUSE)
     with pytest.raises(RulesError, match="Cannot read rules file"):
-        Rules.from_file(tmp_path / "missing.toml")
+        RuleSet.from_file(tmp_path / "missing.toml")
     bad = tmp_path / "bad.toml"
     bad.write_bytes(b"\xff\xfe")
     with pytest.raises(RulesError, match="not UTF-8"):
-        Rules.from_file(bad)
+        RuleSet.from_file(bad)
 
 
 def test_house_rules_without_base_start_from_defaults() -> None:
     assert Rules.from_toml("triples = false").triples is False
     assert Rules.from_toml("").straights == PALM_STRAIGHTS
+    assert RuleSet.from_toml("autopass = false").match.autopass is False
+
+
+def test_the_engine_alone_refuses_the_match_settings() -> None:
+    # The rules of play know nothing of the match: only the whole rules file reads these.
+    with pytest.raises(RulesError, match="unknown option 'deals_per_game'"):
+        Rules.from_toml("deals_per_game = 3")
+    assert not hasattr(Rules.preset("palm"), "autopass")
 
 
 def test_every_option_can_be_set_from_toml() -> None:
@@ -224,7 +244,8 @@ def test_every_option_can_be_set_from_toml() -> None:
     multipliers = [[7, 4]]
     winner_collects = false
     """
-    rules = Rules.from_toml(text)
+    house = RuleSet.from_toml(text)
+    rules, match = house.rules, house.match
     assert rules.suit_order == "cshd" and rules.players == (2, 3) and rules.default_players == 3
     assert rules.cards_per_player == ((2, 20), (3, 17)) and rules.leftover == "to_leader"
     assert (rules.lead_card, rules.first_play, rules.next_leader) == ("lowest", "any", "winner")
@@ -233,12 +254,12 @@ def test_every_option_can_be_set_from_toml() -> None:
     assert rules.five_kinds == ("straight", "flush", "full_house", "straight_flush")
     assert rules.four_card_kinds == ("two_pair", "bare_four") and not rules.triples
     assert rules.bombs == ("bare_four",) and not rules.straight_flush_beatable
-    assert rules.pass_lock and rules.last_card and rules.deals_per_game == 3
-    assert not rules.autopass and not rules.autopass_five
-    assert rules.scoring == Scoring("one", (1,) * 12 + (5,), ((7, 4),), False)
-    # every field of Rules was set above, so a new option must be added to this test
+    assert rules.pass_lock and rules.last_card and match.deals_per_game == 3
+    assert not match.autopass and not match.autopass_five
+    assert match.scoring == Scoring("one", (1,) * 12 + (5,), ((7, 4),), False)
+    # every option was set above, so a new option must be added to this test
     keys = {line.split("=")[0].strip() for line in text.splitlines() if "=" in line}
-    assert set(Rules().to_mapping()) - {"name", "source", "scoring"} <= keys
+    assert set(RuleSet().to_mapping()) - {"name", "source", "scoring"} <= keys
 
 
 @pytest.mark.parametrize(
@@ -267,7 +288,7 @@ def test_every_option_can_be_set_from_toml() -> None:
 )
 def test_malformed_options_are_refused_in_words(text: str, message: str) -> None:
     with pytest.raises(RulesError, match=message):
-        Rules.from_toml(text, origin="house.toml")
+        RuleSet.from_toml(text, origin="house.toml")
 
 
 @pytest.mark.parametrize(
@@ -310,7 +331,7 @@ def test_contradictory_or_impossible_options_are_refused(
     options: dict[str, object], message: str
 ) -> None:
     with pytest.raises(RulesError, match=message):
-        Rules.from_mapping({"base": "palm", **options})
+        RuleSet.from_mapping({"base": "palm", **options})
 
 
 def test_replace_checks_options() -> None:
@@ -330,29 +351,29 @@ def test_rules_are_frozen_and_hashable() -> None:
 
 # -- scoring -------------------------------------------------------------------------------
 def test_palm_scoring_examples() -> None:
-    scoring = Rules.preset("palm").scoring
+    scoring = RuleSet.preset("palm").scoring
     nine = list(range(9))  # 3d 4d 5d 6d 7d 8d 9d Td Jd
-    assert scoring.penalty(9, nine) == 45
-    assert scoring.penalty(10, nine + [9]) == 110  # ... Qd: ten cards pay double
+    assert scoring.charge(9, nine)[0] == 45
+    assert scoring.charge(10, nine + [9])[0] == 110  # ... Qd: ten cards pay double
     # -1 point for a 3, -2 for a 4, -13 for a 2 (seeds 000, 001, 003)
-    assert [scoring.penalty(1, [r]) for r in (0, 1, 12)] == [1, 2, 13]
-    assert scoring.penalty(0, []) == 0
+    assert [scoring.charge(1, [r])[0] for r in (0, 1, 12)] == [1, 2, 13]
+    assert scoring.charge(0, [])[0] == 0
 
 
 def test_deduction_scoring_bands() -> None:
-    scoring = Rules.preset("deduction").scoring
-    assert [scoring.penalty(n, [0] * n) for n in (1, 9, 10, 12, 13)] == [1, 9, 20, 24, 39]
+    scoring = RuleSet.preset("deduction").scoring
+    assert [scoring.charge(n, [0] * n)[0] for n in (1, 9, 10, 12, 13)] == [1, 9, 20, 24, 39]
 
 
 def test_count_scoring_presets() -> None:
     for name in ("hongkong", "taiwan"):
-        scoring = Rules.preset(name).scoring
-        assert [scoring.penalty(n, [12] * n) for n in (5, 10, 13)] == [5, 20, 39]
+        scoring = RuleSet.preset(name).scoring
+        assert [scoring.charge(n, [12] * n)[0] for n in (5, 10, 13)] == [5, 20, 39]
     for name in ("pusoy-dos", "charlesworth2018"):
-        assert Rules.preset(name).scoring.penalty(13, [12] * 13) == 13
-    assert Rules.preset("textbook").scoring.penalty(13, [12] * 13) == 0
+        assert RuleSet.preset(name).scoring.charge(13, [12] * 13)[0] == 13
+    assert RuleSet.preset("textbook").scoring.charge(13, [12] * 13)[0] == 0
 
 
 def test_multiplier_bands_in_any_order() -> None:
     scoring = Scoring(per_card="one", multipliers=((13, 3), (10, 2)))
-    assert [scoring.penalty(n, [0] * n) for n in (9, 10, 13)] == [9, 20, 39]
+    assert [scoring.charge(n, [0] * n)[0] for n in (9, 10, 13)] == [9, 20, 39]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bigtwo.engine import Rules, RulesError, parse_cards
+from bigtwo.engine import RulesError, parse_cards
 from bigtwo.match.scoring import SYSTEMS, penalty, score_deal, scoring_system
+from bigtwo.match.settings import RuleSet
 
 NINE = parse_cards("3d 4d 5d 6d 7d 8d 9d Td Jd").mask  # ranks 3..J of diamonds
 TEN = NINE | parse_cards("Qd").mask
@@ -17,7 +18,7 @@ def cards(n: int) -> int:
 
 
 def test_palm_loser_with_three_to_jack_pays_45_and_with_queen_added_pays_110() -> None:
-    palm = Rules.preset("palm")
+    palm = RuleSet.preset("palm")
     assert penalty(palm, NINE) == (45, 1)
     assert penalty(palm, TEN) == (110, 2)  # (45 + 10) doubled at 10 cards
     score = score_deal(palm, [0, NINE, TEN, parse_cards("2s").mask], winner=0)
@@ -27,7 +28,7 @@ def test_palm_loser_with_three_to_jack_pays_45_and_with_queen_added_pays_110() -
 
 
 def test_palm_rank_values_run_from_three_to_two() -> None:
-    palm = Rules.preset("palm")
+    palm = RuleSet.preset("palm")
     assert penalty(palm, parse_cards("3s").mask) == (1, 1)
     assert penalty(palm, parse_cards("4d").mask) == (2, 1)
     assert penalty(palm, parse_cards("2d").mask) == (13, 1)
@@ -35,7 +36,7 @@ def test_palm_rank_values_run_from_three_to_two() -> None:
 
 
 def test_palm_hk_scores_as_palm() -> None:
-    assert score_deal(Rules.preset("palm-hk"), [NINE, 0, TEN, 0], winner=1).points == (
+    assert score_deal(RuleSet.preset("palm-hk"), [NINE, 0, TEN, 0], winner=1).points == (
         -45,
         155,
         -110,
@@ -44,7 +45,7 @@ def test_palm_hk_scores_as_palm() -> None:
 
 
 def test_deduction_costs_one_a_card_double_from_10_triple_at_13() -> None:
-    rules = Rules.preset("deduction")
+    rules = RuleSet.preset("deduction")
     assert penalty(rules, cards(9)) == (9, 1)
     assert penalty(rules, cards(10)) == (20, 2)
     assert penalty(rules, cards(11)) == (22, 2)
@@ -58,21 +59,21 @@ def test_deduction_costs_one_a_card_double_from_10_triple_at_13() -> None:
 
 
 def test_deduction_with_two_and_three_players() -> None:
-    rules = Rules.preset("deduction")
+    rules = RuleSet.preset("deduction")
     assert score_deal(rules, [cards(13), 0], winner=1).points == (-39, 0)
     assert score_deal(rules, [cards(1), 0, cards(10) << 20], winner=1).points == (-1, 0, -20)
 
 
 def test_textbook_reports_cards_left_but_scores_nothing() -> None:
     score = score_deal(
-        Rules.preset("textbook"), [0, cards(9), cards(11) << 12, cards(13) << 30], winner=0
+        RuleSet.preset("textbook"), [0, cards(9), cards(11) << 12, cards(13) << 30], winner=0
     )
     assert score.points == (0, 0, 0, 0)
     assert score.multipliers == (1, 1, 1, 1)
 
 
 def test_charlesworth2018_one_point_a_card_winner_collects() -> None:
-    rules = Rules.preset("charlesworth2018")
+    rules = RuleSet.preset("charlesworth2018")
     score = score_deal(rules, [cards(3), cards(13) << 3, 0, cards(8) << 16], winner=2)
     assert score.points == (-3, -13, 24, -8)  # no doubling at all
     assert score.zero_sum
@@ -80,7 +81,7 @@ def test_charlesworth2018_one_point_a_card_winner_collects() -> None:
 
 @pytest.mark.parametrize("preset", ["hongkong", "taiwan"])
 def test_count_bands_double_from_10_triple_at_13_and_winner_collects(preset: str) -> None:
-    rules = Rules.preset(preset)
+    rules = RuleSet.preset(preset)
     assert penalty(rules, cards(9)) == (9, 1)
     assert penalty(rules, cards(10)) == (20, 2)
     assert penalty(rules, cards(13)) == (39, 3)
@@ -108,7 +109,7 @@ def test_systems_are_data_read_from_the_presets() -> None:
 
 
 def test_a_house_scoring_system_is_just_options() -> None:
-    house = Rules.preset("palm").replace(scoring={"per_card": "one", "multipliers": [[8, 4]]})
+    house = RuleSet.preset("palm").replace(scoring={"per_card": "one", "multipliers": [[8, 4]]})
     assert penalty(house, cards(7)) == (7, 1)
     assert penalty(house, cards(8)) == (32, 4)
     assert score_deal(house.scoring, [cards(8), 0], winner=1).points == (-32, 32)

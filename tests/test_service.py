@@ -374,7 +374,7 @@ def test_deal_end_shows_cards_left_and_multipliers() -> None:
         [end] = [e for e in events if e.type == "deal_end"]
         assert t.match is not None
         result = t.match.results[0]
-        score = score_deal(t.rules, result.cards_left, result.winner)
+        score = score_deal(t.ruleset, result.cards_left, result.winner)
         assert end.data["multipliers"] == list(score.multipliers)
         assert end.data["counts"] == [len(c.split()) for c in end.data["left"]]
         [room] = t.info()["results"]

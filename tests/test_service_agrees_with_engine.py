@@ -21,6 +21,7 @@ from bigtwo.engine import Deal, Rules, preset_names
 from bigtwo.engine.cards import card_text, to_mask
 from bigtwo.engine.views import SeatView
 from bigtwo.match.match import Match
+from bigtwo.match.settings import RuleSet
 from bigtwo.service import ACT, JOIN, READY, Command, SeatConfig, TableConfig, TableService
 from bigtwo.service import hash_token as token_of
 from bigtwo.service.events import Event
@@ -222,7 +223,9 @@ def test_pass_lock_ends_a_trick_when_every_other_seat_has_passed() -> None:
         table.apply(Command(READY, seat=s), 0)
     assert table.match is not None
     # Before anyone acts, the table's match is replaced by one dealt these hands.
-    table.match = Match(rules, table.match.names, hands=hands, deals=1, autopass=False)
+    table.match = Match(
+        RuleSet.preset("pusoy-dos"), table.match.names, hands=hands, deals=1, autopass=False
+    )
     shadow = Shadow(table)
     shadow.deal, shadow.number = Deal(rules, hands), 1
     moves = [(0, "3c"), (1, "4d"), (2, None), (3, None), (0, "5c"), (1, None)]

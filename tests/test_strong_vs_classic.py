@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from bigtwo.bots.expert import RacingStrong
 from bigtwo.bots.strong import Situation, StrongBot, opponents_held_back
 from bigtwo.engine.cards import to_mask
-from bigtwo.engine.deal import Deal
 from bigtwo.engine.plays import table_for
 from bigtwo.engine.rules import Rules
+from bigtwo.match import Match, RuleSet
 
 PALM = Rules.preset("palm")
+PALM_SET = RuleSet.preset("palm")
 FULL = (1 << 52) - 1
 
 
@@ -33,8 +32,9 @@ def situation(hand: str, counts: list[int], trick: str | None = None) -> Situati
             key=lambda p: p.order,
         )
     return Situation.make(
-        PALM, 0, mask, counts, on_table, legal, trick is not None, plays, FULL & ~mask
-    )
+        PALM, 0, mask, counts, on_table, legal, trick is not None, plays, FULL & ~mask,
+        PALM_SET.scoring,
+    )  # fmt: skip
 
 
 def test_leads_its_lowest_group_before_a_lower_single() -> None:
@@ -59,30 +59,30 @@ def test_against_players_who_hold_back_it_does_not_give_up_at_three_cards() -> N
 
 
 def test_a_voluntary_pass_is_seen_as_holding_back() -> None:
-    deal = Deal(PALM, ["3d 4c 9h", "5d 6c Ah", "7d 8c 2h", "9d Tc Js"])
-    deal.play(0, "3d")
-    deal.pass_(1)  # 5d would beat 3d: a choice, not an automatic pass
-    assert opponents_held_back(deal.view(2))
+    match = Match(PALM_SET, hands=["3d 4c 9h", "5d 6c Ah", "7d 8c 2h", "9d Tc Js"])
+    match.play(0, "3d")
+    match.pass_(1)  # 5d would beat 3d: a choice, not an automatic pass
+    assert opponents_held_back(match.view(2))
 
 
 def test_plain_answers_show_no_holding_back() -> None:
-    deal = Deal(PALM, ["3d 4c 9h", "5d 6c Ah", "7d 8c 2h", "9d Tc Js"])
+    match = Match(PALM_SET, hands=["3d 4c 9h", "5d 6c Ah", "7d 8c 2h", "9d Tc Js"])
     for seat, card in ((0, "3d"), (1, "5d"), (2, "7d"), (3, "9d")):
-        deal.play(seat, card)
-    assert not opponents_held_back(deal.view(0))
+        match.play(seat, card)
+    assert not opponents_held_back(match.view(0))
 
 
 def test_without_autopass_a_pass_counts_once_a_higher_card_follows() -> None:
-    rules = dataclasses.replace(PALM, autopass=False)
-    deal = Deal(rules, ["3d 4c 9h", "5d 6c Ah", "7d 8c 2h", "9d Tc Js"])
-    deal.play(0, "3d")
-    deal.pass_(1)
-    assert not opponents_held_back(deal.view(2))  # the pass may have been forced
-    deal.play(2, "7d")
-    deal.play(3, "9d")
-    deal.pass_(0)
-    deal.play(1, "Ah")  # seat 1 held a card above 3d when it passed
-    assert opponents_held_back(deal.view(2))
+    hands = ["3d 4c 9h", "5d 6c Ah", "7d 8c 2h", "9d Tc Js"]
+    match = Match(PALM_SET, hands=hands, autopass=False)
+    match.play(0, "3d")
+    match.pass_(1)
+    assert not opponents_held_back(match.view(2))  # the pass may have been forced
+    match.play(2, "7d")
+    match.play(3, "9d")
+    match.pass_(0)
+    match.play(1, "Ah")  # seat 1 held a card above 3d when it passed
+    assert opponents_held_back(match.view(2))
 
 
 def test_the_rollout_players_of_the_expert_keep_their_tuning() -> None:

@@ -307,7 +307,7 @@ async def test_full_deal_to_the_score_sheet(tmp_path: Path) -> None:
 
 
 async def test_score_sheet_marks_double_and_zero_totals() -> None:
-    from bigtwo.engine import Rules
+    from bigtwo.match import RuleSet
     from bigtwo.match.history import score_rows
     from bigtwo.match.match import Match
     from bigtwo.tui.dialogs import score_sheet_text
@@ -318,14 +318,14 @@ async def test_score_sheet_marks_double_and_zero_totals() -> None:
         parse_cards("3h"),
         parse_cards("3s"),
     ]
-    match = Match(Rules.preset("palm"), seed=1, hands=[h.mask for h in hands])
+    match = Match(RuleSet.preset("palm"), seed=1, hands=[h.mask for h in hands])
     match.play(0, "3d")
     text = score_sheet_text(
         score_rows(match), number=1, deals=10, show_cards_left=True, ascii_only=False
     ).plain
     assert "DOUBLE!" in text and "*WIN!*" in text
     assert "I will not play with real money" not in text
-    zero = Match(Rules.preset("palm"), seed=1, hands=[h.mask for h in hands])
+    zero = Match(RuleSet.preset("palm"), seed=1, hands=[h.mask for h in hands])
     rows = [replace(r, total=0, points=0) for r in score_rows(match)]
     assert (
         "I will not play with real money"

@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 from bigtwo.bots.base import Bot
-from bigtwo.engine import Rules, parse_cards, preset_names
+from bigtwo.engine import parse_cards, preset_names
 from bigtwo.engine.errors import BigTwoError, NotYourTurn
 from bigtwo.match import record
+from bigtwo.match.settings import RuleSet
 from bigtwo.match.store import Store
 from bigtwo.tui.controller import GameController, GameSetup, SeatSetup, cheapest_hint
 from bigtwo.tui.helptext import rules_help
@@ -136,13 +137,13 @@ def test_prefs_survive_damaged_values() -> None:
 
 @pytest.mark.parametrize("name", [n for n in preset_names() if n != "revolution"])
 def test_help_describes_every_preset(name: str) -> None:
-    text = rules_help(Rules.preset(name))
+    text = rules_help(RuleSet.preset(name))
     assert f"Rules: {name}" in text and "Scoring:" in text
-    assert rules_help(Rules.preset(name), ascii_only=True).isascii()
+    assert rules_help(RuleSet.preset(name), ascii_only=True).isascii()
 
 
 def test_help_names_the_hong_kong_rules() -> None:
-    text = rules_help(Rules.preset("palm-hk"))
+    text = rules_help(RuleSet.preset("palm-hk"))
     assert "winner of the last deal leads" in text
     straights = next(line for line in text.splitlines() if "straights, low to high" in line)
     assert straights.index("TJQKA") < straights.index("23456")

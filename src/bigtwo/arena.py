@@ -26,8 +26,8 @@ from typing import Any
 from .bots import Bot, make_bot
 from .engine.deal import deal_hands
 from .engine.errors import BigTwoError
-from .engine.rules import Rules
 from .match import Match
+from .match.settings import RuleSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +42,7 @@ class DealRecord:
 
 @dataclass(frozen=True, slots=True)
 class BoardTask:
-    rules: Rules
+    rules: RuleSet
     lineup: tuple[str, ...]
     board: int
     seed: int
@@ -66,7 +66,7 @@ def lineup_bots(lineup: Sequence[str]) -> list[Bot]:
 
 
 def play_deal(
-    rules: Rules,
+    rules: RuleSet,
     bots: Sequence[Bot],
     hands: Sequence[int],
     rng_key: str,
@@ -81,7 +81,7 @@ def play_deal(
     times: list[list[float]] = [[] for _ in range(n)]
     while not deal.over:
         seat = deal.turn
-        view = deal.view(seat)
+        view = match.view(seat)
         if not view.legal:  # nothing beats the table: a pass, not a decision
             match.pass_(seat)
             continue
@@ -111,7 +111,7 @@ def run_board(task: BoardTask) -> list[DealRecord]:
     if bots is None:
         bots = _BOTS[task.lineup] = lineup_bots(task.lineup)
     n = len(task.lineup)
-    hands = deal_hands(task.rules, n, random.Random(f"{task.seed}:{task.board}"))
+    hands = deal_hands(task.rules.rules, n, random.Random(f"{task.seed}:{task.board}"))
     rotations = range(n) if task.duplicate else range(1)
     out = []
     for r in rotations:
@@ -301,7 +301,7 @@ def _ray(tasks: list[BoardTask], workers: int) -> Iterator[list[DealRecord]]:
 
 
 def run_arena(
-    rules: Rules,
+    rules: RuleSet,
     lineup: Sequence[str],
     *,
     deals: int,
@@ -318,8 +318,8 @@ def run_arena(
     ``on_board(deals_done)`` is called after each board, for progress displays.
     """
     lineup = tuple(lineup)
-    if len(lineup) not in rules.players:
-        allowed = ", ".join(str(p) for p in rules.players)
+    if len(lineup) not in rules.rules.players:
+        allowed = ", ".join(str(p) for p in rules.rules.players)
         raise BigTwoError(f"{rules.name} is played by {allowed} players, not {len(lineup)}")
     for name in lineup:
         make_bot(name)  # an unknown name fails here, with the list of known ones

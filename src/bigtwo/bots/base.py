@@ -1,7 +1,8 @@
 """The bot interface: a computer player chooses an action from a seat's view.
 
-A bot sees a :class:`~bigtwo.engine.views.SeatView` and a seeded ``random.Random`` and
-returns a :class:`~bigtwo.engine.plays.Play` from ``view.legal`` or ``None`` to pass. It never
+A bot sees a seat's :class:`~bigtwo.match.views.TableView` (the engine's view of the deal
+plus the scoring and the autopass switches the table applies) and a seeded ``random.Random``
+and returns a :class:`~bigtwo.engine.plays.Play` from ``view.legal`` or ``None`` to pass. It never
 sees hidden cards; the one exception (the Palm ``classic`` bot's peeking) receives the full deal
 through :meth:`Bot.peek`, an explicit door that only a table offering peeking calls.
 """
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from ..engine.deal import Deal
     from ..engine.plays import Play
     from ..engine.views import SeatView
+    from ..match.views import TableView
 
 
 class Bot(ABC):
@@ -25,7 +27,7 @@ class Bot(ABC):
     peeks: ClassVar[bool] = False
 
     @abstractmethod
-    def choose(self, view: SeatView, rng: random.Random) -> Play | None:
+    def choose(self, view: TableView, rng: random.Random) -> Play | None:
         """The play to make (one of ``view.legal``), or None to pass."""
 
     def peek(self, deal: Deal) -> None:  # noqa: B027 - an optional hook

@@ -35,6 +35,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 from ..engine.cards import card_indices
@@ -46,8 +47,9 @@ from .inference import proven_misses, proven_replies
 from .strong import Situation, StrongBot, UnseenBest, beatable, penalty_points, planner_for
 
 if TYPE_CHECKING:
-    from ..engine.rules import Rules
     from ..engine.views import SeatView
+    from ..match.settings import Scoring
+    from ..match.views import TableView
 
 
 # -- the worlds ------------------------------------------------------------------------------------
@@ -194,14 +196,14 @@ def _power(play: Play) -> int:
     return play.power
 
 
-def deal_points(rules: Rules, hands: Sequence[int], winner: int, seat: int) -> int:
-    """``seat``'s points once ``winner`` is out, as the rules score it (cards counted where
-    the rules score nothing, so the search still has something to play for)."""
+def deal_points(scoring: Scoring, hands: Sequence[int], winner: int, seat: int) -> int:
+    """``seat``'s points once ``winner`` is out, as ``scoring`` has it (cards counted where
+    it scores nothing, so the search still has something to play for)."""
     if seat != winner:
-        return -penalty_points(rules, hands[seat])
-    if not rules.scoring.winner_collects and rules.scoring.per_card != "none":
+        return -penalty_points(scoring, hands[seat])
+    if not scoring.winner_collects and scoring.per_card != "none":
         return 0
-    return sum(penalty_points(rules, h) for s, h in enumerate(hands) if s != winner)
+    return sum(penalty_points(scoring, h) for s, h in enumerate(hands) if s != winner)
 
 
 class RacingStrong(StrongBot):
@@ -219,16 +221,17 @@ class RacingStrong(StrongBot):
 _RACER = RacingStrong()
 
 
-def strong_move(deal: Deal) -> Play | None:
-    """A :class:`RacingStrong` move for the seat to act in a simulated deal (it sees that
-    seat's cards and counts; the other hands stand for its unseen cards)."""
+def strong_move(deal: Deal, scoring: Scoring) -> Play | None:
+    """A :class:`RacingStrong` move for the seat to act in a simulated deal scored by
+    ``scoring`` (it sees that seat's cards and counts; the other hands stand for its unseen
+    cards)."""
     legal = deal.legal_plays()
     if not legal:
         return None
-    return _RACER.decide_in(Situation.of_deal(deal, legal))[0]
+    return _RACER.decide_in(Situation.of_deal(deal, legal, scoring))[0]
 
 
-def likelihood(view: SeatView, hands: Sequence[int], recent: int = 6, miss: float = 0.4) -> float:
+def likelihood(view: TableView, hands: Sequence[int], recent: int = 6, miss: float = 0.4) -> float:
     """How well a sampled world explains the other seats' latest choices, as a weight.
 
     The deal is replayed from the world's hands (each seat's cards now plus those it has
@@ -256,7 +259,7 @@ def likelihood(view: SeatView, hands: Sequence[int], recent: int = 6, miss: floa
         if i >= first and action.seat == deal.turn and i in chosen:
             legal = deal.legal_plays()
             if legal:
-                move = _RACER.decide_in(Situation.of_deal(deal, legal))[0]
+                move = _RACER.decide_in(Situation.of_deal(deal, legal, view.scoring))[0]
                 made = action.play
                 if (move is None) != (made is None) or (
                     move is not None and made is not None and move.mask != made.mask
@@ -269,17 +272,19 @@ def likelihood(view: SeatView, hands: Sequence[int], recent: int = 6, miss: floa
 Policy = Callable[[Deal], Play | None]
 
 
-def rollout(deal: Deal, seat: int, policy: Policy = rollout_move, limit: int = 400) -> int:
-    """Finish ``deal`` with ``policy`` for every seat; ``seat``'s points. The deal is left
-    finished: the caller undoes what it needs."""
+def rollout(
+    deal: Deal, seat: int, scoring: Scoring, policy: Policy = rollout_move, limit: int = 400
+) -> int:
+    """Finish ``deal`` with ``policy`` for every seat; ``seat``'s points under ``scoring``.
+    The deal is left finished: the caller undoes what it needs."""
     apply = deal.apply_unchecked
     steps = 0
     while deal.winner is None and steps < limit:
         apply(policy(deal))
         steps += 1
     if deal.winner is None:  # cannot happen in a legal deal; score as a loss of all cards
-        return -penalty_points(deal.rules, deal.hands[seat])
-    return deal_points(deal.rules, deal.hands, deal.winner, seat)
+        return -penalty_points(scoring, deal.hands[seat])
+    return deal_points(scoring, deal.hands, deal.winner, seat)
 
 
 # -- information-set search ---------------------------------------------------------------------
@@ -323,9 +328,9 @@ def tree_moves(deal: Deal, policy: Policy) -> list[Play | None]:
     return unique
 
 
-def _scale(rules: Rules) -> float:
+def _scale(scoring: Scoring) -> float:
     """A typical loss (six middling cards) to bring rewards near 1 for the UCB formula."""
-    return max(1.0, float(penalty_points(rules, 0x3F << 20)))
+    return max(1.0, float(penalty_points(scoring, 0x3F << 20)))
 
 
 _MIN_WORLDS = 2  # at least this many worlds, whatever the budget says
@@ -367,7 +372,7 @@ class ExpertBot(Bot):
         self.finalists = finalists
         if search not in ("flat", "ismcts") or policy not in ("strong", "fast"):
             raise ValueError("search is 'flat' or 'ismcts'; policy is 'strong' or 'fast'")
-        self.policy: Policy = strong_move if policy == "strong" else rollout_move
+        self.policy = policy
         self.search = search
         self.exploration = exploration
         self.rollouts = rollouts
@@ -375,10 +380,15 @@ class ExpertBot(Bot):
         self.max_candidates = candidates
         self._strong = StrongBot()
 
-    def choose(self, view: SeatView, rng: random.Random) -> Play | None:
+    def choose(self, view: TableView, rng: random.Random) -> Play | None:
         return self.decide(view, rng)[0]
 
-    def decide(self, view: SeatView, rng: random.Random) -> tuple[Play | None, str]:
+    def _policy(self, scoring: Scoring) -> Policy:
+        """The rollout policy for a deal scored by ``scoring`` (the strong one sheds points
+        by it when a deal looks lost)."""
+        return rollout_move if self.policy == "fast" else partial(strong_move, scoring=scoring)
+
+    def decide(self, view: TableView, rng: random.Random) -> tuple[Play | None, str]:
         """The move and a one-line reason for people."""
         legal = view.legal
         if not legal:
@@ -411,7 +421,7 @@ class ExpertBot(Bot):
         return self.time_limit is not None and time.perf_counter() - start > self.time_limit
 
     def _flat(
-        self, view: SeatView, rng: random.Random, candidates: list[Play | None]
+        self, view: TableView, rng: random.Random, candidates: list[Play | None]
     ) -> tuple[list[float], int]:
         """Candidates in sampled worlds, finished by rollouts: mean points each.
 
@@ -422,6 +432,8 @@ class ExpertBot(Bot):
         start = time.perf_counter()
         seat = view.seat
         assert seat is not None
+        scoring = view.scoring
+        policy = self._policy(scoring)
         misses = proven_misses(view)
         replies = proven_replies(view)
         totals = [0.0] * len(candidates)
@@ -445,7 +457,7 @@ class ExpertBot(Bot):
             deal = world_of(view, hands)
             for i in active:
                 deal.apply_unchecked(candidates[i])
-                totals[i] += weight * rollout(deal, seat, self.policy)
+                totals[i] += weight * rollout(deal, seat, scoring, policy)
                 counts[i] += weight
                 steps += len(deal.actions)
                 while deal.actions:
@@ -460,7 +472,7 @@ class ExpertBot(Bot):
         return means, worlds
 
     def _ismcts(
-        self, view: SeatView, rng: random.Random, candidates: list[Play | None]
+        self, view: TableView, rng: random.Random, candidates: list[Play | None]
     ) -> tuple[list[int], list[float], int]:
         """Single-observer information-set MCTS: each iteration samples a world, walks the
         tree choosing for every seat by UCB among the moves that world allows, adds one node,
@@ -468,8 +480,9 @@ class ExpertBot(Bot):
         start = time.perf_counter()
         seat = view.seat
         assert seat is not None
-        rules = view.rules
-        scale = _scale(rules)
+        scoring = view.scoring
+        policy = self._policy(scoring)
+        scale = _scale(scoring)
         misses = proven_misses(view)
         replies = proven_replies(view)
         root = _Node()
@@ -513,14 +526,14 @@ class ExpertBot(Bot):
                 path.append((node, mover))
                 if fresh is not None or deal.winner is not None:
                     break
-                moves = tree_moves(deal, self.policy)
+                moves = tree_moves(deal, policy)
             if deal.winner is None:
-                rollout(deal, seat, self.policy)
+                rollout(deal, seat, scoring, policy)
             assert deal.winner is not None
             hands = deal.hands
             for child, mover in path:
                 child.visits += 1
-                child.total += deal_points(rules, hands, deal.winner, mover) / scale
+                child.total += deal_points(scoring, hands, deal.winner, mover) / scale
             while deal.actions:
                 deal.undo()
             iterations += 1
@@ -533,7 +546,7 @@ class ExpertBot(Bot):
         ]
         return visits, means, iterations
 
-    def candidates(self, view: SeatView) -> list[Play | None]:
+    def candidates(self, view: TableView) -> list[Play | None]:
         """The moves worth searching, most promising first."""
         legal = list(view.legal)
         out: list[Play | None] = []

@@ -15,14 +15,14 @@ from .expert import ExpertBot
 
 if TYPE_CHECKING:
     from ..engine.plays import Play
-    from ..engine.views import SeatView
+    from ..match.views import TableView
 
 HINT_SECONDS = 0.2
 HINT_ROLLOUTS = 600
 
 
 def hint(
-    view: SeatView, *, seconds: float = HINT_SECONDS, rng: random.Random | None = None
+    view: TableView, *, seconds: float = HINT_SECONDS, rng: random.Random | None = None
 ) -> tuple[Play | None, str]:
     """The move the expert suggests (None: pass) and a one-line reason for people."""
     if not view.my_turn:

@@ -2,8 +2,9 @@
 
 The table's autopass passes a seat that has no reply (to plays of fewer than five cards, or
 every play with ``autopass_five``), so every pass is evidence: an automatic one shows the
-seat held no reply, a chosen one that it held a reply and kept it. The computer players read
-these proofs from a seat's view; nothing here sees a hidden card.
+seat held no reply, a chosen one (made while those switches were on) that it held a reply
+and kept it. The computer players read these proofs from a seat's table view, which says
+which switches the table had checked before each action; nothing here sees a hidden card.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ..engine.plays import Play
     from ..engine.views import SeatView
+    from ..match.views import TableView
 
 
 def proven_misses(view: SeatView) -> list[tuple[int, Play]]:
@@ -34,23 +36,20 @@ def proven_misses(view: SeatView) -> list[tuple[int, Play]]:
     return out
 
 
-def proven_replies(view: SeatView) -> list[tuple[int, Play, int]]:
+def proven_replies(view: TableView) -> list[tuple[int, Play, int]]:
     """``(seat, play, played_since)`` for every chosen pass the table's autopass would have
     made for a seat with no reply: that seat then held a reply to ``play``, among the cards
     it holds now and ``played_since`` (the cards it has played after that pass).
 
-    Under rules whose autopass is on, a pass the table did not make is a choice, and a choice
-    needs a reply to choose against. (A table whose players turned autopass off breaks the
-    proof; the expert's :func:`~bigtwo.bots.expert.sample_hands` drops proofs it cannot
-    satisfy.)
+    Only while the switches the table checked before a pass would have passed a seat with no
+    reply (``view.action_switches``) is a pass the table did not make a choice, and a choice
+    needs a reply to choose against; with autopass off a pass may be forced.
     """
-    rules = view.rules
-    if not rules.autopass:
-        return []
+    switches = view.action_switches
     played = [0] * view.players
     table: Play | None = None
     passes: list[tuple[int, Play, int]] = []  # (seat, play, the cards it had played by then)
-    for action in view.actions:
+    for i, action in enumerate(view.actions):
         if action.play is not None:
             table = action.play
             played[action.seat] |= action.play.mask
@@ -58,7 +57,7 @@ def proven_replies(view: SeatView) -> list[tuple[int, Play, int]]:
             not action.auto
             and table is not None
             and action.seat != view.seat
-            and (table.size < 5 or rules.autopass_five)
+            and switches[i].passes(table.size)
         ):
             passes.append((action.seat, table, played[action.seat]))
         if action.trick_over:

@@ -45,6 +45,7 @@ from .strong import StrongBot
 
 if TYPE_CHECKING:
     from ..engine.views import SeatView
+    from ..match.views import TableView
 
 _NETWORK: net_mod.Network | None = None
 
@@ -200,7 +201,7 @@ class Ppo2018Bot(Bot):
         # and the weights (3 MB) should not travel with it
         return network()
 
-    def choose(self, view: SeatView, rng: random.Random) -> Play | None:
+    def choose(self, view: TableView, rng: random.Random) -> Play | None:
         if not view.legal:
             return None
         if view.players != 4 or view.hand.bit_count() > 13:

@@ -35,7 +35,8 @@ from .inference import proven_replies
 if TYPE_CHECKING:
     from ..engine.deal import Deal
     from ..engine.rules import Rules
-    from ..engine.views import SeatView
+    from ..match.settings import Scoring
+    from ..match.views import TableView
 
 RANK_K = 10
 RANK_A = 11
@@ -59,23 +60,23 @@ def top_power(card_power: Sequence[int], play: Play) -> int:
     return max(card_power[c] for c in card_indices(play.mask))
 
 
-def penalty_points(rules: Rules, hand: int) -> int:
-    """What a player left holding ``hand`` would pay under the rules' scoring. A rule set that
-    scores nothing (``per_card = "none"``) still counts cards, so bots keep a reason to shed."""
+def penalty_points(scoring: Scoring, hand: int) -> int:
+    """What a player left holding ``hand`` would pay under this scoring (its
+    :meth:`~bigtwo.match.settings.Scoring.charge`). A scoring of nothing (``per_card =
+    "none"``) still counts cards, so bots keep a reason to shed."""
     count = hand.bit_count()
     if count == 0:
         return 0
-    scoring = rules.scoring
     if scoring.per_card == "none":
         return count
-    if scoring.per_card == "rank":
-        return scoring.penalty(count, [c >> 2 for c in card_indices(hand)])
-    return scoring.penalty(count, [])  # one per card: the ranks do not count
+    # Only a scoring by rank reads the ranks: spare the list on the search's hot path.
+    ranks = [c >> 2 for c in card_indices(hand)] if scoring.per_card == "rank" else ()
+    return scoring.charge(count, ranks)[0]
 
 
 # -- what the unseen cards could beat -------------------------------------------------------
 
-_BEST_CACHE: dict[tuple[int, int], dict[object, int]] = {}
+_BEST_CACHE: dict[tuple[int, int, bool], dict[object, int]] = {}
 _SUIT_MASK = sum(1 << (4 * r) for r in range(13))  # every card of suit 0
 
 
@@ -332,6 +333,7 @@ class Situation:
     would see."""
 
     rules: Rules
+    scoring: Scoring  # how the deal is scored: what cards left cost
     table: Table
     seat: int
     hand: int
@@ -346,17 +348,18 @@ class Situation:
     fewest_cards: int  # the fewest cards any opponent holds
 
     @classmethod
-    def of(cls, view: SeatView) -> Situation:
+    def of(cls, view: TableView) -> Situation:
         assert view.seat is not None
         plays = table_for(view.rules).plays_in(view.hand)
         return cls.make(
             view.rules, view.seat, view.hand, view.counts, view.table, view.legal,
-            view.can_pass, plays, view.unseen,
+            view.can_pass, plays, view.unseen, view.scoring,
         )  # fmt: skip
 
     @classmethod
-    def of_deal(cls, deal: Deal, legal: Sequence[Play]) -> Situation:
-        """The seat to act in a simulated deal; its unseen cards are the other hands."""
+    def of_deal(cls, deal: Deal, legal: Sequence[Play], scoring: Scoring) -> Situation:
+        """The seat to act in a simulated deal (scored by ``scoring``); its unseen cards are
+        the other hands."""
         seat = deal.turn
         unseen = 0
         for s, h in enumerate(deal.hands):
@@ -365,7 +368,7 @@ class Situation:
         counts = [h.bit_count() for h in deal.hands]
         return cls.make(
             deal.rules, seat, deal.hands[seat], counts, deal.table, legal,
-            deal.table is not None, deal.hand_plays(seat).plays, unseen,
+            deal.table is not None, deal.hand_plays(seat).plays, unseen, scoring,
         )  # fmt: skip
 
     @classmethod
@@ -380,12 +383,14 @@ class Situation:
         can_pass: bool,
         plays: Sequence[Play],
         unseen: int,
+        scoring: Scoring,
     ) -> Situation:
         opponents = tuple(s for s in range(len(counts)) if s != seat)
         table = table_for(rules)
         others = [counts[s] for s in opponents]
         return cls(
             rules=rules,
+            scoring=scoring,
             table=table,
             seat=seat,
             hand=hand,
@@ -412,7 +417,7 @@ class Situation:
 # -- what the opponents have shown -------------------------------------------------------------
 
 
-def opponents_held_back(view: SeatView) -> bool:
+def opponents_held_back(view: TableView) -> bool:
     """Whether, this deal, an opponent passed a trick it could have beaten, from the public
     history only: a chosen pass where the table's autopass would have passed a seat with no
     reply (:func:`.inference.proven_replies`), or a pass over a single followed by that seat
@@ -468,10 +473,10 @@ class StrongBot(Bot):
     # rollout players (``RacingStrong``) turn it off: their tuning predates it.
     counter_peeking = True
 
-    def choose(self, view: SeatView, rng: random.Random) -> Play | None:
+    def choose(self, view: TableView, rng: random.Random) -> Play | None:
         return self.decide(view)[0]
 
-    def decide(self, view: SeatView) -> tuple[Play | None, str]:
+    def decide(self, view: TableView) -> tuple[Play | None, str]:
         """The play (None: pass) and a one-line reason for people."""
         if not view.legal:
             return None, "nothing beats the table"
@@ -602,7 +607,7 @@ class StrongBot(Bot):
     @staticmethod
     def _shed(s: Situation, play: Play) -> int:
         """The points ``play`` takes out of the hand."""
-        return penalty_points(s.rules, s.hand) - penalty_points(s.rules, s.hand & ~play.mask)
+        return penalty_points(s.scoring, s.hand) - penalty_points(s.scoring, s.hand & ~play.mask)
 
     @staticmethod
     def _is_control(s: Situation, play: Play) -> bool:

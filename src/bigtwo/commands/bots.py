@@ -23,7 +23,8 @@ from rich.progress import (
 from rich.table import Table
 
 from ..engine.errors import BigTwoError
-from ..engine.rules import Rules, preset_names
+from ..engine.rules import preset_names
+from ..match.settings import RuleSet
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -62,12 +63,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     bots.set_defaults(run=_bots)
 
 
-def _rules_of(text: str) -> Rules:
+def _rules_of(text: str) -> RuleSet:
     if text in preset_names():
-        return Rules.preset(text)
+        return RuleSet.preset(text)
     if text.endswith(".toml") or os.sep in text or Path(text).exists():
-        return Rules.from_file(text)
-    return Rules.preset(text)  # raises, listing the presets
+        return RuleSet.from_file(text)
+    return RuleSet.preset(text)  # raises, listing the presets
 
 
 def _arena(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..engine.rules import Rules, preset_names
+from ..match.settings import RuleSet
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -43,10 +44,11 @@ def _rules_list(args: argparse.Namespace) -> int:
 
 
 def _rules_show(args: argparse.Namespace) -> int:
+    # Every option a rules file holds: the rules of play and the match's settings.
     if args.file:
-        rules = Rules.from_file(args.file)
+        rules = RuleSet.from_file(args.file)
     elif args.name:
-        rules = Rules.preset(args.name)
+        rules = RuleSet.preset(args.name)
     else:
         print("bigtwo rules show: name a preset or give --file FILE")
         return 2

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TextIO
 
 from ..engine.errors import BigTwoError
-from ..engine.rules import Rules
 from ..match.autoplay import play_out
 from ..match.history import (
     export_history,
@@ -27,6 +26,7 @@ from ..match.history import (
 )
 from ..match.match import Match
 from ..match.record import FORMATS, read_file, write_file, write_json, write_text
+from ..match.settings import RuleSet
 from ..match.store import Store
 
 
@@ -98,10 +98,10 @@ def _open_store(args: argparse.Namespace) -> Store:
 
 
 # -- simulate ------------------------------------------------------------------------------------
-def _load_rules(text: str) -> Rules:
+def _load_rules(text: str) -> RuleSet:
     if text.endswith(".toml") or Path(text).is_file():
-        return Rules.from_file(text)
-    return Rules.preset(text)
+        return RuleSet.from_file(text)
+    return RuleSet.preset(text)
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -218,7 +218,7 @@ def _record_check(args: argparse.Namespace) -> int:
     state = "finished" if match.over else f"in play at deal {match.deal_number}"
     totals = ", ".join(f"{n} {signed(t)}" for n, t in zip(match.names, match.totals, strict=True))
     print(
-        f"{args.file}: a sound record. {match.first_rules.name}, {match.players} seats, "
+        f"{args.file}: a sound record. {match.first_ruleset.name}, {match.players} seats, "
         f"{match.deal_number} of {match.deals} deals ({state}), {actions} actions; totals {totals}"
     )
     return 0

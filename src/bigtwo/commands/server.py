@@ -401,9 +401,8 @@ class _Screen:
             )
             for seat, cards in enumerate(msg.get("left", [])):
                 if cards:
-                    band = {2: " DOUBLE!", 3: " TRIPLE!"}.get(
-                        msg.get("multipliers", [1] * 4)[seat], ""
-                    )
+                    # The server sends every seat's factor with every deal's end.
+                    band = {2: " DOUBLE!", 3: " TRIPLE!"}.get(msg["multipliers"][seat], "")
                     print(f"    {self.name(seat)}: {card_symbols(to_mask(cards))}{band}")
             if msg.get("next_deal"):
                 print("  Type 'next' when you are ready for the next deal.")

@@ -20,7 +20,7 @@ from .errors import (
 )
 from .movegen import HandPlays, legal_plays
 from .plays import Kind, Play, beats, classify, table_for
-from .rules import Rules, Scoring, preset_names
+from .rules import Rules, preset_names
 from .views import SeatView
 
 __all__ = [
@@ -44,7 +44,6 @@ __all__ = [
     "Play",
     "Rules",
     "RulesError",
-    "Scoring",
     "SeatView",
     "beats",
     "card_symbols",

@@ -1,9 +1,12 @@
 """Rule sets as data: every option a preset or a house rule can set, and the presets.
 
-A :class:`Rules` value is plain, frozen data. Presets live as TOML files in
-``bigtwo/presets/`` (each with its source), and house rules load from a TOML file that names a
-``base`` preset and overrides options. Unknown or contradictory options raise
-:class:`RulesError` in words. This module does not play: it only says what the rules are.
+A :class:`Rules` value is plain, frozen data: the rules of play, and only those. Presets live
+as TOML files in ``bigtwo/presets/`` (each with its source), and house rules load from a TOML
+file that names a ``base`` preset and overrides options. A rules file also holds the match's
+settings (scoring, game length): :mod:`bigtwo.match.settings` reads those, and this module
+leaves every option it does not know to it (:meth:`Rules.split`). Unknown or
+contradictory options raise :class:`RulesError` in words. This module does not play: it only
+says what the rules are.
 
 >>> rules = Rules.preset("palm")
 >>> rules.suit_order, rules.straights[0], rules.straights[-1]
@@ -17,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -46,7 +49,6 @@ NEXT_LEADERS = ("lead_card", "winner")
 STRAIGHT_TIEBREAKS = ("top_of_sequence", "highest_card")
 FLUSH_ORDERS = ("top_card", "suit_first")
 LEFTOVERS = ("aside", "to_leader")
-PER_CARD = ("rank", "one", "none")
 
 _PRESET_NAMES = (
     "palm",
@@ -58,39 +60,6 @@ _PRESET_NAMES = (
     "pusoy-dos",
     "charlesworth2018",
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Scoring:
-    """How a deal is scored once a player is out.
-
-    ``per_card`` is what each card left costs: by ``rank_values`` (3 first, 2 last), one point
-    each, or nothing (a report of cards left only). ``multipliers`` are ``(cards_left, factor)``
-    bands: the largest band reached multiplies the cost. With ``winner_collects`` the winner
-    receives what the others pay, so every deal sums to zero.
-    """
-
-    per_card: str = "rank"
-    rank_values: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
-    multipliers: tuple[tuple[int, int], ...] = ((10, 2),)
-    winner_collects: bool = True
-
-    def penalty(self, cards_left: int, ranks: list[int]) -> int:
-        """What a player left with cards of these ranks (0 = 3 … 12 = 2) pays.
-
-        >>> Scoring().penalty(9, list(range(9)))
-        45
-        >>> Scoring().penalty(10, list(range(10)))
-        110
-        """
-        if self.per_card == "none" or cards_left == 0:
-            return 0
-        base = sum(self.rank_values[r] for r in ranks) if self.per_card == "rank" else cards_left
-        factor, reached = 1, 0
-        for threshold, multiple in self.multipliers:
-            if reached <= threshold <= cards_left:
-                factor, reached = multiple, threshold
-        return base * factor
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,8 +91,9 @@ class Rules:
     - ``pass_lock``: a player who passes sits out the rest of the trick.
     - ``last_card``: when the next player holds one card, a single played must be your
       highest card.
-    - ``scoring``, ``deals_per_game``, ``autopass``, ``autopass_five``: for the match and the
-      table service (autopass is a default preference, never at a lead).
+
+    How a deal is scored, how many deals make a game and the other table settings are the
+    match's (:class:`bigtwo.match.settings.MatchRules`), not the play's.
     """
 
     name: str = "palm"
@@ -150,10 +120,6 @@ class Rules:
     straight_flush_beatable: bool = True
     pass_lock: bool = False
     last_card: bool = False
-    scoring: Scoring = field(default_factory=Scoring)
-    deals_per_game: int = 10
-    autopass: bool = True
-    autopass_five: bool = False
 
     def __post_init__(self) -> None:
         _check(self)
@@ -186,12 +152,27 @@ class Rules:
 
     @staticmethod
     def from_mapping(data: Mapping[str, Any], *, origin: str = "rules") -> Rules:
+        """Rules from plain data (every key one of these rules' options, or ``base``)."""
         options = dict(data)
         base_name = options.pop("base", None)
         if base_name is not None and not isinstance(base_name, str):
             raise RulesError(f"{origin}: 'base' must be a preset name")
         base = Rules.preset(base_name) if base_name else Rules()
         return base.replace(origin=origin, **options)
+
+    @staticmethod
+    def split(data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A rules file's data in two: the options of play (with ``base``) and the rest, which
+        another layer reads (the match's settings) and which this module never looks into.
+
+        >>> Rules.split({"base": "palm", "pass_lock": True, "deals_per_game": 3})
+        ({'base': 'palm', 'pass_lock': True}, {'deals_per_game': 3})
+        """
+        own: dict[str, Any] = {}
+        rest: dict[str, Any] = {}
+        for key, value in data.items():
+            (own if key == "base" or key in _OPTIONS else rest)[key] = value
+        return own, rest
 
     def replace(self, *, origin: str = "rules", **options: Any) -> Rules:
         """A copy with some options changed, each checked."""
@@ -210,14 +191,7 @@ class Rules:
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if f.name == "scoring":
-                value = {
-                    "per_card": value.per_card,
-                    "rank_values": list(value.rank_values),
-                    "multipliers": [list(m) for m in value.multipliers],
-                    "winner_collects": value.winner_collects,
-                }
-            elif f.name == "cards_per_player":
+            if f.name == "cards_per_player":
                 value = {str(k): v for k, v in value}
             elif isinstance(value, tuple):
                 value = list(value)
@@ -245,47 +219,33 @@ class Rules:
         return "\n".join(lines)
 
 
+_OPTIONS = frozenset(f.name for f in dataclasses.fields(Rules))
+
+
 def preset_names() -> tuple[str, ...]:
     return _PRESET_NAMES
 
 
 @cache
 def _load_preset(name: str) -> Rules:
+    own, _match_settings = Rules.split(preset_data(name))
+    return Rules.from_mapping(own, origin=f"preset {name}")
+
+
+@cache
+def _preset_text(name: str) -> str:
     if name not in _PRESET_NAMES:
         raise RulesError(f"Unknown rule preset '{name}' (presets: {', '.join(_PRESET_NAMES)})")
-    text = resources.files("bigtwo").joinpath("presets", f"{name}.toml").read_text("utf-8")
-    data = tomllib.loads(text)
-    return Rules.from_mapping(data, origin=f"preset {name}")
+    return resources.files("bigtwo").joinpath("presets", f"{name}.toml").read_text("utf-8")
+
+
+def preset_data(name: str) -> dict[str, Any]:
+    """A preset file's data as written: the options of play and the match's settings."""
+    return tomllib.loads(_preset_text(name))
 
 
 def _coerce(key: str, value: Any, current: Any, origin: str) -> Any:
     where = f"{origin}: option '{key}'"
-    if key == "scoring":
-        if isinstance(value, Scoring):
-            return value
-        if not isinstance(value, Mapping):
-            raise RulesError(f"{where} must be a table")
-        known = {f.name for f in dataclasses.fields(Scoring)}
-        for sub in value:
-            if sub not in known:
-                raise RulesError(
-                    f"{where}: unknown key '{sub}' (known: {', '.join(sorted(known))})"
-                )
-        merged = {f.name: getattr(current, f.name) for f in dataclasses.fields(Scoring)}
-        merged.update(value)
-        if not isinstance(merged["per_card"], str):
-            raise RulesError(f"{where}: per_card must be text")
-        if not isinstance(merged["winner_collects"], bool):
-            raise RulesError(f"{where}: winner_collects must be true or false")
-        try:
-            return Scoring(
-                per_card=merged["per_card"],
-                rank_values=tuple(int(v) for v in merged["rank_values"]),
-                multipliers=tuple((int(a), int(b)) for a, b in merged["multipliers"]),
-                winner_collects=bool(merged["winner_collects"]),
-            )
-        except (TypeError, ValueError):
-            raise RulesError(f"{where} has a malformed value") from None
     if key == "cards_per_player":
         if not isinstance(value, Mapping):
             raise RulesError(f"{where} must map player counts to cards, like {{4 = 13}}")
@@ -382,15 +342,3 @@ def _check(rules: Rules) -> None:
     for bomb in rules.bombs:
         if bomb not in kinds and bomb not in rules.four_card_kinds:
             raise RulesError(f"{name}: bomb '{bomb}' is not a kind these rules have")
-    if rules.scoring.per_card not in PER_CARD:
-        raise RulesError(f"{name}: scoring per_card must be one of {', '.join(PER_CARD)}")
-    if len(rules.scoring.rank_values) != 13:
-        raise RulesError(f"{name}: scoring rank_values needs 13 values, 3 first and 2 last")
-    if any(threshold < 1 or multiple < 1 for threshold, multiple in rules.scoring.multipliers):
-        raise RulesError(
-            f"{name}: scoring multipliers must be [cards_left, factor] pairs of 1 or more"
-        )
-    if rules.deals_per_game < 1:
-        raise RulesError(f"{name}: deals_per_game must be at least 1")
-    if rules.autopass_five and not rules.autopass:
-        raise RulesError(f"{name}: autopass_five extends autopass, so it needs autopass = true")

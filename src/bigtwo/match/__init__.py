@@ -1,5 +1,7 @@
 """Matches: deals in sequence, scoring, game records, Palm-style history and storage.
 
+:mod:`.settings` holds what a rules file says about the match (scoring, game length,
+autopass) beside the rules of play; :mod:`.views` is a seat's view at the table;
 :mod:`.match` plays deals one after another; :mod:`.scoring` scores them; :mod:`.record`
 writes and replays game records; :mod:`.history` tells a match as text; :mod:`.store` keeps
 matches, preferences, high scores and statistics in SQLite; :mod:`.autoplay` plays a match
@@ -9,6 +11,8 @@ through with computer players.
 from .errors import ExportError, RecordError, StoreCorrupt, StoreError, StoreLocked
 from .match import Change, DealRecord, DealResult, Match, deal_with_choice
 from .scoring import SYSTEMS, DealScore, penalty, score_deal, scoring_system
+from .settings import MatchRules, RuleSet, Scoring, Switches
+from .views import TableView
 
 __all__ = [
     "SYSTEMS",
@@ -18,10 +22,15 @@ __all__ = [
     "DealScore",
     "ExportError",
     "Match",
+    "MatchRules",
     "RecordError",
+    "RuleSet",
+    "Scoring",
     "StoreCorrupt",
     "StoreError",
     "StoreLocked",
+    "Switches",
+    "TableView",
     "deal_with_choice",
     "penalty",
     "score_deal",

@@ -19,7 +19,7 @@ from .match import Match
 if TYPE_CHECKING:
     from ..engine.deal import Deal
     from ..engine.plays import Play
-    from ..engine.views import SeatView
+    from .views import TableView
 
 
 class Player(Protocol):
@@ -27,7 +27,7 @@ class Player(Protocol):
 
     peeks: ClassVar[bool]
 
-    def choose(self, view: SeatView, rng: random.Random) -> Play | None: ...
+    def choose(self, view: TableView, rng: random.Random) -> Play | None: ...
 
     def peek(self, deal: Deal) -> None: ...
 
@@ -71,7 +71,7 @@ def play_out(
         bot = bots[seat]
         if bot.peeks:
             bot.peek(deal)
-        choice = bot.choose(deal.view(seat), rng)
+        choice = bot.choose(match.view(seat), rng)
         actions = match.act(seat, choice)
         if after is not None:
             after(actions)

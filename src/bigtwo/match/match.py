@@ -4,12 +4,13 @@ The match owns the current :class:`~bigtwo.engine.deal.Deal`, deals each new one
 match seed, or with a player's chosen cards: the Palm "select card for new game"), applies
 autopass after every action, scores each finished deal and keeps the running totals. A change
 of rules waits for the next deal. It logs every change of a setting at its place among the
-actions, so a record can replay the match exactly. It has no I/O and no clock: the caller
-passes elapsed seconds (:meth:`Match.add_seconds`) or timestamps (:meth:`Match.tick`);
-records, history text and storage build on it.
+actions, so a record can replay the match exactly, and keeps with every action the autopass
+switches the table had checked before it. Seats see the deal through :meth:`Match.view`,
+which adds those switches and the scoring to the engine's view. It has no I/O and no clock:
+the caller passes elapsed seconds (:meth:`Match.add_seconds`) or timestamps
+(:meth:`Match.tick`); records, history text and storage build on it.
 
->>> from bigtwo.engine import Rules
->>> match = Match(Rules.preset("palm"), ["You", "Ann", "Bill", "Cat"], seed=7)
+>>> match = Match(RuleSet.preset("palm"), ["You", "Ann", "Bill", "Cat"], seed=7)
 >>> match.deal_number, match.deal.players, match.deals
 (1, 4, 10)
 """
@@ -27,6 +28,8 @@ from ..engine.errors import IllegalAction
 from ..engine.plays import Play
 from ..engine.rules import Rules
 from .scoring import DealScore, score_deal
+from .settings import RuleSet, Switches
+from .views import TableView
 
 DEFAULT_NAMES = ("You", "Ann", "Bill", "Cat")
 
@@ -36,13 +39,14 @@ class DealResult:
     """A finished deal: who dealt what, every action, and the score."""
 
     number: int
-    rules: Rules
+    rules: RuleSet
     dealt: tuple[int, ...]
     leader: int
     actions: tuple[Action, ...]
     winner: int
     cards_left: tuple[int, ...]
     score: DealScore
+    switches: tuple[Switches, ...]  # per action: the autopass switches checked before it
 
     @property
     def points(self) -> tuple[int, ...]:
@@ -54,13 +58,13 @@ class Change:
     """A setting changed during the match: ``index`` actions of deal ``deal`` came before it.
 
     ``key`` is one of ``rules`` (takes effect from the next deal), ``autopass`` or
-    ``autopass_five``; ``value`` is the new :class:`Rules` or flag.
+    ``autopass_five``; ``value`` is the new :class:`~bigtwo.match.settings.RuleSet` or flag.
     """
 
     deal: int
     index: int
     key: str
-    value: Rules | bool
+    value: RuleSet | bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,12 +72,13 @@ class DealRecord:
     """One deal of the match, finished or in play: what a record or a history shows."""
 
     number: int
-    rules: Rules
+    rules: RuleSet
     dealt: tuple[int, ...]
     leader: int
     actions: tuple[Action, ...]
     result: DealResult | None  # None while the deal is in play
     seconds: float
+    switches: tuple[Switches, ...]  # per action: the autopass switches checked before it
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,11 +124,17 @@ class Applied(NamedTuple):
 
 
 class Match:
-    """Deals played one after another, ``deals`` of them (the preset's game length)."""
+    """Deals played one after another, ``deals`` of them (the preset's game length).
+
+    ``ruleset`` holds the rules of the deal in play (both parts), ``rules`` their part of play;
+    ``next_ruleset`` the rules of the next deal and ``first_ruleset`` those the match began
+    with. ``autopass`` and ``autopass_five`` are the switches in force, which start as the
+    rules say unless given.
+    """
 
     def __init__(
         self,
-        rules: Rules,
+        rules: RuleSet,
         names: Sequence[str] | None = None,
         *,
         players: int | None = None,
@@ -139,9 +150,13 @@ class Match:
         random); ``hands`` gives every seat's cards for the first deal outright. ``kinds``
         says who sits in each seat (``human`` or a computer level such as ``greedy``): the
         match only carries it, so a saved game knows whom to seat again."""
-        count = players or (len(names) if names else rules.default_players)
-        if count not in rules.players:
-            allowed = ", ".join(str(p) for p in rules.players)
+        if not isinstance(rules, RuleSet):
+            # The engine's Rules lack the scoring and the game length a match needs.
+            raise TypeError("A match is played under a RuleSet, such as RuleSet.preset('palm')")
+        play = rules.rules
+        count = players or (len(names) if names else play.default_players)
+        if count not in play.players:
+            allowed = ", ".join(str(p) for p in play.players)
             raise IllegalAction(f"{rules.name} is played by {allowed} players, not {count}")
         self.names = [_check_name(n) for n in names] if names else list(DEFAULT_NAMES[:count])
         if len(self.names) != count:
@@ -150,19 +165,25 @@ class Match:
         if len(self.kinds) != count:
             raise IllegalAction(f"{count} players need {count} kinds, not {len(self.kinds)}")
         self.players = count
-        self.rules = rules
-        self.next_rules = rules
-        self.first_rules = rules
+        self.ruleset = rules
+        self.next_ruleset = rules
+        self.first_ruleset = rules
         self.seed: int | str = (
             seed if seed is not None else random.SystemRandom().randrange(1 << 62)
         )
-        self.deals = deals or rules.deals_per_game
+        self.deals = deals or rules.match.deals_per_game
         if self.deals < 1:
             raise IllegalAction("A game needs at least one deal")
-        self._autopass = rules.autopass if autopass is None else autopass
-        self._autopass_five = rules.autopass_five if autopass_five is None else autopass_five
+        settings = rules.match
+        self._autopass = settings.autopass if autopass is None else bool(autopass)
+        self._autopass_five = (
+            settings.autopass_five if autopass_five is None else bool(autopass_five)
+        )
         self.first_autopass = self._autopass
         self.first_autopass_five = self._autopass_five
+        # The switches the last autopass check read, and those of each action of the deal.
+        self._checked = self.switches
+        self._action_switches: list[Switches] = []
         self.changes: list[Change] = []
         self.results: list[DealResult] = []
         self.totals = [0] * count
@@ -178,7 +199,8 @@ class Match:
         custom: Mapping[int, int | str | CardSet] | None = None,
         hands: Sequence[int | str | CardSet] | None = None,
     ) -> Deal:
-        rules = self.next_rules
+        ruleset = self.next_ruleset
+        rules = ruleset.rules
         number = self.deal_number + 1
         if hands is None:
             rng = random.Random(f"{self.seed}:{number}")
@@ -194,11 +216,14 @@ class Match:
             leader = self.results[-1].winner
         # Build the deal before touching any state, so a refused deal leaves the match as it was.
         deal = Deal(rules, dealt, leader=leader)
-        self.rules = rules
+        self.ruleset = ruleset
         self.deal_number = number
         self.deal_seconds.append(0.0)
         self._leaders.append(deal.leader)
         self.deal = deal
+        self._action_switches = []
+        self._checked = self.switches
+        self._keep_switches()
         self._autopass_now()
         return self.deal
 
@@ -214,13 +239,18 @@ class Match:
             raise IllegalAction("The game is over")
         return self._start_deal(custom=custom, hands=hands)
 
-    def set_rules(self, rules: Rules) -> None:
+    def set_rules(self, rules: RuleSet) -> None:
         """Change the rules from the next deal on; the deal in play keeps its rules."""
-        if self.players not in rules.players:
+        if self.players not in rules.rules.players:
             raise IllegalAction(f"{rules.name} is not played by {self.players} players")
-        if rules != self.next_rules:
-            self.next_rules = rules
+        if rules != self.next_ruleset:
+            self.next_ruleset = rules
             self._log("rules", rules)
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of play of the deal in play."""
+        return self.ruleset.rules
 
     @property
     def autopass(self) -> bool:
@@ -246,7 +276,12 @@ class Match:
             self._autopass_five = bool(value)
             self._log("autopass_five", self._autopass_five)
 
-    def _log(self, key: str, value: Rules | bool) -> None:
+    @property
+    def switches(self) -> Switches:
+        """The autopass switches in force now."""
+        return Switches(self._autopass, self._autopass_five)
+
+    def _log(self, key: str, value: RuleSet | bool) -> None:
         self.changes.append(Change(self.deal_number, len(self.deal.actions), key, value))
 
     @property
@@ -284,10 +319,12 @@ class Match:
     def play(self, seat: int, cards: int | str | CardSet | Play) -> list[Action]:
         """Play for ``seat``; returns that action and any autopasses that follow it."""
         applied = [self.deal.play(seat, cards)]
+        self._keep_switches()
         return applied + self._after()
 
     def pass_(self, seat: int) -> list[Action]:
         applied = [self.deal.pass_(seat)]
+        self._keep_switches()
         return applied + self._after()
 
     def act(self, seat: int, play: Play | None) -> list[Action]:
@@ -298,15 +335,16 @@ class Match:
         """Play ``cards`` for ``seat`` (None: pass), as :meth:`act` does, and return that
         action and any autopasses that follow it, each with the public state right after it.
 
-        >>> from bigtwo.engine import Rules
         >>> hands = ["3d 4d", "5c 6c", "7h 8h", "9s Ts"]
-        >>> match = Match(Rules.preset("palm"), hands=hands, deals=1, autopass=False)
+        >>> match = Match(RuleSet.preset("palm"), hands=hands, deals=1, autopass=False)
         >>> [(a.action.seat, a.state.turn, a.state.counts) for a in match.take_turn(0, "3d")]
         [(0, 1, (1, 2, 2, 2))]
         """
         deal = self.deal
         action = deal.pass_(seat) if cards is None else deal.play(seat, cards)
+        self._keep_switches()
         applied = [Applied(action, PublicState.of(deal))]
+        self._checked = self.switches  # as in _autopass_now
         while self.autopass_due():
             applied.append(Applied(self._autopass_once(), PublicState.of(deal)))
         self._finish_if_over()
@@ -324,13 +362,14 @@ class Match:
     def autopass_due(self) -> bool:
         """Whether the seat to act would be passed automatically now."""
         deal = self.deal
-        if deal.over or deal.table is None or not self._autopass:
-            return False
-        if deal.table.size == 5 and not self._autopass_five:
+        if deal.over or deal.table is None or not self.switches.passes(deal.table.size):
             return False
         return not deal.legal_plays()
 
     def _autopass_now(self) -> list[Action]:
+        # The seat to act next was passed, or not, by the switches read here: they are what
+        # its next action is recorded with (a switch changed before it acts is read after).
+        self._checked = self.switches
         applied: list[Action] = []
         while self.autopass_due():
             applied.append(self._autopass_once())
@@ -340,23 +379,46 @@ class Match:
         """Pass the seat to act automatically (only when :meth:`autopass_due`)."""
         size = self.deal.table.size if self.deal.table else 0
         reason = f"no {size}-card play beats the table"
-        return self.deal.pass_(self.deal.turn, auto=True, reason=reason)
+        action = self.deal.pass_(self.deal.turn, auto=True, reason=reason)
+        self._keep_switches()
+        return action
+
+    def _keep_switches(self) -> None:
+        """Give every action of the deal not yet given them the switches last checked
+        (the deal may act by itself, as when its opening card is played alone)."""
+        while len(self._action_switches) < len(self.deal.actions):
+            self._action_switches.append(self._checked)
+
+    def action_switches(self) -> tuple[Switches, ...]:
+        """For each action of the deal in play, the autopass switches checked before it."""
+        return tuple(self._action_switches)
+
+    def view(self, seat: int | None) -> TableView:
+        """What ``seat`` (None: a spectator) may know of the deal in play, with the scoring
+        and the autopass switches, now and for each action: what a computer player reads."""
+        return TableView.of(
+            self.deal.view(seat),
+            scoring=self.ruleset.match.scoring,
+            switches=self.switches,
+            action_switches=tuple(self._action_switches),
+        )
 
     def _finish(self) -> None:
         deal = self.deal
         assert deal.winner is not None
         left = tuple(deal.hands)
-        score = score_deal(self.rules, left, deal.winner)
+        score = score_deal(self.ruleset, left, deal.winner)
         self.results.append(
             DealResult(
                 number=self.deal_number,
-                rules=self.rules,
+                rules=self.ruleset,
                 dealt=deal.dealt,
                 leader=deal.leader,
                 actions=tuple(deal.actions),
                 winner=deal.winner,
                 cards_left=left,
                 score=score,
+                switches=tuple(self._action_switches),
             )
         )
         for seat, points in enumerate(score.points):
@@ -376,6 +438,7 @@ class Match:
                     result.actions,
                     result,
                     self.deal_seconds[result.number - 1],
+                    result.switches,
                 )  # fmt: skip
             )
         if len(self.results) < self.deal_number:
@@ -383,12 +446,13 @@ class Match:
             out.append(
                 DealRecord(
                     self.deal_number,
-                    self.rules,
+                    self.ruleset,
                     deal.dealt,
                     deal.leader,
                     tuple(deal.actions),
                     None,
                     self.deal_seconds[-1],
+                    tuple(self._action_switches),
                 )  # fmt: skip
             )
         return out

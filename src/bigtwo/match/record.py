@@ -10,8 +10,7 @@ with the line (or JSON path) and the reason. The format is specified in
 ``docs/record-format.md``. This module does no storage of its own: files are written only by
 :func:`write_file`, atomically.
 
->>> from bigtwo.engine import Rules
->>> match = Match(Rules.preset("palm"), seed=3, deals=1)
+>>> match = Match(RuleSet.preset("palm"), seed=3, deals=1)
 >>> text = write_text(match)
 >>> text.splitlines()[0], read_text(text).deal.dealt == match.deal.dealt
 ('bigtwo-record 1', True)
@@ -32,9 +31,10 @@ from typing import Any, NamedTuple
 from ..engine.cards import card_symbols, card_text, parse_cards
 from ..engine.deal import Action
 from ..engine.errors import BigTwoError
-from ..engine.rules import Rules, preset_names
+from ..engine.rules import preset_names
 from .errors import ExportError, RecordError
 from .match import Change, Match
+from .settings import RuleSet
 
 FORMAT = "bigtwo-record"
 VERSION = 1
@@ -48,14 +48,15 @@ _INT = re.compile(r"-?\d+")
 
 
 # -- writing -------------------------------------------------------------------------------------
-def rules_data(rules: Rules) -> str | dict[str, Any]:
-    """A preset's name when the rules are exactly that preset, else every option."""
-    if rules.name in preset_names() and Rules.preset(rules.name) == rules:
+def rules_data(rules: RuleSet) -> str | dict[str, Any]:
+    """A preset's name when the rules are exactly that preset, else every option (of play
+    and of the match, as a rules file has them)."""
+    if rules.name in preset_names() and RuleSet.preset(rules.name) == rules:
         return rules.name
     return rules.to_mapping()
 
 
-def rules_token(rules: Rules) -> str:
+def rules_token(rules: RuleSet) -> str:
     """The rules as one token of the text form: a preset name or a one-line JSON object."""
     data = rules_data(rules)
     if isinstance(data, str):
@@ -72,7 +73,7 @@ def header_lines(match: Match) -> list[str]:
     lines = [
         f"{FORMAT} {VERSION}",
         "# Big Two game record, one line per action: see docs/record-format.md",
-        f"rules {rules_token(match.first_rules)}",
+        f"rules {rules_token(match.first_ruleset)}",
         f"deals {match.deals}",
         f"seed {seed}",
         f"autopass {_on(match.first_autopass)}",
@@ -175,7 +176,7 @@ def to_data(match: Match) -> dict[str, Any]:
     data: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
-        "rules": rules_data(match.first_rules),
+        "rules": rules_data(match.first_ruleset),
         "deals_per_game": match.deals,
         "seed": match.seed,
         "autopass": match.first_autopass,
@@ -376,7 +377,7 @@ class _Replay:
         else:
             self.header[word] = self.switch(rest)
 
-    def rules(self, text: str) -> Rules:
+    def rules(self, text: str) -> RuleSet:
         try:
             if text.startswith("{"):
                 try:
@@ -385,8 +386,8 @@ class _Replay:
                     raise self.fail(f"the rules are not valid JSON: {exc.msg}") from None
                 if not isinstance(data, dict):
                     raise self.fail("the rules must be a preset name or a JSON object")
-                return Rules.from_mapping(data, origin="rules")
-            return Rules.preset(text)
+                return RuleSet.from_mapping(data, origin="rules")
+            return RuleSet.preset(text)
         except BigTwoError as exc:
             if isinstance(exc, RecordError):
                 raise
@@ -833,7 +834,7 @@ def format_seconds(seconds: float) -> str:
 
 def _change_line(change: Change) -> str:
     value = change.value
-    text = rules_token(value) if isinstance(value, Rules) else _on(value)
+    text = rules_token(value) if isinstance(value, RuleSet) else _on(value)
     return f"set {_SETTING_WORDS[change.key]} {text}"
 
 
@@ -848,5 +849,5 @@ def _action_data(action: Action) -> dict[str, Any]:
     return data
 
 
-def _value_data(value: Rules | bool) -> Any:
-    return rules_data(value) if isinstance(value, Rules) else value
+def _value_data(value: RuleSet | bool) -> Any:
+    return rules_data(value) if isinstance(value, RuleSet) else value

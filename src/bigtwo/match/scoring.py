@@ -1,14 +1,15 @@
-"""Scoring one finished deal under a rule set's :class:`~bigtwo.engine.rules.Scoring`.
+"""Scoring one finished deal under a rule set's :class:`~bigtwo.match.settings.Scoring`.
 
 Per-rank penalties with doubling (``palm``), a count per card with ×2 / ×3 bands
 (``deduction``, ``hongkong``, ``taiwan``), a plain count (``charlesworth2018``) or a report of
 cards left only (``textbook``) are all the same three numbers: what a card costs, which
 multiplier band a loser reaches, and whether the winner collects. The systems are data, read
-from the presets; this module only computes and stores nothing.
+from the presets; every charge is :meth:`Scoring.charge`. This module only computes and
+stores nothing.
 
->>> from bigtwo.engine import Rules, parse_cards
+>>> from bigtwo.engine import parse_cards
 >>> left = [0, parse_cards("3d 4d 5d 6d 7d 8d 9d Td Jd").mask, parse_cards("Qd").mask, 1 << 51]
->>> score_deal(Rules.preset("palm"), left, winner=0).points
+>>> score_deal(RuleSet.preset("palm"), left, winner=0).points
 (68, -45, -10, -13)
 """
 
@@ -19,7 +20,7 @@ from typing import NamedTuple
 
 from ..engine.cards import card_indices
 from ..engine.errors import RulesError
-from ..engine.rules import Rules, Scoring
+from .settings import RuleSet, Scoring
 
 # The scoring systems by name: each is the [scoring] table of the preset of that name.
 SYSTEMS = ("palm", "deduction", "textbook", "charlesworth2018", "hongkong", "taiwan")
@@ -42,26 +43,18 @@ def scoring_system(name: str) -> Scoring:
     """
     if name not in SYSTEMS:
         raise RulesError(f"Unknown scoring system '{name}' (known: {', '.join(SYSTEMS)})")
-    return Rules.preset(name).scoring
+    return RuleSet.preset(name).scoring
 
 
-def penalty(rules: Rules | Scoring, cards_left: int) -> tuple[int, int]:
+def penalty(rules: RuleSet | Scoring, cards_left: int) -> tuple[int, int]:
     """What a player left with ``cards_left`` (a mask) pays, and the multiplier applied."""
-    scoring = rules.scoring if isinstance(rules, Rules) else rules
-    count = cards_left.bit_count()
-    if count == 0 or scoring.per_card == "none":
-        return 0, 1
-    factor = 1
-    for threshold, multiple in scoring.multipliers:
-        if count >= threshold:
-            factor = multiple
-    ranks = [c >> 2 for c in card_indices(cards_left)]
-    return scoring.penalty(count, ranks), factor
+    scoring = rules.scoring if isinstance(rules, RuleSet) else rules
+    return scoring.charge(cards_left.bit_count(), (c >> 2 for c in card_indices(cards_left)))
 
 
-def score_deal(rules: Rules | Scoring, cards_left: Sequence[int], winner: int) -> DealScore:
+def score_deal(rules: RuleSet | Scoring, cards_left: Sequence[int], winner: int) -> DealScore:
     """Points for every seat once ``winner`` is out; zero-sum when the winner collects."""
-    scoring = rules.scoring if isinstance(rules, Rules) else rules
+    scoring = rules.scoring if isinstance(rules, RuleSet) else rules
     points = [0] * len(cards_left)
     multipliers = [1] * len(cards_left)
     for seat, left in enumerate(cards_left):

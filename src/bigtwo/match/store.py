@@ -357,7 +357,7 @@ class Store:
             cursor = db.execute(
                 "INSERT INTO matches (created, updated, rules, names, header, deals)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                (now, now, match.first_rules.name, json.dumps(match.names), header, match.deals),
+                (now, now, match.first_ruleset.name, json.dumps(match.names), header, match.deals),
             )
             match_id = int(cursor.lastrowid or 0)
             self._append(db, match_id, match)
@@ -536,7 +536,7 @@ class Store:
                         seat,
                         game.names[seat],
                         now,
-                        game.first_rules.name,
+                        game.first_ruleset.name,
                         game.totals[seat],
                         int(game.totals[seat] == best),
                         len(game.results),
@@ -614,7 +614,7 @@ class Store:
         return self.add_high_score(
             name or match.names[seat],
             match.totals[seat],
-            rules=match.first_rules.name,
+            rules=match.first_ruleset.name,
             rounds=len(match.results),
             seconds=round(match.seconds, 3),
             max_score=match.best_deal(seat),

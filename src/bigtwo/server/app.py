@@ -26,7 +26,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import __version__
-from ..engine.rules import Rules, preset_names
+from ..engine.rules import preset_names
+from ..match.settings import RuleSet
 from ..service.config import MAX_NAME, ConfigError, TableConfig, clean_text
 from ..service.declare import Declared, NotJson, read_json, words
 from ..service.table import Refused
@@ -155,13 +156,13 @@ async def api_info(request: Request) -> Response:
 async def api_presets(request: Request) -> Response:
     out = []
     for name in preset_names():
-        r = Rules.preset(name)
+        r = RuleSet.preset(name)
         out.append(
             {
                 "name": name,
-                "players": list(r.players),
+                "players": list(r.rules.players),
                 "source": r.source,
-                "deals": r.deals_per_game,
+                "deals": r.match.deals_per_game,
             }
         )
     return JSONResponse({"presets": out})

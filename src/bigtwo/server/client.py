@@ -32,6 +32,8 @@ from ..engine.errors import BigTwoError
 from ..engine.plays import Play, table_for
 from ..engine.rules import Rules
 from ..engine.views import SeatView
+from ..match.settings import RuleSet, Switches
+from ..match.views import TableView
 
 PROTOCOL = 1
 # Messages outside the numbered event stream (every other server message is an event).
@@ -143,6 +145,7 @@ class TableMirror:
         self.room: dict[str, Any] = {}
         self.status = "waiting"
         self.rules: Rules | None = None
+        self.ruleset: RuleSet | None = None  # the rules of play above and the match's settings
         self.deal_number = 0
         self.hand = 0
         self.counts: list[int] = []
@@ -228,7 +231,8 @@ class TableMirror:
     def _room(self, room: dict[str, Any]) -> None:
         self.room = room
         self.status = room["status"]
-        self.rules = Rules.from_mapping(room["rules"], origin="server rules")
+        self.ruleset = RuleSet.from_mapping(room["rules"], origin="server rules")
+        self.rules = self.ruleset.rules
         self.totals = list(room["totals"])
         self.results = list(room["results"])
         self.connected = {s["seat"]: s["connected"] for s in room["seats"]}
@@ -340,11 +344,25 @@ class TableMirror:
             and self.legal is not None
         )
 
-    def seat_view(self) -> SeatView:
-        """The seat's view rebuilt from the mirror, for a bot to choose from."""
-        assert self.rules is not None
+    def switches(self) -> Switches:
+        """The table's autopass switches (before the match starts the options may leave
+        them to the rules)."""
+        assert self.ruleset is not None
+        options = self.room.get("options", {})
+        autopass, five = options.get("autopass"), options.get("autopass_five")
+        return Switches(
+            self.ruleset.match.autopass if autopass is None else bool(autopass),
+            self.ruleset.match.autopass_five if five is None else bool(five),
+        )
+
+    def seat_view(self) -> TableView:
+        """The seat's view rebuilt from the mirror, for a bot to choose from. A table never
+        changes its autopass switches during a match, so every action had the ones in
+        force now."""
+        assert self.rules is not None and self.ruleset is not None
         legal = tuple(self.legal or ())
-        return SeatView(
+        switches = self.switches()
+        view = SeatView(
             seat=self.seat,
             rules=self.rules,
             hand=self.hand,
@@ -361,6 +379,12 @@ class TableMirror:
             winner=self.winner,
             legal=legal,
             can_pass=self.can_pass and self.my_turn,
+        )
+        return TableView.of(
+            view,
+            scoring=self.ruleset.scoring,
+            switches=switches,
+            action_switches=(switches,) * len(view.actions),
         )
 
 

@@ -19,6 +19,7 @@ from pydantic import BeforeValidator, Field, ValidationError, field_validator
 
 from ..engine.errors import BigTwoError
 from ..engine.rules import Rules, preset_names
+from ..match.settings import RuleSet
 from .declare import (
     MAX_RULE_DEPTH,
     MAX_RULE_LIST,
@@ -193,8 +194,9 @@ class TableConfig:
     between_deals_seconds: float | None = 0.0
 
     # -- derived ------------------------------------------------------------------------------
-    def make_rules(self) -> Rules:
-        base = Rules.preset(self.preset)
+    def make_rules(self) -> RuleSet:
+        """The table's rules: of play, and the match's settings (scoring, game length)."""
+        base = RuleSet.preset(self.preset)
         return base.replace(origin="table rules", **dict(self.rules)) if self.rules else base
 
     @property
@@ -255,11 +257,11 @@ class TableConfig:
                 f"Unknown preset {request.preset!r} (known: {', '.join(preset_names())})"
             )
         try:
-            rules = Rules.preset(request.preset).replace(origin="rules", **request.rules)
+            rules = RuleSet.preset(request.preset).replace(origin="rules", **request.rules)
         except BigTwoError as exc:
             raise ConfigError(str(exc)) from None
         levels = bot_names()
-        seats = _seats(request, rules, levels)
+        seats = _seats(request, rules.rules, levels)
         if request.seed is not None and not allow_seed:
             raise ConfigError("This server does not accept a chosen seed")
         if request.seed is not None:

@@ -42,8 +42,8 @@ from ..bots.base import Bot
 from ..engine.cards import CARDS, card_text
 from ..engine.deal import Deal
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
-from ..engine.views import SeatView
 from ..match.match import Applied, Match
+from ..match.views import TableView
 from .commands import (
     ACT,
     BY_COMPUTER,
@@ -123,7 +123,7 @@ class ThinkRequest:
     seat: int
     level: str
     bot: Bot
-    view: SeatView
+    view: TableView
     rng: random.Random
     state_v: int
     deal: int
@@ -183,7 +183,8 @@ class TableService:
         # Which computer levels think away from the caller's thread (None: every one here).
         self.offload = offload
         self.code = code
-        self.rules = config.make_rules()
+        self.ruleset = config.make_rules()
+        self.rules = self.ruleset.rules
         self.status = WAITING
         self.closed_reason = ""
         self.v = 0  # number of the newest event
@@ -251,9 +252,9 @@ class TableService:
             "status": self.status,
             "closed": self.closed_reason,
             "preset": cfg.preset,
-            "rules": self.rules.to_mapping(),
+            "rules": self.ruleset.to_mapping(),
             "players": cfg.players,
-            "deals": match.deals if match else (cfg.deals or self.rules.deals_per_game),
+            "deals": match.deals if match else (cfg.deals or self.ruleset.match.deals_per_game),
             "deal": match.deal_number if match else 0,
             "options": {
                 "turn_seconds": cfg.turn_seconds,
@@ -498,7 +499,7 @@ class TableService:
             seat=seat.number,
             level=self._level(seat),
             bot=bot,
-            view=deal.view(seat.number),
+            view=self.match.view(seat.number),
             rng=self._rng(len(deal.actions)),
             state_v=self.state_v,
             deal=self.match.deal_number,
@@ -597,7 +598,7 @@ class TableService:
     def _start(self, now: float) -> None:
         cfg = self.config
         self.match = Match(
-            self.rules,
+            self.ruleset,
             [s.name for s in self.seats],
             seed=cfg.seed,
             deals=cfg.deals,
@@ -878,7 +879,7 @@ class TableService:
 
     def _computer_move(self, seat: Seat) -> Command:
         assert self.match is not None
-        view = self.match.deal.view(seat.number)
+        view = self.match.view(seat.number)
         rng = self._rng(len(view.actions))
         try:
             bot = self._bot(seat)

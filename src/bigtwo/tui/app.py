@@ -23,6 +23,7 @@ from textual.binding import Binding
 
 from ..engine.errors import BigTwoError
 from ..engine.rules import Rules
+from ..match.settings import RuleSet
 from ..match.store import Store
 from .controller import GameController, GameSetup
 from .dialogs import Cover, FinalScore, Menu, ResumeOffer, ScoreSheet, score_sheet_text
@@ -176,7 +177,7 @@ class BigTwoApp(App[None]):
             return
         self.autosave()
         result = game.match.results[-1]
-        scored = game.rules.scoring.per_card != "none"
+        scored = game.match.ruleset.scoring.per_card != "none"
         text = score_sheet_text(
             game.score_rows(),
             number=result.number,
@@ -263,8 +264,8 @@ class BigTwoApp(App[None]):
         if what == "quit":
             self.action_quit()
         elif what == "help":
-            rules = game.rules if game is not None else Rules.preset(self.prefs.rules)
-            body = rules_help(rules, ascii_only=self.ascii_only) + "\n\n" + KEYS_HELP
+            ruleset = game.match.ruleset if game is not None else RuleSet.preset(self.prefs.rules)
+            body = rules_help(ruleset, ascii_only=self.ascii_only) + "\n\n" + KEYS_HELP
             self.push_screen(pages.Page(body, title="Help: rules and keys   (Esc back)"), closed)
         elif what == "history" and game is not None:
             self.push_screen(
@@ -314,7 +315,7 @@ class BigTwoApp(App[None]):
         assert self.table is not None
         if game is not None:
             notes = []
-            if prefs.rules != game.match.next_rules.name:
+            if prefs.rules != game.match.next_ruleset.name:
                 if game.set_rules(prefs.rules):
                     notes.append(f"Rules {prefs.rules} apply from the next deal")
                 else:

@@ -25,6 +25,8 @@ from ..engine.rules import Rules
 from ..engine.views import SeatView
 from ..match.history import ScoreRow, score_rows
 from ..match.match import Match
+from ..match.settings import RuleSet
+from ..match.views import TableView
 
 if TYPE_CHECKING:
     from ..bots.base import Bot
@@ -107,7 +109,7 @@ class GameController:
         names = [s.name for s in setup.seats]
         if match is None:
             match = Match(
-                Rules.preset(setup.rules),
+                RuleSet.preset(setup.rules),
                 names,
                 seed=_game_seed(setup.seed, game_number),
                 deals=setup.deals,
@@ -199,8 +201,8 @@ class GameController:
     def set_rules(self, name: str) -> bool:
         """Change the rule set from the next deal on. False when this game's player count
         cannot play it (the change then waits for a new game)."""
-        rules = Rules.preset(name)
-        if self.players not in rules.players:
+        rules = RuleSet.preset(name)
+        if self.players not in rules.rules.players:
             return False
         self.match.set_rules(rules)
         return True
@@ -247,8 +249,8 @@ class GameController:
             raise IllegalAction("Only a person's hand can be shown")
         self.viewer = seat
 
-    def view(self, seat: int | None = None) -> SeatView:
-        return self.match.deal.view(self.home if seat is None else seat)
+    def view(self, seat: int | None = None) -> TableView:
+        return self.match.view(self.home if seat is None else seat)
 
     def hand(self) -> int:
         """The cards face up at the bottom: the viewer's, or none while hot-seat hands hide."""
@@ -281,7 +283,7 @@ class GameController:
         seat = self.turn
         deal = self.match.deal
         bot = self._bot(seat)
-        view = deal.view(seat)
+        view = self.match.view(seat)
         if bot.peeks:
             bot.peek(deal)
         choice = bot.choose(view, self.rng)
@@ -395,7 +397,7 @@ class GameController:
             seats = tuple(SeatSetup(s.name, i == you, s.level) for i, s in enumerate(seats))
         setup = GameSetup(
             seats=seats,
-            rules=match.next_rules.name,
+            rules=match.next_ruleset.name,
             seed=table.get("seed"),
             deals=table.get("deals"),
             autopass=match.autopass,
@@ -411,7 +413,7 @@ class GameController:
 
     def new_game(self) -> GameController:
         """The next game with the same seats (the Palm game restarts after the last deal)."""
-        setup = _replace_setup(self.setup, custom=(), rules=self.match.next_rules.name)
+        setup = _replace_setup(self.setup, custom=(), rules=self.match.next_ruleset.name)
         return GameController(setup, game_number=self.game_number + 1, clock=self.clock)
 
 

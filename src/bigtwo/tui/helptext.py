@@ -1,13 +1,13 @@
 """The help screen's words: the rules of a preset written out from its data, and the keys.
 
-The rules text is generated from :class:`~bigtwo.engine.rules.Rules`, never typed by hand per
+The rules text is generated from :class:`~bigtwo.match.settings.RuleSet`, never typed by hand per
 preset, so help can never disagree with what the engine enforces. Pure text; nothing drawn.
 """
 
 from __future__ import annotations
 
 from ..engine.cards import SUIT_SYMBOLS, Card
-from ..engine.rules import Rules
+from ..match.settings import RuleSet
 
 _SUIT_NAMES = {"d": "diamonds", "c": "clubs", "h": "hearts", "s": "spades"}
 
@@ -22,8 +22,9 @@ def _seq(seq: str) -> str:
     return seq  # the Palm help writes sequences as TJQKA, A2345
 
 
-def rules_help(rules: Rules, *, ascii_only: bool = False) -> str:
-    """The rules of ``rules`` in words, in the order a new player needs them."""
+def rules_help(ruleset: RuleSet, *, ascii_only: bool = False) -> str:
+    """The rules of ``ruleset`` in words, in the order a new player needs them."""
+    rules, settings = ruleset.rules, ruleset.match
     lines: list[str] = []
     lines.append(f"Rules: {rules.name}")
     if rules.source:
@@ -96,7 +97,7 @@ def rules_help(rules: Rules, *, ascii_only: bool = False) -> str:
         lines.append("When the next player has one card left, a single must be your highest.")
     lines.append("")
     lines.append("Scoring:")
-    s = rules.scoring
+    s = settings.scoring
     if s.per_card == "none":
         lines.append("  No points: the cards each player has left are reported.")
     else:
@@ -111,10 +112,10 @@ def rules_help(rules: Rules, *, ascii_only: bool = False) -> str:
             lines.append("  The winner receives what the others pay, so each deal sums to zero.")
         else:
             lines.append("  Costs are deducted; the fewest deducted wins.")
-    lines.append(f"A game is {rules.deals_per_game} deal(s); then the totals are final.")
+    lines.append(f"A game is {settings.deals_per_game} deal(s); then the totals are final.")
     lines.append(
-        f"Autopass: {'on' if rules.autopass else 'off'} by default for 1-, 2- and 3-card plays;"
-        f" {'on' if rules.autopass_five else 'off'} for 5-card plays (see Preferences)."
+        f"Autopass: {'on' if settings.autopass else 'off'} by default for 1-, 2- and 3-card"
+        f" plays; {'on' if settings.autopass_five else 'off'} for 5-card plays (see Preferences)."
     )
     return "\n".join(lines)
 
