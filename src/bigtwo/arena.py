@@ -230,13 +230,15 @@ def _ray(tasks: list[BoardTask], workers: int) -> Iterator[list[DealRecord]]:
     Every board is seeded from the task alone, so the figures equal the process backend's.
     """
     import contextlib
+    import importlib
     import itertools
     import logging
     import os
     import socket
 
     try:
-        import ray  # type: ignore[import-not-found]
+        # Typed as Any: Ray is an optional extra, with or without its stubs installed.
+        ray: Any = importlib.import_module("ray")
     except ImportError:
         raise BigTwoError(
             "The ray backend needs Ray, an optional extra: pip install 'bigtwo[ray]'"
