@@ -195,6 +195,10 @@ class CardSet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
 
+    def __reduce__(self) -> tuple[type[CardSet], tuple[Mask]]:
+        # pickle would restore the slot by assignment, which an immutable value refuses
+        return CardSet, (self.mask,)
+
     @classmethod
     def parse(cls, text: str) -> CardSet:
         return parse_cards(text)

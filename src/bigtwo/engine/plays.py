@@ -96,6 +96,11 @@ class Play:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Play is immutable")
 
+    def __reduce__(self) -> tuple[type[Play], tuple[Mask, Kind, object, int, int]]:
+        # pickle would restore the slots by assignment, which an immutable value refuses;
+        # the kind's rank is not kept apart but sits in ``order`` above the power
+        return Play, (self.mask, self.kind, self.group, self.power, self.order >> 82 & 15)
+
     @property
     def cards(self) -> CardSet:
         return CardSet(self.mask)
