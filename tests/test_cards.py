@@ -162,6 +162,25 @@ def test_to_mask_accepts_every_way_of_naming_cards() -> None:
     assert to_mask([Card(0), Card(51)]) == mask
 
 
+def test_a_card_is_one_card_not_a_mask() -> None:
+    """Card 4 (4d) is an int 4, which as a mask would be 3h: wherever cards are taken, a
+    Card is that one card, and a plain int stays a mask."""
+    four = Card.parse("4d")
+    assert to_mask(four) == four.mask == 1 << 4
+    assert to_mask(4) == 1 << 2
+    assert CardSet(four) == parse_cards("4d") and CardSet(4) == parse_cards("3h")
+    assert card_text(four) == "4d" and card_symbols(four) == "4♦"
+
+
+def test_a_card_from_a_card_set_is_its_one_card() -> None:
+    # a CardSet's int is its mask (1 for 3d), which must not be read as card number 1
+    assert Card(parse_cards("3d")) == Card.parse("3d")
+    with pytest.raises(NotationError, match="'3d 4c' is not one card"):
+        Card(parse_cards("3d 4c"))
+    with pytest.raises(NotationError, match="is not one card"):
+        Card(CardSet())
+
+
 def test_card_text_and_symbols_of_masks() -> None:
     assert card_text(to_mask("Th 3d")) == "3d Th"
     assert card_symbols(to_mask("Th 3d")) == "3♦ 10♥"

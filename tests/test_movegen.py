@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from bigtwo.engine import (
     HandPlays,
     NotACombination,
+    NotationError,
     Play,
     Rules,
     beats,
@@ -138,6 +139,22 @@ def test_legal_plays_accepts_a_play_as_table() -> None:
 def test_legal_plays_refuses_a_table_that_is_no_play() -> None:
     with pytest.raises(NotACombination, match="The table's cards 3d 4c are not a play"):
         legal_plays("Kd 2c", PALM, table="3d 4c")
+
+
+def test_must_include_takes_a_card_in_any_notation() -> None:
+    hand = parse_cards("3d 3c 5h")
+    by_card = names(legal_plays(hand, PALM, must_include=hand[0]))
+    assert by_card == ["3d", "3d 3c"]
+    assert names(legal_plays(hand, PALM, must_include=0)) == by_card  # a bare int: an index
+    assert names(legal_plays(hand, PALM, must_include="3d")) == by_card
+    assert names(legal_plays(hand, PALM, must_include=parse_cards("3d"))) == by_card
+    assert names(legal_plays(hand, PALM, must_include="3d 3c")) == ["3d 3c"]
+
+
+@pytest.mark.parametrize("number", [-1, 52])
+def test_must_include_refuses_a_card_number_out_of_range(number: int) -> None:
+    with pytest.raises(NotationError, match=f"There is no card number {number}"):
+        legal_plays("3d 3c", PALM, must_include=number)
 
 
 def test_full_hand_counts() -> None:

@@ -3,7 +3,17 @@ pure Python with no I/O, no clock and no global random state; everything above i
 matches, front ends, the server) builds on these names.
 """
 
-from .cards import CARDS, Card, CardSet, card_symbols, card_text, parse_cards, to_mask
+from .cards import (
+    CARDS,
+    Card,
+    CardIndex,
+    CardSet,
+    Mask,
+    card_symbols,
+    card_text,
+    parse_cards,
+    to_mask,
+)
 from .deal import Action, Deal, deal_hands, opening_of
 from .errors import (
     BigTwoError,
@@ -29,6 +39,7 @@ __all__ = [
     "BigTwoError",
     "CannotPass",
     "Card",
+    "CardIndex",
     "CardSet",
     "Deal",
     "DealOver",
@@ -36,6 +47,7 @@ __all__ = [
     "HandPlays",
     "IllegalAction",
     "Kind",
+    "Mask",
     "MustInclude",
     "NotACombination",
     "NotYourCards",

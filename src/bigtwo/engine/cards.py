@@ -1,10 +1,12 @@
 """Cards, sets of cards and their notation.
 
-A card is an ``int`` from 0 to 51, ``rank * 4 + suit``: ranks 3 4 5 6 7 8 9 T J Q K A 2 are
-0..12 and suits ♦ ♣ ♥ ♠ are 0..3, so 3♦ is 0 and 2♠ is 51. A set of cards is a 52-bit ``int``
-mask. :class:`Card` and :class:`CardSet` are thin value objects over those ints that parse and
-print notation; the hot paths of the engine use the bare ints. Which suit outranks which is a
-rule, not a property of the card: see :mod:`bigtwo.engine.rules`.
+A card is an ``int`` from 0 to 51 (a :data:`CardIndex`), ``rank * 4 + suit``: ranks
+3 4 5 6 7 8 9 T J Q K A 2 are 0..12 and suits ♦ ♣ ♥ ♠ are 0..3, so 3♦ is 0 and 2♠ is 51. A set
+of cards is a 52-bit ``int`` (a :data:`Mask`). :class:`Card` and :class:`CardSet` are thin
+value objects over those ints that parse and print notation; the hot paths of the engine use
+the bare ints. Wherever the engine takes cards, a :class:`Card` is that one card (never read
+as a mask) and a plain ``int`` is a mask. Which suit outranks which is a rule, not a property
+of the card: see :mod:`bigtwo.engine.rules`.
 
 >>> parse_cards("3d 10h ♠2")
 CardSet('3d Th 2s')
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import SupportsIndex, overload
+from typing import NewType, SupportsIndex, TypeAlias, overload
 
 from .errors import NotationError
 
@@ -41,26 +43,32 @@ _CARD_RE = re.compile(
 )
 _SEPARATORS = re.compile(r"[\s,;]+")
 
+CardIndex = NewType("CardIndex", int)
+"""One card as a bare ``int`` 0..51, ``rank * 4 + suit``."""
+Mask = NewType("Mask", int)
+"""A set of cards as a bare 52-bit ``int``: bit ``i`` holds the card whose index is ``i``."""
 
-def card_indices(mask: int) -> list[int]:
+
+def card_indices(mask: Mask) -> list[CardIndex]:
     """The card indices in ``mask``, ascending.
 
-    >>> card_indices(0b1011)
+    >>> card_indices(Mask(0b1011))
     [0, 1, 3]
     """
     out: list[int] = []
-    while mask:
-        low = mask & -mask
+    bits: int = mask
+    while bits:
+        low = bits & -bits
         out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+        bits ^= low
+    return out  # type: ignore[return-value]  # each is a CardIndex: no NewType call per card
 
 
-def rank_of(card: int) -> int:
+def rank_of(card: CardIndex) -> int:
     return card >> 2
 
 
-def suit_of(card: int) -> int:
+def suit_of(card: CardIndex) -> int:
     return card & 3
 
 
@@ -78,6 +86,11 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, index: SupportsIndex) -> Card:
+        if not isinstance(index, int) and isinstance(index, CardSet):
+            # a CardSet's int is its mask: Card(parse_cards("3d")) must be 3d, not card 1
+            if len(index) != 1:
+                raise NotationError(f"'{index}' is not one card", str(index))
+            return CARDS[index.mask.bit_length() - 1]
         value = int(index)
         if not 0 <= value < 52:
             raise NotationError(f"There is no card number {value}: cards are 0 to 51", str(value))
@@ -111,8 +124,9 @@ class Card(int):
         return SUITS[self.suit]
 
     @property
-    def mask(self) -> int:
-        return 1 << int(self)
+    def mask(self) -> Mask:
+        """The set of this one card."""
+        return Mask(1 << int(self))
 
     def symbol(self) -> str:
         """The card for people: ``10♥``."""
@@ -128,14 +142,18 @@ class Card(int):
 CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(52))
 
 
-def card_text(mask: int) -> str:
-    """ASCII notation of a mask, ascending: ``3d 4c 5h``."""
-    return " ".join(str(CARDS[i]) for i in card_indices(mask))
+def card_text(cards: Card | Mask) -> str:
+    """ASCII notation of a mask (or of one card), ascending: ``3d 4c 5h``."""
+    if isinstance(cards, Card):
+        return str(cards)
+    return " ".join(str(CARDS[i]) for i in card_indices(cards))
 
 
-def card_symbols(mask: int) -> str:
+def card_symbols(cards: Card | Mask) -> str:
     """Notation for people: ``3♦ 4♣ 5♥``."""
-    return " ".join(CARDS[i].symbol() for i in card_indices(mask))
+    if isinstance(cards, Card):
+        return cards.symbol()
+    return " ".join(CARDS[i].symbol() for i in card_indices(cards))
 
 
 class CardSet:
@@ -148,26 +166,38 @@ class CardSet:
     (True, '3d 2s')
     >>> CardSet("2s 3d") == CardSet([0, 51])
     True
+
+    A plain ``int`` is a mask, but a :class:`Card` is that one card:
+
+    >>> CardSet(0b11), CardSet(Card.parse("Kd"))
+    (CardSet('3d 3c'), CardSet('Kd'))
     """
 
     __slots__ = ("mask",)
-    mask: int
+    mask: Mask
 
-    def __init__(self, cards: int | str | Iterable[int] = 0) -> None:
+    def __init__(self, cards: Cards = Mask(0)) -> None:
         if isinstance(cards, str):
             mask = parse_cards(cards).mask  # so that the repr is valid code
+        elif isinstance(cards, (Card, CardSet)):  # a Card before the plain int: it is no mask
+            mask = cards.mask
         elif isinstance(cards, int):
             if cards < 0 or cards > FULL_DECK:
                 raise NotationError(f"{cards} is not a set of cards", str(cards))
             mask = cards
         else:
-            mask = 0
+            bits = 0
             for card in cards:
-                mask |= 1 << Card(card)
+                bits |= 1 << Card(card)
+            mask = Mask(bits)
         object.__setattr__(self, "mask", mask)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
+
+    def __reduce__(self) -> tuple[type[CardSet], tuple[Mask]]:
+        # pickle would restore the slot by assignment, which an immutable value refuses
+        return CardSet, (self.mask,)
 
     @classmethod
     def parse(cls, text: str) -> CardSet:
@@ -204,18 +234,18 @@ class CardSet:
         return hash(("CardSet", self.mask))
 
     def __or__(self, other: CardSet) -> CardSet:
-        return CardSet(self.mask | other.mask)
+        return CardSet(Mask(self.mask | other.mask))
 
     def __and__(self, other: CardSet) -> CardSet:
-        return CardSet(self.mask & other.mask)
+        return CardSet(Mask(self.mask & other.mask))
 
     def __sub__(self, other: CardSet) -> CardSet:
-        return CardSet(self.mask & ~other.mask)
+        return CardSet(Mask(self.mask & ~other.mask))
 
-    def __int__(self) -> int:
+    def __int__(self) -> Mask:
         return self.mask
 
-    def __index__(self) -> int:
+    def __index__(self) -> Mask:
         return self.mask
 
     def symbols(self) -> str:
@@ -252,7 +282,7 @@ def parse_cards(text: str) -> CardSet:
             if mask & bit:
                 raise NotationError(f"{card} is named twice", str(card))
             mask |= bit
-    return CardSet(mask)
+    return CardSet(Mask(mask))
 
 
 def _split_token(token: str) -> list[Card]:
@@ -268,12 +298,22 @@ def _split_token(token: str) -> list[Card]:
     return cards
 
 
-def to_mask(cards: int | str | CardSet | Iterable[int]) -> int:
-    """A mask from any way of naming cards: a mask, notation, a CardSet or card ints."""
+Cards: TypeAlias = "Card | Mask | str | CardSet | Iterable[Card | CardIndex]"
+"""Every way the engine's public functions take cards: one :class:`Card`, a :data:`Mask`,
+notation, a :class:`CardSet`, or cards (Card or :data:`CardIndex`) one by one."""
+
+
+def to_mask(cards: Cards) -> Mask:
+    """A mask from any way of naming cards: a Card (that one card), a mask, notation, a
+    CardSet or card indices. Public functions call it once; the hot paths take the mask.
+
+    >>> to_mask(Card.parse("4d")), to_mask(0b100), to_mask("4d"), to_mask([4])
+    (16, 4, 16, 16)
+    """
     if isinstance(cards, CardSet):
+        return cards.mask
+    if isinstance(cards, Card):  # an int too, but one card, not the mask of cards 0 and 1
         return cards.mask
     if isinstance(cards, str):
         return parse_cards(cards).mask
-    if isinstance(cards, int):
-        return CardSet(cards).mask
     return CardSet(cards).mask

@@ -25,7 +25,17 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .cards import CARDS, FULL_DECK, CardSet, card_indices, card_symbols, to_mask
+from .cards import (
+    CARDS,
+    FULL_DECK,
+    CardIndex,
+    Cards,
+    CardSet,
+    Mask,
+    card_indices,
+    card_symbols,
+    to_mask,
+)
 from .errors import (
     CannotPass,
     DealOver,
@@ -62,11 +72,11 @@ class _Saved(NamedTuple):
     table_seat: int
     passes: int
     locked: int
-    opening: int | None
+    opening: CardIndex | None
     hand_plays: HandPlays | None
 
 
-def deal_hands(rules: Rules, players: int, rng: random.Random) -> list[int]:
+def deal_hands(rules: Rules, players: int, rng: random.Random) -> list[Mask]:
     """Shuffle one deck and deal each seat its cards as masks. Undealt cards stay aside,
     except that with ``leftover = "to_leader"`` a remainder smaller than one card per player
     (the 52nd card among three players) goes to the lead-card holder."""
@@ -79,22 +89,32 @@ def deal_hands(rules: Rules, players: int, rng: random.Random) -> list[int]:
             hands[i] |= 1 << c
     rest = deck[players * size :]
     if rest and len(rest) < players and rules.leftover == "to_leader":
-        leader, _ = opening_of(rules, hands)
+        leader, _ = _opening_of(rules, [Mask(h) for h in hands])
         for c in rest:
             hands[leader] |= 1 << c
-    return hands
+    return [Mask(h) for h in hands]
 
 
-def opening_of(rules: Rules, hands: Sequence[int]) -> tuple[int, int]:
+def opening_of(rules: Rules, hands: Sequence[Cards]) -> tuple[int, CardIndex]:
     """Who leads the first deal and with which card: the lead card's holder, or the holder
-    of the lowest dealt card when the lead card is 'lowest' or was not dealt."""
+    of the lowest dealt card when the lead card is 'lowest' or was not dealt.
+
+    >>> from bigtwo.engine.cards import Card
+    >>> opening_of(Rules.preset("palm"), ["4d 5d", Card.parse("3d")])
+    (1, 0)
+    """
+    return _opening_of(rules, [to_mask(h) for h in hands])
+
+
+def _opening_of(rules: Rules, hands: Sequence[Mask]) -> tuple[int, CardIndex]:
     table = table_for(rules)
-    card = rules.lead_card_index()
-    if card is not None:
+    lead = rules.lead_card_index()
+    if lead is not None:
+        card = CardIndex(lead)
         for seat, hand in enumerate(hands):
             if hand >> card & 1:
                 return seat, card
-    best: tuple[int, int, int] | None = None
+    best: tuple[int, int, CardIndex] | None = None
     for seat, hand in enumerate(hands):
         for c in card_indices(hand):
             power = table.card_power[c]
@@ -111,7 +131,7 @@ class Deal:
     def __init__(
         self,
         rules: Rules,
-        hands: Sequence[int | str | CardSet],
+        hands: Sequence[Cards],
         *,
         leader: int | None = None,
     ) -> None:
@@ -124,15 +144,15 @@ class Deal:
         seen = 0
         for m in masks:
             if m & seen:
-                raise IllegalAction(f"{CardSet(m & seen)} dealt twice")
+                raise IllegalAction(f"{CardSet(Mask(m & seen))} dealt twice")
             if not m:
                 raise IllegalAction("Every player must be dealt cards")
             seen |= m
         self.rules = rules
         self.table_rules: Table = table_for(rules)
         self.players = len(masks)
-        self.dealt: tuple[int, ...] = tuple(masks)
-        self.hands: list[int] = list(masks)
+        self.dealt: tuple[Mask, ...] = tuple(masks)
+        self.hands: list[Mask] = list(masks)
         self._hand_plays: list[HandPlays | None] = [None] * self.players
         self.actions: list[Action] = []
         self._saved: list[_Saved] = []
@@ -141,9 +161,9 @@ class Deal:
         self.passes = 0
         self.locked = 0
         self.winner: int | None = None
-        self.opening: int | None = None
+        self.opening: CardIndex | None = None
         if leader is None:
-            seat, card = opening_of(rules, masks)
+            seat, card = _opening_of(rules, masks)
             self.turn = seat
             if rules.first_play != "any":
                 self.opening = card
@@ -213,18 +233,18 @@ class Deal:
             and self.hands[self.next_seat(seat)].bit_count() == 1
         )
 
-    def _top_single(self, seat: int) -> int:
+    def _top_single(self, seat: int) -> Mask:
         power = self.table_rules.card_power
-        return 1 << max(card_indices(self.hands[seat]), key=lambda c: power[c])
+        return Mask(1 << max(card_indices(self.hands[seat]), key=lambda c: power[c]))
 
     # -- checks ------------------------------------------------------------------------------
-    def verify_play(self, seat: int, cards: int | str | CardSet | Play) -> Play:
+    def verify_play(self, seat: int, cards: Cards | Play) -> Play:
         """The play if ``seat`` may play ``cards`` now; else raises the reason in words."""
         self._verify_turn(seat)
         mask = cards.mask if isinstance(cards, Play) else to_mask(cards)
         if mask & ~self.hands[seat]:
             raise NotYourCards(
-                f"Not your cards: you do not hold {card_symbols(mask & ~self.hands[seat])}"
+                f"Not your cards: you do not hold {card_symbols(Mask(mask & ~self.hands[seat]))}"
             )
         play = self.table_rules.classify(mask)
         if play is None:
@@ -256,7 +276,7 @@ class Deal:
             raise NotYourTurn(f"Not your turn: seat {self.turn} is to play")
 
     # -- actions -----------------------------------------------------------------------------
-    def play(self, seat: int, cards: int | str | CardSet | Play) -> Action:
+    def play(self, seat: int, cards: Cards | Play) -> Action:
         """Play ``cards`` for ``seat`` after checking them."""
         return self._apply(seat, self.verify_play(seat, cards), False, "")
 
@@ -286,7 +306,7 @@ class Deal:
         trick_over = False
         if play is not None:
             mask = play.mask
-            self.hands[seat] &= ~mask
+            self.hands[seat] &= ~mask  # type: ignore[call-overload]  # no NewType call per action
             hp = self._hand_plays[seat]
             if hp is not None:
                 self._hand_plays[seat] = hp.without(mask)
@@ -325,7 +345,7 @@ class Deal:
         action = self.actions.pop()
         saved = self._saved.pop()
         if action.play is not None:
-            self.hands[action.seat] |= action.play.mask
+            self.hands[action.seat] |= action.play.mask  # type: ignore[call-overload]  # as in _apply
             self.winner = None
         self.turn, self.table, self.table_seat = saved.turn, saved.table, saved.table_seat
         self.passes, self.locked, self.opening = saved.passes, saved.locked, saved.opening
@@ -339,7 +359,7 @@ class Deal:
         include is shown only to the seat that holds it."""
         if seat is not None and not 0 <= seat < self.players:
             raise IllegalAction(f"There is no seat {seat}")
-        own = 0 if seat is None else self.hands[seat]
+        own = Mask(0) if seat is None else self.hands[seat]
         opening = self.opening
         if opening is not None and not own >> opening & 1:
             opening = None  # which card must open tells where that card lies
@@ -357,7 +377,7 @@ class Deal:
             locked=self.locked,
             opening=opening,
             actions=tuple(self.actions),
-            played=FULL_DECK & ~sum(self.hands) & _dealt_mask(self.dealt),
+            played=Mask(FULL_DECK & ~sum(self.hands) & _dealt_mask(self.dealt)),
             winner=self.winner,
             legal=tuple(self.legal_plays(seat)) if acting else (),
             can_pass=acting and self.table is not None,

@@ -11,14 +11,16 @@ search fast. This module knows nothing of turns or seats: see :mod:`bigtwo.engin
 ['5h', '9s', '2s']
 >>> [str(p) for p in legal_plays(parse_cards("3d 3c 5h"), palm, must_include=parse_cards("3d")[0])]
 ['3d', '3d 3c']
+>>> [str(p) for p in legal_plays("3d 3c 5h", palm, must_include="3d")]
+['3d', '3d 3c']
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
 
-from .cards import CardSet, to_mask
-from .errors import NotACombination
+from .cards import Card, CardIndex, Cards, CardSet, Mask, to_mask
+from .errors import NotACombination, NotationError
 from .plays import BOMB_GROUP, Kind, Play, Table, table_for
 from .rules import Rules
 
@@ -28,16 +30,22 @@ class HandPlays:
 
     __slots__ = ("table", "hand", "plays", "_groups")
 
-    def __init__(self, table: Table, hand: int, plays: list[Play] | None = None) -> None:
+    hand: Mask
+
+    def __init__(self, table: Table, hand: Cards, plays: list[Play] | None = None) -> None:
         self.table = table
-        self.hand = hand
-        self.plays = table.plays_in(hand) if plays is None else plays
+        # a Card is one card, not a mask; one type test keeps the hot paths' bare masks fast
+        self.hand = hand if type(hand) is int else to_mask(hand)
+        self.plays = table.plays_in(self.hand) if plays is None else plays
         self._groups: dict[object, tuple[list[int], list[Play]]] | None = None
 
-    def without(self, cards: int) -> HandPlays:
+    def without(self, cards: Cards) -> HandPlays:
         """The plays left once ``cards`` have left the hand."""
+        gone = cards if type(cards) is int else to_mask(cards)
         return HandPlays(
-            self.table, self.hand & ~cards, [p for p in self.plays if not p.mask & cards]
+            self.table,
+            self.hand & ~gone,  # type: ignore[arg-type]  # a bare mask: no NewType call
+            [p for p in self.plays if not p.mask & gone],
         )
 
     def _grouped(self) -> dict[object, tuple[list[int], list[Play]]]:
@@ -69,12 +77,31 @@ class HandPlays:
             out = sorted(out, key=_by_order)  # groups mixing kinds: cheapest first
         return out
 
-    def leads(self, must_include: int | None = None) -> list[Play]:
-        """The plays that may lead; with ``must_include`` only those with that card."""
+    def leads(self, must_include: Card | CardIndex | str | CardSet | None = None) -> list[Play]:
+        """The plays that may lead; with ``must_include`` only those with that card (an
+        ``int`` here is one card's index) or, given several, with all of them."""
         if must_include is None:
             return self.plays
-        bit = 1 << must_include
-        return [p for p in self.plays if p.mask & bit]
+        required = required_cards(must_include)
+        if required and not required & (required - 1):  # one card, as at every opening lead
+            return [p for p in self.plays if p.mask & required]
+        return [p for p in self.plays if p.mask & required == required]
+
+
+def required_cards(must_include: Card | CardIndex | str | CardSet) -> Mask:
+    """The mask of the cards a lead must include: a Card or a bare index is one card.
+
+    >>> from bigtwo.engine.cards import parse_cards
+    >>> required_cards(0), required_cards(parse_cards("3d")), required_cards("3d 3c")
+    (1, 1, 3)
+    """
+    if isinstance(must_include, int):  # a Card too: both name one card by its index
+        if not 0 <= must_include < 52:
+            raise NotationError(
+                f"There is no card number {must_include}: cards are 0 to 51", str(must_include)
+            )
+        return Mask(1 << must_include)
+    return to_mask(must_include)
 
 
 def _by_power(play: Play) -> tuple[int, int]:
@@ -86,20 +113,21 @@ def _by_order(play: Play) -> int:
 
 
 def legal_plays(
-    hand: int | str | CardSet,
+    hand: Cards,
     rules: Rules,
-    table: int | str | CardSet | Play | None = None,
-    must_include: int | None = None,
+    table: Cards | Play | None = None,
+    must_include: Card | CardIndex | str | CardSet | None = None,
 ) -> list[Play]:
     """Every legal play of ``hand``: a lead when ``table`` is None, else the replies to it.
 
-    ``must_include`` (a card) restricts a lead to plays with that card: the opening lead.
-    Plays come cheapest first: fewer cards first, then by kind and strength.
+    ``must_include`` (a card: a Card, its index, notation or a one-card CardSet) restricts
+    a lead to plays with that card: the opening lead. Plays come cheapest first: fewer cards
+    first, then by kind and strength.
     """
     tbl = table_for(rules)
     hp = HandPlays(tbl, to_mask(hand))
     if table is None:
-        return list(hp.leads(None if must_include is None else int(must_include)))
+        return list(hp.leads(must_include))
     if isinstance(table, Play):
         return hp.replies(table)
     table_mask = to_mask(table)

@@ -7,13 +7,19 @@ is read once per rule set into a :class:`Table`; the answers are cached per card
 each distinct play object is built once. This module does not know whose turn it is.
 
 >>> from bigtwo.engine.rules import Rules
->>> from bigtwo.engine.cards import parse_cards
+>>> from bigtwo.engine.cards import Card, parse_cards
 >>> palm = Rules.preset("palm")
 >>> play = classify(parse_cards("3d 4c 5h 6s 7d"), palm)
 >>> play.kind.value, str(play)
 ('straight', '3d 4c 5h 6s 7d')
 >>> classify(parse_cards("Jd Qc Kh As 2d"), palm) is None
 True
+
+Cards may be named in any way :func:`~bigtwo.engine.cards.to_mask` reads; a
+:class:`~bigtwo.engine.cards.Card` is that one card:
+
+>>> str(classify(Card.parse("4d"), palm)), str(classify(0b11, palm))
+('4d', '3d 3c')
 """
 
 from __future__ import annotations
@@ -22,7 +28,17 @@ from enum import Enum
 from itertools import combinations
 from typing import Final
 
-from .cards import RANKS, CardSet, card_indices, card_symbols, card_text, to_mask
+from .cards import (
+    RANKS,
+    CardIndex,
+    Cards,
+    CardSet,
+    Mask,
+    card_indices,
+    card_symbols,
+    card_text,
+    to_mask,
+)
 from .rules import KIND_NAMES, Rules
 
 
@@ -58,14 +74,14 @@ class Play:
 
     __slots__ = ("mask", "kind", "size", "group", "power", "order")
 
-    mask: int
+    mask: Mask
     kind: Kind
     size: int
     group: object
     power: int
     order: int
 
-    def __init__(self, mask: int, kind: Kind, group: object, power: int, kind_rank: int) -> None:
+    def __init__(self, mask: Mask, kind: Kind, group: object, power: int, kind_rank: int) -> None:
         size = mask.bit_count()
         for name, value in (
             ("mask", mask),
@@ -79,6 +95,11 @@ class Play:
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Play is immutable")
+
+    def __reduce__(self) -> tuple[type[Play], tuple[Mask, Kind, object, int, int]]:
+        # pickle would restore the slots by assignment, which an immutable value refuses;
+        # the kind's rank is not kept apart but sits in ``order`` above the power
+        return Play, (self.mask, self.kind, self.group, self.power, self.order >> 82 & 15)
 
     @property
     def cards(self) -> CardSet:
@@ -142,11 +163,11 @@ class Table:
         """The play of ``mask``, already known to be of ``kind`` (cached)."""
         play = self.cache.get(mask)
         if play is None:
-            play = self._build(mask, kind)
+            play = self._build(mask, kind)  # type: ignore[arg-type]  # no NewType call per play
             self.cache[mask] = play
         return play
 
-    def _build(self, mask: int, kind: Kind) -> Play:
+    def _build(self, mask: Mask, kind: Kind) -> Play:
         cards = card_indices(mask)
         cp = self.card_power
         if kind is Kind.SINGLE or kind is Kind.PAIR:
@@ -169,7 +190,7 @@ class Table:
             power = self.bombs.index(kind) * _FIVE_SPAN + (power % _FIVE_SPAN)
         return Play(mask, kind, group, power, self.kind_rank[kind])
 
-    def _five_key(self, cards: list[int], kind: Kind) -> int:
+    def _five_key(self, cards: list[CardIndex], kind: Kind) -> int:
         cp = self.card_power
         if kind is Kind.STRAIGHT or kind is Kind.STRAIGHT_FLUSH:
             rank_mask = 0
@@ -197,7 +218,7 @@ class Table:
         return max(counts, key=lambda r: counts[r])
 
     # -- classification -----------------------------------------------------------------
-    def classify(self, mask: int) -> Play | None:
+    def classify(self, mask: Mask) -> Play | None:
         play = self.cache.get(mask)
         if play is not None:
             return play
@@ -207,7 +228,7 @@ class Table:
         play = self.cache[mask] = self._build(mask, kind)
         return play
 
-    def _kind_of(self, mask: int) -> Kind | None:
+    def _kind_of(self, mask: Mask) -> Kind | None:
         cards = card_indices(mask)
         n = len(cards)
         ranks = [c >> 2 for c in cards]
@@ -253,7 +274,7 @@ class Table:
         return play.group == BOMB_GROUP
 
     # -- enumeration of every play in a hand --------------------------------------------
-    def plays_in(self, hand: int) -> list[Play]:
+    def plays_in(self, hand: Mask) -> list[Play]:
         """Every play that can be made from ``hand``, cheapest first."""
         by_rank: list[list[int]] = [[] for _ in range(13)]
         for c in card_indices(hand):
@@ -326,14 +347,14 @@ class Table:
                                 elif with_plain:
                                     out.append(make(m, Kind.STRAIGHT))
 
-    def _flushes(self, hand: int, out: list[Play]) -> None:
+    def _flushes(self, hand: Mask, out: list[Play]) -> None:
         make = self.make
         sequences = self.suited_sequences
         for suit in range(4):
             suited = hand & (_SUIT_MASK << suit)
             if suited.bit_count() < 5:
                 continue
-            bits = [1 << c for c in card_indices(suited)]
+            bits = [1 << c for c in card_indices(Mask(suited))]
             for combo in combinations(bits, 5):
                 m = combo[0] | combo[1] | combo[2] | combo[3] | combo[4]
                 if sequences and _rank_mask_of_suited(m, suit) in sequences:
@@ -380,17 +401,15 @@ def table_for(rules: Rules) -> Table:
     return table
 
 
-def classify(cards: int | str | CardSet | Play, rules: Rules) -> Play | None:
+def classify(cards: Cards | Play, rules: Rules) -> Play | None:
     """The play these cards make under ``rules``, or None when they are not a play."""
-    if isinstance(cards, Play):
-        cards = cards.mask
-    mask = to_mask(cards)
+    mask = cards.mask if isinstance(cards, Play) else to_mask(cards)
     if mask == 0:
         return None
     return table_for(rules).classify(mask)
 
 
-def beats(a: int | str | CardSet | Play, b: int | str | CardSet | Play, rules: Rules) -> bool:
+def beats(a: Cards | Play, b: Cards | Play, rules: Rules) -> bool:
     """Whether ``a`` may be played on ``b``: False when either is no play, or they do not meet.
 
     >>> from bigtwo.engine.cards import parse_cards

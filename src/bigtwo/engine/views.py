@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .cards import CardSet
+from .cards import FULL_DECK, CardIndex, CardSet, Mask
 
 if TYPE_CHECKING:
     from .deal import Action
@@ -32,7 +32,7 @@ class SeatView:
 
     seat: int | None
     rules: Rules
-    hand: int
+    hand: Mask
     counts: tuple[int, ...]
     turn: int
     leader: int
@@ -40,9 +40,9 @@ class SeatView:
     table_seat: int
     passes: int
     locked: int
-    opening: int | None
+    opening: CardIndex | None
     actions: tuple[Action, ...]
-    played: int
+    played: Mask
     winner: int | None
     legal: tuple[Play, ...]
     can_pass: bool
@@ -64,6 +64,6 @@ class SeatView:
         return CardSet(self.hand)
 
     @property
-    def unseen(self) -> int:
+    def unseen(self) -> Mask:
         """Cards this seat has not seen: in other hands or never dealt."""
-        return ((1 << 52) - 1) & ~self.hand & ~self.played
+        return Mask(FULL_DECK & ~self.hand & ~self.played)

@@ -97,31 +97,12 @@ def _network() -> Any:
     return network()
 
 
-def _restore_slots(cls: type, values: tuple[tuple[str, Any], ...]) -> Any:
-    obj: Any = object.__new__(cls)
-    for name, value in values:
-        object.__setattr__(obj, name, value)
-    return obj
-
-
-def _reduce_slots(obj: Any) -> tuple[Any, ...]:
-    """The engine's immutable values (plays, card sets) refuse the attribute assignment
-    pickle would restore them with: they travel as their slots and come back the same."""
-    names = [n for c in type(obj).__mro__ for n in getattr(c, "__slots__", ())]
-    return _restore_slots, (type(obj), tuple((n, getattr(obj, n)) for n in names))
-
-
 def _register_reducers() -> None:
-    """How decisions travel between processes: immutable engine values by their slots, and
-    the 2018 network's bot without its 3.6 MB of weights (each process loads them once, see
-    :func:`_network`, instead of having them pickled with every decision)."""
+    """How decisions travel between processes: the 2018 network's bot without its 3.6 MB of
+    weights (each process loads them once, see :func:`_network`, instead of having them
+    pickled with every decision). The engine's values pickle by themselves."""
     from multiprocessing.reduction import ForkingPickler
 
-    from ..engine.cards import CardSet
-    from ..engine.plays import Play
-
-    for cls in (Play, CardSet):
-        ForkingPickler.register(cls, _reduce_slots)
     try:
         from ..bots.ppo2018_net import Network
     except ImportError:  # pragma: no cover - numpy or the level is not installed
