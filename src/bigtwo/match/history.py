@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine.cards import card_symbols
+from ..engine.cards import Mask, card_symbols
 from ..engine.deal import Action
 from ..engine.plays import Play
 from .match import DealRecord, Match
@@ -113,7 +113,7 @@ class ScoreRow:
     seat: int
     name: str
     cards_left: int
-    cards: int  # the cards left, as a mask
+    cards: Mask  # the cards left
     multiplier: int
     won: bool
     points: int
@@ -200,7 +200,7 @@ class Position:
     deal: int
     step: int
     steps: int  # actions in that deal (so far, for the deal in play)
-    hands: tuple[int, ...]
+    hands: tuple[Mask, ...]
     table: Play | None  # the play to beat (None when the next action is a lead)
     table_seat: int
     last: Action | None
@@ -220,7 +220,7 @@ def positions(match: Match) -> list[Position]:
             last = actions[step - 1] if step else None
             if last is not None:
                 if last.play is not None:
-                    hands[last.seat] &= ~last.play.mask
+                    hands[last.seat] = Mask(hands[last.seat] & ~last.play.mask)
                     table, table_seat = last.play, last.seat
                 if last.trick_over:
                     table = None

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..engine.cards import CardSet, to_mask
+from ..engine.cards import Cards, CardSet, Mask, to_mask
 from ..engine.deal import Action, Deal, deal_hands
 from ..engine.errors import IllegalAction
 from ..engine.plays import Play
@@ -40,11 +40,11 @@ class DealResult:
 
     number: int
     rules: RuleSet
-    dealt: tuple[int, ...]
+    dealt: tuple[Mask, ...]
     leader: int
     actions: tuple[Action, ...]
     winner: int
-    cards_left: tuple[int, ...]
+    cards_left: tuple[Mask, ...]
     score: DealScore
     switches: tuple[Switches, ...]  # per action: the autopass switches checked before it
 
@@ -73,7 +73,7 @@ class DealRecord:
 
     number: int
     rules: RuleSet
-    dealt: tuple[int, ...]
+    dealt: tuple[Mask, ...]
     leader: int
     actions: tuple[Action, ...]
     result: DealResult | None  # None while the deal is in play
@@ -142,8 +142,8 @@ class Match:
         deals: int | None = None,
         autopass: bool | None = None,
         autopass_five: bool | None = None,
-        custom: Mapping[int, int | str | CardSet] | None = None,
-        hands: Sequence[int | str | CardSet] | None = None,
+        custom: Mapping[int, Cards] | None = None,
+        hands: Sequence[Cards] | None = None,
         kinds: Sequence[str] | None = None,
     ) -> None:
         """``custom`` gives some seats chosen cards for the first deal (the rest dealt at
@@ -196,17 +196,15 @@ class Match:
     # -- deals --------------------------------------------------------------------------------
     def _start_deal(
         self,
-        custom: Mapping[int, int | str | CardSet] | None = None,
-        hands: Sequence[int | str | CardSet] | None = None,
+        custom: Mapping[int, Cards] | None = None,
+        hands: Sequence[Cards] | None = None,
     ) -> Deal:
         ruleset = self.next_ruleset
         rules = ruleset.rules
         number = self.deal_number + 1
         if hands is None:
             rng = random.Random(f"{self.seed}:{number}")
-            dealt: Sequence[int | str | CardSet] = deal_with_choice(
-                rules, self.players, rng, custom or {}
-            )
+            dealt: Sequence[Cards] = deal_with_choice(rules, self.players, rng, custom or {})
         else:
             if len(hands) != self.players:
                 raise IllegalAction(f"{self.players} players need {self.players} hands")
@@ -229,8 +227,8 @@ class Match:
 
     def next_deal(
         self,
-        custom: Mapping[int, int | str | CardSet] | None = None,
-        hands: Sequence[int | str | CardSet] | None = None,
+        custom: Mapping[int, Cards] | None = None,
+        hands: Sequence[Cards] | None = None,
     ) -> Deal:
         """Start the next deal once the current one is over."""
         if not self.deal.over:
@@ -316,7 +314,7 @@ class Match:
         return sum(self.deal_seconds)
 
     # -- actions ------------------------------------------------------------------------------
-    def play(self, seat: int, cards: int | str | CardSet | Play) -> list[Action]:
+    def play(self, seat: int, cards: Cards | Play) -> list[Action]:
         """Play for ``seat``; returns that action and any autopasses that follow it."""
         applied = [self.deal.play(seat, cards)]
         self._keep_switches()
@@ -331,7 +329,7 @@ class Match:
         """A play or, with None, a pass."""
         return self.pass_(seat) if play is None else self.play(seat, play)
 
-    def take_turn(self, seat: int, cards: int | str | CardSet | Play | None) -> list[Applied]:
+    def take_turn(self, seat: int, cards: Cards | Play | None) -> list[Applied]:
         """Play ``cards`` for ``seat`` (None: pass), as :meth:`act` does, and return that
         action and any autopasses that follow it, each with the public state right after it.
 
@@ -487,13 +485,13 @@ def _check_kind(kind: str) -> str:
 
 
 def deal_with_choice(
-    rules: Rules, players: int, rng: random.Random, chosen: Mapping[int, int | str | CardSet]
-) -> list[int]:
+    rules: Rules, players: int, rng: random.Random, chosen: Mapping[int, Cards]
+) -> list[Mask]:
     """Deal at random, except that some seats hold cards they chose (all or some of a hand)."""
     if not chosen:
         return deal_hands(rules, players, rng)
     size = rules.hand_size(players)
-    hands = [0] * players
+    hands = [Mask(0)] * players
     taken = 0
     for seat, cards in chosen.items():
         if not 0 <= seat < players:
@@ -502,12 +500,12 @@ def deal_with_choice(
         if mask.bit_count() > size:
             raise IllegalAction(f"A hand holds {size} cards; {mask.bit_count()} were chosen")
         if mask & taken:
-            raise IllegalAction(f"{CardSet(mask & taken)} chosen for two seats")
+            raise IllegalAction(f"{CardSet(Mask(mask & taken))} chosen for two seats")
         hands[seat] = mask
         taken |= mask
     deck = [c for c in range(52) if not taken >> c & 1]
     rng.shuffle(deck)
     for seat in range(players):
         while hands[seat].bit_count() < size:
-            hands[seat] |= 1 << deck.pop()
+            hands[seat] = Mask(hands[seat] | 1 << deck.pop())
     return hands

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..engine.cards import card_indices
+from ..engine.cards import Mask, card_indices
 from ..engine.errors import RulesError
 from .settings import RuleSet, Scoring
 
@@ -46,7 +46,7 @@ def scoring_system(name: str) -> Scoring:
     return RuleSet.preset(name).scoring
 
 
-def penalty(rules: RuleSet | Scoring, cards_left: int) -> tuple[int, int]:
+def penalty(rules: RuleSet | Scoring, cards_left: Mask) -> tuple[int, int]:
     """What a player left with ``cards_left`` (a mask) pays, and the multiplier applied."""
     scoring = rules.scoring if isinstance(rules, RuleSet) else rules
     return scoring.charge(cards_left.bit_count(), (c >> 2 for c in card_indices(cards_left)))

@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..engine.cards import CARDS, card_text
+from ..engine.cards import CARDS, Mask, card_text
 from ..engine.deal import Action
 from ..engine.plays import Play
 from ..engine.views import SeatView
@@ -64,7 +64,7 @@ def dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
-def cards_json(mask: int) -> str:
+def cards_json(mask: Mask) -> str:
     return card_text(mask)
 
 

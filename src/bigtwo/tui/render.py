@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from rich.style import Style
 from rich.text import Text
 
-from ..engine.cards import RANK_NAMES, RANKS, SUIT_SYMBOLS, SUITS, card_indices
+from ..engine.cards import RANK_NAMES, RANKS, SUIT_SYMBOLS, SUITS, Mask, card_indices
 
 RED_SUITS = (0, 2)  # ♦ and ♥
 CARD_STYLE = Style(color="black", bgcolor="white")
@@ -63,9 +63,11 @@ def card_label(card: int, *, ascii_only: bool = False, short: bool = False) -> s
     return rank + suit
 
 
-def cards_text(mask: int | Sequence[int], *, ascii_only: bool = False, colour: bool = True) -> Text:
+def cards_text(
+    mask: Mask | Sequence[int], *, ascii_only: bool = False, colour: bool = True
+) -> Text:
     """Cards in a line, red suits in red: ``3♦ 4♣ 10♥``."""
-    cards = card_indices(mask) if isinstance(mask, int) else list(mask)
+    cards = card_indices(Mask(mask)) if isinstance(mask, int) else list(mask)
     text = Text()
     for i, card in enumerate(cards):
         if i:
@@ -75,8 +77,8 @@ def cards_text(mask: int | Sequence[int], *, ascii_only: bool = False, colour: b
     return text
 
 
-def cards_plain(mask: int | Sequence[int], *, ascii_only: bool = False) -> str:
-    cards = card_indices(mask) if isinstance(mask, int) else list(mask)
+def cards_plain(mask: Mask | Sequence[int], *, ascii_only: bool = False) -> str:
+    cards = card_indices(Mask(mask)) if isinstance(mask, int) else list(mask)
     return " ".join(card_label(c, ascii_only=ascii_only) for c in cards)
 
 

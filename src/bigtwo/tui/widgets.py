@@ -22,7 +22,7 @@ from ..engine.rules import Rules
 from .render import HandLayout, avatar, card_backs, cards_text, render_hand
 
 
-def sort_cards(mask: int, rules: Rules, order: str) -> list[int]:
+def sort_cards(mask: Mask, rules: Rules, order: str) -> list[int]:
     """A hand in display order: by rank (then suit, as the rules rank suits) or by suit."""
     from ..engine.cards import card_indices
 
