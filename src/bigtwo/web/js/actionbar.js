@@ -1,10 +1,13 @@
+// @ts-check
 // The buttons under your hand: Play, Pass, Clear, Hint, the two sorts and "all of a rank /
 // suit". Built once and updated in place, so a button keeps the keyboard focus.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
+/** @typedef {"play" | "pass" | "clear" | "hint" | "sort-rank" | "sort-suit" | "same-rank" | "same-suit"} ButtonKey */
+
+/** @type {Array<[ButtonKey, string, string, string]>} [key, shortcut, style, label key] */
 const BUTTONS = [
-  // [key, shortcut, style, label key]
   ["play", "Enter", "primary", "action.play"],
   ["pass", "P", "", "action.pass"],
   ["clear", "C", "", "action.clear"],
@@ -16,9 +19,10 @@ const BUTTONS = [
 ];
 
 export class ActionBar {
-  /** handlers: {play, pass, clear, hint, "sort-rank", ...}: what each button does. */
+  /** @param {Record<ButtonKey, () => void>} handlers what each button does */
   constructor(handlers) {
-    this.buttons = {};
+    /** @type {Record<ButtonKey, HTMLButtonElement>} */
+    this.buttons = /** @type {Record<ButtonKey, HTMLButtonElement>} */ ({});
     for (const [key, shortcut, style] of BUTTONS) {
       this.buttons[key] = h("button", {
         class: `btn ${style}`, type: "button", "data-action": key, "aria-keyshortcuts": shortcut, onclick: handlers[key],
@@ -30,8 +34,12 @@ export class ActionBar {
       b["sort-rank"], b["sort-suit"], b["same-rank"], b["same-suit"]);
   }
 
-  /** myTurn: we may act; selected: cards raised; lead: nothing on the table; canPass; cards: any in hand. */
+  /**
+   * myTurn: we may act; selected: cards raised; lead: nothing on the table; canPass; cards: any in hand.
+   * @param {{myTurn: boolean, selected: number, lead: boolean, canPass: boolean, cards: number}} state
+   */
   update({ myTurn, selected, lead, canPass, cards }) {
+    /** @type {Record<ButtonKey, boolean>} */
     const disabled = {
       play: !myTurn || !selected,
       pass: !myTurn || !canPass,

@@ -1,3 +1,4 @@
+// @ts-check
 // Avatars drawn as SVG from a small set of features: eight people and a robot for computers.
 import { svg } from "./dom.js";
 
@@ -13,6 +14,7 @@ const PEOPLE = [
 ];
 export const AVATAR_COUNT = PEOPLE.length;
 
+/** @param {string} style @param {string} color */
 function hair(style, color) {
   switch (style) {
     case "long":
@@ -32,6 +34,7 @@ function hair(style, color) {
   }
 }
 
+/** @param {{bg: string, skin: string, hair: string, style: string}} p */
 function person(p) {
   return [
     svg("circle", { cx: 50, cy: 50, r: 50, fill: p.bg }),
@@ -44,6 +47,7 @@ function person(p) {
   ];
 }
 
+/** @param {number} hue */
 function robot(hue) {
   return [
     svg("circle", { cx: 50, cy: 50, r: 50, fill: `hsl(${hue} 35% 42%)` }),
@@ -59,7 +63,10 @@ function robot(hue) {
   ];
 }
 
-/** An avatar: a person (index 0..7) or, with computer set, a robot tinted by seat. */
+/**
+ * An avatar: a person (index 0..7) or, with computer set, a robot tinted by seat.
+ * @param {{index?: number, computer?: boolean, seat?: number, size?: number, label?: string}} [options]
+ */
 export function avatar({ index = 0, computer = false, seat = 0, size = 48, label = "" } = {}) {
   const parts = computer ? robot([200, 20, 140, 280][seat % 4]) : person(PEOPLE[((index % AVATAR_COUNT) + AVATAR_COUNT) % AVATAR_COUNT]);
   return svg("svg", {

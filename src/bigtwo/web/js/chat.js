@@ -1,3 +1,4 @@
+// @ts-check
 // Table chat: the lines so far and a box to say something. Text is always put in as text,
 // never as HTML.
 import { h } from "./dom.js";
@@ -5,7 +6,10 @@ import { t } from "./i18n.js";
 
 const ROOM_LINK = /#\/t\/([A-Z0-9]{4,12})|[?&]room=([A-Z0-9]{4,12})|\/r\/([A-Z0-9]{4,12})/;
 
+/** @typedef {import("./state.js").ChatLine} ChatLine */
+
 export class Chat {
+  /** @param {{onSend: (text: string) => void, canSend?: () => boolean}} options */
   constructor({ onSend, canSend = () => true }) {
     this.onSend = onSend;
     this.canSend = canSend;
@@ -24,24 +28,24 @@ export class Chat {
     this.shown = 0;
   }
 
-  render(lines, players) {
+  /** @param {ChatLine[]} lines */
+  render(lines) {
     if (lines.length < this.shown) {
       this.log.replaceChildren();
       this.shown = 0;
     }
-    for (const line of lines.slice(this.shown)) this.log.append(this.lineEl(line, players));
+    for (const line of lines.slice(this.shown)) this.log.append(this.lineEl(line));
     this.shown = lines.length;
     this.log.scrollTop = this.log.scrollHeight;
     this.form.hidden = !this.canSend();
   }
 
-  lineEl(line, players) {
-    if (line.system) return h("li", { class: "system" }, line.text);
-    const who = line.name || (line.seat !== null && line.seat !== undefined ? players[line.seat]?.name : t("chat.spectator"));
+  /** @param {ChatLine} line */
+  lineEl(line) {
     const link = ROOM_LINK.exec(line.text);
     const code = link && (link[1] || link[2] || link[3]);
     return h("li", {},
-      h("span", { class: "from" }, `${who}${line.seat === null ? ` (${t("chat.spectator")})` : ""}: `),
+      h("span", { class: "from" }, `${line.name}${line.seat === null ? ` (${t("chat.spectator")})` : ""}: `),
       h("span", { class: "text" }, line.text),
       code ? [" ", h("a", { href: `#/t/${code}` }, t("chat.openTable", { code }))] : null);
   }

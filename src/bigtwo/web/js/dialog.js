@@ -1,7 +1,16 @@
+// @ts-check
 // A simple modal dialog with a title, a body and buttons.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
+/**
+ * @param {object} options
+ * @param {string} options.title
+ * @param {import("./dom.js").Child} options.body
+ * @param {((close: () => void) => import("./dom.js").Child) | null} [options.buttons] the buttons, given the function that closes the dialog
+ * @param {string} [options.className]
+ * @param {() => void} [options.onClose]
+ */
 export function showDialog({ title, body, buttons = null, className = "", onClose = () => {} }) {
   const dialog = h("dialog", { class: className, "aria-labelledby": "dialog-title" });
   const close = () => dialog.close();

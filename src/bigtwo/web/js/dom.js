@@ -1,6 +1,32 @@
+// @ts-check
 // Small DOM helpers: build elements from tags, attributes and children, without a framework.
+// Children that are not nodes (names, chat lines, numbers) always go in as text nodes, never
+// as HTML, so text people typed is shown exactly as they typed it.
 
-/** Make an element: h("button", {class: "x", onclick: fn, "aria-label": "Play"}, "Play"). */
+/**
+ * "onclick", "oninput" …: a handler for that event, added with addEventListener.
+ * @typedef {{[K in keyof GlobalEventHandlersEventMap as `on${K}`]?: (event: GlobalEventHandlersEventMap[K]) => void}} Handlers
+ */
+/**
+ * Attributes: a value is set as text (true: present and empty; false, null, undefined: left
+ * out), besides the handlers, a dataset and a style object.
+ * @typedef {Handlers & {dataset?: Record<string, string | undefined>, style?: Partial<CSSStyleDeclaration>, [name: string]: unknown}} Attrs
+ */
+/**
+ * What goes inside an element: nodes and text (numbers too); false, null and undefined are
+ * skipped.
+ * @typedef {Node | string | number | false | null | undefined} Leaf
+ */
+/** A child, or lists of them nested up to three deep. @typedef {Leaf | Array<Leaf | Array<Leaf | Array<Leaf>>>} Child */
+
+/**
+ * Make an element: h("button", {class: "x", onclick: fn, "aria-label": "Play"}, "Play").
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs} [attrs]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   setAttrs(el, attrs);
@@ -8,7 +34,14 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** Make an SVG element with the same calling convention as h(). */
+/**
+ * Make an SVG element with the same calling convention as h().
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs} [attrs]
+ * @param {...Child} children
+ * @returns {SVGElementTagNameMap[K]}
+ */
 export function svg(tag, attrs = {}, ...children) {
   const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
   setAttrs(el, attrs);
@@ -16,13 +49,14 @@ export function svg(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** @param {HTMLElement | SVGElement} el @param {Attrs} attrs */
 function setAttrs(el, attrs) {
-  for (const [key, value] of Object.entries(attrs || {})) {
+  for (const [key, value] of Object.entries(attrs)) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith("on") && typeof value === "function") {
-      el.addEventListener(key.slice(2), value);
+      el.addEventListener(key.slice(2), /** @type {EventListener} */ (value));
     } else if (key === "dataset") {
-      for (const [k, v] of Object.entries(value)) if (v !== undefined && v !== null) el.dataset[k] = v;
+      for (const [k, v] of Object.entries(/** @type {Record<string, unknown>} */ (value))) if (v !== undefined && v !== null) el.dataset[k] = String(v);
     } else if (key === "style" && typeof value === "object") {
       Object.assign(el.style, value);
     } else {
@@ -31,6 +65,7 @@ function setAttrs(el, attrs) {
   }
 }
 
+/** @param {Element} el @param {Child[]} children */
 function append(el, children) {
   for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue;
@@ -38,11 +73,23 @@ function append(el, children) {
   }
 }
 
-/** Replace all children of el. */
+/**
+ * Replace all children of el.
+ * @template {Element} E
+ * @param {E} el
+ * @param {...Child} children
+ * @returns {E}
+ */
 export function mount(el, ...children) {
   el.replaceChildren();
   append(el, children);
   return el;
 }
 
-export const $ = (sel, root = document) => root.querySelector(sel);
+/**
+ * The first element that matches a selector (the page's structure guarantees it is there).
+ * @param {string} sel
+ * @param {ParentNode} [root]
+ * @returns {HTMLElement}
+ */
+export const $ = (sel, root = document) => /** @type {HTMLElement} */ (root.querySelector(sel));

@@ -1,3 +1,4 @@
+// @ts-check
 // Your hand: cards drawn as SVG, click or tap to select (raised), double-click for all of a
 // rank, long press for all of a suit, drag to reorder, arrows + space from the keyboard.
 // It knows nothing of the rules: it only keeps order and selection.
@@ -8,21 +9,37 @@ const LONG_PRESS_MS = 550;
 const DRAG_START_PX = 8;
 
 export class Hand {
-  /** onChange(selected) is called whenever the selection changes. */
+  /**
+   * onChange(selected) is called whenever the selection changes.
+   * @param {{onChange?: (selected: number[]) => void, label?: string}} [options]
+   */
   constructor({ onChange = () => {}, label = "Your hand" } = {}) {
     this.el = h("div", { class: "hand", role: "listbox", "aria-multiselectable": "true", "aria-label": label });
-    this.cards = []; // in display order
+    /** @type {number[]} in display order */
+    this.cards = [];
+    /** @type {Set<number>} */
     this.selected = new Set();
     this.focus = 0;
-    this.last = null; // the card last touched, for "all of its rank / suit"
+    /** @type {number | null} the card last touched, for "all of its rank / suit" */
+    this.last = null;
     this.onChange = onChange;
     this.enabled = true;
+    /** @type {number | undefined} the deal whose cards are shown (kept by the table) */
+    this.dealNumber = undefined;
+    /** @type {number | null | undefined} the seat whose cards are shown (kept by the table) */
+    this.seat = undefined;
     new ResizeObserver(() => this.layout()).observe(this.el);
   }
 
-  /** Show these cards, keeping the player's own order for cards still held. */
+  /**
+   * Show these cards, keeping the player's own order for cards still held.
+   * @param {number[]} cards
+   * @param {"rank" | "suit" | null} [sortBy] null: keep the order shown
+   * @param {string} [suitOrder]
+   */
   set(cards, sortBy = null, suitOrder = "dchs") {
     const held = new Set(cards);
+    /** @type {number[]} */
     let order;
     if (sortBy) order = sortCards(cards, sortBy, suitOrder);
     else {
@@ -37,18 +54,20 @@ export class Hand {
     else this.refresh();
   }
 
+  /** @param {"rank" | "suit"} by @param {string} [suitOrder] */
   sort(by, suitOrder = "dchs") {
     this.cards = sortCards(this.cards, by, suitOrder);
     this.render();
   }
 
+  /** @param {number[]} cards @param {boolean} [on] */
   select(cards, on = true) {
     for (const c of cards) (on ? this.selected.add(c) : this.selected.delete(c));
     this.refresh();
     this.onChange(this.selectedCards());
   }
 
-  /** Exactly these cards selected, nothing else (Hint uses it). */
+  /** Exactly these cards selected, nothing else (Hint uses it). @param {number[]} cards */
   selectOnly(cards) {
     this.selected = new Set(cards.filter((c) => this.cards.includes(c)));
     this.refresh();
@@ -59,12 +78,17 @@ export class Hand {
     this.selectOnly([]);
   }
 
+  /** @param {number} card */
   toggle(card) {
     this.select([card], !this.selected.has(card));
     this.last = card;
   }
 
-  /** All cards of the rank (or suit) of the card last touched or focused. */
+  /**
+   * All cards of the rank (or suit) of the card last touched or focused.
+   * @param {"rank" | "suit"} what
+   * @param {number | undefined} [card]
+   */
   selectAllOf(what, card = this.last ?? this.cards[this.focus]) {
     if (card === undefined || card === null) return;
     const same = this.cards.filter((c) => (what === "suit" ? suitOf(c) === suitOf(card) : rankOf(c) === rankOf(card)));
@@ -76,6 +100,11 @@ export class Hand {
     return this.cards.filter((c) => this.selected.has(c));
   }
 
+  /** The cards' elements, in display order. @returns {HTMLElement[]} */
+  cardEls() {
+    return /** @type {HTMLElement[]} */ ([...this.el.children]);
+  }
+
   render() {
     this.el.replaceChildren(...this.cards.map((card, i) => this.cardEl(card, i)));
     this.layout();
@@ -83,8 +112,9 @@ export class Hand {
   }
 
   refresh() {
+    const els = this.cardEls();
     this.cards.forEach((card, i) => {
-      const el = this.el.children[i];
+      const el = els[i];
       if (!el) return;
       const on = this.selected.has(card);
       el.classList.toggle("selected", on);
@@ -96,16 +126,18 @@ export class Hand {
   layout() {
     const n = this.cards.length;
     const width = this.el.clientWidth;
-    const cardWidth = this.el.children[0]?.offsetWidth || 72;
+    const els = this.cardEls();
+    const cardWidth = els[0]?.offsetWidth || 72;
     const step = n > 1 ? Math.min(cardWidth * 0.62, (width - cardWidth) / (n - 1)) : 0;
     const used = step * (n - 1) + cardWidth;
     const start = Math.max(0, (width - used) / 2);
-    [...this.el.children].forEach((el, i) => {
+    els.forEach((el, i) => {
       el.style.left = `${start + i * step}px`;
       el.style.zIndex = String(i + 1);
     });
   }
 
+  /** @param {number} card @param {number} index */
   cardEl(card, index) {
     const el = h("div", {
       class: "card hand-card", role: "option", "aria-label": cardName(card), "aria-selected": "false",
@@ -124,13 +156,16 @@ export class Hand {
     return el;
   }
 
+  /** @param {KeyboardEvent} e */
   key(e) {
     const n = this.cards.length;
-    const move = { ArrowLeft: -1, ArrowRight: 1, Home: -n, End: n }[e.key];
+    /** @type {Record<string, number>} */
+    const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -n, End: n };
+    const move = moves[e.key];
     if (move !== undefined) {
       this.focus = Math.max(0, Math.min(n - 1, this.focus + move));
       this.refresh();
-      this.el.children[this.focus]?.focus();
+      this.cardEls()[this.focus]?.focus();
       e.preventDefault();
     } else if (e.key === " " || e.key === "ArrowUp" || e.key === "ArrowDown") {
       const card = this.cards[this.focus];
@@ -143,6 +178,7 @@ export class Hand {
     }
   }
 
+  /** @param {PointerEvent} e @param {number} card @param {HTMLElement} el */
   pointerDown(e, card, el) {
     if (e.button !== 0) return;
     const startX = e.clientX;
@@ -157,6 +193,7 @@ export class Hand {
       }
     }, LONG_PRESS_MS);
     el.setPointerCapture?.(e.pointerId);
+    /** @param {PointerEvent} ev */
     const move = (ev) => {
       const dx = ev.clientX - startX;
       if (!dragging && Math.abs(dx) > DRAG_START_PX && Math.abs(dx) > Math.abs(ev.clientY - startY)) {
@@ -166,6 +203,7 @@ export class Hand {
       }
       if (dragging) el.style.left = `${startLeft + dx}px`;
     };
+    /** @param {PointerEvent} ev */
     const up = (ev) => {
       clearTimeout(timer);
       el.removeEventListener("pointermove", move);
@@ -183,10 +221,14 @@ export class Hand {
     el.addEventListener("pointercancel", up);
   }
 
-  /** Put the dragged card where it was dropped: after every card whose left edge it passed. */
+  /**
+   * Put the dragged card where it was dropped: after every card whose left edge it passed.
+   * @param {number} card
+   * @param {number} left
+   */
   drop(card, left) {
     const others = this.cards.filter((c) => c !== card);
-    const lefts = [...this.el.children]
+    const lefts = this.cardEls()
       .filter((el) => Number(el.dataset.card) !== card)
       .map((el) => parseFloat(el.style.left) || 0);
     const at = lefts.filter((x) => x < left).length;

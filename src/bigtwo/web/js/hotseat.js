@@ -1,9 +1,14 @@
+// @ts-check
 // Hot-seat play on one device: a cover over the table between two people's turns, so
 // the next player does not see the hand of the one before (the Palm "Next Player's Turn").
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-/** Cover the screen until `name` says they are at the device; then call onReveal. */
+/**
+ * Cover the screen until `name` says they are at the device; then call onReveal.
+ * @param {string} name
+ * @param {() => void} onReveal
+ */
 export function coverScreen(name, onReveal) {
   const button = h("button", { class: "btn primary", type: "button", "data-reveal": "" }, t("hotseat.show", { name }));
   const cover = h("div", { class: "cover", role: "dialog", "aria-modal": "true", "aria-labelledby": "cover-title", "data-cover": name },

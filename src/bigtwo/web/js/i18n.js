@@ -1,10 +1,15 @@
+// @ts-check
 // English and Traditional Chinese strings. t("key", {name}) fills {name} placeholders.
 import { STRINGS_EN } from "./strings-en.js";
 import { STRINGS_ZH } from "./strings-zh.js";
 
+/** @type {Record<string, Record<string, string>>} */
 const TABLES = { en: STRINGS_EN, "zh-Hant": STRINGS_ZH };
+/** @type {Record<string, string>} */
+const ENGLISH = STRINGS_EN;
 let current = "en";
 
+/** Show the page in this language ("en", "zh-Hant"); anything else: the browser's. @param {string} code */
 export function setLang(code) {
   current = code && TABLES[code] ? code : guessLang();
   document.documentElement.lang = current;
@@ -16,22 +21,39 @@ export function guessLang() {
 }
 
 export const lang = () => current;
+/** The languages offered, as [code, name]. @returns {string[][]} */
 export const languages = () => [["en", "English"], ["zh-Hant", "繁體中文"]];
 
+/**
+ * The text for key in the language shown, its {name} placeholders filled from params.
+ * @param {string} key
+ * @param {Record<string, string | number | null | undefined>} [params]
+ */
 export function t(key, params = {}) {
-  const text = TABLES[current][key] ?? STRINGS_EN[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (params[name] ?? `{${name}}`));
+  const text = TABLES[current][key] ?? ENGLISH[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? `{${name}}`));
 }
 
-/** Put translated text into every [data-i18n] element under root (static parts of the page). */
+/**
+ * Put translated text into every [data-i18n] element under root (static parts of the page).
+ * @param {ParentNode} [root]
+ */
 export function translatePage(root = document) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
-  for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
-  for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
-  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(attr(el, "data-i18n"));
+  for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(attr(el, "data-i18n-label")));
+  for (const el of root.querySelectorAll("[data-i18n-title]")) el.setAttribute("title", t(attr(el, "data-i18n-title")));
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.setAttribute("placeholder", t(attr(el, "data-i18n-placeholder")));
 }
 
-/** The translation of key, or fallback when neither language has one. */
+/** The value of an attribute the selector matched on. @param {Element} el @param {string} name */
+const attr = (el, name) => el.getAttribute(name) || "";
+
+/**
+ * The translation of key, or fallback when neither language has one.
+ * @param {string} key
+ * @param {string} fallback
+ * @param {Record<string, string | number | null | undefined>} [params]
+ */
 export function tOr(key, fallback, params = {}) {
-  return key in TABLES[current] || key in STRINGS_EN ? t(key, params) : fallback;
+  return key in TABLES[current] || key in ENGLISH ? t(key, params) : fallback;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Keyboard shortcuts at the table. Keys typed into a text box are left alone.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -26,12 +27,17 @@ export function showShortcuts() {
   });
 }
 
+/** @param {EventTarget | null} target */
 function typing(target) {
   return target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
 }
 
-/** Bind the table's keys; returns a function that unbinds them. */
+/**
+ * Bind the table's keys; returns a function that unbinds them.
+ * @param {import("./table.js").TableScreen} screen
+ */
 export function bindTableKeys(screen) {
+  /** @param {KeyboardEvent} e */
   const onKey = (e) => {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
     if (document.querySelector("dialog[open], .cover")) return;
@@ -57,7 +63,7 @@ export function bindTableKeys(screen) {
       const card = hand.cards[index];
       if (card !== undefined) hand.toggle(card);
     } else if ((key === "ArrowLeft" || key === "ArrowRight") && !hand.el.contains(document.activeElement)) {
-      hand.el.children[hand.focus]?.focus();
+      /** @type {HTMLElement | undefined} */ (hand.el.children[hand.focus])?.focus();
     } else handled = false;
     if (handled) e.preventDefault();
   };

@@ -1,19 +1,29 @@
+// @ts-check
 // The lobby: create a room (preset, options, seats human or computer, turn timer, hot-seat),
 // list the open rooms to join or watch, join by code, and open the replay viewer.
 import { h, mount } from "./dom.js";
 import { cardElement } from "./cards.js";
 import { t, tOr } from "./i18n.js";
 import { prefs, setPrefs, rememberSeat, myName } from "./prefs.js";
-import { api } from "./net.js";
-import { plain, nameAvatar } from "./state.js";
+import { api, errorOf } from "./net.js";
+import { nameAvatar } from "./state.js";
 import { avatar } from "./avatars.js";
+
+/** @typedef {import("./protocol.js").Room} Room */
 
 const COMPUTER_DELAY = { slow: 1.2, normal: 0.6, fast: 0.15 };
 const TIMERS = [0, 15, 30, 60, 120];
 
+/** The value of the form control called `name` under root. @param {ParentNode} root @param {string} name */
+const valueIn = (root, name) => /** @type {HTMLInputElement | HTMLSelectElement} */ (root.querySelector(`[name=${name}]`)).value;
+/** Whether the checkbox called `name` under root is ticked. @param {ParentNode} root @param {string} name */
+const checkedIn = (root, name) => /** @type {HTMLInputElement} */ (root.querySelector(`[name=${name}]`)).checked;
+
 export class LobbyScreen {
+  /** @param {HTMLElement} root */
   constructor(root) {
     this.root = root;
+    /** @type {import("./protocol.js").Preset[]} */
     this.presets = [];
     this.levels = ["greedy"];
     this.rooms = h("ul", { class: "rooms", "aria-live": "polite", "aria-label": t("lobby.openRooms") });
@@ -30,10 +40,10 @@ export class LobbyScreen {
   async load() {
     try {
       const [info, presets] = await Promise.all([api.info(), api.presets()]);
-      this.levels = info.levels || this.levels;
-      this.presets = presets.presets || [];
+      this.levels = info.levels;
+      this.presets = presets.presets;
     } catch (err) {
-      this.error.textContent = err.message;
+      this.error.textContent = errorOf(err).message;
     }
     // Drawn once the presets and levels are known, so nothing typed is drawn over.
     this.build();
@@ -80,7 +90,9 @@ export class LobbyScreen {
     const p = prefs();
     const presetNames = this.presets.length ? this.presets.map((x) => x.name) : ["palm"];
     const form = h("form", { class: "panel create", "aria-labelledby": "create-title" });
+    /** @param {string} label @param {HTMLElement} control @param {string} [cls] */
     const field = (label, control, cls = "") => h("label", { class: `field ${cls}` }, h("span", {}, label), control);
+    /** @param {string} name @param {Array<[string | number, string]>} options [value, label] pairs @param {string | number} value */
     const select = (name, options, value) => h("select", { name },
       options.map(([v, label]) => h("option", { value: v, selected: String(v) === String(value) ? true : undefined }, label)));
     const preset = select("preset", presetNames.map((n) => [n, tOr(`preset.${n}`, n)]), presetNames.includes("palm") ? "palm" : presetNames[0]);
@@ -99,7 +111,7 @@ export class LobbyScreen {
     const drawSeats = () => {
       const n = Number(players.value);
       const old = [...seatRows.querySelectorAll(".seat-row")].map((row) => ({
-        kind: row.querySelector("[name=kind]").value, level: row.querySelector("[name=level]").value, name: row.querySelector("[name=seat-name]").value,
+        kind: valueIn(row, "kind"), level: valueIn(row, "level"), name: valueIn(row, "seat-name"),
       }));
       mount(seatRows, Array.from({ length: n }, (_, i) => {
         const prev = old[i] || { kind: i === 0 ? "human" : "computer", level: this.levels.includes("strong") ? "strong" : "greedy", name: i === 0 ? myName() : p.names[i] || "" };
@@ -122,7 +134,7 @@ export class LobbyScreen {
       if (!info) return;
       for (const opt of players.options) opt.disabled = !info.players.includes(Number(opt.value));
       if (!info.players.includes(Number(players.value))) players.value = String(info.players.includes(4) ? 4 : info.players[0]);
-      deals.value = String(info.deals || 10);
+      deals.value = String(info.deals);
       drawSeats();
     };
     preset.addEventListener("change", syncPreset);
@@ -138,7 +150,7 @@ export class LobbyScreen {
       try {
         await this.create(form, { hotseat: hotseat.checked });
       } catch (err) {
-        status.textContent = err.message;
+        status.textContent = errorOf(err).message;
       } finally {
         submit.disabled = false;
       }
@@ -159,23 +171,26 @@ export class LobbyScreen {
     return form;
   }
 
+  /** @param {HTMLFormElement} form @param {{hotseat: boolean}} options */
   async create(form, { hotseat }) {
     const data = new FormData(form);
     const rows = [...form.querySelectorAll(".seat-row")];
+    /** @type {import("./protocol.js").SeatRequest[]} */
     const seats = rows.map((row) => {
-      const kind = row.querySelector("[name=kind]").value;
-      const name = row.querySelector("[name=seat-name]").value.trim();
-      return kind === "computer" ? { kind, level: row.querySelector("[name=level]").value, name } : { kind: "human" };
+      const kind = valueIn(row, "kind");
+      const name = valueIn(row, "seat-name").trim();
+      return kind === "computer" ? { kind, level: valueIn(row, "level"), name } : { kind: "human" };
     });
-    const names = rows.map((row) => row.querySelector("[name=seat-name]").value.trim());
+    const names = rows.map((row) => valueIn(row, "seat-name").trim());
+    /** @type {import("./protocol.js").RoomRequest} */
     const config = {
-      preset: data.get("preset"),
+      preset: String(data.get("preset")),
       seats,
       deals: Number(data.get("deals")) || undefined,
-      autopass: form.querySelector("[name=autopass]").checked,
-      autopass_five: form.querySelector("[name=autopass_five]").checked,
+      autopass: checkedIn(form, "autopass"),
+      autopass_five: checkedIn(form, "autopass_five"),
       computer_delay: Number(data.get("computer_delay")),
-      public: form.querySelector("[name=public]").checked,
+      public: checkedIn(form, "public"),
     };
     const timer = Number(data.get("turn_seconds"));
     if (timer) config.turn_seconds = timer;
@@ -205,9 +220,9 @@ export class LobbyScreen {
   async refreshRooms() {
     let rooms;
     try {
-      rooms = (await api.rooms()).rooms || [];
+      rooms = (await api.rooms()).rooms;
     } catch (err) {
-      mount(this.rooms, h("li", { class: "error" }, err.message));
+      mount(this.rooms, h("li", { class: "error" }, errorOf(err).message));
       return;
     }
     if (!rooms.length) {
@@ -217,24 +232,30 @@ export class LobbyScreen {
     mount(this.rooms, rooms.map((room) => this.roomItem(room)));
   }
 
+  /** @param {Room} room */
   roomItem(room) {
     const seats = room.seats.map((s) => h("span", { class: `chip ${s.kind === "human" && !s.taken ? "free" : ""}` },
       s.kind === "computer" || s.taken ? avatar({ computer: s.kind === "computer", seat: s.seat, index: s.avatar ?? nameAvatar(s.name, s.seat), size: 18 }) : null,
-      s.kind === "computer" || s.taken ? plain(s.name) : t("seat.free")));
+      s.kind === "computer" || s.taken ? s.name : t("seat.free")));
     const free = room.seats.filter((s) => s.kind === "human" && !s.taken);
     return h("li", { class: "room", dataset: { code: room.code } },
       h("div", { class: "room-head" },
-        h("span", { class: "room-title" }, room.title ? plain(room.title) : t("table.room", { code: room.code })),
-        h("span", { class: "muted" }, `${room.code} · ${tOr(`preset.${room.preset}`, room.preset)} · ${t("lobby.dealsN", { n: room.deals })}${room.options?.turn_seconds ? ` · ${t("lobby.seconds", { n: room.options.turn_seconds })}` : ""}`)),
+        h("span", { class: "room-title" }, room.title || t("table.room", { code: room.code })),
+        h("span", { class: "muted" }, `${room.code} · ${tOr(`preset.${room.preset}`, room.preset)} · ${t("lobby.dealsN", { n: room.deals })}${room.options.turn_seconds ? ` · ${t("lobby.seconds", { n: room.options.turn_seconds })}` : ""}`)),
       h("div", { class: "room-seats" }, seats),
       h("div", { class: "row" },
         free.length ? h("a", { class: "btn small primary", href: `#/t/${room.code}`, "data-join": room.code }, t("lobby.join")) : null,
-        room.options?.spectators !== false ? h("a", { class: "btn small", href: `#/t/${room.code}/watch`, "data-watch": room.code }, t("lobby.watch")) : null));
+        room.options.spectators ? h("a", { class: "btn small", href: `#/t/${room.code}/watch`, "data-watch": room.code }, t("lobby.watch")) : null));
   }
 }
 
 /** Joining a table from a link: pick a free seat (with your name) or watch. */
 export class JoinScreen {
+  /**
+   * @param {HTMLElement} root
+   * @param {string} code
+   * @param {{onSeated: () => void, onWatch: () => void}} options
+   */
   constructor(root, code, { onSeated, onWatch }) {
     this.root = root;
     this.code = code;
@@ -247,17 +268,19 @@ export class JoinScreen {
   destroy() {}
 
   async load() {
+    /** @type {Room} */
     let room;
     try {
       room = (await api.room(this.code)).room;
     } catch (err) {
       mount(this.root, h("div", { class: "lobby" }, h("section", { class: "panel" },
-        h("h2", {}, t("join.title", { code: this.code })), h("p", { class: "error", role: "alert" }, err.message),
+        h("h2", {}, t("join.title", { code: this.code })), h("p", { class: "error", role: "alert" }, errorOf(err).message),
         h("a", { class: "btn", href: "#/" }, t("action.backToLobby")))));
       return;
     }
     const name = h("input", { type: "text", maxlength: 24, value: myName(), "aria-label": t("prefs.name"), name: "name" });
     const status = h("p", { class: "error", role: "alert" });
+    /** @param {number} seat */
     const sit = async (seat) => {
       status.textContent = "";
       try {
@@ -267,24 +290,24 @@ export class JoinScreen {
         rememberSeat(this.code, { seat: joined.seat, token: joined.token, name: who });
         this.onSeated();
       } catch (err) {
-        status.textContent = err.message;
+        status.textContent = errorOf(err).message;
       }
     };
     const waiting = room.status === "waiting";
     mount(this.root, h("div", { class: "lobby" }, h("section", { class: "panel join" },
-      h("h2", {}, room.title ? plain(room.title) : t("join.title", { code: this.code })),
+      h("h2", {}, room.title || t("join.title", { code: this.code })),
       h("p", { class: "muted" }, `${tOr(`preset.${room.preset}`, room.preset)} · ${t("lobby.dealsN", { n: room.deals })} · ${t(`status.${room.status}`)}`),
       waiting ? h("label", { class: "field" }, h("span", {}, t("prefs.name")), name) : h("p", {}, t("join.started")),
       h("ul", { class: "rooms" }, room.seats.map((s) => h("li", { class: "room" },
         h("div", { class: "room-head" },
           h("span", { class: "row" }, avatar({ computer: s.kind === "computer", seat: s.seat, index: s.avatar ?? nameAvatar(s.name, s.seat), size: 28 }),
             h("strong", {}, t("seat.n", { n: s.seat + 1 })),
-            s.kind === "computer" ? `${plain(s.name)} (${tOr(`level.${s.level}`, s.level)})` : s.taken ? plain(s.name) : t("seat.free")),
+            s.kind === "computer" ? `${s.name} (${tOr(`level.${s.level}`, s.level ?? "")})` : s.taken ? s.name : t("seat.free")),
           waiting && s.kind === "human" && !s.taken
             ? h("button", { class: "btn small primary", type: "button", "data-sit": String(s.seat), onclick: () => sit(s.seat) }, t("join.sit")) : null)))),
       status,
       h("div", { class: "row" },
-        room.options?.spectators !== false ? h("button", { class: "btn", type: "button", "data-watch": "", onclick: () => this.onWatch() }, t("lobby.watch")) : null,
+        room.options.spectators ? h("button", { class: "btn", type: "button", "data-watch": "", onclick: () => this.onWatch() }, t("lobby.watch")) : null,
         h("a", { class: "btn", href: "#/" }, t("action.backToLobby"))))));
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The app: language and preferences, the top bar, and the router between the lobby, a
 // table (playing, joining or watching) and the replay viewer. Routes live in the hash:
 //   #/            lobby
@@ -12,6 +13,7 @@ import { TableScreen } from "./table.js";
 import { ReplayScreen } from "./replay.js";
 import { showPrefs } from "./prefsdialog.js";
 
+/** The screen shown: the lobby, joining, a table or the replay viewer. @type {{destroy(): void} | null} */
 let screen = null;
 
 function parseHash() {
@@ -20,7 +22,7 @@ function parseHash() {
 }
 
 function route() {
-  screen?.destroy?.();
+  screen?.destroy();
   screen = null;
   document.querySelectorAll("dialog, .cover").forEach((el) => el.remove());
   const root = $("#app");
@@ -28,9 +30,11 @@ function route() {
   if (parts[0] === "t" && parts[1]) {
     const code = parts[1].toUpperCase();
     const seats = seatsAt(code);
+    /** @param {{watch?: boolean, seats?: import("./prefs.js").HeldSeat[]}} options */
     const table = (options) => {
-      screen = new TableScreen(root, code, { ...options, onLeave: () => (location.hash = "#/") });
-      if (query.get("start") === "1") autoReady(screen);
+      const shown = new TableScreen(root, code, { ...options, onLeave: () => (location.hash = "#/") });
+      screen = shown;
+      if (query.get("start") === "1") autoReady(shown);
     };
     if (parts[2] === "watch") table({ watch: true });
     else if (seats.length) table({ seats });
@@ -48,13 +52,16 @@ function route() {
   root.focus({ preventScroll: true });
 }
 
-/** A room made here with no one else to wait for: say ready for every seat held here. */
+/**
+ * A room made here with no one else to wait for: say ready for every seat held here.
+ * @param {TableScreen} table
+ */
 function autoReady(table) {
   const once = setInterval(() => {
     if (!table.conns.every((c) => c.model.room)) return;
     clearInterval(once);
     for (const c of table.conns) {
-      const me = c.model.players[c.seat];
+      const me = c.seat === null ? undefined : c.model.players[c.seat];
       if (c.model.status === "waiting" && me && !me.ready) table.ready(c, true);
     }
     history.replaceState(null, "", `#/t/${table.code}`);

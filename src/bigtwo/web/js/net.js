@@ -1,7 +1,16 @@
+// @ts-check
 // Talking to the server: the HTTP lobby API and one WebSocket per seat at a table
 // (docs/protocol.md). Reconnects with back-off and asks for what it missed by event number.
 
+/** @typedef {import("./protocol.js").ServerMessage} ServerMessage */
+/** @typedef {import("./protocol.js").ClientMessage} ClientMessage */
+/** @typedef {import("./protocol.js").HelloMessage} HelloMessage */
+/** @typedef {import("./protocol.js").AckMessage} AckMessage */
+/** @typedef {import("./protocol.js").WelcomeMessage} WelcomeMessage */
+
+/** A refusal from the lobby (its code and words), or "network" when the server did not answer. */
 export class ApiError extends Error {
+  /** @param {string} code @param {string} message @param {number} status the HTTP status (0: no answer) */
   constructor(code, message, status) {
     super(message);
     this.code = code;
@@ -9,6 +18,12 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * @param {"GET" | "POST"} method
+ * @param {string} path
+ * @param {object} [body]
+ * @returns {Promise<any>} the answer's JSON (or text); its shape is the endpoint's
+ */
 async function request(method, path, body) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), 10000);
@@ -21,49 +36,82 @@ async function request(method, path, body) {
     });
     const type = res.headers.get("content-type") || "";
     const data = type.includes("json") ? await res.json() : await res.text();
+    // An error's body is {error, message}; one from something in between may be plain text.
     if (!res.ok) throw new ApiError(data?.error || "http", data?.message || `HTTP ${res.status}`, res.status);
     return data;
   } catch (err) {
     if (err instanceof ApiError) throw err;
-    throw new ApiError("network", err.name === "AbortError" ? "The server did not answer in time" : "Cannot reach the server", 0);
+    const late = err instanceof Error && err.name === "AbortError";
+    throw new ApiError("network", late ? "The server did not answer in time" : "Cannot reach the server", 0);
   } finally {
     clearTimeout(timer);
   }
 }
 
+/** @param {string} code */
+const roomPath = (code) => `/api/rooms/${encodeURIComponent(code)}`;
+
 export const api = {
+  /** @returns {Promise<import("./protocol.js").ApiInfo>} */
   info: () => request("GET", "/api"),
+  /** @returns {Promise<{presets: import("./protocol.js").Preset[]}>} */
   presets: () => request("GET", "/api/presets"),
+  /** @returns {Promise<{rooms: import("./protocol.js").Room[]}>} */
   rooms: () => request("GET", "/api/rooms"),
+  /** @param {import("./protocol.js").RoomRequest} config @returns {Promise<import("./protocol.js").RoomMade>} */
   createRoom: (config) => request("POST", "/api/rooms", config),
-  room: (code) => request("GET", `/api/rooms/${encodeURIComponent(code)}`),
-  join: (code, body) => request("POST", `/api/rooms/${encodeURIComponent(code)}/join`, body),
-  /** A new game for the players of a finished table: {code, seat, token} of ours there. */
-  rematch: (code, token) => request("POST", `/api/rooms/${encodeURIComponent(code)}/rematch`, { token }),
-  /** A match record (JSON) or history (text); null when the server has no such endpoint. */
-  async record(code) {
-    try {
-      return await request("GET", `/api/rooms/${encodeURIComponent(code)}/record`);
-    } catch (err) {
-      if (err.status === 404 || err.status === 405) return null;
-      throw err;
-    }
-  },
-  async history(code) {
-    try {
-      return await request("GET", `/api/rooms/${encodeURIComponent(code)}/history`);
-    } catch (err) {
-      if (err.status === 404 || err.status === 405) return null;
-      throw err;
-    }
-  },
+  /** @param {string} code @returns {Promise<import("./protocol.js").RoomFound>} */
+  room: (code) => request("GET", roomPath(code)),
+  /** @param {string} code @param {import("./protocol.js").JoinRequest} body @returns {Promise<import("./protocol.js").Seated>} */
+  join: (code, body) => request("POST", `${roomPath(code)}/join`, body),
+  /**
+   * A new game for the players of a finished table: our seat and token there.
+   * @param {string} code
+   * @param {string} token
+   * @returns {Promise<import("./protocol.js").Seated & {room: import("./protocol.js").Room}>}
+   */
+  rematch: (code, token) => request("POST", `${roomPath(code)}/rematch`, { token }),
+  /** The finished match as a JSON record. @param {string} code @returns {Promise<object>} */
+  record: (code) => request("GET", `${roomPath(code)}/record`),
+  /** The finished match's history as text. @param {string} code @returns {Promise<string>} */
+  history: (code) => request("GET", `${roomPath(code)}/history`),
 };
 
 const PROTOCOL = 1;
 const RESENT = new Set(["play", "pass"]);
 const FINAL_CLOSES = new Set([4400, 4401, 4404, 4409, 4410]); // bad hello, no seat, no room, replaced, quit
 let idCounter = 0;
+/** An action id, unique for this page. */
 const newId = () => `${Date.now().toString(36)}${(idCounter++).toString(36)}`;
+
+/** @typedef {"connecting" | "open" | "closed" | "gone"} SocketStatus */
+/**
+ * What onStatus is told besides the status: the welcome when open, the close code otherwise.
+ * @typedef {WelcomeMessage | {code: number, reason?: string} | undefined} StatusDetail
+ */
+/**
+ * A message waiting for its answer.
+ * @typedef {{resolve: (ack: AckMessage) => void, reject: (err: Error) => void, timer: ReturnType<typeof setTimeout>, message: ClientMessage}} Pending
+ */
+
+/** A refusal or failure of a request: its code is the server's ("illegal", "stale" …), "network" or "timeout". */
+export class RequestError extends Error {
+  /** @param {string} message @param {string} code */
+  constructor(message, code) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/**
+ * The code and words of whatever a request threw (a RequestError, an ApiError, or else).
+ * @param {unknown} err
+ * @returns {{code: string, message: string}}
+ */
+export function errorOf(err) {
+  if (err instanceof RequestError || err instanceof ApiError) return { code: err.code, message: err.message };
+  return { code: "", message: err instanceof Error ? err.message : String(err) };
+}
 
 /**
  * One WebSocket for one seat (or a spectator). onMessage(msg) gets every server message;
@@ -71,12 +119,32 @@ const newId = () => `${Date.now().toString(36)}${(idCounter++).toString(36)}`;
  * `since()` says the newest event number we hold, for a reconnect.
  */
 export class TableSocket {
+  /**
+   * @param {object} options
+   * @param {string} options.code
+   * @param {string | null} [options.token] a seat's or spectator's token
+   * @param {boolean} [options.watch] watch without a token
+   * @param {string} [options.name] a spectator's name, without a token
+   * @param {() => number} [options.since]
+   * @param {(msg: ServerMessage) => void} options.onMessage
+   * @param {(status: SocketStatus, detail?: StatusDetail) => void} [options.onStatus]
+   */
   constructor({ code, token = null, watch = false, name = "", since = () => 0, onMessage, onStatus = () => {} }) {
-    Object.assign(this, { code, token, watch, name, since, onMessage, onStatus });
-    this.pending = new Map(); // action id -> {resolve, reject, timer}
+    this.code = code;
+    this.token = token;
+    this.watch = watch;
+    this.name = name;
+    this.since = since;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    /** @type {Map<string, Pending>} action id -> its promise's ends */
+    this.pending = new Map();
     this.attempt = 0;
     this.stopped = false;
+    /** @type {WebSocket | null} */
     this.ws = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.retry = undefined;
   }
 
   url() {
@@ -91,6 +159,7 @@ export class TableSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.attempt = 0;
+      /** @type {HelloMessage} */
       const hello = { type: "hello", protocol: PROTOCOL };
       if (this.token) hello.token = this.token;
       if (this.watch) hello.watch = true;
@@ -100,6 +169,7 @@ export class TableSocket {
       ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (ev) => {
+      /** @type {ServerMessage} */
       let msg;
       try {
         msg = JSON.parse(ev.data);
@@ -120,7 +190,7 @@ export class TableSocket {
       for (const [id, p] of this.pending) {
         if (RESENT.has(p.message.type) && !this.stopped) continue;
         clearTimeout(p.timer);
-        p.reject(Object.assign(new Error("connection lost"), { code: "network" }));
+        p.reject(new RequestError("connection lost", "network"));
         this.pending.delete(id);
       }
       if (this.stopped || FINAL_CLOSES.has(ev.code)) {
@@ -134,7 +204,7 @@ export class TableSocket {
   }
 
   resend() {
-    for (const p of this.pending.values()) this.ws.send(JSON.stringify(p.message));
+    for (const p of this.pending.values()) this.ws?.send(JSON.stringify(p.message));
   }
 
   close() {
@@ -143,41 +213,54 @@ export class TableSocket {
     this.ws?.close(1000, "bye");
   }
 
-  /** Answer a pending request from an ack or an error carrying its id. */
+  /**
+   * Answer a pending request from an ack or an error carrying its id.
+   * @param {ServerMessage} msg
+   */
   settle(msg) {
-    if (!msg.id || !this.pending.has(msg.id)) return;
+    if ((msg.type !== "ack" && msg.type !== "error") || msg.id === null) return;
     const p = this.pending.get(msg.id);
+    if (!p) return;
     this.pending.delete(msg.id);
     clearTimeout(p.timer);
-    if (msg.type === "error") p.reject(Object.assign(new Error(msg.message), { code: msg.code }));
+    if (msg.type === "error") p.reject(new RequestError(msg.message, msg.code));
     else p.resolve(msg);
   }
 
-  /** Send a message with an id; resolves on its ack, rejects with the server's reason. */
+  /**
+   * Send a message with an id; resolves on its ack, rejects with the server's reason.
+   * @param {ClientMessage} message
+   * @param {number} [timeoutMs]
+   * @returns {Promise<AckMessage>}
+   */
   request(message, timeoutMs = 15000) {
     const id = message.id || newId();
     return new Promise((resolve, reject) => {
-      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
-        reject(Object.assign(new Error("not connected"), { code: "network" }));
+      const ws = this.ws;
+      if (!ws || ws.readyState !== WebSocket.OPEN) {
+        reject(new RequestError("not connected", "network"));
         return;
       }
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(Object.assign(new Error("no answer from the server"), { code: "timeout" }));
+        reject(new RequestError("no answer from the server", "timeout"));
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer, message: { ...message, id } });
-      this.ws.send(JSON.stringify({ ...message, id }));
+      ws.send(JSON.stringify({ ...message, id }));
     });
   }
 
+  /** @param {string[]} cards in notation @param {number} v the newest event seen */
   play(cards, v) {
-    return this.request({ type: "play", v, cards });
+    return this.request({ type: "play", v, cards, id: newId() });
   }
 
+  /** @param {number} v the newest event seen */
   pass(v) {
-    return this.request({ type: "pass", v });
+    return this.request({ type: "pass", v, id: newId() });
   }
 
+  /** Ready (or not) in the lobby. @param {boolean} [ready] */
   ready(ready = true) {
     return this.request({ type: "ready", ready });
   }
@@ -187,6 +270,7 @@ export class TableSocket {
     return this.request({ type: "next" });
   }
 
+  /** @param {string} text */
   chat(text) {
     return this.request({ type: "chat", text });
   }
@@ -196,6 +280,8 @@ export class TableSocket {
   }
 
   resync() {
-    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: "sync" }));
+    /** @type {import("./protocol.js").SyncRequest} */
+    const ask = { type: "sync" };
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(ask));
   }
 }

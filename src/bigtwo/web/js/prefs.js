@@ -1,7 +1,22 @@
+// @ts-check
 // Preferences and seat credentials kept in localStorage.
 import { t } from "./i18n.js";
 
 const KEY = "bigtwo.prefs";
+/**
+ * @typedef {object} Prefs
+ * @property {string} name
+ * @property {string[]} names
+ * @property {number} avatar
+ * @property {"slow" | "normal" | "fast"} speed
+ * @property {boolean} autopass
+ * @property {boolean} autopassFive
+ * @property {"rank" | "suit" | "custom"} sort
+ * @property {string} lang
+ */
+/** A seat this browser holds at a table. @typedef {{seat: number, token: string, name?: string}} HeldSeat */
+
+/** @type {Prefs} */
 const DEFAULTS = {
   name: "", // empty: "You" in the language shown
   names: ["", "Ann", "Bill", "Cat"], // names for computer seats, as the Palm game lets you edit
@@ -13,8 +28,15 @@ const DEFAULTS = {
   lang: "", // "" follows the browser; "en" or "zh-Hant"
 };
 
+/** @type {Prefs | null} */
 let cache = null;
 
+/**
+ * @template T
+ * @param {string} key
+ * @param {T} fallback
+ * @returns {T}
+ */
 function read(key, fallback) {
   try {
     const raw = localStorage.getItem(key);
@@ -24,6 +46,7 @@ function read(key, fallback) {
   }
 }
 
+/** @param {string} key @param {unknown} value */
 function write(key, value) {
   try {
     localStorage.setItem(key, JSON.stringify(value));
@@ -37,11 +60,13 @@ export function myName() {
   return prefs().name || t("prefs.defaultName");
 }
 
+/** @returns {Prefs} */
 export function prefs() {
   if (!cache) cache = { ...DEFAULTS, ...read(KEY, {}) };
   return cache;
 }
 
+/** @param {Partial<Prefs>} changes */
 export function setPrefs(changes) {
   cache = { ...prefs(), ...changes };
   write(KEY, cache);
@@ -49,16 +74,21 @@ export function setPrefs(changes) {
   return cache;
 }
 
-/** Milliseconds a step takes at the chosen speed (animations, replay autoplay). */
+/** Milliseconds a step takes at the chosen speed (animations, replay autoplay). @param {number} [base] */
 export function speedMs(base = 600) {
   return { slow: base * 1.8, normal: base, fast: base * 0.4 }[prefs().speed] ?? base;
 }
 
-/** The seats this browser holds at a table: [{seat, token, name}], so a reload rejoins. */
+/**
+ * The seats this browser holds at a table, so a reload rejoins.
+ * @param {string} tableId
+ * @returns {HeldSeat[]}
+ */
 export function seatsAt(tableId) {
-  return read(`bigtwo.table.${tableId}`, { seats: [] }).seats || [];
+  return read(`bigtwo.table.${tableId}`, { seats: /** @type {HeldSeat[]} */ ([]) }).seats || [];
 }
 
+/** @param {string} tableId @param {HeldSeat} entry */
 export function rememberSeat(tableId, entry) {
   const seats = seatsAt(tableId).filter((s) => s.seat !== entry.seat);
   seats.push(entry);
@@ -66,6 +96,7 @@ export function rememberSeat(tableId, entry) {
   write(`bigtwo.table.${tableId}`, { seats, at: Date.now() });
 }
 
+/** @param {string} tableId */
 export function forgetTable(tableId) {
   try {
     localStorage.removeItem(`bigtwo.table.${tableId}`);
@@ -75,24 +106,37 @@ export function forgetTable(tableId) {
   }
 }
 
-/** The order a player dragged their cards into, kept per table and seat for the deal. */
+/**
+ * The order a player dragged their cards into, kept per table and seat for the deal.
+ * @param {string} tableId
+ * @param {number | null} seat
+ * @param {number | null | undefined} deal
+ * @returns {number[] | null}
+ */
 export function savedOrder(tableId, seat, deal) {
-  const saved = read(`bigtwo.order.${tableId}.${seat}`, null);
+  const saved = read(`bigtwo.order.${tableId}.${seat}`, /** @type {{deal: number | null, cards: number[]} | null} */ (null));
   return saved && saved.deal === deal ? saved.cards : null;
 }
 
+/**
+ * @param {string} tableId
+ * @param {number | null} seat
+ * @param {number | null | undefined} deal
+ * @param {number[]} cards
+ */
 export function saveOrder(tableId, seat, deal, cards) {
   write(`bigtwo.order.${tableId}.${seat}`, { deal, cards, at: Date.now() });
 }
 
-/** Forget the oldest tables' seats, histories and card orders beyond the newest `keep`. */
+/** Forget the oldest tables' seats, histories and card orders beyond the newest `keep`. @param {number} [keep] */
 export function pruneStorage(keep = 30) {
   try {
     for (const prefix of ["bigtwo.table.", "bigtwo.history.", "bigtwo.order."]) {
+      /** @type {Array<[string, number]>} */
       const entries = [];
       for (let i = 0; i < localStorage.length; i++) {
         const key = localStorage.key(i);
-        if (key.startsWith(prefix)) entries.push([key, read(key, {})?.at || 0]);
+        if (key?.startsWith(prefix)) entries.push([key, read(key, /** @type {{at?: number}} */ ({}))?.at || 0]);
       }
       entries.sort((a, b) => b[1] - a[1]);
       for (const [key] of entries.slice(keep)) localStorage.removeItem(key);

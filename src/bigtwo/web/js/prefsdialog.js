@@ -1,3 +1,4 @@
+// @ts-check
 // The preferences dialog: your name, the computer players' names, avatar, speed, autopass,
 // sort order and language. Saved in localStorage through prefs.js.
 import { h } from "./dom.js";
@@ -16,16 +17,20 @@ export function showPrefs() {
     type: "button", "aria-pressed": String(i === chosen), "aria-label": t("prefs.avatarN", { n: i + 1 }),
     onclick: (e) => {
       chosen = i;
-      for (const b of e.currentTarget.parentElement.children) b.setAttribute("aria-pressed", String(b === e.currentTarget));
+      const picked = /** @type {HTMLElement} */ (e.currentTarget);
+      for (const b of picked.parentElement?.children || []) b.setAttribute("aria-pressed", String(b === picked));
     },
   }, avatar({ index: i, size: 40 })));
+  /** @param {string[][]} options [value, label] pairs @param {string} value */
   const select = (options, value) => h("select", {}, options.map(([v, label]) => h("option", { value: v, selected: v === value ? true : undefined }, label)));
   const speed = select([["slow", t("prefs.slow")], ["normal", t("prefs.normal")], ["fast", t("prefs.fast")]], p.speed);
   const sort = select([["rank", t("prefs.sortRank")], ["suit", t("prefs.sortSuit")], ["custom", t("prefs.sortCustom")]], p.sort);
   const lang = select([["", t("prefs.langAuto")], ...languages()], p.lang);
   const autopass = h("input", { type: "checkbox", checked: p.autopass ? true : undefined });
   const autopassFive = h("input", { type: "checkbox", checked: p.autopassFive ? true : undefined });
+  /** @param {string} label @param {HTMLElement} control */
   const field = (label, control) => h("label", { class: "field" }, h("span", {}, label), control);
+  /** @param {HTMLElement} control @param {string} label */
   const check = (control, label) => h("label", { class: "field inline" }, control, h("span", {}, label));
   showDialog({
     title: t("prefs.title"),
@@ -50,8 +55,8 @@ export function showPrefs() {
             name: name.value.trim(),
             names: [name.value.trim(), ...others.map((o, i) => o.value.trim() || p.names[i + 1])],
             avatar: chosen,
-            speed: speed.value,
-            sort: sort.value,
+            speed: /** @type {import("./prefs.js").Prefs["speed"]} */ (speed.value),
+            sort: /** @type {import("./prefs.js").Prefs["sort"]} */ (sort.value),
             lang: lang.value,
             autopass: autopass.checked,
             autopassFive: autopassFive.checked,

@@ -1,20 +1,92 @@
+// @ts-check
 // Reading a match record (the JSON the server stores and lets you download) into plain
 // values the replay viewer and the history view use, and stepping through one deal.
 import { toCards } from "./cards.js";
 
+/** Cards as a record may hold them: notation, a list, or an object with its cards. @typedef {string | number | Array<string | number> | {cards?: unknown, play?: unknown} | null} CardsData */
+
+/**
+ * One deal of a match record as stored, read leniently (records from other programs name
+ * some fields differently).
+ * @typedef {object} RecordDealData
+ * @property {number} [number]
+ * @property {string} [rules]
+ * @property {number} [leader]
+ * @property {CardsData[]} [hands]
+ * @property {CardsData[]} [dealt]
+ * @property {Array<{seat: number, play?: CardsData, auto?: boolean}>} [actions]
+ * @property {CardsData[]} [left]
+ * @property {Array<number | CardsData>} [cards_left] counts, or the cards
+ * @property {number[]} [points]
+ * @property {number[]} [multipliers]
+ * @property {number | null} [winner]
+ */
+/**
+ * A match record as stored (the JSON of bigtwo.match.record, or an uploaded file).
+ * @typedef {object} RecordData
+ * @property {RecordDealData[]} deals
+ * @property {string | {name?: string, suit_order?: string}} [rules]
+ * @property {string[]} [players] "human" or a computer's level, per seat
+ * @property {Array<string | {name?: string, kind?: string, level?: string, bot?: string} | null>} [seats]
+ * @property {string[]} [names]
+ * @property {number[]} [totals]
+ * @property {number} [deals_per_game]
+ * @property {boolean} [over]
+ */
+/** @typedef {{name: string, kind: string, level?: string}} RecordSeat */
+/** @typedef {{seat: number, cards: number[] | null, auto: boolean}} RecordAction */
+/**
+ * A deal read from a record, cards as numbers.
+ * @typedef {object} RecordDeal
+ * @property {number} number
+ * @property {number[][]} hands
+ * @property {number} leader
+ * @property {RecordAction[]} actions
+ * @property {number[][]} cardsLeft
+ * @property {number[]} counts
+ * @property {number[]} points
+ * @property {number[]} multipliers
+ * @property {number | null} winner
+ */
+/**
+ * A record read for the replay viewer.
+ * @typedef {object} MatchRecord
+ * @property {{name?: string, suit_order?: string}} rules
+ * @property {RecordSeat[]} seats
+ * @property {RecordDeal[]} deals
+ * @property {number[]} totals
+ * @property {number} dealsPerGame
+ * @property {boolean} over
+ * @property {RecordData} raw
+ */
+
+/** @param {CardsData | undefined} value @returns {number[]} */
+const cardsOf = (value) => toCards(/** @type {Parameters<typeof toCards>[0]} */ (value));
+
+/** @param {CardsData | undefined} play @returns {number[] | null} */
 const playCards = (play) => {
   if (play === null || play === undefined) return null;
-  if (typeof play === "object" && !Array.isArray(play)) return toCards(play.cards ?? play.play ?? []);
-  return toCards(play);
+  if (typeof play === "object" && !Array.isArray(play)) return cardsOf(/** @type {CardsData} */ (play.cards ?? play.play ?? []));
+  return cardsOf(play);
 };
 
+/**
+ * @param {string | {name?: string, kind?: string, level?: string, bot?: string} | null} seat
+ * @param {number} i
+ * @returns {RecordSeat}
+ */
 function seatName(seat, i) {
   if (typeof seat === "string") return { name: seat, kind: "human" };
   return { name: seat?.name ?? `Seat ${i + 1}`, kind: seat?.kind ?? (seat?.bot || seat?.level ? "computer" : "human"), level: seat?.level ?? seat?.bot };
 }
 
-/** Normalise a record: {rules, seats, deals: [{number, hands, leader, actions, cardsLeft, points, winner}], totals}. */
+/**
+ * Normalise a record: {rules, seats, deals: [{number, hands, leader, actions, cardsLeft, points, winner}], totals}.
+ * @param {string | RecordData} json
+ * @returns {MatchRecord}
+ */
 export function readRecord(json) {
+  /** @type {RecordData} */
   const data = typeof json === "string" ? JSON.parse(json) : json;
   if (!data || !Array.isArray(data.deals)) throw new Error("not a match record: it has no deals");
   const rules = typeof data.rules === "string" ? { name: data.rules } : { ...(data.rules || {}) };
@@ -29,11 +101,11 @@ export function readRecord(json) {
     return out;
   });
   const deals = data.deals.map((deal, i) => {
-    const hands = (deal.hands || deal.dealt || []).map(toCards);
+    const hands = (deal.hands || deal.dealt || []).map(cardsOf);
     const actions = (deal.actions || []).map((a) => ({ seat: a.seat, cards: playCards(a.play), auto: !!a.auto }));
     // "left" holds the cards; "cards_left" may hold only their counts.
-    const cardsLeft = (deal.left || (deal.cards_left || []).filter((c) => typeof c !== "number") || []).map(toCards);
-    const counts = (deal.cards_left || []).map((c, s) => (typeof c === "number" ? c : toCards(c).length));
+    const cardsLeft = (deal.left || (deal.cards_left || []).filter((c) => typeof c !== "number") || []).map(cardsOf);
+    const counts = (deal.cards_left || []).map((c) => (typeof c === "number" ? c : cardsOf(c).length));
     const winner = deal.winner ?? (counts.length ? counts.findIndex((c) => c === 0) : null);
     return {
       number: deal.number ?? i + 1,
@@ -48,7 +120,7 @@ export function readRecord(json) {
     };
   });
   while (seats.length < (deals[0]?.hands.length || 0)) seats.push(seatName(null, seats.length));
-  const rulesName = rules.name || deals[0]?.rules || "";
+  const rulesName = rules.name || data.deals[0]?.rules || "";
   if (!rules.name) rules.name = rulesName;
   const totals = data.totals || seats.map((_, s) => deals.reduce((sum, d) => sum + (d.points[s] || 0), 0));
   return { rules, seats, deals, totals, dealsPerGame: data.deals_per_game || deals.length, over: data.over ?? true, raw: data };
@@ -57,10 +129,14 @@ export function readRecord(json) {
 /**
  * The position after the first `step` actions of a deal: each hand, the play on the table and
  * who made it, whose turn it is, and the actions of the trick in progress.
+ * @param {RecordDeal} deal
+ * @param {number} step
  */
 export function positionAt(deal, step) {
   const hands = deal.hands.map((h) => [...h]);
-  let table = null; // {seat, cards}
+  /** @type {{seat: number, cards: number[]} | null} */
+  let table = null;
+  /** @type {RecordAction[]} */
   let trick = [];
   for (const action of deal.actions.slice(0, step)) {
     if (table && action.seat === table.seat) {

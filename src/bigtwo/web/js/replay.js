@@ -1,24 +1,35 @@
+// @ts-check
 // The replay viewer: step through any finished match record (from the server or an uploaded
 // JSON file) forward and back, jump to a deal, and see every hand face up.
 import { h, mount } from "./dom.js";
 import { cardRow, cardsSymbols, sortCards } from "./cards.js";
 import { t } from "./i18n.js";
 import { speedMs } from "./prefs.js";
-import { api } from "./net.js";
+import { api, errorOf } from "./net.js";
 import { readRecord, positionAt } from "./record.js";
 import { avatar } from "./avatars.js";
 import { nameAvatar } from "./state.js";
 import { icon } from "./icons.js";
 
+/** @typedef {import("./record.js").MatchRecord} MatchRecord */
+
+/** @type {Record<number, number[]>} */
 const PLACES = { 2: [0, 2], 3: [0, 1, 3], 4: [0, 1, 2, 3] };
 
 export class ReplayScreen {
+  /** @param {HTMLElement} root @param {string | null} [code] a finished table's code, else choose a record */
   constructor(root, code = null) {
     this.root = root;
+    /** @type {MatchRecord | null} */
     this.record = null;
     this.dealIndex = 0;
     this.step = 0;
-    this.timer = null;
+    /** @type {ReturnType<typeof setInterval> | undefined} autoplay */
+    this.timer = undefined;
+    /** @type {HTMLElement | null} */
+    this.felt = null;
+    this.controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": t("replay.controls") });
+    /** @param {KeyboardEvent} e */
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
     if (code) this.loadFromServer(code);
@@ -33,12 +44,13 @@ export class ReplayScreen {
   // -- choosing a record ------------------------------------------------------------------------
   picker(error = "") {
     const file = h("input", { type: "file", accept: ".json,application/json", "aria-label": t("replay.upload"), "data-upload": "" });
-    file.addEventListener("change", () => file.files[0] && this.loadFile(file.files[0]));
+    file.addEventListener("change", () => file.files?.[0] && this.loadFile(file.files[0]));
     const zone = h("div", { class: "drop-zone" }, h("p", {}, t("replay.drop")), file);
     zone.addEventListener("dragover", (e) => e.preventDefault());
     zone.addEventListener("drop", (e) => {
       e.preventDefault();
-      if (e.dataTransfer.files[0]) this.loadFile(e.dataTransfer.files[0]);
+      const dropped = e.dataTransfer?.files[0];
+      if (dropped) this.loadFile(dropped);
     });
     const code = h("input", { type: "text", maxlength: 12, placeholder: "ABC234", "aria-label": t("lobby.code") });
     mount(this.root, h("div", { class: "replay-pick" }, h("section", { class: "panel" },
@@ -52,26 +64,26 @@ export class ReplayScreen {
       error ? h("p", { class: "error", role: "alert" }, error) : null)));
   }
 
+  /** @param {File} file */
   async loadFile(file) {
     try {
       this.open(readRecord(await file.text()));
     } catch (err) {
-      this.picker(t("replay.bad", { reason: err.message }));
+      this.picker(t("replay.bad", { reason: errorOf(err).message }));
     }
   }
 
+  /** @param {string} code */
   async loadFromServer(code) {
     mount(this.root, h("p", { class: "loading" }, t("app.loading")));
     try {
-      const data = await api.record(code);
-      if (!data) throw new Error(t("replay.noEndpoint"));
-      this.open(readRecord(data.record || data));
+      this.open(readRecord(/** @type {import("./record.js").RecordData} */ (await api.record(code))));
     } catch (err) {
-      this.picker(err.message);
+      this.picker(errorOf(err).message);
     }
   }
 
-  /** Show a record (already read); starts at the first deal. */
+  /** Show a record (already read); starts at the first deal. @param {MatchRecord} record */
   open(record) {
     if (!record.deals.length) throw new Error(t("replay.empty"));
     this.record = record;
@@ -82,24 +94,27 @@ export class ReplayScreen {
   }
 
   // -- moving ---------------------------------------------------------------------------------
+  /** The deal shown (only while a record is open). */
   get deal() {
-    return this.record.deals[this.dealIndex];
+    return /** @type {MatchRecord} */ (this.record).deals[this.dealIndex];
   }
 
+  /** @param {number} step */
   go(step) {
     this.step = Math.max(0, Math.min(this.deal.actions.length, step));
     this.render();
   }
 
+  /** @param {number} dealIndex */
   jump(dealIndex) {
-    this.dealIndex = Math.max(0, Math.min(this.record.deals.length - 1, dealIndex));
+    this.dealIndex = Math.max(0, Math.min(this.deals - 1, dealIndex));
     this.step = 0;
     this.render();
   }
 
   forward() {
     if (this.step < this.deal.actions.length) this.go(this.step + 1);
-    else if (this.dealIndex < this.record.deals.length - 1) this.jump(this.dealIndex + 1);
+    else if (this.dealIndex < this.deals - 1) this.jump(this.dealIndex + 1);
     else this.stop();
   }
 
@@ -119,14 +134,21 @@ export class ReplayScreen {
     }
   }
 
+  /** How many deals the record open has. */
+  get deals() {
+    return this.record?.deals.length ?? 0;
+  }
+
   stop() {
     clearInterval(this.timer);
-    this.timer = null;
+    this.timer = undefined;
     if (this.record) this.render();
   }
 
+  /** @param {KeyboardEvent} e */
   key(e) {
     if (!this.record || e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    /** @type {Record<string, () => void>} */
     const actions = {
       ArrowRight: () => this.forward(), ArrowLeft: () => this.back(),
       Home: () => this.go(0), End: () => this.go(this.deal.actions.length),
@@ -152,7 +174,6 @@ export class ReplayScreen {
   build() {
     this.felt = h("div", { class: "replay-felt", role: "region", "aria-label": t("replay.table") });
     this.controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": t("replay.controls") });
-    this.list = h("div", { class: "replay-list" });
     mount(this.root, h("div", { class: "replay", "data-replay": "" }, this.controls, this.felt));
   }
 
@@ -161,6 +182,7 @@ export class ReplayScreen {
     const record = this.record;
     const deal = this.deal;
     const pos = positionAt(deal, this.step);
+    /** @param {number} s */
     const name = (s) => record.seats[s]?.name || t("seat.n", { n: s + 1 });
     const players = deal.hands.length;
     const places = PLACES[players] || PLACES[4];
@@ -181,10 +203,13 @@ export class ReplayScreen {
           pos.hands[seat].length ? cardRow(sortCards(pos.hands[seat], "rank", suitOrder)) : h("span", { class: "win" }, pos.over ? t("score.win") : ""));
       }),
       h("div", { class: "centre", style: { gridArea: "centre" } }, this.centre(pos, name)));
-    const dealSelect = h("select", { "aria-label": t("replay.jump"), "data-deal-select": "", onchange: (e) => this.jump(Number(e.target.value)) },
+    /** @param {Event} e @returns {string} */
+    const valueOf = (e) => /** @type {HTMLInputElement | HTMLSelectElement} */ (e.target).value;
+    const dealSelect = h("select", { "aria-label": t("replay.jump"), "data-deal-select": "", onchange: (e) => this.jump(Number(valueOf(e))) },
       record.deals.map((d, i) => h("option", { value: i, selected: i === this.dealIndex ? true : undefined }, t("replay.dealN", { n: d.number }))));
     const slider = h("input", { type: "range", min: 0, max: deal.actions.length, value: this.step, "aria-label": t("replay.position"),
-      oninput: (e) => this.go(Number(e.target.value)) });
+      oninput: (e) => this.go(Number(valueOf(e))) });
+    /** @param {string} label @param {import("./dom.js").Child} text @param {() => void} fn @param {string} key */
     const btn = (label, text, fn, key) => h("button", { class: "btn small", type: "button", "aria-label": label, title: label, onclick: fn, "data-replay-btn": key }, text);
     mount(this.controls,
       dealSelect,
@@ -199,6 +224,10 @@ export class ReplayScreen {
       h("button", { class: "btn small", type: "button", onclick: () => this.close() }, t("replay.other")));
   }
 
+  /**
+   * @param {ReturnType<typeof positionAt>} pos
+   * @param {(seat: number) => string} name
+   */
   centre(pos, name) {
     const deal = this.deal;
     const last = pos.last;
@@ -206,7 +235,7 @@ export class ReplayScreen {
       : last.cards ? t("replay.played", { name: name(last.seat), cards: cardsSymbols(last.cards) })
       : last.auto ? t("table.lastAutoPass", { name: name(last.seat) }) : t("table.lastPass", { name: name(last.seat) });
     const parts = [
-      h("div", { class: "muted-light" }, t("replay.dealOf", { n: deal.number, of: this.record.deals.length })),
+      h("div", { class: "muted-light" }, t("replay.dealOf", { n: deal.number, of: this.deals })),
       pos.table ? h("div", { class: "trick-play" }, cardRow(pos.table.cards)) : null,
       pos.table ? h("div", { class: "trick-by" }, t("table.playedBy", { name: name(pos.table.seat), kind: "" }).replace(/\s*[(（]\s*[)）]/, "")) : null,
       h("div", { class: "message", "data-replay-message": "" }, lastText),
@@ -215,8 +244,8 @@ export class ReplayScreen {
       parts.push(h("table", { class: "score-table replay-result" },
         h("tbody", {}, deal.points.map((p, s) => h("tr", {},
           h("td", {}, name(s)),
-          h("td", { class: "num" }, String(deal.counts?.[s] ?? pos.hands[s].length)),
-          h("td", {}, s === deal.winner ? h("span", { class: "win" }, t("score.win")) : deal.multipliers?.[s] === 2 ? h("span", { class: "double" }, t("score.double")) : ""),
+          h("td", { class: "num" }, String(deal.counts[s] ?? pos.hands[s].length)),
+          h("td", {}, s === deal.winner ? h("span", { class: "win" }, t("score.win")) : deal.multipliers[s] === 2 ? h("span", { class: "double" }, t("score.double")) : ""),
           h("td", { class: "num" }, p > 0 ? `+${p}` : String(p)))))));
     }
     return parts;

@@ -1,3 +1,4 @@
+// @ts-check
 // The score sheet after each deal (everyone's cards left face up, DOUBLE! and TRIPLE! as the
 // server scored them, WIN!, points, totals) and the final scores at the end of the game, as
 // the Palm score form shows them.
@@ -6,33 +7,39 @@ import { cardRow, sortCards } from "./cards.js";
 import { playerAvatar } from "./seats.js";
 import { t } from "./i18n.js";
 
+/** @typedef {import("./state.js").Model} Model */
+/** @typedef {import("./state.js").Result} Result */
+
+/** @param {number} n */
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
+/** @param {number} n */
 const tone = (n) => (n > 0 ? "pos" : n < 0 ? "neg" : "");
 
+/** @param {number} multiplier */
 function bandLabel(multiplier) {
   if (multiplier >= 3) return t("score.triple");
   if (multiplier === 2) return t("score.double");
   return "";
 }
 
-/** The table for one finished deal. */
+/** The table for one finished deal. @param {Model} model @param {Result} result */
 export function dealTable(model, result) {
   const rows = model.players.map((player, seat) => {
-    const left = result.cardsLeft?.[seat] || [];
-    const count = result.counts?.[seat] ?? left.length;
+    const left = result.cardsLeft[seat];
+    const count = result.counts[seat];
     const won = result.winner === seat;
-    const multiplier = result.multipliers?.[seat] || 1;
+    const multiplier = result.multipliers[seat];
     const band = bandLabel(multiplier);
     return h("tr", { class: won ? "winner" : "", dataset: { seat: String(seat) } },
       h("td", {}, h("div", { class: "row" }, playerAvatar(player, 28), h("span", {}, player.name))),
       h("td", { class: "num", dataset: { cardsLeft: String(count) } }, String(count)),
-      // Face up once the deal is over; a server that showed us only counts gets backs.
+      // Face up: the deal is over.
       h("td", { class: "cards-col", dataset: { left: left.length ? left.join(" ") : undefined } },
-        left.length ? cardRow(sortCards(left, "suit"), "tiny") : count ? cardRow(Array(Math.min(count, 13)).fill(null), "tiny backs") : null),
+        left.length ? cardRow(sortCards(left, "suit"), "tiny") : null),
       h("td", { dataset: { multiplier: String(multiplier) } },
         won ? h("span", { class: "win" }, t("score.win")) : band ? h("span", { class: `double ${multiplier >= 3 ? "triple" : ""}` }, band) : null),
-      h("td", { class: `num ${tone(result.points[seat] || 0)}`, dataset: { points: String(result.points[seat] || 0) } }, signed(result.points[seat] || 0)),
-      h("td", { class: "num", dataset: { total: String(model.totals[seat] ?? 0) } }, String(model.totals[seat] ?? 0)));
+      h("td", { class: `num ${tone(result.points[seat])}`, dataset: { points: String(result.points[seat]) } }, signed(result.points[seat])),
+      h("td", { class: "num", dataset: { total: String(model.totals[seat]) } }, String(model.totals[seat])));
   });
   return h("table", { class: "score-table", "aria-label": t("score.dealN", { n: result.number }) },
     h("thead", {}, h("tr", {},
@@ -41,21 +48,21 @@ export function dealTable(model, result) {
     h("tbody", {}, rows));
 }
 
-/** Every deal so far, one row each, with the running totals. */
+/** Every deal so far, one row each, with the running totals. @param {Model} model */
 export function allDealsTable(model) {
   return h("table", { class: "score-table", "aria-label": t("score.allDeals") },
     h("thead", {}, h("tr", {}, h("th", {}, t("score.deal")), model.players.map((p) => h("th", { class: "num" }, p.name)))),
     h("tbody", {},
       model.results.map((r) => h("tr", {},
         h("td", {}, String(r.number)),
-        model.players.map((_, s) => h("td", { class: `num ${tone(r.points[s] || 0)}` },
-          `${signed(r.points[s] || 0)}${r.winner === s ? " ★" : ""}`)))),
-      h("tr", {}, h("th", {}, t("score.total")), model.players.map((_, s) => h("th", { class: "num" }, String(model.totals[s] ?? 0))))));
+        model.players.map((_, s) => h("td", { class: `num ${tone(r.points[s])}` },
+          `${signed(r.points[s])}${r.winner === s ? " ★" : ""}`)))),
+      h("tr", {}, h("th", {}, t("score.total")), model.players.map((_, s) => h("th", { class: "num" }, String(model.totals[s]))))));
 }
 
-/** The final standings: highest total first. */
+/** The final standings: highest total first. @param {Model} model */
 export function finalTable(model) {
-  const order = model.players.map((p, s) => ({ p, s, total: model.totals[s] ?? 0 })).sort((a, b) => b.total - a.total);
+  const order = model.players.map((p, s) => ({ p, s, total: model.totals[s] })).sort((a, b) => b.total - a.total);
   return h("table", { class: "score-table final", "aria-label": t("score.final") },
     h("tbody", {}, order.map(({ p, s, total }, i) => h("tr", { class: i === 0 ? "winner" : "", dataset: { seat: String(s) } },
       h("td", { class: "final-rank" }, String(i + 1)),
@@ -64,8 +71,21 @@ export function finalTable(model) {
 }
 
 /**
+ * What the score sheet's buttons do; a missing one is not offered.
+ * @typedef {object} SheetActions
+ * @property {() => void} [next]
+ * @property {(() => void) | null} [restart]
+ * @property {() => void} [leave]
+ * @property {() => void} [replay]
+ * @property {() => void} [record]
+ */
+
+/**
  * Open the score sheet as a dialog. actions: {next, restart, leave} callbacks; `next` is
  * offered while deals remain, restart/leave once the game is over.
+ * @param {Model} model
+ * @param {Result} result
+ * @param {SheetActions} actions
  */
 export function showScoreSheet(model, result, actions) {
   const over = model.matchOver;
@@ -80,11 +100,12 @@ export function showScoreSheet(model, result, actions) {
     over ? [h("h3", {}, t("score.final")), finalTable(model), h("h3", {}, t("score.lastDeal", { n: result.number }))] : null,
     dealTable(model, result),
     model.results.length > 1 ? h("details", { open: over ? true : undefined }, h("summary", {}, t("score.allDeals")), allDealsTable(model)) : null);
+  const { restart, replay, record } = actions;
   const buttons = over
     ? [
-        actions.restart ? h("button", { class: "btn primary", type: "button", onclick: () => { close(); actions.restart(); } }, t("action.newGame")) : null,
-        actions.replay ? h("button", { class: "btn", type: "button", "data-replay-match": "", onclick: () => { close(); actions.replay(); } }, t("action.replay")) : null,
-        actions.record ? h("button", { class: "btn", type: "button", "data-download-record": "", onclick: () => actions.record() }, t("action.downloadRecord")) : null,
+        restart ? h("button", { class: "btn primary", type: "button", onclick: () => { close(); restart(); } }, t("action.newGame")) : null,
+        replay ? h("button", { class: "btn", type: "button", "data-replay-match": "", onclick: () => { close(); replay(); } }, t("action.replay")) : null,
+        record ? h("button", { class: "btn", type: "button", "data-download-record": "", onclick: () => record() }, t("action.downloadRecord")) : null,
         h("button", { class: "btn", type: "button", onclick: () => { close(); actions.leave?.(); } }, t("action.leave")),
         h("button", { class: "btn", type: "button", onclick: close }, t("action.close")),
       ]

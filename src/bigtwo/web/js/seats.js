@@ -1,3 +1,4 @@
+// @ts-check
 // The players around the table: avatar, name, cards left, the turn indicator with its
 // timer, and what each did last in the trick (passed, away, computer).
 import { h } from "./dom.js";
@@ -5,14 +6,27 @@ import { avatar } from "./avatars.js";
 import { cardElement } from "./cards.js";
 import { t, tOr } from "./i18n.js";
 
-/** Where each other seat sits on screen, seen from `me`, in turn order. */
+/** @typedef {import("./state.js").Model} Model */
+/** @typedef {import("./state.js").Player} Player */
+
+/**
+ * Where each other seat sits on screen, seen from `me`, in turn order.
+ * @param {number} me
+ * @param {number} players
+ */
 export function placesFrom(me, players) {
   const others = [];
   for (let k = 1; k < players; k++) others.push((me + k) % players);
-  const names = { 1: ["top"], 2: ["left", "right"], 3: ["left", "top", "right"] }[others.length] || [];
+  /** @type {Record<number, string[]>} */
+  const layouts = { 1: ["top"], 2: ["left", "right"], 3: ["left", "top", "right"] };
+  const names = layouts[others.length] || [];
   return others.map((seat, i) => ({ seat, place: names[i] }));
 }
 
+/**
+ * @param {{seat: number, kind?: string, avatar?: number}} player
+ * @param {number} size
+ */
 export function playerAvatar(player, size) {
   return avatar({
     index: player.avatar ?? player.seat,
@@ -22,12 +36,13 @@ export function playerAvatar(player, size) {
   });
 }
 
-/** Seconds left on a timer (null when there is none). */
+/** Seconds left on a timer (null when there is none). @param {import("./state.js").Timer | null} timer @param {number} [now] */
 export function secondsLeft(timer, now = Date.now()) {
   if (!timer || !timer.endsAt) return null;
   return Math.max(0, Math.ceil((timer.endsAt - now) / 1000));
 }
 
+/** @param {Model} model @param {number} seat */
 export function timerBits(model, seat) {
   const timer = model.timer;
   if (!timer || timer.seat !== seat || model.deal?.turn !== seat || model.deal?.over) return [];
@@ -39,7 +54,7 @@ export function timerBits(model, seat) {
   ];
 }
 
-/** What the seat did last in the trick in progress: "Pass", "Auto pass" or nothing. */
+/** What the seat did last in the trick in progress: "Pass", "Auto pass" or nothing. @param {Model} model @param {number} seat */
 function lastMove(model, seat) {
   const trick = model.deal?.trick || [];
   for (let i = trick.length - 1; i >= 0; i--) {
@@ -50,9 +65,10 @@ function lastMove(model, seat) {
   return null;
 }
 
+/** @param {Model} model @param {number} seat @param {string} place */
 export function seatPanel(model, seat, place) {
   const player = model.players[seat] || { seat, name: t("seat.empty"), kind: "human" };
-  const count = model.deal?.counts?.[seat] ?? 0;
+  const count = model.deal?.counts[seat] ?? 0;
   const turn = model.deal && !model.deal.over && model.deal.turn === seat;
   const moved = lastMove(model, seat);
   const label = [
@@ -73,7 +89,7 @@ export function seatPanel(model, seat, place) {
     h("div", { class: "who" },
       h("div", { class: "name" }, player.name || t("seat.empty")),
       h("div", { class: "meta" },
-        player.kind === "computer" ? h("span", { class: "badge" }, tOr(`level.${player.level}`, player.level)) : null,
+        player.kind === "computer" ? h("span", { class: "badge" }, tOr(`level.${player.level}`, player.level ?? "")) : null,
         !player.name && player.kind !== "computer" ? h("span", { class: "badge" }, t("seat.waiting")) : null,
         player.away ? h("span", { class: "badge" }, t("seat.away")) : null),
       timerBits(model, seat),

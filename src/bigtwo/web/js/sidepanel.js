@@ -1,3 +1,4 @@
+// @ts-check
 // The side panel beside the table (a drawer on narrow screens): the cards-played tracker,
 // then tabs for chat, the game history and the scores of every deal.
 import { h, mount } from "./dom.js";
@@ -7,9 +8,15 @@ import { historyView } from "./history.js";
 import { allDealsTable } from "./scoresheet.js";
 
 export class SidePanel {
-  /** chat: a Chat; onChange(): redraw; onDownload(): download the history. */
+  /**
+   * chat: a Chat; onChange(): redraw; onDownload(): download the history.
+   * @param {{chat: import("./chat.js").Chat, onChange: () => void, onDownload: () => void}} options
+   */
   constructor({ chat, onChange, onDownload }) {
-    Object.assign(this, { chat, onChange, onDownload });
+    this.chat = chat;
+    this.onChange = onChange;
+    this.onDownload = onDownload;
+    /** @type {"chat" | "history" | "scores"} */
     this.tab = "chat";
     this.el = h("aside", { class: "side", "aria-label": t("side.label") });
     this.tracker = h("section", { class: "tracker-box", "aria-label": t("tracker.title") });
@@ -28,13 +35,16 @@ export class SidePanel {
     this.onChange();
   }
 
+  /** @param {"chat" | "history" | "scores"} tab */
   show(tab) {
     this.tab = tab;
     this.onChange();
   }
 
+  /** @param {import("./state.js").Model} model @param {import("./history.js").Archive} archive */
   render(model, archive) {
     mount(this.tracker, h("h3", {}, t("tracker.title")), trackerView(model));
+    /** @type {Array<["chat" | "history" | "scores", string]>} */
     const tabs = [["chat", t("side.chat")], ["history", t("side.history")], ["scores", t("side.scores")]];
     mount(this.tabs, tabs.map(([key, label]) => h("button", {
       type: "button", role: "tab", "aria-selected": String(this.tab === key), "aria-controls": "side-panel",
@@ -42,7 +52,7 @@ export class SidePanel {
     }, label)));
     if (this.tab === "chat") {
       // The chat box stays in place, so typing is never interrupted by the game.
-      this.chat.render(model.chat, model.players);
+      this.chat.render(model.chat);
       if (this.body.firstChild !== this.chat.el || this.body.children.length !== 1) mount(this.body, this.chat.el);
     } else if (this.tab === "history") mount(this.body, historyView(archive, model, this.onDownload));
     else mount(this.body, model.results.length ? allDealsTable(model) : h("p", { class: "muted" }, t("score.none")));

@@ -1,17 +1,137 @@
+// @ts-check
 // The client's picture of one table, built only from what the server sends this seat:
 // a full "sync" and then numbered events applied in order. Rendering reads this model;
 // nothing here decides what is legal (the server sends the legal plays with each turn).
 import { toCards } from "./cards.js";
 
+/** @typedef {import("./protocol.js").Room} Room */
+/** @typedef {import("./protocol.js").RoomSeat} RoomSeat */
+/** @typedef {import("./protocol.js").Rules} Rules */
+/** @typedef {import("./protocol.js").NextDeal} NextDeal */
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./protocol.js").DealEvent} DealEvent */
+/** @typedef {import("./protocol.js").ActionData} ActionData */
+/** @typedef {import("./protocol.js").TablePlay} TablePlay */
+/** @typedef {import("./protocol.js").Clock} Clock */
+/** @typedef {import("./protocol.js").ChatEvent} ChatEvent */
+/** @typedef {import("./protocol.js").SyncMessage} SyncMessage */
+/** @typedef {import("./protocol.js").TableEvent} TableEvent */
+/** @typedef {import("./protocol.js").PresenceMessage} PresenceMessage */
+/** @typedef {import("./protocol.js").ActionEvent} ActionEvent */
+/** @typedef {import("./protocol.js").SeatKind} SeatKind */
+/** @typedef {import("./protocol.js").SeatControl} SeatControl */
+/** @typedef {import("./protocol.js").RoomStatus} RoomStatus */
+/** @typedef {import("./protocol.js").MoveBy} MoveBy */
+
+/**
+ * A seat as the table shows it.
+ * @typedef {object} Player
+ * @property {number} seat
+ * @property {string} name
+ * @property {SeatKind} kind
+ * @property {string} [level]
+ * @property {boolean} taken
+ * @property {boolean} ready
+ * @property {SeatControl} control
+ * @property {boolean} connected
+ * @property {boolean} away a person's seat with nobody there: disconnected, or played by a computer
+ * @property {number} avatar the picture to show (0 to 7)
+ */
+
+/**
+ * One play or pass, cards as numbers (3♦ = 0 … 2♠ = 51); cards null: a pass.
+ * @typedef {object} Action
+ * @property {number} seat
+ * @property {number[] | null} cards
+ * @property {string | null} kind
+ * @property {boolean} auto
+ * @property {string} reason
+ * @property {boolean} trickOver
+ * @property {MoveBy} [by] who made it (events say; a resync's list of actions does not)
+ */
+
+/** @typedef {{seat: number, cards: number[], kind: string}} Play */
+
+/**
+ * The deal in play as this seat sees it.
+ * @typedef {object} Deal
+ * @property {number} number
+ * @property {number} leader
+ * @property {number} turn
+ * @property {number[]} counts
+ * @property {Play | null} table the play to beat; null at a lead
+ * @property {number} passes
+ * @property {number[]} locked
+ * @property {number | null} winner
+ * @property {boolean} over
+ * @property {string | null} opening the card the first play must include, for its holder
+ * @property {Action[]} actions
+ * @property {Action[]} trick the actions of the trick in progress
+ * @property {number[]} played
+ * @property {number[]} hand
+ * @property {number[][]} legal
+ * @property {boolean} canPass
+ * @property {{seat: number, cards: number[]} | null} [lastTrick] the play that won the last trick
+ */
+
+/**
+ * A finished deal.
+ * @typedef {object} Result
+ * @property {number} number
+ * @property {number} winner
+ * @property {number[]} points
+ * @property {number[]} counts
+ * @property {number[][]} cardsLeft every seat's cards left, public once the deal is over
+ * @property {number[]} multipliers 1, or 2 for DOUBLE!, 3 for TRIPLE!, per seat
+ * @property {boolean} [waits] the next deal waits for us to read this
+ */
+
+/** @typedef {{seat: number | null, name: string, text: string, v: number}} ChatLine */
+/** A turn timer: endsAt in local ms. @typedef {{seat: number, endsAt: number, seconds: number}} Timer */
+/** Between deals: when the wait ends (local ms), null when it has no limit or is not known. @typedef {NextDeal & {endsAt: number | null}} Waiting */
+
+/**
+ * @typedef {object} Model
+ * @property {string} code
+ * @property {number | null} seat our seat, or null when watching
+ * @property {number} v the newest event held
+ * @property {Room | null} room
+ * @property {RoomStatus} status
+ * @property {Player[]} players
+ * @property {Rules | null} rules
+ * @property {number} dealsTotal
+ * @property {Deal | null} deal
+ * @property {Result[]} results
+ * @property {number[]} totals
+ * @property {boolean} matchOver
+ * @property {string} closed
+ * @property {ChatLine[]} chat
+ * @property {Timer | null} timer
+ * @property {Waiting | null} nextDeal
+ * @property {{code: string, by?: number} | null} rematch once the match is over and a new game was opened
+ */
+
+/**
+ * What an event means for the view beyond the model.
+ * @typedef {{type: "new_deal"} | {type: "action", action: Action} | {type: "deal_end", result: Result}
+ *   | {type: "match_end"} | {type: "chat"} | {type: "closed"}
+ *   | {type: "rematch", code: string, by: number, seat?: number, token?: string}} Effect
+ */
+
+/**
+ * @param {string} code
+ * @param {number | null} seat
+ * @returns {Model}
+ */
 export function emptyModel(code, seat) {
   return {
     code,
-    seat, // our seat, or null when watching
+    seat,
     v: 0,
     room: null,
     status: "waiting",
     players: [],
-    rules: {},
+    rules: null,
     dealsTotal: 0,
     deal: null,
     results: [],
@@ -19,59 +139,58 @@ export function emptyModel(code, seat) {
     matchOver: false,
     closed: "",
     chat: [],
-    timer: null, // {seat, endsAt (local ms), seconds}
-    nextDeal: null, // between deals: {deal, seconds, waiting: [seats], endsAt (local ms) or null}
-    rematch: null, // once the match is over and a new game was opened: {code, by}
-    notices: [], // things to tell the player: [{text, kind}]
+    timer: null,
+    nextDeal: null,
+    rematch: null,
   };
 }
 
-/** Decode the HTML escaping the server puts on typed text (names, chat), to show as text. */
-export function plain(text) {
-  if (!text || !/[&<>]/.test(text)) return text ?? "";
-  return new DOMParser().parseFromString(`<!doctype html><body>${text}`, "text/html").body.textContent;
-}
-
+/** @param {RoomSeat[]} seats @returns {Player[]} */
 function playersFrom(seats) {
   return seats.map((s) => ({
     seat: s.seat,
-    name: plain(s.name),
+    name: s.name,
     kind: s.kind,
     level: s.level,
     taken: s.taken,
     ready: s.ready,
     control: s.control,
     connected: s.connected,
-    away: s.kind === "human" && s.taken && (s.connected === false || s.control === "computer"),
+    away: s.kind === "human" && s.taken && (!s.connected || s.control === "computer"),
     avatar: s.avatar ?? nameAvatar(s.name, s.seat),
   }));
 }
 
-/** Servers that do not store an avatar: derive one from the name, the same on every screen. */
+/**
+ * A picture for a player who chose none (a terminal client's player, a name in a match
+ * record): one derived from the name, the same on every screen.
+ * @param {string} name
+ * @param {number} seat
+ */
 export function nameAvatar(name, seat) {
   let hash = seat;
-  for (const ch of name || "") hash = (hash * 31 + ch.codePointAt(0)) >>> 0;
+  for (const ch of name) hash = (hash * 31 + /** @type {number} */ (ch.codePointAt(0))) >>> 0;
   return hash % 8;
 }
 
+/** @param {Model} model @param {Room} room */
 function setRoom(model, room) {
   model.room = room;
   model.status = room.status;
-  model.closed = room.closed || "";
-  model.rules = room.rules || {};
+  model.closed = room.closed;
+  model.rules = room.rules;
   model.dealsTotal = room.deals;
-  model.players = playersFrom(room.seats || []);
-  model.totals = room.totals || model.players.map(() => 0);
+  model.players = playersFrom(room.seats);
+  model.totals = room.totals;
   const known = new Map(model.results.map((r) => [r.number, r]));
-  model.results = (room.results || []).map((r) => ({
-    ...(known.get(r.deal) || {}),
+  model.results = room.results.map((r) => ({
+    ...known.get(r.deal),
     number: r.deal,
     winner: r.winner,
     points: r.points,
     counts: r.counts,
-    // Every seat's cards left, public once the deal is over (older servers: only ours).
-    cardsLeft: r.left ? r.left.map(toCards) : known.get(r.deal)?.cardsLeft || [],
-    multipliers: r.multipliers || multipliersFor(model.rules, r.counts),
+    cardsLeft: r.left.map(toCards),
+    multipliers: r.multipliers,
   }));
   model.matchOver = room.status === "finished" && room.closed === "match over";
   const next = room.next_deal;
@@ -79,18 +198,14 @@ function setRoom(model, room) {
   model.rematch = room.rematch ? { ...(model.rematch?.code === room.rematch ? model.rematch : {}), code: room.rematch } : null;
 }
 
-/** The band each loser reached (DOUBLE! at 10+ cards in palm), from the rules' scoring. */
-export function multipliersFor(rules, counts = []) {
-  const bands = rules?.scoring?.multipliers || [];
-  return counts.map((n) => {
-    let factor = 1;
-    for (const [threshold, multiple] of bands) if (n > 0 && n >= threshold) factor = multiple;
-    return factor;
-  });
-}
-
+/**
+ * A new deal: from a "deal" event, or a resync's view of the deal in play.
+ * @param {Model} model
+ * @param {DealEvent | View} data
+ */
 function newDeal(model, data) {
-  const actions = (data.actions || []).map(readAction);
+  const actions = data.actions.map(readAction);
+  const view = "legal" in data ? data : null; // a resync's view holds what a "deal" event leaves to "hand" and "turn"
   model.deal = {
     number: data.deal,
     leader: data.leader,
@@ -98,37 +213,42 @@ function newDeal(model, data) {
     counts: data.counts,
     table: readTable(data.table),
     passes: data.passes,
-    locked: data.locked || [],
-    winner: data.winner ?? null,
-    over: data.winner !== null && data.winner !== undefined,
-    opening: data.opening ?? null,
+    locked: data.locked,
+    winner: data.winner,
+    over: data.winner !== null,
+    opening: view ? view.opening : null,
     actions,
     trick: trickOf(actions),
     played: actions.flatMap((a) => a.cards || []),
-    hand: data.hand !== undefined ? toCards(data.hand) : model.deal?.number === data.deal ? model.deal.hand : [],
-    legal: (data.legal || []).map(toCards),
-    canPass: !!data.can_pass,
+    hand: view?.hand !== undefined ? toCards(view.hand) : model.deal?.number === data.deal ? model.deal.hand : [],
+    legal: view ? view.legal.map(toCards) : [],
+    canPass: view ? view.can_pass : false,
   };
-  if (data.deals) model.dealsTotal = data.deals;
+  if ("deals" in data) model.dealsTotal = data.deals;
 }
 
+/** @param {TablePlay | null} table @returns {Play | null} */
 function readTable(table) {
   return table ? { seat: table.seat, cards: toCards(table.cards), kind: table.kind } : null;
 }
 
+/** @param {ActionData & {by?: MoveBy}} a @returns {Action} */
 function readAction(a) {
   return {
     seat: a.seat,
-    cards: a.cards === null || a.cards === undefined ? null : toCards(a.cards),
+    cards: a.cards === null ? null : toCards(a.cards),
     kind: a.kind,
-    auto: !!a.auto,
-    reason: a.reason || "",
-    trickOver: !!a.trick_over,
+    auto: a.auto,
+    reason: a.reason,
+    trickOver: a.trick_over,
     by: a.by,
   };
 }
 
-/** The actions of the trick in progress: those after the last one that ended a trick. */
+/**
+ * The actions of the trick in progress: those after the last one that ended a trick.
+ * @param {Action[]} actions
+ */
 function trickOf(actions) {
   let start = 0;
   actions.forEach((a, i) => {
@@ -137,68 +257,82 @@ function trickOf(actions) {
   return actions.slice(start);
 }
 
-/** Apply a full resync. */
+/**
+ * Apply a full resync.
+ * @param {Model} model
+ * @param {SyncMessage} msg
+ */
 export function applySync(model, msg) {
   model.v = msg.v;
-  if (msg.seat !== undefined) model.seat = msg.seat;
+  model.seat = msg.seat;
   setRoom(model, msg.room);
-  if (msg.view) {
-    newDeal(model, msg.view);
-    if (model.deal.winner === null || model.deal.winner === undefined) model.deal.over = false;
-  } else model.deal = null;
-  model.chat = (msg.chat || []).map(chatLine);
+  if (msg.view) newDeal(model, msg.view);
+  else model.deal = null;
+  model.chat = msg.chat.map(chatLine);
   model.timer = null;
   applyClock(model, msg.clock);
 }
 
+/** @param {ChatEvent} e @returns {ChatLine} */
 function chatLine(e) {
-  return { seat: e.seat, name: plain(e.name), text: plain(e.text), v: e.v };
+  return { seat: e.seat, name: e.name, text: e.text, v: e.v };
 }
 
 /**
  * The clock the server says is running (a "clock" message, or "clock" in welcome and sync):
  * a player's turn timer {seat, ms}, or between deals {seat: null, ms, next_deal}; null: none.
+ * @param {Model} model
+ * @param {Clock | null} clock
  */
 export function applyClock(model, clock) {
-  if (clock === undefined) return;
   if (!clock) {
     model.timer = null;
     return;
   }
   const endsAt = Date.now() + clock.ms;
-  if (clock.seat === null || clock.seat === undefined) {
-    if (clock.next_deal) {
-      model.nextDeal = { deal: clock.next_deal, waiting: [], ...(model.nextDeal || {}), endsAt };
-      model.nextDeal.deal = clock.next_deal;
-    }
+  if (clock.seat === null) {
+    model.nextDeal = { deal: clock.next_deal, seconds: null, waiting: [], ...model.nextDeal, endsAt };
+    model.nextDeal.deal = clock.next_deal;
     return;
   }
-  model.timer = { seat: clock.seat, endsAt, seconds: model.room?.options?.turn_seconds || clock.ms / 1000 };
+  model.timer = { seat: clock.seat, endsAt, seconds: model.room?.options.turn_seconds || clock.ms / 1000 };
 }
 
 /**
- * Apply one event. Returns a list of effects for the view: {type: "deal_end", result},
- * {type: "match_end"}, {type: "refresh"}, {type: "action", action}.
+ * Apply one numbered event (or a "presence" message). Returns what it means for the view
+ * beyond the model (see Effect).
+ * @param {Model} model
+ * @param {TableEvent | PresenceMessage} e
+ * @returns {Effect[]}
  */
 export function applyEvent(model, e) {
-  if (e.v !== undefined) model.v = Math.max(model.v, e.v);
+  if ("v" in e) model.v = Math.max(model.v, e.v);
+  /** @type {Effect[]} */
   const effects = [];
+  /** @param {number} n @returns {Player | undefined} */
   const seatOf = (n) => model.players[n];
   switch (e.type) {
-    case "joined":
-      if (seatOf(e.seat)) Object.assign(seatOf(e.seat), { name: plain(e.name), taken: true, ready: false, avatar: e.avatar ?? nameAvatar(e.name, e.seat) });
+    case "joined": {
+      const player = seatOf(e.seat);
+      if (player) Object.assign(player, { name: e.name, taken: true, ready: false, avatar: e.avatar ?? nameAvatar(e.name, e.seat) });
       break;
-    case "left":
-      if (seatOf(e.seat)) Object.assign(seatOf(e.seat), { name: "", taken: false, ready: false });
+    }
+    case "left": {
+      const player = seatOf(e.seat);
+      if (player) Object.assign(player, { name: "", taken: false, ready: false });
       break;
-    case "ready":
-      if (seatOf(e.seat)) seatOf(e.seat).ready = e.ready;
+    }
+    case "ready": {
+      const player = seatOf(e.seat);
+      if (player) player.ready = e.ready;
       break;
+    }
     case "started":
       model.status = "playing";
       model.dealsTotal = e.deals;
-      (e.names || []).forEach((name, i) => {
-        if (seatOf(i)) seatOf(i).name = plain(name);
+      e.names.forEach((name, i) => {
+        const player = seatOf(i);
+        if (player) player.name = name;
       });
       model.totals = model.players.map(() => 0);
       model.results = [];
@@ -210,12 +344,12 @@ export function applyEvent(model, e) {
       break;
     case "hand":
       if (model.deal && model.deal.number === e.deal) model.deal.hand = toCards(e.cards);
-      if (model.deal && e.opening !== undefined) model.deal.opening = e.opening;
+      if (model.deal) model.deal.opening = e.opening;
       break;
     case "turn":
       if (model.deal) {
-        model.deal.legal = (e.legal || []).map(toCards);
-        model.deal.canPass = !!e.can_pass;
+        model.deal.legal = e.legal.map(toCards);
+        model.deal.canPass = e.can_pass;
         model.deal.turn = e.seat;
       }
       break;
@@ -223,20 +357,16 @@ export function applyEvent(model, e) {
       applyAction(model, e, effects);
       break;
     case "deal_end": {
+      /** @type {Result} */
       const result = {
         number: e.deal,
         winner: e.winner,
         counts: e.counts,
         points: e.points,
-        // Every seat's cards left (older servers send only counts: ours we know anyway).
-        cardsLeft: (e.left || []).map(toCards),
-        multipliers: e.multipliers || multipliersFor(model.rules, e.counts),
+        cardsLeft: e.left.map(toCards),
+        multipliers: e.multipliers,
         waits: !!e.next_deal, // the next deal waits for us to read this
       };
-      if (!result.cardsLeft.length && model.seat !== null && model.deal?.number === e.deal) {
-        result.cardsLeft = e.counts.map(() => null);
-        result.cardsLeft[model.seat] = [...model.deal.hand];
-      }
       model.results = model.results.filter((r) => r.number !== e.deal).concat([result]);
       model.totals = e.totals;
       if (model.deal && model.deal.number === e.deal) {
@@ -251,7 +381,7 @@ export function applyEvent(model, e) {
       break;
     }
     case "next":
-      if (model.nextDeal) model.nextDeal.waiting = (model.nextDeal.waiting || []).filter((s) => s !== e.seat);
+      if (model.nextDeal) model.nextDeal.waiting = model.nextDeal.waiting.filter((s) => s !== e.seat);
       break;
     case "rematch":
       model.rematch = { code: e.code, by: e.by };
@@ -269,32 +399,43 @@ export function applyEvent(model, e) {
       if (model.chat.length > 200) model.chat.shift();
       effects.push({ type: "chat" });
       break;
-    case "control":
-      if (seatOf(e.seat)) {
-        seatOf(e.seat).control = e.control;
-        seatOf(e.seat).away = e.control === "computer";
+    case "control": {
+      const player = seatOf(e.seat);
+      if (player) {
+        player.control = e.control;
+        player.away = e.control === "computer";
       }
       break;
-    case "presence":
-      if (seatOf(e.seat)) {
-        seatOf(e.seat).connected = e.connected;
-        seatOf(e.seat).away = !e.connected || seatOf(e.seat).control === "computer";
+    }
+    case "presence": {
+      const player = seatOf(e.seat);
+      if (player) {
+        player.connected = e.connected;
+        player.away = !e.connected || player.control === "computer";
       }
       break;
-    case "quit":
-      if (seatOf(e.seat)) Object.assign(seatOf(e.seat), { control: "quit", away: true });
+    }
+    case "quit": {
+      const player = seatOf(e.seat);
+      if (player) Object.assign(player, { control: "quit", away: true });
       break;
+    }
     case "closed":
       model.status = "finished";
       model.closed = e.reason;
       effects.push({ type: "closed" });
       break;
     default:
-      break;
+      break; // an event type this client does not know: counted as seen, nothing more
   }
   return effects;
 }
 
+/**
+ * @param {Model} model
+ * @param {ActionEvent} e
+ * @param {Effect[]} effects
+ */
 function applyAction(model, e, effects) {
   const deal = model.deal;
   if (!deal || deal.number !== e.deal) return;
@@ -310,15 +451,15 @@ function applyAction(model, e, effects) {
   if (action.trickOver) {
     // Keep the trick's winning play in view (faded) until the next lead.
     const won = [...deal.trick, action].findLast((a) => a.cards);
-    deal.lastTrick = won ? { seat: won.seat, cards: won.cards } : null;
+    deal.lastTrick = won?.cards ? { seat: won.seat, cards: won.cards } : null;
   }
   deal.trick = action.trickOver ? [] : [...deal.trick, action];
   deal.turn = e.turn;
   deal.counts = e.counts;
   deal.table = readTable(e.table);
   deal.passes = e.passes;
-  deal.locked = e.locked || [];
-  deal.winner = e.winner ?? null;
+  deal.locked = e.locked;
+  deal.winner = e.winner;
   deal.over = deal.winner !== null;
   // The legal plays were for the turn just taken; the next "turn" event brings new ones.
   deal.legal = [];

@@ -1,3 +1,4 @@
+// @ts-check
 // English strings. Keys are grouped by screen; {name} marks a value filled in.
 export const STRINGS_EN = {
   "app.title": "Big Two",
@@ -220,7 +221,6 @@ export const STRINGS_EN = {
   "replay.fromServer": "Or a finished table's code:",
   "replay.bad": "That file is not a match record: {reason}",
   "replay.empty": "The record has no deals",
-  "replay.noEndpoint": "This server does not offer match records: download the record and open it here",
   "replay.table": "Replay table",
   "replay.controls": "Replay controls",
   "replay.jump": "Jump to deal",

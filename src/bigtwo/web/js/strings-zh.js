@@ -1,3 +1,4 @@
+// @ts-check
 // 繁體中文字串。鍵與 strings-en.js 相同；缺少的鍵會顯示英文。
 export const STRINGS_ZH = {
   "app.title": "鋤大D",
@@ -220,7 +221,6 @@ export const STRINGS_ZH = {
   "replay.fromServer": "或輸入已完結牌桌的代碼：",
   "replay.bad": "這不是牌局紀錄：{reason}",
   "replay.empty": "紀錄中沒有任何一局",
-  "replay.noEndpoint": "這個伺服器不提供牌局紀錄：請下載紀錄檔後在此開啟",
   "replay.table": "重播牌桌",
   "replay.controls": "重播控制",
   "replay.jump": "跳到某局",

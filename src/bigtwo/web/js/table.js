@@ -1,3 +1,4 @@
+// @ts-check
 // The table screen: the seats, the trick, your hand and buttons, the message area and the
 // side panel (chat, cards played, history). It holds one connection per seat this browser
 // sits at (several in hot-seat play, none but a spectator's when watching) and renders the
@@ -6,8 +7,8 @@ import { h, mount } from "./dom.js";
 import { cardsSymbols, cardText } from "./cards.js";
 import { t, tOr } from "./i18n.js";
 import { prefs, setPrefs, rememberSeat, forgetTable, savedOrder, saveOrder, myName, seatsAt } from "./prefs.js";
-import { TableSocket, api } from "./net.js";
-import { emptyModel, applySync, applyEvent, applyClock, plain } from "./state.js";
+import { TableSocket, api, errorOf } from "./net.js";
+import { emptyModel, applySync, applyEvent, applyClock } from "./state.js";
 import { Hand } from "./hand.js";
 import { ActionBar } from "./actionbar.js";
 import { SidePanel } from "./sidepanel.js";
@@ -22,10 +23,34 @@ import { bindTableKeys } from "./keys.js";
 import { coverScreen } from "./hotseat.js";
 import { showDialog } from "./dialog.js";
 
+/** @typedef {import("./state.js").Model} Model */
+/** @typedef {import("./state.js").Effect} Effect */
+/** @typedef {import("./state.js").Result} Result */
+/** @typedef {import("./net.js").SocketStatus} SocketStatus */
+/** @typedef {import("./net.js").StatusDetail} StatusDetail */
+/** @typedef {import("./protocol.js").ServerMessage} ServerMessage */
+
+/**
+ * One connection to the table: a seat this browser holds (seat null: watching), its socket
+ * and its own model of the table.
+ * @typedef {object} Conn
+ * @property {number | null} seat
+ * @property {string | null} token
+ * @property {Model} model
+ * @property {SocketStatus} status
+ * @property {TableSocket} socket
+ */
+
+/** @param {string} code */
 export const shareLink = (code) => `${location.origin}/r/${code}`;
 
 export class TableScreen {
-  /** seats: [{seat, token, name}] this browser holds; watch: a spectator token or true. */
+  /**
+   * seats: [{seat, token, name}] this browser holds; watch: a spectator token or true.
+   * @param {HTMLElement} root
+   * @param {string} code
+   * @param {{seats?: import("./prefs.js").HeldSeat[], watch?: string | boolean | null, onLeave?: () => void}} [options]
+   */
   constructor(root, code, { seats = [], watch = null, onLeave = () => {} } = {}) {
     this.root = root;
     this.code = code;
@@ -34,10 +59,20 @@ export class TableScreen {
     this.conns = seats.map((s) => this.connection(s.seat, { token: s.token }));
     if (!this.conns.length) this.conns.push(this.connection(null, typeof watch === "string" ? { token: watch } : { watch: true }));
     this.shown = this.conns[0];
-    this.uncovered = this.conns.length > 1 ? null : this.shown.seat; // hot-seat: whose cards may show
-    this.message = null; // {text, refused}
+    /** @type {number | null} hot-seat: whose cards may show */
+    this.uncovered = this.conns.length > 1 ? null : this.shown.seat;
+    /** @type {{text: string, refused: boolean} | null} */
+    this.message = null;
     this.hintAt = -1;
     this.firstRender = true;
+    /** @type {Result | null} the score sheet to open at the next drawing */
+    this.pendingSheet = null;
+    /** @type {HTMLElement | null} hot-seat: the cover over the table between two people's turns */
+    this.cover = null;
+    /** @type {number | null} the drawing asked for */
+    this.frame = null;
+    /** your seat, hand and buttons, kept between drawings */
+    this.meEl = h("div", { class: "me" });
     this.hand = new Hand({ onChange: () => this.onSelection(), label: t("hand.label") });
     this.hand.el.addEventListener("reordered", () => {
       setPrefs({ sort: "custom" });
@@ -55,6 +90,9 @@ export class TableScreen {
       "same-suit": () => this.hand.selectAllOf("suit"),
     });
     this.side = new SidePanel({ chat: this.chat, onChange: () => this.schedule(), onDownload: () => this.downloadHistory() });
+    this.infobar = h("div", { class: "infobar" });
+    this.felt = h("div", { class: "felt", role: "region", "aria-label": t("table.region") });
+    this.view = h("div", { class: "table-view", dataset: { code: this.code } }, this.infobar, this.felt, this.side.el);
     this.build();
     this.unbindKeys = bindTableKeys(this);
     this.ticker = setInterval(() => this.tick(), 250);
@@ -69,16 +107,29 @@ export class TableScreen {
     return this.shown.model;
   }
 
+  /**
+   * @param {number | null} seat
+   * @param {{token: string} | {watch: true}} auth
+   * @returns {Conn}
+   */
   connection(seat, auth) {
-    const conn = { seat, token: auth.token || null, model: emptyModel(this.code, seat), status: "connecting" };
-    conn.socket = new TableSocket({
-      code: this.code,
-      ...auth,
-      name: myName(),
-      since: () => conn.model.v,
-      onMessage: (msg) => this.onMessage(conn, msg),
-      onStatus: (status, detail) => this.onStatus(conn, status, detail),
-    });
+    const model = emptyModel(this.code, seat);
+    const token = "token" in auth ? auth.token : null;
+    /** @type {Conn} */
+    const conn = {
+      seat,
+      token,
+      model,
+      status: "connecting",
+      socket: new TableSocket({
+        code: this.code,
+        ...auth,
+        name: myName(),
+        since: () => model.v,
+        onMessage: (msg) => this.onMessage(conn, msg),
+        onStatus: (status, detail) => this.onStatus(conn, status, detail),
+      }),
+    };
     return conn;
   }
 
@@ -90,10 +141,11 @@ export class TableScreen {
   }
 
   // -- messages from the server --------------------------------------------------------------
+  /** @param {Conn} conn @param {SocketStatus} status @param {StatusDetail} [detail] */
   onStatus(conn, status, detail) {
     conn.status = status;
     if (status === "gone") {
-      const code = detail?.code;
+      const code = detail && "code" in detail ? detail.code : undefined;
       if (code === 4401 || code === 4404) {
         this.setMessage(code === 4404 ? t("table.noRoom") : t("table.noSeat"), true);
         if (code === 4401) forgetTable(this.code);
@@ -102,11 +154,12 @@ export class TableScreen {
     this.schedule();
   }
 
+  /** @param {Conn} conn @param {ServerMessage} msg */
   onMessage(conn, msg) {
     const model = conn.model;
     switch (msg.type) {
       case "welcome":
-        if (msg.seat !== undefined) model.seat = msg.seat;
+        model.seat = msg.seat;
         // The clock running now, so a reconnect shows the timer at once (a sync brings it too).
         if (!model.room) return;
         applyClock(model, msg.clock);
@@ -128,12 +181,10 @@ export class TableScreen {
       case "bye":
         return;
       default:
+        // A numbered event (one of a type this client does not know is still counted as seen).
         if (msg.v === undefined) return;
         for (const effect of applyEvent(model, msg)) this.effect(conn, effect);
     }
-    // A server that keeps no avatar: show ours on our own seat (others see one from our name).
-    const me = model.players[model.seat];
-    if (me && !this.hotSeat && model.room?.seats?.[model.seat]?.avatar == null) me.avatar = prefs().avatar;
     if (conn === this.conns[0]) {
       updateArchive(this.archive, model);
       saveArchive(this.code, this.archive);
@@ -141,6 +192,7 @@ export class TableScreen {
     this.schedule();
   }
 
+  /** @param {Conn} conn @param {Effect} effect */
   effect(conn, effect) {
     if (effect.type === "action") {
       const a = effect.action;
@@ -153,12 +205,14 @@ export class TableScreen {
       this.pendingSheet = effect.result;
     } else if (effect.type === "new_deal" && conn === this.conns[0]) {
       // The table waited for us between deals and has dealt again: the sheet has been read.
+      /** @type {HTMLDialogElement | null} */
       const open = document.querySelector("dialog.score-sheet[open][data-waits]");
-      if (open && Number(open.dataset.deal) < conn.model.deal.number) open.close();
+      const deal = conn.model.deal;
+      if (open && deal && Number(open.dataset.deal) < deal.number) open.close();
       if (this.pendingSheet?.waits) this.pendingSheet = null; // its wait is over unseen
     } else if (effect.type === "rematch") {
       // Our seat at the new game's table came with the news: keep it, to go there in one click.
-      if (effect.token && conn.seat !== null) {
+      if (effect.token && effect.seat !== undefined && conn.seat !== null) {
         rememberSeat(effect.code, { seat: effect.seat, token: effect.token, name: conn.model.players[conn.seat]?.name });
       }
       if (conn === this.conns[0] && !this.conns.some((c) => c.seat === effect.by && c.seat !== null)) {
@@ -186,7 +240,7 @@ export class TableScreen {
   }
 
   async pass() {
-    if (!this.myTurn() || !this.model.deal.canPass) {
+    if (!this.myTurn() || !this.model.deal?.canPass) {
       if (this.myTurn()) this.setMessage(t("table.cannotPass"), true);
       return;
     }
@@ -197,9 +251,11 @@ export class TableScreen {
     }
   }
 
+  /** @param {unknown} err a RequestError, or anything a request threw */
   refused(err) {
-    if (err.code === "stale") this.shown.socket.resync();
-    this.setMessage(err.code === "network" || err.code === "timeout" ? t("table.offline") : err.message, true);
+    const { code, message } = errorOf(err);
+    if (code === "stale") this.shown.socket.resync();
+    this.setMessage(code === "network" || code === "timeout" ? t("table.offline") : message, true);
   }
 
   hint() {
@@ -207,7 +263,7 @@ export class TableScreen {
     if (!this.myTurn()) return;
     if (!legal.length) {
       this.hand.clear();
-      this.setMessage(this.model.deal.canPass ? t("table.hintPass") : t("table.hintNone"), false);
+      this.setMessage(this.model.deal?.canPass ? t("table.hintPass") : t("table.hintNone"), false);
       return;
     }
     this.hintAt = (this.hintAt + 1) % legal.length;
@@ -222,25 +278,28 @@ export class TableScreen {
     this.schedule();
   }
 
+  /** @param {"rank" | "suit"} by */
   sort(by) {
     setPrefs({ sort: by });
     saveOrder(this.code, this.model.seat, null, []);
     this.hand.sort(by, this.model.rules?.suit_order || "dchs");
   }
 
+  /** @param {Conn} [conn] @param {boolean} [on] */
   async ready(conn = this.shown, on = true) {
     try {
       await conn.socket.ready(on);
     } catch (err) {
-      this.setMessage(err.message, true);
+      this.setMessage(errorOf(err).message, true);
     }
   }
 
+  /** @param {string} text */
   async say(text) {
     try {
       await this.shown.socket.chat(text); // in hot-seat play, as whoever holds the device
     } catch (err) {
-      toast(err.message);
+      toast(errorOf(err).message);
     }
   }
 
@@ -262,13 +321,14 @@ export class TableScreen {
     try {
       let code = null;
       for (const c of mine) {
+        if (c.seat === null || !c.token) continue;
         const made = await api.rematch(this.code, c.token); // the first asks, the rest join
         code = made.code;
         rememberSeat(made.code, { seat: made.seat, token: made.token, name: this.model.players[c.seat]?.name });
       }
       location.hash = `#/t/${code}?start=1`;
     } catch (err) {
-      toast(err.message);
+      toast(errorOf(err).message);
     }
   }
 
@@ -294,6 +354,7 @@ export class TableScreen {
     return !!d && !d.over && this.model.seat !== null && d.turn === this.model.seat && this.uncovered === this.model.seat;
   }
 
+  /** @param {string} text @param {boolean} [refused] */
   setMessage(text, refused = false) {
     this.message = text ? { text, refused } : null;
     this.schedule();
@@ -310,16 +371,17 @@ export class TableScreen {
     if (!this.hotSeat) return;
     const anyModel = this.conns[0].model;
     const turn = anyModel.deal && !anyModel.deal.over ? anyModel.deal.turn : null;
+    if (turn === null) return;
     const next = this.conns.find((c) => c.seat === turn);
     if (next && next !== this.shown) {
       this.shown = next;
       this.hand.cards = [];
       this.hand.selected.clear();
     }
-    if (next && this.uncovered !== next.seat && !this.cover) {
-      const name = next.model.players[next.seat]?.name || t("seat.n", { n: next.seat + 1 });
+    if (next && this.uncovered !== turn && !this.cover) {
+      const name = next.model.players[turn]?.name || t("seat.n", { n: turn + 1 });
       this.cover = coverScreen(name, () => {
-        this.uncovered = next.seat;
+        this.uncovered = turn;
         this.cover = null;
         this.schedule();
       });
@@ -336,9 +398,6 @@ export class TableScreen {
   }
 
   build() {
-    this.infobar = h("div", { class: "infobar" });
-    this.felt = h("div", { class: "felt", role: "region", "aria-label": t("table.region") });
-    this.view = h("div", { class: "table-view", dataset: { code: this.code } }, this.infobar, this.felt, this.side.el);
     mount(this.root, this.view);
   }
 
@@ -353,6 +412,7 @@ export class TableScreen {
     this.view.dataset.status = model.status;
     this.view.dataset.turn = model.deal && !model.deal.over ? String(model.deal.turn) : "";
     if (this.pendingSheet) {
+      /** @type {HTMLDialogElement | null} */
       const open = document.querySelector("dialog.score-sheet");
       if (open && model.matchOver && !open.dataset.final) open.close(); // the game ended: show the final scores instead
       if (!document.querySelector("dialog.score-sheet")) {
@@ -363,11 +423,13 @@ export class TableScreen {
     }
     if (this.firstRender && model.room) {
       this.firstRender = false;
-      window.__bigtwo = { ...(window.__bigtwo || {}), firstTableRenderMs: performance.now() };
+      const page = /** @type {Window & {__bigtwo?: Record<string, unknown>}} */ (window);
+      page.__bigtwo = { ...page.__bigtwo, firstTableRenderMs: performance.now() };
       this.view.dataset.ready = "1";
     }
   }
 
+  /** @param {Result | undefined} [result] */
   openScoreSheet(result = this.model.results.at(-1)) {
     if (!result) {
       toast(t("score.none"));
@@ -376,7 +438,7 @@ export class TableScreen {
     const dialog = showScoreSheet(this.model, result, {
       next: () => {
         this.nextDeal();
-        this.hand.el.querySelector(".hand-card")?.focus();
+        /** @type {HTMLElement | null} */ (this.hand.el.querySelector(".hand-card"))?.focus();
       },
       restart: this.model.seat === null ? null : () => this.restart(),
       leave: () => this.leave(),
@@ -386,13 +448,14 @@ export class TableScreen {
     dialog.addEventListener("close", () => this.schedule());
   }
 
+  /** @param {Model} model */
   renderInfobar(model) {
     const room = model.room;
     const dealText = model.deal ? t("table.dealOf", { n: model.deal.number, of: model.dealsTotal }) : t("table.notStarted");
     const conn = this.shown.status;
     mount(this.infobar,
       h("span", { class: "grow" },
-        h("strong", {}, room?.title ? plain(room.title) : t("table.room", { code: this.code })), " · ",
+        h("strong", {}, room?.title || t("table.room", { code: this.code })), " · ",
         h("span", { "data-deal-label": "" }, dealText), room ? ` · ${tOr(`preset.${room.preset}`, room.preset)}` : "",
         model.seat === null ? ` · ${t("table.watching")}` : "",
         conn !== "open" ? h("span", { class: "badge", role: "status" }, ` · ${t(`conn.${conn}`)}`) : null),
@@ -411,7 +474,7 @@ export class TableScreen {
         model.seat === null || model.status !== "playing" ? t("action.leave") : t("action.quit")));
   }
 
-  /** Whether this browser asked for the new game itself (it is on its way there). */
+  /** Whether this browser asked for the new game itself (it is on its way there). @param {Model} model */
   rematchMine(model) {
     return this.conns.some((c) => c.seat !== null && c.seat === model.rematch?.by);
   }
@@ -427,6 +490,7 @@ export class TableScreen {
     });
   }
 
+  /** @param {Model} model */
   renderFelt(model) {
     const players = model.players.length || model.room?.players || 4;
     const me = model.seat ?? 0;
@@ -434,7 +498,7 @@ export class TableScreen {
     const covered = this.hotSeat && this.uncovered !== model.seat;
     const centre = h("div", { class: "centre" },
       model.status === "waiting"
-        ? waitingView(model, { seats: this.conns.filter((c) => c.seat !== null).map((c) => c.seat), link: shareLink(this.code),
+        ? waitingView(model, { seats: this.conns.flatMap((c) => (c.seat === null ? [] : [c.seat])), link: shareLink(this.code),
             onReady: (seat, on) => this.ready(this.conns.find((c) => c.seat === seat), on) })
         : trickView(model),
       model.status !== "waiting" && !model.deal?.table && model.deal?.lastTrick
@@ -444,31 +508,32 @@ export class TableScreen {
         this.message ? this.message.text : statusText(model, { covered: this.hotSeat && this.uncovered !== model.seat })));
     // The seats and the centre are drawn afresh; the "me" area stays, so the hand, the
     // buttons and whatever has the keyboard focus are never thrown away mid-game.
-    this.meEl ||= h("div", { class: "me" });
     for (const child of [...this.felt.children]) if (child !== this.meEl) child.remove();
     this.felt.prepend(...places.map(({ seat, place }) => seatPanel(model, seat, place)), centre);
     if (!this.meEl.isConnected) this.felt.append(this.meEl);
     if (model.seat === null) this.spectatorArea(model, me);
-    else this.meArea(model, covered);
+    else this.meArea(model, model.seat, covered);
     if (model.seat !== null && !covered) this.placeHand(model);
   }
 
+  /** @param {Model} model @param {number} bottomSeat */
   spectatorArea(model, bottomSeat) {
     this.meEl.className = "me spectating";
     mount(this.meEl, seatPanel(model, bottomSeat, "bottom"), h("p", {}, t("table.youWatch")));
   }
 
-  meArea(model, covered) {
-    const player = model.players[model.seat] || { seat: model.seat, name: myName() };
-    const turn = model.deal && !model.deal.over && model.deal.turn === model.seat;
+  /** @param {Model} model @param {number} seat ours @param {boolean} covered */
+  meArea(model, seat, covered) {
+    const player = model.players[seat] || { seat, name: myName() };
+    const turn = model.deal && !model.deal.over && model.deal.turn === seat;
     const head = h("div", { class: "me-head" },
       h("div", { class: "avatar-wrap" }, playerAvatar(player, 40)),
       h("strong", {}, player.name),
       turn ? h("span", { class: "your-turn" }, t("table.yourTurn")) : null,
-      timerBits(model, model.seat),
-      model.deal ? h("span", { class: "muted-light" }, t("seat.cardsLeft", { count: model.deal.counts?.[model.seat] ?? model.deal.hand.length })) : null);
+      timerBits(model, seat),
+      model.deal ? h("span", { class: "muted-light" }, t("seat.cardsLeft", { count: model.deal.counts[seat] })) : null);
     this.meEl.className = `me ${turn ? "turn" : ""}`;
-    this.meEl.dataset.seat = String(model.seat);
+    this.meEl.dataset.seat = String(seat);
     const body = model.status === "waiting" ? []
       : covered ? [h("p", { class: "spectating" }, t("hotseat.hidden"))] : [this.hand.el, this.actions.el];
     const current = [...this.meEl.children];
@@ -477,10 +542,12 @@ export class TableScreen {
     this.renderActions();
   }
 
+  /** @param {Model} model */
   placeHand(model) {
     const deal = model.deal;
     const cards = deal && model.status !== "waiting" ? deal.hand : [];
-    const sortBy = prefs().sort === "custom" ? null : prefs().sort;
+    const sort = prefs().sort;
+    const sortBy = sort === "custom" ? null : sort;
     const fresh = this.hand.dealNumber !== deal?.number || this.hand.seat !== model.seat;
     this.hand.dealNumber = deal?.number;
     this.hand.seat = model.seat;
@@ -511,9 +578,9 @@ export class TableScreen {
   async downloadRecord() {
     try {
       const record = await api.record(this.code);
-      if (record) download(`bigtwo-${this.code}.json`, JSON.stringify(record, null, 1), "application/json");
+      download(`bigtwo-${this.code}.json`, JSON.stringify(record, null, 1), "application/json");
     } catch (err) {
-      toast(err.message);
+      toast(errorOf(err).message);
     }
   }
 
@@ -541,7 +608,7 @@ export class TableScreen {
     for (const el of this.view.querySelectorAll("[data-timer-seat]")) {
       const left = Math.max(0, Math.ceil((model.timer.endsAt - Date.now()) / 1000));
       el.textContent = `${left}s`;
-      const bar = el.nextElementSibling?.firstElementChild;
+      const bar = /** @type {HTMLElement | null | undefined} */ (el.nextElementSibling?.firstElementChild);
       if (bar) bar.style.width = `${Math.max(0, Math.min(100, ((model.timer.endsAt - Date.now()) / (model.timer.seconds * 1000)) * 100))}%`;
     }
   }

@@ -1,6 +1,8 @@
+// @ts-check
 // Short notices at the bottom of the screen.
 import { h } from "./dom.js";
 
+/** @param {string} text @param {number} [ms] */
 export function toast(text, ms = 2600) {
   const box = document.getElementById("toasts");
   if (!box) return;
@@ -9,7 +11,11 @@ export function toast(text, ms = 2600) {
   setTimeout(() => el.remove(), ms);
 }
 
-/** Copy text to the clipboard; falls back to selecting an input for old or insecure pages. */
+/**
+ * Copy text to the clipboard; falls back to selecting an input for old or insecure pages.
+ * @param {string} text
+ * @param {HTMLInputElement | null} [input]
+ */
 export async function copyText(text, input = null) {
   try {
     await navigator.clipboard.writeText(text);

@@ -1,9 +1,11 @@
+// @ts-check
 // The cards-played tracker (the Palm "monitor which cards are played"): a rank by suit grid
 // where played cards are struck out and your own are marked.
 import { h } from "./dom.js";
 import { RANK_LABELS, SUITS, cardName, suitIcon } from "./cards.js";
 import { t } from "./i18n.js";
 
+/** @param {import("./state.js").Model} model */
 export function trackerView(model) {
   const played = new Set(model.deal?.played || []);
   const mine = new Set(model.deal?.hand || []);

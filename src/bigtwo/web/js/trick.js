@@ -1,19 +1,25 @@
+// @ts-check
 // The centre of the table: the play to beat, who made it and its kind, and the earlier
 // plays of the trick in progress, smaller.
 import { h } from "./dom.js";
 import { cardRow, cardsSymbols, cardSymbol, toCard } from "./cards.js";
 import { t, tOr } from "./i18n.js";
 
+/** @typedef {import("./state.js").Model} Model */
+
+/** The kind of a play for people ("full house"). @param {string | null | undefined} kind */
 export const kindName = (kind) => (kind ? tOr(`kind.${kind}`, kind.replace(/_/g, " ")) : "");
 
+/** @param {Model} model */
 export function trickView(model) {
   const deal = model.deal;
+  /** @param {number} seat */
   const name = (seat) => model.players[seat]?.name || t("seat.n", { n: seat + 1 });
   if (!deal) return h("div", { class: "trick trick-empty" }, t("table.waiting"));
   const table = deal.table;
-  const earlier = (deal.trick || []).filter((a) => a.cards && (!table || a !== deal.trick.findLast((b) => b.cards)));
+  const earlier = deal.trick.filter((a) => a.cards && (!table || a !== deal.trick.findLast((b) => b.cards)));
   if (!table) {
-    const leadText = deal.over ? t("table.dealOver", { name: name(deal.winner) })
+    const leadText = deal.over ? t("table.dealOver", { name: name(/** @type {number} a deal over has its winner */ (deal.winner)) })
       : deal.turn === model.seat ? t("table.youLead") : t("table.leads", { name: name(deal.turn) });
     return h("div", { class: "trick", "aria-live": "polite", dataset: { trick: "" } },
       h("div", { class: "trick-empty" }, leadText));
@@ -25,13 +31,18 @@ export function trickView(model) {
       t("table.playedBy", { name: name(table.seat), kind: kindName(table.kind) })),
     earlier.length
       ? h("div", { class: "trick-earlier", "aria-label": t("table.earlier") },
-          earlier.slice(-3).map((a) => h("span", {}, `${name(a.seat)}: ${cardsSymbols(a.cards)}`)))
+          earlier.slice(-3).map((a) => h("span", {}, `${name(a.seat)}: ${cardsSymbols(a.cards || [])}`)))
       : null);
 }
 
-/** The message area's words when nothing else is to be said: what just happened and whose
- * turn it is. `covered`: hot-seat, and the player to act has not shown their cards yet. */
+/**
+ * The message area's words when nothing else is to be said: what just happened and whose
+ * turn it is. `covered`: hot-seat, and the player to act has not shown their cards yet.
+ * @param {Model} model
+ * @param {{covered?: boolean}} [options]
+ */
 export function statusText(model, { covered = false } = {}) {
+  /** @param {number} s */
   const name = (s) => model.players[s]?.name || t("seat.n", { n: s + 1 });
   if (model.closed && model.closed !== "match over") return t("table.closed", { reason: model.closed });
   if (model.matchOver) return t("table.matchOver");
@@ -39,14 +50,14 @@ export function statusText(model, { covered = false } = {}) {
   const deal = model.deal;
   if (!deal) return "";
   if (deal.over) {
-    const over = t("table.dealOver", { name: name(deal.winner) });
+    const over = t("table.dealOver", { name: name(/** @type {number} a deal over has its winner */ (deal.winner)) });
     const next = model.nextDeal;
     if (!next || model.matchOver) return over;
     if (next.endsAt) {
       const left = Math.max(0, Math.ceil((next.endsAt - Date.now()) / 1000));
       return `${over} — ${t("table.nextDealIn", { n: left })}`;
     }
-    const names = (next.waiting || []).map((s) => name(s)).join(", ");
+    const names = next.waiting.map((s) => name(s)).join(", ");
     return names ? `${over} — ${t("table.nextDealWaiting", { names })}` : over;
   }
   const last = deal.actions.at(-1);
@@ -60,4 +71,5 @@ export function statusText(model, { covered = false } = {}) {
   return lastText ? `${lastText} — ${turnText}` : turnText;
 }
 
+/** @param {string} value */
 const cardSymbolOf = (value) => cardSymbol(toCard(value));

@@ -1,3 +1,4 @@
+// @ts-check
 // Before the match: who sits where, who is ready, the share link, and a Ready button for
 // each seat this browser holds.
 import { h } from "./dom.js";
@@ -5,7 +6,11 @@ import { t } from "./i18n.js";
 import { playerAvatar } from "./seats.js";
 import { toast, copyText } from "./toast.js";
 
-/** seats: the seats held here; onReady(seat, ready); link: the share link. */
+/**
+ * seats: the seats held here; onReady(seat, ready); link: the share link.
+ * @param {import("./state.js").Model} model
+ * @param {{seats: number[], onReady: (seat: number, ready: boolean) => void, link: string}} options
+ */
 export function waitingView(model, { seats, onReady, link }) {
   const chips = model.players.map((p) => h("li", { class: "chip", dataset: { seat: String(p.seat) } },
     playerAvatar(p, 20),

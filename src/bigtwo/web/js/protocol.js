@@ -1,0 +1,302 @@
+// @ts-check
+// The shapes of what the server and this client say to each other (docs/protocol.md): the
+// HTTP lobby's answers, the WebSocket messages and numbered events the server sends, and the
+// messages the client sends. Types only, for the checker: nothing here runs. Cards travel in
+// the project's notation, a play or hand as one string of cards separated by spaces
+// ("3d 4c 5h"), lowest first. Names, titles and chat arrive as the text people typed.
+
+/** @typedef {"waiting" | "playing" | "finished"} RoomStatus */
+/** @typedef {"human" | "computer"} SeatKind */
+/**
+ * Who acts for a seat: its player, a computer (a computer seat, or one playing for an away
+ * player), or nobody (the player quit and a computer finishes the match).
+ * @typedef {"player" | "computer" | "quit"} SeatControl
+ */
+/**
+ * Who made a move: a player, a computer, the turn timer, or the rules (an automatic pass).
+ * @typedef {"player" | "computer" | "timer" | "auto"} MoveBy
+ */
+
+/**
+ * A seat as the room shows it.
+ * @typedef {object} RoomSeat
+ * @property {number} seat
+ * @property {string} name
+ * @property {SeatKind} kind
+ * @property {string} [level] the computer's level (computer seats only)
+ * @property {boolean} taken
+ * @property {boolean} ready
+ * @property {SeatControl} control
+ * @property {boolean} connected
+ * @property {number | null} avatar the picture its player chose (0 to 7), or null
+ */
+
+/**
+ * The rule options of a room: every option of the preset, as `bigtwo rules show` lists them
+ * (suit_order: the suits from lowest to highest, as "dchs"). The client reads only a few.
+ * @typedef {{name: string, suit_order: string, [option: string]: unknown}} Rules
+ */
+
+/**
+ * The options a room was made with.
+ * @typedef {object} RoomOptions
+ * @property {number | null} turn_seconds
+ * @property {number | null} away_seconds
+ * @property {number} computer_delay
+ * @property {string} takeover_level
+ * @property {boolean | null} autopass
+ * @property {boolean | null} autopass_five
+ * @property {boolean} public
+ * @property {boolean} spectators
+ * @property {boolean} seeded
+ * @property {number | null} between_deals_seconds
+ */
+
+/**
+ * A finished deal as the room lists it.
+ * @typedef {object} RoomResult
+ * @property {number} deal
+ * @property {number} winner
+ * @property {number[]} points
+ * @property {number[]} counts cards left, per seat
+ * @property {string[]} left each seat's cards left ("" for the winner)
+ * @property {number[]} multipliers per seat: 1, or 2 for DOUBLE!, 3 for TRIPLE!
+ */
+
+/**
+ * Between deals: the deal to come, the longest wait (null: no limit) and the seats whose
+ * players have not said "next" yet.
+ * @typedef {object} NextDeal
+ * @property {number} deal
+ * @property {number | null} seconds
+ * @property {number[]} waiting
+ */
+
+/**
+ * A room (GET /api/rooms/{code}, and in every "sync").
+ * @typedef {object} Room
+ * @property {string} code
+ * @property {string} title
+ * @property {RoomStatus} status
+ * @property {string} closed why a finished room closed ("match over", "every player quit"), else ""
+ * @property {string} preset
+ * @property {Rules} rules
+ * @property {number} players
+ * @property {number} deals
+ * @property {number} deal
+ * @property {RoomOptions} options
+ * @property {RoomSeat[]} seats
+ * @property {number[]} totals
+ * @property {RoomResult[]} results
+ * @property {NextDeal | null} next_deal
+ * @property {string | null} rematch the code of the table opened for a new game, once there is one
+ * @property {number} v
+ */
+
+// -- HTTP lobby ---------------------------------------------------------------------------------
+
+/**
+ * GET /api
+ * @typedef {object} ApiInfo
+ * @property {string} server
+ * @property {number} protocol
+ * @property {string[]} presets
+ * @property {string[]} levels
+ */
+
+/**
+ * One preset of GET /api/presets ({presets: Preset[]}).
+ * @typedef {object} Preset
+ * @property {string} name
+ * @property {number[]} players
+ * @property {string} source
+ * @property {number} deals
+ */
+
+/**
+ * A seat asked for when creating a room: a kind, or a computer with a level and a name.
+ * @typedef {{kind: "human"} | {kind: "computer", level: string, name: string}} SeatRequest
+ */
+
+/**
+ * The body of POST /api/rooms (every field optional).
+ * @typedef {object} RoomRequest
+ * @property {string} [preset]
+ * @property {SeatRequest[]} [seats]
+ * @property {number} [deals]
+ * @property {boolean} [autopass]
+ * @property {boolean} [autopass_five]
+ * @property {number} [computer_delay]
+ * @property {boolean} [public]
+ * @property {number} [turn_seconds]
+ * @property {string} [title]
+ * @property {number} [seed] only on servers started with --allow-seeds
+ */
+
+/**
+ * POST /api/rooms
+ * @typedef {object} RoomMade
+ * @property {string} code
+ * @property {string} ws
+ * @property {string} link
+ * @property {Room} room
+ */
+
+/**
+ * GET /api/rooms/{code}
+ * @typedef {object} RoomFound
+ * @property {string} ws
+ * @property {string} link
+ * @property {Room} room
+ */
+
+/**
+ * The body of POST /api/rooms/{code}/join when taking a seat (this client watches without
+ * joining, so it never sends {"as": "spectator"}).
+ * @typedef {object} JoinRequest
+ * @property {string} [name]
+ * @property {number} [seat]
+ * @property {number} [avatar]
+ */
+
+/**
+ * POST /api/rooms/{code}/join for a seat, and (with the new room) /rematch.
+ * @typedef {object} Seated
+ * @property {string} code
+ * @property {"player"} role
+ * @property {number} seat
+ * @property {string} token the seat's only credential
+ * @property {string} ws
+ * @property {string} link
+ */
+
+/** @typedef {{error: string, message: string}} ApiErrorBody */
+
+// -- the table's WebSocket: the state of a deal ---------------------------------------------------
+
+/**
+ * The play to beat and who made it.
+ * @typedef {object} TablePlay
+ * @property {number} seat
+ * @property {string} cards
+ * @property {string} kind
+ */
+
+/**
+ * The public state after a change to a deal.
+ * @typedef {object} PublicState
+ * @property {number} turn the seat to act
+ * @property {number[]} counts cards in each hand
+ * @property {TablePlay | null} table null at a lead
+ * @property {number} passes
+ * @property {number[]} locked seats passed out of the trick (rules with pass locks)
+ * @property {number | null} winner null until the deal ends
+ */
+
+/**
+ * One action of a deal (a play, or a pass when cards is null).
+ * @typedef {object} ActionData
+ * @property {number} seat
+ * @property {string | null} cards
+ * @property {string | null} kind
+ * @property {boolean} auto
+ * @property {string} reason
+ * @property {boolean} trick_over
+ */
+
+/**
+ * A seat's whole view of the deal in play, in a "sync"; a spectator's has no hand.
+ * @typedef {PublicState & {
+ *   deal: number, seat: number | null, leader: number, opening: string | null,
+ *   actions: ActionData[], played: string, legal: string[], can_pass: boolean, hand?: string,
+ * }} View
+ */
+
+/**
+ * The running clock: a player's turn timer, or between deals the wait for the next deal.
+ * @typedef {{seat: number, ms: number} | {seat: null, ms: number, next_deal: number}} Clock
+ */
+
+// -- numbered events (every one has a type and its number v) ---------------------------------------
+
+/** @typedef {{type: "joined", v: number, seat: number, name: string, avatar: number | null}} JoinedEvent */
+/** @typedef {{type: "left", v: number, seat: number}} LeftEvent */
+/** @typedef {{type: "ready", v: number, seat: number, ready: boolean}} ReadyEvent */
+/** @typedef {{type: "started", v: number, players: number, deals: number, names: string[]}} StartedEvent */
+/** @typedef {PublicState & {type: "deal", v: number, deal: number, deals: number, leader: number, actions: ActionData[]}} DealEvent */
+/** @typedef {{type: "hand", v: number, deal: number, cards: string, opening: string | null}} HandEvent */
+/** @typedef {{type: "turn", v: number, deal: number, seat: number, legal: string[], can_pass: boolean}} TurnEvent */
+/** @typedef {PublicState & ActionData & {type: "action", v: number, deal: number, by: MoveBy}} ActionEvent */
+/**
+ * @typedef {{
+ *   type: "deal_end", v: number, deal: number, winner: number, counts: number[], points: number[],
+ *   totals: number[], left: string[], multipliers: number[], next_deal: NextDeal | null,
+ * }} DealEndEvent
+ */
+/** @typedef {{type: "next", v: number, seat: number, deal: number}} NextEvent */
+/** @typedef {{type: "match_end", v: number, totals: number[], ranking: number[], deals: number}} MatchEndEvent */
+/** A chat line; seat is null for a spectator. @typedef {{type: "chat", v: number, seat: number | null, name: string, text: string}} ChatEvent */
+/** @typedef {{type: "control", v: number, seat: number, control: "computer" | "player", reason: "away" | "returned"}} ControlEvent */
+/** @typedef {{type: "quit", v: number, seat: number}} QuitEvent */
+/** @typedef {{type: "closed", v: number, reason: string}} ClosedEvent */
+/**
+ * A new game was opened; a player seated there gets its seat and token in its own copy.
+ * @typedef {{type: "rematch", v: number, code: string, by: number, seat?: number, token?: string}} RematchEvent
+ */
+
+/**
+ * @typedef {JoinedEvent | LeftEvent | ReadyEvent | StartedEvent | DealEvent | HandEvent | TurnEvent
+ *   | ActionEvent | DealEndEvent | NextEvent | MatchEndEvent | ChatEvent | ControlEvent | QuitEvent
+ *   | ClosedEvent | RematchEvent} TableEvent
+ */
+
+// -- unnumbered server messages ----------------------------------------------------------------------
+
+/**
+ * @typedef {{
+ *   type: "welcome", protocol: number, room: string, role: "player" | "spectator",
+ *   seat: number | null, latest: number, clock: Clock | null,
+ * }} WelcomeMessage
+ */
+/**
+ * A full resync: after it the client holds event v.
+ * @typedef {{
+ *   type: "sync", v: number, seat: number | null, room: Room, view: View | null,
+ *   chat: ChatEvent[], clock: Clock | null,
+ * }} SyncMessage
+ */
+/** A player's connection came or went. @typedef {{type: "presence", seat: number, connected: boolean}} PresenceMessage */
+/** @typedef {{type: "clock"} & Clock} ClockMessage */
+/** @typedef {{type: "ack", id: string, event: number, duplicate?: boolean}} AckMessage */
+/** @typedef {{type: "error", id: string | null, code: string, message: string}} ErrorMessage */
+/** @typedef {{type: "pong", id: string | null}} PongMessage */
+/** @typedef {{type: "bye", reason: string}} ByeMessage */
+
+/**
+ * Anything the server sends on the table's WebSocket.
+ * @typedef {TableEvent | WelcomeMessage | SyncMessage | PresenceMessage | ClockMessage | AckMessage
+ *   | ErrorMessage | PongMessage | ByeMessage} ServerMessage
+ */
+
+// -- client messages -----------------------------------------------------------------------------------
+
+/**
+ * The first message: a seat's or spectator's token, or (without one) a spectator's name.
+ * @typedef {{type: "hello", protocol: number, token?: string, watch?: boolean, since?: number, name?: string, batch?: boolean}} HelloMessage
+ */
+/** @typedef {{type: "play", cards: string | string[], v: number, id: string, seat?: number}} PlayMessage */
+/** @typedef {{type: "pass", v: number, id: string, seat?: number}} PassMessage */
+/** @typedef {{type: "ready", ready?: boolean, id?: string}} ReadyMessage */
+/** @typedef {{type: "next", id?: string}} NextMessage */
+/** @typedef {{type: "chat", text: string, id?: string}} ChatMessage */
+/** @typedef {{type: "quit", id?: string}} QuitMessage */
+/** @typedef {{type: "sync", id?: string}} SyncRequest */
+/** @typedef {{type: "ping", id?: string}} PingMessage */
+
+/**
+ * Anything the client sends after its hello.
+ * @typedef {PlayMessage | PassMessage | ReadyMessage | NextMessage | ChatMessage | QuitMessage
+ *   | SyncRequest | PingMessage} ClientMessage
+ */
+
+export {};
