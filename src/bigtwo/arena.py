@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import Bot, make_bot
+from .engine.cards import Mask
 from .engine.deal import deal_hands
 from .engine.errors import BigTwoError
 from .match import Match
@@ -68,7 +69,7 @@ def lineup_bots(lineup: Sequence[str]) -> list[Bot]:
 def play_deal(
     rules: RuleSet,
     bots: Sequence[Bot],
-    hands: Sequence[int],
+    hands: Sequence[Mask],
     rng_key: str,
 ) -> DealRecord:
     """Play one deal from ``hands`` with ``bots[seat]`` in each seat."""

@@ -12,7 +12,9 @@ import time
 from typing import Any
 
 from .engine import Deal, Rules
+from .engine.cards import Mask
 from .engine.deal import deal_hands
+from .engine.plays import Play
 
 
 def random_game(rules: Rules, rng: random.Random, players: int = 4) -> int:
@@ -63,9 +65,11 @@ def bench_engine(games: int = 2000, seed: int = 1, rules_name: str = "palm") -> 
     }
 
 
-def _random_positions(rules: Rules, rng: random.Random, count: int) -> list[tuple[int, Any]]:
+def _random_positions(
+    rules: Rules, rng: random.Random, count: int
+) -> list[tuple[Mask, Play | None]]:
     """Hands and tables met in random games, for timing legal-play enumeration from scratch."""
-    out: list[tuple[int, Any]] = []
+    out: list[tuple[Mask, Play | None]] = []
     while len(out) < count:
         deal = Deal(rules, deal_hands(rules, 4, rng))
         while deal.winner is None and len(out) < count:

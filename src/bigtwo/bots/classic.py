@@ -29,7 +29,7 @@ import random
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from ..engine.cards import card_indices
+from ..engine.cards import Mask, card_indices
 from ..engine.plays import Kind, Play, Table, table_for
 from . import register
 from .base import Bot
@@ -55,7 +55,7 @@ _AGAINST_STRAIGHT = (
 )
 
 
-def _rank_counts(hand: int) -> list[int]:
+def _rank_counts(hand: Mask) -> list[int]:
     counts = [0] * 13
     for c in card_indices(hand):
         counts[c >> 2] += 1
@@ -89,7 +89,7 @@ class ClassicBot(Bot):
         self.humans: frozenset[int] = frozenset({0} if humans is None else humans)
         self.guard_fixed = guard
         self._guard: str | None = None
-        self._seen: list[int] | None = None
+        self._seen: list[Mask] | None = None
         self._actions_seen = 0
 
     # -- the table's doors ---------------------------------------------------------------------
@@ -130,7 +130,7 @@ class ClassicFairBot(ClassicBot):
 class _Turn:
     """One decision of a classic player: the facts it needs, then the documented rules."""
 
-    def __init__(self, bot: ClassicBot, view: SeatView, seen: list[int] | None, guard: str):
+    def __init__(self, bot: ClassicBot, view: SeatView, seen: list[Mask] | None, guard: str):
         assert view.seat is not None
         self.view = view
         self.seat = view.seat

@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
-from ..engine.cards import card_indices
+from ..engine.cards import Mask, card_indices
 from ..engine.deal import Deal
 from ..engine.plays import Play, Table, table_for
 from . import register
@@ -52,15 +52,17 @@ if TYPE_CHECKING:
     from ..match.views import TableView
 
 
+_NO_CARDS = Mask(0)
+
 # -- the worlds ------------------------------------------------------------------------------------
 
 
-def _cards_above(power: Sequence[int], single: Play) -> int:
+def _cards_above(power: Sequence[int], single: Play) -> Mask:
     """The mask of every card stronger than the single ``single``."""
-    return sum(1 << c for c in range(52) if power[c] > single.power)
+    return Mask(sum(1 << c for c in range(52) if power[c] > single.power))
 
 
-def _beats(table: Table, cards: int, play: Play) -> bool:
+def _beats(table: Table, cards: Mask, play: Play) -> bool:
     """Whether ``cards`` can make a play that beats ``play``."""
     return beatable(table, play, UnseenBest(table, cards), 13)
 
@@ -71,7 +73,7 @@ def sample_hands(
     misses: Sequence[tuple[int, Play]] = (),
     tries: int = 30,
     replies: Sequence[tuple[int, Play, int]] = (),
-) -> list[int]:
+) -> list[Mask]:
     """One deal of the unseen cards to the other seats that fits the view and the proofs.
 
     ``misses`` (:func:`proven_misses`): singles missed forbid every higher card outright; the
@@ -97,11 +99,11 @@ def sample_hands(
     for seat, play, since in replies:
         needs[seat].append((play, since, _cards_above(power, play) if play.size == 1 else 0))
 
-    def fits(seat: int, hand: int) -> bool:
+    def fits(seat: int, hand: Mask) -> bool:
         if any(_beats(table, hand, play) for play in checks[seat]):
             return False
         return all(
-            (hand | since) & above if above else _beats(table, hand | since, play)
+            (hand | since) & above if above else _beats(table, Mask(hand | since), play)
             for play, since, above in needs[seat]
         )
 
@@ -114,18 +116,19 @@ def sample_hands(
     )
     for attempt in range(tries + 1):
         constrained = attempt < tries  # the last attempt ignores the proofs
-        hands = [0] * n
+        hands = [_NO_CARDS] * n
         hands[view.seat] = view.hand
-        left = unseen
+        left: int = unseen
         for k, s in enumerate(order):
-            pool = card_indices(left & ~forbidden[s] if constrained else left)
+            pool = card_indices(Mask(left & ~forbidden[s] if constrained else left))
             need = view.counts[s]
             if len(pool) < need:
                 break
             for _ in range(10 if constrained and k < len(order) - 1 else 1):
-                hand = 0
+                bits = 0
                 for c in rng.sample(pool, need):
-                    hand |= 1 << c
+                    bits |= 1 << c
+                hand = Mask(bits)  # once per hand drawn, not per card
                 if not constrained or fits(s, hand):
                     break
             else:
@@ -137,7 +140,7 @@ def sample_hands(
     raise AssertionError("unreachable: the unconstrained sample always succeeds")
 
 
-def world_of(view: SeatView, hands: Sequence[int]) -> Deal:
+def world_of(view: SeatView, hands: Sequence[Mask]) -> Deal:
     """A deal in the view's position with the given hands: the sampled world."""
     deal = Deal(view.rules, list(hands), leader=view.turn)
     # the trick in progress is public; copy it onto the fresh deal
@@ -196,7 +199,7 @@ def _power(play: Play) -> int:
     return play.power
 
 
-def deal_points(scoring: Scoring, hands: Sequence[int], winner: int, seat: int) -> int:
+def deal_points(scoring: Scoring, hands: Sequence[Mask], winner: int, seat: int) -> int:
     """``seat``'s points once ``winner`` is out, as ``scoring`` has it (cards counted where
     it scores nothing, so the search still has something to play for)."""
     if seat != winner:
@@ -231,7 +234,7 @@ def strong_move(deal: Deal, scoring: Scoring) -> Play | None:
     return _RACER.decide_in(Situation.of_deal(deal, legal, scoring))[0]
 
 
-def likelihood(view: TableView, hands: Sequence[int], recent: int = 6, miss: float = 0.4) -> float:
+def likelihood(view: TableView, hands: Sequence[Mask], recent: int = 6, miss: float = 0.4) -> float:
     """How well a sampled world explains the other seats' latest choices, as a weight.
 
     The deal is replayed from the world's hands (each seat's cards now plus those it has
@@ -251,7 +254,8 @@ def likelihood(view: TableView, hands: Sequence[int], recent: int = 6, miss: flo
     for action in actions:
         if action.play is not None:
             played[action.seat] |= action.play.mask
-    deal = Deal(view.rules, [h | p for h, p in zip(hands, played, strict=True)], leader=view.leader)
+    dealt = [Mask(h | p) for h, p in zip(hands, played, strict=True)]
+    deal = Deal(view.rules, dealt, leader=view.leader)
     weight = 1.0
     first = min(chosen)
     apply = deal.apply_unchecked
@@ -330,7 +334,7 @@ def tree_moves(deal: Deal, policy: Policy) -> list[Play | None]:
 
 def _scale(scoring: Scoring) -> float:
     """A typical loss (six middling cards) to bring rewards near 1 for the UCB formula."""
-    return max(1.0, float(penalty_points(scoring, 0x3F << 20)))
+    return max(1.0, float(penalty_points(scoring, Mask(0x3F << 20))))
 
 
 _MIN_WORLDS = 2  # at least this many worlds, whatever the budget says

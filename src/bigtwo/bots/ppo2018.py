@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..engine.cards import card_indices
+from ..engine.cards import Mask, card_indices
 from ..engine.plays import Kind, Play
 from . import ppo2018_net as net_mod
 from . import register
@@ -64,7 +64,7 @@ _HIGH_BITS = range(367, 383)
 _OPP_BASES = (286, 313, 340)
 
 
-def _encodable(mask: int) -> bool:
+def _encodable(mask: Mask) -> bool:
     """Whether the 2018 rules know the play (so the encoder can classify it)."""
     cards = card_indices(mask)
     n = len(cards)
@@ -82,7 +82,7 @@ def _encodable(mask: int) -> bool:
     return sorted(ranks.count(r) for r in set(ranks)) == [2, 3]
 
 
-def stand_in(mask: int, hand: int) -> int:
+def stand_in(mask: Mask, hand: Mask) -> Mask:
     """A play the 2018 rules know, of the nearest kind to ``mask``, from cards not in ``hand``.
 
     Straights through A or 2 become a straight with the same middle card (cards sorted by
@@ -108,20 +108,20 @@ def stand_in(mask: int, hand: int) -> int:
                         picked[i] = other[0]
                         break
             if len({c & 3 for c in picked}) > 1:
-                return sum(1 << c for c in picked)
-        return 0
+                return Mask(sum(1 << c for c in picked))
+        return Mask(0)
     main = max(set(ranks), key=ranks.count)
     if len(free[main]) >= 3:
         for r in range(13):
             if r != main and len(free[r]) >= 2:
-                return sum(1 << c for c in free[main][:3] + free[r][:2])
-    return 0
+                return Mask(sum(1 << c for c in free[main][:3] + free[r][:2]))
+    return Mask(0)
 
 
-def history_of(view: SeatView) -> list[tuple[int, int | None]]:
+def history_of(view: SeatView) -> list[tuple[int, Mask | None]]:
     """The public history as ``(seat, cards or None)``, plays the 2018 rules do not know
     replaced by :func:`stand_in` plays."""
-    out: list[tuple[int, int | None]] = []
+    out: list[tuple[int, Mask | None]] = []
     for action in view.actions:
         if action.play is None:
             out.append((action.seat, None))
@@ -152,7 +152,7 @@ def encode_view(view: SeatView) -> np.ndarray:
         for rel, base in enumerate(_OPP_BASES, start=1):
             opp = (seat + rel) % view.players
             bits -= set(range(base + 13, base + 21))
-            bits.update(base + 13 + c - 44 for c in card_indices(played_by[opp]) if c >= 44)
+            bits.update(base + 13 + c - 44 for c in card_indices(Mask(played_by[opp])) if c >= 44)
     x = np.zeros(net_mod.INPUT_SIZE, dtype=np.float32)
     x[sorted(bits)] = 1.0
     return x

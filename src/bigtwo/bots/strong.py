@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..engine.cards import card_indices, card_symbols
+from ..engine.cards import Mask, card_indices, card_symbols
 from ..engine.plays import BOMB_GROUP, Kind, Play, Table, table_for
 from . import register
 from .base import Bot
@@ -42,11 +42,12 @@ RANK_K = 10
 RANK_A = 11
 RANK_2 = 12
 _RANK_NIBBLE = 0xF
+_NO_CARDS = Mask(0)
 
 # -- small card helpers ---------------------------------------------------------------------
 
 
-def rank_count(hand: int, rank: int) -> int:
+def rank_count(hand: Mask, rank: int) -> int:
     """How many cards of ``rank`` the mask holds."""
     return (hand >> (rank * 4) & _RANK_NIBBLE).bit_count()
 
@@ -60,7 +61,7 @@ def top_power(card_power: Sequence[int], play: Play) -> int:
     return max(card_power[c] for c in card_indices(play.mask))
 
 
-def penalty_points(scoring: Scoring, hand: int) -> int:
+def penalty_points(scoring: Scoring, hand: Mask) -> int:
     """What a player left holding ``hand`` would pay under this scoring (its
     :meth:`~bigtwo.match.settings.Scoring.charge`). A scoring of nothing (``per_card =
     "none"``) still counts cards, so bots keep a reason to shed."""
@@ -98,7 +99,7 @@ class _Layout:
 _LAYOUTS: dict[int, _Layout] = {}
 
 
-def best_by_group(table: Table, cards: int, fives: bool = True) -> dict[object, int]:
+def best_by_group(table: Table, cards: Mask, fives: bool = True) -> dict[object, int]:
     """The highest power, per comparison group, of the plays that ``cards`` can make (with
     ``fives`` false, of the plays of up to four cards only).
 
@@ -121,11 +122,11 @@ def best_by_group(table: Table, cards: int, fives: bool = True) -> dict[object, 
     found: list[Play] = []
     make = table.make
 
-    def bits(cs: Sequence[int]) -> int:
+    def bits(cs: Sequence[int]) -> Mask:
         m = 0
         for c in cs:
             m |= 1 << c
-        return m
+        return Mask(m)  # one call per candidate play, not per card
 
     top = max((g[0] for g in by_rank if g), key=table.card_power.__getitem__, default=None)
     if top is not None:
@@ -201,7 +202,7 @@ class UnseenBest:
 
     __slots__ = ("table", "cards", "_small", "_all")
 
-    def __init__(self, table: Table, cards: int) -> None:
+    def __init__(self, table: Table, cards: Mask) -> None:
         self.table = table
         self.cards = cards
         self._small: dict[object, int] | None = None
@@ -257,19 +258,19 @@ class Planner:
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self._memo: dict[int, tuple[float, int]] = {0: (0.0, 0)}
+        self._memo: dict[int, tuple[float, Mask]] = {0: (0.0, _NO_CARDS)}
 
-    def plan(self, hand: int, plays: Sequence[Play] | None = None) -> tuple[Play, ...]:
+    def plan(self, hand: Mask, plays: Sequence[Play] | None = None) -> tuple[Play, ...]:
         return self.best(hand, plays)[1]
 
-    def cost(self, hand: int, plays: Sequence[Play] | None = None) -> float:
+    def cost(self, hand: Mask, plays: Sequence[Play] | None = None) -> float:
         """What the plan of ``hand`` costs. ``plays``: every play of ``hand`` or of a larger
         hand, when the caller has them (filtering is cheaper than enumerating again)."""
         hit = self._memo.get(hand)
         if hit is not None:
             return hit[0]
         if len(self._memo) > 300_000:
-            self._memo = {0: (0.0, 0)}
+            self._memo = {0: (0.0, _NO_CARDS)}
         by_low: dict[int, list[Play]] = {}
         for p in self.table.plays_in(hand) if plays is None else plays:
             if not p.mask & ~hand:
@@ -277,13 +278,13 @@ class Planner:
         return self._best(hand, by_low)
 
     def best(
-        self, hand: int, plays: Sequence[Play] | None = None
+        self, hand: Mask, plays: Sequence[Play] | None = None
     ) -> tuple[float, tuple[Play, ...]]:
         """The plan of ``hand`` and its cost (``plays`` as for :meth:`cost`)."""
         cost = self.cost(hand, plays)
         memo = self._memo
         out: list[Play] = []
-        rest = hand
+        rest: int = hand
         while rest:
             first = memo[rest][1]
             play = self.table.classify(first)
@@ -298,7 +299,7 @@ class Planner:
             return hit[0]
         low = mask & -mask
         best_cost = float("inf")
-        best_first = 0
+        best_first = _NO_CARDS  # a constant, not a Mask() call per memo miss
         # the lowest card must go in some play, and any play of ``mask`` holding it has it as
         # its lowest card, so trying those plays covers every split exactly once
         for p in by_low[low]:
@@ -336,7 +337,7 @@ class Situation:
     scoring: Scoring  # how the deal is scored: what cards left cost
     table: Table
     seat: int
-    hand: int
+    hand: Mask
     counts: Sequence[int]
     trick: Play | None  # the play to beat, None at a lead
     legal: Sequence[Play]
@@ -368,7 +369,7 @@ class Situation:
         counts = [h.bit_count() for h in deal.hands]
         return cls.make(
             deal.rules, seat, deal.hands[seat], counts, deal.table, legal,
-            deal.table is not None, deal.hand_plays(seat).plays, unseen, scoring,
+            deal.table is not None, deal.hand_plays(seat).plays, Mask(unseen), scoring,
         )  # fmt: skip
 
     @classmethod
@@ -376,13 +377,13 @@ class Situation:
         cls,
         rules: Rules,
         seat: int,
-        hand: int,
+        hand: Mask,
         counts: Sequence[int],
         trick: Play | None,
         legal: Sequence[Play],
         can_pass: bool,
         plays: Sequence[Play],
-        unseen: int,
+        unseen: Mask,
         scoring: Scoring,
     ) -> Situation:
         opponents = tuple(s for s in range(len(counts)) if s != seat)
@@ -503,7 +504,9 @@ class StrongBot(Bot):
         if not in_plan:
             # the opening lead must hold a given card: take the legal play that spoils the
             # plan least
-            best = min(legal, key=lambda p: (planner.cost(s.hand & ~p.mask, s.plays), p.order))
+            best = min(
+                legal, key=lambda p: (planner.cost(Mask(s.hand & ~p.mask), s.plays), p.order)
+            )
             return best, f"{best.symbols()} opens with the least damage to the hand"
         masters = [p for p in in_plan if s.master(p)]
         losers = [p for p in plan if not s.master(p)]
@@ -569,7 +572,8 @@ class StrongBot(Bot):
         fitting = [
             p
             for p in legal
-            if planner.cost(hand & ~p.mask, s.plays) + _play_cost(p) <= cost + self.slack
+            # a bare mask: no NewType call per reply (this runs inside the expert's rollouts)
+            if planner.cost(hand & ~p.mask, s.plays) + _play_cost(p) <= cost + self.slack  # type: ignore[arg-type]
         ]
         if not fitting:
             return None, "every reply would break up your hand"
@@ -607,7 +611,8 @@ class StrongBot(Bot):
     @staticmethod
     def _shed(s: Situation, play: Play) -> int:
         """The points ``play`` takes out of the hand."""
-        return penalty_points(s.scoring, s.hand) - penalty_points(s.scoring, s.hand & ~play.mask)
+        rest = s.hand & ~play.mask  # a bare mask: no NewType call per reply weighed
+        return penalty_points(s.scoring, s.hand) - penalty_points(s.scoring, rest)  # type: ignore[arg-type]
 
     @staticmethod
     def _is_control(s: Situation, play: Play) -> bool:

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..engine.cards import card_symbols, card_text, parse_cards
+from ..engine.cards import Mask, card_symbols, card_text, parse_cards
 from ..engine.deal import Action
 from ..engine.errors import BigTwoError
 from ..engine.rules import preset_names
@@ -312,7 +312,7 @@ class _Replay:
         self.kinds: dict[int, str] = {}
         self.match: Match | None = None
         self.dealing: _Line | None = None  # a deal line whose cards are still being read
-        self.hands: dict[int, int] = {}
+        self.hands: dict[int, Mask] = {}
         self.done = 0  # actions of the deal in play that the record has accounted for
         self.where = ""
         self.line: int | None = None
@@ -448,7 +448,7 @@ class _Replay:
             raise self.fail(f"seat {seat} is dealt twice")
         self.hands[seat] = self.cards(cards)
 
-    def take_hands(self, count: int) -> list[int] | None:
+    def take_hands(self, count: int) -> list[Mask] | None:
         hands, self.hands = self.hands, {}
         if not hands:
             return None
@@ -516,7 +516,7 @@ class _Replay:
             return seat, cards[: cards.index("auto")], True
         return seat, cards, False
 
-    def action(self, seat: int, mask: int | None, auto: bool) -> None:
+    def action(self, seat: int, mask: Mask | None, auto: bool) -> None:
         match = self.in_deal()
         actions = match.deal.actions
         if mask is not None and not mask:
@@ -645,7 +645,7 @@ class _Replay:
             return False
         raise self.fail(f"'{text}' must be on or off")
 
-    def cards(self, text: str) -> int:
+    def cards(self, text: str) -> Mask:
         try:
             return parse_cards(text).mask
         except BigTwoError as exc:

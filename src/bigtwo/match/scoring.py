@@ -52,7 +52,7 @@ def penalty(rules: RuleSet | Scoring, cards_left: Mask) -> tuple[int, int]:
     return scoring.charge(cards_left.bit_count(), (c >> 2 for c in card_indices(cards_left)))
 
 
-def score_deal(rules: RuleSet | Scoring, cards_left: Sequence[int], winner: int) -> DealScore:
+def score_deal(rules: RuleSet | Scoring, cards_left: Sequence[Mask], winner: int) -> DealScore:
     """Points for every seat once ``winner`` is out; zero-sum when the winner collects."""
     scoring = rules.scoring if isinstance(rules, RuleSet) else rules
     points = [0] * len(cards_left)

@@ -26,7 +26,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from ..bots import make_bot
-from ..engine.cards import CardSet, parse_cards, to_mask
+from ..engine.cards import CardIndex, CardSet, Mask, parse_cards, to_mask
 from ..engine.deal import Action
 from ..engine.errors import BigTwoError
 from ..engine.plays import Play, table_for
@@ -147,7 +147,7 @@ class TableMirror:
         self.rules: Rules | None = None
         self.ruleset: RuleSet | None = None  # the rules of play above and the match's settings
         self.deal_number = 0
-        self.hand = 0
+        self.hand = Mask(0)
         self.counts: list[int] = []
         self.turn = -1
         self.leader = -1
@@ -155,9 +155,9 @@ class TableMirror:
         self.table_seat = -1
         self.passes = 0
         self.locked = 0
-        self.opening: int | None = None
+        self.opening: CardIndex | None = None
         self.actions: list[Action] = []
-        self.played = 0
+        self.played = Mask(0)
         self.winner: int | None = None
         self.legal: list[Play] | None = None  # None: not our turn, or not told yet
         self.can_pass = False
@@ -193,9 +193,9 @@ class TableMirror:
     def _action(self, a: dict[str, Any]) -> Action:
         play = self._play(a["cards"])
         if play is not None:
-            self.played |= play.mask
+            self.played = Mask(self.played | play.mask)
             if a["seat"] == self.seat:
-                self.hand &= ~play.mask
+                self.hand = Mask(self.hand & ~play.mask)
         return Action(a["seat"], play, a["auto"], a["reason"], a["trick_over"])
 
     def apply(self, msg: dict[str, Any]) -> None:
@@ -223,7 +223,8 @@ class TableMirror:
         self.hand = to_mask(view.get("hand", ""))
         self.table_seat = -1
         self._public(view)
-        self.opening = to_mask(view["opening"]).bit_length() - 1 if view["opening"] else None
+        opening = view["opening"]
+        self.opening = CardIndex(to_mask(opening).bit_length() - 1) if opening else None
         if self.seat is not None and self.turn == self.seat and self.winner is None:
             self.legal = [p for p in (self._play(c) for c in view["legal"]) if p is not None]
             self.can_pass = view["can_pass"]
@@ -282,8 +283,8 @@ class TableMirror:
         self.next_deal = None
         self.deal_number = msg["deal"]
         self.leader = msg["leader"]
-        self.hand = 0
-        self.played = 0
+        self.hand = Mask(0)
+        self.played = Mask(0)
         self.opening = None
         self.table_seat = -1
         self.legal = None
@@ -292,7 +293,8 @@ class TableMirror:
 
     def _on_hand(self, msg: dict[str, Any]) -> None:
         self.hand = to_mask(msg["cards"])
-        self.opening = to_mask(msg["opening"]).bit_length() - 1 if msg["opening"] else None
+        opening = msg["opening"]
+        self.opening = CardIndex(to_mask(opening).bit_length() - 1) if opening else None
 
     def _on_action(self, msg: dict[str, Any]) -> None:
         self.actions.append(self._action(msg))
@@ -665,7 +667,7 @@ class TableClient:
             self._pending.pop(message["id"], None)
 
     async def play(
-        self, cards: str | int | CardSet | Play, timeout: float = 10.0
+        self, cards: str | Mask | CardSet | Play, timeout: float = 10.0
     ) -> dict[str, Any]:
         """Play cards (notation, a mask, a CardSet or a Play); returns the ack."""
         mask = cards.mask if isinstance(cards, Play) else to_mask(cards)

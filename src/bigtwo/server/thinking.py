@@ -34,6 +34,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ..bots.base import Bot
+from ..engine.cards import Mask
 from ..service.table import ThinkRequest
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ MODES = ("process", "thread", "inline")
 STUCK_TIMEOUTS = 3  # this many decisions in a row out of time: the workers are replaced
 
 
-def _decide(bot: Bot, view: Any, rng: Any, peek: Any) -> tuple[int | None, Bot]:
+def _decide(bot: Bot, view: Any, rng: Any, peek: Any) -> tuple[Mask | None, Bot]:
     """In a worker: one decision. Returns the cards chosen (a mask; None: pass) and the bot."""
     if peek is not None:
         bot.peek(peek)
@@ -174,7 +175,7 @@ class Thinker:
                 process.terminate()
 
     # -- deciding --------------------------------------------------------------------------------
-    async def think(self, request: ThinkRequest) -> tuple[int | None, Bot] | None:
+    async def think(self, request: ThinkRequest) -> tuple[Mask | None, Bot] | None:
         """The cards the computer chose and its bot afterwards, or None when it ran out of
         time or failed (the table then plays the cheapest move)."""
         loop = asyncio.get_running_loop()

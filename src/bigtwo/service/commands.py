@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.cards import Mask
+
 # Command operations.
 JOIN = "join"  # a player takes a free human seat (lobby only)
 LEAVE = "leave"  # a player gives the seat up before the match starts
@@ -50,7 +52,7 @@ class Command:
 
     op: str
     seat: int | None = None
-    cards: int | None = None
+    cards: Mask | None = None
     id: str = ""
     seen: int | None = None
     by: str = BY_PLAYER

@@ -39,7 +39,7 @@ from typing import Any
 
 from ..bots import make_bot
 from ..bots.base import Bot
-from ..engine.cards import CARDS, card_text
+from ..engine.cards import CARDS, Mask, card_text
 from ..engine.deal import Deal
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..match.match import Applied, Match
@@ -507,7 +507,7 @@ class TableService:
         )
 
     def think_command(
-        self, request: ThinkRequest, play: int | None, bot: Bot | None = None
+        self, request: ThinkRequest, play: Mask | None, bot: Bot | None = None
     ) -> Command | None:
         """The command for a computer's choice (``play``: the cards as a mask, None: a pass),
         or None when the table has moved on since the request (the choice is thrown away).

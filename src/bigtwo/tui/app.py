@@ -21,6 +21,7 @@ from rich.text import Text
 from textual.app import App
 from textual.binding import Binding
 
+from ..engine.cards import Mask
 from ..engine.errors import BigTwoError
 from ..engine.rules import Rules
 from ..match.settings import RuleSet
@@ -344,7 +345,7 @@ class BigTwoApp(App[None]):
         ).checked()
         save_prefs(self.storage, self.prefs)
 
-        def setup_of(custom: tuple[tuple[int, int], ...]) -> GameSetup:
+        def setup_of(custom: tuple[tuple[int, Mask], ...]) -> GameSetup:
             return GameSetup.from_prefs(
                 self.prefs,
                 rules=request.rules,
@@ -361,7 +362,7 @@ class BigTwoApp(App[None]):
         seat = next(i for i in range(request.players) if request.humans[i])
         rules = Rules.preset(request.rules)
 
-        def chosen(mask: int | None) -> None:
+        def chosen(mask: Mask | None) -> None:
             if mask is not None:
                 self._replace_game(setup_of(((seat, mask),) if mask else ()))
 

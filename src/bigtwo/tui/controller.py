@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from ..engine.cards import card_symbols
+from ..engine.cards import Mask, card_symbols
 from ..engine.deal import Action, Deal
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..engine.plays import Play
@@ -54,7 +54,7 @@ class GameSetup:
     deals: int | None = None
     autopass: bool = True
     autopass_five: bool = False
-    custom: tuple[tuple[int, int], ...] = ()
+    custom: tuple[tuple[int, Mask], ...] = ()
 
     @staticmethod
     def from_prefs(
@@ -65,7 +65,7 @@ class GameSetup:
         deals: int | None = None,
         players: int | None = None,
         humans: Sequence[bool] | None = None,
-        custom: Sequence[tuple[int, int]] = (),
+        custom: Sequence[tuple[int, Mask]] = (),
     ) -> GameSetup:
         name = rules or prefs.rules
         preset = Rules.preset(name)
@@ -252,14 +252,14 @@ class GameController:
     def view(self, seat: int | None = None) -> TableView:
         return self.match.view(self.home if seat is None else seat)
 
-    def hand(self) -> int:
+    def hand(self) -> Mask:
         """The cards face up at the bottom: the viewer's, or none while hot-seat hands hide."""
         if not self.humans or (self.viewer is None and self.hot_seat):
-            return 0
-        return int(self.match.deal.hands[self.home])
+            return Mask(0)
+        return self.match.deal.hands[self.home]
 
     # -- actions -------------------------------------------------------------------------
-    def play(self, seat: int, cards: int | Play) -> list[Action]:
+    def play(self, seat: int, cards: Mask | Play) -> list[Action]:
         """A person plays; refused plays raise with the engine's reason."""
         self._check_person(seat)
         return self._applied(self.match.play(seat, cards))
@@ -426,7 +426,9 @@ def cheapest_hint(view: SeatView) -> Hint:
     play = view.legal[0]
     if view.table is None:
         if view.opening is not None:
-            return Hint(play, f"Lead the cheapest play with {card_symbols(1 << view.opening)}")
+            return Hint(
+                play, f"Lead the cheapest play with {card_symbols(Mask(1 << view.opening))}"
+            )
         return Hint(play, "Lead your cheapest play")
     return Hint(play, f"The cheapest play that beats {view.table.symbols()}")
 

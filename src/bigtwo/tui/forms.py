@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, Static
 
-from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS
+from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, Mask
 from ..engine.rules import Rules
 from .prefs import PLAYABLE_PRESETS, SPEEDS, Prefs
 from .render import is_red
@@ -411,7 +411,7 @@ class CardGrid(Widget, can_focus=True):
             self.action_pick_card()
 
 
-class CustomDealForm(Screen[int | None]):
+class CustomDealForm(Screen[Mask | None]):
     """Choose your cards for the first deal (the Palm "select card for new game"); cards not
     chosen are dealt at random. Answers the chosen cards as a mask."""
 
@@ -463,7 +463,7 @@ class CustomDealForm(Screen[int | None]):
         self.query_one("#custom-count", Static).update(self._count_text(grid.chosen.bit_count()))
 
     def action_start(self) -> None:
-        self.dismiss(self.query_one(CardGrid).chosen)
+        self.dismiss(Mask(self.query_one(CardGrid).chosen))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

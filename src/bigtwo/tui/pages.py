@@ -21,7 +21,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Label, Static
 
-from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, card_indices, card_symbols
+from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, Mask, card_indices, card_symbols
 from ..engine.rules import Rules
 from ..match import history
 from ..match.store import HighScore, Stats
@@ -128,7 +128,7 @@ class HistoryPage(Page):
 
 
 # -- cards played ---------------------------------------------------------------------------
-def tracker_text(played: int, hand: int, rules: Rules, *, ascii_only: bool = False) -> Text:
+def tracker_text(played: Mask, hand: Mask, rules: Rules, *, ascii_only: bool = False) -> Text:
     """Cards played so far by suit and rank; your own cards marked, the rest unseen."""
     text = Text()
     text.append(f"Cards played: {played.bit_count()} of 52\n\n", Style(bold=True))

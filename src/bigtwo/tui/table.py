@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Button, Footer, Static
 
+from ..engine.cards import CardIndex, Mask
 from ..engine.errors import BigTwoError
 from .render import POSITION_KEY_NAMES, avatar, cards_text
 from .widgets import HandView, SeatPanel, TrickView, sort_cards
@@ -230,8 +231,8 @@ class TableScreen(Screen[None]):
         play.disabled = not my_turn
         self.query_one("#btn-pass", Button).disabled = not my_turn or view.table is None
 
-    def _card(self, card: int) -> str:
-        return cards_text(1 << card, ascii_only=self.ascii_only, colour=False).plain
+    def _card(self, card: CardIndex) -> str:
+        return cards_text(Mask(1 << card), ascii_only=self.ascii_only, colour=False).plain
 
     def _status_text(self) -> Text:
         game = self.game

@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ..engine.cards import Mask
 from ..engine.deal import Action
 from ..engine.plays import table_for
 from ..engine.rules import Rules
@@ -63,13 +64,13 @@ class HandView(Widget):
         self.refresh()
 
     @property
-    def selection_mask(self) -> int:
+    def selection_mask(self) -> Mask:
         mask = 0
         for c in self.selected:
             mask |= 1 << c
-        return mask
+        return Mask(mask)
 
-    def select_mask(self, mask: int) -> None:
+    def select_mask(self, mask: Mask) -> None:
         self.selected = {c for c in self.cards if mask >> c & 1}
         self._changed()
 
