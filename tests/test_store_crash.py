@@ -17,7 +17,7 @@ from bigtwo.bots import make_bot
 from bigtwo.engine import Rules
 from bigtwo.match import Match
 from bigtwo.match.autoplay import play_out
-from bigtwo.match.store import Store
+from bigtwo.match.store import MatchStore
 
 CHILD = """
 import random, sys, time
@@ -25,10 +25,10 @@ from bigtwo.bots import make_bot
 from bigtwo.engine import Rules
 from bigtwo.match import Match
 from bigtwo.match.autoplay import play_out
-from bigtwo.match.store import Store
+from bigtwo.match.store import MatchStore
 
 db, seed = sys.argv[1], int(sys.argv[2])
-store = Store(db)
+store = MatchStore(db)
 match = Match(Rules.preset("palm"), seed=seed, kinds=["random"] * 4)
 match_id = store.new_match(match)
 print("id", match_id, flush=True)
@@ -93,7 +93,7 @@ def test_a_killed_match_resumes_from_the_last_completed_action(
         [make_bot("random") for _ in range(4)],
         random.Random(seed),
     )
-    with Store(db) as store:
+    with MatchStore(db) as store:
         [info] = store.unfinished()
         assert info.id == match_id
         resumed = store.load_match(match_id)
@@ -108,5 +108,5 @@ def test_a_killed_match_resumes_from_the_last_completed_action(
                  after=lambda _a: steps.append(store.save(match_id, resumed)) if not steps else None)  # fmt: skip
         store.finish(match_id, resumed)
         assert resumed.over and all(sum(r.points) == 0 for r in resumed.results)
-    with Store(db) as store:
+    with MatchStore(db) as store:
         assert flat(store.load_match(match_id)) == flat(resumed)
