@@ -12,7 +12,7 @@ import pytest
 
 from bigtwo.cli import main
 from bigtwo.match.record import read_file, read_json
-from bigtwo.match.store import Store
+from bigtwo.match.store import MatchStore
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -102,7 +102,7 @@ def test_the_database_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert code == 0
     code, text, _ = run(capsys, "scores", "--db", str(db))
     assert code == 0 and "No high scores yet." in text
-    with Store(db) as store:
+    with MatchStore(db) as store:
         match = store.load_match(1)
         store.add_match_high_score(match, 2, name="Bill", match_id=1)
     code, text, _ = run(capsys, "scores", "--db", str(db))

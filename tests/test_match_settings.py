@@ -21,10 +21,8 @@ from bigtwo.match import Match, RuleSet, Switches, TableView
 from bigtwo.match.autoplay import play_out
 from bigtwo.match.record import read_json, read_text, write_json, write_text
 from bigtwo.service import (
-    ACT,
-    JOIN,
-    READY,
     Command,
+    Op,
     SeatConfig,
     TableConfig,
     TableService,
@@ -80,16 +78,16 @@ def test_a_table_created_with_autopass_off_tells_its_computers_so(
              SeatConfig("computer", "spy"))  # fmt: skip
     config = TableConfig(preset="palm", seats=seats, seed=2, deals=1, autopass=False)
     table = TableService(config, "SPY")
-    table.apply(Command(JOIN, seat=0, name="P0", token=hash_token("tok0")), 0.0)
+    table.apply(Command(Op.JOIN, seat=0, name="P0", token=hash_token("tok0")), 0.0)
     table.connect(0, 0.0)
-    table.submit(Command(READY, seat=0), 0.0)
+    table.submit(Command(Op.READY, seat=0), 0.0)
     for _ in range(500):
         if table.status != "playing":
             break
         assert table.match is not None
         view = table.match.view(table.match.deal.turn)
         cards = view.legal[0].mask if view.legal else None
-        table.submit(Command(ACT, seat=view.turn, cards=cards, seen=table.state_v), 0.0)
+        table.submit(Command(Op.ACT, seat=view.turn, cards=cards, seen=table.state_v), 0.0)
     assert table.status != "playing"
     assert spy.views and all(not v.autopass for v in spy.views)
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bigtwo.commands.server import _Screen
-from bigtwo.service.commands import CHAT, JOIN, READY, Command
+from bigtwo.service.commands import Command, Op
 from bigtwo.service.config import TableConfig
 from bigtwo.service.table import TableService, hash_token
 
@@ -24,20 +24,20 @@ def test_the_service_sends_names_titles_and_chat_as_typed() -> None:
         {"preset": "hongkong", "players": 2, "title": "<b>Fri</b>", "deals": 1}
     )
     t = TableService(config, "TEST")
-    [joined] = t.apply(Command(JOIN, seat=0, name=IMG, token=hash_token("a")), 0)
-    t.apply(Command(JOIN, seat=1, name=TOM, token=hash_token("b")), 0)
+    [joined] = t.apply(Command(Op.JOIN, seat=0, name=IMG, token=hash_token("a")), 0)
+    t.apply(Command(Op.JOIN, seat=1, name=TOM, token=hash_token("b")), 0)
     assert joined.type == "joined" and joined.data["name"] == IMG
     info = t.info()
     assert [s["name"] for s in info["seats"]] == [IMG, TOM] and info["title"] == "<b>Fri</b>"
-    [line] = t.apply(Command(CHAT, seat=0, text="a & b"), 0)
+    [line] = t.apply(Command(Op.CHAT, seat=0, text="a & b"), 0)
     assert line.data["text"] == "a & b" and line.data["name"] == IMG
-    [tag] = t.apply(Command(CHAT, seat=1, text="<img src=x onerror=alert(1)>"), 0)
+    [tag] = t.apply(Command(Op.CHAT, seat=1, text="<img src=x onerror=alert(1)>"), 0)
     assert tag.data["text"] == "<img src=x onerror=alert(1)>"
-    [aside] = t.apply(Command(CHAT, seat=None, name=TOM, text="<i>hi</i>"), 0)
+    [aside] = t.apply(Command(Op.CHAT, seat=None, name=TOM, text="<i>hi</i>"), 0)
     assert (aside.data["name"], aside.data["text"]) == (TOM, "<i>hi</i>")
     for s in (0, 1):
         t.connect(s, 0)
-    started = [e for s in (0, 1) for e in t.submit(Command(READY, seat=s), 0)[1]]
+    started = [e for s in (0, 1) for e in t.submit(Command(Op.READY, seat=s), 0)[1]]
     [start] = [e for e in started if e.type == "started"]
     assert start.data["names"] == [IMG, TOM]
     # On the wire too, and in a resync: JSON carries the characters themselves.

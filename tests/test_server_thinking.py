@@ -19,7 +19,7 @@ from bigtwo.bots.base import Bot
 from bigtwo.server.client import Lobby, TableClient
 from bigtwo.server.thinking import Thinker
 from bigtwo.service import Command, SeatConfig, TableConfig, TableService, hash_token
-from bigtwo.service.commands import JOIN, READY
+from bigtwo.service.commands import Op
 from test_server_support import Server, server  # noqa: F401  (module-scoped fixture)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -103,9 +103,9 @@ def _request(level: str = "greedy") -> tuple[TableService, Any]:
         table = TableService(
             TableConfig(seats=seats, seed=seed, deals=1), "T", offload=lambda _level: True
         )
-        table.apply(Command(JOIN, seat=0, name="A", token=hash_token("a")), 0.0)
+        table.apply(Command(Op.JOIN, seat=0, name="A", token=hash_token("a")), 0.0)
         table.connect(0, 0.0)
-        table.submit(Command(READY, seat=0), 0.0)
+        table.submit(Command(Op.READY, seat=0), 0.0)
         request = table.think_request()
         if request is not None:
             return table, request

@@ -13,26 +13,17 @@ import pytest
 
 from bigtwo.engine.cards import to_mask
 from bigtwo.service import (
-    ACT,
-    CHAT,
-    HANDBACK,
-    JOIN,
-    LEAVE,
-    NEXT,
-    QUIT,
-    READY,
-    REMATCH,
-    TAKEOVER,
     AlreadyApplied,
     Command,
     ConfigError,
+    Group,
+    Op,
     Refused,
     SeatConfig,
     TableConfig,
     TableService,
     hash_token,
 )
-from bigtwo.service.events import ALL, SPECTATORS
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][dchs])(?![A-Za-z0-9])")
 HUMANS = (SeatConfig(), SeatConfig(), SeatConfig(), SeatConfig())
@@ -54,11 +45,11 @@ def seat_everyone(t: TableService, now: float = 0.0) -> list[Any]:
     """Join and ready every human seat, connected; returns all events."""
     events: list[Any] = []
     for s in t.free_seats():
-        events += t.apply(Command(JOIN, seat=s, name=f"P{s}", token=hash_token(f"tok{s}")), now)
+        events += t.apply(Command(Op.JOIN, seat=s, name=f"P{s}", token=hash_token(f"tok{s}")), now)
         t.connect(s, now)
     for s in range(len(t.seats)):
         if t.seats[s].human:
-            events += t.submit(Command(READY, seat=s), now)[1]
+            events += t.submit(Command(Op.READY, seat=s), now)[1]
     return events
 
 
@@ -77,7 +68,7 @@ def play_out(t: TableService, now: float = 0.0, limit: int = 2000) -> list[Any]:
         seat = t.match.deal.turn
         view = t.match.deal.view(seat)
         cards = view.legal[0].mask if view.legal else None
-        events += t.submit(Command(ACT, seat=seat, cards=cards, seen=t.state_v), now)[1]
+        events += t.submit(Command(Op.ACT, seat=seat, cards=cards, seen=t.state_v), now)[1]
     raise AssertionError("the match did not end")
 
 
@@ -118,12 +109,12 @@ def test_config_round_trips_and_hides_its_seed() -> None:
 def test_lobby_seats_readies_and_starts() -> None:
     t = table()
     assert t.free_seats() == [0, 1, 2, 3]
-    t.apply(Command(JOIN, seat=0, name="Ann", token=hash_token("a")), 0)
+    t.apply(Command(Op.JOIN, seat=0, name="Ann", token=hash_token("a")), 0)
     with pytest.raises(Refused, match="Seat 0 is taken"):
-        t.apply(Command(JOIN, seat=0, name="Bob", token=hash_token("b")), 0)
+        t.apply(Command(Op.JOIN, seat=0, name="Bob", token=hash_token("b")), 0)
     assert t.seat_of_token("a") == 0 and t.seat_of_token("b") is None
-    t.apply(Command(READY, seat=0), 0)
-    t.apply(Command(LEAVE, seat=0), 0)
+    t.apply(Command(Op.READY, seat=0), 0)
+    t.apply(Command(Op.LEAVE, seat=0), 0)
     assert t.free_seats() == [0, 1, 2, 3] and t.seat_of_token("a") is None
     events = seat_everyone(t)
     assert [e.type for e in events][-7:] == [
@@ -137,7 +128,7 @@ def test_lobby_seats_readies_and_starts() -> None:
     ]
     assert t.status == "playing"
     with pytest.raises(Refused, match="already started"):
-        t.apply(Command(JOIN, seat=0, name="Late", token=hash_token("z")), 0)
+        t.apply(Command(Op.JOIN, seat=0, name="Late", token=hash_token("z")), 0)
 
 
 def test_computer_seats_are_ready_at_once() -> None:
@@ -157,16 +148,15 @@ def test_refused_commands_change_nothing() -> None:
     view = t.match.deal.view(turn)
     before = state_of(t)
     tries = [
-        (Command(ACT, seat=other, cards=None, seen=t.state_v), "not_your_turn"),
-        (Command(ACT, seat=turn, cards=None, seen=t.state_v), "illegal"),  # a leader cannot pass
-        (Command(ACT, seat=turn, cards=t.match.deal.view(other).hand & -t.match.deal.view(other).hand, seen=t.state_v), "illegal"),
-        (Command(ACT, seat=turn, cards=view.legal[0].mask, seen=t.state_v - 1), "stale"),
-        (Command(ACT, seat=turn, cards=1 << 60), "bad_cards"),
-        (Command(ACT, seat=7, cards=None), "no_seat"),
-        (Command(READY, seat=turn), "started"),
-        (Command(HANDBACK, seat=turn), "bad_command"),
-        (Command(CHAT, seat=turn, text="   "), "bad_command"),
-        (Command("dance", seat=turn), "bad_command"),
+        (Command(Op.ACT, seat=other, cards=None, seen=t.state_v), "not_your_turn"),
+        (Command(Op.ACT, seat=turn, cards=None, seen=t.state_v), "illegal"),  # a leader cannot pass
+        (Command(Op.ACT, seat=turn, cards=t.match.deal.view(other).hand & -t.match.deal.view(other).hand, seen=t.state_v), "illegal"),
+        (Command(Op.ACT, seat=turn, cards=view.legal[0].mask, seen=t.state_v - 1), "stale"),
+        (Command(Op.ACT, seat=turn, cards=1 << 60), "bad_cards"),
+        (Command(Op.ACT, seat=7, cards=None), "no_seat"),
+        (Command(Op.READY, seat=turn), "started"),
+        (Command(Op.HANDBACK, seat=turn), "bad_command"),
+        (Command(Op.CHAT, seat=turn, text="   "), "bad_command"),
     ]  # fmt: skip
     for cmd, code in tries:
         with pytest.raises(Refused) as refused:
@@ -174,6 +164,8 @@ def test_refused_commands_change_nothing() -> None:
         assert refused.value.code == code, (cmd, refused.value)
         assert str(refused.value)  # a reason in words
         assert state_of(t) == before
+    with pytest.raises(ValueError, match="Unknown command 'dance' \\(known: join, leave, "):
+        Command("dance", seat=turn)  # type: ignore[arg-type]
 
 
 def test_a_retried_action_id_is_applied_once() -> None:
@@ -182,10 +174,10 @@ def test_a_retried_action_id_is_applied_once() -> None:
     assert t.match is not None
     turn = t.match.deal.turn
     cards = t.match.deal.view(turn).legal[0].mask
-    _, events = t.submit(Command(ACT, seat=turn, cards=cards, id="x1", seen=t.state_v), 0)
+    _, events = t.submit(Command(Op.ACT, seat=turn, cards=cards, id="x1", seen=t.state_v), 0)
     after = state_of(t)
     with pytest.raises(AlreadyApplied) as again:
-        t.submit(Command(ACT, seat=turn, cards=cards, id="x1", seen=0), 0)
+        t.submit(Command(Op.ACT, seat=turn, cards=cards, id="x1", seen=0), 0)
     assert again.value.v == events[0].v and state_of(t) == after
 
 
@@ -242,7 +234,7 @@ def test_timer_moves_for_a_silent_player() -> None:
         t.submit(None, 100.0)
     assert t.deadline() == 105.0 and t.due(104.9) is None
     cmd = t.due(105.0)
-    assert cmd is not None and cmd.op == ACT and cmd.by == "timer"
+    assert cmd is not None and cmd.op == Op.ACT and cmd.by == "timer"
     events = t.submit(None, 105.0)[1]
     assert events[0].data["by"] == "timer" and events[0].data["seat"] == 0
 
@@ -253,7 +245,7 @@ def test_computer_takes_over_while_away_and_hands_back() -> None:
     t.disconnect(1, now=10.0)
     assert t.deadline() == 12.0 and t.due(11.9) is None
     cmd = t.due(12.0)
-    assert cmd == Command(TAKEOVER, seat=1)
+    assert cmd == Command(Op.TAKEOVER, seat=1)
     events = t.submit(None, 12.0)[1]
     assert events[0].type == "control" and events[0].data == {
         "seat": 1,
@@ -270,7 +262,7 @@ def test_computer_takes_over_while_away_and_hands_back() -> None:
         seat = t.match.deal.turn
         view = t.match.deal.view(seat)
         events += t.submit(
-            Command(ACT, seat=seat, cards=view.legal[0].mask if view.legal else None), 12.0
+            Command(Op.ACT, seat=seat, cards=view.legal[0].mask if view.legal else None), 12.0
         )[1]
     assert any(
         e.type == "action" and e.data["seat"] == 1 and e.data["by"] == "computer" for e in events
@@ -296,16 +288,18 @@ def test_the_log_rebuilds_the_same_events() -> None:
     config = TableConfig(seats=ONE_HUMAN, seed=13, deals=2, away_seconds=1.0)
     t = TableService(config, "TEST", resync_gap=10**9)
     log: list[Command] = []
-    cmd = Command(JOIN, seat=0, name="Ann", token=hash_token("t"))
+    cmd = Command(Op.JOIN, seat=0, name="Ann", token=hash_token("t"))
     t.apply(cmd, 0)
     log.append(cmd)
     t.connect(0, 0)
-    for cmd in (Command(READY, seat=0), Command(CHAT, seat=0, text="hi <there>")):
+    for cmd in (Command(Op.READY, seat=0), Command(Op.CHAT, seat=0, text="hi <there>")):
         log += t.submit(cmd, 0)[0]
     while t.status == "playing":
         assert t.match is not None
         view = t.match.deal.view(0)
-        cmd = Command(ACT, seat=0, cards=view.legal[0].mask if view.legal else None, id=f"a{t.v}")
+        cmd = Command(
+            Op.ACT, seat=0, cards=view.legal[0].mask if view.legal else None, id=f"a{t.v}"
+        )
         log += t.submit(cmd, 0)[0]
     stored = [Command.from_log(json.loads(json.dumps(c.to_log()))) for c in log]
     again = TableService.restore(config, "TEST", stored, now=0, resync_gap=10**9)
@@ -337,27 +331,29 @@ def test_events_since_or_resync() -> None:
 def test_chat_is_cleaned_and_addressed() -> None:
     t = table()
     seat_everyone(t)
-    [line] = t.apply(Command(CHAT, seat=2, text="  <script>alert(1)</script>\x07 " + "x" * 400), 0)
+    [line] = t.apply(
+        Command(Op.CHAT, seat=2, text="  <script>alert(1)</script>\x07 " + "x" * 400), 0
+    )
     # Plain text, not HTML: whoever shows it escapes it.
-    assert line.to == ALL and line.data["text"].startswith("<script>alert(1)</script> x")
+    assert line.to == Group.ALL and line.data["text"].startswith("<script>alert(1)</script> x")
     assert len(line.data["text"]) < 330
-    [aside] = t.apply(Command(CHAT, seat=None, name="Watcher", text="hello"), 0)
-    assert aside.to == SPECTATORS and not aside.reaches(0) and aside.reaches(None)
+    [aside] = t.apply(Command(Op.CHAT, seat=None, name="Watcher", text="hello"), 0)
+    assert aside.to == Group.SPECTATORS and not aside.reaches(0) and aside.reaches(None)
 
 
 def test_quitting() -> None:
     t = table(ONE_HUMAN[:1] + (SeatConfig(),) + ONE_HUMAN[2:], seed=8)
-    t.apply(Command(JOIN, seat=0, name="A", token=hash_token("a")), 0)
-    [left] = t.apply(Command(QUIT, seat=0), 0)
+    t.apply(Command(Op.JOIN, seat=0, name="A", token=hash_token("a")), 0)
+    [left] = t.apply(Command(Op.QUIT, seat=0), 0)
     assert left.type == "left" and t.free_seats() == [0, 1]
     seat_everyone(t)
-    [quit_] = t.apply(Command(QUIT, seat=1), 0)
+    [quit_] = t.apply(Command(Op.QUIT, seat=1), 0)
     assert quit_.type == "quit" and t.seats[1].control == "quit" and t.seat_of_token("tok1") is None
     play_out(t)  # a computer plays seat 1 to the end
     assert t.status == "finished" and t.closed_reason == "match over"
     t2 = table(ONE_HUMAN)
     seat_everyone(t2)
-    events = t2.apply(Command(QUIT, seat=0), 0)
+    events = t2.apply(Command(Op.QUIT, seat=0), 0)
     assert [e.type for e in events] == ["quit", "closed"] and t2.status == "finished"
 
 
@@ -387,14 +383,14 @@ def test_deal_end_shows_cards_left_and_multipliers() -> None:
 
 def test_avatars_are_kept_per_seat_and_checked() -> None:
     t = table()
-    [joined] = t.apply(Command(JOIN, seat=1, name="Ann", token=hash_token("a"), avatar=5), 0)
+    [joined] = t.apply(Command(Op.JOIN, seat=1, name="Ann", token=hash_token("a"), avatar=5), 0)
     assert joined.data == {"seat": 1, "name": "Ann", "avatar": 5}
     assert t.info()["seats"][1]["avatar"] == 5 and t.info()["seats"][0]["avatar"] is None
     for bad in (8, -1, True):
         with pytest.raises(Refused, match="avatar"):
-            t.apply(Command(JOIN, seat=2, name="Bo", token=hash_token("b"), avatar=bad), 0)  # type: ignore[arg-type]
-    assert Command.from_log(Command(JOIN, seat=1, avatar=5).to_log()).avatar == 5
-    t.apply(Command(LEAVE, seat=1), 0)
+            t.apply(Command(Op.JOIN, seat=2, name="Bo", token=hash_token("b"), avatar=bad), 0)  # type: ignore[arg-type]
+    assert Command.from_log(Command(Op.JOIN, seat=1, avatar=5).to_log()).avatar == 5
+    t.apply(Command(Op.LEAVE, seat=1), 0)
     assert t.info()["seats"][1]["avatar"] is None
 
 
@@ -420,7 +416,7 @@ def finish_deal(t: TableService, now: float) -> list[Any]:
         seat = t.match.deal.turn
         view = t.match.deal.view(seat)
         cards = view.legal[0].mask if view.legal else None
-        events += t.submit(Command(ACT, seat=seat, cards=cards, seen=t.state_v), now)[1]
+        events += t.submit(Command(Op.ACT, seat=seat, cards=cards, seen=t.state_v), now)[1]
     return events
 
 
@@ -448,17 +444,17 @@ def test_the_next_deal_waits_for_every_player_or_the_time() -> None:
     assert t.deadline() == 9.0 and t.due(8.9) is None
     assert t.info()["next_deal"]["waiting"] == [0, 1]
     with pytest.raises(Refused) as refused:
-        t.apply(Command(ACT, seat=0, cards=None), 2.0)
+        t.apply(Command(Op.ACT, seat=0, cards=None), 2.0)
     assert refused.value.code == "between_deals"
-    _, said = t.submit(Command(NEXT, seat=0), 2.0)
+    _, said = t.submit(Command(Op.NEXT, seat=0), 2.0)
     assert [e.type for e in said] == ["next"] and said[0].data == {"seat": 0, "deal": 2}
     assert t.info()["next_deal"]["waiting"] == [1]
-    applied, started = t.submit(Command(NEXT, seat=1), 3.0)  # the last one: the deal starts
+    applied, started = t.submit(Command(Op.NEXT, seat=1), 3.0)  # the last one: the deal starts
     assert [c.op for c in applied][:2] == ["next", "deal"]
     assert [e.type for e in started][:3] == ["next", "deal", "hand"]
     assert t.between is None and t.info()["next_deal"] is None
     with pytest.raises(Refused, match="not waiting"):
-        t.apply(Command(NEXT, seat=0), 3.0)
+        t.apply(Command(Op.NEXT, seat=0), 3.0)
     # Deal 2: nobody says next; after 8 seconds the table deals on. A player who is away
     # (not connected) is not waited for.
     finish_deal(t, now=10.0)
@@ -471,17 +467,17 @@ def test_the_next_deal_waits_for_every_player_or_the_time() -> None:
 def test_the_pause_between_deals_replays_from_the_log() -> None:
     config = TableConfig(seats=ONE_HUMAN, seed=3, deals=2, between_deals_seconds=5.0)
     t = TableService(config, "T", resync_gap=10**9)
-    log = [Command(JOIN, seat=0, name="A", token=hash_token("a"), avatar=2)]
+    log = [Command(Op.JOIN, seat=0, name="A", token=hash_token("a"), avatar=2)]
     t.apply(log[0], 0)
     t.connect(0, 0)
-    log += t.submit(Command(READY, seat=0), 0)[0]
+    log += t.submit(Command(Op.READY, seat=0), 0)[0]
     while t.between is None:
         assert t.match is not None
         view = t.match.deal.view(0)
-        log += t.submit(Command(ACT, seat=0, cards=view.legal[0].mask if view.legal else None), 0)[
-            0
-        ]
-    log += t.submit(Command(NEXT, seat=0), 1)[0]
+        log += t.submit(
+            Command(Op.ACT, seat=0, cards=view.legal[0].mask if view.legal else None), 0
+        )[0]
+    log += t.submit(Command(Op.NEXT, seat=0), 1)[0]
     assert t.between is None and t.match is not None and t.match.deal_number == 2
     again = TableService.restore(config, "T", log, now=0, resync_gap=10**9)
     t.disconnect(0, 0)
@@ -495,14 +491,14 @@ def test_a_rematch_is_announced_once_the_match_is_over() -> None:
     t = table(ONE_HUMAN)
     seat_everyone(t)
     with pytest.raises(Refused) as early:
-        t.apply(Command(REMATCH, seat=0, text="NEWONE"), 0)
+        t.apply(Command(Op.REMATCH, seat=0, text="NEWONE"), 0)
     assert early.value.code == "not_over"
     play_out(t)
-    [event] = t.apply(Command(REMATCH, seat=0, text="NEWONE"), 0)
+    [event] = t.apply(Command(Op.REMATCH, seat=0, text="NEWONE"), 0)
     assert event.type == "rematch" and event.data == {"code": "NEWONE", "by": 0}
-    assert event.to == ALL and t.info()["rematch"] == "NEWONE"
+    assert event.to == Group.ALL and t.info()["rematch"] == "NEWONE"
     with pytest.raises(Refused, match="already"):
-        t.apply(Command(REMATCH, seat=0, text="OTHER1"), 0)
+        t.apply(Command(Op.REMATCH, seat=0, text="OTHER1"), 0)
 
 
 # -- computers thinking elsewhere ---------------------------------------------------------------
@@ -523,7 +519,7 @@ def test_offloaded_computers_think_through_requests() -> None:
         seat = t.match.deal.turn
         if seat == 0:
             view = t.match.deal.view(0)
-            t.submit(Command(ACT, seat=0, cards=view.legal[0].mask if view.legal else None), now)
+            t.submit(Command(Op.ACT, seat=0, cards=view.legal[0].mask if view.legal else None), now)
             continue
         if t.seats[seat].config.level == "random":  # thinks here, as before
             assert t.think_request() is None and t.due(now) is not None

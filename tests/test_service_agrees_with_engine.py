@@ -22,7 +22,7 @@ from bigtwo.engine.cards import card_text, to_mask
 from bigtwo.engine.views import SeatView
 from bigtwo.match.match import Match
 from bigtwo.match.settings import RuleSet
-from bigtwo.service import ACT, JOIN, READY, Command, SeatConfig, TableConfig, TableService
+from bigtwo.service import Command, Op, SeatConfig, TableConfig, TableService
 from bigtwo.service import hash_token as token_of
 from bigtwo.service.events import Event
 
@@ -149,11 +149,11 @@ def play_table(
     table = TableService(config, "AGREE")
     shadow = Shadow(table)
     for s in table.free_seats():
-        shadow.see(table.apply(Command(JOIN, seat=s, name=f"P{s}", token=token_of(f"t{s}")), 0))
+        shadow.see(table.apply(Command(Op.JOIN, seat=s, name=f"P{s}", token=token_of(f"t{s}")), 0))
         table.connect(s, 0)
     for s in range(players):
         if table.seats[s].human:
-            shadow.see(table.submit(Command(READY, seat=s), 0)[1])
+            shadow.see(table.submit(Command(Op.READY, seat=s), 0)[1])
     pass_bias = rng.choice((0.2, 0.5, 0.8))
     for _ in range(5000):
         if table.status != "playing":
@@ -165,7 +165,7 @@ def play_table(
             cards = None
         else:
             cards = rng.choice(view.legal).mask
-        shadow.see(table.submit(Command(ACT, seat=deal.turn, cards=cards), 0)[1])
+        shadow.see(table.submit(Command(Op.ACT, seat=deal.turn, cards=cards), 0)[1])
         shadow.agrees_with_table()
     assert table.status == "finished", "the match did not end"
     assert shadow.number == DEALS_PER_TABLE
@@ -218,9 +218,9 @@ def test_pass_lock_ends_a_trick_when_every_other_seat_has_passed() -> None:
     config = TableConfig(preset="pusoy-dos", seats=(SeatConfig(),) * 4, deals=1, autopass=False)
     table = TableService(config, "LOCK")
     for s in range(4):
-        table.apply(Command(JOIN, seat=s, name=f"P{s}", token=token_of(f"t{s}")), 0)
+        table.apply(Command(Op.JOIN, seat=s, name=f"P{s}", token=token_of(f"t{s}")), 0)
     for s in range(4):
-        table.apply(Command(READY, seat=s), 0)
+        table.apply(Command(Op.READY, seat=s), 0)
     assert table.match is not None
     # Before anyone acts, the table's match is replaced by one dealt these hands.
     table.match = Match(
@@ -231,7 +231,7 @@ def test_pass_lock_ends_a_trick_when_every_other_seat_has_passed() -> None:
     moves = [(0, "3c"), (1, "4d"), (2, None), (3, None), (0, "5c"), (1, None)]
     for seat, cards in moves:
         mask = None if cards is None else to_mask(cards)
-        events = table.apply(Command(ACT, seat=seat, cards=mask), 0)
+        events = table.apply(Command(Op.ACT, seat=seat, cards=mask), 0)
         shadow.see(events)
         shadow.agrees_with_table()
     # Seats 2 and 3 passed at 4d and sit out; seat 1 passed at 5c: the trick is seat 0's.

@@ -18,7 +18,7 @@ from bigtwo.match.autoplay import play_out
 from bigtwo.match.history import match_history, score_sheet, score_table
 from bigtwo.match.record import read_file, write_file, write_text
 from bigtwo.match.settings import RuleSet
-from bigtwo.match.store import MIGRATIONS, SCHEMA_VERSION, Store, default_path
+from bigtwo.match.store import MIGRATIONS, SCHEMA_VERSION, MatchStore, default_path
 
 PALM = RuleSet.preset("palm")
 
@@ -48,7 +48,7 @@ def test_ten_deal_palm_match_saved_reloaded_exported_and_replayed_is_identical(
 ) -> None:
     db = tmp_path / "bigtwo.db"
     match = Match(PALM, ["Adam", "Bill", "Carl", "Dean"], seed=2024, kinds=["random"] * 4)
-    store = Store(db)
+    store = MatchStore(db)
     match_id = store.new_match(match)
 
     def after(actions: list[Action]) -> None:
@@ -60,7 +60,7 @@ def test_ten_deal_palm_match_saved_reloaded_exported_and_replayed_is_identical(
     store.close()
     assert match.over and len(match.results) == 10
 
-    with Store(db) as again:
+    with MatchStore(db) as again:
         loaded = again.load_match(match_id)
         assert again.unfinished() == []
         [info] = again.matches()
@@ -99,14 +99,14 @@ def test_path_from_argument_else_env_else_user_data_dir(
     assert default_path() == tmp_path / "data" / "bigtwo.db"
     monkeypatch.setenv("BIGTWO_DB", str(tmp_path / "env.db"))
     assert default_path() == tmp_path / "env.db"
-    with Store() as store:
+    with MatchStore() as store:
         assert store.path == tmp_path / "env.db"
-    with Store(tmp_path / "deep" / "arg.db") as store:
+    with MatchStore(tmp_path / "deep" / "arg.db") as store:
         assert store.path == tmp_path / "deep" / "arg.db" and store.path.is_file()
 
 
 def test_wal_mode_full_sync_and_schema_version(tmp_path: Path) -> None:
-    with Store(tmp_path / "b.db") as store:
+    with MatchStore(tmp_path / "b.db") as store:
         db = store._db()
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
@@ -117,7 +117,7 @@ def test_wal_mode_full_sync_and_schema_version(tmp_path: Path) -> None:
 def test_an_unfinished_match_resumes_exactly_where_it_stopped(tmp_path: Path) -> None:
     db = tmp_path / "b.db"
     match = Match(PALM, seed=8, deals=3)
-    store = Store(db)
+    store = MatchStore(db)
     match_id = store.new_match(match)
     play_out(
         match,
@@ -136,7 +136,7 @@ def test_an_unfinished_match_resumes_exactly_where_it_stopped(tmp_path: Path) ->
     store.save(match_id, match)
     store.close()  # the player quits
 
-    store = Store(db)
+    store = MatchStore(db)
     [info] = store.unfinished()
     assert (info.id, info.deal_number, info.deals, info.status) == (match_id, 2, 3, "open")
     assert info.totals == tuple(match.totals)
@@ -155,7 +155,7 @@ def test_an_unfinished_match_resumes_exactly_where_it_stopped(tmp_path: Path) ->
 
 
 def test_saving_another_game_over_a_stored_one_is_refused(tmp_path: Path) -> None:
-    with Store(tmp_path / "b.db") as store:
+    with MatchStore(tmp_path / "b.db") as store:
         first = Match(PALM, seed=1)
         match_id = store.new_match(first)
         before = store.record_text(match_id)
@@ -165,11 +165,11 @@ def test_saving_another_game_over_a_stored_one_is_refused(tmp_path: Path) -> Non
         with pytest.raises(StoreError, match="no match 99"):
             store.save(99, first)
         with pytest.raises(StoreError, match="not open in this store"):
-            Store(tmp_path / "b.db").append_actions(match_id)
+            MatchStore(tmp_path / "b.db").append_actions(match_id)
 
 
 def test_abandoned_matches_are_kept_but_not_offered(tmp_path: Path) -> None:
-    with Store(tmp_path / "b.db") as store:
+    with MatchStore(tmp_path / "b.db") as store:
         match_id = store.new_match(Match(PALM, seed=1))
         store.abandon(match_id)
         assert store.unfinished() == []
@@ -179,7 +179,7 @@ def test_abandoned_matches_are_kept_but_not_offered(tmp_path: Path) -> None:
 
 # -- preferences, high scores, statistics ------------------------------------------------------------------
 def test_preferences_hold_json_values(tmp_path: Path) -> None:
-    with Store(tmp_path / "b.db") as store:
+    with MatchStore(tmp_path / "b.db") as store:
         assert store.get_pref("autopass", True) is True
         store.set_pref("autopass", False)
         store.set_pref("names", ["Adam", "Bill"])
@@ -195,12 +195,12 @@ def test_preferences_hold_json_values(tmp_path: Path) -> None:
             store.set_pref("bad", object())
         store.delete_pref("speed")
         assert store.get_pref("speed") is None
-    with Store(tmp_path / "b.db") as store:
+    with MatchStore(tmp_path / "b.db") as store:
         assert store.get_pref("names") == ["Ann", "Bob"]
 
 
 def test_high_scores_with_name_entry_rounds_seconds_max_and_balance(tmp_path: Path) -> None:
-    with Store(tmp_path / "b.db") as store:
+    with MatchStore(tmp_path / "b.db") as store:
         match = Match(PALM, ["You", "Ann", "Bill", "Cat"], seed=12)
         match_id = store.new_match(match)
         play_out(match, random_bots(), random.Random(3))
@@ -233,7 +233,7 @@ def test_high_scores_with_name_entry_rounds_seconds_max_and_balance(tmp_path: Pa
 
 
 def test_lifetime_statistics_per_name(tmp_path: Path) -> None:
-    with Store(tmp_path / "b.db") as store:
+    with MatchStore(tmp_path / "b.db") as store:
         games = []
         for seed in (1, 2):
             match = Match(PALM, ["You", "Ann", "Bill", "Cat"], seed=seed, deals=3)
@@ -271,7 +271,7 @@ def test_a_version_one_database_is_migrated_keeping_its_data(tmp_path: Path) -> 
     )
     conn.commit()
     conn.close()
-    with Store(db) as store:
+    with MatchStore(db) as store:
         assert store.schema_version == 2
         assert store.get_pref("theme") == "green"
         assert [(s.name, s.score) for s in store.high_scores()] == [("Old", 99)]
@@ -280,14 +280,14 @@ def test_a_version_one_database_is_migrated_keeping_its_data(tmp_path: Path) -> 
 
 def test_a_database_from_a_newer_bigtwo_is_left_alone(tmp_path: Path) -> None:
     db = tmp_path / "new.db"
-    Store(db).close()
+    MatchStore(db).close()
     conn = sqlite3.connect(db)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     conn.commit()
     conn.close()
     before = digest(db)
     with pytest.raises(StoreError, match="newer bigtwo"):
-        Store(db)
+        MatchStore(db)
     assert digest(db) == before
 
 
@@ -299,7 +299,7 @@ def test_a_file_that_is_not_a_database_is_refused_untouched(tmp_path: Path) -> N
     with pytest.raises(
         StoreCorrupt, match="damaged or is not a database.*left untouched"
     ) as caught:
-        Store(db)
+        MatchStore(db)
     assert isinstance(caught.value, BigTwoError)
     assert digest(db) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["garbage.db"]
@@ -307,7 +307,7 @@ def test_a_file_that_is_not_a_database_is_refused_untouched(tmp_path: Path) -> N
 
 def test_a_damaged_database_is_refused_and_never_rewritten(tmp_path: Path) -> None:
     db = tmp_path / "b.db"
-    with Store(db) as store:
+    with MatchStore(db) as store:
         for seed in range(3):
             match = Match(PALM, seed=seed)
             store.save(store.new_match(match), play_out(match, random_bots(), deals=2))
@@ -319,7 +319,7 @@ def test_a_damaged_database_is_refused_and_never_rewritten(tmp_path: Path) -> No
     db.write_bytes(bytes(raw))
     before = digest(db)
     with pytest.raises(StoreCorrupt, match="damaged"):
-        Store(db)
+        MatchStore(db)
     assert digest(db) == before
 
 
@@ -332,19 +332,19 @@ def test_another_programs_database_is_refused_untouched(tmp_path: Path) -> None:
     conn.close()
     before = digest(db)
     with pytest.raises(StoreCorrupt, match="some other program"):
-        Store(db)
+        MatchStore(db)
     assert digest(db) == before
 
 
 def test_a_folder_is_not_a_database(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="is not a file"):
-        Store(tmp_path)
+        MatchStore(tmp_path)
 
 
 def test_a_locked_database_gives_a_clear_error_and_loses_nothing(tmp_path: Path) -> None:
     db = tmp_path / "b.db"
     match = Match(PALM, seed=5)
-    store = Store(db, timeout=0.1)
+    store = MatchStore(db, timeout=0.1)
     match_id = store.new_match(match)
     play_out(
         match,
@@ -370,16 +370,16 @@ def test_a_locked_database_gives_a_clear_error_and_loses_nothing(tmp_path: Path)
     other.execute("BEGIN EXCLUSIVE")
     other.execute("INSERT INTO prefs VALUES ('y', '2')")
     with pytest.raises(StoreLocked):
-        Store(db, timeout=0.1).load_match(match_id)
+        MatchStore(db, timeout=0.1).load_match(match_id)
     other.execute("ROLLBACK")
     other.close()
-    with Store(db) as store:
+    with MatchStore(db) as store:
         assert snapshot(store.load_match(match_id)) == snapshot(match)
 
 
 def test_a_stored_record_that_no_longer_replays_names_the_match_and_line(tmp_path: Path) -> None:
     db = tmp_path / "b.db"
-    with Store(db) as store:
+    with MatchStore(db) as store:
         match = Match(PALM, seed=3)
         match_id = store.new_match(match)
         play_out(match, random_bots(), deals=1, after=lambda _a: store.save(match_id, match))
@@ -387,7 +387,7 @@ def test_a_stored_record_that_no_longer_replays_names_the_match_and_line(tmp_pat
     conn.execute("UPDATE match_lines SET line = 'play 0 9x' WHERE seq = 6")
     conn.commit()
     conn.close()
-    with Store(db) as store:
+    with MatchStore(db) as store:
         with pytest.raises(RecordError, match=r"match 1 in .*b\.db, line \d+: '9x' is not a card"):
             store.load_match(match_id)
         assert "play 0 9x" in store.record_text(match_id)  # still there to inspect or repair

@@ -14,22 +14,22 @@ from pathlib import Path
 import pytest
 
 from bigtwo.bots import make_bot
-from bigtwo.engine import Rules
 from bigtwo.match import Match
 from bigtwo.match.autoplay import play_out
-from bigtwo.match.store import Store
+from bigtwo.match.settings import RuleSet
+from bigtwo.match.store import MatchStore
 
 CHILD = """
 import random, sys, time
 from bigtwo.bots import make_bot
-from bigtwo.engine import Rules
+from bigtwo.match.settings import RuleSet
 from bigtwo.match import Match
 from bigtwo.match.autoplay import play_out
-from bigtwo.match.store import Store
+from bigtwo.match.store import MatchStore
 
 db, seed = sys.argv[1], int(sys.argv[2])
-store = Store(db)
-match = Match(Rules.preset("palm"), seed=seed, kinds=["random"] * 4)
+store = MatchStore(db)
+match = Match(RuleSet.preset("palm"), seed=seed, kinds=["random"] * 4)
 match_id = store.new_match(match)
 print("id", match_id, flush=True)
 
@@ -89,11 +89,11 @@ def test_a_killed_match_resumes_from_the_last_completed_action(
 
     # The same game, played through without any crash.
     reference = play_out(
-        Match(Rules.preset("palm"), seed=seed),
+        Match(RuleSet.preset("palm"), seed=seed),
         [make_bot("random") for _ in range(4)],
         random.Random(seed),
     )
-    with Store(db) as store:
+    with MatchStore(db) as store:
         [info] = store.unfinished()
         assert info.id == match_id
         resumed = store.load_match(match_id)
@@ -108,5 +108,5 @@ def test_a_killed_match_resumes_from_the_last_completed_action(
                  after=lambda _a: steps.append(store.save(match_id, resumed)) if not steps else None)  # fmt: skip
         store.finish(match_id, resumed)
         assert resumed.over and all(sum(r.points) == 0 for r in resumed.results)
-    with Store(db) as store:
+    with MatchStore(db) as store:
         assert flat(store.load_match(match_id)) == flat(resumed)

@@ -18,7 +18,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 
 from bigtwo.engine.cards import card_indices, parse_cards
-from bigtwo.match.store import Store
+from bigtwo.match.store import MatchStore
 from bigtwo.tui.app import BigTwoApp
 from bigtwo.tui.dialogs import Cover, FinalScore, ResumeOffer, ScoreSheet
 from bigtwo.tui.forms import CustomDealForm, NewGameForm, PrefsForm
@@ -36,7 +36,7 @@ FOLLOW_SEED = 1  # Cat (seat 3) leads 3♦; you are next
 
 def set_prefs(db: Path, **changes: Any) -> None:
     """Write preferences into the test database before the app starts."""
-    store = Store(db)
+    store = MatchStore(db)
     save_prefs(TuiStorage(store), replace(Prefs(level="greedy"), **changes))
     store.close()
 
@@ -410,7 +410,7 @@ async def test_ten_deals_then_high_score_entry(tmp_path: Path) -> None:
         await pilot.press("escape", "f5")
         await pilot.pause()
         assert "You" in screen_text(app)  # statistics of the person who played
-    store = Store(tmp_path / "bigtwo.db")
+    store = MatchStore(tmp_path / "bigtwo.db")
     best = store.high_scores()[0]
     assert (best.name, best.score, best.rounds) == ("Zoe", score, 10)
     assert not store.unfinished() or store.unfinished()[0].deal_number == 1
@@ -456,7 +456,7 @@ async def test_preferences_persist_across_restarts(tmp_path: Path) -> None:
         assert isinstance(app.screen, TableScreen)
         assert "Dora" in screen_text(app)
         assert "palm-hk" in message(app)
-    store = Store(tmp_path / "bigtwo.db")
+    store = MatchStore(tmp_path / "bigtwo.db")
     prefs = load_prefs(TuiStorage(store))
     store.close()
     assert (prefs.speed, prefs.sort, prefs.autopass_five, prefs.rules) == (

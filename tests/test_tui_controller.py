@@ -16,7 +16,7 @@ from bigtwo.engine import parse_cards, preset_names
 from bigtwo.engine.errors import BigTwoError, NotYourTurn
 from bigtwo.match import record
 from bigtwo.match.settings import RuleSet
-from bigtwo.match.store import Store
+from bigtwo.match.store import MatchStore
 from bigtwo.tui.controller import GameController, GameSetup, SeatSetup, cheapest_hint
 from bigtwo.tui.helptext import rules_help
 from bigtwo.tui.prefs import Prefs
@@ -90,7 +90,7 @@ def test_a_bots_illegal_choice_falls_back_to_a_legal_move() -> None:
 
 
 def test_saved_game_resumes_through_the_store(tmp_path: Any) -> None:
-    store = Store(tmp_path / "b.db")
+    store = MatchStore(tmp_path / "b.db")
     storage = TuiStorage(store)
     game = GameController(setup(), clock=lambda: 0.0)
     game.play(0, parse_cards("3d").mask)

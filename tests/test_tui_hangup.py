@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bigtwo.match.store import Store
+from bigtwo.match.store import MatchStore
 
 pytestmark = pytest.mark.skipif(
     sys.platform == "win32", reason="needs a POSIX pseudo-terminal and SIGHUP"
@@ -97,7 +97,7 @@ def test_the_game_ends_and_is_kept_when_the_terminal_goes_away(tmp_path: Path, h
             game.wait()
         if master >= 0:
             os.close(master)
-    store = Store(db)
+    store = MatchStore(db)
     try:
         assert [info.deal_number for info in store.unfinished()] == [1]  # offered next time
     finally:

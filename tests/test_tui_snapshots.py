@@ -10,7 +10,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from bigtwo.match.store import Store
+from bigtwo.match.store import MatchStore
 from bigtwo.tui.app import BigTwoApp
 from bigtwo.tui.dialogs import ScoreSheet
 from bigtwo.tui.prefs import Prefs, save_prefs
@@ -23,7 +23,7 @@ SEED = 4  # you hold 3♦ and lead
 
 def _app(tmp_path: Path) -> BigTwoApp:
     db = tmp_path / "bigtwo.db"
-    store = Store(db)
+    store = MatchStore(db)
     save_prefs(TuiStorage(store), Prefs(level="greedy"))
     store.close()
     return BigTwoApp(db_path=db, seed=SEED, delay=0, export_dir=tmp_path)

@@ -32,7 +32,7 @@ from .match.settings import RuleSet
 
 
 @dataclass(frozen=True, slots=True)
-class DealRecord:
+class BoardDeal:
     """One deal of a board: each seat's points, cards left, and decision times (ms)."""
 
     points: tuple[int, ...]
@@ -71,7 +71,7 @@ def play_deal(
     bots: Sequence[Bot],
     hands: Sequence[Mask],
     rng_key: str,
-) -> DealRecord:
+) -> BoardDeal:
     """Play one deal from ``hands`` with ``bots[seat]`` in each seat."""
     n = len(bots)
     match = Match(rules, players=n, hands=list(hands), deals=1, seed=0)
@@ -98,7 +98,7 @@ def play_deal(
             raise BigTwoError(f"{bot.name} in seat {seat} passed at a lead")
         match.act(seat, play)
     result = match.results[-1]
-    return DealRecord(
+    return BoardDeal(
         points=tuple(result.points),
         cards_left=tuple(h.bit_count() for h in result.cards_left),
         winner=result.winner,
@@ -106,7 +106,7 @@ def play_deal(
     )
 
 
-def run_board(task: BoardTask) -> list[DealRecord]:
+def run_board(task: BoardTask) -> list[BoardDeal]:
     """Every deal of one board, results indexed by lineup entry (= seat)."""
     bots = _BOTS.get(task.lineup)
     if bots is None:
@@ -189,7 +189,7 @@ class ArenaResult:
         }
 
 
-def _add_board(stats: list[BotStats], records: list[DealRecord]) -> None:
+def _add_board(stats: list[BotStats], records: list[BoardDeal]) -> None:
     for seat, s in enumerate(stats):
         pts = [r.points[seat] for r in records]
         s.points.extend(pts)
@@ -203,19 +203,19 @@ def _add_board(stats: list[BotStats], records: list[DealRecord]) -> None:
 # -- running ------------------------------------------------------------------------------------
 
 
-def _serial(tasks: list[BoardTask]) -> Iterator[list[DealRecord]]:
+def _serial(tasks: list[BoardTask]) -> Iterator[list[BoardDeal]]:
     for task in tasks:
         yield run_board(task)
 
 
-def _processes(tasks: list[BoardTask], workers: int) -> Iterator[list[DealRecord]]:
+def _processes(tasks: list[BoardTask], workers: int) -> Iterator[list[BoardDeal]]:
     # spawn, not fork: the progress bar runs a thread, and forking a threaded process is unsafe
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(workers) as pool:
         yield from pool.imap_unordered(run_board, tasks, chunksize=1)
 
 
-def _ray(tasks: list[BoardTask], workers: int) -> Iterator[list[DealRecord]]:
+def _ray(tasks: list[BoardTask], workers: int) -> Iterator[list[BoardDeal]]:
     """Play the boards as Ray tasks and yield each board's records as it finishes.
 
     Without the ``RAY_ADDRESS`` environment variable this starts a private local Ray instance

@@ -132,7 +132,7 @@ def seed_with_a_double(levels: list[str], preset: str = "palm", limit: int = 800
     one) and computers of ``levels`` (seats 1 …), ends with a DOUBLE! for some loser and
     cards left in seat 0's hand. The table service is played exactly as the server plays it
     (the lobby form's autopass preferences included), so the choice holds for the real game."""
-    from bigtwo.service.commands import ACT, JOIN, READY, Command
+    from bigtwo.service.commands import Command, Op
     from bigtwo.service.config import SeatConfig, TableConfig
     from bigtwo.service.table import TableService, hash_token
 
@@ -141,15 +141,15 @@ def seed_with_a_double(levels: list[str], preset: str = "palm", limit: int = 800
         config = TableConfig(preset=preset, seats=seats, seed=seed, seeded=True, deals=2,
                              autopass=True, autopass_five=False)  # fmt: skip
         table = TableService(config, "SEED")
-        table.submit(Command(JOIN, seat=0, name="A", token=hash_token("a")), 0.0)
+        table.submit(Command(Op.JOIN, seat=0, name="A", token=hash_token("a")), 0.0)
         table.connect(0, 0.0)
-        table.submit(Command(READY, seat=0), 0.0)
+        table.submit(Command(Op.READY, seat=0), 0.0)
         match = table.match
         assert match is not None
         while not match.results:
             view = match.deal.view(0)
             table.submit(
-                Command(ACT, seat=0, cards=view.legal[0].mask if view.legal else None), 0.0
+                Command(Op.ACT, seat=0, cards=view.legal[0].mask if view.legal else None), 0.0
             )
         result = match.results[0]
         if result.winner != 0 and result.cards_left[0] and 2 in result.score.multipliers:

@@ -8,16 +8,16 @@ import random
 from typing import Any
 
 from bigtwo.bots import make_bot
-from bigtwo.engine import Rules
 from bigtwo.match.match import Match
 from bigtwo.match.record import write_json
+from bigtwo.match.settings import RuleSet
 
 from .browser_steps import create_room, hand_cards, my_turn, take_turn, wait_until
 
 
 def finished_record(deals: int = 2, seed: int = 42) -> tuple[Match, str]:
     """A match of computer players, played to the end, and its JSON record."""
-    match = Match(Rules.preset("palm"), ["Ann", "Bill", "Cat", "Dan"], seed=seed, deals=deals)
+    match = Match(RuleSet.preset("palm"), ["Ann", "Bill", "Cat", "Dan"], seed=seed, deals=deals)
     bots = [make_bot("greedy") for _ in range(4)]
     rng = random.Random(seed)
     while not match.over:

@@ -13,7 +13,7 @@ _FACTORIES: dict[str, Callable[[], Bot]] = {
 }
 
 
-def register(name: str, factory: Callable[[], Bot]) -> None:
+def register_bot(name: str, factory: Callable[[], Bot]) -> None:
     _FACTORIES[name] = factory
 
 
@@ -45,4 +45,4 @@ def _load_all() -> None:
                 raise
 
 
-__all__ = ["Bot", "GreedyBot", "RandomBot", "bot_names", "make_bot", "register"]
+__all__ = ["Bot", "GreedyBot", "RandomBot", "bot_names", "make_bot", "register_bot"]

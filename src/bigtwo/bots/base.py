@@ -19,6 +19,12 @@ if TYPE_CHECKING:
     from ..engine.views import SeatView
     from ..match.views import TableView
 
+# Ranks the players' judgement names, as indices into the rank order 3 4 … K A 2.
+RANK_9 = 6
+RANK_K = 10
+RANK_A = 11
+RANK_2 = 12
+
 
 class Bot(ABC):
     """Base of every computer player. Subclasses set ``name`` and implement ``choose``."""

@@ -31,17 +31,13 @@ from typing import TYPE_CHECKING
 
 from ..engine.cards import Mask, card_indices
 from ..engine.plays import Kind, Play, Table, table_for
-from . import register
-from .base import Bot
+from . import register_bot
+from .base import RANK_2, RANK_9, RANK_A, RANK_K, Bot
 
 if TYPE_CHECKING:
     from ..engine.deal import Deal
     from ..engine.views import SeatView
 
-RANK_9 = 6
-RANK_K = 10
-RANK_A = 11
-RANK_2 = 12
 GUARD_ALL = "all"
 GUARD_STRAIGHTS = "straights"
 _STRAIGHTS = (Kind.STRAIGHT, Kind.STRAIGHT_FLUSH)
@@ -324,5 +320,5 @@ class _Turn:
         return min(allowed, key=lambda p: (bool(p.mask & straights), self.cost(p)))
 
 
-register("classic", ClassicBot)
-register("classic-fair", ClassicFairBot)
+register_bot("classic", ClassicBot)
+register_bot("classic-fair", ClassicFairBot)

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 from ..engine.cards import Mask, card_indices
 from ..engine.deal import Deal
 from ..engine.plays import Play, Table, table_for
-from . import register
+from . import register_bot
 from .base import Bot
 from .inference import proven_misses, proven_replies
 from .strong import Situation, StrongBot, UnseenBest, beatable, penalty_points, planner_for
@@ -584,4 +584,4 @@ class ExpertBot(Bot):
         return out[: self.max_candidates]
 
 
-register("expert", ExpertBot)
+register_bot("expert", ExpertBot)

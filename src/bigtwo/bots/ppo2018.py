@@ -39,7 +39,7 @@ import numpy as np
 from ..engine.cards import Mask, card_indices
 from ..engine.plays import Kind, Play
 from . import ppo2018_net as net_mod
-from . import register
+from . import register_bot
 from .base import Bot
 from .strong import StrongBot
 
@@ -233,5 +233,5 @@ class Ppo2018GreedyBot(Ppo2018Bot):
     greedy = True
 
 
-register("ppo2018", Ppo2018Bot)
-register("ppo2018-greedy", Ppo2018GreedyBot)
+register_bot("ppo2018", Ppo2018Bot)
+register_bot("ppo2018-greedy", Ppo2018GreedyBot)

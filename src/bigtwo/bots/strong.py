@@ -26,10 +26,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..engine.cards import Mask, card_indices, card_symbols
+from ..engine.cards import Mask, card_indices
 from ..engine.plays import BOMB_GROUP, Kind, Play, Table, table_for
-from . import register
-from .base import Bot
+from . import register_bot
+from .base import RANK_2, RANK_A, RANK_K, Bot
 from .inference import proven_replies
 
 if TYPE_CHECKING:
@@ -38,9 +38,6 @@ if TYPE_CHECKING:
     from ..match.settings import Scoring
     from ..match.views import TableView
 
-RANK_K = 10
-RANK_A = 11
-RANK_2 = 12
 _RANK_NIBBLE = 0xF
 _NO_CARDS = Mask(0)
 
@@ -624,8 +621,4 @@ class StrongBot(Bot):
         return s.master(play) and play.size < 5
 
 
-def describe(play: Play | None) -> str:
-    return "pass" if play is None else card_symbols(play.mask)
-
-
-register("strong", StrongBot)
+register_bot("strong", StrongBot)

@@ -27,7 +27,7 @@ from ..match.history import (
 from ..match.match import Match
 from ..match.record import FORMATS, read_file, write_file, write_json, write_text
 from ..match.settings import RuleSet
-from ..match.store import Store
+from ..match.store import MatchStore
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -93,8 +93,8 @@ def _db_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _open_store(args: argparse.Namespace) -> Store:
-    return Store(args.db)
+def _open_store(args: argparse.Namespace) -> MatchStore:
+    return MatchStore(args.db)
 
 
 # -- simulate ------------------------------------------------------------------------------------

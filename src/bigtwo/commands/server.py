@@ -115,13 +115,13 @@ def _serve(args: argparse.Namespace) -> int:
     from ..server.app import create_app
     from ..server.hub import Settings
     from ..server.protocol import HARD_MAX_MESSAGE
-    from ..server.storage import MemoryStore, SQLiteStore, Store
+    from ..server.storage import MemoryStore, SQLiteStore, TableStore
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < hard:  # one descriptor per connection: take what the system allows
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    store: Store
+    store: TableStore
     if args.memory:
         store, where = MemoryStore(), "memory only"
     else:
@@ -436,10 +436,12 @@ class _Screen:
             self.render()
 
     def render(self) -> None:
+        from ..service.table import TableStatus
+
         state = self.client.state
         if not state.room:
             return
-        if state.status == "waiting":
+        if state.status == TableStatus.WAITING:
             seats = ", ".join(
                 f"{s['seat']}: {s['name'] or '(free)'}{' ✓' if s['ready'] else ''}"
                 for s in state.room["seats"]

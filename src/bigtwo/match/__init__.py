@@ -9,7 +9,7 @@ through with computer players.
 """
 
 from .errors import ExportError, RecordError, StoreCorrupt, StoreError, StoreLocked
-from .match import Change, DealRecord, DealResult, Match, deal_with_choice
+from .match import Change, DealRecord, DealResult, Match, SeatKind, deal_with_choice
 from .scoring import SYSTEMS, DealScore, penalty, score_deal, scoring_system
 from .settings import MatchRules, RuleSet, Scoring, Switches
 from .views import TableView
@@ -26,6 +26,7 @@ __all__ = [
     "RecordError",
     "RuleSet",
     "Scoring",
+    "SeatKind",
     "StoreCorrupt",
     "StoreError",
     "StoreLocked",

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import NamedTuple
 
 from ..engine.cards import Cards, CardSet, Mask, to_mask
@@ -32,6 +33,14 @@ from .settings import RuleSet, Switches
 from .views import TableView
 
 DEFAULT_NAMES = ("You", "Ann", "Bill", "Cat")
+
+
+class SeatKind(StrEnum):
+    """Who sits in a seat: a person, or a computer player. In a match's ``kinds`` (and its
+    record) a person's seat is ``human`` and a computer's is its level."""
+
+    HUMAN = "human"
+    COMPUTER = "computer"
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ replaced. This module decides no rules: it only keeps what the match and the rec
 
 How a front end uses it::
 
-    store = Store()                          # or Store(args.db)
+    store = MatchStore()                     # or MatchStore(args.db)
     for info in store.unfinished():          # on start: offer to continue
         ...
     match = store.load_match(info.id)        # continue, exactly where it stopped
@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,15 @@ from .match import Match
 SCHEMA_VERSION = 2
 APPLICATION_ID = 0x42324442  # "B2DB": marks a file as a bigtwo database
 HIGH_SCORE_ROWS = 10
+
+
+class MatchStatus(StrEnum):
+    """Where a stored match stands: still offered for continuing, over, or set aside."""
+
+    OPEN = "open"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
 
 # Each entry migrates the schema from version i to i + 1; entries are never edited once
 # released, only added, so every older file can be brought forward.
@@ -117,7 +127,7 @@ class MatchInfo:
     id: int
     created: str
     updated: str
-    status: str  # open, finished or abandoned
+    status: MatchStatus
     rules: str
     names: tuple[str, ...]
     deal_number: int
@@ -126,7 +136,7 @@ class MatchInfo:
 
     @property
     def finished(self) -> bool:
-        return self.status == "finished"
+        return self.status == MatchStatus.FINISHED
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +156,7 @@ class HighScore:
 
 
 @dataclass(frozen=True, slots=True)
-class Stats:
+class PlayerStats:
     """Lifetime statistics of one name over every finished game it played."""
 
     name: str
@@ -174,7 +184,7 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-class Store:
+class MatchStore:
     """One SQLite database of bigtwo data. Safe to share between threads; use one per
     process (several processes may open the same file: WAL lets them read while one writes)."""
 
@@ -275,7 +285,7 @@ class Store:
                 self._conn = None
             self._live.clear()
 
-    def __enter__(self) -> Store:
+    def __enter__(self) -> MatchStore:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -478,9 +488,11 @@ class Store:
 
     def unfinished(self) -> list[MatchInfo]:
         """Matches left in play, the most recently played first."""
-        return self.matches(status="open")
+        return self.matches(status=MatchStatus.OPEN)
 
-    def matches(self, *, status: str | None = None, limit: int | None = None) -> list[MatchInfo]:
+    def matches(
+        self, *, status: MatchStatus | None = None, limit: int | None = None
+    ) -> list[MatchInfo]:
         """Stored matches, the most recently played first."""
         sql = (
             "SELECT id, created, updated, status, rules, names, deal_number, deals, totals"
@@ -489,7 +501,7 @@ class Store:
         args: list[Any] = []
         if status is not None:
             sql += " WHERE status = ?"
-            args.append(status)
+            args.append(status.value)
         sql += " ORDER BY updated DESC, id DESC"
         if limit is not None:
             sql += " LIMIT ?"
@@ -501,7 +513,7 @@ class Store:
                 id=r[0],
                 created=r[1],
                 updated=r[2],
-                status=r[3],
+                status=MatchStatus(r[3]),
                 rules=r[4],
                 names=tuple(json.loads(r[5])),
                 deal_number=r[6],
@@ -524,8 +536,8 @@ class Store:
             self._append(db, match_id, game)
             now = self._stamp()
             db.execute(
-                "UPDATE matches SET status = 'finished', finished = ? WHERE id = ?",
-                (now, match_id),
+                "UPDATE matches SET status = ?, finished = ? WHERE id = ?",
+                (MatchStatus.FINISHED.value, now, match_id),
             )
             for seat in seats:
                 db.execute(
@@ -551,8 +563,8 @@ class Store:
         """Stop offering a match for continuing; its record stays stored."""
         with self._write("set the game aside") as db:
             db.execute(
-                "UPDATE matches SET status = 'abandoned', updated = ? WHERE id = ? AND status = 'open'",
-                (self._stamp(), match_id),
+                "UPDATE matches SET status = ?, updated = ? WHERE id = ? AND status = ?",
+                (MatchStatus.ABANDONED.value, self._stamp(), match_id, MatchStatus.OPEN.value),
             )
         self._live.pop(match_id, None)
 
@@ -636,7 +648,7 @@ class Store:
         scores = self.high_scores(limit)
         return len(scores) < limit or score > scores[-1].score
 
-    def stats(self, name: str) -> Stats:
+    def stats(self, name: str) -> PlayerStats:
         """Lifetime statistics of a name (zeros for a name never seen)."""
         with self._read("read the statistics") as db:
             row = db.execute(
@@ -646,7 +658,7 @@ class Store:
                 (name,),
             ).fetchone()
         games, won, deals, deals_won, balance, best_game, best_deal, seconds = row
-        return Stats(
+        return PlayerStats(
             name, games, won, deals, deals_won, balance, best_game or 0, best_deal or 0,
             float(seconds),
         )  # fmt: skip

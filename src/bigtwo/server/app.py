@@ -29,8 +29,8 @@ from .. import __version__
 from ..engine.rules import preset_names
 from ..match.settings import RuleSet
 from ..service.config import MAX_NAME, ConfigError, TableConfig, clean_text
-from ..service.declare import Declared, NotJson, read_json, words
-from ..service.table import Refused
+from ..service.declare import Declared, NotJson, parse_json, words
+from ..service.table import Refused, TableStatus
 from .hub import Connection, Hub, Settings, TokenBucket, tune_gc
 from .openapi import openapi_spec
 from .protocol import (
@@ -44,7 +44,7 @@ from .protocol import (
     RematchRequest,
     parse_message,
 )
-from .storage import MemoryStore, Store
+from .storage import MemoryStore, TableStore
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ async def _read_json(request: Request) -> Any:
     if not body.strip():
         return {}
     try:
-        return read_json(body)
+        return parse_json(body)
     except NotJson:
         raise _HttpError("bad_json", "The request body is not valid JSON") from None
 
@@ -277,7 +277,7 @@ def _finished_match(request: Request) -> Any:
     svc = runner.service
     if svc.match is None:
         return _error("no_room", "This table never started a match", 404)
-    if svc.status != "finished":
+    if svc.status != TableStatus.FINISHED:
         return _error(
             "not_over", "The record is shown once the match is over: it holds every hand", 409
         )
@@ -406,7 +406,7 @@ async def _receive(websocket: WebSocket) -> str | bytes | None:
 
 
 # -- the application --------------------------------------------------------------------------
-def create_app(store: Store | None = None, settings: Settings | None = None) -> Starlette:
+def create_app(store: TableStore | None = None, settings: Settings | None = None) -> Starlette:
     """The server application over ``store`` (default: in memory, nothing kept)."""
     hub = Hub(store or MemoryStore(), settings)
 

@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from ..service.table import TableStatus
 from .client import BotClient, Lobby
 from .hub import LoopLag, tune_gc
 
@@ -133,9 +134,11 @@ async def _bench(
 
         await asyncio.gather(*(open_one(b) for b in bots))
         deadline = time.monotonic() + setup_timeout
-        while time.monotonic() < deadline and not all(b.state.status == "playing" for b in bots):
+        while time.monotonic() < deadline and not all(
+            b.state.status == TableStatus.PLAYING for b in bots
+        ):
             await asyncio.sleep(0.05)
-        started = sum(1 for b in bots if b.state.status == "playing") // 4
+        started = sum(1 for b in bots if b.state.status == TableStatus.PLAYING) // 4
         setup_seconds = time.perf_counter() - setup_start
         # The bots are the measuring instrument: their own collector pauses would show up
         # as server latency, so they get the server's tuning too.

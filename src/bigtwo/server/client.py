@@ -34,8 +34,9 @@ from ..engine.rules import Rules
 from ..engine.views import SeatView
 from ..match.settings import RuleSet, Switches
 from ..match.views import TableView
+from ..service.table import TableStatus
+from .protocol import PROTOCOL
 
-PROTOCOL = 1
 # Messages outside the numbered event stream (every other server message is an event).
 UNNUMBERED = frozenset({"welcome", "sync", "ack", "error", "presence", "clock", "pong", "bye"})
 # Close codes after which reconnecting cannot help.
@@ -143,7 +144,7 @@ class TableMirror:
         self.v = 0
         self.seat: int | None = None
         self.room: dict[str, Any] = {}
-        self.status = "waiting"
+        self.status = TableStatus.WAITING
         self.rules: Rules | None = None
         self.ruleset: RuleSet | None = None  # the rules of play above and the match's settings
         self.deal_number = 0
@@ -231,7 +232,7 @@ class TableMirror:
 
     def _room(self, room: dict[str, Any]) -> None:
         self.room = room
-        self.status = room["status"]
+        self.status = TableStatus(room["status"])
         self.ruleset = RuleSet.from_mapping(room["rules"], origin="server rules")
         self.rules = self.ruleset.rules
         self.totals = list(room["totals"])
@@ -273,8 +274,8 @@ class TableMirror:
         self._seat_field(msg["seat"], connected=msg["connected"])
 
     def _on_started(self, msg: dict[str, Any]) -> None:
-        self.status = "playing"
-        self.room["status"] = "playing"
+        self.status = TableStatus.PLAYING
+        self.room["status"] = TableStatus.PLAYING.value
 
     def _on_clock(self, msg: dict[str, Any]) -> None:
         self.clock = {k: v for k, v in msg.items() if k != "type"}
@@ -324,12 +325,12 @@ class TableMirror:
         self.rematch = {k: v for k, v in msg.items() if k not in ("type", "v")}
 
     def _on_match_end(self, msg: dict[str, Any]) -> None:
-        self.status = "finished"
+        self.status = TableStatus.FINISHED
         self.totals = list(msg["totals"])
         self.legal = None
 
     def _on_closed(self, msg: dict[str, Any]) -> None:
-        self.status = "finished"
+        self.status = TableStatus.FINISHED
         self.legal = None
 
     def _on_chat(self, msg: dict[str, Any]) -> None:
@@ -339,7 +340,7 @@ class TableMirror:
     @property
     def my_turn(self) -> bool:
         return (
-            self.status == "playing"
+            self.status == TableStatus.PLAYING
             and self.seat is not None
             and self.turn == self.seat
             and self.winner is None
@@ -755,12 +756,12 @@ class BotClient(TableClient):
             and self.state.seat in msg["next_deal"].get("waiting", [])
         ):
             asyncio.get_running_loop().create_task(self._next())
-        if self.state.status == "finished":
+        if self.state.status == TableStatus.FINISHED:
             self.finished.set()
         if (
             self.auto_ready
             and not self._readied
-            and self.state.status == "waiting"
+            and self.state.status == TableStatus.WAITING
             and self.state.room
         ):
             self._readied = True

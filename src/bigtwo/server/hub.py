@@ -27,16 +27,15 @@ from typing import Any
 
 from ..engine.cards import parse_cards
 from ..engine.errors import BigTwoError
-from ..service.commands import ACT, CHAT, JOIN, NEXT, QUIT, READY, REMATCH, Command
+from ..service.commands import Command, Op
 from ..service.config import TableConfig
 from ..service.events import Event, dumps
 from ..service.table import (
-    FINISHED,
-    PLAYER,
-    QUIT_CONTROL,
     AlreadyApplied,
+    Control,
     Refused,
     TableService,
+    TableStatus,
     ThinkRequest,
     hash_token,
 )
@@ -54,14 +53,13 @@ from .protocol import (
     BadMessage,
     parse_message,
 )
-from .storage import Store
+from .storage import TableStore
 from .thinking import Thinker
 
 log = logging.getLogger(__name__)
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: codes are read aloud
 CODE_LENGTH = 6
-IDLE = "idle"  # stored status of an unstarted table unloaded for lack of players
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,7 +321,7 @@ class TableRunner:
             if seat is None and not self.service.config.spectators:
                 conn.error("not_seated", "Spectators may not chat at this table", msg_id)
                 return
-            self.run(Command(CHAT, seat=seat, name=conn.name, text=msg["text"]), conn, msg_id)
+            self.run(Command(Op.CHAT, seat=seat, name=conn.name, text=msg["text"]), conn, msg_id)
             return
         if seat is None:
             if kind == "quit":
@@ -351,13 +349,13 @@ class TableRunner:
                 if not cards:
                     conn.error("bad_cards", "Name the cards to play (or send 'pass')", msg_id)
                     return
-            cmd = Command(ACT, seat=seat, cards=cards, id=msg["id"], seen=msg["v"])
+            cmd = Command(Op.ACT, seat=seat, cards=cards, id=msg["id"], seen=msg["v"])
             self.run(cmd, conn, msg_id)
         elif kind == "ready":
-            self.run(Command(READY, seat=seat, ready=msg.get("ready", True)), conn, msg_id)
+            self.run(Command(Op.READY, seat=seat, ready=msg.get("ready", True)), conn, msg_id)
         elif kind == "next":
-            self.run(Command(NEXT, seat=seat), conn, msg_id)
-        elif kind == "quit" and self.run(Command(QUIT, seat=seat), conn, msg_id):
+            self.run(Command(Op.NEXT, seat=seat), conn, msg_id)
+        elif kind == "quit" and self.run(Command(Op.QUIT, seat=seat), conn, msg_id):
             conn.reply({"type": "bye", "reason": "you quit"})
             conn.close(CLOSE_QUIT, "quit")
             self.detach(conn)
@@ -402,9 +400,9 @@ class TableRunner:
             conn.reply(
                 {"type": "ack", "id": msg_id, "event": events[0].v if events else self.service.v}
             )
-        if self.service.status == FINISHED and self.finished_at is None:
+        if self.service.status == TableStatus.FINISHED and self.finished_at is None:
             self.finished_at = time.monotonic()
-            self.hub.store.set_status(self.code, FINISHED)
+            self.hub.store.set_status(self.code, TableStatus.FINISHED)
         self._send_clock()
         self._reschedule()
         self._maybe_think()
@@ -507,7 +505,7 @@ class TableRunner:
 class Hub:
     """Every loaded table, by room code, over one store."""
 
-    def __init__(self, store: Store, settings: Settings | None = None) -> None:
+    def __init__(self, store: TableStore, settings: Settings | None = None) -> None:
         self.store = store
         self.settings = settings or Settings()
         self.tables: dict[str, TableRunner] = {}
@@ -555,11 +553,13 @@ class Hub:
             return None
         runner = TableRunner(self, service)
         self.tables[code] = runner
-        if service.status == FINISHED:
+        if service.status == TableStatus.FINISHED:
             runner.finished_at = time.monotonic()
-            if room.status != FINISHED:  # it finished just before a crash: say so now
-                self.store.set_status(code, FINISHED)
-        elif room.status == IDLE:  # someone came back to it: reload it at start-up again
+            if room.status != TableStatus.FINISHED:  # it finished just before a crash: say so now
+                self.store.set_status(code, TableStatus.FINISHED)
+        elif (
+            room.status == TableStatus.IDLE
+        ):  # someone came back to it: reload it at start-up again
             self.store.set_status(code, service.status)
         return runner
 
@@ -595,7 +595,7 @@ class Hub:
         if not free:
             taken = len(svc.seats)
             raise Refused("table_full", f"Table {runner.code} is full: all {taken} seats are taken")
-        if svc.status != "waiting":
+        if svc.status != TableStatus.WAITING:
             raise Refused("started", f"Table {runner.code} has started: seats cannot be taken now")
         if seat is None:
             seat = free[0]
@@ -604,7 +604,7 @@ class Hub:
                 "seat_taken", f"Seat {seat} is not free (free: {', '.join(map(str, free))})"
             )
         token = secrets.token_urlsafe(24)
-        cmd = Command(JOIN, seat=seat, name=name, token=hash_token(token), avatar=avatar)
+        cmd = Command(Op.JOIN, seat=seat, name=name, token=hash_token(token), avatar=avatar)
         if not runner.run(cmd):
             raise Refused("unavailable", "The table could not seat you: try again")
         return seat, token
@@ -618,7 +618,7 @@ class Hub:
         anyone seated here), it answers with the same table: the asker's seat there, or a
         free one. Returns the new table, the seat there, its token, and whether it is new."""
         svc = runner.service
-        if svc.status != FINISHED or svc.match is None:
+        if svc.status != TableStatus.FINISHED or svc.match is None:
             raise Refused("not_over", "A new game can start once this match is over")
         me = svc.seats[seat]
         if svc.rematch:
@@ -636,10 +636,10 @@ class Hub:
         seed = config.seed + 1 if config.seeded else random.SystemRandom().randrange(1 << 62)
         new = self.create(dataclasses.replace(config, seed=seed))
         for s in svc.seats:
-            here = s.number == seat or (s.connected and s.control == PLAYER)
-            if s.human and s.taken and s.control != QUIT_CONTROL and here:
+            here = s.number == seat or (s.connected and s.control == Control.PLAYER)
+            if s.human and s.taken and s.control != Control.QUIT and here:
                 runner.rematch_seats[s.number] = self.join(new, s.name, s.number, s.avatar)
-        if not runner.run(Command(REMATCH, seat=seat, text=new.code)):
+        if not runner.run(Command(Op.REMATCH, seat=seat, text=new.code)):
             raise Refused("unavailable", "The new game could not be announced: try again")
         there, token = runner.rematch_seats[seat]
         return new, there, token, True
@@ -669,7 +669,7 @@ class Hub:
         out = []
         for runner in self.tables.values():
             svc = runner.service
-            if svc.status == "waiting" and svc.config.public and svc.free_seats():
+            if svc.status == TableStatus.WAITING and svc.config.public and svc.free_seats():
                 info = svc.info()
                 out.append(
                     {
@@ -710,12 +710,12 @@ class Hub:
             if any(runner.connections()):
                 continue
             if (
-                runner.service.status == "waiting"
+                runner.service.status == TableStatus.WAITING
                 and runner.last_active < now - self.settings.idle_ttl
             ):
                 runner.stop()
                 del self.tables[code]
-                self.store.set_status(code, IDLE)
+                self.store.set_status(code, TableStatus.IDLE)
 
     def shutdown(self) -> None:
         for runner in self.tables.values():
@@ -728,8 +728,8 @@ class Hub:
         tables = list(self.tables.values())
         return {
             "tables": len(tables),
-            "playing": sum(1 for r in tables if r.service.status == "playing"),
-            "waiting": sum(1 for r in tables if r.service.status == "waiting"),
+            "playing": sum(1 for r in tables if r.service.status == TableStatus.PLAYING),
+            "waiting": sum(1 for r in tables if r.service.status == TableStatus.WAITING),
             "connections": sum(len(r.players) + len(r.spectators) for r in tables),
             "uptime_s": round(time.time() - self.started, 1),
             "loop_lag_ms_max": self.lag.take_max(),

@@ -87,7 +87,7 @@ class RoomOptions(Answer):
     between_deals_seconds: float | None
 
 
-class DealResult(Answer):
+class DealSummary(Answer):
     deal: int
     winner: int
     points: list[int]
@@ -122,7 +122,7 @@ class Room(OpenRoom):
     rules: dict[str, Any] = Field(description="Every rule option")
     deal: int
     totals: list[int]
-    results: list[DealResult]
+    results: list[DealSummary]
     next_deal: NextDeal | None
     rematch: str | None = Field(description="The code of the table opened for a new game")
     v: int = Field(description="Newest event number")

@@ -19,7 +19,7 @@ from typing import Annotated, Any, ClassVar, Literal, get_args
 from pydantic import Field, TypeAdapter, ValidationError, field_validator
 
 from ..service.config import MAX_NAME, MAX_TYPED
-from ..service.declare import Declared, NotJson, read_json, words
+from ..service.declare import Declared, NotJson, parse_json, words
 from ..service.table import AVATARS, MAX_CHAT
 
 PROTOCOL = 1
@@ -229,7 +229,7 @@ def parse_message(frame: str | bytes | None) -> dict[str, Any]:
     if isinstance(frame, bytes):
         raise BadMessage("bad_message", "Send messages as text frames of JSON, not binary")
     try:
-        message = read_json(frame)
+        message = parse_json(frame)
     except NotJson:
         raise BadMessage("bad_json", "That is not valid JSON") from None
     if not isinstance(message, dict):

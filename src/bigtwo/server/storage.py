@@ -20,7 +20,11 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-SCHEMA_VERSION = 1
+from ..service.table import TableStatus
+
+TABLE_SCHEMA_VERSION = 1
+# Tables not reloaded at start-up: over, or unloaded for lack of players.
+_CLOSED = (TableStatus.FINISHED, TableStatus.IDLE)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -50,7 +54,7 @@ class StoredRoom:
     __slots__ = ("code", "config", "status", "commands")
 
     def __init__(
-        self, code: str, config: dict[str, Any], status: str, commands: list[dict[str, Any]]
+        self, code: str, config: dict[str, Any], status: TableStatus, commands: list[dict[str, Any]]
     ) -> None:
         self.code = code
         self.config = config
@@ -58,12 +62,12 @@ class StoredRoom:
         self.commands = commands
 
 
-class Store(Protocol):
+class TableStore(Protocol):
     """What the server needs from storage (boardgame.io-style: small, swappable)."""
 
     def create_room(self, code: str, config: dict[str, Any]) -> None: ...
     def append(self, code: str, commands: Sequence[dict[str, Any]]) -> None: ...
-    def set_status(self, code: str, status: str) -> None: ...
+    def set_status(self, code: str, status: TableStatus) -> None: ...
     def open_rooms(self) -> Iterator[StoredRoom]: ...
     def load(self, code: str) -> StoredRoom | None: ...
     def add_watcher(self, token_digest: str, code: str) -> None: ...
@@ -102,7 +106,8 @@ class SQLiteStore:
             self._checkpointer.start()
         self._db.executescript(_SCHEMA)
         self._db.execute(
-            "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
+            "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)",
+            (str(TABLE_SCHEMA_VERSION),),
         )
         # Next sequence number per table, so an append needs no query first.
         self._next: dict[str, int] = {
@@ -115,7 +120,7 @@ class SQLiteStore:
         with self._lock:
             self._db.execute(
                 "INSERT INTO rooms (code, config, status, created, updated) VALUES (?, ?, ?, ?, ?)",
-                (code, json.dumps(config), "waiting", now, now),
+                (code, json.dumps(config), TableStatus.WAITING.value, now, now),
             )
         self._next[code] = 1
 
@@ -137,17 +142,18 @@ class SQLiteStore:
                 raise
         self._next[code] = seq + len(rows)
 
-    def set_status(self, code: str, status: str) -> None:
+    def set_status(self, code: str, status: TableStatus) -> None:
         with self._lock:
             self._db.execute(
                 "UPDATE rooms SET status = ?, updated = ? WHERE code = ?",
-                (status, time.time(), code),
+                (TableStatus(status).value, time.time(), code),
             )
 
     def open_rooms(self) -> Iterator[StoredRoom]:
         with self._lock:
             codes = [r[0] for r in self._db.execute(
-                "SELECT code FROM rooms WHERE status NOT IN ('finished', 'idle') ORDER BY created"
+                "SELECT code FROM rooms WHERE status NOT IN (?, ?) ORDER BY created",
+                [status.value for status in _CLOSED],
             )]  # fmt: skip
         for code in codes:
             room = self.load(code)
@@ -167,7 +173,7 @@ class SQLiteStore:
                     "SELECT command FROM log WHERE code = ? ORDER BY seq", (code,)
                 )
             ]
-        return StoredRoom(code, json.loads(row[0]), row[1], commands)
+        return StoredRoom(code, json.loads(row[0]), TableStatus(row[1]), commands)
 
     def add_watcher(self, token_digest: str, code: str) -> None:
         with self._lock:
@@ -213,16 +219,16 @@ class MemoryStore:
         self.watchers: dict[str, str] = {}
 
     def create_room(self, code: str, config: dict[str, Any]) -> None:
-        self.rooms[code] = StoredRoom(code, config, "waiting", [])
+        self.rooms[code] = StoredRoom(code, config, TableStatus.WAITING, [])
 
     def append(self, code: str, commands: Sequence[dict[str, Any]]) -> None:
         self.rooms[code].commands.extend(commands)
 
-    def set_status(self, code: str, status: str) -> None:
-        self.rooms[code].status = status
+    def set_status(self, code: str, status: TableStatus) -> None:
+        self.rooms[code].status = TableStatus(status)
 
     def open_rooms(self) -> Iterator[StoredRoom]:
-        return iter([r for r in self.rooms.values() if r.status not in ("finished", "idle")])
+        return iter([r for r in self.rooms.values() if r.status not in _CLOSED])
 
     def load(self, code: str) -> StoredRoom | None:
         return self.rooms.get(code)

@@ -4,61 +4,35 @@ match, shared by local play and the game server (which adds only transport and s
 Nothing here does I/O or reads a clock; see :mod:`bigtwo.service.table` for the contract.
 """
 
-from .commands import (
-    ACT,
-    CHAT,
-    DEAL,
-    HANDBACK,
-    JOIN,
-    LEAVE,
-    NEXT,
-    QUIT,
-    READY,
-    REMATCH,
-    TAKEOVER,
-    Command,
-)
-from .config import COMPUTER, HUMAN, ConfigError, SeatConfig, TableConfig
-from .events import ALL, PLAYERS, SPECTATORS, Event
+from ..match.match import SeatKind
+from .commands import By, Command, Op
+from .config import ConfigError, SeatConfig, TableConfig
+from .events import Event, Group
 from .table import (
-    FINISHED,
-    PLAYING,
-    WAITING,
     AlreadyApplied,
+    Control,
     Refused,
     TableService,
+    TableStatus,
     ThinkRequest,
     hash_token,
 )
 
 __all__ = [
-    "ACT",
-    "ALL",
-    "CHAT",
-    "COMPUTER",
-    "DEAL",
-    "FINISHED",
-    "HANDBACK",
-    "HUMAN",
-    "JOIN",
-    "LEAVE",
-    "NEXT",
-    "PLAYERS",
-    "PLAYING",
-    "QUIT",
-    "READY",
-    "REMATCH",
-    "SPECTATORS",
-    "TAKEOVER",
-    "WAITING",
     "AlreadyApplied",
+    "By",
     "Command",
     "ConfigError",
+    "Control",
     "Event",
+    "Group",
+    "Op",
     "Refused",
     "SeatConfig",
+    "SeatKind",
     "TableConfig",
     "TableService",
+    "TableStatus",
     "ThinkRequest",
     "hash_token",
 ]

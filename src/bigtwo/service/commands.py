@@ -11,29 +11,38 @@ This module only describes commands; :mod:`bigtwo.service.table` applies them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from ..engine.cards import Mask
 
-# Command operations.
-JOIN = "join"  # a player takes a free human seat (lobby only)
-LEAVE = "leave"  # a player gives the seat up before the match starts
-READY = "ready"  # a player is (or is no longer) ready to start
-ACT = "act"  # a play (cards) or a pass (cards None)
-CHAT = "chat"  # a line of chat from a seat or a spectator
-TAKEOVER = "takeover"  # a computer plays for a seat whose player is away
-HANDBACK = "handback"  # the player is back: the computer gives the seat back
-QUIT = "quit"  # the player leaves for good (a computer finishes their match)
-NEXT = "next"  # between deals: a player has read the score sheet and wants the next deal
-DEAL = "deal"  # between deals: the next deal starts (everyone said next, or time is up)
-REMATCH = "rematch"  # the match is over: a new table for the same people was opened
 
-OPS = (JOIN, LEAVE, READY, ACT, CHAT, TAKEOVER, HANDBACK, QUIT, NEXT, DEAL, REMATCH)
+class Op(StrEnum):
+    """A command's operation (its stored ``op``)."""
 
-# Who made an ``act``: the seat's player, a computer, or the turn timer.
-BY_PLAYER = "player"
-BY_COMPUTER = "computer"
-BY_TIMER = "timer"
+    JOIN = "join"  # a player takes a free human seat (lobby only)
+    LEAVE = "leave"  # a player gives the seat up before the match starts
+    READY = "ready"  # a player is (or is no longer) ready to start
+    ACT = "act"  # a play (cards) or a pass (cards None)
+    CHAT = "chat"  # a line of chat from a seat or a spectator
+    TAKEOVER = "takeover"  # a computer plays for a seat whose player is away
+    HANDBACK = "handback"  # the player is back: the computer gives the seat back
+    QUIT = "quit"  # the player leaves for good (a computer finishes their match)
+    NEXT = "next"  # between deals: a player has read the score sheet and wants the next deal
+    DEAL = "deal"  # between deals: the next deal starts (everyone said next, or time is up)
+    REMATCH = "rematch"  # the match is over: a new table for the same people was opened
+
+
+class By(StrEnum):
+    """Who made an ``act``: the seat's player, a computer, or the turn timer."""
+
+    PLAYER = "player"
+    COMPUTER = "computer"
+    TIMER = "timer"
+
+
+_OPS = frozenset(Op)
+_BYS = frozenset(By)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,39 +54,52 @@ class Command:
     joining player chose (0 to 7, or None); ``text`` is a chat line, or the new table's code
     for ``rematch``.
 
-    >>> c = Command(ACT, seat=2, cards=3, id="a1", seen=7)
+    >>> c = Command(Op.ACT, seat=2, cards=3, id="a1", seen=7)
     >>> Command.from_log(c.to_log())
-    Command(op='act', seat=2, cards=3, id='a1', seen=None, by='player', name='', text='', token='', ready=True, avatar=None)
+    Command(op=<Op.ACT: 'act'>, seat=2, cards=3, id='a1', seen=None, by=<By.PLAYER: 'player'>, name='', text='', token='', ready=True, avatar=None)
     """
 
-    op: str
+    op: Op
     seat: int | None = None
     cards: Mask | None = None
     id: str = ""
     seen: int | None = None
-    by: str = BY_PLAYER
+    by: By = By.PLAYER
     name: str = ""
     text: str = ""
     token: str = ""
     ready: bool = True
     avatar: int | None = None
 
+    def __post_init__(self) -> None:
+        # Callers may name an operation by its plain string (a stored log, a test): the
+        # command always holds the members, so every comparison and the stored form agree,
+        # and a command no table knows cannot be made at all.
+        if self.op not in _OPS or self.by not in _BYS:
+            raise ValueError(
+                f"Unknown command {self.op!r} (known: {', '.join(Op)})"
+                if self.op not in _OPS
+                else f"Unknown maker of an act {self.by!r} (known: {', '.join(By)})"
+            )
+        object.__setattr__(self, "op", Op(self.op))
+        object.__setattr__(self, "by", By(self.by))
+
     def to_log(self) -> dict[str, Any]:
         """The stored form: only fields that differ from the defaults, never ``seen``."""
-        out: dict[str, Any] = {"op": self.op}
+        out: dict[str, Any] = {"op": self.op.value}
         if self.seat is not None:
             out["seat"] = self.seat
-        if self.op == ACT:
+        if self.op == Op.ACT:
             out["cards"] = self.cards
-            if self.by != BY_PLAYER:
-                out["by"] = self.by
+            if self.by != By.PLAYER:
+                out["by"] = self.by.value
         if self.id:
             out["id"] = self.id
         for key in ("name", "text", "token"):
             value = getattr(self, key)
             if value:
                 out[key] = value
-        if self.op == READY:
+        if self.op == Op.READY:
             out["ready"] = self.ready
         if self.avatar is not None:
             out["avatar"] = self.avatar
@@ -90,7 +112,7 @@ class Command:
             seat=data.get("seat"),
             cards=data.get("cards"),
             id=data.get("id", ""),
-            by=data.get("by", BY_PLAYER),
+            by=data.get("by", By.PLAYER),
             name=data.get("name", ""),
             text=data.get("text", ""),
             token=data.get("token", ""),

@@ -19,6 +19,7 @@ from pydantic import BeforeValidator, Field, ValidationError, field_validator
 
 from ..engine.errors import BigTwoError
 from ..engine.rules import Rules, preset_names
+from ..match.match import SeatKind
 from ..match.settings import RuleSet
 from .declare import (
     MAX_RULE_DEPTH,
@@ -30,9 +31,6 @@ from .declare import (
     check_rule_options,
     words,
 )
-
-HUMAN = "human"
-COMPUTER = "computer"
 
 MAX_DEALS = 1000
 MAX_TITLE = 60
@@ -79,7 +77,7 @@ _Shorthand = Annotated[
         description='"human", "computer" or "computer:LEVEL"',
     ),
 ]
-Seat = Annotated[
+SeatRequestOrShorthand = Annotated[
     SeatRequest,
     BeforeValidator(_seat_shorthand, json_schema_input_type=_Shorthand | SeatRequest),
 ]
@@ -101,7 +99,7 @@ class RoomRequest(Declared):
             f"(at most {MAX_RULE_OPTIONS} keys) of these, at most {MAX_RULE_DEPTH} deep."
         ),
     )
-    seats: list[Seat] | None = Field(
+    seats: list[SeatRequestOrShorthand] | None = Field(
         default=None,
         min_length=2,
         max_length=4,
@@ -157,9 +155,13 @@ class SeatConfig:
     """One seat as created: a human seat waits for a player to join; a computer seat is
     filled at once by a computer player of ``level``."""
 
-    kind: str = HUMAN
+    kind: SeatKind = SeatKind.HUMAN
     level: str = DEFAULT_LEVEL
     name: str = ""
+
+    def __post_init__(self) -> None:
+        # A stored configuration names the kind by its string: hold the member.
+        object.__setattr__(self, "kind", SeatKind(self.kind))
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +209,7 @@ class TableConfig:
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["rules"] = dict(self.rules)
-        data["seats"] = [asdict(s) for s in self.seats]
+        data["seats"] = [{**asdict(s), "kind": s.kind.value} for s in self.seats]
         return data
 
     @classmethod
@@ -241,7 +243,7 @@ class TableConfig:
         ...
         bigtwo.service.config.ConfigError: palm is played by 4 players, not 2
         >>> c = TableConfig.from_request({"seats": ["human", "computer", "computer", "human"]})
-        >>> [s.kind for s in c.seats], c.preset
+        >>> [str(s.kind) for s in c.seats], c.preset
         (['human', 'computer', 'computer', 'human'], 'textbook')
         """
         from ..bots import bot_names  # late: the bot registry imports every level
@@ -311,14 +313,13 @@ def _seats(request: RoomRequest, rules: Rules, levels: list[str]) -> tuple[SeatC
         raise ConfigError(f"{rules.name} is played by {allowed} players, not {len(raw)}")
     seats: list[SeatConfig] = []
     for i, item in enumerate(raw):
-        if item.kind == COMPUTER and item.level not in levels:
+        kind = SeatKind(item.kind)
+        if kind == SeatKind.COMPUTER and item.level not in levels:
             raise ConfigError(
                 f"Seat {i}: unknown computer level {item.level!r} ({', '.join(levels)})"
             )
-        seats.append(
-            SeatConfig(kind=item.kind, level=item.level, name=clean_text(item.name, MAX_NAME))
-        )
-    if all(s.kind == COMPUTER for s in seats):
+        seats.append(SeatConfig(kind=kind, level=item.level, name=clean_text(item.name, MAX_NAME)))
+    if all(s.kind == SeatKind.COMPUTER for s in seats):
         # A table of computers only would play itself out with nobody to watch for.
         raise ConfigError("At least one seat must be for a human player")
     return tuple(seats)

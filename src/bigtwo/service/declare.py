@@ -4,7 +4,7 @@ Room requests, join requests and client messages are each declared once, as a py
 built on :class:`Declared`: strict (a JSON ``true`` is never a number, ``"3"`` never an
 integer) and closed (an unknown field is refused). The server checks what strangers send
 against those models and publishes their JSON schemas, so what is checked and what is
-documented cannot drift apart. :func:`read_json` reads a body or frame; :func:`words` turns a
+documented cannot drift apart. :func:`parse_json` reads a body or frame; :func:`words` turns a
 pydantic error into one sentence that says which field is wrong and what it must be, in terms
 taken from the same schema. Nothing here knows a rule of the game.
 """
@@ -35,15 +35,15 @@ class NotJson(ValueError):
     """A body or frame that is not JSON."""
 
 
-def read_json(text: str | bytes) -> Any:
+def parse_json(text: str | bytes) -> Any:
     """Parse JSON, or raise :class:`NotJson`. Python reads ``NaN``, ``Infinity`` and numbers
     too large for a float (``1e999``) as floats that are not finite: every declaration refuses
     them where a number is allowed, naming the field (422 for a room request), rather than
     refusing the whole body as unreadable.
 
-    >>> read_json('{"a": [1, 2.5]}')
+    >>> parse_json('{"a": [1, 2.5]}')
     {'a': [1, 2.5]}
-    >>> read_json('{"a": ')
+    >>> parse_json('{"a": ')
     Traceback (most recent call last):
     ...
     bigtwo.service.declare.NotJson: not valid JSON

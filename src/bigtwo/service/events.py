@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol
 
 from ..engine.cards import CARDS, Mask, card_text
@@ -22,11 +23,16 @@ from ..engine.deal import Action
 from ..engine.plays import Play
 from ..engine.views import SeatView
 
-ALL = "all"  # every seat and every spectator
-PLAYERS = "players"  # every seat, no spectator
-SPECTATORS = "spectators"  # spectators only
 
-Audience = int | str  # a seat number, or one of the names above
+class Group(StrEnum):
+    """An audience of more than one seat."""
+
+    ALL = "all"  # every seat and every spectator
+    PLAYERS = "players"  # every seat, no spectator
+    SPECTATORS = "spectators"  # spectators only
+
+
+Audience = int | Group  # a seat number, or a group
 
 
 @dataclass(slots=True)
@@ -42,11 +48,11 @@ class Event:
     def reaches(self, seat: int | None) -> bool:
         """Whether a recipient at ``seat`` (None: a spectator) is in the audience."""
         to = self.to
-        if to == ALL:
+        if to == Group.ALL:
             return True
         if seat is None:
-            return to == SPECTATORS
-        return to in (PLAYERS, seat)
+            return to == Group.SPECTATORS
+        return to in (Group.PLAYERS, seat)
 
     def message(self) -> dict[str, Any]:
         if not self.data and self._text is not None:

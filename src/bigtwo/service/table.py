@@ -21,8 +21,8 @@ cards a seat still held become public in ``deal_end`` once the deal is over.
 >>> from bigtwo.service.config import TableConfig, SeatConfig
 >>> seats = (SeatConfig(), SeatConfig("computer"), SeatConfig("computer"), SeatConfig("computer"))
 >>> table = TableService(TableConfig(seats=seats, seed=3, deals=1), "DEMO")
->>> _ = table.apply(Command(JOIN, seat=0, name="Ann", token=hash_token("t")), now=0.0)
->>> [e.type for e in table.apply(Command(READY, seat=0), now=0.0)][:4]
+>>> _ = table.apply(Command(Op.JOIN, seat=0, name="Ann", token=hash_token("t")), now=0.0)
+>>> [e.type for e in table.apply(Command(Op.READY, seat=0), now=0.0)][:4]
 ['ready', 'started', 'deal', 'hand']
 """
 
@@ -35,6 +35,7 @@ import random
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from ..bots import make_bot
@@ -42,31 +43,14 @@ from ..bots.base import Bot
 from ..engine.cards import CARDS, Mask, card_text
 from ..engine.deal import Deal
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
-from ..match.match import Applied, Match
+from ..match.match import Applied, Match, SeatKind
 from ..match.views import TableView
-from .commands import (
-    ACT,
-    BY_COMPUTER,
-    BY_PLAYER,
-    BY_TIMER,
-    CHAT,
-    DEAL,
-    HANDBACK,
-    JOIN,
-    LEAVE,
-    NEXT,
-    QUIT,
-    READY,
-    REMATCH,
-    TAKEOVER,
-    Command,
-)
-from .config import COMPUTER, HUMAN, MAX_NAME, SeatConfig, TableConfig, clean_text
+from .commands import By, Command, Op
+from .config import MAX_NAME, SeatConfig, TableConfig, clean_text
 from .events import (
-    ALL,
-    SPECTATORS,
     Audience,
     Event,
+    Group,
     action_json,
     legal_json,
     public_state,
@@ -75,14 +59,23 @@ from .events import (
 
 log = logging.getLogger(__name__)
 
-WAITING = "waiting"  # seats filling, players getting ready
-PLAYING = "playing"
-FINISHED = "finished"  # the match is over, or everyone quit
 
-# Who controls a seat during the match.
-PLAYER = "player"
-COMPUTER_CONTROL = "computer"
-QUIT_CONTROL = "quit"  # the player quit; a computer plays the rest of the match
+class TableStatus(StrEnum):
+    """Where a table is in its life (its stored status too)."""
+
+    WAITING = "waiting"  # seats filling, players getting ready
+    PLAYING = "playing"
+    FINISHED = "finished"  # the match is over, or everyone quit
+    IDLE = "idle"  # stored only: an unstarted table the server unloaded for lack of players
+
+
+class Control(StrEnum):
+    """Who controls a seat during the match."""
+
+    PLAYER = "player"
+    COMPUTER = "computer"
+    QUIT = "quit"  # the player quit; a computer plays the rest of the match
+
 
 MAX_CHAT = 300
 AVATARS = 8  # a player's picture is one of 0 .. AVATARS - 1
@@ -138,7 +131,7 @@ class Seat:
     taken: bool = False
     token: str = ""  # digest of the seat token; "" when free
     ready: bool = False
-    control: str = PLAYER
+    control: Control = Control.PLAYER
     connected: int = 0  # open connections (presence; not part of the stored state)
     away_since: float | None = None
     bot: Bot | None = None
@@ -148,7 +141,7 @@ class Seat:
 
     @property
     def human(self) -> bool:
-        return self.config.kind == HUMAN
+        return self.config.kind == SeatKind.HUMAN
 
     def public(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -185,7 +178,7 @@ class TableService:
         self.code = code
         self.ruleset = config.make_rules()
         self.rules = self.ruleset.rules
-        self.status = WAITING
+        self.status = TableStatus.WAITING
         self.closed_reason = ""
         self.v = 0  # number of the newest event
         self.state_v = 0  # number of the newest event that changed what a player may do
@@ -206,10 +199,10 @@ class TableService:
         self.seats: list[Seat] = []
         for i, sc in enumerate(config.seats):
             seat = Seat(i, sc)
-            if sc.kind == COMPUTER:
+            if sc.kind == SeatKind.COMPUTER:
                 seat.name = sc.name or f"Computer {i + 1}"
                 seat.taken = seat.ready = True
-                seat.control = COMPUTER_CONTROL
+                seat.control = Control.COMPUTER
             self.seats.append(seat)
 
     @classmethod
@@ -240,7 +233,7 @@ class TableService:
 
     def player_connected(self) -> bool:
         """Whether any player is at the table; computers wait while nobody is."""
-        return any(s.human and s.control == PLAYER and s.connected for s in self.seats)
+        return any(s.human and s.control == Control.PLAYER and s.connected for s in self.seats)
 
     def info(self) -> dict[str, Any]:
         """The room as anyone may see it: no seed, no token, no card."""
@@ -296,7 +289,9 @@ class TableService:
             "deal": self.between,
             "seconds": self.config.between_deals_seconds,
             "waiting": [
-                s.number for s in self.seats if s.human and s.control == PLAYER and not s.said_next
+                s.number
+                for s in self.seats
+                if s.human and s.control == Control.PLAYER and not s.said_next
             ],
         }
 
@@ -388,32 +383,32 @@ class TableService:
     def due(self, now: float) -> Command | None:
         """The automatic command due at ``now``, if any. A computer move of a level that
         thinks elsewhere (``offload``) is never due here: see :meth:`think_request`."""
-        if self.status != PLAYING:
+        if self.status != TableStatus.PLAYING:
             return None
         away = self.config.away_seconds
         for s in self.seats:
             if not s.human:
                 continue
             if (
-                s.control == PLAYER
+                s.control == Control.PLAYER
                 and away is not None
                 and not s.connected
                 and s.away_since is not None
                 and now - s.away_since >= away
             ):
-                return Command(TAKEOVER, seat=s.number)
-            if s.control == COMPUTER_CONTROL and s.connected:
-                return Command(HANDBACK, seat=s.number)
+                return Command(Op.TAKEOVER, seat=s.number)
+            if s.control == Control.COMPUTER and s.connected:
+                return Command(Op.HANDBACK, seat=s.number)
         if not self.player_connected():
             return None
         assert self.match is not None
         if self.between is not None:
             pause = self.pause_deadline()
             if self._everyone_said_next() or (pause is not None and now >= pause[1]):
-                return Command(DEAL)
+                return Command(Op.DEAL)
             return None
         seat = self.seats[self.match.deal.turn]
-        if seat.control != PLAYER:
+        if seat.control != Control.PLAYER:
             if now >= self.turn_started + self.config.computer_delay and not self._offloaded(seat):
                 return self._computer_move(seat)
         elif (
@@ -425,7 +420,7 @@ class TableService:
 
     def deadline(self) -> float | None:
         """When :meth:`due` may next have something (None: only after a new command)."""
-        if self.status != PLAYING or self.match is None:
+        if self.status != TableStatus.PLAYING or self.match is None:
             return None
         times: list[float] = []
         away = self.config.away_seconds
@@ -433,7 +428,10 @@ class TableService:
             times += [
                 s.away_since + away
                 for s in self.seats
-                if s.human and s.control == PLAYER and not s.connected and s.away_since is not None
+                if s.human
+                and s.control == Control.PLAYER
+                and not s.connected
+                and s.away_since is not None
             ]
         if self.player_connected():
             pause = self.pause_deadline()
@@ -441,7 +439,7 @@ class TableService:
                 times.append(pause[1])
             elif self.between is None:
                 seat = self.seats[self.match.deal.turn]
-                if seat.control != PLAYER:
+                if seat.control != Control.PLAYER:
                     if not self._offloaded(seat):
                         times.append(self.turn_started + self.config.computer_delay)
                 elif self.config.turn_seconds is not None:
@@ -451,28 +449,28 @@ class TableService:
     def turn_deadline(self) -> tuple[int, float] | None:
         """The seat to act and when its turn timer runs out, for clocks shown to players."""
         if (
-            self.status != PLAYING
+            self.status != TableStatus.PLAYING
             or self.match is None
             or self.config.turn_seconds is None
             or self.between is not None
         ):
             return None
         seat = self.match.deal.turn
-        if self.seats[seat].control != PLAYER:
+        if self.seats[seat].control != Control.PLAYER:
             return None
         return seat, self.turn_started + self.config.turn_seconds
 
     def pause_deadline(self) -> tuple[int, float] | None:
         """Between deals: the deal to come and when it starts at the latest (None: no limit)."""
         seconds = self.config.between_deals_seconds
-        if self.status != PLAYING or self.between is None or seconds is None:
+        if self.status != TableStatus.PLAYING or self.between is None or seconds is None:
             return None
         return self.between, self.turn_started + seconds
 
     def _everyone_said_next(self) -> bool:
         """Every player at the table (connected, in control of their seat) asked for the next
         deal. Presence is not stored, so this only ever leads to a stored ``deal`` command."""
-        here = [s for s in self.seats if s.human and s.control == PLAYER and s.connected]
+        here = [s for s in self.seats if s.human and s.control == Control.PLAYER and s.connected]
         return bool(here) and all(s.said_next for s in here)
 
     # -- computers thinking elsewhere ------------------------------------------------------------
@@ -486,12 +484,12 @@ class TableService:
         """A computer's decision to make now, away from this thread: at a computer's turn (of
         a level that ``offload`` names) while a player is at the table. It may be asked for at
         once; its move is applied no earlier than the computer delay allows."""
-        if self.status != PLAYING or self.match is None or self.between is not None:
+        if self.status != TableStatus.PLAYING or self.match is None or self.between is not None:
             return None
         if not self.player_connected():
             return None
         seat = self.seats[self.match.deal.turn]
-        if seat.control == PLAYER or not self._offloaded(seat):
+        if seat.control == Control.PLAYER or not self._offloaded(seat):
             return None
         deal = self.match.deal
         bot = self._bot(seat)
@@ -513,14 +511,14 @@ class TableService:
         or None when the table has moved on since the request (the choice is thrown away).
         A choice that is not legal here becomes the cheapest legal play. ``bot`` is the bot
         as it was after choosing (it may keep a plan for the deal), to keep from now on."""
-        if self.status != PLAYING or self.match is None or self.between is not None:
+        if self.status != TableStatus.PLAYING or self.match is None or self.between is not None:
             return None
         seat = self.seats[request.seat]
         if (
             self.match.deal_number != request.deal
             or self.state_v != request.state_v
             or self.match.deal.turn != request.seat
-            or seat.control == PLAYER
+            or seat.control == Control.PLAYER
             or seat.bot is not request.bot
         ):
             return None
@@ -530,7 +528,7 @@ class TableService:
         legal = {p.mask for p in view.legal}
         if (play is None and not view.can_pass) or (play is not None and play not in legal):
             play = view.legal[0].mask
-        return Command(ACT, seat=request.seat, cards=play, by=BY_COMPUTER)
+        return Command(Op.ACT, seat=request.seat, cards=play, by=By.COMPUTER)
 
     def fallback_command(self, request: ThinkRequest) -> Command | None:
         """The move a computer makes when its thinking ran out of time: the cheapest legal
@@ -555,7 +553,7 @@ class TableService:
 
     def _join(self, cmd: Command, now: float) -> None:
         seat = self._seat(cmd.seat)
-        if self.status != WAITING:
+        if self.status != TableStatus.WAITING:
             raise Refused("started", "The match has already started: no seat is free")
         if not seat.human:
             raise Refused("seat_taken", f"Seat {seat.number} is for a computer player")
@@ -570,28 +568,30 @@ class TableService:
         ):
             raise Refused("bad_command", f"An avatar is a number from 0 to {AVATARS - 1}")
         seat.name = clean_text(cmd.name, MAX_NAME) or f"Player {seat.number + 1}"
-        seat.taken, seat.token, seat.ready, seat.control = True, cmd.token, False, PLAYER
+        seat.taken, seat.token, seat.ready, seat.control = True, cmd.token, False, Control.PLAYER
         seat.avatar = cmd.avatar
         seat.away_since = now
-        self._emit("joined", ALL, {"seat": seat.number, "name": seat.name, "avatar": seat.avatar})
+        self._emit(
+            "joined", Group.ALL, {"seat": seat.number, "name": seat.name, "avatar": seat.avatar}
+        )
 
     def _leave(self, cmd: Command, now: float) -> None:
         seat = self._seat(cmd.seat)
-        if self.status != WAITING:
+        if self.status != TableStatus.WAITING:
             raise Refused("started", "The match has started: quit instead of leaving")
         if not (seat.human and seat.taken):
             raise Refused("no_seat", f"Nobody sits at seat {seat.number}")
         seat.taken, seat.token, seat.ready, seat.name, seat.avatar = False, "", False, "", None
-        self._emit("left", ALL, {"seat": seat.number})
+        self._emit("left", Group.ALL, {"seat": seat.number})
 
     def _ready(self, cmd: Command, now: float) -> None:
         seat = self._seat(cmd.seat)
-        if self.status != WAITING:
+        if self.status != TableStatus.WAITING:
             raise Refused("started", "The match has already started")
         if not (seat.human and seat.taken):
             raise Refused("no_seat", f"Nobody sits at seat {seat.number}")
         seat.ready = cmd.ready
-        self._emit("ready", ALL, {"seat": seat.number, "ready": seat.ready})
+        self._emit("ready", Group.ALL, {"seat": seat.number, "ready": seat.ready})
         if all(s.taken and s.ready for s in self.seats):
             self._start(now)
 
@@ -607,12 +607,12 @@ class TableService:
             # Who sat where, for the match record: "human" or the computer's level.
             kinds=[s.config.kind if s.human else s.config.level for s in self.seats],
         )
-        self.status = PLAYING
+        self.status = TableStatus.PLAYING
         for seat in self.seats:
             seat.ready = False
         self._emit(
             "started",
-            ALL,
+            Group.ALL,
             {
                 "players": cfg.players,
                 "deals": self.match.deals,
@@ -630,7 +630,7 @@ class TableService:
         public = deal.view(None)
         self._emit(
             "deal",
-            ALL,
+            Group.ALL,
             {
                 "deal": match.deal_number,
                 "deals": match.deals,
@@ -656,7 +656,7 @@ class TableService:
         """Tell the seat to act what it may do (private: the legal plays hold its cards)."""
         self.turn_started = now
         match = self.match
-        if match is None or self.status != PLAYING or match.deal.over:
+        if match is None or self.status != TableStatus.PLAYING or match.deal.over:
             return
         view = match.deal.view(match.deal.turn)
         self._emit(
@@ -678,13 +678,13 @@ class TableService:
             done = seat.applied.get(cmd.id)
             if done is not None:
                 raise AlreadyApplied(cmd.id, done)
-        if self.status == WAITING:
+        if self.status == TableStatus.WAITING:
             raise Refused("not_started", "The match has not started yet")
-        if self.status == FINISHED or self.match is None:
+        if self.status == TableStatus.FINISHED or self.match is None:
             raise Refused("finished", "The match is over")
         if self.between is not None:
             raise Refused("between_deals", "The deal is over: the next one starts soon")
-        if cmd.by == BY_PLAYER and seat.control != PLAYER:
+        if cmd.by == By.PLAYER and seat.control != Control.PLAYER:
             raise Refused("not_in_control", f"A computer is playing seat {seat.number} now")
         if cmd.seen is not None and cmd.seen < self.state_v:
             raise Refused(
@@ -721,7 +721,7 @@ class TableService:
             by = cmd.by if i == 0 else "auto"
             self._emit(
                 "action",
-                ALL,
+                Group.ALL,
                 {"deal": deal_number, **action_json(action), "by": by, **public_state(state)},
                 state=True,
             )
@@ -738,7 +738,7 @@ class TableService:
                 seat.said_next = False
         self._emit(
             "deal_end",
-            ALL,
+            Group.ALL,
             {
                 "deal": result.number,
                 "winner": result.winner,
@@ -753,13 +753,13 @@ class TableService:
             state=True,
         )
         if match.over:
-            self.status = FINISHED
+            self.status = TableStatus.FINISHED
             self.closed_reason = "match over"
             self._finished()
             ranking = sorted(range(match.players), key=lambda s: -match.totals[s])
             self._emit(
                 "match_end",
-                ALL,
+                Group.ALL,
                 {"totals": list(match.totals), "ranking": ranking, "deals": match.deal_number},
                 state=True,
             )
@@ -771,18 +771,18 @@ class TableService:
     def _next(self, cmd: Command, now: float) -> None:
         """A player has read the score sheet and is ready for the next deal."""
         seat = self._seat(cmd.seat)
-        if self.status != PLAYING or self.between is None:
+        if self.status != TableStatus.PLAYING or self.between is None:
             raise Refused("bad_command", "The table is not waiting between deals")
-        if not (seat.human and seat.taken) or seat.control != PLAYER:
+        if not (seat.human and seat.taken) or seat.control != Control.PLAYER:
             raise Refused("not_in_control", f"Seat {seat.number} is not played by a person now")
         if seat.said_next:
             return  # said twice (two windows, a retry): nothing new to tell anyone
         seat.said_next = True
-        self._emit("next", ALL, {"seat": seat.number, "deal": self.between})
+        self._emit("next", Group.ALL, {"seat": seat.number, "deal": self.between})
 
     def _deal(self, cmd: Command, now: float) -> None:
         """Between deals: the next deal starts."""
-        if self.status != PLAYING or self.between is None or self.match is None:
+        if self.status != TableStatus.PLAYING or self.between is None or self.match is None:
             raise Refused("bad_command", "The table is not waiting between deals")
         self.between = None
         for seat in self.seats:
@@ -792,14 +792,14 @@ class TableService:
 
     def _rematch(self, cmd: Command, now: float) -> None:
         """The match is over and a table for a new game was opened (its code in ``text``)."""
-        if self.status != FINISHED or self.match is None:
+        if self.status != TableStatus.FINISHED or self.match is None:
             raise Refused("not_over", "A new game can be opened once the match is over")
         if self.rematch:
             raise Refused("bad_command", f"A new game was opened already: table {self.rematch}")
         if not cmd.text:
             raise Refused("bad_command", "A new game needs the code of its table")
         self.rematch = cmd.text
-        self._emit("rematch", ALL, {"code": cmd.text, "by": cmd.seat})
+        self._emit("rematch", Group.ALL, {"code": cmd.text, "by": cmd.seat})
 
     def _finished(self) -> None:
         """The match is over: computers will not be asked again, so let them go."""
@@ -812,30 +812,36 @@ class TableService:
             raise Refused("bad_command", "Say something: the chat line is empty")
         if cmd.seat is None:
             name = clean_text(cmd.name, MAX_NAME) or "Spectator"
-            self._emit("chat", SPECTATORS, {"seat": None, "name": name, "text": text})
+            self._emit("chat", Group.SPECTATORS, {"seat": None, "name": name, "text": text})
         else:
             seat = self._seat(cmd.seat)
             if not (seat.human and seat.taken):
                 raise Refused("no_seat", f"Nobody sits at seat {seat.number}")
-            self._emit("chat", ALL, {"seat": seat.number, "name": seat.name, "text": text})
+            self._emit("chat", Group.ALL, {"seat": seat.number, "name": seat.name, "text": text})
         self.chat.append(self._new[-1])
 
     def _takeover(self, cmd: Command, now: float) -> None:
         seat = self._seat(cmd.seat)
-        if self.status != PLAYING or not seat.human or seat.control != PLAYER:
+        if self.status != TableStatus.PLAYING or not seat.human or seat.control != Control.PLAYER:
             raise Refused("bad_command", f"Seat {seat.number} cannot be taken over now")
-        seat.control = COMPUTER_CONTROL
+        seat.control = Control.COMPUTER
         self._emit(
-            "control", ALL, {"seat": seat.number, "control": COMPUTER_CONTROL, "reason": "away"}
+            "control",
+            Group.ALL,
+            {"seat": seat.number, "control": Control.COMPUTER, "reason": "away"},
         )
 
     def _handback(self, cmd: Command, now: float) -> None:
         seat = self._seat(cmd.seat)
-        if not seat.human or seat.control != COMPUTER_CONTROL:
+        if not seat.human or seat.control != Control.COMPUTER:
             raise Refused("bad_command", f"Seat {seat.number} has no computer to hand back")
-        seat.control = PLAYER
+        seat.control = Control.PLAYER
         seat.bot = None
-        self._emit("control", ALL, {"seat": seat.number, "control": PLAYER, "reason": "returned"})
+        self._emit(
+            "control",
+            Group.ALL,
+            {"seat": seat.number, "control": Control.PLAYER, "reason": "returned"},
+        )
         if (
             self.match is not None
             and self.between is None
@@ -846,22 +852,22 @@ class TableService:
 
     def _quit(self, cmd: Command, now: float) -> None:
         seat = self._seat(cmd.seat)
-        if not (seat.human and seat.taken) or seat.control == QUIT_CONTROL:
+        if not (seat.human and seat.taken) or seat.control == Control.QUIT:
             raise Refused("no_seat", f"Nobody sits at seat {seat.number}")
-        if self.status == WAITING:
+        if self.status == TableStatus.WAITING:
             self._leave(cmd, now)
             return
-        if self.status == FINISHED:
+        if self.status == TableStatus.FINISHED:
             raise Refused("finished", "The match is over")
-        seat.control = QUIT_CONTROL
+        seat.control = Control.QUIT
         seat.token = ""
-        self._emit("quit", ALL, {"seat": seat.number})
-        if not any(s.human and s.control != QUIT_CONTROL for s in self.seats):
-            self.status = FINISHED
+        self._emit("quit", Group.ALL, {"seat": seat.number})
+        if not any(s.human and s.control != Control.QUIT for s in self.seats):
+            self.status = TableStatus.FINISHED
             self.closed_reason = "every player quit"
             self.between = None
             self._finished()
-            self._emit("closed", ALL, {"reason": self.closed_reason}, state=True)
+            self._emit("closed", Group.ALL, {"reason": self.closed_reason}, state=True)
 
     # -- computer and timer moves ----------------------------------------------------------
     def _bot(self, seat: Seat) -> Bot:
@@ -892,7 +898,7 @@ class TableService:
         if (play is None and not view.can_pass) or (play is not None and play not in view.legal):
             play = view.legal[0]
         return Command(
-            ACT, seat=seat.number, cards=None if play is None else play.mask, by=BY_COMPUTER
+            Op.ACT, seat=seat.number, cards=None if play is None else play.mask, by=By.COMPUTER
         )
 
     def _timer_move(self, seat: Seat) -> Command:
@@ -900,7 +906,7 @@ class TableService:
         assert self.match is not None
         view = self.match.deal.view(seat.number)
         cards = None if view.can_pass else view.legal[0].mask
-        return Command(ACT, seat=seat.number, cards=cards, by=BY_TIMER)
+        return Command(Op.ACT, seat=seat.number, cards=cards, by=By.TIMER)
 
     # -- events ----------------------------------------------------------------------------------
     def _emit(self, kind: str, to: Audience, data: dict[str, Any], *, state: bool = False) -> None:
@@ -919,15 +925,15 @@ class TableService:
 
 
 _HANDLERS = {
-    JOIN: TableService._join,
-    LEAVE: TableService._leave,
-    READY: TableService._ready,
-    ACT: TableService._act,
-    CHAT: TableService._chat,
-    TAKEOVER: TableService._takeover,
-    HANDBACK: TableService._handback,
-    QUIT: TableService._quit,
-    NEXT: TableService._next,
-    DEAL: TableService._deal,
-    REMATCH: TableService._rematch,
+    Op.JOIN: TableService._join,
+    Op.LEAVE: TableService._leave,
+    Op.READY: TableService._ready,
+    Op.ACT: TableService._act,
+    Op.CHAT: TableService._chat,
+    Op.TAKEOVER: TableService._takeover,
+    Op.HANDBACK: TableService._handback,
+    Op.QUIT: TableService._quit,
+    Op.NEXT: TableService._next,
+    Op.DEAL: TableService._deal,
+    Op.REMATCH: TableService._rematch,
 }

@@ -23,10 +23,10 @@ def run(
     The store is opened before the screen takes over, so a locked or damaged data file is
     reported in words on the command line (a :class:`BigTwoError`), not inside the app.
     """
-    from ..match.store import Store
+    from ..match.store import MatchStore
     from .app import BigTwoApp
 
-    store = Store(db_path)
+    store = MatchStore(db_path)
     app = BigTwoApp(
         db_path=db_path, rules=rules, seed=seed, ascii_only=ascii_only, deals=deals, store=store
     )

@@ -25,7 +25,7 @@ from ..engine.cards import Mask
 from ..engine.errors import BigTwoError
 from ..engine.rules import Rules
 from ..match.settings import RuleSet
-from ..match.store import Store
+from ..match.store import MatchStore
 from .controller import GameController, GameSetup
 from .dialogs import Cover, FinalScore, Menu, ResumeOffer, ScoreSheet, score_sheet_text
 from .hangup import watch_for_hang_up
@@ -67,7 +67,7 @@ class BigTwoApp(App[None]):
         deals: int | None = None,
         export_dir: str | Path | None = None,
         clock: Callable[[], float] = time.monotonic,
-        store: Store | None = None,
+        store: MatchStore | None = None,
     ) -> None:
         super().__init__()
         if rules is not None:
@@ -396,10 +396,10 @@ def _levels() -> list[str]:
     return bot_names()
 
 
-def _open_store(path: str | Path | None, report: Callable[[str], None]) -> Store:
+def _open_store(path: str | Path | None, report: Callable[[str], None]) -> MatchStore:
     """The store at ``path``; when it cannot be opened, say why and play on in memory."""
     try:
-        return Store(path)
+        return MatchStore(path)
     except BigTwoError as exc:
         report(f"{exc} - playing without saving")
-        return Store(":memory:")
+        return MatchStore(":memory:")

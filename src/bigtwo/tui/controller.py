@@ -24,15 +24,13 @@ from ..engine.plays import Play
 from ..engine.rules import Rules
 from ..engine.views import SeatView
 from ..match.history import ScoreRow, score_rows
-from ..match.match import Match
+from ..match.match import Match, SeatKind
 from ..match.settings import RuleSet
 from ..match.views import TableView
 
 if TYPE_CHECKING:
     from ..bots.base import Bot
     from .prefs import Prefs
-
-HUMAN = "human"  # a seat's kind in the match record; a computer seat's kind is its level
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +114,7 @@ class GameController:
                 autopass=setup.autopass,
                 autopass_five=setup.autopass_five,
                 custom=dict(setup.custom) or None,
-                kinds=[HUMAN if seat.human else seat.level for seat in setup.seats],
+                kinds=[SeatKind.HUMAN if seat.human else seat.level for seat in setup.seats],
             )
         self.match = match
         self.clock = clock
@@ -386,7 +384,9 @@ class GameController:
         (``human`` or a computer level)."""
         table = table if isinstance(table, dict) else {}
         seats = tuple(
-            SeatSetup(name, kind == HUMAN, kind if kind not in (HUMAN, "") else "greedy")
+            SeatSetup(
+                name, kind == SeatKind.HUMAN, kind if kind not in (SeatKind.HUMAN, "") else "greedy"
+            )
             for name, kind in zip(match.names, match.kinds, strict=True)
         )
         if not any(s.human for s in seats):

@@ -24,7 +24,7 @@ from textual.widgets import Footer, Label, Static
 from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, Mask, card_indices, card_symbols
 from ..engine.rules import Rules
 from ..match import history
-from ..match.store import HighScore, Stats
+from ..match.store import HighScore, PlayerStats
 from .render import RED_TEXT, cards_text, is_red
 
 if TYPE_CHECKING:
@@ -184,7 +184,7 @@ def high_scores_text(scores: Sequence[HighScore]) -> Text:
     return text
 
 
-def stats_text(stats: Sequence[Stats]) -> Text:
+def stats_text(stats: Sequence[PlayerStats]) -> Text:
     """Lifetime statistics, one row per name that finished a game."""
     text = Text()
     head = f"{'Name':<12}{'Games':>6}{'Won':>5}{'Deals':>7}{'Won':>5}{'Win %':>7}{'Balance':>9}{'Best':>6}{'Time':>9}"

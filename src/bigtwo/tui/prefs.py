@@ -12,11 +12,11 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Protocol
 
 from ..engine.rules import preset_names
+from ..match.match import DEFAULT_NAMES
 
 PREFS_KEY = "tui.prefs"
 SPEEDS: dict[str, float] = {"slow": 1.2, "medium": 0.6, "fast": 0.2}
 SORTS = ("rank", "suit")
-DEFAULT_NAMES = ("You", "Ann", "Bill", "Cat")
 # Presets whose deals the table can play as they are; ``revolution`` needs its second deck,
 # which lives outside the match core, so it is offered as its base game only by the CLI.
 PLAYABLE_PRESETS = tuple(p for p in preset_names() if p != "revolution")

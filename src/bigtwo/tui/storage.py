@@ -1,4 +1,4 @@
-"""The terminal game's door to :class:`bigtwo.match.store.Store`: saving and resuming the game
+"""The terminal game's door to :class:`bigtwo.match.store.MatchStore`: saving and resuming the game
 in play, preferences, high scores and statistics.
 
 The store keeps the match as its game record; the little the table adds (which game of the
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ..engine.errors import BigTwoError
-from ..match.store import HighScore, MatchInfo, Stats, Store
+from ..match.store import HighScore, MatchInfo, MatchStore, PlayerStats
 from .controller import GameController
 
 T = TypeVar("T")
@@ -38,9 +38,9 @@ class Saved:
 
 
 class TuiStorage:
-    """What the app keeps between runs, in one :class:`Store`."""
+    """What the app keeps between runs, in one :class:`~bigtwo.match.store.MatchStore`."""
 
-    def __init__(self, store: Store, on_error: Callable[[str], None] | None = None) -> None:
+    def __init__(self, store: MatchStore, on_error: Callable[[str], None] | None = None) -> None:
         self.store = store
         self.on_error = on_error or (lambda message: None)
 
@@ -124,6 +124,6 @@ class TuiStorage:
     def high_scores(self) -> list[HighScore]:
         return self._safe([], self.store.high_scores)
 
-    def stats(self) -> list[Stats]:
+    def stats(self) -> list[PlayerStats]:
         """Lifetime statistics of every name that finished a game here."""
         return self._safe([], lambda: [self.store.stats(n) for n in self.store.names()])

@@ -1,0 +1,122 @@
+"""Names that mean one thing: no public name is defined twice in the package (outside a short
+list of names that are the same interface on purpose), the closed sets of words the tables
+use are string enums, and those enums write exactly the strings that stored logs, records and
+the wire format have always held."""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections import defaultdict
+from enum import StrEnum
+from pathlib import Path
+
+import bigtwo
+from bigtwo.engine.cards import to_mask
+from bigtwo.match.match import SeatKind
+from bigtwo.match.store import MatchStatus
+from bigtwo.service.commands import By, Command, Op
+from bigtwo.service.config import SeatConfig, TableConfig
+from bigtwo.service.events import Event, Group
+from bigtwo.service.table import Control, TableService, TableStatus, hash_token
+
+PACKAGE = Path(bigtwo.__file__).parent
+
+# The same name in several modules on purpose, because it is one interface: every command
+# module of the CLI offers ``register(subparsers)``, which cli.py calls on each.
+SAME_INTERFACE = {
+    "register": {
+        "commands/bots.py",
+        "commands/engine.py",
+        "commands/match.py",
+        "commands/play.py",
+        "commands/server.py",
+    },
+}
+
+
+def _public_definitions(tree: ast.Module) -> list[str]:
+    """The public classes, functions and UPPERCASE or CapWords constants (type aliases
+    included) a module defines; a name it imports is not a definition."""
+    names: list[str] = []
+    for node in tree.body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.append(node.name)
+        elif isinstance(node, ast.Assign):
+            names += [t.id for t in node.targets if isinstance(t, ast.Name) and t.id[0].isupper()]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names += [node.target.id] if node.target.id[0].isupper() else []
+    return [n for n in names if not n.startswith("_")]
+
+
+def test_no_public_name_is_defined_in_two_modules() -> None:
+    where: dict[str, set[str]] = defaultdict(set)
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = path.relative_to(PACKAGE).as_posix()
+        for name in _public_definitions(ast.parse(path.read_text(encoding="utf-8"))):
+            where[name].add(module)
+    twice = {
+        name: sorted(modules)
+        for name, modules in where.items()
+        if len(modules) > 1 and modules != SAME_INTERFACE.get(name)
+    }
+    assert twice == {}, f"defined in more than one module: {twice}"
+
+
+def test_closed_sets_are_string_enums() -> None:
+    for member in (
+        Op.JOIN,
+        By.TIMER,
+        Group.SPECTATORS,
+        TableStatus.PLAYING,
+        Control.QUIT,
+        SeatKind.HUMAN,
+        MatchStatus.ABANDONED,
+    ):
+        assert isinstance(member, StrEnum), member
+    assert [str(op) for op in Op] == [
+        "join", "leave", "ready", "act", "chat", "takeover", "handback", "quit", "next",
+        "deal", "rematch",
+    ]  # fmt: skip
+    assert [str(s) for s in TableStatus] == ["waiting", "playing", "finished", "idle"]
+    assert [str(c) for c in Control] == ["player", "computer", "quit"]
+    assert [str(g) for g in Group] == ["all", "players", "spectators"]
+    assert [str(k) for k in SeatKind] == ["human", "computer"]
+    assert [str(s) for s in MatchStatus] == ["open", "finished", "abandoned"]
+
+
+def test_stored_commands_are_the_same_text() -> None:
+    act = Command(Op.ACT, seat=2, cards=to_mask("3d 3c"), id="a1", seen=4, by=By.TIMER)
+    assert json.dumps(act.to_log()) == (
+        '{"op": "act", "seat": 2, "cards": ' + str(to_mask("3d 3c")) + ', "by": "timer", '
+        '"id": "a1"}'
+    )
+    ready = Command(Op.READY, seat=0, ready=False)
+    assert json.dumps(ready.to_log()) == '{"op": "ready", "seat": 0, "ready": false}'
+    # A stored log names operations by their strings, and reads back to the same command.
+    again = Command.from_log(json.loads(json.dumps(act.to_log())))
+    assert again.op is Op.ACT and again.by is By.TIMER and again.to_log() == act.to_log()
+
+
+def test_stored_configuration_and_events_are_the_same_text() -> None:
+    seats = (SeatConfig(), SeatConfig("computer", "greedy"))
+    config = TableConfig(preset="textbook", seats=seats, seed=5)
+    assert json.dumps(config.to_json()["seats"]) == (
+        '[{"kind": "human", "level": "greedy", "name": ""}, '
+        '{"kind": "computer", "level": "greedy", "name": ""}]'
+    )
+    assert TableConfig.from_json(json.loads(json.dumps(config.to_json()))) == config
+    table = TableService(config, "NAMES")
+    [joined] = table.apply(Command(Op.JOIN, seat=0, name="Ann", token=hash_token("t")), 0.0)
+    assert joined.to == Group.ALL and joined.reaches(None) and joined.reaches(1)
+    assert json.loads(joined.json()) == {
+        "type": "joined",
+        "v": 1,
+        "seat": 0,
+        "name": "Ann",
+        "avatar": None,
+    }
+    aside = Event(2, "chat", Group.SPECTATORS, {"seat": None, "name": "Bo", "text": "hi"})
+    assert aside.json() == '{"type":"chat","v":2,"seat":null,"name":"Bo","text":"hi"}'
+    assert aside.reaches(None) and not aside.reaches(0)
+    assert table.status == "waiting" and json.dumps(table.status) == '"waiting"'
