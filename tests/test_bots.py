@@ -22,7 +22,7 @@ from bigtwo.bots.hint import hint
 from bigtwo.bots.inference import proven_misses, proven_replies
 from bigtwo.bots.ppo2018_net import Ppo2018Unavailable, find_data_dir
 from bigtwo.bots.strong import StrongBot, UnseenBest, beatable, best_by_group, planner_for
-from bigtwo.engine import Deal, Rules, parse_cards, preset_names, table_for
+from bigtwo.engine import Deal, Rules, catalog_for, parse_cards, preset_names
 from bigtwo.engine.cards import card_indices
 from bigtwo.engine.views import SeatView
 from bigtwo.match import Match
@@ -281,15 +281,15 @@ def test_planner_finds_the_fewest_plays() -> None:
 
 @pytest.mark.parametrize("preset", preset_names())
 def test_best_by_group_matches_enumeration(preset: str) -> None:
-    table = table_for(Rules.preset(preset))
+    catalog = catalog_for(Rules.preset(preset))
     rng = random.Random(preset)
     for _ in range(60):
         cards = sum(1 << c for c in rng.sample(range(52), rng.choice([2, 5, 9, 14, 20, 26])))
         truth: dict[object, int] = {}
-        for p in table.plays_in(cards):
+        for p in catalog.plays_in(cards):
             truth[p.group] = max(truth.get(p.group, -1), p.power)
-        assert best_by_group(table, cards) == truth
-        up_to_four = best_by_group(table, cards, fives=False)
+        assert best_by_group(catalog, cards) == truth
+        up_to_four = best_by_group(catalog, cards, fives=False)
         assert {g: up_to_four[g] for g in up_to_four if g in (1, 2, 3, 4)} == {
             g: truth[g] for g in truth if g in (1, 2, 3, 4)
         }
@@ -299,17 +299,17 @@ def test_best_by_group_matches_enumeration(preset: str) -> None:
 def test_unseen_best_answers_as_the_full_summary(preset: str) -> None:
     """The lazy summary gives every play the same answer as the full one, whichever group is
     asked about first."""
-    table = table_for(Rules.preset(preset))
+    catalog = catalog_for(Rules.preset(preset))
     rng = random.Random(preset)
     for _ in range(40):
         cards = sum(1 << c for c in rng.sample(range(52), rng.choice([5, 9, 14, 20, 26, 39])))
         hand = sum(1 << c for c in rng.sample(range(52), 13)) & ~cards
-        full = best_by_group(table, cards)
-        lazy = UnseenBest(table, cards)
-        plays = table.plays_in(hand)
+        full = best_by_group(catalog, cards)
+        lazy = UnseenBest(catalog, cards)
+        plays = catalog.plays_in(hand)
         for p in rng.sample(plays, len(plays)):
             for most in (1, 4, 13):
-                assert beatable(table, p, lazy, most) == beatable(table, p, full, most), p
+                assert beatable(catalog, p, lazy, most) == beatable(catalog, p, full, most), p
 
 
 def test_planner_cost_is_the_cost_of_the_plan() -> None:
@@ -366,7 +366,7 @@ def test_expert_samples_worlds_that_respect_autopasses() -> None:
             view = match.view(deal.turn)
             misses = [(s, p) for s, p in proven_misses(view) if p.size == 1]
             if misses and view.legal:
-                power = deal.table_rules.card_power
+                power = deal.catalog.card_power
                 for _ in range(5):
                     hands = sample_hands(view, rng, proven_misses(view))
                     for s, play in misses:
@@ -387,7 +387,7 @@ def test_chosen_passes_prove_a_reply_and_worlds_respect_them() -> None:
     proof is true of the real hands, and the sampled worlds keep it."""
     from bigtwo.engine.movegen import HandPlays
 
-    table = table_for(PALM)
+    catalog = catalog_for(PALM)
     proofs = checked = 0
     for seed in range(30):
         match = Match(PALM_SET, players=4, seed=seed, deals=1)
@@ -402,12 +402,12 @@ def test_chosen_passes_prove_a_reply_and_worlds_respect_them() -> None:
             found = proven_replies(view)
             for seat, play, since in found:
                 assert not deal.hands[seat] & since  # cards played since are gone from the hand
-                assert HandPlays(table, deal.hands[seat] | since).replies(play)
+                assert HandPlays(catalog, deal.hands[seat] | since).replies(play)
             proofs += len(found)
             if found and checked < 40:
                 hands = sample_hands(view, rng, proven_misses(view), replies=found)
                 for seat, play, since in found:
-                    assert HandPlays(table, hands[seat] | since).replies(play)
+                    assert HandPlays(catalog, hands[seat] | since).replies(play)
                 checked += 1
             match.act(deal.turn, strong.choose(view, rng))
     assert proofs >= 100 and checked == 40

@@ -176,7 +176,7 @@ def test_the_dcs_triple_of_a_four_of_a_kind_is_never_offered() -> None:
     deal.pass_(deal.turn)
     deal.pass_(deal.turn)
     view = view_of(deal, 0)
-    assert view.table is None and view.seat == 0
+    assert view.to_beat is None and view.seat == 0
     offered = {p.mask for p in legal_actions(view).values() if p is not None}
     dcs = mask("7d 7c 7s")
     assert dcs in {p.mask for p in view.legal} and dcs not in offered

@@ -25,11 +25,11 @@ from bigtwo.engine import (
     beats,
     card_symbols,
     card_text,
+    catalog_for,
     classify,
     legal_plays,
     opening_of,
     preset_names,
-    table_for,
     to_mask,
 )
 from bigtwo.engine.deal import deal_hands
@@ -88,9 +88,9 @@ def test_legal_plays_with_one_card(name: str, hand: CardSet, number: int) -> Non
     card, alone = as_card_and_set(number)
     # the hand itself one card
     assert outcome(lambda: legal_plays(card, rules)) == outcome(lambda: legal_plays(alone, rules))
-    # a single on the table
-    assert outcome(lambda: legal_plays(hand, rules, table=card)) == outcome(
-        lambda: legal_plays(hand, rules, table=alone)
+    # a single to beat
+    assert outcome(lambda: legal_plays(hand, rules, to_beat=card)) == outcome(
+        lambda: legal_plays(hand, rules, to_beat=alone)
     )
     # the card a lead must include
     with_card = outcome(lambda: legal_plays(hand, rules, must_include=card))
@@ -104,11 +104,11 @@ def test_legal_plays_with_one_card(name: str, hand: CardSet, number: int) -> Non
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from(PRESETS), hands, card_numbers)
 def test_hand_plays_with_one_card(name: str, hand: CardSet, number: int) -> None:
-    table = table_for(Rules.preset(name))
+    catalog = catalog_for(Rules.preset(name))
     card, alone = as_card_and_set(number)
-    assert HandPlays(table, card).plays == HandPlays(table, alone).plays
-    assert HandPlays(table, card).hand == alone.mask
-    whole = HandPlays(table, hand)
+    assert HandPlays(catalog, card).plays == HandPlays(catalog, alone).plays
+    assert HandPlays(catalog, card).hand == alone.mask
+    whole = HandPlays(catalog, hand)
     assert whole.without(card).plays == whole.without(alone).plays
     assert whole.without(card).hand == (hand - alone).mask
     assert whole.leads(card) == whole.leads(alone)

@@ -44,7 +44,7 @@ def names(deal: Deal) -> list[str]:
 def refused(deal: Deal, seat: int, cards: str | None, error: type[Exception], start: str) -> None:
     """The action is refused with ``error`` and a message that starts with ``start``, and the
     deal is left as it was."""
-    before = (list(deal.hands), deal.turn, deal.table, len(deal.actions))
+    before = (list(deal.hands), deal.turn, deal.to_beat, len(deal.actions))
     with pytest.raises(error) as info:
         if cards is None:
             deal.pass_(seat)
@@ -52,7 +52,7 @@ def refused(deal: Deal, seat: int, cards: str | None, error: type[Exception], st
             deal.play(seat, cards)
     assert str(info.value).startswith(start), str(info.value)
     assert isinstance(info.value, IllegalAction) and isinstance(info.value, BigTwoError)
-    assert (list(deal.hands), deal.turn, deal.table, len(deal.actions)) == before
+    assert (list(deal.hands), deal.turn, deal.to_beat, len(deal.actions)) == before
 
 
 # -- refusals in words ---------------------------------------------------------------------
@@ -188,12 +188,12 @@ def test_first_play_alone_option() -> None:
     first = deal.actions[0]
     assert first.seat == 2 and first.auto and str(first.play) == "3d"
     assert "3♦" in first.reason and not first.trick_over
-    assert deal.turn == 3 and str(deal.table) == "3d" and deal.counts() == [2, 2, 1, 2]
+    assert deal.turn == 3 and str(deal.to_beat) == "3d" and deal.counts() == [2, 2, 1, 2]
     assert deal.can_pass() and deal.opening is None
     # the holder's seat is not in control: three passes give it the lead
     for seat in (3, 0, 1):
         deal.pass_(seat)
-    assert deal.turn == 2 and deal.table is None
+    assert deal.turn == 2 and deal.to_beat is None
     # with first_play 'alone' taken back, only the lead card alone may open
     deal = Deal(cw, ["3d 3c 4c", "6c 7c", "8c 9c", "Tc Jc"])
     deal.undo()
@@ -216,8 +216,8 @@ def test_trick_ends_when_everyone_else_passes() -> None:
     deal = Deal(PALM, ["3d 9d", "4d Td", "5d Jd", "6d Qd"])
     deal.play(0, "3d")
     assert [deal.pass_(s).trick_over for s in (1, 2, 3)] == [False, False, True]
-    assert deal.turn == 0 and deal.table is None and deal.passes == 0 and not deal.can_pass()
-    assert deal.table_seat == 0
+    assert deal.turn == 0 and deal.to_beat is None and deal.passes == 0 and not deal.can_pass()
+    assert deal.to_beat_seat == 0
 
 
 def test_without_pass_lock_a_passed_player_plays_again() -> None:
@@ -248,7 +248,7 @@ def test_pass_lock_option(rules: Rules) -> None:
     assert deal.view(1).locked == 0b10
     deal.pass_(2)
     action = deal.pass_(3)  # seats 1, 2, 3 are all out: the trick ends at once
-    assert action.trick_over and deal.turn == 0 and deal.table is None and deal.locked == 0
+    assert action.trick_over and deal.turn == 0 and deal.to_beat is None and deal.locked == 0
     # the lock lasts for one trick only
     deal.play(0, "Kh")
     assert deal.turn == 1 and deal.can_pass()
@@ -325,7 +325,7 @@ def test_bombs_in_a_deal() -> None:
         "4d 4c 4h 4s 9s",
     ]
     deal.play(2, "4d 4c 4h 4s 6d")
-    assert str(deal.table) == "4d 4c 4h 4s 6d" and deal.turn == 3
+    assert str(deal.to_beat) == "4d 4c 4h 4s 6d" and deal.turn == 3
     assert names(deal) == []
     palm = Deal(PALM, ["3c 9d 3d", "2s 5d", "4d 4c 4h 4s 6d 9s", "7d 8d"])
     palm.play(0, "3d")
@@ -427,8 +427,8 @@ def snapshot(deal: Deal) -> tuple[object, ...]:
     return (
         tuple(deal.hands),
         deal.turn,
-        deal.table,
-        deal.table_seat,
+        deal.to_beat,
+        deal.to_beat_seat,
         deal.passes,
         deal.locked,
         deal.opening,
@@ -511,13 +511,13 @@ def test_legal_plays_are_exactly_what_verify_accepts(
         if deal.over or step % 5:
             continue
         legal = {p.mask for p in deal.legal_plays()}
-        for play in deal.table_rules.plays_in(deal.hands[deal.turn]):
+        for play in deal.catalog.plays_in(deal.hands[deal.turn]):
             try:
                 deal.verify_play(deal.turn, play)
                 accepted = True
             except IllegalAction:
                 accepted = False
-            assert accepted == (play.mask in legal), (str(play), deal.table)
+            assert accepted == (play.mask in legal), (str(play), deal.to_beat)
         other = (deal.turn + 1) % deal.players
         assert deal.legal_plays(other) == [] and not deal.can_pass(other)
 

@@ -21,9 +21,9 @@ from bigtwo.engine import (
     Play,
     Rules,
     SeatView,
+    catalog_for,
     parse_cards,
     preset_names,
-    table_for,
 )
 
 SLOTS = ("mask", "kind", "size", "group", "power", "order")
@@ -60,9 +60,9 @@ def test_every_play_of_a_hand_comes_back_whole(name: str) -> None:
     """Every slot survives, the group (an int, a Kind or the bombs') and order included, so a
     play from a worker compares and sorts as the one that was sent."""
     rules = Rules.preset(name)
-    table = table_for(rules)
+    catalog = catalog_for(rules)
     hand = parse_cards("3d 3c 3h 3s 4d 5d 6d 7d 8c 9h Th Jh Qh Kh Ah 2s")
-    plays = table.plays_in(hand.mask)
+    plays = catalog.plays_in(hand.mask)
     assert plays
     for play in plays:
         back = round_trip(play)

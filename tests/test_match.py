@@ -201,7 +201,7 @@ def test_autopass_is_on_for_one_two_and_three_card_plays_and_recorded_as_auto() 
     assert applied[1].reason == "no 1-card play beats the table"
     assert applied[-1].trick_over
     # Never at a lead: the trick came back to seat 0, who now leads and is not passed.
-    assert match.deal.turn == 0 and match.deal.table is None and not match.autopass_due()
+    assert match.deal.turn == 0 and match.deal.to_beat is None and not match.autopass_due()
 
 
 def test_autopass_for_pairs_and_triples() -> None:
@@ -231,7 +231,7 @@ def test_autopass_for_five_card_plays_is_a_separate_switch_off_by_default() -> N
     applied = five.play(0, "3d 4c 5h 6s 7d")
     assert [(a.seat, a.auto) for a in applied] == [(0, False), (1, True), (2, True), (3, True)]
     assert applied[1].reason == "no 5-card play beats the table"
-    assert five.deal.turn == 0 and five.deal.table is None
+    assert five.deal.turn == 0 and five.deal.to_beat is None
 
 
 def test_autopass_off_passes_nobody_and_switching_is_logged() -> None:

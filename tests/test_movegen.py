@@ -17,11 +17,11 @@ from bigtwo.engine import (
     Play,
     Rules,
     beats,
+    catalog_for,
     classify,
     legal_plays,
     parse_cards,
     preset_names,
-    table_for,
 )
 from bigtwo.engine.cards import FULL_DECK, card_indices
 from bigtwo.engine.rules import FIVE_CARD_KINDS, FOUR_CARD_KINDS
@@ -35,7 +35,7 @@ def names(plays: list[Play]) -> list[str]:
 
 
 def brute_force(
-    hand: int, rules: Rules, table: Play | None = None, must_include: int | None = None
+    hand: int, rules: Rules, to_beat: Play | None = None, must_include: int | None = None
 ) -> list[Play]:
     """Every subset of 1 to 5 cards that is a play, filtered, cheapest first."""
     out: list[Play] = []
@@ -48,8 +48,8 @@ def brute_force(
             play = classify(mask, rules)
             if play is None:
                 continue
-            if table is not None:
-                if not beats(play, table, rules):
+            if to_beat is not None:
+                if not beats(play, to_beat, rules):
                     continue
             elif must_include is not None and not mask >> must_include & 1:
                 continue
@@ -64,7 +64,7 @@ def same(got: list[Play], expected: list[Play]) -> None:
 
 # -- golden lists ------------------------------------------------------------------------------
 @pytest.mark.parametrize(
-    ("rules", "hand", "table", "must_include", "expected"),
+    ("rules", "hand", "to_beat", "must_include", "expected"),
     [
         (
             PALM,
@@ -123,22 +123,22 @@ def same(got: list[Play], expected: list[Play]) -> None:
     ],
 )  # fmt: skip
 def test_golden_legal_plays(
-    rules: Rules, hand: str, table: str | None, must_include: str | None, expected: list[str]
+    rules: Rules, hand: str, to_beat: str | None, must_include: str | None, expected: list[str]
 ) -> None:
     include = None if must_include is None else parse_cards(must_include)[0]
-    got = legal_plays(parse_cards(hand), rules, table=table, must_include=include)
+    got = legal_plays(parse_cards(hand), rules, to_beat=to_beat, must_include=include)
     assert names(got) == expected
 
 
-def test_legal_plays_accepts_a_play_as_table() -> None:
-    table = classify("Qs", PALM)
-    assert table is not None
-    assert names(legal_plays("Kd 2c 3d", PALM, table=table)) == ["Kd", "2c"]
+def test_legal_plays_accepts_a_play_as_the_play_to_beat() -> None:
+    to_beat = classify("Qs", PALM)
+    assert to_beat is not None
+    assert names(legal_plays("Kd 2c 3d", PALM, to_beat=to_beat)) == ["Kd", "2c"]
 
 
-def test_legal_plays_refuses_a_table_that_is_no_play() -> None:
-    with pytest.raises(NotACombination, match="The table's cards 3d 4c are not a play"):
-        legal_plays("Kd 2c", PALM, table="3d 4c")
+def test_legal_plays_refuses_cards_to_beat_that_are_no_play() -> None:
+    with pytest.raises(NotACombination, match="The cards to beat 3d 4c are not a play"):
+        legal_plays("Kd 2c", PALM, to_beat="3d 4c")
 
 
 def test_must_include_takes_a_card_in_any_notation() -> None:
@@ -189,11 +189,11 @@ hands = st.one_of(
 )
 
 
-def real_table(rules: Rules, hand: int, rng: random.Random) -> Play | None:
+def real_to_beat(rules: Rules, hand: int, rng: random.Random) -> Play | None:
     """A play made from cards outside the hand, of a random size, as met in real games."""
     others = [c for c in range(52) if not hand >> c & 1]
     opponent = sum(1 << c for c in rng.sample(others, min(13, len(others))))
-    plays = table_for(rules).plays_in(opponent)
+    plays = catalog_for(rules).plays_in(opponent)
     sizes = sorted({p.size for p in plays})
     size = rng.choice(sizes)
     return rng.choice([p for p in plays if p.size == size])
@@ -205,8 +205,8 @@ def check_against_brute_force(rules: Rules, hand: int, seed: int) -> None:
     card = rng.choice(card_indices(hand))
     same(legal_plays(hand, rules, must_include=card), brute_force(hand, rules, must_include=card))
     for _ in range(3):
-        table = real_table(rules, hand, rng)
-        same(legal_plays(hand, rules, table=table), brute_force(hand, rules, table=table))
+        to_beat = real_to_beat(rules, hand, rng)
+        same(legal_plays(hand, rules, to_beat=to_beat), brute_force(hand, rules, to_beat=to_beat))
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -264,14 +264,14 @@ def test_plays_left_after_cards_leave_equal_a_fresh_enumeration(
     hand = sum(
         1 << c for c in rng.sample(card_indices(hand) or [0], min(13, hand.bit_count() or 1))
     )
-    table = table_for(Rules.preset(preset))
-    before = HandPlays(table, hand)
+    catalog = catalog_for(Rules.preset(preset))
+    before = HandPlays(catalog, hand)
     after = before.without(gone & hand)
-    fresh = HandPlays(table, hand & ~gone)
+    fresh = HandPlays(catalog, hand & ~gone)
     same(after.plays, fresh.plays)
     assert after.hand == fresh.hand
     for _ in range(2):
-        target = real_table(table.rules, hand, rng)
+        target = real_to_beat(catalog.rules, hand, rng)
         if target is not None:
             same(after.replies(target), fresh.replies(target))
 
@@ -281,7 +281,7 @@ CHARLESWORTH = Rules.preset("charlesworth2018")
 
 
 @pytest.mark.parametrize(
-    ("hand", "table", "actions", "top"),
+    ("hand", "to_beat", "actions", "top"),
     [
         (
             "3S 4D 5D 6H 7S 8S 9C 9H TD QS AH AS 2C",
@@ -316,12 +316,12 @@ CHARLESWORTH = Rules.preset("charlesworth2018")
     ],
 )
 def test_charlesworth_worked_examples(
-    hand: str, table: str | None, actions: int, top: list[str]
+    hand: str, to_beat: str | None, actions: int, top: list[str]
 ) -> None:
     """The number of legal actions (a pass counts as one when not in control) and the
     network's favourite plays of each worked example are legal here too."""
-    plays = legal_plays(hand, CHARLESWORTH, table=table)
-    assert len(plays) + (table is not None) == actions
+    plays = legal_plays(hand, CHARLESWORTH, to_beat=to_beat)
+    assert len(plays) + (to_beat is not None) == actions
     masks = {p.mask for p in plays}
     for cards in top:
         assert parse_cards(cards).mask in masks, cards

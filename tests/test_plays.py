@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bigtwo.engine import Kind, Play, Rules, beats, classify, parse_cards, preset_names, table_for
+from bigtwo.engine import Kind, Play, Rules, beats, catalog_for, classify, parse_cards, preset_names
 from bigtwo.engine.cards import FULL_DECK
 
 PRESETS = preset_names()
@@ -49,7 +49,7 @@ def test_palm_singles_rank_then_suit(preset: str) -> None:
         assert higher(high, low, preset), (high, low)
     # 2 of spades is the highest card and 3 of diamonds the lowest
     rules = Rules.preset(preset)
-    powers = sorted(range(52), key=lambda c: table_for(rules).card_power[c])
+    powers = sorted(range(52), key=lambda c: catalog_for(rules).card_power[c])
     assert (powers[0], powers[-1]) == (0, 51)
 
 
@@ -399,22 +399,22 @@ def test_play_order_is_size_kind_power_mask() -> None:
 # -- properties ------------------------------------------------------------------------------
 def random_plays(rules: Rules, rng: random.Random, count: int) -> list[Play]:
     """Plays drawn from random 13-card hands (so any kind, at its natural frequency)."""
-    table = table_for(rules)
+    catalog = catalog_for(rules)
     out: list[Play] = []
     while len(out) < count:
         hand = sum(1 << c for c in rng.sample(range(52), 13))
-        out.append(rng.choice(table.plays_in(hand)))
+        out.append(rng.choice(catalog.plays_in(hand)))
     return out
 
 
 def random_plays_of_one_group(rules: Rules, rng: random.Random, count: int) -> list[Play]:
-    table = table_for(rules)
+    catalog = catalog_for(rules)
     hand = sum(1 << c for c in rng.sample(range(52), 13))
-    first = rng.choice(table.plays_in(hand))
+    first = rng.choice(catalog.plays_in(hand))
     out = [first]
     while len(out) < count:
         hand = sum(1 << c for c in rng.sample(range(52), 13))
-        same = [p for p in table.plays_in(hand) if p.group == first.group]
+        same = [p for p in catalog.plays_in(hand) if p.group == first.group]
         if same:
             out.append(rng.choice(same))
     return out
@@ -425,16 +425,16 @@ def random_plays_of_one_group(rules: Rules, rng: random.Random, count: int) -> l
 @given(seed=st.integers(0, 2**32))
 def test_beats_is_a_strict_order(preset: str, seed: int) -> None:
     rules = Rules.preset(preset)
-    table = table_for(rules)
+    catalog = catalog_for(rules)
     rng = random.Random(seed)
     for a, b, c in (random_plays(rules, rng, 3), random_plays_of_one_group(rules, rng, 3)):
         for x in (a, b, c):
-            assert not table.beats(x, x)  # irreflexive
+            assert not catalog.beats(x, x)  # irreflexive
         for x, y in ((a, b), (b, c), (a, c)):
-            assert not (table.beats(x, y) and table.beats(y, x))  # asymmetric
+            assert not (catalog.beats(x, y) and catalog.beats(y, x))  # asymmetric
         for x, y, z in ((a, b, c), (a, c, b), (b, a, c), (b, c, a), (c, a, b), (c, b, a)):
-            if table.beats(x, y) and table.beats(y, z):
-                assert table.beats(x, z), (x, y, z)  # transitive
+            if catalog.beats(x, y) and catalog.beats(y, z):
+                assert catalog.beats(x, z), (x, y, z)  # transitive
         for x, y in ((a, b), (b, c), (a, c)):
             # two plays with no card in common in one group: exactly one beats the other
             unbeatable = rules.straight_flush_beatable is False and Kind.STRAIGHT_FLUSH in (
@@ -442,10 +442,10 @@ def test_beats_is_a_strict_order(preset: str, seed: int) -> None:
                 y.kind,
             )
             if x.group == y.group and not x.mask & y.mask and not unbeatable:
-                assert table.beats(x, y) != table.beats(y, x), (x, y)
-            if x.kind is y.kind and table.beats(x, y):
+                assert catalog.beats(x, y) != catalog.beats(y, x), (x, y)
+            if x.kind is y.kind and catalog.beats(x, y):
                 assert x.order > y.order  # cheapest first means weakest first
-            if x.size != y.size and table.beats(x, y):
+            if x.size != y.size and catalog.beats(x, y):
                 assert x.group == "bomb"
 
 

@@ -35,11 +35,11 @@ def engine_state(view: SeatView) -> dict[str, Any]:
         "turn": view.turn,
         "counts": list(view.counts),
         "table": None
-        if view.table is None
+        if view.to_beat is None
         else {
-            "seat": view.table_seat,
-            "cards": card_text(view.table.mask),
-            "kind": view.table.kind.value,
+            "seat": view.to_beat_seat,
+            "cards": card_text(view.to_beat.mask),
+            "kind": view.to_beat.kind.value,
         },
         "passes": view.passes,
         "locked": [s for s in range(view.players) if view.locked >> s & 1],

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bigtwo.bots.expert import RacingStrong
 from bigtwo.bots.strong import Situation, StrongBot, opponents_held_back
 from bigtwo.engine.cards import to_mask
-from bigtwo.engine.plays import table_for
+from bigtwo.engine.plays import catalog_for
 from bigtwo.engine.rules import Rules
 from bigtwo.match import Match, RuleSet
 
@@ -19,20 +19,20 @@ class Plain(StrongBot):
 
 
 def situation(hand: str, counts: list[int], trick: str | None = None) -> Situation:
-    table = table_for(PALM)
+    catalog = catalog_for(PALM)
     mask = to_mask(hand)
-    plays = table.plays_in(mask)
+    plays = catalog.plays_in(mask)
     if trick is None:
-        on_table, legal = None, plays
+        to_beat, legal = None, plays
     else:
-        on_table = table.classify(to_mask(trick))
-        assert on_table is not None
+        to_beat = catalog.classify(to_mask(trick))
+        assert to_beat is not None
         legal = sorted(
-            (p for p in plays if p.size == on_table.size and p.power > on_table.power),
+            (p for p in plays if p.size == to_beat.size and p.power > to_beat.power),
             key=lambda p: p.order,
         )
     return Situation.make(
-        PALM, 0, mask, counts, on_table, legal, trick is not None, plays, FULL & ~mask,
+        PALM, 0, mask, counts, to_beat, legal, trick is not None, plays, FULL & ~mask,
         PALM_SET.scoring,
     )  # fmt: skip
 

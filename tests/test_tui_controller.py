@@ -51,7 +51,7 @@ def test_a_finished_trick_stays_on_show_until_the_next_lead() -> None:
     game = GameController(setup())
     game.play(0, parse_cards("3d").mask)
     game.run_computers()
-    while game.human_to_act == 0 and game.view().table is not None:
+    while game.human_to_act == 0 and game.view().to_beat is not None:
         game.pass_(0)
         game.run_computers()
         trick, finished = game.trick()

@@ -21,8 +21,8 @@ FIELDS = {
     "counts",
     "turn",
     "leader",
-    "table",
-    "table_seat",
+    "to_beat",
+    "to_beat_seat",
     "passes",
     "locked",
     "opening",
@@ -60,13 +60,13 @@ def check_view(deal: Deal, seat: int | None) -> None:
     assert view.counts == tuple(deal.counts())
     seat_number(view.turn)
     seat_number(view.leader)
-    seat_number(view.table_seat, allow_minus=True)
+    seat_number(view.to_beat_seat, allow_minus=True)
     seat_number(view.winner, allow_none=True)
     assert isinstance(view.passes, int) and 0 <= view.passes < deal.players
     assert isinstance(view.locked, int) and 0 <= view.locked < 1 << deal.players
-    if view.table is not None:
-        assert isinstance(view.table, Play)
-        no_hidden_cards(view.table.mask)
+    if view.to_beat is not None:
+        assert isinstance(view.to_beat, Play)
+        no_hidden_cards(view.to_beat.mask)
     if view.opening is not None:
         assert own >> view.opening & 1  # only its holder is told the lead card
     for action in view.actions:
@@ -86,7 +86,7 @@ def check_view(deal: Deal, seat: int | None) -> None:
         assert view.can_pass == deal.can_pass(seat)
     else:
         assert view.legal == () and view.can_pass is False
-    assert view.players == deal.players and view.is_lead == (deal.table is None)
+    assert view.players == deal.players and view.is_lead == (deal.to_beat is None)
 
 
 @pytest.mark.parametrize("preset", PRESETS)

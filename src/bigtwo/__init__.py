@@ -8,7 +8,7 @@ players, terminal and browser play and a game server.
 ('straight', '3d 4c 5h 6s 7d')
 >>> beats(parse_cards("3d 4c 5h 6s 7s"), parse_cards("3s 4s 5s 6d 7h"), rules)
 True
->>> [str(p) for p in legal_plays(parse_cards("3d 3c 5h 9s 2s"), rules, table=parse_cards("4d"))]
+>>> [str(p) for p in legal_plays(parse_cards("3d 3c 5h 9s 2s"), rules, to_beat=parse_cards("4d"))]
 ['5h', '9s', '2s']
 """
 

@@ -83,7 +83,7 @@ def play_deal(
     while not deal.over:
         seat = deal.turn
         view = match.view(seat)
-        if not view.legal:  # nothing beats the table: a pass, not a decision
+        if not view.legal:  # no reply: a pass, not a decision
             match.pass_(seat)
             continue
         bot = bots[seat]

@@ -24,7 +24,7 @@ def random_game(rules: Rules, rng: random.Random, players: int = 4) -> int:
     apply = deal.apply_unchecked
     while deal.winner is None:
         plays = deal.legal_plays()
-        options = len(plays) + (deal.table is not None)
+        options = len(plays) + (deal.to_beat is not None)
         pick = choice(options)
         apply(plays[pick] if pick < len(plays) else None)
     return len(deal.actions)
@@ -41,14 +41,14 @@ def bench_engine(games: int = 2000, seed: int = 1, rules_name: str = "palm") -> 
     elapsed = time.perf_counter() - start
     positions = _random_positions(rules, random.Random(seed + 1), 2000)
     from .engine.movegen import HandPlays
-    from .engine.plays import table_for
+    from .engine.plays import catalog_for
 
-    table = table_for(rules)
+    catalog = catalog_for(rules)
     start = time.perf_counter()
     calls = 0
     while calls < 20000:
         for hand, target in positions:
-            hp = HandPlays(table, hand)
+            hp = HandPlays(catalog, hand)
             if target is None:
                 hp.leads()
             else:
@@ -73,8 +73,8 @@ def _random_positions(
     while len(out) < count:
         deal = Deal(rules, deal_hands(rules, 4, rng))
         while deal.winner is None and len(out) < count:
-            out.append((deal.hands[deal.turn], deal.table))
+            out.append((deal.hands[deal.turn], deal.to_beat))
             plays = deal.legal_plays()
-            pick = rng.randrange(len(plays) + (deal.table is not None))
+            pick = rng.randrange(len(plays) + (deal.to_beat is not None))
             deal.apply_unchecked(plays[pick] if pick < len(plays) else None)
     return out

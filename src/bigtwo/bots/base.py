@@ -59,7 +59,7 @@ class RandomBot(Bot):
 
 
 class GreedyBot(Bot):
-    """Always the cheapest legal play; passes only when nothing beats the table."""
+    """Always the cheapest legal play; passes only when it has no reply."""
 
     name = "greedy"
 

@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..engine.cards import Mask, card_indices
-from ..engine.plays import Kind, Play, Table, table_for
+from ..engine.plays import Catalog, Kind, Play, catalog_for
 from . import register_bot
 from .base import RANK_2, RANK_9, RANK_A, RANK_K, Bot
 
@@ -62,11 +62,11 @@ def _ranks(play: Play) -> set[int]:
     return {c >> 2 for c in card_indices(play.mask)}
 
 
-def classic_cost(play: Play, table: Table) -> tuple[int, int, int, int]:
+def classic_cost(play: Play, catalog: Catalog) -> tuple[int, int, int, int]:
     """Cheapest first as the Palm players saw it: the engine's order, except that a straight
     holding a 2 (A2345, 23456) is dearer than every other straight of its kind."""
     with_two = play.kind in _STRAIGHTS and RANK_2 in _ranks(play)
-    return (play.size, table.kind_rank[play.kind], int(with_two), play.order)
+    return (play.size, catalog.kind_rank[play.kind], int(with_two), play.order)
 
 
 class ClassicBot(Bot):
@@ -133,7 +133,7 @@ class _Turn:
         self.hand = view.hand
         self.seen = seen
         self.guard = guard
-        self.table = table_for(view.rules)
+        self.catalog = catalog_for(view.rules)
         self.n = view.players
         self.counts = view.counts
         self.others = [s for s in range(self.n) if s != self.seat]
@@ -145,13 +145,13 @@ class _Turn:
         self.rest = self.hand & ~self.guarded
 
     def cost(self, play: Play) -> tuple[int, int, int, int]:
-        return classic_cost(play, self.table)
+        return classic_cost(play, self.catalog)
 
     # -- facts ---------------------------------------------------------------------------------
     def top_power(self, seat: int) -> int:
         """The power of ``seat``'s highest card: known when peeking, else the highest
         unseen card stands in for it."""
-        power = self.table.card_power
+        power = self.catalog.card_power
         cards = self.seen[seat] if self.seen is not None else self.view.unseen
         return max((power[c] for c in card_indices(cards)), default=-1)
 
@@ -183,7 +183,7 @@ class _Turn:
         """The cards of the five-card hands it keeps, picked cheapest first, disjoint."""
         fives = [
             p
-            for p in self.table.plays_in(self.hand)
+            for p in self.catalog.plays_in(self.hand)
             if self.guarded_kind(p) and self.five_allowed(p)
         ]
         fives.sort(key=lambda p: (p.kind not in _STRAIGHTS, self.cost(p)))
@@ -217,7 +217,7 @@ class _Turn:
         return all(mine > self.top_power(s) for s in self.others)
 
     def _own_top(self) -> int:
-        power = self.table.card_power
+        power = self.catalog.card_power
         return max(power[c] for c in card_indices(self.hand))
 
     def someone_on_one(self) -> bool:
@@ -225,9 +225,9 @@ class _Turn:
 
     # -- choosing --------------------------------------------------------------------------------
     def choose(self) -> Play | None:
-        if self.view.table is None:
+        if self.view.to_beat is None:
             return self.lead()
-        return self.answer(self.view.table)
+        return self.answer(self.view.to_beat)
 
     def lead(self) -> Play:
         legal = self.legal
@@ -262,33 +262,33 @@ class _Turn:
             return highest  # a low lead would let the player on one card out
         return (self.singles_to_play(singles) or self.from_rest(singles) or singles)[0]
 
-    def answer(self, table: Play) -> Play | None:
-        legal = [p for p in self.legal if p.size == table.size]
+    def answer(self, to_beat: Play) -> Play | None:
+        legal = [p for p in self.legal if p.size == to_beat.size]
         if not legal:
             return None
-        if table.size == 1:
-            return self.answer_single(table, legal)
-        if table.kind is Kind.PAIR:
+        if to_beat.size == 1:
+            return self.answer_single(to_beat, legal)
+        if to_beat.kind is Kind.PAIR:
             pairs = self.from_rest(legal)
             if self.near_end:
                 return max(legal, key=lambda p: p.power)  # their biggest pair, or none
             pairs = [p for p in pairs if RANK_2 not in _ranks(p)]
             return pairs[0] if pairs else None
-        if table.kind is Kind.TRIPLE:
+        if to_beat.kind is Kind.TRIPLE:
             triples = self.from_rest(legal)
             if self.counts[self.seat] > 4:
                 triples = [p for p in triples if RANK_2 not in _ranks(p)]
             return triples[0] if triples else None
-        if table.size == 5:
-            return self.answer_five(table, legal)
+        if to_beat.size == 5:
+            return self.answer_five(to_beat, legal)
         plays = self.from_rest(legal)
         return plays[0] if plays else None
 
-    def answer_single(self, table: Play, legal: list[Play]) -> Play | None:
+    def answer_single(self, to_beat: Play, legal: list[Play]) -> Play | None:
         if (
-            self.view.table_seat not in self.humans
-            and self.view.table_seat != self.seat
-            and table.mask.bit_length() - 1 >> 2 >= RANK_K
+            self.view.to_beat_seat not in self.humans
+            and self.view.to_beat_seat != self.seat
+            and to_beat.mask.bit_length() - 1 >> 2 >= RANK_K
         ):
             return None  # a fellow Palm player's K, A or 2 stands
         highest = max(legal, key=lambda p: p.power)
@@ -302,19 +302,19 @@ class _Turn:
                 return highest
         return candidates[0] if candidates else None
 
-    def answer_five(self, table: Play, legal: list[Play]) -> Play | None:
+    def answer_five(self, to_beat: Play, legal: list[Play]) -> Play | None:
         allowed = [p for p in legal if self.five_allowed(p)]
         if not allowed:
             return None
-        if table.kind is Kind.STRAIGHT:
+        if to_beat.kind is Kind.STRAIGHT:
             rank = {k: i for i, k in enumerate(_AGAINST_STRAIGHT)}
             return min(allowed, key=lambda p: (rank.get(p.kind, 9), self.cost(p)))
-        if table.kind is Kind.STRAIGHT_FLUSH:
+        if to_beat.kind is Kind.STRAIGHT_FLUSH:
             sfs = [p for p in allowed if p.kind is Kind.STRAIGHT_FLUSH]
             return sfs[0] if sfs else None
         # escalate, keeping the straights it holds where it can
         straights = 0
-        for p in self.table.plays_in(self.hand):
+        for p in self.catalog.plays_in(self.hand):
             if p.kind is Kind.STRAIGHT and self.five_allowed(p):
                 straights |= p.mask
         return min(allowed, key=lambda p: (bool(p.mask & straights), self.cost(p)))

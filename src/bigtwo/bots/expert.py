@@ -1,8 +1,8 @@
 """The ``expert`` computer player: fair determinized search over simulated deals.
 
 From its seat's view it (1) reads what the passes prove about the other hands
-(:mod:`.inference`): an automatic pass shows that seat held nothing beating the play on the
-table, a chosen one that it held a reply; (2) samples *worlds*, full deals that agree with
+(:mod:`.inference`): an automatic pass shows that seat held nothing beating the play to beat,
+a chosen one that it held a reply; (2) samples *worlds*, full deals that agree with
 everything it knows: its own cards, every seat's card count, the cards played and those
 proofs; (3) in each world tries each of a few candidate moves (the ``strong`` player's choice,
 a pass, the cheapest play, the plays of its plan) and finishes the deal with a rollout policy
@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 
 from ..engine.cards import Mask, card_indices
 from ..engine.deal import Deal
-from ..engine.plays import Play, Table, table_for
+from ..engine.plays import Catalog, Play, catalog_for
 from . import register_bot
 from .base import Bot
 from .inference import proven_misses, proven_replies
@@ -62,9 +62,9 @@ def _cards_above(power: Sequence[int], single: Play) -> Mask:
     return Mask(sum(1 << c for c in range(52) if power[c] > single.power))
 
 
-def _beats(table: Table, cards: Mask, play: Play) -> bool:
+def _beats(catalog: Catalog, cards: Mask, play: Play) -> bool:
     """Whether ``cards`` can make a play that beats ``play``."""
-    return beatable(table, play, UnseenBest(table, cards), 13)
+    return beatable(catalog, play, UnseenBest(catalog, cards), 13)
 
 
 def sample_hands(
@@ -84,8 +84,8 @@ def sample_hands(
     on them).
     """
     assert view.seat is not None
-    table = table_for(view.rules)
-    power = table.card_power
+    catalog = catalog_for(view.rules)
+    power = catalog.card_power
     n = view.players
     others = [s for s in range(n) if s != view.seat]
     forbidden = dict.fromkeys(others, 0)
@@ -100,10 +100,10 @@ def sample_hands(
         needs[seat].append((play, since, _cards_above(power, play) if play.size == 1 else 0))
 
     def fits(seat: int, hand: Mask) -> bool:
-        if any(_beats(table, hand, play) for play in checks[seat]):
+        if any(_beats(catalog, hand, play) for play in checks[seat]):
             return False
         return all(
-            (hand | since) & above if above else _beats(table, Mask(hand | since), play)
+            (hand | since) & above if above else _beats(catalog, Mask(hand | since), play)
             for play, since, above in needs[seat]
         )
 
@@ -144,8 +144,8 @@ def world_of(view: SeatView, hands: Sequence[Mask]) -> Deal:
     """A deal in the view's position with the given hands: the sampled world."""
     deal = Deal(view.rules, list(hands), leader=view.turn)
     # the trick in progress is public; copy it onto the fresh deal
-    deal.table = view.table
-    deal.table_seat = view.table_seat
+    deal.to_beat = view.to_beat
+    deal.to_beat_seat = view.to_beat_seat
     deal.passes = view.passes
     deal.locked = view.locked
     deal.opening = view.opening
@@ -168,7 +168,7 @@ def rollout_move(deal: Deal) -> Play | None:
     hands = deal.hands
     n = deal.players
     nxt = hands[(seat + 1) % n].bit_count()
-    if deal.table is None:
+    if deal.to_beat is None:
         if nxt == 1:
             multi = [p for p in plays if p.size > 1]
             return multi[0] if multi else plays[-1]  # plays[-1]: the highest single
@@ -180,7 +180,7 @@ def rollout_move(deal: Deal) -> Play | None:
         return best
     if not plays:
         return None
-    size = deal.table.size
+    size = deal.to_beat.size
     near = min(hands[s].bit_count() for s in range(n) if s != seat)
     if near <= size:
         return max((p for p in plays if p.size == size), key=_power, default=plays[-1])
@@ -312,7 +312,7 @@ def tree_moves(deal: Deal, policy: Policy) -> list[Play | None]:
     would do, a pass, the cheapest plays of each size and the strongest reply."""
     plays = deal.legal_plays()
     out: list[Play | None] = [policy(deal)]
-    if deal.table is None:
+    if deal.to_beat is None:
         cheapest: dict[int, Play] = {}
         for p in plays:
             cheapest.setdefault(p.size, p)
@@ -569,7 +569,7 @@ class ExpertBot(Bot):
         planner = planner_for(view.rules)
         plan_masks = {p.mask for p in planner.plan(view.hand)}
         in_plan = [p for p in legal if p.mask in plan_masks]
-        if view.table is None:
+        if view.to_beat is None:
             for p in sorted(in_plan, key=lambda p: (-p.size, p.order)):
                 add(p)
             by_size: dict[int, Play] = {}

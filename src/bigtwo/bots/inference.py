@@ -25,14 +25,14 @@ def proven_misses(view: SeatView) -> list[tuple[int, Play]]:
     later, smaller hand of that seat.
     """
     out: list[tuple[int, Play]] = []
-    table: Play | None = None
+    to_beat: Play | None = None
     for action in view.actions:
         if action.play is not None:
-            table = action.play
-        elif action.auto and table is not None and action.seat != view.seat:
-            out.append((action.seat, table))
+            to_beat = action.play
+        elif action.auto and to_beat is not None and action.seat != view.seat:
+            out.append((action.seat, to_beat))
         if action.trick_over:
-            table = None
+            to_beat = None
     return out
 
 
@@ -47,19 +47,19 @@ def proven_replies(view: TableView) -> list[tuple[int, Play, int]]:
     """
     switches = view.action_switches
     played = [0] * view.players
-    table: Play | None = None
+    to_beat: Play | None = None
     passes: list[tuple[int, Play, int]] = []  # (seat, play, the cards it had played by then)
     for i, action in enumerate(view.actions):
         if action.play is not None:
-            table = action.play
+            to_beat = action.play
             played[action.seat] |= action.play.mask
         elif (
             not action.auto
-            and table is not None
+            and to_beat is not None
             and action.seat != view.seat
-            and switches[i].passes(table.size)
+            and switches[i].passes(to_beat.size)
         ):
-            passes.append((action.seat, table, played[action.seat]))
+            passes.append((action.seat, to_beat, played[action.seat]))
         if action.trick_over:
-            table = None
+            to_beat = None
     return [(seat, play, played[seat] & ~before) for seat, play, before in passes]

@@ -8,8 +8,8 @@ that win tricks), then:
   are masters; otherwise leads a five-card play of the plan, else the plan's play holding its
   lowest card; with an opponent on one or two cards, a play that opponent cannot go out over;
 * answers: only with a play that fits the plan (some nearly cheapest plan contains it),
-  keeping control cards (2s, single aces, masters) unless the table shows a K or higher, an
-  opponent is down to a few cards or its own race is short;
+  keeping control cards (2s, single aces, masters) unless the play to beat shows a K or
+  higher, an opponent is down to a few cards or its own race is short;
 * blocks a player who could go out over the trick with its strongest reply;
 * when the deal looks lost (an opponent close to out and two or more of its plays beatable),
   unloads the reply that takes the most penalty points out of its hand.
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..engine.cards import Mask, card_indices
-from ..engine.plays import BOMB_GROUP, Kind, Play, Table, table_for
+from ..engine.plays import BOMB_GROUP, Catalog, Kind, Play, catalog_for
 from . import register_bot
 from .base import RANK_2, RANK_A, RANK_K, Bot
 from .inference import proven_replies
@@ -82,21 +82,21 @@ class _Layout:
     """Per rule set: each rank's cards strongest first for any subset (by its 4-bit nibble),
     and each straight sequence's mask in each suit."""
 
-    def __init__(self, table: Table) -> None:
-        power = table.suit_rank
+    def __init__(self, catalog: Catalog) -> None:
+        power = catalog.suit_rank
         self.strongest_first = [
             sorted((s for s in range(4) if nibble >> s & 1), key=lambda s: -power[s])
             for nibble in range(16)
         ]
         self.sequence_suits = [
-            [sum(1 << (r * 4 + s) for r in seq) for s in range(4)] for seq in table.sequences
+            [sum(1 << (r * 4 + s) for r in seq) for s in range(4)] for seq in catalog.sequences
         ]
 
 
 _LAYOUTS: dict[int, _Layout] = {}
 
 
-def best_by_group(table: Table, cards: Mask, fives: bool = True) -> dict[object, int]:
+def best_by_group(catalog: Catalog, cards: Mask, fives: bool = True) -> dict[object, int]:
     """The highest power, per comparison group, of the plays that ``cards`` can make (with
     ``fives`` false, of the plays of up to four cards only).
 
@@ -104,20 +104,20 @@ def best_by_group(table: Table, cards: Mask, fives: bool = True) -> dict[object,
     bomb in the unseen cards) cannot be beaten. Five-card plays are built from the strongest
     candidate of each kind rather than enumerated, so this stays fast on 39 cards.
     """
-    key = (id(table), cards, fives)
+    key = (id(catalog), cards, fives)
     hit = _BEST_CACHE.get(key)
     if hit is not None:
         return hit
     if len(_BEST_CACHE) > 20_000:
         _BEST_CACHE.clear()
-    layout = _LAYOUTS.get(id(table))
+    layout = _LAYOUTS.get(id(catalog))
     if layout is None:
-        layout = _LAYOUTS[id(table)] = _Layout(table)
+        layout = _LAYOUTS[id(catalog)] = _Layout(catalog)
     order = layout.strongest_first
     # by_rank[r]: the cards of rank r in ``cards``, strongest first
     by_rank = [[r * 4 + s for s in order[cards >> (4 * r) & 0xF]] for r in range(13)]
     found: list[Play] = []
-    make = table.make
+    make = catalog.make
 
     def bits(cs: Sequence[int]) -> Mask:
         m = 0
@@ -125,35 +125,35 @@ def best_by_group(table: Table, cards: Mask, fives: bool = True) -> dict[object,
             m |= 1 << c
         return Mask(m)  # one call per candidate play, not per card
 
-    top = max((g[0] for g in by_rank if g), key=table.card_power.__getitem__, default=None)
+    top = max((g[0] for g in by_rank if g), key=catalog.card_power.__getitem__, default=None)
     if top is not None:
         found.append(make(1 << top, Kind.SINGLE))
     pair_ranks = [r for r in range(13) if len(by_rank[r]) >= 2]
     if pair_ranks:
         found.append(make(bits(by_rank[pair_ranks[-1]][:2]), Kind.PAIR))
     triple_ranks = [r for r in pair_ranks if len(by_rank[r]) >= 3]
-    if triple_ranks and table.rules.triples:
+    if triple_ranks and catalog.rules.triples:
         found.append(make(bits(by_rank[triple_ranks[-1]][:3]), Kind.TRIPLE))
     quad_ranks = [r for r in triple_ranks if len(by_rank[r]) == 4]
-    if Kind.TWO_PAIR in table.four_kinds and len(pair_ranks) >= 2:
+    if Kind.TWO_PAIR in catalog.four_kinds and len(pair_ranks) >= 2:
         hi, lo = pair_ranks[-1], pair_ranks[0]
         found.append(make(bits(by_rank[hi][:2] + by_rank[lo][:2]), Kind.TWO_PAIR))
-    if Kind.BARE_FOUR in table.four_kinds and quad_ranks:
+    if Kind.BARE_FOUR in catalog.four_kinds and quad_ranks:
         found.append(make(bits(by_rank[quad_ranks[-1]]), Kind.BARE_FOUR))
-    kinds = table.five_kinds
+    kinds = catalog.five_kinds
     if fives and cards.bit_count() >= 5:
         if Kind.STRAIGHT in kinds or Kind.STRAIGHT_FLUSH in kinds:
-            for seq, suited in zip(table.sequences, layout.sequence_suits, strict=True):
+            for seq, suited in zip(catalog.sequences, layout.sequence_suits, strict=True):
                 if all(by_rank[r] for r in seq):
                     # the top card of each rank gives the strongest straight of the sequence;
                     # where kinds do not meet, also the best that is not all one suit
                     tops = [by_rank[r][0] for r in seq]
                     options = [tops]
-                    if not table.rules.kinds_beat_lower:
+                    if not catalog.rules.kinds_beat_lower:
                         for i, r in enumerate(seq):
                             options.extend([*tops[:i], c, *tops[i + 1 :]] for c in by_rank[r][1:])
                     for option in options:
-                        p = table.classify(bits(option))
+                        p = catalog.classify(bits(option))
                         if p is not None:
                             found.append(p)
                     if Kind.STRAIGHT_FLUSH in kinds:
@@ -167,11 +167,11 @@ def best_by_group(table: Table, cards: Mask, fives: bool = True) -> dict[object,
                         highest.append(in_suit.bit_length() - 1)
                         in_suit ^= 1 << highest[-1]
                     options = [highest[:5]]
-                    if len(highest) == 6 and not table.rules.kinds_beat_lower:
+                    if len(highest) == 6 and not catalog.rules.kinds_beat_lower:
                         # the top five may be a straight flush: also each swap for the sixth
                         options.extend([*highest[:i], *highest[i + 1 :]] for i in range(5))
                     for option in options:
-                        p = table.classify(bits(option))
+                        p = catalog.classify(bits(option))
                         if p is not None:
                             found.append(p)
         if Kind.FULL_HOUSE in kinds and triple_ranks:
@@ -197,38 +197,38 @@ class UnseenBest:
     up to four cards alone while only those are asked about (the five-card plays cost most).
     """
 
-    __slots__ = ("table", "cards", "_small", "_all")
+    __slots__ = ("catalog", "cards", "_small", "_all")
 
-    def __init__(self, table: Table, cards: Mask) -> None:
-        self.table = table
+    def __init__(self, catalog: Catalog, cards: Mask) -> None:
+        self.catalog = catalog
         self.cards = cards
         self._small: dict[object, int] | None = None
         self._all: dict[object, int] | None = None
 
     def get(self, group: object, default: int = -1) -> int:
-        if self._all is None and group in (1, 2, 3, 4) and not self.table.bombs:
+        if self._all is None and group in (1, 2, 3, 4) and not self.catalog.bombs:
             if self._small is None:
-                self._small = best_by_group(self.table, self.cards, fives=False)
+                self._small = best_by_group(self.catalog, self.cards, fives=False)
             return self._small.get(group, default)
         return self.full().get(group, default)
 
     def full(self) -> dict[object, int]:
         if self._all is None:
-            self._all = best_by_group(self.table, self.cards)
+            self._all = best_by_group(self.catalog, self.cards)
         return self._all
 
 
 def beatable(
-    table: Table, play: Play, best: dict[object, int] | UnseenBest, most_cards: int
+    catalog: Catalog, play: Play, best: dict[object, int] | UnseenBest, most_cards: int
 ) -> bool:
     """Whether some play of the unseen cards (summarised by ``best``) could beat ``play``,
     given that no opponent holds more than ``most_cards`` cards."""
-    if table.sf_unbeatable and play.kind is Kind.STRAIGHT_FLUSH:
+    if catalog.sf_unbeatable and play.kind is Kind.STRAIGHT_FLUSH:
         return False
     if most_cards >= play.size and best.get(play.group, -1) > play.power:
         return True
     return (
-        bool(table.bombs)
+        bool(catalog.bombs)
         and play.group != BOMB_GROUP
         and best.get(BOMB_GROUP, -1) >= 0
         and most_cards >= 4
@@ -253,8 +253,8 @@ class Planner:
     garbage collector then has nothing to trace in it, which keeps its pauses short however
     large the memo grows inside a search."""
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
         self._memo: dict[int, tuple[float, Mask]] = {0: (0.0, _NO_CARDS)}
 
     def plan(self, hand: Mask, plays: Sequence[Play] | None = None) -> tuple[Play, ...]:
@@ -269,7 +269,7 @@ class Planner:
         if len(self._memo) > 300_000:
             self._memo = {0: (0.0, _NO_CARDS)}
         by_low: dict[int, list[Play]] = {}
-        for p in self.table.plays_in(hand) if plays is None else plays:
+        for p in self.catalog.plays_in(hand) if plays is None else plays:
             if not p.mask & ~hand:
                 by_low.setdefault(p.mask & -p.mask, []).append(p)
         return self._best(hand, by_low)
@@ -284,7 +284,7 @@ class Planner:
         rest: int = hand
         while rest:
             first = memo[rest][1]
-            play = self.table.classify(first)
+            play = self.catalog.classify(first)
             assert play is not None
             out.append(play)
             rest &= ~first
@@ -313,10 +313,10 @@ _PLANNERS: dict[int, Planner] = {}
 
 
 def planner_for(rules: Rules) -> Planner:
-    table = table_for(rules)
-    planner = _PLANNERS.get(id(table))
-    if planner is None or planner.table is not table:
-        planner = _PLANNERS[id(table)] = Planner(table)
+    catalog = catalog_for(rules)
+    planner = _PLANNERS.get(id(catalog))
+    if planner is None or planner.catalog is not catalog:
+        planner = _PLANNERS[id(catalog)] = Planner(catalog)
     return planner
 
 
@@ -332,14 +332,14 @@ class Situation:
 
     rules: Rules
     scoring: Scoring  # how the deal is scored: what cards left cost
-    table: Table
+    catalog: Catalog
     seat: int
     hand: Mask
     counts: Sequence[int]
     trick: Play | None  # the play to beat, None at a lead
     legal: Sequence[Play]
     can_pass: bool
-    plays: Sequence[Play]  # every play of the hand, whatever the table
+    plays: Sequence[Play]  # every play of the hand, whatever the play to beat
     opponents: tuple[int, ...]
     best: UnseenBest  # the unseen cards' best play per group
     most_cards: int  # the most cards any opponent holds
@@ -348,9 +348,9 @@ class Situation:
     @classmethod
     def of(cls, view: TableView) -> Situation:
         assert view.seat is not None
-        plays = table_for(view.rules).plays_in(view.hand)
+        plays = catalog_for(view.rules).plays_in(view.hand)
         return cls.make(
-            view.rules, view.seat, view.hand, view.counts, view.table, view.legal,
+            view.rules, view.seat, view.hand, view.counts, view.to_beat, view.legal,
             view.can_pass, plays, view.unseen, view.scoring,
         )  # fmt: skip
 
@@ -365,8 +365,8 @@ class Situation:
                 unseen |= h
         counts = [h.bit_count() for h in deal.hands]
         return cls.make(
-            deal.rules, seat, deal.hands[seat], counts, deal.table, legal,
-            deal.table is not None, deal.hand_plays(seat).plays, Mask(unseen), scoring,
+            deal.rules, seat, deal.hands[seat], counts, deal.to_beat, legal,
+            deal.to_beat is not None, deal.hand_plays(seat).plays, Mask(unseen), scoring,
         )  # fmt: skip
 
     @classmethod
@@ -384,12 +384,12 @@ class Situation:
         scoring: Scoring,
     ) -> Situation:
         opponents = tuple(s for s in range(len(counts)) if s != seat)
-        table = table_for(rules)
+        catalog = catalog_for(rules)
         others = [counts[s] for s in opponents]
         return cls(
             rules=rules,
             scoring=scoring,
-            table=table,
+            catalog=catalog,
             seat=seat,
             hand=hand,
             counts=counts,
@@ -398,14 +398,14 @@ class Situation:
             can_pass=can_pass,
             plays=plays,
             opponents=opponents,
-            best=UnseenBest(table, unseen),
+            best=UnseenBest(catalog, unseen),
             most_cards=max(others),
             fewest_cards=min(others),
         )
 
     def master(self, play: Play) -> bool:
         """No cards this seat has not seen could beat ``play``."""
-        return not beatable(self.table, play, self.best, self.most_cards)
+        return not beatable(self.catalog, play, self.best, self.most_cards)
 
     def danger(self, size: int) -> bool:
         """Some opponent could go out with one play of ``size`` cards."""
@@ -423,7 +423,7 @@ def opponents_held_back(view: TableView) -> bool:
     it."""
     if proven_replies(view):
         return True
-    power = table_for(view.rules).card_power
+    power = catalog_for(view.rules).card_power
     current: Play | None = None
     passed_singles: list[tuple[int, int, int]] = []  # (action index, seat, power passed)
     for i, action in enumerate(view.actions):
@@ -455,9 +455,9 @@ class StrongBot(Bot):
     name = "strong"
     # Tuning, set by arena runs against greedy, classic and the 2018 network. An opponent
     # with ``lost_at`` cards or fewer makes the deal look lost (unload points); with
-    # ``spend_at`` or fewer, or a table whose top rank is ``spend_over_rank`` (K) or more,
-    # control cards may be spent on a reply; a reply "fits" when the best plan with it costs
-    # at most ``slack`` more than the best plan.
+    # ``spend_at`` or fewer, or a play to beat whose top rank is ``spend_over_rank`` (K) or
+    # more, control cards may be spent on a reply; a reply "fits" when the best plan with it
+    # costs at most ``slack`` more than the best plan.
     lost_at = 4
     lost_losers = 2
     spend_at = 7
@@ -546,15 +546,15 @@ class StrongBot(Bot):
 
     # -- answering ----------------------------------------------------------------------------
     def _answer(self, s: Situation, held_back: bool = False) -> tuple[Play | None, str]:
-        table = s.trick
-        assert table is not None
+        to_beat = s.trick
+        assert to_beat is not None
         legal = s.legal
         planner = planner_for(s.rules)
         hand = s.hand
         plan = planner.plan(hand, s.plays)
-        same_size = [p for p in legal if p.size == table.size] or list(legal)
+        same_size = [p for p in legal if p.size == to_beat.size] or list(legal)
 
-        if s.danger(table.size) and table.size <= 3:
+        if s.danger(to_beat.size) and to_beat.size <= 3:
             # someone could go out over this trick: answer with the strongest reply
             best = max(same_size, key=lambda p: p.power)
             return best, f"{best.symbols()} blocks a player who is nearly out"
@@ -579,9 +579,9 @@ class StrongBot(Bot):
             best = cheap[0]
             return best, f"{best.symbols()} fits your plan"
         # only control cards fit: spend one when the race is short
-        high_table = top_rank(table) >= self.spend_over_rank
+        high_to_beat = top_rank(to_beat) >= self.spend_over_rank
         if (
-            high_table
+            high_to_beat
             or s.fewest_cards <= self.spend_at
             or len(plan) <= 3
             or sum(not s.master(p) for p in plan) <= 2

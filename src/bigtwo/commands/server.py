@@ -451,13 +451,13 @@ class _Screen:
         if not state.counts:
             return
         counts = " | ".join(f"{self.name(s)} {c}" for s, c in enumerate(state.counts))
-        table = (
+        to_beat = (
             "(lead)"
-            if state.table is None
-            else f"{state.table.symbols()} by {self.name(state.table_seat)}"
+            if state.to_beat is None
+            else f"{state.to_beat.symbols()} by {self.name(state.to_beat_seat)}"
         )
         print(
-            f"Deal {state.deal_number}/{state.room.get('deals', '?')} · cards: {counts} · table: {table}"
+            f"Deal {state.deal_number}/{state.room.get('deals', '?')} · cards: {counts} · table: {to_beat}"
         )
         if state.seat is not None:
             print(f"Your hand: {card_symbols(state.hand)}")

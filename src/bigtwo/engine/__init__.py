@@ -29,7 +29,7 @@ from .errors import (
     RulesError,
 )
 from .movegen import HandPlays, legal_plays
-from .plays import Kind, Play, beats, classify, table_for
+from .plays import Catalog, Kind, Play, beats, catalog_for, classify
 from .rules import Rules, preset_names
 from .views import SeatView
 
@@ -41,6 +41,7 @@ __all__ = [
     "Card",
     "CardIndex",
     "CardSet",
+    "Catalog",
     "Deal",
     "DealOver",
     "DoesNotBeat",
@@ -60,12 +61,12 @@ __all__ = [
     "beats",
     "card_symbols",
     "card_text",
+    "catalog_for",
     "classify",
     "deal_hands",
     "legal_plays",
     "opening_of",
     "parse_cards",
     "preset_names",
-    "table_for",
     "to_mask",
 ]

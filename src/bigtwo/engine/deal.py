@@ -47,7 +47,7 @@ from .errors import (
     NotYourTurn,
 )
 from .movegen import HandPlays
-from .plays import Kind, Play, Table, table_for
+from .plays import Catalog, Kind, Play, catalog_for
 from .rules import Rules
 from .views import SeatView
 
@@ -68,8 +68,8 @@ class Action(NamedTuple):
 
 class _Saved(NamedTuple):
     turn: int
-    table: Play | None
-    table_seat: int
+    to_beat: Play | None
+    to_beat_seat: int
     passes: int
     locked: int
     opening: CardIndex | None
@@ -107,7 +107,7 @@ def opening_of(rules: Rules, hands: Sequence[Cards]) -> tuple[int, CardIndex]:
 
 
 def _opening_of(rules: Rules, hands: Sequence[Mask]) -> tuple[int, CardIndex]:
-    table = table_for(rules)
+    catalog = catalog_for(rules)
     lead = rules.lead_card_index()
     if lead is not None:
         card = CardIndex(lead)
@@ -117,7 +117,7 @@ def _opening_of(rules: Rules, hands: Sequence[Mask]) -> tuple[int, CardIndex]:
     best: tuple[int, int, CardIndex] | None = None
     for seat, hand in enumerate(hands):
         for c in card_indices(hand):
-            power = table.card_power[c]
+            power = catalog.card_power[c]
             if best is None or power < best[0]:
                 best = (power, seat, c)
     if best is None:
@@ -149,15 +149,15 @@ class Deal:
                 raise IllegalAction("Every player must be dealt cards")
             seen |= m
         self.rules = rules
-        self.table_rules: Table = table_for(rules)
+        self.catalog: Catalog = catalog_for(rules)
         self.players = len(masks)
         self.dealt: tuple[Mask, ...] = tuple(masks)
         self.hands: list[Mask] = list(masks)
         self._hand_plays: list[HandPlays | None] = [None] * self.players
         self.actions: list[Action] = []
         self._saved: list[_Saved] = []
-        self.table: Play | None = None
-        self.table_seat = -1
+        self.to_beat: Play | None = None
+        self.to_beat_seat = -1
         self.passes = 0
         self.locked = 0
         self.winner: int | None = None
@@ -173,7 +173,7 @@ class Deal:
             self.turn = leader
         self.leader = self.turn
         if self.opening is not None and rules.first_play == "alone":
-            alone = self.table_rules.make(1 << self.opening, Kind.SINGLE)
+            alone = self.catalog.make(1 << self.opening, Kind.SINGLE)
             reason = f"{CARDS[self.opening].symbol()} opens the deal by itself"
             self._apply(self.turn, alone, True, reason)
 
@@ -190,7 +190,7 @@ class Deal:
 
     @property
     def is_lead(self) -> bool:
-        return self.table is None
+        return self.to_beat is None
 
     def counts(self) -> list[int]:
         return [h.bit_count() for h in self.hands]
@@ -201,7 +201,7 @@ class Deal:
     def hand_plays(self, seat: int) -> HandPlays:
         hp = self._hand_plays[seat]
         if hp is None:
-            hp = self._hand_plays[seat] = HandPlays(self.table_rules, self.hands[seat])
+            hp = self._hand_plays[seat] = HandPlays(self.catalog, self.hands[seat])
         return hp
 
     def legal_plays(self, seat: int | None = None) -> list[Play]:
@@ -211,7 +211,7 @@ class Deal:
         if self.winner is not None or seat != self.turn:
             return []
         hp = self.hand_plays(seat)
-        plays = hp.leads(self.opening) if self.table is None else hp.replies(self.table)
+        plays = hp.leads(self.opening) if self.to_beat is None else hp.replies(self.to_beat)
         if self.opening is not None and self.rules.first_play == "alone":
             plays = [p for p in plays if p.mask == 1 << self.opening]
         if self.rules.last_card and self._last_card_applies(seat):
@@ -222,7 +222,7 @@ class Deal:
     def can_pass(self, seat: int | None = None) -> bool:
         if seat is None:
             seat = self.turn
-        return self.winner is None and seat == self.turn and self.table is not None
+        return self.winner is None and seat == self.turn and self.to_beat is not None
 
     def _last_card_applies(self, seat: int) -> bool:
         """The "last card" rule binds ``seat``: the next player holds one card. The opening
@@ -234,7 +234,7 @@ class Deal:
         )
 
     def _top_single(self, seat: int) -> Mask:
-        power = self.table_rules.card_power
+        power = self.catalog.card_power
         return Mask(1 << max(card_indices(self.hands[seat]), key=lambda c: power[c]))
 
     # -- checks ------------------------------------------------------------------------------
@@ -246,17 +246,17 @@ class Deal:
             raise NotYourCards(
                 f"Not your cards: you do not hold {card_symbols(Mask(mask & ~self.hands[seat]))}"
             )
-        play = self.table_rules.classify(mask)
+        play = self.catalog.classify(mask)
         if play is None:
             what = card_symbols(mask) or "nothing"
             raise NotACombination(f"Not a legal combination: {what}")
-        if self.table is None:
+        if self.to_beat is None:
             if self.opening is not None and not mask >> self.opening & 1:
                 raise MustInclude(f"First play must include {CARDS[self.opening].symbol()}")
             if self.opening is not None and self.rules.first_play == "alone" and play.size != 1:
                 raise MustInclude(f"First play must be {CARDS[self.opening].symbol()} alone")
-        elif not self.table_rules.beats(play, self.table):
-            raise DoesNotBeat(f"That does not beat {self.table.symbols()}")
+        elif not self.catalog.beats(play, self.to_beat):
+            raise DoesNotBeat(f"That does not beat {self.to_beat.symbols()}")
         if play.size == 1 and self._last_card_applies(seat) and mask != self._top_single(seat):
             top = card_symbols(self._top_single(seat))
             raise IllegalAction(
@@ -266,7 +266,7 @@ class Deal:
 
     def verify_pass(self, seat: int) -> None:
         self._verify_turn(seat)
-        if self.table is None:
+        if self.to_beat is None:
             raise CannotPass("You lead: you cannot pass")
 
     def _verify_turn(self, seat: int) -> None:
@@ -295,8 +295,8 @@ class Deal:
         self._saved.append(
             _Saved(
                 self.turn,
-                self.table,
-                self.table_seat,
+                self.to_beat,
+                self.to_beat_seat,
                 self.passes,
                 self.locked,
                 self.opening,
@@ -310,7 +310,7 @@ class Deal:
             hp = self._hand_plays[seat]
             if hp is not None:
                 self._hand_plays[seat] = hp.without(mask)
-            self.table, self.table_seat, self.passes, self.opening = play, seat, 0, None
+            self.to_beat, self.to_beat_seat, self.passes, self.opening = play, seat, 0, None
             if not self.hands[seat]:
                 self.winner = seat
                 trick_over = True
@@ -319,15 +319,15 @@ class Deal:
                 while self.locked >> nxt & 1 and nxt != seat:
                     nxt = (nxt + 1) % n
                 if nxt == seat:  # everyone else is locked out: the trick ends at once
-                    self.table, self.locked, trick_over = None, 0, True
+                    self.to_beat, self.locked, trick_over = None, 0, True
                 self.turn = nxt
         else:
             self.passes += 1
             if self.rules.pass_lock:
                 self.locked |= 1 << seat
-            others = ((1 << n) - 1) & ~(1 << self.table_seat)
+            others = ((1 << n) - 1) & ~(1 << self.to_beat_seat)
             if self.passes >= n - 1 or (self.rules.pass_lock and self.locked & others == others):
-                self.turn, self.table, self.passes, self.locked = self.table_seat, None, 0, 0
+                self.turn, self.to_beat, self.passes, self.locked = self.to_beat_seat, None, 0, 0
                 trick_over = True
             else:
                 nxt = (seat + 1) % n
@@ -347,7 +347,7 @@ class Deal:
         if action.play is not None:
             self.hands[action.seat] |= action.play.mask  # type: ignore[call-overload]  # as in _apply
             self.winner = None
-        self.turn, self.table, self.table_seat = saved.turn, saved.table, saved.table_seat
+        self.turn, self.to_beat, self.to_beat_seat = saved.turn, saved.to_beat, saved.to_beat_seat
         self.passes, self.locked, self.opening = saved.passes, saved.locked, saved.opening
         self._hand_plays[action.seat] = saved.hand_plays
         return action
@@ -371,8 +371,8 @@ class Deal:
             counts=tuple(self.counts()),
             turn=self.turn,
             leader=self.leader,
-            table=self.table,
-            table_seat=self.table_seat,
+            to_beat=self.to_beat,
+            to_beat_seat=self.to_beat_seat,
             passes=self.passes,
             locked=self.locked,
             opening=opening,
@@ -380,7 +380,7 @@ class Deal:
             played=Mask(FULL_DECK & ~sum(self.hands) & _dealt_mask(self.dealt)),
             winner=self.winner,
             legal=tuple(self.legal_plays(seat)) if acting else (),
-            can_pass=acting and self.table is not None,
+            can_pass=acting and self.to_beat is not None,
         )
 
 

@@ -43,7 +43,7 @@ class MustInclude(IllegalAction):
 
 
 class DoesNotBeat(IllegalAction):
-    """The play does not beat the play on the table."""
+    """The play does not beat the last play of the trick."""
 
 
 class CannotPass(IllegalAction):

@@ -1,4 +1,4 @@
-"""Legal plays: every play a hand may make against the table, cheapest first.
+"""Legal plays: every play a hand may make against the play to beat, cheapest first.
 
 :class:`HandPlays` holds every play of one hand, grouped for fast answers; when cards leave
 the hand its plays are filtered, not enumerated again, which is what makes random games and
@@ -7,7 +7,7 @@ search fast. This module knows nothing of turns or seats: see :mod:`bigtwo.engin
 >>> from bigtwo.engine.rules import Rules
 >>> from bigtwo.engine.cards import parse_cards
 >>> palm = Rules.preset("palm")
->>> [str(p) for p in legal_plays(parse_cards("3d 3c 5h 9s 2s"), palm, table=parse_cards("4d"))]
+>>> [str(p) for p in legal_plays(parse_cards("3d 3c 5h 9s 2s"), palm, to_beat=parse_cards("4d"))]
 ['5h', '9s', '2s']
 >>> [str(p) for p in legal_plays(parse_cards("3d 3c 5h"), palm, must_include=parse_cards("3d")[0])]
 ['3d', '3d 3c']
@@ -21,29 +21,29 @@ from bisect import bisect_right
 
 from .cards import Card, CardIndex, Cards, CardSet, Mask, to_mask
 from .errors import NotACombination, NotationError
-from .plays import BOMB_GROUP, Kind, Play, Table, table_for
+from .plays import BOMB_GROUP, Catalog, Kind, Play, catalog_for
 from .rules import Rules
 
 
 class HandPlays:
     """Every play of one hand under one rule set, cheapest first, with fast replies."""
 
-    __slots__ = ("table", "hand", "plays", "_groups")
+    __slots__ = ("catalog", "hand", "plays", "_groups")
 
     hand: Mask
 
-    def __init__(self, table: Table, hand: Cards, plays: list[Play] | None = None) -> None:
-        self.table = table
+    def __init__(self, catalog: Catalog, hand: Cards, plays: list[Play] | None = None) -> None:
+        self.catalog = catalog
         # a Card is one card, not a mask; one type test keeps the hot paths' bare masks fast
         self.hand = hand if type(hand) is int else to_mask(hand)
-        self.plays = table.plays_in(self.hand) if plays is None else plays
+        self.plays = catalog.plays_in(self.hand) if plays is None else plays
         self._groups: dict[object, tuple[list[int], list[Play]]] | None = None
 
     def without(self, cards: Cards) -> HandPlays:
         """The plays left once ``cards`` have left the hand."""
         gone = cards if type(cards) is int else to_mask(cards)
         return HandPlays(
-            self.table,
+            self.catalog,
             self.hand & ~gone,  # type: ignore[arg-type]  # a bare mask: no NewType call
             [p for p in self.plays if not p.mask & gone],
         )
@@ -61,19 +61,19 @@ class HandPlays:
             self._groups = groups
         return groups
 
-    def replies(self, table: Play) -> list[Play]:
-        """The plays that beat ``table``, cheapest first."""
-        tbl = self.table
-        if tbl.sf_unbeatable and table.kind is Kind.STRAIGHT_FLUSH:
+    def replies(self, to_beat: Play) -> list[Play]:
+        """The plays that beat ``to_beat``, cheapest first."""
+        catalog = self.catalog
+        if catalog.sf_unbeatable and to_beat.kind is Kind.STRAIGHT_FLUSH:
             return []
         groups = self._grouped()
-        entry = groups.get(table.group)
-        out = [] if entry is None else entry[1][bisect_right(entry[0], table.power) :]
-        if table.group != BOMB_GROUP and tbl.bombs:
+        entry = groups.get(to_beat.group)
+        out = [] if entry is None else entry[1][bisect_right(entry[0], to_beat.power) :]
+        if to_beat.group != BOMB_GROUP and catalog.bombs:
             bombs = groups.get(BOMB_GROUP)
             if bombs:
                 out = sorted(out + bombs[1], key=_by_order)
-        elif table.group == BOMB_GROUP or table.group == 4:
+        elif to_beat.group == BOMB_GROUP or to_beat.group == 4:
             out = sorted(out, key=_by_order)  # groups mixing kinds: cheapest first
         return out
 
@@ -115,23 +115,23 @@ def _by_order(play: Play) -> int:
 def legal_plays(
     hand: Cards,
     rules: Rules,
-    table: Cards | Play | None = None,
+    to_beat: Cards | Play | None = None,
     must_include: Card | CardIndex | str | CardSet | None = None,
 ) -> list[Play]:
-    """Every legal play of ``hand``: a lead when ``table`` is None, else the replies to it.
+    """Every legal play of ``hand``: a lead when ``to_beat`` is None, else the replies to it.
 
     ``must_include`` (a card: a Card, its index, notation or a one-card CardSet) restricts
     a lead to plays with that card: the opening lead. Plays come cheapest first: fewer cards
     first, then by kind and strength.
     """
-    tbl = table_for(rules)
-    hp = HandPlays(tbl, to_mask(hand))
-    if table is None:
+    catalog = catalog_for(rules)
+    hp = HandPlays(catalog, to_mask(hand))
+    if to_beat is None:
         return list(hp.leads(must_include))
-    if isinstance(table, Play):
-        return hp.replies(table)
-    table_mask = to_mask(table)
-    target = tbl.classify(table_mask)
+    if isinstance(to_beat, Play):
+        return hp.replies(to_beat)
+    to_beat_mask = to_mask(to_beat)
+    target = catalog.classify(to_beat_mask)
     if target is None:
-        raise NotACombination(f"The table's cards {CardSet(table_mask)} are not a play")
+        raise NotACombination(f"The cards to beat {CardSet(to_beat_mask)} are not a play")
     return hp.replies(target)

@@ -3,7 +3,7 @@
 :func:`classify` names the kind of a set of cards (or returns None when it is no play) and
 gives it a ``power`` and a comparison ``group``: two plays meet only within one group, where
 the higher power wins; a bomb beats any play outside the bombs' group. Everything rule-specific
-is read once per rule set into a :class:`Table`; the answers are cached per card mask, so
+is read once per rule set into a :class:`Catalog`; the answers are cached per card mask, so
 each distinct play object is built once. This module does not know whose turn it is.
 
 >>> from bigtwo.engine.rules import Rules
@@ -123,8 +123,9 @@ class Play:
         return hash(self.mask)
 
 
-class Table:
-    """One rule set read into lookup tables for fast classification."""
+class Catalog:
+    """The catalogue of every play under one rule set: the rules read once into lists and
+    dicts indexed by card, and each play classified once and cached by its card mask."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -266,11 +267,11 @@ class Table:
             return Kind.FLUSH
         return None
 
-    def beats(self, play: Play, table: Play) -> bool:
-        if self.sf_unbeatable and table.kind is Kind.STRAIGHT_FLUSH:
+    def beats(self, play: Play, to_beat: Play) -> bool:
+        if self.sf_unbeatable and to_beat.kind is Kind.STRAIGHT_FLUSH:
             return False
-        if play.group == table.group:
-            return play.power > table.power
+        if play.group == to_beat.group:
+            return play.power > to_beat.power
         return play.group == BOMB_GROUP
 
     # -- enumeration of every play in a hand --------------------------------------------
@@ -390,15 +391,15 @@ def _rank_mask_of_suited(mask: int, suit: int) -> int:
     return out
 
 
-_TABLES: dict[Rules, Table] = {}
+_CATALOGS: dict[Rules, Catalog] = {}
 
 
-def table_for(rules: Rules) -> Table:
-    """The lookup tables of a rule set, built once."""
-    table = _TABLES.get(rules)
-    if table is None:
-        table = _TABLES[rules] = Table(rules)
-    return table
+def catalog_for(rules: Rules) -> Catalog:
+    """The catalogue of a rule set, built once."""
+    catalog = _CATALOGS.get(rules)
+    if catalog is None:
+        catalog = _CATALOGS[rules] = Catalog(rules)
+    return catalog
 
 
 def classify(cards: Cards | Play, rules: Rules) -> Play | None:
@@ -406,7 +407,7 @@ def classify(cards: Cards | Play, rules: Rules) -> Play | None:
     mask = cards.mask if isinstance(cards, Play) else to_mask(cards)
     if mask == 0:
         return None
-    return table_for(rules).classify(mask)
+    return catalog_for(rules).classify(mask)
 
 
 def beats(a: Cards | Play, b: Cards | Play, rules: Rules) -> bool:
@@ -420,4 +421,4 @@ def beats(a: Cards | Play, b: Cards | Play, rules: Rules) -> bool:
     pa, pb = classify(a, rules), classify(b, rules)
     if pa is None or pb is None:
         return False
-    return table_for(rules).beats(pa, pb)
+    return catalog_for(rules).beats(pa, pb)

@@ -87,7 +87,7 @@ class Rules:
     - ``triples``: whether three of a rank is a play by itself.
     - ``bombs``: kinds that beat any play that is not a bomb, of any size; among themselves
       later-listed kinds beat earlier ones. ``straight_flush_beatable``: False makes a
-      straight flush on the table unbeatable.
+      straight flush unbeatable once played.
     - ``pass_lock``: a player who passes sits out the rest of the trick.
     - ``last_card``: when the next player holds one card, a single played must be your
       highest card.

@@ -22,12 +22,12 @@ if TYPE_CHECKING:
 class SeatView:
     """One seat's knowledge of a deal (``seat`` None: a spectator's).
 
-    ``hand`` is the seat's own cards; ``counts`` every seat's number of cards; ``table`` the
-    play to beat (None at a lead) and ``table_seat`` who made it; ``passes`` since that play;
-    ``locked`` the seats passed out of the trick (a bit per seat); ``opening`` the card the
-    opening play must include, only for the seat that holds it; ``actions`` the public
-    history; ``played`` every card played so far; ``legal`` and ``can_pass`` what the seat may
-    do now (empty and False when it is not its turn).
+    ``hand`` is the seat's own cards; ``counts`` every seat's number of cards; ``to_beat``
+    the play to beat (None at a lead) and ``to_beat_seat`` who made it; ``passes`` since
+    that play; ``locked`` the seats passed out of the trick (a bit per seat); ``opening`` the
+    card the opening play must include, only for the seat that holds it; ``actions`` the
+    public history; ``played`` every card played so far; ``legal`` and ``can_pass`` what the
+    seat may do now (empty and False when it is not its turn).
     """
 
     seat: int | None
@@ -36,8 +36,8 @@ class SeatView:
     counts: tuple[int, ...]
     turn: int
     leader: int
-    table: Play | None
-    table_seat: int
+    to_beat: Play | None
+    to_beat_seat: int
     passes: int
     locked: int
     opening: CardIndex | None
@@ -57,7 +57,7 @@ class SeatView:
 
     @property
     def is_lead(self) -> bool:
-        return self.table is None
+        return self.to_beat is None
 
     @property
     def cards(self) -> CardSet:

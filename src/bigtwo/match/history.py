@@ -195,14 +195,14 @@ def score_table(match: Match) -> str:
 # -- stepping through a match ------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Position:
-    """The table after ``step`` actions of deal ``deal``: what a replay viewer shows."""
+    """The game after ``step`` actions of deal ``deal``: what a replay viewer shows."""
 
     deal: int
     step: int
     steps: int  # actions in that deal (so far, for the deal in play)
     hands: tuple[Mask, ...]
-    table: Play | None  # the play to beat (None when the next action is a lead)
-    table_seat: int
+    to_beat: Play | None  # the play to beat (None when the next action is a lead)
+    to_beat_seat: int
     last: Action | None
     turn: int | None  # who acts next (None once the deal is over, or at the record's end)
     record: DealRecord
@@ -213,17 +213,17 @@ def positions(match: Match) -> list[Position]:
     out: list[Position] = []
     for record in match.deal_records():
         hands = list(record.dealt)
-        table: Play | None = None
-        table_seat = -1
+        to_beat: Play | None = None
+        to_beat_seat = -1
         actions = record.actions
         for step in range(len(actions) + 1):
             last = actions[step - 1] if step else None
             if last is not None:
                 if last.play is not None:
                     hands[last.seat] = Mask(hands[last.seat] & ~last.play.mask)
-                    table, table_seat = last.play, last.seat
+                    to_beat, to_beat_seat = last.play, last.seat
                 if last.trick_over:
-                    table = None
+                    to_beat = None
             if step < len(actions):
                 turn: int | None = actions[step].seat
             elif record.result is None and record.number == match.deal_number:
@@ -236,8 +236,8 @@ def positions(match: Match) -> list[Position]:
                     step,
                     len(actions),
                     tuple(hands),
-                    table,
-                    table_seat,
+                    to_beat,
+                    to_beat_seat,
                     last,
                     turn,
                     record,
@@ -267,8 +267,10 @@ def position_text(match: Match, position: Position) -> str:
         lines.append(f"Dealt. Lead: {names[record.leader]}")
     else:
         lines.append(f"Last: {describe(match, position.last)}")
-    if position.table is not None:
-        lines.append(f"Table: {card_symbols(position.table.mask)} ({names[position.table_seat]})")
+    if position.to_beat is not None:
+        lines.append(
+            f"Table: {card_symbols(position.to_beat.mask)} ({names[position.to_beat_seat]})"
+        )
     else:
         lines.append("Table: empty")
     for seat, hand in enumerate(position.hands):

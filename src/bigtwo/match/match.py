@@ -94,14 +94,14 @@ class DealRecord:
 class PublicState:
     """The public part of a deal at one moment, copied from the deal (so a table announces
     the engine's own state and never works it out again): whose ``turn``, each seat's
-    ``counts`` of cards, the play to beat (``table``, None at a lead) and who made it
-    (``table_seat``), ``passes`` since that play, the ``locked`` seats (a bit per seat, under
+    ``counts`` of cards, the play to beat (``to_beat``, None at a lead) and who made it
+    (``to_beat_seat``), ``passes`` since that play, the ``locked`` seats (a bit per seat, under
     ``pass_lock``), and the ``winner`` once the deal is over."""
 
     turn: int
     counts: tuple[int, ...]
-    table: Play | None
-    table_seat: int
+    to_beat: Play | None
+    to_beat_seat: int
     passes: int
     locked: int
     winner: int | None
@@ -116,8 +116,8 @@ class PublicState:
         return cls(
             deal.turn,
             tuple(deal.counts()),
-            deal.table,
-            deal.table_seat,
+            deal.to_beat,
+            deal.to_beat_seat,
             deal.passes,
             deal.locked,
             deal.winner,
@@ -369,7 +369,7 @@ class Match:
     def autopass_due(self) -> bool:
         """Whether the seat to act would be passed automatically now."""
         deal = self.deal
-        if deal.over or deal.table is None or not self.switches.passes(deal.table.size):
+        if deal.over or deal.to_beat is None or not self.switches.passes(deal.to_beat.size):
             return False
         return not deal.legal_plays()
 
@@ -384,7 +384,7 @@ class Match:
 
     def _autopass_once(self) -> Action:
         """Pass the seat to act automatically (only when :meth:`autopass_due`)."""
-        size = self.deal.table.size if self.deal.table else 0
+        size = self.deal.to_beat.size if self.deal.to_beat else 0
         reason = f"no {size}-card play beats the table"
         action = self.deal.pass_(self.deal.turn, auto=True, reason=reason)
         self._keep_switches()

@@ -351,14 +351,14 @@ class _Replay:
         if word in ("seat", "player"):
             seat_text, _, value = rest.partition(" ")
             seat = self.integer(seat_text, "the seat number")
-            table = self.names if word == "seat" else self.kinds
+            by_seat = self.names if word == "seat" else self.kinds
             if not 0 <= seat < 4:
                 raise self.fail(f"there is no seat {seat}: seats are 0 to 3")
-            if seat in table:
+            if seat in by_seat:
                 raise self.fail(f"{word} {seat} is given twice")
             if not value.strip():
                 raise self.fail(f"{word} {seat} needs a {'name' if word == 'seat' else 'kind'}")
-            table[seat] = value.strip()
+            by_seat[seat] = value.strip()
             return
         if word in self.header:
             raise self.fail(f"'{word}' is given twice")

@@ -29,7 +29,7 @@ from ..bots import make_bot
 from ..engine.cards import CardIndex, CardSet, Mask, parse_cards, to_mask
 from ..engine.deal import Action
 from ..engine.errors import BigTwoError
-from ..engine.plays import Play, table_for
+from ..engine.plays import Play, catalog_for
 from ..engine.rules import Rules
 from ..engine.views import SeatView
 from ..match.settings import RuleSet, Switches
@@ -152,8 +152,8 @@ class TableMirror:
         self.counts: list[int] = []
         self.turn = -1
         self.leader = -1
-        self.table: Play | None = None
-        self.table_seat = -1
+        self.to_beat: Play | None = None
+        self.to_beat_seat = -1
         self.passes = 0
         self.locked = 0
         self.opening: CardIndex | None = None
@@ -175,7 +175,7 @@ class TableMirror:
         if cards is None:
             return None
         assert self.rules is not None
-        play = table_for(self.rules).classify(to_mask(cards))
+        play = catalog_for(self.rules).classify(to_mask(cards))
         if play is None:
             raise BigTwoError(f"The server sent {cards!r}, which is not a play")
         return play
@@ -183,10 +183,10 @@ class TableMirror:
     def _public(self, msg: dict[str, Any]) -> None:
         self.turn = msg["turn"]
         self.counts = list(msg["counts"])
-        table = msg["table"]
-        self.table = self._play(table["cards"]) if table else None
-        if table:
-            self.table_seat = table["seat"]
+        to_beat = msg["table"]
+        self.to_beat = self._play(to_beat["cards"]) if to_beat else None
+        if to_beat:
+            self.to_beat_seat = to_beat["seat"]
         self.passes = msg["passes"]
         self.locked = sum(1 << s for s in msg["locked"])
         self.winner = msg["winner"]
@@ -222,7 +222,7 @@ class TableMirror:
         # Set after the actions, which would otherwise take played cards out of the hand.
         self.played = to_mask(view["played"])
         self.hand = to_mask(view.get("hand", ""))
-        self.table_seat = -1
+        self.to_beat_seat = -1
         self._public(view)
         opening = view["opening"]
         self.opening = CardIndex(to_mask(opening).bit_length() - 1) if opening else None
@@ -287,7 +287,7 @@ class TableMirror:
         self.hand = Mask(0)
         self.played = Mask(0)
         self.opening = None
-        self.table_seat = -1
+        self.to_beat_seat = -1
         self.legal = None
         self.actions = [self._action(a) for a in msg["actions"]]
         self._public(msg)
@@ -372,8 +372,8 @@ class TableMirror:
             counts=tuple(self.counts),
             turn=self.turn,
             leader=self.leader,
-            table=self.table,
-            table_seat=self.table_seat,
+            to_beat=self.to_beat,
+            to_beat_seat=self.to_beat_seat,
             passes=self.passes,
             locked=self.locked,
             opening=self.opening,

@@ -88,9 +88,9 @@ class PublicFacts(Protocol):
     @property
     def counts(self) -> tuple[int, ...]: ...
     @property
-    def table(self) -> Play | None: ...
+    def to_beat(self) -> Play | None: ...
     @property
-    def table_seat(self) -> int: ...
+    def to_beat_seat(self) -> int: ...
     @property
     def passes(self) -> int: ...
     @property
@@ -101,14 +101,14 @@ class PublicFacts(Protocol):
     def players(self) -> int: ...
 
 
-def table_json(state: PublicFacts) -> dict[str, Any] | None:
-    """The play to beat and who made it, or None at a lead."""
-    if state.table is None:
+def to_beat_json(state: PublicFacts) -> dict[str, Any] | None:
+    """The play to beat and who made it, or None at a lead (sent as the ``table`` key)."""
+    if state.to_beat is None:
         return None
     return {
-        "seat": state.table_seat,
-        "cards": card_text(state.table.mask),
-        "kind": state.table.kind.value,
+        "seat": state.to_beat_seat,
+        "cards": card_text(state.to_beat.mask),
+        "kind": state.to_beat.kind.value,
     }
 
 
@@ -128,11 +128,11 @@ def locked_seats(mask: int, players: int) -> list[int]:
 
 
 def public_state(state: PublicFacts) -> dict[str, Any]:
-    """The public part of a deal after a change: whose turn, cards left, the table."""
+    """The public part of a deal after a change: whose turn, cards left, the play to beat."""
     return {
         "turn": state.turn,
         "counts": list(state.counts),
-        "table": table_json(state),
+        "table": to_beat_json(state),
         "passes": state.passes,
         "locked": locked_seats(state.locked, state.players),
         "winner": state.winner,

@@ -532,7 +532,7 @@ class TableService:
 
     def fallback_command(self, request: ThinkRequest) -> Command | None:
         """The move a computer makes when its thinking ran out of time: the cheapest legal
-        play, or a pass when nothing beats the table (as the greedy level plays)."""
+        play, or a pass when it has no reply (as the greedy level plays)."""
         view = request.view
         return self.think_command(request, view.legal[0].mask if view.legal else None)
 

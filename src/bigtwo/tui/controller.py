@@ -418,19 +418,19 @@ class GameController:
 
 
 def cheapest_hint(view: SeatView) -> Hint:
-    """The fallback adviser: the cheapest legal play, or a pass when nothing beats the table."""
+    """The fallback adviser: the cheapest legal play, or a pass when there is no reply."""
     if not view.legal:
-        if view.table is not None:
-            return Hint(None, f"Nothing in your hand beats {view.table.symbols()}: pass")
+        if view.to_beat is not None:
+            return Hint(None, f"Nothing in your hand beats {view.to_beat.symbols()}: pass")
         return Hint(None, "No play is possible")
     play = view.legal[0]
-    if view.table is None:
+    if view.to_beat is None:
         if view.opening is not None:
             return Hint(
                 play, f"Lead the cheapest play with {card_symbols(Mask(1 << view.opening))}"
             )
         return Hint(play, "Lead your cheapest play")
-    return Hint(play, f"The cheapest play that beats {view.table.symbols()}")
+    return Hint(play, f"The cheapest play that beats {view.to_beat.symbols()}")
 
 
 def _as_hint(value: Any) -> Hint:

@@ -180,7 +180,7 @@ class TableScreen(Screen[None]):
                 status = "WINS!"
             elif seat in passed:
                 status = "passed"
-            elif view.table is not None and view.table_seat == seat:
+            elif view.to_beat is not None and view.to_beat_seat == seat:
                 status = "on the table"
             else:
                 status = ""
@@ -227,9 +227,9 @@ class TableScreen(Screen[None]):
             hand.set_cards(sort_cards(game.hand(), game.rules, prefs.sort))
         my_turn = self._acting_seat() is not None
         play = self.query_one("#btn-play", Button)
-        play.label = "Lead" if my_turn and view.table is None else "Play"
+        play.label = "Lead" if my_turn and view.to_beat is None else "Play"
         play.disabled = not my_turn
-        self.query_one("#btn-pass", Button).disabled = not my_turn or view.table is None
+        self.query_one("#btn-pass", Button).disabled = not my_turn or view.to_beat is None
 
     def _card(self, card: CardIndex) -> str:
         return cards_text(Mask(1 << card), ascii_only=self.ascii_only, colour=False).plain
@@ -246,14 +246,14 @@ class TableScreen(Screen[None]):
         seat = view.turn
         if game.is_human(seat) and (seat == game.viewer or not game.hot_seat):
             who = f", {names[seat]}" if game.hot_seat else ""
-            if view.table is None:
+            if view.to_beat is None:
                 text.append(f"Your Lead{who}", Style(color="bright_green", bold=True))
                 if view.opening is not None:
                     text.append(f"  - include {self._card(view.opening)}", Style(bold=False))
             else:
                 text.append(f"Your Play{who}", Style(color="bright_green", bold=True))
-                text.append(f"  - beat {names[view.table_seat]}'s ", Style(bold=False))
-                text.append_text(cards_text(view.table.mask, ascii_only=self.ascii_only))
+                text.append(f"  - beat {names[view.to_beat_seat]}'s ", Style(bold=False))
+                text.append_text(cards_text(view.to_beat.mask, ascii_only=self.ascii_only))
             return text
         if game.is_human(seat):
             text.append(f"Next player's turn: {names[seat]}")

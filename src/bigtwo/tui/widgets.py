@@ -18,7 +18,7 @@ from textual.widgets import Static
 
 from ..engine.cards import Mask
 from ..engine.deal import Action
-from ..engine.plays import table_for
+from ..engine.plays import catalog_for
 from ..engine.rules import Rules
 from .render import HandLayout, avatar, card_backs, cards_text, render_hand
 
@@ -27,10 +27,10 @@ def sort_cards(mask: Mask, rules: Rules, order: str) -> list[int]:
     """A hand in display order: by rank (then suit, as the rules rank suits) or by suit."""
     from ..engine.cards import card_indices
 
-    power = table_for(rules).card_power
+    power = catalog_for(rules).card_power
     cards = card_indices(mask)
     if order == "suit":
-        suit_rank = table_for(rules).suit_rank
+        suit_rank = catalog_for(rules).suit_rank
         return sorted(cards, key=lambda c: (suit_rank[c & 3], power[c]))
     return sorted(cards, key=lambda c: power[c])
 
