@@ -1,5 +1,6 @@
 """Names that mean one thing: no public name is defined twice in the package (outside a short
-list of names that are the same interface on purpose), the closed sets of words the tables
+list of names that are the same interface on purpose), "table" names only the place people sit
+(never the play to beat or a rule set's catalogue of plays), the closed sets of words the tables
 use are string enums, and those enums write exactly the strings that stored logs, records and
 the wire format have always held."""
 
@@ -61,6 +62,42 @@ def test_no_public_name_is_defined_in_two_modules() -> None:
         if len(modules) > 1 and modules != SAME_INTERFACE.get(name)
     }
     assert twice == {}, f"defined in more than one module: {twice}"
+
+
+# "Table" is the place people sit (the table service, the server's tables, the table screen),
+# which the engine, the computer players and the match layer know nothing of. There the play
+# to beat is ``to_beat`` / ``to_beat_seat`` and a rule set's plays are its ``Catalog``.
+NOT_A_TABLE = ("engine", "bots", "match")
+TABLE_WORDS = {"table", "Table", "table_seat", "table_for", "table_rules"}
+
+
+def _identifiers(tree: ast.AST) -> list[tuple[int, str]]:
+    """Every identifier a module defines or uses, with its line: classes, functions,
+    parameters, keyword arguments, attributes, plain names and imported names."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            found.append((node.lineno, node.name))
+        elif isinstance(node, ast.arg) or isinstance(node, ast.keyword) and node.arg is not None:
+            found.append((node.lineno, node.arg))
+        elif isinstance(node, ast.Attribute):
+            found.append((node.lineno, node.attr))
+        elif isinstance(node, ast.Name):
+            found.append((node.lineno, node.id))
+        elif isinstance(node, ast.alias):
+            found.append((node.lineno, node.asname or node.name.rsplit(".", 1)[-1]))
+    return found
+
+
+def test_table_is_only_where_people_sit() -> None:
+    misused = [
+        f"{path.relative_to(PACKAGE).as_posix()}:{line}: {name}"
+        for part in NOT_A_TABLE
+        for path in sorted((PACKAGE / part).rglob("*.py"))
+        for line, name in _identifiers(ast.parse(path.read_text(encoding="utf-8")))
+        if name in TABLE_WORDS
+    ]
+    assert misused == [], "say to_beat, to_beat_seat, Catalog or catalog_for: " + ", ".join(misused)
 
 
 def test_closed_sets_are_string_enums() -> None:
