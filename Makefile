@@ -1,20 +1,44 @@
 # The two commands a new user needs: `make play` and `make test`.
-# Each creates .venv and installs what it needs on a fresh machine.
+# Each creates .venv and installs what it needs on a fresh machine, at the versions pinned in
+# requirements.lock (the snapshot tests depend on Textual's exact rendering).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+LOCK := requirements.lock
 STAMP := $(VENV)/.installed
+RAY_STAMP := $(VENV)/.installed-ray
 CHROMIUM := /usr/bin/chromium
+# pytest runs in parallel (pytest-xdist), one worker per core; `make test WORKERS=0` runs it
+# in one process.
+WORKERS ?= auto
+PYTEST := $(BIN)/python -m pytest -n $(WORKERS)
 
-.PHONY: play test bench lint unit browser-deps screenshots clean venv
+.PHONY: play test test-slow test-ray bench lint unit js browser-deps screenshots clean venv lock
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	@$(BIN)/python -m pip install -q --upgrade pip
-	@$(BIN)/python -m pip install -q -e '.[dev]'
+	@$(BIN)/python -m pip install -q -c $(LOCK) pip
+	@$(BIN)/python -m pip install -q -c $(LOCK) -e '.[dev]'
 	@touch $(STAMP)
 
+# Ray is an extra (bigtwo[ray]), installed only for the Ray backend's tests.
+$(RAY_STAMP): $(STAMP)
+	@$(BIN)/python -m pip install -q -c $(LOCK) -e '.[dev,ray]'
+	@touch $(RAY_STAMP)
+
 venv: $(STAMP)
+
+# Rewrites requirements.lock from a fresh virtual environment of the newest versions the
+# dependencies allow (every extra, so one lock serves `make test` and `make test-ray`).
+lock:
+	rm -rf .lock-venv
+	$(PY) -m venv .lock-venv
+	.lock-venv/bin/python -m pip install -q --upgrade pip
+	.lock-venv/bin/python -m pip install -q '.[dev,ray]'
+	{ echo "# Exact versions for make's installs (pip install -c); rewrite with make lock."; \
+	  .lock-venv/bin/python -m pip freeze --all --exclude bigtwo --exclude setuptools \
+	    --exclude wheel; } > $(LOCK)
+	rm -rf .lock-venv
 
 # The browser tests drive Debian's chromium; install it when missing and we may.
 browser-deps:
@@ -35,10 +59,31 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests scripts
 	$(BIN)/mypy
 
+# Everything but the tests marked slow or ray (pyproject.toml's addopts leaves them out).
 unit: $(STAMP)
-	$(BIN)/python -m pytest src tests
+	$(PYTEST) src tests
 
-test: $(STAMP) browser-deps lint unit
+# The browser client's type check and unit tests, once package.json is there; npm ci installs
+# exactly package-lock.json's versions, again only when that file changed.
+js:
+	@if [ -f package.json ]; then \
+	  command -v npm >/dev/null || { echo "make: npm is needed for the browser client's checks (package.json)"; exit 1; }; \
+	  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then \
+	    npm ci --no-audit --no-fund --loglevel=error; \
+	  fi; \
+	  npm run --silent typecheck && npm test --silent; \
+	fi
+
+test: $(STAMP) browser-deps lint unit js
+
+# The exhaustive checks, minutes long (CI runs them after make test).
+test-slow: $(STAMP)
+	$(PYTEST) -m slow tests
+
+# The arena's Ray backend, on a private local Ray instance: in one process, as each test
+# checks that no Ray process is left behind, which a second instance beside it would upset.
+test-ray: $(RAY_STAMP)
+	$(BIN)/python -m pytest -m ray tests/test_arena_ray.py
 
 bench: $(STAMP)
 	$(BIN)/bigtwo bench engine --games 5000

@@ -1,17 +1,22 @@
-"""Shared helpers for the engine tests: card shorthand, random hands and random deals.
+"""Shared fixtures: card shorthand, random hands and random deals for the engine tests, one
+real server per server test module, and the 2018 network's data for the ``ppo2018`` tests.
 
-Helpers are session-scoped fixtures (so hypothesis tests may use them) that return plain
-functions; nothing here decides a rule, it only drives the engine.
+The engine helpers are session-scoped fixtures (so hypothesis tests may use them) that return
+plain functions; nothing here decides a rule, it only drives the engine.
 """
 
 from __future__ import annotations
 
+import os
+import pathlib
 import random
 from collections.abc import Callable, Iterator
 
 import pytest
 
+from bigtwo.bots import ppo2018_net
 from bigtwo.engine import Deal, Play, Rules, parse_cards, preset_names
+from test_server_support import Server, launch
 
 PRESETS = preset_names()
 
@@ -55,3 +60,38 @@ def play_names() -> Callable[[list[Play]], list[str]]:
         return [str(p) for p in plays]
 
     return names
+
+
+# -- the server tests -----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One ``bigtwo serve`` for a whole test module, on a free port with its own database, so
+    modules may run side by side in several test processes."""
+    srv = launch(tmp_path_factory.mktemp("server"))
+    yield srv
+    srv.stop()
+
+
+# -- the 2018 network's data ----------------------------------------------------------------
+
+
+def on_ci() -> bool:
+    """CI sets ``CI``; there every test must run, so missing data fails instead of skipping."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+@pytest.fixture(scope="session")
+def ppo2018_data() -> pathlib.Path:
+    """The folder of the 2018 network's data: ``$BIGTWO_PPO2018_DIR`` (``make test`` and
+    ``.ci/run`` set it to ``../shared/anchors/charlesworth2018``), else the shared folder beside
+    the checkout. The data is never copied into the repo. Without it the test is skipped,
+    saying how to get it, except on CI, where it fails."""
+    try:
+        return ppo2018_net.find_data_dir()
+    except ppo2018_net.Ppo2018Unavailable as exc:
+        problem = str(exc)
+    if on_ci():
+        pytest.fail(f"CI needs the 2018 network's data: {problem}", pytrace=False)
+    pytest.skip(f"{problem} (tests that need it are skipped outside CI)")

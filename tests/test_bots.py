@@ -7,6 +7,7 @@ cards its seat cannot see: its choice is the same whatever the hidden hands are.
 
 from __future__ import annotations
 
+import os
 import pickle
 import random
 import statistics
@@ -21,7 +22,15 @@ from bigtwo.bots.expert import ExpertBot, likelihood, sample_hands
 from bigtwo.bots.hint import hint
 from bigtwo.bots.inference import proven_misses, proven_replies
 from bigtwo.bots.ppo2018_net import Ppo2018Unavailable, find_data_dir
-from bigtwo.bots.strong import StrongBot, UnseenBest, beatable, best_by_group, planner_for
+from bigtwo.bots.strong import (
+    Situation,
+    StrongBot,
+    UnseenBest,
+    beatable,
+    best_by_group,
+    opponents_held_back,
+    planner_for,
+)
 from bigtwo.engine import Deal, Rules, catalog_for, parse_cards, preset_names
 from bigtwo.engine.cards import card_indices
 from bigtwo.engine.views import SeatView
@@ -32,11 +41,20 @@ from bigtwo.match.views import TableView
 PALM = Rules.preset("palm")
 PALM_SET = RuleSet.preset("palm")
 
-try:
-    find_data_dir()
-    HAVE_PPO = True
-except Ppo2018Unavailable:
-    HAVE_PPO = False
+
+def _have_ppo2018_data() -> bool:
+    """Whether the ``ppo2018`` bots can play here. On CI they must: there they are always
+    tested, and missing data makes their tests fail instead of leaving them out."""
+    if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
+        return True
+    try:
+        find_data_dir()
+    except Ppo2018Unavailable:
+        return False
+    return True
+
+
+HAVE_PPO = _have_ppo2018_data()
 
 FAIR = ["random", "greedy", "classic-fair", "strong", "expert"] + (
     ["ppo2018", "ppo2018-greedy"] if HAVE_PPO else []
@@ -48,14 +66,14 @@ def view_of(deal: Deal, seat: int | None) -> TableView:
     return TableView.of_deal(deal, seat, scoring=RuleSet.preset(deal.rules.name).scoring)
 
 
-def make(name: str) -> Bot:
+def make(name: str, rollouts: int = 12) -> Bot:
     """A bot for tests: the expert with a small budget so the suite stays quick."""
     if name == "expert":
-        return ExpertBot(rollouts=12)
+        return ExpertBot(rollouts=rollouts)
     if name == "expert-ismcts":
-        return ExpertBot(rollouts=12, search="ismcts")
+        return ExpertBot(rollouts=rollouts, search="ismcts")
     if name == "expert-reading":
-        return ExpertBot(rollouts=12, recent=4)
+        return ExpertBot(rollouts=rollouts, recent=4)
     return make_bot(name)
 
 
@@ -167,20 +185,33 @@ def test_greedy_loses_heavily_to_three_classic_players_over_10_deal_games() -> N
 # -- every bot, every preset: always a legal move ---------------------------------------------
 
 
+# The quick check asks every bot at a few positions of every preset, spread over several deals
+# and player counts, with a tiny expert budget (the expert's legality does not depend on how
+# long it searches); the exhaustive one, with the usual test budget at many more positions, is
+# marked ``slow``: ``make test-slow`` (and CI) runs it.
+@pytest.mark.parametrize(
+    ("wanted", "share", "rollouts"),
+    [
+        pytest.param(24, 0.15, 2, id="quick"),
+        pytest.param(200, 0.5, 12, id="exhaustive", marks=pytest.mark.slow),
+    ],
+)
 @pytest.mark.parametrize("preset", preset_names())
-def test_every_bot_always_returns_a_legal_move(preset: str) -> None:
+def test_every_bot_always_returns_a_legal_move(
+    preset: str, wanted: int, share: float, rollouts: int
+) -> None:
     rules = Rules.preset(preset)
     names = [*FAIR, "classic", "expert-ismcts", "expert-reading"]
-    bots = {name: make(name) for name in names}
+    bots = {name: make(name, rollouts) for name in names}
     rng = random.Random(preset)
     positions = 0
     game = 0
-    while positions < 200:
+    while positions < wanted:
         deal = Deal.from_seed(rules, f"{preset}:{game}", rng.choice(rules.players))
         game += 1
-        while not deal.over and positions < 200:
+        while not deal.over and positions < wanted:
             view = view_of(deal, deal.turn)
-            if view.legal and rng.random() < 0.5:
+            if view.legal and rng.random() < share:
                 positions += 1
                 for name, bot in bots.items():
                     bot.peek(deal)
@@ -344,6 +375,80 @@ def test_strong_unloads_points_when_the_deal_is_lost() -> None:
     deal = deal_with(PALM, {2: hand, 1: "4c 4s 3d 9d 9h Jd Js Kd"}, leader=1)
     deal.play(1, "4c 4s")
     assert str(StrongBot().choose(view_of(deal, 2), random.Random(0))) == "5c 5h"
+
+
+class Plain(StrongBot):
+    """The strong player without its answer to players who hold back."""
+
+    counter_peeking = False
+
+
+def strong_situation(hand: str, counts: list[int], trick: str | None = None) -> Situation:
+    """Seat 0 holding ``hand``, the other seats random cards to make up ``counts``, seat 0 to
+    lead or, once seat 3 has led ``trick``, to answer it; the engine gives the legal moves."""
+    own, led = parse_cards(hand).mask, parse_cards(trick or "").mask
+    deck = [c for c in range(52) if not (own | led) >> c & 1]
+    random.Random(0).shuffle(deck)
+    hands = [own, 0, 0, led]
+    for seat in (1, 2, 3):
+        for _ in range(counts[seat]):
+            hands[seat] |= 1 << deck.pop()
+    deal = Deal(PALM, hands, leader=3 if trick else 0)
+    if trick:
+        deal.play(3, trick)
+    assert deal.turn == 0 and [h.bit_count() for h in deal.hands] == counts
+    return Situation.of(view_of(deal, 0))
+
+
+def chosen(bot: StrongBot, s: Situation, held_back: bool = False) -> str:
+    move = bot.decide_in(s, held_back=held_back)[0]
+    return "pass" if move is None else str(move)
+
+
+def test_strong_leads_its_lowest_group_before_a_lower_single() -> None:
+    s = strong_situation("3c 5c 5h 9s Kd", [5, 9, 9, 9])
+    assert chosen(Plain(), s) == str(parse_cards("3c"))
+    assert chosen(StrongBot(), s) == str(parse_cards("5c 5h"))
+
+
+def test_strong_without_a_group_leads_the_lowest_single() -> None:
+    s = strong_situation("3c 6h 9s Kd", [4, 9, 9, 9])
+    assert chosen(StrongBot(), s) == chosen(Plain(), s) == str(parse_cards("3c"))
+
+
+def test_strong_against_players_who_hold_back_does_not_give_up_at_three_cards() -> None:
+    s = strong_situation("4c 6h 8s 9d Jc Kh 2s", [7, 3, 9, 9], trick="3d")
+    assert chosen(StrongBot(), s) == "2s"  # no evidence: unload the 2
+    assert chosen(StrongBot(), s, held_back=True) not in ("2s", "pass")
+    # off (as in the expert's rollout players), the evidence changes nothing
+    assert chosen(Plain(), s, held_back=True) == "2s"
+
+
+def test_a_voluntary_pass_is_seen_as_holding_back() -> None:
+    match = Match(PALM_SET, hands=["3d 4c 9h", "5d 6c Ah", "7d 8c 2h", "9d Tc Js"])
+    match.play(0, "3d")
+    match.pass_(1)  # 5d would beat 3d: a choice, not an automatic pass
+    assert opponents_held_back(match.view(2))
+
+
+def test_plain_answers_show_no_holding_back() -> None:
+    match = Match(PALM_SET, hands=["3d 4c 9h", "5d 6c Ah", "7d 8c 2h", "9d Tc Js"])
+    for seat, card in ((0, "3d"), (1, "5d"), (2, "7d"), (3, "9d")):
+        match.play(seat, card)
+    assert not opponents_held_back(match.view(0))
+
+
+def test_without_autopass_a_pass_counts_once_a_higher_card_follows() -> None:
+    hands = ["3d 4c 9h", "5d 6c Ah", "7d 8c 2h", "9d Tc Js"]
+    match = Match(PALM_SET, hands=hands, autopass=False)
+    match.play(0, "3d")
+    match.pass_(1)
+    assert not opponents_held_back(match.view(2))  # the pass may have been forced
+    match.play(2, "7d")
+    match.play(3, "9d")
+    match.pass_(0)
+    match.play(1, "Ah")  # seat 1 held a card above 3d when it passed
+    assert opponents_held_back(match.view(2))
 
 
 # -- expert -------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The ``ppo2018`` bot adapter: views into the 2018 network's inputs and legal plays into its
 actions, under its own rules and, translated, under others.
 
-Tests that need the network's data skip when the shared benchmark folder is absent.
+Tests that need the network's data take the ``ppo2018_data`` fixture (``conftest.py``): found
+through ``$BIGTWO_PPO2018_DIR``; skipped without it, except on CI, where they fail.
 """
 
 from __future__ import annotations
@@ -36,14 +37,6 @@ def view_of(deal: Deal, seat: int) -> TableView:
 
 
 PALM = Rules.preset("palm")
-
-
-@pytest.fixture(scope="module")
-def have_data() -> None:
-    try:
-        net.find_data_dir()
-    except net.Ppo2018Unavailable:
-        pytest.skip("shared/anchors/charlesworth2018 not found")
 
 
 def mask(text: str) -> int:
@@ -98,7 +91,7 @@ def test_history_uses_stand_ins_and_keeps_passes() -> None:
     assert on - card_bits == bits - card_bits
 
 
-@pytest.mark.usefixtures("have_data")
+@pytest.mark.usefixtures("ppo2018_data")
 def test_worked_example_1_through_the_bot() -> None:
     # ENCODING.md example 1: our seats are the document's minus one
     acting = "3s 4d 5d 6h 7s 8s 9c 9h Td Qs Ah As 2c"
@@ -143,7 +136,7 @@ def self_play_views(rules: Rules, label: str, games: int, rng: random.Random) ->
                 deal.play(deal.turn, move)
 
 
-@pytest.mark.usefixtures("have_data")
+@pytest.mark.usefixtures("ppo2018_data")
 @pytest.mark.parametrize("preset", ["charlesworth2018", "palm", "taiwan", "pusoy-dos"])
 def test_every_legal_play_has_an_action_and_moves_are_legal(preset: str) -> None:
     sampled, greedy = Ppo2018Bot(), Ppo2018GreedyBot()
@@ -186,7 +179,7 @@ def test_the_dcs_triple_of_a_four_of_a_kind_is_never_offered() -> None:
     assert not net.never_offered(hand, mask("7d 7c 7h 7s"))
 
 
-@pytest.mark.usefixtures("have_data")
+@pytest.mark.usefixtures("ppo2018_data")
 def test_under_its_own_rules_the_moves_are_exactly_the_originals() -> None:
     # every legal action the adapter offers is the original engine's, and none is missing
     states = 0
@@ -198,7 +191,7 @@ def test_under_its_own_rules_the_moves_are_exactly_the_originals() -> None:
     assert states > 1000
 
 
-@pytest.mark.usefixtures("have_data")
+@pytest.mark.usefixtures("ppo2018_data")
 def test_choices_are_seeded() -> None:
     deal = Deal.from_seed(CW, 4)
     view = view_of(deal, deal.turn)
@@ -209,7 +202,7 @@ def test_choices_are_seeded() -> None:
     assert len({str(greedy.choose(view, random.Random(s))) for s in range(5)}) == 1
 
 
-@pytest.mark.usefixtures("have_data")
+@pytest.mark.usefixtures("ppo2018_data")
 def test_three_players_fall_back_to_the_strong_player() -> None:
     rules = Rules.preset("deduction")
     deal = Deal.from_seed(rules, 1, 3)

@@ -1,7 +1,8 @@
 """The 2018 PPO adapter against the worked examples of ENCODING.md section 5.
 
-The data files are read from the shared benchmark folder, never from the repo; tests that need
-them skip when that folder is absent, the others always run.
+The data files are read from the shared benchmark folder (``$BIGTWO_PPO2018_DIR``), never
+from the repo; tests that need them take the ``ppo2018_data`` fixture (``conftest.py``),
+skipped without the data except on CI, where they fail; the others always run.
 """
 
 from __future__ import annotations
@@ -16,23 +17,10 @@ import pytest
 from bigtwo.bots import ppo2018_net as ppo
 from bigtwo.engine.errors import BigTwoError
 
-SKIP_REASON = (
-    "../shared/anchors/charlesworth2018 not found "
-    "(benchmark data is loaded from the shared folder, never copied into the repo)"
-)
-
 
 @pytest.fixture(scope="module")
-def data_dir() -> pathlib.Path:
-    try:
-        return ppo.find_data_dir()
-    except ppo.Ppo2018Unavailable:
-        pytest.skip(SKIP_REASON)
-
-
-@pytest.fixture(scope="module")
-def net(data_dir: pathlib.Path) -> ppo.Network:
-    return ppo.Network.load(data_dir)
+def net(ppo2018_data: pathlib.Path) -> ppo.Network:
+    return ppo.Network.load(ppo2018_data)
 
 
 def card(token: str) -> int:
@@ -178,8 +166,8 @@ def test_batch_matches_single(net: ppo.Network) -> None:
         assert values[row] == pytest.approx(one_value, abs=1e-4)
 
 
-def test_action_tables_match_npz(data_dir: pathlib.Path) -> None:
-    with np.load(data_dir / "action_indices.npz") as t:
+def test_action_tables_match_npz(ppo2018_data: pathlib.Path) -> None:
+    with np.load(ppo2018_data / "action_indices.npz") as t:
         assert t["block_start"].tolist() == [0, 13, 46, 77, 407, 1694]
         for name, width, start in (
             ("pair", 2, 13),

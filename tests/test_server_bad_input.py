@@ -16,7 +16,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from bigtwo.server.client import ActionRefused, BotClient, Lobby, TableClient
-from test_server_support import Server, server  # noqa: F401
+from test_server_support import Server
 
 
 async def _raw(url: str, hello: dict[str, Any] | None = None) -> ClientConnection:
@@ -48,12 +48,12 @@ async def _closed(ws: ClientConnection, timeout: float = 5.0) -> int | None:
     return ws.close_code
 
 
-async def _room(server: Server, **options: Any) -> dict[str, Any]:  # noqa: F811
+async def _room(server: Server, **options: Any) -> dict[str, Any]:
     async with Lobby(server.url) as lobby:
         return await lobby.create_room(**options)
 
 
-async def test_malformed_frames_get_error_events(server: Server) -> None:  # noqa: F811
+async def test_malformed_frames_get_error_events(server: Server) -> None:
     room = await _room(server)
     ws = await _raw(room["ws"])
     await _next(ws, "sync")
@@ -85,7 +85,7 @@ async def test_malformed_frames_get_error_events(server: Server) -> None:  # noq
     assert await _closed(ws) == 1009
 
 
-async def test_bad_hellos_are_closed_cleanly(server: Server) -> None:  # noqa: F811
+async def test_bad_hellos_are_closed_cleanly(server: Server) -> None:
     room = await _room(server)
     ws = await _raw(server.ws_base + "/ws/NOROOM")
     assert (await _next(ws, "error"))["code"] == "no_room"
@@ -102,7 +102,7 @@ async def test_bad_hellos_are_closed_cleanly(server: Server) -> None:  # noqa: F
     assert await _closed(ws) == 4400
 
 
-async def test_refused_actions_change_nothing(server: Server) -> None:  # noqa: F811
+async def test_refused_actions_change_nothing(server: Server) -> None:
     async def scenario() -> None:
         async with Lobby(server.url) as lobby:
             room = await lobby.create_room(deals=1, seed=3, away_seconds=None)
@@ -169,7 +169,7 @@ async def test_refused_actions_change_nothing(server: Server) -> None:  # noqa: 
     await asyncio.wait_for(scenario(), 30)
 
 
-async def test_floods_are_cut_off_and_other_tables_carry_on(server: Server) -> None:  # noqa: F811
+async def test_floods_are_cut_off_and_other_tables_carry_on(server: Server) -> None:
     async def scenario() -> None:
         async with Lobby(server.url) as lobby:
             # A table of computer players at another table, playing throughout.
@@ -218,7 +218,7 @@ async def test_floods_are_cut_off_and_other_tables_carry_on(server: Server) -> N
     await asyncio.wait_for(scenario(), 40)
 
 
-async def test_bad_http_requests(server: Server) -> None:  # noqa: F811
+async def test_bad_http_requests(server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.url, trust_env=False) as http:
         bad_json = await http.post(
             "/api/rooms", content=b"{not json", headers={"content-type": "application/json"}

@@ -18,7 +18,6 @@ from test_server_support import (
     cards_left,
     dealt_hands,
     restored_table,
-    server,  # noqa: F401  (module-scoped fixture)
 )
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -34,7 +33,7 @@ async def _seat_bots(
     return bots
 
 
-async def test_four_clients_play_a_seeded_match(server: Server) -> None:  # noqa: F811
+async def test_four_clients_play_a_seeded_match(server: Server) -> None:
     async def scenario() -> None:
         async with Lobby(server.url) as lobby:
             room = await lobby.create_room(preset="textbook", deals=2, seed=7, away_seconds=None)
@@ -155,7 +154,7 @@ async def until(test: object, timeout: float = 10.0) -> None:
         await asyncio.sleep(0.02)
 
 
-async def test_computer_takes_over_an_away_seat_and_hands_it_back(server: Server) -> None:  # noqa: F811
+async def test_computer_takes_over_an_away_seat_and_hands_it_back(server: Server) -> None:
     async def scenario() -> None:
         async with Lobby(server.url) as lobby:
             room = await lobby.create_room(
@@ -202,7 +201,7 @@ async def test_computer_takes_over_an_away_seat_and_hands_it_back(server: Server
     await asyncio.wait_for(scenario(), 30)
 
 
-async def test_turn_timer_plays_for_a_silent_player(server: Server) -> None:  # noqa: F811
+async def test_turn_timer_plays_for_a_silent_player(server: Server) -> None:
     async def scenario() -> None:
         async with Lobby(server.url) as lobby:
             room = await lobby.create_room(
@@ -240,7 +239,7 @@ def keys_of(data: object) -> set[str]:
     return set()
 
 
-async def test_lobby_http_api(server: Server) -> None:  # noqa: F811
+async def test_lobby_http_api(server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.url, trust_env=False) as http:
         info = (await http.get("/api")).json()
         assert (

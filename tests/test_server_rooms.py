@@ -14,7 +14,7 @@ import pytest
 
 from bigtwo.engine.cards import to_mask
 from bigtwo.server.client import Lobby, ServerError, TableClient
-from test_server_support import Server, server  # noqa: F401  (module-scoped fixture)
+from test_server_support import Server
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 ONE_HUMAN = ["human", "computer", "computer", "computer"]
@@ -63,7 +63,7 @@ def typed(kind: str, **fields: Any) -> Callable[[dict[str, Any]], bool]:
     return lambda m: m.get("type") == kind and all(m.get(k) == v for k, v in fields.items())
 
 
-async def test_deal_end_and_room_show_cards_left_and_multipliers(server: Server) -> None:  # noqa: F811
+async def test_deal_end_and_room_show_cards_left_and_multipliers(server: Server) -> None:
     async with Lobby(server.url) as lobby:
         room = await lobby.create_room(preset="palm", deals=1, seed=3, seats=ONE_HUMAN)
         client = await seated(lobby, room)
@@ -80,7 +80,7 @@ async def test_deal_end_and_room_show_cards_left_and_multipliers(server: Server)
         await client.close()
 
 
-async def test_welcome_and_sync_carry_the_turn_clock(server: Server) -> None:  # noqa: F811
+async def test_welcome_and_sync_carry_the_turn_clock(server: Server) -> None:
     async with Lobby(server.url) as lobby:
         room = await lobby.create_room(deals=1, seed=5, seats=ONE_HUMAN, turn_seconds=30)
         seat = await lobby.join(room["code"], "Ann")
@@ -101,7 +101,7 @@ async def test_welcome_and_sync_carry_the_turn_clock(server: Server) -> None:  #
         await first.close()
 
 
-async def test_avatars_are_chosen_on_joining(server: Server) -> None:  # noqa: F811
+async def test_avatars_are_chosen_on_joining(server: Server) -> None:
     async with Lobby(server.url) as lobby:
         room = await lobby.create_room(seats=["human", "human", "computer", "computer"])
         watcher = await seated(lobby, room, "Bo", avatar=1)
@@ -117,7 +117,7 @@ async def test_avatars_are_chosen_on_joining(server: Server) -> None:  # noqa: F
         await watcher.close()
 
 
-async def test_the_next_deal_waits_for_next_or_for_the_time(server: Server) -> None:  # noqa: F811
+async def test_the_next_deal_waits_for_next_or_for_the_time(server: Server) -> None:
     async with Lobby(server.url) as lobby:
         # A turn timer makes the table wait between deals (8 s unless told otherwise).
         room = await lobby.create_room(deals=3, seed=8, seats=ONE_HUMAN, turn_seconds=60)
@@ -156,7 +156,7 @@ async def test_the_next_deal_waits_for_next_or_for_the_time(server: Server) -> N
         await client.close()
 
 
-async def test_rematch_seats_the_same_people_at_a_new_table(server: Server) -> None:  # noqa: F811
+async def test_rematch_seats_the_same_people_at_a_new_table(server: Server) -> None:
     async with Lobby(server.url) as lobby:
         room = await lobby.create_room(
             deals=1,

@@ -1,19 +1,17 @@
 """Helpers for the server tests: a real ``bigtwo serve`` process on a free loopback port, and
 the check that no message a recipient got holds a card it may not see.
 
-Not a test module itself (it defines no tests); the server test modules import from it.
+Not a test module itself (it defines no tests); the server test modules import from it, and
+``conftest.py`` builds the module-scoped ``server`` fixture on :func:`launch`.
 """
 
 from __future__ import annotations
 
 import re
 import subprocess
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bigtwo.engine.cards import to_mask
 from bigtwo.server.bench import free_port, start_server, wait_ready
@@ -64,14 +62,6 @@ def launch(tmp: Path) -> Server:
         server.stop()
         raise
     return server
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server for a whole test module."""
-    srv = launch(tmp_path_factory.mktemp("server"))
-    yield srv
-    srv.stop()
 
 
 def restored_table(db: Path, code: str) -> TableService:

@@ -20,7 +20,7 @@ from bigtwo.server.client import Lobby, TableClient
 from bigtwo.server.thinking import Thinker
 from bigtwo.service import Command, SeatConfig, TableConfig, TableService, hash_token
 from bigtwo.service.commands import Op
-from test_server_support import Server, server  # noqa: F401  (module-scoped fixture)
+from test_server_support import Server
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -30,7 +30,7 @@ def _needs(level: str) -> None:
         pytest.skip(f"the '{level}' computer level is not registered yet (bigtwo.bots)")
 
 
-async def test_pings_are_answered_at_once_while_computers_think(server: Server) -> None:  # noqa: F811
+async def test_pings_are_answered_at_once_while_computers_think(server: Server) -> None:
     _needs("strong")
     # ``expert`` thinks for a tenth of a second or more per move: on the loop, that would
     # hold every ping back as long. Without it, the strong level fills the table.
