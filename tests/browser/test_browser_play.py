@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .browser_steps import (
     RANKS,
@@ -32,8 +33,11 @@ def play_until_final(page: Any, limit_s: float = 90.0) -> dict[str, int]:
         sheet = page.locator("dialog.score-sheet[open]")
         if sheet.count():
             if sheet.locator("[data-next-deal]").count():
+                try:
+                    sheet.locator("[data-next-deal]").click(timeout=3000)
+                except PlaywrightTimeout:
+                    continue  # the sheet was drawn again while we clicked: look again
                 seen["sheets"] += 1
-                sheet.locator("[data-next-deal]").click()
                 continue
             return seen  # the final scores
         if my_turn(page):
