@@ -133,22 +133,11 @@ class Rules:
     @staticmethod
     def from_toml(text: str, *, origin: str = "rules file") -> Rules:
         """House rules: a TOML document with an optional ``base`` preset and overrides."""
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise RulesError(f"{origin} is not valid TOML: {exc}") from None
-        return Rules.from_mapping(data, origin=origin)
+        return Rules.from_mapping(read_toml(text, origin), origin=origin)
 
     @staticmethod
     def from_file(path: str | Path) -> Rules:
-        p = Path(path)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RulesError(f"Cannot read rules file {p}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise RulesError(f"Rules file {p} is not UTF-8 text") from None
-        return Rules.from_toml(text, origin=str(p))
+        return Rules.from_toml(read_rules_file(path), origin=str(Path(path)))
 
     @staticmethod
     def from_mapping(data: Mapping[str, Any], *, origin: str = "rules") -> Rules:
@@ -220,6 +209,25 @@ class Rules:
 
 
 _OPTIONS = frozenset(f.name for f in dataclasses.fields(Rules))
+
+
+def read_toml(text: str, origin: str) -> dict[str, Any]:
+    """A rules file's TOML as data; bad TOML is a :class:`RulesError` naming ``origin``."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"{origin} is not valid TOML: {exc}") from None
+
+
+def read_rules_file(path: str | Path) -> str:
+    """A rules file's text; a missing or unreadable file is a :class:`RulesError` in words."""
+    p = Path(path)
+    try:
+        return p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RulesError(f"Cannot read rules file {p}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise RulesError(f"Rules file {p} is not UTF-8 text") from None
 
 
 def preset_names() -> tuple[str, ...]:

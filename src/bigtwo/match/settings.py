@@ -16,7 +16,6 @@ autopass switches a table had in force. Unknown or contradictory options raise
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -24,7 +23,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..engine.errors import RulesError
-from ..engine.rules import Rules, preset_data
+from ..engine.rules import Rules, preset_data, read_rules_file, read_toml
 
 PER_CARD = ("rank", "one", "none")
 
@@ -178,22 +177,11 @@ class RuleSet:
     @staticmethod
     def from_toml(text: str, *, origin: str = "rules file") -> RuleSet:
         """House rules: a TOML document with an optional ``base`` preset and overrides."""
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise RulesError(f"{origin} is not valid TOML: {exc}") from None
-        return RuleSet.from_mapping(data, origin=origin)
+        return RuleSet.from_mapping(read_toml(text, origin), origin=origin)
 
     @staticmethod
     def from_file(path: str | Path) -> RuleSet:
-        p = Path(path)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RulesError(f"Cannot read rules file {p}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise RulesError(f"Rules file {p} is not UTF-8 text") from None
-        return RuleSet.from_toml(text, origin=str(p))
+        return RuleSet.from_toml(read_rules_file(path), origin=str(Path(path)))
 
     @staticmethod
     def from_mapping(data: Mapping[str, Any], *, origin: str = "rules") -> RuleSet:
