@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import os
 import random
 import socket
@@ -246,7 +247,8 @@ def _run(main: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
     """Run the bots on uvloop when it is installed (as the server does): the bots are the
     measuring instrument, and a slower loop would add its own delay to every figure."""
     try:
-        import uvloop
+        # Typed as Any: uvloop is optional, with or without its stubs installed.
+        uvloop: Any = importlib.import_module("uvloop")
     except ImportError:
         return asyncio.run(main)
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
