@@ -37,6 +37,7 @@ from bigtwo.engine.views import SeatView
 from bigtwo.match import Match
 from bigtwo.match.settings import RuleSet
 from bigtwo.match.views import TableView
+from random_play import advance
 
 PALM = Rules.preset("palm")
 PALM_SET = RuleSet.preset("palm")
@@ -270,14 +271,7 @@ def test_fair_bots_choose_the_same_whatever_the_hidden_hands(name: str, preset: 
     checked = 0
     for game in range(40):
         deal = Deal.from_seed(rules, f"fair:{game}")
-        for _ in range(rng.randrange(1, 30)):
-            if deal.over:
-                break
-            plays = deal.legal_plays()
-            if deal.can_pass() and (not plays or rng.random() < 0.3):
-                deal.pass_(deal.turn)
-            else:
-                deal.play(deal.turn, rng.choice(plays))
+        advance(deal, rng, rng.randrange(1, 30))
         if deal.over or not deal.legal_plays():
             continue
         seat = deal.turn

@@ -33,6 +33,7 @@ from bigtwo.engine import (
     to_mask,
 )
 from bigtwo.engine.deal import deal_hands
+from random_play import advance
 
 PRESETS = preset_names()
 card_numbers = st.integers(0, 51)
@@ -120,14 +121,7 @@ def test_deal_plays_one_card(name: str, seed: int, steps: int, number: int) -> N
     rules = Rules.preset(name)
     deal = Deal.from_seed(rules, seed)
     rng = random.Random(seed)
-    for _ in range(steps):  # a random point of a random deal
-        if deal.over:
-            break
-        plays = deal.legal_plays()
-        if deal.can_pass() and (not plays or rng.random() < 0.3):
-            deal.pass_(deal.turn)
-        else:
-            deal.play(deal.turn, rng.choice(plays))
+    advance(deal, rng, steps)  # a random point of a random deal
     card, alone = as_card_and_set(number)
     seat = deal.turn
     checked = outcome(lambda: deal.verify_play(seat, card))

@@ -25,6 +25,7 @@ from bigtwo.engine import (
     parse_cards,
     preset_names,
 )
+from random_play import advance
 
 SLOTS = ("mask", "kind", "size", "group", "power", "order")
 
@@ -37,15 +38,7 @@ def played_deal(rules: Rules, seed: int, steps: int) -> Deal:
     """A deal a few random actions in, so that its views hold plays and actions."""
     deal = Deal.from_seed(rules, seed)
     rng = random.Random(seed)
-    for _ in range(steps):
-        if deal.over:
-            break
-        plays = deal.legal_plays()
-        if deal.can_pass() and (not plays or rng.random() < 0.3):
-            deal.pass_(deal.turn)
-        else:
-            deal.play(deal.turn, rng.choice(plays))
-    return deal
+    return advance(deal, rng, steps)
 
 
 def test_cards_and_card_sets() -> None:
