@@ -238,3 +238,55 @@ def test_pass_lock_ends_a_trick_when_every_other_seat_has_passed() -> None:
     last = [e for e in events if e.type == "action"][-1].data
     assert last["trick_over"] and last["table"] is None and last["turn"] == 0
     assert last["locked"] == [] and last["passes"] == 0
+
+
+def test_the_table_announces_the_state_the_match_returned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The service works nothing out again: each action event carries, field for field, the
+    public state that :meth:`Match.take_turn` returned for that action, one event per returned
+    action and in the same order. A state altered on its way out of the match shows up in the
+    events unchanged, which a service recomputing counts, passes or locks would not do."""
+    from dataclasses import replace
+
+    from bigtwo.match.match import Applied
+    from bigtwo.service.events import public_state
+
+    returned: list[list[Applied]] = []
+    take_turn = Match.take_turn
+
+    def marked(self: Match, seat: int, cards: Any) -> list[Applied]:
+        applied = take_turn(self, seat, cards)
+        # Mark each state so that only a copy of it can reach the event: passes -1 and the
+        # counts reversed are no state a deal is ever in.
+        applied = [
+            Applied(a.action, replace(a.state, passes=-1 - i, counts=a.state.counts[::-1]))
+            for i, a in enumerate(applied)
+        ]
+        returned.append(applied)
+        return applied
+
+    monkeypatch.setattr(Match, "take_turn", marked)
+    config = TableConfig(preset="hongkong", seats=(SeatConfig(),) * 4, seed=3, deals=1)
+    table = TableService(config, "SAID")
+    for s in range(4):
+        table.apply(Command(Op.JOIN, seat=s, name=f"P{s}", token=token_of(f"t{s}")), 0)
+    for s in range(4):
+        table.apply(Command(Op.READY, seat=s), 0)
+    rng = random.Random(3)
+    announced = autopassed = 0
+    for _ in range(200):
+        if table.status != "playing":
+            break
+        assert table.match is not None
+        view = table.match.deal.view(table.match.deal.turn)
+        pass_ = view.can_pass and (not view.legal or rng.random() < 0.4)
+        pick = None if pass_ else rng.choice(view.legal).mask
+        events = table.apply(Command(Op.ACT, seat=view.turn, cards=pick), 0)
+        actions = [e.data for e in events if e.type == "action"]
+        applied = returned[-1]
+        assert len(actions) == len(applied)
+        for data, (_, state) in zip(actions, applied, strict=True):
+            assert {key: data[key] for key in public_state(state)} == public_state(state)
+        announced += len(actions)
+        autopassed += len(actions) - 1
+    # Many actions were announced, autopasses among them, each from the match's own state.
+    assert announced > 40 and autopassed > 0
