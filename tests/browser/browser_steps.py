@@ -46,8 +46,9 @@ def create_room(
     if hotseat:
         page.check("input[name=hotseat]")
     page.select_option("select[name=computer_delay]", pace)
-    if timer:
-        page.select_option("select[name=turn_seconds]", str(timer))
+    page.select_option(
+        "select[name=turn_seconds]", str(timer)
+    )  # 0: none (a public room's default is 30)
     if seed is not None:
         page.click(".create details > summary")
         page.fill("input[name=seed]", str(seed))
