@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bigtwo.server.client import ActionRefused, Lobby, TableClient
-from test_server_support import Server, launch
+from test_server_support import Server, launch, restored_table
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 TWO_HUMANS = ["human", "human", "computer", "computer"]
@@ -144,8 +144,12 @@ async def test_a_timer_set_at_the_table_moves_an_idle_player_on(server: Server) 
         await ann.request({"type": "computer", "seat": 1})
         assert (await got(bo, typed("quit", seat=1)))["reason"] == "computer"
         await asyncio.wait_for(bo.closed.wait(), 5)
-        seat = (await lobby.room(room["code"]))["room"]["seats"][1]
-        assert seat["control"] == "quit"
+        live = (await lobby.room(room["code"]))["room"]
+        assert live["seats"][1]["control"] == "quit"
+        # Host commands are stored like any other: the log rebuilds the same table.
+        restored = restored_table(server.db, room["code"]).info()
+        assert restored["options"] == live["options"] and restored["host"] == live["host"] == 0
+        assert [s["control"] for s in restored["seats"]] == [s["control"] for s in live["seats"]]
         await ann.close()
 
 

@@ -189,6 +189,9 @@ class TableConfig:
     ``between_deals_seconds``: after a deal (not the last) the table waits until every
     connected player has said "next", or at most this long (None: no limit); 0 starts the
     next deal at once. The default, 0, is what tables stored before this option had.
+    ``invite``: a private room's invitation key (``public`` False), which spectators need to
+    watch; never shown in the room. The host may change ``turn_seconds``, ``away_seconds``
+    and ``spectators`` at the table (a stored ``settings`` command).
     """
 
     preset: str = "textbook"
