@@ -1,5 +1,5 @@
 """Seats that cannot be squatted and hosts who control their rooms, against a real server
-(with a one-second seat grace): a seat taken but never connected is freed and the table is
+(with a one-second seat grace, and two unconnected seats an address): a seat taken but never connected is freed and the table is
 told; only the host kicks, gives seats to computers and changes the timers or lets
 spectators in; a timer set at the table moves an idle player on; private rooms need their
 invitation to be watched over the WebSocket too."""
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bigtwo.server.client import ActionRefused, Lobby, TableClient
+from bigtwo.server.client import ActionRefused, Lobby, ServerError, TableClient
 from test_server_support import Server, launch, restored_table
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -22,7 +22,7 @@ TWO_HUMANS = ["human", "human", "computer", "computer"]
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = launch(tmp_path_factory.mktemp("host"), ["--seat-grace", "1"])
+    srv = launch(tmp_path_factory.mktemp("host"), ["--seat-grace", "1", "--seats-per-address", "2"])
     yield srv
     srv.stop()
 
@@ -67,6 +67,25 @@ async def test_a_seat_taken_but_never_connected_is_freed(server: Server) -> None
         with pytest.raises(ActionRefused):
             await late.connect()
         await ann.close()
+
+
+async def test_one_address_holds_only_so_many_seats_it_has_not_connected_to(
+    server: Server,
+) -> None:
+    """On main a script reading ``GET /api/rooms`` could fill every public room's seats."""
+    async with Lobby(server.url) as lobby:
+        rooms = [await lobby.create_room(seats=TWO_HUMANS, deals=1) for _ in range(3)]
+        first = await lobby.join(rooms[0]["code"], "S1")
+        await lobby.join(rooms[1]["code"], "S2")
+        with pytest.raises(ServerError) as refused:
+            await lobby.join(rooms[2]["code"], "S3")
+        assert refused.value.status == 429 and refused.value.code == "too_many_seats"
+        assert "connect to them first" in str(refused.value)
+        sitting = TableClient(first["ws"], first["token"], reconnect=False)
+        await sitting.connect()  # a seat sat at no longer counts
+        await lobby.join(rooms[2]["code"], "S3")
+        await sitting.close()
+    await asyncio.sleep(1.2)  # the seats left unconnected are freed: the next test starts clean
 
 
 async def test_only_the_host_kicks_and_the_kicked_player_is_sent_away(server: Server) -> None:

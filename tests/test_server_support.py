@@ -21,8 +21,10 @@ from bigtwo.service.config import TableConfig
 from bigtwo.service.table import TableService
 
 # Each test module's server: seeds allowed, and no room limits for the one test address
-# (test_server_limits.py tests the limits on an app of its own).
-SERVER_OPTIONS = ["--allow-seeds", "--rooms-per-address", "0", "--rooms-per-minute", "0"]
+# (test_server_limits.py and test_server_host.py test the limits).
+SERVER_OPTIONS = [
+    "--allow-seeds", "--rooms-per-address", "0", "--rooms-per-minute", "0", "--seats-per-address", "0",
+]  # fmt: skip
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][dchs])(?![A-Za-z0-9])")
 
 

@@ -84,6 +84,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="seconds a seat taken before the match may stay without a connection before it "
         "is freed (default 60; 0: never freed)",
     )
+    serve.add_argument(
+        "--seats-per-address",
+        type=int,
+        default=8,
+        help="seats one client address may hold without connecting to them (default 8; "
+        "0: no limit)",
+    )
     serve.set_defaults(run=_serve)
 
     join = sub.add_parser("join", help="sit at a network table in this terminal")
@@ -156,7 +163,10 @@ def _serve(args: argparse.Namespace) -> int:
     if args.think_budget <= 0 or (args.think_workers is not None and args.think_workers < 1):
         print("bigtwo serve: --think-budget and --think-workers must be positive", file=sys.stderr)
         return 2
-    if args.rooms_per_address < 0 or args.rooms_per_minute < 0 or args.seat_grace < 0:
+    if (
+        min(args.rooms_per_address, args.rooms_per_minute, args.seat_grace, args.seats_per_address)
+        < 0
+    ):
         print("bigtwo serve: room limits and --seat-grace cannot be negative", file=sys.stderr)
         return 2
     if args.max_tables < 1:
@@ -168,6 +178,7 @@ def _serve(args: argparse.Namespace) -> int:
         rooms_per_minute=args.rooms_per_minute,
         max_tables=args.max_tables,
         seat_grace=args.seat_grace or None,
+        seats_per_address=args.seats_per_address,
         tune_gc=True,
         think=args.think,
         think_workers=args.think_workers,

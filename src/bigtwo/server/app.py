@@ -63,6 +63,7 @@ _STATUS = {
     "no_room": 404,
     "rate_limited": 429,
     "too_many_rooms": 429,
+    "too_many_seats": 429,
     "not_invited": 403,
     "too_big": 413,
     "not_over": 409,
@@ -234,7 +235,9 @@ async def join_room(request: Request) -> Response:
                     **_urls(request, runner.code),
                 }
             )
-        seat, token = hub.join(runner, clean_text(join.name, MAX_NAME), seat, join.avatar)
+        seat, token = hub.join(
+            runner, clean_text(join.name, MAX_NAME), seat, join.avatar, _address(request)
+        )
     except _HttpError as exc:
         return _error(exc.code, str(exc))
     except Refused as exc:

@@ -229,7 +229,9 @@ def run_bench(
     with tempfile.TemporaryDirectory(prefix="bigtwo-bench-") as tmp:
         port = free_port()
         # Every table of the bench is made from this one address.
-        limits = ["--rooms-per-address", "0", "--rooms-per-minute", "0"]
+        limits = [
+            "--rooms-per-address", "0", "--rooms-per-minute", "0", "--seats-per-address", "0",
+        ]  # fmt: skip
         server = start_server(port, Path(tmp) / "bench.sqlite3", extra=limits)
         base = f"http://127.0.0.1:{port}"
         try:

@@ -53,7 +53,7 @@ from .protocol import (
     BadMessage,
     parse_message,
 )
-from .room_limits import RoomLimits
+from .room_limits import RoomLimits, SeatsWaiting
 from .storage import TableStore
 from .thinking import Thinker
 
@@ -92,6 +92,8 @@ class Settings:
     rooms_per_minute: float = 10.0  # rooms one address may make a minute (0: no limit) …
     rooms_burst: int = 10  # … and at once
     seat_grace: float | None = 60.0  # seconds a seat taken in the lobby may stay unconnected
+    # Seats one address may hold at once without having connected to them yet (0: no limit).
+    seats_per_address: int = 8
     resync_gap: int = 200
     tune_gc: bool = False  # set by ``bigtwo serve``: see :func:`tune_gc`
     think: str = "process"  # where computers think: process, thread or inline (the loop)
@@ -236,6 +238,7 @@ class TableRunner:
         conn.seat = seat
         conn.spectator = seat is None
         if seat is not None:
+            self.hub.seats_waiting.connected(self.code, seat)
             old = self.players.get(seat)
             if old is not None:
                 old.reply({"type": "bye", "reason": "replaced by a newer connection"})
@@ -555,6 +558,9 @@ class Hub:
             self.settings.rooms_burst,
             self.settings.rooms_per_address,
         )
+        self.seats_waiting = SeatsWaiting(
+            self.settings.seats_per_address, self.settings.seat_grace or 60.0
+        )
         self.lag = LoopLag()
         self.thinker = Thinker(
             self.settings.think, self.settings.think_workers, self.settings.think_budget
@@ -663,10 +669,18 @@ class Hub:
         self.store.set_status(runner.code, TableStatus.IDLE)
 
     def join(
-        self, runner: TableRunner, name: str, seat: int | None, avatar: int | None = None
+        self,
+        runner: TableRunner,
+        name: str,
+        seat: int | None,
+        avatar: int | None = None,
+        address: str | None = None,
     ) -> tuple[int, str]:
-        """Seat a player: returns the seat and its token (the only copy; we keep a digest)."""
+        """Seat a player: returns the seat and its token (the only copy; we keep a digest).
+        ``address`` (of an HTTP client) may hold only so many seats it has not connected to."""
         svc = runner.service
+        if address is not None:
+            self.seats_waiting.check(address)
         free = svc.free_seats()
         if not free:
             taken = len(svc.seats)
@@ -683,6 +697,8 @@ class Hub:
         cmd = Command(Op.JOIN, seat=seat, name=name, token=hash_token(token), avatar=avatar)
         if not runner.run(cmd):
             raise Refused("unavailable", "The table could not seat you: try again")
+        if address is not None:
+            self.seats_waiting.hold(address, runner.code, seat)
         return seat, token
 
     def rematch(self, runner: TableRunner, seat: int) -> tuple[TableRunner, int, str, bool]:
@@ -784,6 +800,7 @@ class Hub:
         for a long time (marked idle: not reloaded at start-up, but still there for anyone who
         comes back with the code)."""
         now = time.monotonic()
+        self.seats_waiting.forget_old(now)
         for code, runner in list(self.tables.items()):
             if (
                 runner.finished_at is not None

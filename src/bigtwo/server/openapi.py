@@ -40,7 +40,7 @@ class Error(Answer):
     error: str = Field(
         description="bad_json, bad_request, too_big, not_found, no_room, table_full, "
         "seat_taken, started, no_spectators, not_invited, busy, unavailable, rate_limited, "
-        "too_many_rooms, not_over, unauthorized"
+        "too_many_rooms, too_many_seats, not_over, unauthorized"
     )
     message: str = Field(description="What is wrong, in words")
 
@@ -353,7 +353,8 @@ def openapi_spec() -> dict[str, Any]:
                         "key is needed to watch",
                         **NO_ROOM,
                         409: "table_full, seat_taken, or started",
-                        **LIMITED,
+                        429: "rate_limited, or too_many_seats: this address holds as many "
+                        "seats it has not connected to as it may",
                     },
                     body="JoinRequest",
                     room=True,
