@@ -384,9 +384,7 @@ def test_deal_end_shows_cards_left_and_multipliers() -> None:
 
 def test_avatars_are_kept_per_seat_and_checked() -> None:
     t = table()
-    joined, _host = t.apply(
-        Command(Op.JOIN, seat=1, name="Ann", token=hash_token("a"), avatar=5), 0
-    )
+    [joined] = t.apply(Command(Op.JOIN, seat=1, name="Ann", token=hash_token("a"), avatar=5), 0)
     assert joined.data == {"seat": 1, "name": "Ann", "avatar": 5}
     assert t.info()["seats"][1]["avatar"] == 5 and t.info()["seats"][0]["avatar"] is None
     for bad in (8, -1, True):

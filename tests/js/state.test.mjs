@@ -313,6 +313,9 @@ test("the host's commands: a seat given to a computer, a kicked player, a new ho
   applyEvent(lobby, { type: "settings", v: 15, turn_seconds: 10, away_seconds: null, spectators: false, by: 3 });
   assert.deepEqual(
     [lobby.room?.options.turn_seconds, lobby.room?.options.away_seconds, lobby.room?.options.spectators], [10, null, false]);
+  const empty = synced({ room: room({ status: "waiting", deal: 0, host: null }), view: null });
+  applyEvent(empty, { type: "joined", v: 11, seat: 2, name: "Di", avatar: null });
+  assert.equal(empty.host, 2); // the first to sit down hosts
   const playing = synced();
   assert.deepEqual(applyEvent(playing, { type: "quit", v: 11, seat: 0, reason: "computer" }), [{ type: "removed", reason: "computer" }]);
 });

@@ -618,8 +618,8 @@ class TableService:
         self._emit(
             "joined", Group.ALL, {"seat": seat.number, "name": seat.name, "avatar": seat.avatar}
         )
-        if self.host is None:
-            self._set_host(seat.number)
+        if self.host is None:  # the first to sit down hosts: clients know it from "joined"
+            self.host = seat.number
 
     def _leave(self, cmd: Command, now: float) -> None:
         seat = self._seat(cmd.seat)

@@ -323,6 +323,11 @@ export function applyEvent(model, e) {
       const player = seatOf(e.seat);
       if (player) Object.assign(player, { name: e.name, taken: true, ready: false, avatar: e.avatar ?? nameAvatar(e.name, e.seat) });
       if (player && e.kind === "computer") Object.assign(player, { kind: "computer", level: e.level, ready: true, control: "computer", away: false });
+      // The first player to sit down hosts the room (a "host" event says when that changes).
+      if (model.host === null && e.kind !== "computer") {
+        model.host = e.seat;
+        if (model.room) model.room.host = e.seat;
+      }
       break;
     }
     case "left": {
