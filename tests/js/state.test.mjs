@@ -307,7 +307,9 @@ test("the host's commands: a seat given to a computer, a kicked player, a new ho
     { kind: "computer", level: "strong", ready: true, control: "computer" });
   assert.deepEqual(applyEvent(lobby, { type: "left", v: 12, seat: 1, reason: "kicked" }), [{ type: "removed", reason: "kicked" }]);
   assert.equal(lobby.players[1].taken, false);
-  assert.deepEqual(applyEvent(lobby, { type: "left", v: 13, seat: 2, reason: "never connected" }), []);
+  const waiting = synced({ room: room({ status: "waiting", deal: 0 }), view: null });
+  assert.deepEqual(applyEvent(waiting, { type: "left", v: 11, seat: 1, reason: "never connected" }),
+    [{ type: "freed", seat: 1, name: "Bill" }]);
   applyEvent(lobby, { type: "host", v: 14, seat: 3 });
   assert.equal(lobby.host, 3);
   applyEvent(lobby, { type: "settings", v: 15, turn_seconds: 10, away_seconds: null, spectators: false, by: 3 });

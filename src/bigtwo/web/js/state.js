@@ -118,7 +118,7 @@ import { toCards } from "./cards.js";
  * @typedef {{type: "new_deal"} | {type: "action", action: Action} | {type: "deal_end", result: Result}
  *   | {type: "match_end"} | {type: "chat"} | {type: "closed"}
  *   | {type: "rematch", code: string, by: number, seat?: number, token?: string}
- *   | {type: "removed", reason: string}} Effect
+ *   | {type: "removed", reason: string} | {type: "freed", seat: number, name: string}} Effect
  */
 
 /**
@@ -332,6 +332,8 @@ export function applyEvent(model, e) {
     }
     case "left": {
       const player = seatOf(e.seat);
+      // A seat whose player never came (or went) is freed for someone else: the table is told.
+      if (player && (e.reason === "never connected" || e.reason === "away")) effects.push({ type: "freed", seat: e.seat, name: player.name });
       if (player) Object.assign(player, { name: "", taken: false, ready: false });
       if (e.seat === model.seat && (e.reason === "kicked" || e.reason === "computer")) effects.push({ type: "removed", reason: e.reason });
       break;

@@ -49,6 +49,7 @@ export const STRINGS_EN = {
   "lobby.spectators": "Allow spectators",
   "lobby.privateHint": "A room not listed is private: spectators need its invitation link (under Share at the table).",
   "lobby.moreRooms": "More rooms ({n} of {of} shown)",
+  "table.seatFreed": "Seat {n} is free again: {name} never sat down",
   "table.kicked": "The host removed you from this table",
   "table.givenAway": "The host gave your seat to a computer",
   "table.inviteHint": "This room is private. Spectators need this invitation link:",

@@ -49,6 +49,7 @@ export const STRINGS_ZH = {
   "lobby.spectators": "允許觀戰",
   "lobby.privateHint": "不公開列出的房間是私人房間：觀戰者需要邀請連結（在牌桌的「分享」裡）。",
   "lobby.moreRooms": "更多房間（已顯示 {n}／{of}）",
+  "table.seatFreed": "座位 {n} 已空出：{name} 一直沒有入座",
   "table.kicked": "房主已將你請離這張牌桌",
   "table.givenAway": "房主已把你的座位交給電腦",
   "table.inviteHint": "這是私人房間。觀戰者需要這條邀請連結：",

@@ -224,6 +224,8 @@ export class TableScreen {
         const who = conn.model.players[effect.by]?.name || t("seat.n", { n: effect.by + 1 });
         toast(t("table.rematchBy", { name: who }));
       }
+    } else if (effect.type === "freed" && conn === this.conns[0]) {
+      toast(t("table.seatFreed", { n: effect.seat + 1, name: effect.name }));
     } else if (effect.type === "removed") {
       // The host freed our seat or gave it to a computer: this browser holds it no more.
       this.setMessage(t(effect.reason === "kicked" ? "table.kicked" : "table.givenAway"), true);
