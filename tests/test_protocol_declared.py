@@ -112,7 +112,9 @@ def test_one_list_of_rate_limited_types_in_the_code_and_the_docs() -> None:
     rows = table_rows(section("### Limits"))
     limits = {row[0].split(" ", 1)[0]: set(ticked(row[0])) for row in rows}
     actions = {t for t, limit in RATE_LIMITED.items() if limit == ACTION_LIMIT}
-    assert limits["actions"] == actions == {"play", "pass", "ready", "next", "quit", "sync"}
+    assert limits["actions"] == actions == {
+        "play", "pass", "ready", "next", "quit", "sync", "kick", "computer", "settings",
+    }  # fmt: skip
     assert limits["chat"] == {t for t, limit in RATE_LIMITED.items() if limit == CHAT_LIMIT}
 
 
@@ -219,7 +221,7 @@ async def test_a_sound_rule_override_is_taken(http: httpx.AsyncClient) -> None:
         ({"name": 5}, "'name' must be text of at most 200 characters"),
         (
             {"name": "Ann", "colour": "red"},
-            "Unknown field 'colour' (known: as, avatar, name, seat)",
+            "Unknown field 'colour' (known: as, avatar, invite, name, seat)",
         ),
         ({"avatar": 8}, "'avatar' must be a whole number from 0 to 7, or null"),
     ],

@@ -20,6 +20,11 @@ from bigtwo.service.commands import Command
 from bigtwo.service.config import TableConfig
 from bigtwo.service.table import TableService
 
+# Each test module's server: seeds allowed, and no room limits for the one test address
+# (test_server_limits.py and test_server_host.py test the limits).
+SERVER_OPTIONS = [
+    "--allow-seeds", "--rooms-per-address", "0", "--rooms-per-minute", "0", "--seats-per-address", "0",
+]  # fmt: skip
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][dchs])(?![A-Za-z0-9])")
 
 
@@ -35,7 +40,7 @@ class Server:
         return self.url.replace("http://", "ws://")
 
     def start(self) -> None:
-        self.process = start_server(self.port, self.db, extra=["--allow-seeds"])
+        self.process = start_server(self.port, self.db, extra=SERVER_OPTIONS)
         wait_ready(self.url, process=self.process)
 
     def stop(self) -> None:
@@ -51,10 +56,11 @@ class Server:
         return self.process.poll() is None
 
 
-def launch(tmp: Path) -> Server:
+def launch(tmp: Path, extra: list[str] | None = None) -> Server:
+    """A server on a free port with a database in ``tmp``; ``extra``: more serve options."""
     port = free_port()
     db = tmp / "tables.sqlite3"
-    process = start_server(port, db, extra=["--allow-seeds"])
+    process = start_server(port, db, extra=SERVER_OPTIONS + (extra or []))
     server = Server(f"http://127.0.0.1:{port}", port, db, process)
     try:
         wait_ready(server.url, process=process)

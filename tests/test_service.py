@@ -344,8 +344,9 @@ def test_chat_is_cleaned_and_addressed() -> None:
 def test_quitting() -> None:
     t = table(ONE_HUMAN[:1] + (SeatConfig(),) + ONE_HUMAN[2:], seed=8)
     t.apply(Command(Op.JOIN, seat=0, name="A", token=hash_token("a")), 0)
-    [left] = t.apply(Command(Op.QUIT, seat=0), 0)
-    assert left.type == "left" and t.free_seats() == [0, 1]
+    [left, host] = t.apply(Command(Op.QUIT, seat=0), 0)
+    assert left.type == "left" and left.data["reason"] == "left" and t.free_seats() == [0, 1]
+    assert host.type == "host" and host.data["seat"] is None and t.host is None
     seat_everyone(t)
     [quit_] = t.apply(Command(Op.QUIT, seat=1), 0)
     assert quit_.type == "quit" and t.seats[1].control == "quit" and t.seat_of_token("tok1") is None
@@ -354,7 +355,7 @@ def test_quitting() -> None:
     t2 = table(ONE_HUMAN)
     seat_everyone(t2)
     events = t2.apply(Command(Op.QUIT, seat=0), 0)
-    assert [e.type for e in events] == ["quit", "closed"] and t2.status == "finished"
+    assert [e.type for e in events] == ["quit", "host", "closed"] and t2.status == "finished"
 
 
 # -- what the score sheet needs, avatars, the clock ----------------------------------------------
@@ -422,7 +423,10 @@ def finish_deal(t: TableService, now: float) -> list[Any]:
 
 def test_between_deals_defaults() -> None:
     assert TableConfig.from_request({"turn_seconds": 30}).between_deals_seconds == 8.0
-    assert TableConfig.from_request({}).between_deals_seconds == 0.0
+    assert TableConfig.from_request({"turn_seconds": None}).between_deals_seconds == 0.0
+    # A public room has a turn timer by default, so it waits between deals too.
+    assert TableConfig.from_request({}).between_deals_seconds == 8.0
+    assert TableConfig.from_request({"public": False}).between_deals_seconds == 0.0
     assert TableConfig.from_request({"between_deals_seconds": None}).between_deals_seconds is None
     assert TableConfig.from_request({"between_deals_seconds": 3}).between_deals_seconds == 3.0
     with pytest.raises(ConfigError, match="between_deals_seconds"):

@@ -26,6 +26,8 @@ def create_room(
     timer: int = 0,
     wait_start: bool = True,
     pace: str = "0",
+    public: bool = True,
+    away: int | None = None,
 ) -> str:
     """Fill in the lobby's form and create a room; returns its code once the table shows.
     ``seats``: "human" or a computer level for each seat."""
@@ -46,8 +48,13 @@ def create_room(
     if hotseat:
         page.check("input[name=hotseat]")
     page.select_option("select[name=computer_delay]", pace)
-    if timer:
-        page.select_option("select[name=turn_seconds]", str(timer))
+    page.select_option(
+        "select[name=turn_seconds]", str(timer)
+    )  # 0: none (a public room's default is 30)
+    if not public:
+        page.uncheck("input[name=public]")
+    if away is not None:
+        page.select_option("select[name=away_seconds]", str(away))
     if seed is not None:
         page.click(".create details > summary")
         page.fill("input[name=seed]", str(seed))

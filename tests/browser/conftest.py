@@ -75,7 +75,9 @@ class Server:
         self.log = open(db.with_suffix(".log"), "w+b")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "bigtwo.cli", "serve", "--host", "127.0.0.1",
-             "--port", str(self.port), "--db", str(db), "--allow-seeds", "--log-level", "warning"],
+             "--port", str(self.port), "--db", str(db), "--allow-seeds", "--log-level", "warning",
+             # every page of every test comes from this one address
+             "--rooms-per-address", "0", "--rooms-per-minute", "0", "--seats-per-address", "0"],
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )  # fmt: skip

@@ -46,6 +46,7 @@ function room(changes = {}) {
     results: [],
     next_deal: null,
     rematch: null,
+    host: 0,
     v: 10,
     ...changes,
   };
@@ -126,6 +127,8 @@ test("a sync builds the whole model from the room and the seat's view", () => {
     timer: null,
     nextDeal: null,
     rematch: null,
+    host: 0,
+    invite: null,
   });
 });
 
@@ -294,4 +297,27 @@ test("the clock: a player's turn timer, or the wait before the next deal", () =>
   } finally {
     mock.restoreAll();
   }
+});
+
+test("the host's commands: a seat given to a computer, a kicked player, a new host, new settings", () => {
+  const lobby = synced({ room: room({ status: "waiting", deal: 0 }), view: null, seat: 1 });
+  applyEvent(lobby, { type: "joined", v: 11, seat: 3, name: "Computer 4", avatar: null, kind: "computer", level: "strong" });
+  assert.deepEqual(
+    { kind: lobby.players[3].kind, level: lobby.players[3].level, ready: lobby.players[3].ready, control: lobby.players[3].control },
+    { kind: "computer", level: "strong", ready: true, control: "computer" });
+  assert.deepEqual(applyEvent(lobby, { type: "left", v: 12, seat: 1, reason: "kicked" }), [{ type: "removed", reason: "kicked" }]);
+  assert.equal(lobby.players[1].taken, false);
+  const waiting = synced({ room: room({ status: "waiting", deal: 0 }), view: null });
+  assert.deepEqual(applyEvent(waiting, { type: "left", v: 11, seat: 1, reason: "never connected" }),
+    [{ type: "freed", seat: 1, name: "Bill" }]);
+  applyEvent(lobby, { type: "host", v: 14, seat: 3 });
+  assert.equal(lobby.host, 3);
+  applyEvent(lobby, { type: "settings", v: 15, turn_seconds: 10, away_seconds: null, spectators: false, by: 3 });
+  assert.deepEqual(
+    [lobby.room?.options.turn_seconds, lobby.room?.options.away_seconds, lobby.room?.options.spectators], [10, null, false]);
+  const empty = synced({ room: room({ status: "waiting", deal: 0, host: null }), view: null });
+  applyEvent(empty, { type: "joined", v: 11, seat: 2, name: "Di", avatar: null });
+  assert.equal(empty.host, 2); // the first to sit down hosts
+  const playing = synced();
+  assert.deepEqual(applyEvent(playing, { type: "quit", v: 11, seat: 0, reason: "computer" }), [{ type: "removed", reason: "computer" }]);
 });

@@ -59,6 +59,38 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=4.0,
         help="seconds a computer may think before it plays its cheapest move (default 4)",
     )
+    serve.add_argument(
+        "--rooms-per-address",
+        type=int,
+        default=10,
+        help="open rooms one client address may have made at once (default 10; 0: no limit)",
+    )
+    serve.add_argument(
+        "--rooms-per-minute",
+        type=float,
+        default=10.0,
+        help="rooms one client address may make a minute, 10 at once (default 10; 0: no limit)",
+    )
+    serve.add_argument(
+        "--max-tables",
+        type=int,
+        default=5000,
+        help="open tables at once; when full, unstarted rooms nobody is at give way (default 5000)",
+    )
+    serve.add_argument(
+        "--seat-grace",
+        type=float,
+        default=60.0,
+        help="seconds a seat taken before the match may stay without a connection before it "
+        "is freed (default 60; 0: never freed)",
+    )
+    serve.add_argument(
+        "--seats-per-address",
+        type=int,
+        default=8,
+        help="seats one client address may hold without connecting to them (default 8; "
+        "0: no limit)",
+    )
     serve.set_defaults(run=_serve)
 
     join = sub.add_parser("join", help="sit at a network table in this terminal")
@@ -131,8 +163,22 @@ def _serve(args: argparse.Namespace) -> int:
     if args.think_budget <= 0 or (args.think_workers is not None and args.think_workers < 1):
         print("bigtwo serve: --think-budget and --think-workers must be positive", file=sys.stderr)
         return 2
+    if (
+        min(args.rooms_per_address, args.rooms_per_minute, args.seat_grace, args.seats_per_address)
+        < 0
+    ):
+        print("bigtwo serve: room limits and --seat-grace cannot be negative", file=sys.stderr)
+        return 2
+    if args.max_tables < 1:
+        print("bigtwo serve: --max-tables must be at least 1", file=sys.stderr)
+        return 2
     settings = Settings(
         allow_seeds=args.allow_seeds,
+        rooms_per_address=args.rooms_per_address,
+        rooms_per_minute=args.rooms_per_minute,
+        max_tables=args.max_tables,
+        seat_grace=args.seat_grace or None,
+        seats_per_address=args.seats_per_address,
         tune_gc=True,
         think=args.think,
         think_workers=args.think_workers,

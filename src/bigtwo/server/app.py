@@ -42,6 +42,7 @@ from .protocol import (
     BadMessage,
     JoinRequest,
     RematchRequest,
+    RoomsQuery,
     parse_message,
 )
 from .storage import MemoryStore, TableStore
@@ -61,6 +62,9 @@ _STATUS = {
     "unavailable": 503,
     "no_room": 404,
     "rate_limited": 429,
+    "too_many_rooms": 429,
+    "too_many_seats": 429,
+    "not_invited": 403,
     "too_big": 413,
     "not_over": 409,
     "unauthorized": 403,
@@ -169,7 +173,17 @@ async def api_presets(request: Request) -> Response:
 
 
 async def list_rooms(request: Request) -> Response:
-    return JSONResponse({"rooms": _hub(request).open_rooms()})
+    """One page of the open rooms, newest first: ``next`` is the cursor of the page after."""
+    params = request.query_params
+    if len(params.keys()) != len(params.multi_items()):
+        return _error("bad_request", "Give each query parameter once")
+    try:
+        query = RoomsQuery.model_validate(dict(params))
+    except ValidationError as exc:
+        schema = RoomsQuery.model_json_schema()
+        return _error("bad_request", words(exc, schema, "query parameter", subject="The query"))
+    rooms, cursor, total = _hub(request).open_rooms(query.limit, query.cursor)
+    return JSONResponse({"rooms": rooms, "next": cursor, "total": total})
 
 
 async def create_room(request: Request) -> Response:
@@ -179,17 +193,18 @@ async def create_room(request: Request) -> Response:
     try:
         data = await _read_json(request)
         config = TableConfig.from_request(data, allow_seed=hub.settings.allow_seeds)
-        runner = hub.create(config)
+        runner = hub.create(config, creator=_address(request))
     except _HttpError as exc:
         return _error(exc.code, str(exc))
     except ConfigError as exc:
         return _error("bad_request", str(exc), 422)
     except Refused as exc:
         return _error(exc.code, str(exc))
-    return JSONResponse(
-        {"code": runner.code, **_urls(request, runner.code), "room": runner.service.info()},
-        status_code=201,
-    )
+    made = {"code": runner.code, **_urls(request, runner.code), "room": runner.service.info()}
+    if config.invite:  # a private room: the link that lets spectators in
+        made["invite"] = config.invite
+        made["watch_link"] = f"{made['link']}?invite={config.invite}"
+    return JSONResponse(made, status_code=201)
 
 
 async def get_room(request: Request) -> Response:
@@ -210,7 +225,7 @@ async def join_room(request: Request) -> Response:
         join: JoinRequest = await _read_request(request, JoinRequest)
         role, seat = join.as_, join.seat
         if role == "spectator":
-            token = hub.watch(runner)
+            token = hub.watch(runner, join.invite)
             return JSONResponse(
                 {
                     "code": runner.code,
@@ -220,7 +235,9 @@ async def join_room(request: Request) -> Response:
                     **_urls(request, runner.code),
                 }
             )
-        seat, token = hub.join(runner, clean_text(join.name, MAX_NAME), seat, join.avatar)
+        seat, token = hub.join(
+            runner, clean_text(join.name, MAX_NAME), seat, join.avatar, _address(request)
+        )
     except _HttpError as exc:
         return _error(exc.code, str(exc))
     except Refused as exc:
@@ -308,6 +325,9 @@ async def share_link(request: Request) -> Response:
     """A room's share link: the browser client if there is one, else the room as JSON."""
     code = request.path_params["code"].upper()[:12]
     if (WEB_DIR / "index.html").exists():
+        invite = request.query_params.get("invite", "")
+        if invite and invite.replace("-", "").replace("_", "").isalnum() and len(invite) <= 100:
+            return RedirectResponse(f"/?room={code}&invite={invite}")
         return RedirectResponse(f"/?room={code}")
     return await get_room(request)
 

@@ -228,7 +228,11 @@ def run_bench(
     _raise_file_limit()
     with tempfile.TemporaryDirectory(prefix="bigtwo-bench-") as tmp:
         port = free_port()
-        server = start_server(port, Path(tmp) / "bench.sqlite3")
+        # Every table of the bench is made from this one address.
+        limits = [
+            "--rooms-per-address", "0", "--rooms-per-minute", "0", "--seats-per-address", "0",
+        ]  # fmt: skip
+        server = start_server(port, Path(tmp) / "bench.sqlite3", extra=limits)
         base = f"http://127.0.0.1:{port}"
         try:
             wait_ready(base, process=server)

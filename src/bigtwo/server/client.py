@@ -102,8 +102,14 @@ class Lobby:
     async def info(self) -> dict[str, Any]:
         return dict(await self._call("GET", "/api"))
 
-    async def rooms(self) -> list[dict[str, Any]]:
-        return list((await self._call("GET", "/api/rooms"))["rooms"])
+    async def rooms(self, limit: int = 50, cursor: int | None = None) -> list[dict[str, Any]]:
+        """One page of the open rooms, newest first (see :meth:`rooms_page` for the cursor)."""
+        return list((await self.rooms_page(limit, cursor))["rooms"])
+
+    async def rooms_page(self, limit: int = 20, cursor: int | None = None) -> dict[str, Any]:
+        """``{"rooms", "next", "total"}``: ask again with ``cursor=next`` for the next page."""
+        query = f"?limit={limit}" + (f"&cursor={cursor}" if cursor is not None else "")
+        return dict(await self._call("GET", "/api/rooms" + query))
 
     async def create_room(self, **options: Any) -> dict[str, Any]:
         """Create a room; options as in the API (``preset``, ``seats``, ``deals``, …)."""
@@ -129,8 +135,10 @@ class Lobby:
         there: the answer is the new table's ``code``, ``ws``, our ``seat`` and ``token``."""
         return dict(await self._call("POST", f"/api/rooms/{code}/rematch", {"token": token}))
 
-    async def watch(self, code: str) -> dict[str, Any]:
-        return dict(await self._call("POST", f"/api/rooms/{code}/join", {"as": "spectator"}))
+    async def watch(self, code: str, invite: str = "") -> dict[str, Any]:
+        """A spectator token (``invite``: a private room's invitation key)."""
+        body = {"as": "spectator", **({"invite": invite} if invite else {})}
+        return dict(await self._call("POST", f"/api/rooms/{code}/join", body))
 
     async def stats(self) -> dict[str, Any]:
         return dict(await self._call("GET", "/api/stats"))
@@ -248,13 +256,15 @@ class TableMirror:
                 s.update(fields)
 
     def _on_joined(self, msg: dict[str, Any]) -> None:
+        computer = msg.get("kind") == "computer"  # the host gave the seat to a computer
         self._seat_field(
             msg["seat"],
             name=msg["name"],
             taken=True,
-            ready=False,
-            control="player",
+            ready=computer,
+            control="computer" if computer else "player",
             avatar=msg.get("avatar"),
+            **({"kind": "computer", "level": msg.get("level")} if computer else {}),
         )
 
     def _on_left(self, msg: dict[str, Any]) -> None:

@@ -53,6 +53,7 @@ from .protocol import (
     BadMessage,
     parse_message,
 )
+from .room_limits import RoomLimits, SeatsWaiting
 from .storage import TableStore
 from .thinking import Thinker
 
@@ -81,10 +82,18 @@ class Limits:
 class Settings:
     allow_seeds: bool = False
     limits: Limits = Limits()
-    max_tables: int = 5000
+    max_tables: int = 5000  # open tables at once, over every address
     max_spectators: int = 50
     finished_ttl: float = 600.0  # seconds a finished table stays loaded, watched or not
-    idle_ttl: float = 3600.0  # seconds an unstarted table nobody is at stays loaded
+    idle_ttl: float = 300.0  # seconds an unstarted table nobody is at stays loaded
+    # With max_tables open, an unstarted table nobody is at gives way to a new one after this.
+    evict_after: float = 60.0
+    rooms_per_address: int = 10  # open rooms one address may have made (0: no limit)
+    rooms_per_minute: float = 10.0  # rooms one address may make a minute (0: no limit) …
+    rooms_burst: int = 10  # … and at once
+    seat_grace: float | None = 60.0  # seconds a seat taken in the lobby may stay unconnected
+    # Seats one address may hold at once without having connected to them yet (0: no limit).
+    seats_per_address: int = 8
     resync_gap: int = 200
     tune_gc: bool = False  # set by ``bigtwo serve``: see :func:`tune_gc`
     think: str = "process"  # where computers think: process, thread or inline (the loop)
@@ -208,6 +217,9 @@ class TableRunner:
         self.finished_at: float | None = None
         self.last_active = time.monotonic()
         self.broken = False
+        self.creator: str | None = None  # the address that made it (not stored)
+        hub.serial += 1
+        self.serial = hub.serial  # the order tables were made (or loaded) in: the lobby's
 
     # -- time ----------------------------------------------------------------------------------
     @staticmethod
@@ -226,6 +238,7 @@ class TableRunner:
         conn.seat = seat
         conn.spectator = seat is None
         if seat is not None:
+            self.hub.seats_waiting.connected(self.code, seat)
             old = self.players.get(seat)
             if old is not None:
                 old.reply({"type": "bye", "reason": "replaced by a newer connection"})
@@ -355,6 +368,14 @@ class TableRunner:
             self.run(Command(Op.READY, seat=seat, ready=msg.get("ready", True)), conn, msg_id)
         elif kind == "next":
             self.run(Command(Op.NEXT, seat=seat), conn, msg_id)
+        elif kind == "kick":
+            self.run(Command(Op.KICK, seat=seat, target=msg["seat"]), conn, msg_id)
+        elif kind == "computer":
+            cmd = Command(Op.COMPUTER, seat=seat, target=msg["seat"], text=msg["level"])
+            self.run(cmd, conn, msg_id)
+        elif kind == "settings":
+            options = {k: msg[k] for k in ("turn_seconds", "away_seconds", "spectators")}
+            self.run(Command(Op.SETTINGS, seat=seat, options=options), conn, msg_id)
         elif kind == "quit" and self.run(Command(Op.QUIT, seat=seat), conn, msg_id):
             conn.reply({"type": "bye", "reason": "you quit"})
             conn.close(CLOSE_QUIT, "quit")
@@ -400,6 +421,7 @@ class TableRunner:
             conn.reply(
                 {"type": "ack", "id": msg_id, "event": events[0].v if events else self.service.v}
             )
+        self._send_away(events)
         if self.service.status == TableStatus.FINISHED and self.finished_at is None:
             self.finished_at = time.monotonic()
             self.hub.store.set_status(self.code, TableStatus.FINISHED)
@@ -407,6 +429,26 @@ class TableRunner:
         self._reschedule()
         self._maybe_think()
         return True
+
+    def _send_away(self, events: list[Event]) -> None:
+        """Close the connections the host's commands removed: a kicked player's (or one
+        whose seat went to a computer), and every spectator's once spectators are off."""
+        for event in events:
+            gone = event.type in ("left", "quit") and event.data.get("reason") in (
+                "kicked",
+                "computer",
+            )
+            if gone:
+                conn = self.players.get(event.data["seat"])
+                if conn is not None:
+                    conn.reply({"type": "bye", "reason": "the host gave your seat away"})
+                    conn.close(CLOSE_QUIT, "removed by the host")
+                    self.detach(conn)
+            elif event.type == "settings" and not event.data["spectators"]:
+                for conn in list(self.spectators):
+                    conn.reply({"type": "bye", "reason": "the host closed the table to spectators"})
+                    conn.close(CLOSE_QUIT, "no spectators")
+                    self.detach(conn)
 
     def pump(self) -> None:
         """Apply whatever automatic commands are due now."""
@@ -510,6 +552,15 @@ class Hub:
         self.settings = settings or Settings()
         self.tables: dict[str, TableRunner] = {}
         self.started = time.time()
+        self.serial = 0
+        self.room_limits = RoomLimits(
+            self.settings.rooms_per_minute,
+            self.settings.rooms_burst,
+            self.settings.rooms_per_address,
+        )
+        self.seats_waiting = SeatsWaiting(
+            self.settings.seats_per_address, self.settings.seat_grace or 60.0
+        )
         self.lag = LoopLag()
         self.thinker = Thinker(
             self.settings.think, self.settings.think_workers, self.settings.think_budget
@@ -523,6 +574,7 @@ class Hub:
             now=_loop_time(),
             resync_gap=self.settings.resync_gap,
             offload=self.thinker.offloads,
+            seat_grace=self.settings.seat_grace,
         )
 
     def load_all(self) -> int:
@@ -547,6 +599,7 @@ class Hub:
                 _loop_time(),
                 resync_gap=self.settings.resync_gap,
                 offload=self.thinker.offloads,
+                seat_grace=self.settings.seat_grace,
             )
         except Exception:
             log.exception("table %s could not be reloaded from its log", code)
@@ -573,24 +626,61 @@ class Hub:
     def unload(self, code: str) -> None:
         self.tables.pop(code, None)
 
-    def create(self, config: TableConfig) -> TableRunner:
-        open_tables = sum(1 for r in self.tables.values() if r.finished_at is None)
-        if open_tables >= self.settings.max_tables:
-            raise Refused("busy", "The server has as many tables as it can hold: try later")
+    def create(self, config: TableConfig, creator: str | None = None) -> TableRunner:
+        """A new table; ``creator`` (an address) is held to :class:`RoomLimits`. With the
+        server full, the unstarted table nobody has been at for longest gives way (after
+        ``evict_after`` seconds), so no one can keep everybody else from making a room."""
+        if creator is not None:
+            mine = sum(
+                1 for r in self.tables.values() if r.creator == creator and r.finished_at is None
+            )
+            self.room_limits.check(creator, mine)
+        open_tables = [r for r in self.tables.values() if r.finished_at is None]
+        if len(open_tables) >= self.settings.max_tables:
+            now = time.monotonic()
+            idle = [r for r in open_tables if self._idle(r, now - self.settings.evict_after)]
+            if not idle:
+                raise Refused("busy", "The server has as many tables as it can hold: try later")
+            self._unload_idle(min(idle, key=lambda r: r.last_active))
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if code not in self.tables and self.store.load(code) is None:
                 break
         self.store.create_room(code, config.to_json())
         runner = TableRunner(self, self._service(config, code))
+        runner.creator = creator
         self.tables[code] = runner
         return runner
 
+    @staticmethod
+    def _idle(runner: TableRunner, before: float) -> bool:
+        """Unstarted, nobody connected, and nothing done there since ``before``."""
+        return (
+            runner.service.status == TableStatus.WAITING
+            and runner.last_active < before
+            and not any(runner.connections())
+        )
+
+    def _unload_idle(self, runner: TableRunner) -> None:
+        """Unload an idle unstarted table: stored as idle, it comes back if someone uses its
+        code (but is not reloaded at start-up)."""
+        runner.stop()
+        self.tables.pop(runner.code, None)
+        self.store.set_status(runner.code, TableStatus.IDLE)
+
     def join(
-        self, runner: TableRunner, name: str, seat: int | None, avatar: int | None = None
+        self,
+        runner: TableRunner,
+        name: str,
+        seat: int | None,
+        avatar: int | None = None,
+        address: str | None = None,
     ) -> tuple[int, str]:
-        """Seat a player: returns the seat and its token (the only copy; we keep a digest)."""
+        """Seat a player: returns the seat and its token (the only copy; we keep a digest).
+        ``address`` (of an HTTP client) may hold only so many seats it has not connected to."""
         svc = runner.service
+        if address is not None:
+            self.seats_waiting.check(address)
         free = svc.free_seats()
         if not free:
             taken = len(svc.seats)
@@ -607,6 +697,8 @@ class Hub:
         cmd = Command(Op.JOIN, seat=seat, name=name, token=hash_token(token), avatar=avatar)
         if not runner.run(cmd):
             raise Refused("unavailable", "The table could not seat you: try again")
+        if address is not None:
+            self.seats_waiting.hold(address, runner.code, seat)
         return seat, token
 
     def rematch(self, runner: TableRunner, seat: int) -> tuple[TableRunner, int, str, bool]:
@@ -644,9 +736,16 @@ class Hub:
         there, token = runner.rematch_seats[seat]
         return new, there, token, True
 
-    def watch(self, runner: TableRunner) -> str:
-        if not runner.service.config.spectators:
+    def watch(self, runner: TableRunner, invite: str = "") -> str:
+        """A spectator token; a private room asks for its invitation key."""
+        config = runner.service.config
+        if not config.spectators:
             raise Refused("no_spectators", "This table does not allow spectators")
+        if config.invite and not secrets.compare_digest(invite, config.invite):
+            raise Refused(
+                "not_invited",
+                "This room is private: watch it with the invitation link one of its players shares",
+            )
         token = secrets.token_urlsafe(24)
         self.store.add_watcher(hash_token(token), runner.code)
         return token
@@ -658,35 +757,41 @@ class Hub:
             if seat is not None:
                 return seat
             if self.store.watcher_room(hash_token(token)) == runner.code:
+                if not runner.service.config.spectators:
+                    raise Refused("no_spectators", "This table does not allow spectators now")
                 return None
             raise Refused("unauthorized", "That token holds no seat at this table")
-        if watch and runner.service.config.spectators:
+        config = runner.service.config
+        if watch and config.spectators and not config.invite:
             return None
+        if watch and config.invite:
+            raise Refused("not_invited", "This room is private: watch it with its invitation link")
         raise Refused("unauthorized", "Say hello with your seat token, or with watch: true")
 
-    def open_rooms(self) -> list[dict[str, Any]]:
-        """Tables still taking players, listed publicly."""
+    def open_rooms(
+        self, limit: int = 20, cursor: int | None = None
+    ) -> tuple[list[dict[str, Any]], int | None, int]:
+        """Tables still taking players, listed publicly, newest first: at most ``limit`` of
+        them made before ``cursor`` (a serial; None: from the newest). Returns those rooms,
+        the cursor of the next page (None: no more) and how many are listed in all."""
+        listed = [
+            r
+            for r in self.tables.values()
+            if r.service.status == TableStatus.WAITING
+            and r.service.config.public
+            and r.service.free_seats()
+        ]
+        page = sorted(
+            (r for r in listed if cursor is None or r.serial < cursor),
+            key=lambda r: -r.serial,
+        )[: limit + 1]
+        more = len(page) > limit
+        page = page[:limit]
         out = []
-        for runner in self.tables.values():
-            svc = runner.service
-            if svc.status == TableStatus.WAITING and svc.config.public and svc.free_seats():
-                info = svc.info()
-                out.append(
-                    {
-                        k: info[k]
-                        for k in (
-                            "code",
-                            "title",
-                            "status",
-                            "preset",
-                            "players",
-                            "deals",
-                            "seats",
-                            "options",
-                        )
-                    }
-                )
-        return out
+        for runner in page:
+            info = runner.service.info()
+            out.append({k: info[k] for k in _LISTED})
+        return out, (page[-1].serial if more else None), len(listed)
 
     def sweep(self) -> None:
         """Unload finished tables some time after they finished, even with people still
@@ -695,6 +800,7 @@ class Hub:
         for a long time (marked idle: not reloaded at start-up, but still there for anyone who
         comes back with the code)."""
         now = time.monotonic()
+        self.seats_waiting.forget_old(now)
         for code, runner in list(self.tables.items()):
             if (
                 runner.finished_at is not None
@@ -709,13 +815,8 @@ class Hub:
                 continue
             if any(runner.connections()):
                 continue
-            if (
-                runner.service.status == TableStatus.WAITING
-                and runner.last_active < now - self.settings.idle_ttl
-            ):
-                runner.stop()
-                del self.tables[code]
-                self.store.set_status(code, TableStatus.IDLE)
+            if self._idle(runner, now - self.settings.idle_ttl):
+                self._unload_idle(runner)
 
     def shutdown(self) -> None:
         for runner in self.tables.values():
@@ -736,6 +837,9 @@ class Hub:
             "thinking": self.thinker.stats(),
             **process_memory(),
         }
+
+
+_LISTED = ("code", "title", "status", "preset", "players", "deals", "seats", "options", "host")
 
 
 class LoopLag:

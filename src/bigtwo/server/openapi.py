@@ -23,6 +23,7 @@ from .protocol import (
     PROTOCOL,
     JoinRequest,
     RematchRequest,
+    RoomsQuery,
 )
 
 REF = "#/components/schemas/{model}"
@@ -38,8 +39,8 @@ class Answer(BaseModel):
 class Error(Answer):
     error: str = Field(
         description="bad_json, bad_request, too_big, not_found, no_room, table_full, "
-        "seat_taken, started, no_spectators, busy, unavailable, rate_limited, not_over, "
-        "unauthorized"
+        "seat_taken, started, no_spectators, not_invited, busy, unavailable, rate_limited, "
+        "too_many_rooms, too_many_seats, not_over, unauthorized"
     )
     message: str = Field(description="What is wrong, in words")
 
@@ -111,10 +112,13 @@ class OpenRoom(Answer):
     deals: int
     options: RoomOptions
     seats: list[RoomSeat]
+    host: int | None = Field(description="The host's seat: the first player to sit down")
 
 
 class Rooms(Answer):
-    rooms: list[OpenRoom]
+    rooms: list[OpenRoom] = Field(description="Newest first")
+    next: int | None = Field(description="The cursor of the next page; null: the last page")
+    total: int = Field(description="Open rooms listed in all")
 
 
 class Room(OpenRoom):
@@ -136,6 +140,12 @@ class RoomAnswer(Answer):
 
 class RoomCreated(RoomAnswer):
     code: str
+    invite: str | None = Field(
+        None, description="A private room's invitation key (only in this answer)"
+    )
+    watch_link: str | None = Field(
+        None, description="A private room's invitation link, for spectators"
+    )
 
 
 class Joined(Answer):
@@ -274,6 +284,22 @@ def openapi_spec() -> dict[str, Any]:
         "connected player gets its token there in the `rematch` event. Asked again, it "
         "answers 200 with the same table.",
     )
+    rooms = _op(
+        "Open rooms: public tables still waiting for players, a page at a time",
+        "Rooms",
+        {400: "bad_request: a query parameter is unknown or out of range"},
+    )
+    query = RoomsQuery.model_json_schema()
+    rooms["parameters"] = [
+        {
+            "name": name,
+            "in": "query",
+            "required": False,
+            "description": field.get("description", ""),
+            "schema": {k: v for k, v in field.items() if k not in ("description", "title")},
+        }
+        for name, field in query["properties"].items()
+    ]
     return {
         "openapi": "3.1.0",
         "info": {
@@ -293,7 +319,7 @@ def openapi_spec() -> dict[str, Any]:
             },
             "/api/presets": {"get": _op("The rule presets a room may use", "Presets")},
             "/api/rooms": {
-                "get": _op("Open rooms: public tables still waiting for players", "Rooms"),
+                "get": rooms,
                 "post": _op(
                     "Create a room",
                     "RoomCreated",
@@ -301,7 +327,8 @@ def openapi_spec() -> dict[str, Any]:
                         400: "bad_json",
                         413: "Body too large",
                         422: "An option is unknown or out of range (the message says which)",
-                        **LIMITED,
+                        429: "rate_limited: too many rooms made from this address lately; "
+                        "too_many_rooms: as many open rooms as one address may have",
                         503: "The server holds as many tables as it can",
                     },
                     body="RoomRequest",
@@ -322,10 +349,12 @@ def openapi_spec() -> dict[str, Any]:
                     "Joined",
                     {
                         400: "Bad request body",
-                        403: "Spectators not allowed",
+                        403: "no_spectators, or not_invited: a private room's invitation "
+                        "key is needed to watch",
                         **NO_ROOM,
                         409: "table_full, seat_taken, or started",
-                        **LIMITED,
+                        429: "rate_limited, or too_many_seats: this address holds as many "
+                        "seats it has not connected to as it may",
                     },
                     body="JoinRequest",
                     room=True,

@@ -16,7 +16,7 @@ import re
 from functools import cache
 from typing import Annotated, Any, ClassVar, Literal, get_args
 
-from pydantic import Field, TypeAdapter, ValidationError, field_validator
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from ..service.config import MAX_NAME, MAX_TYPED
 from ..service.declare import Declared, NotJson, parse_json, words
@@ -26,6 +26,7 @@ PROTOCOL = 1
 MAX_MESSAGE = 4096  # bytes of one client frame; larger ones are refused
 HARD_MAX_MESSAGE = 65536  # the WebSocket layer closes the connection beyond this
 HELLO_TIMEOUT = 10.0  # seconds a new connection has to say hello
+ROOMS_PAGE_MAX = 50  # open rooms on one page of the lobby's list
 
 # Close codes (4000-4999 are the application's own).
 CLOSE_NORMAL = 1000
@@ -145,6 +146,44 @@ class SyncMessage(ClientMessage):
     id: MessageId | None = None
 
 
+class KickMessage(ClientMessage):
+    """The host removes the player at ``seat``: in the lobby the seat is freed; during the
+    match a computer plays it from then on."""
+
+    limit = ACTION_LIMIT
+    type: Literal["kick"]
+    id: MessageId | None = None
+    seat: Annotated[int, Field(ge=0, le=3, description="The seat to free")]
+
+
+class ComputerMessage(ClientMessage):
+    """The host gives ``seat`` (free or taken) to a computer player for good."""
+
+    limit = ACTION_LIMIT
+    type: Literal["computer"]
+    id: MessageId | None = None
+    seat: Annotated[int, Field(ge=0, le=3, description="The seat to give to a computer")]
+    level: str = Field(
+        default="", max_length=40, description="A computer level (GET /api); default the "
+        "table's takeover level",
+    )  # fmt: skip
+
+
+class SettingsMessage(ClientMessage):
+    """The host sets the table's timers and whether spectators may watch."""
+
+    limit = ACTION_LIMIT
+    type: Literal["settings"]
+    id: MessageId | None = None
+    turn_seconds: float | None = Field(
+        ge=0.2, le=3600.0, description="Turn timer in seconds; null: none"
+    )
+    away_seconds: float | None = Field(
+        ge=0.1, le=86400.0, description="Seconds away before a computer plays; null: never"
+    )
+    spectators: bool = Field(description="Whether spectators may watch (and chat)")
+
+
 class PingMessage(ClientMessage):
     type: Literal["ping"]
     id: MessageId | None = None
@@ -159,6 +198,9 @@ MESSAGES: tuple[type[ClientMessage], ...] = (
     ChatMessage,
     QuitMessage,
     SyncMessage,
+    KickMessage,
+    ComputerMessage,
+    SettingsMessage,
     PingMessage,
 )
 AnyMessage = Annotated[
@@ -170,6 +212,9 @@ AnyMessage = Annotated[
     | ChatMessage
     | QuitMessage
     | SyncMessage
+    | KickMessage
+    | ComputerMessage
+    | SettingsMessage
     | PingMessage,
     Field(discriminator="type"),
 ]
@@ -202,6 +247,24 @@ class JoinRequest(Declared):
     avatar: int | None = Field(
         default=None, ge=0, le=AVATARS - 1, description="The player's picture"
     )
+    invite: str = Field(
+        default="", max_length=100, description="A private room's invitation key, to watch it"
+    )
+
+
+class RoomsQuery(Declared):
+    """Which page of the open rooms to list (``GET /api/rooms?limit=&cursor=``): query
+    parameters are text, so whole numbers are read from their digits."""
+
+    model_config = ConfigDict(strict=False, extra="forbid", frozen=True)
+
+    limit: int = Field(default=20, ge=1, le=ROOMS_PAGE_MAX, description="Rooms on the page")
+    cursor: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_EVENT_NUMBER,
+        description="The `next` of the page before; absent: the newest rooms",
+    )
 
 
 class RematchRequest(Declared):
@@ -213,7 +276,7 @@ class RematchRequest(Declared):
 # -- what the server sends: the event and message types (fields: docs/protocol.md) -------------
 EVENT_TYPES = (
     "joined", "left", "ready", "started", "deal", "hand", "turn", "action", "deal_end",
-    "next", "match_end", "chat", "control", "quit", "closed", "rematch",
+    "next", "match_end", "chat", "control", "quit", "closed", "rematch", "host", "settings",
 )  # fmt: skip
 SERVER_MESSAGE_TYPES = ("welcome", "sync", "ack", "error", "pong", "bye", "presence", "clock")
 

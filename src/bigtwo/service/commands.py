@@ -31,6 +31,9 @@ class Op(StrEnum):
     NEXT = "next"  # between deals: a player has read the score sheet and wants the next deal
     DEAL = "deal"  # between deals: the next deal starts (everyone said next, or time is up)
     REMATCH = "rematch"  # the match is over: a new table for the same people was opened
+    KICK = "kick"  # the host removes a player (in the lobby the seat is freed)
+    COMPUTER = "computer"  # the host gives a seat to a computer player for good
+    SETTINGS = "settings"  # the host changes the table's timers or lets spectators in or not
 
 
 class By(StrEnum):
@@ -51,12 +54,14 @@ class Command:
 
     ``seen`` is the newest event number the sender had seen (for the staleness check); it is
     never stored, because a stored command was already accepted. ``avatar`` is the picture a
-    joining player chose (0 to 7, or None); ``text`` is a chat line, or the new table's code
-    for ``rematch``.
+    joining player chose (0 to 7, or None); ``text`` is a chat line, the new table's code
+    for ``rematch``, why a seat was freed for ``leave``, or the computer's level for
+    ``computer``; ``target`` is the seat a host command is about (``seat`` is the host's own);
+    ``options`` are the table settings a ``settings`` command sets.
 
     >>> c = Command(Op.ACT, seat=2, cards=3, id="a1", seen=7)
     >>> Command.from_log(c.to_log())
-    Command(op=<Op.ACT: 'act'>, seat=2, cards=3, id='a1', seen=None, by=<By.PLAYER: 'player'>, name='', text='', token='', ready=True, avatar=None)
+    Command(op=<Op.ACT: 'act'>, seat=2, cards=3, id='a1', seen=None, by=<By.PLAYER: 'player'>, name='', text='', token='', ready=True, avatar=None, target=None, options=None)
     """
 
     op: Op
@@ -70,6 +75,8 @@ class Command:
     token: str = ""
     ready: bool = True
     avatar: int | None = None
+    target: int | None = None
+    options: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         # Callers may name an operation by its plain string (a stored log, a test): the
@@ -103,6 +110,10 @@ class Command:
             out["ready"] = self.ready
         if self.avatar is not None:
             out["avatar"] = self.avatar
+        if self.target is not None:
+            out["target"] = self.target
+        if self.options is not None:
+            out["options"] = dict(self.options)
         return out
 
     @classmethod
@@ -118,4 +129,6 @@ class Command:
             token=data.get("token", ""),
             ready=data.get("ready", True),
             avatar=data.get("avatar"),
+            target=data.get("target"),
+            options=data.get("options"),
         )

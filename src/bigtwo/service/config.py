@@ -10,6 +10,7 @@ plays no cards and keeps no state.
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from functools import cache
@@ -39,6 +40,9 @@ MAX_TYPED = 200  # characters of a name as sent; it is then cleaned and cut to M
 MAX_SEED = 2**63 - 1
 DEFAULT_LEVEL = "greedy"
 DEFAULT_BETWEEN_DEALS = 8.0  # seconds between deals at tables with a turn timer
+# A public room's turn timer unless its request says otherwise (null: none): strangers at a
+# listed table cannot stall it by sitting still.
+DEFAULT_PUBLIC_TURN = 30.0
 
 
 class ConfigError(BigTwoError, ValueError):
@@ -117,7 +121,12 @@ class RoomRequest(Declared):
         le=MAX_SEED,
         description="Only on servers run with --allow-seeds",
     )
-    turn_seconds: float | None = _seconds(0.2, 3600.0, None, "Turn timer; null: none")
+    turn_seconds: float | None = _seconds(
+        0.2,
+        3600.0,
+        None,
+        f"Turn timer; null: none; default {DEFAULT_PUBLIC_TURN:g} in a public room, else none",
+    )
     away_seconds: float | None = _seconds(
         0.1, 86400.0, 60.0, "A computer plays for a player away this long; null: never"
     )
@@ -126,7 +135,11 @@ class RoomRequest(Declared):
     autopass: bool | None = None
     autopass_five: bool | None = None
     title: str = Field(default="", max_length=MAX_TITLE)
-    public: bool = True
+    public: bool = Field(
+        default=True,
+        description="Listed in the lobby; false: a private room, which spectators can watch "
+        "only with its invitation link",
+    )
     spectators: bool = True
     between_deals_seconds: float | None = _seconds(
         0.0,
@@ -176,6 +189,9 @@ class TableConfig:
     ``between_deals_seconds``: after a deal (not the last) the table waits until every
     connected player has said "next", or at most this long (None: no limit); 0 starts the
     next deal at once. The default, 0, is what tables stored before this option had.
+    ``invite``: a private room's invitation key (``public`` False), which spectators need to
+    watch; never shown in the room. The host may change ``turn_seconds``, ``away_seconds``
+    and ``spectators`` at the table (a stored ``settings`` command).
     """
 
     preset: str = "textbook"
@@ -194,6 +210,7 @@ class TableConfig:
     public: bool = True
     spectators: bool = True
     between_deals_seconds: float | None = 0.0
+    invite: str = ""  # a private room's invitation key: spectators need it to watch
 
     # -- derived ------------------------------------------------------------------------------
     def make_rules(self) -> RuleSet:
@@ -221,9 +238,10 @@ class TableConfig:
         return cls(**values)
 
     def public_json(self) -> dict[str, Any]:
-        """What anyone may know of the configuration: everything but the seed."""
+        """What anyone may know of the configuration: everything but the seed and the
+        invitation key."""
         data = self.to_json()
-        del data["seed"]
+        del data["seed"], data["invite"]
         return data
 
     # -- requests ------------------------------------------------------------------------------
@@ -275,13 +293,18 @@ class TableConfig:
                 f"Unknown computer level {request.takeover_level!r} (known: {', '.join(levels)})"
             )
         given = request.model_fields_set
+        turn = (
+            request.turn_seconds
+            if "turn_seconds" in given or not request.public
+            else DEFAULT_PUBLIC_TURN
+        )
         # A player reading the score sheet should not be timed out on the next deal's first
         # turn: tables with a turn timer wait a little between deals by default.
         between = (
             request.between_deals_seconds
             if "between_deals_seconds" in given
             else DEFAULT_BETWEEN_DEALS
-            if request.turn_seconds is not None
+            if turn is not None
             else 0.0
         )
         return cls(
@@ -291,7 +314,7 @@ class TableConfig:
             deals=request.deals,
             seed=seed,
             seeded=request.seed is not None,
-            turn_seconds=request.turn_seconds,
+            turn_seconds=turn,
             away_seconds=request.away_seconds,
             computer_delay=request.computer_delay or 0.0,
             takeover_level=request.takeover_level,
@@ -301,6 +324,7 @@ class TableConfig:
             public=request.public,
             spectators=request.spectators,
             between_deals_seconds=between,
+            invite="" if request.public else secrets.token_urlsafe(12),
         )
 
 

@@ -28,6 +28,7 @@ cards a seat still held become public in ``deal_end`` once the deal is over.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import logging
@@ -82,6 +83,12 @@ AVATARS = 8  # a player's picture is one of 0 .. AVATARS - 1
 MAX_ACTION_ID = 64
 CHAT_KEPT = 30  # chat lines a resync carries
 IDS_KEPT = 512  # action ids remembered per seat for retries
+# What the host may change at the table, with the bounds a room request has (seconds).
+SETTINGS: dict[str, tuple[float, float]] = {
+    "turn_seconds": (0.2, 3600.0),
+    "away_seconds": (0.1, 86400.0),
+    "spectators": (0.0, 0.0),
+}
 
 
 class Refused(BigTwoError):
@@ -133,6 +140,7 @@ class Seat:
     ready: bool = False
     control: Control = Control.PLAYER
     connected: int = 0  # open connections (presence; not part of the stored state)
+    ever_connected: bool = False  # presence too: whether the player has come to the table
     away_since: float | None = None
     bot: Bot | None = None
     avatar: int | None = None  # the picture the player chose, if any
@@ -171,8 +179,15 @@ class TableService:
         keep_events: int = 2000,
         resync_gap: int = 200,
         offload: Callable[[str], bool] | None = None,
+        seat_grace: float | None = None,
     ) -> None:
         self.config = config
+        # Before the match: seconds a taken seat may stay without a connection (never come,
+        # or gone) before it is freed for someone else; None: kept however long.
+        self.seat_grace = seat_grace
+        # The seat of the host: the first player to sit down, then (when they go) the first
+        # player left. The host may kick, give seats to computers and change the settings.
+        self.host: int | None = None
         # Which computer levels think away from the caller's thread (None: every one here).
         self.offload = offload
         self.code = code
@@ -278,6 +293,7 @@ class TableService:
             ],
             "next_deal": self._next_deal_json(),
             "rematch": self.rematch or None,
+            "host": self.host,
             "v": self.v,
         }
 
@@ -322,6 +338,8 @@ class TableService:
             "view": view,
             "chat": [e.message() for e in self.chat if e.reaches(seat)],
         }
+        if seat is not None:  # the players may invite spectators to a private room
+            out["invite"] = self.config.invite or None
         if now is not None:
             out["clock"] = self.clock(now)
         return out
@@ -348,6 +366,7 @@ class TableService:
     def connect(self, seat: int, now: float) -> None:
         s = self.seats[seat]
         s.connected += 1
+        s.ever_connected = True
         s.away_since = None
 
     def disconnect(self, seat: int, now: float) -> None:
@@ -383,6 +402,8 @@ class TableService:
     def due(self, now: float) -> Command | None:
         """The automatic command due at ``now``, if any. A computer move of a level that
         thinks elsewhere (``offload``) is never due here: see :meth:`think_request`."""
+        if self.status == TableStatus.WAITING:
+            return self._unclaimed(now)
         if self.status != TableStatus.PLAYING:
             return None
         away = self.config.away_seconds
@@ -420,6 +441,10 @@ class TableService:
 
     def deadline(self) -> float | None:
         """When :meth:`due` may next have something (None: only after a new command)."""
+        if self.status == TableStatus.WAITING:
+            grace = self.seat_grace
+            absent = [s.away_since for s in self._absent() if s.away_since is not None]
+            return min(absent) + grace if absent and grace is not None else None
         if self.status != TableStatus.PLAYING or self.match is None:
             return None
         times: list[float] = []
@@ -445,6 +470,25 @@ class TableService:
                 elif self.config.turn_seconds is not None:
                     times.append(self.turn_started + self.config.turn_seconds)
         return min(times) if times else None
+
+    def _absent(self) -> list[Seat]:
+        """Before the match: taken seats with nobody connected to them."""
+        return [
+            s
+            for s in self.seats
+            if s.human and s.taken and not s.connected and s.away_since is not None
+        ]
+
+    def _unclaimed(self, now: float) -> Command | None:
+        """Before the match: free a seat whose player never came (or went) long enough ago."""
+        grace = self.seat_grace
+        if grace is None:
+            return None
+        for s in self._absent():
+            if s.away_since is not None and now - s.away_since >= grace:
+                reason = "away" if s.ever_connected else "never connected"
+                return Command(Op.LEAVE, seat=s.number, text=reason)
+        return None
 
     def turn_deadline(self) -> tuple[int, float] | None:
         """The seat to act and when its turn timer runs out, for clocks shown to players."""
@@ -574,6 +618,8 @@ class TableService:
         self._emit(
             "joined", Group.ALL, {"seat": seat.number, "name": seat.name, "avatar": seat.avatar}
         )
+        if self.host is None:  # the first to sit down hosts: clients know it from "joined"
+            self.host = seat.number
 
     def _leave(self, cmd: Command, now: float) -> None:
         seat = self._seat(cmd.seat)
@@ -581,8 +627,27 @@ class TableService:
             raise Refused("started", "The match has started: quit instead of leaving")
         if not (seat.human and seat.taken):
             raise Refused("no_seat", f"Nobody sits at seat {seat.number}")
+        self._free(seat, cmd.text or "left")
+
+    def _free(self, seat: Seat, reason: str) -> None:
+        """Before the match: the seat is free again (its player left, never came, or was
+        kicked); a host who goes hands the table to the first player left."""
         seat.taken, seat.token, seat.ready, seat.name, seat.avatar = False, "", False, "", None
-        self._emit("left", Group.ALL, {"seat": seat.number})
+        seat.ever_connected = False
+        self._emit("left", Group.ALL, {"seat": seat.number, "reason": reason})
+        if self.host == seat.number:
+            self._set_host(self._next_host())
+
+    def _next_host(self) -> int | None:
+        for s in self.seats:
+            if s.human and s.taken and s.control == Control.PLAYER:
+                return s.number
+        return None
+
+    def _set_host(self, seat: int | None) -> None:
+        if seat != self.host:
+            self.host = seat
+            self._emit("host", Group.ALL, {"seat": seat})
 
     def _ready(self, cmd: Command, now: float) -> None:
         seat = self._seat(cmd.seat)
@@ -859,15 +924,120 @@ class TableService:
             return
         if self.status == TableStatus.FINISHED:
             raise Refused("finished", "The match is over")
+        self._drop(seat, "quit")
+
+    def _drop(self, seat: Seat, reason: str) -> None:
+        """During the match: the seat's player is gone for good (quit, kicked, or given to a
+        computer by the host); a computer plays the rest of the match for them."""
         seat.control = Control.QUIT
         seat.token = ""
-        self._emit("quit", Group.ALL, {"seat": seat.number})
+        self._emit("quit", Group.ALL, {"seat": seat.number, "reason": reason})
+        if self.host == seat.number:
+            self._set_host(self._next_host())
         if not any(s.human and s.control != Control.QUIT for s in self.seats):
             self.status = TableStatus.FINISHED
             self.closed_reason = "every player quit"
             self.between = None
             self._finished()
             self._emit("closed", Group.ALL, {"reason": self.closed_reason}, state=True)
+
+    # -- the host's commands -------------------------------------------------------------------
+    def _host_check(self, cmd: Command, what: str) -> Seat:
+        """The seat the command is about, once it is sure the host sent it."""
+        if self.status == TableStatus.FINISHED:
+            raise Refused("finished", "The match is over")
+        if cmd.seat is None or cmd.seat != self.host:
+            host = (
+                "nobody"
+                if self.host is None
+                else f"{self.seats[self.host].name} (seat {self.host})"
+            )
+            raise Refused("not_host", f"Only the host can {what}; the host is {host}")
+        if cmd.op == Op.SETTINGS:
+            return self.seats[cmd.seat]
+        target = self._seat(cmd.target)
+        if target.number == cmd.seat:
+            raise Refused("bad_command", "That is your own seat: leave or quit instead")
+        return target
+
+    def _kick(self, cmd: Command, now: float) -> None:
+        seat = self._host_check(cmd, "kick a player")
+        if not (seat.human and seat.taken) or seat.control == Control.QUIT:
+            raise Refused("no_seat", f"Nobody sits at seat {seat.number}")
+        if self.status == TableStatus.WAITING:
+            self._free(seat, "kicked")
+        else:
+            self._drop(seat, "kicked")
+
+    def _computer(self, cmd: Command, now: float) -> None:
+        seat = self._host_check(cmd, "give a seat to a computer")
+        level = cmd.text or self.config.takeover_level
+        from ..bots import bot_names  # late, as for room requests: it imports every level
+
+        if level not in bot_names():
+            raise Refused(
+                "bad_command", f"Unknown computer level {level!r} ({', '.join(bot_names())})"
+            )
+        if self.status == TableStatus.PLAYING:
+            if not seat.human or seat.control == Control.QUIT:
+                raise Refused("bad_command", f"A computer plays seat {seat.number} already")
+            self._drop(seat, "computer")
+            return
+        if not seat.human:
+            raise Refused("bad_command", f"A computer plays seat {seat.number} already")
+        if seat.taken:
+            self._free(seat, "computer")
+        seat.config = SeatConfig(SeatKind.COMPUTER, level)
+        seat.name = f"Computer {seat.number + 1}"
+        seat.taken = seat.ready = True
+        seat.control = Control.COMPUTER
+        # The table's configuration says so too, so that a rematch keeps the computer.
+        self.config = dataclasses.replace(self.config, seats=tuple(s.config for s in self.seats))
+        self._emit(
+            "joined",
+            Group.ALL,
+            {"seat": seat.number, "name": seat.name, "avatar": None, "kind": "computer",
+             "level": level},
+        )  # fmt: skip
+        if all(s.taken and s.ready for s in self.seats):
+            self._start(now)
+
+    def _settings(self, cmd: Command, now: float) -> None:
+        self._host_check(cmd, "change the table's settings")
+        options = dict(cmd.options or {})
+        unknown = set(options) - set(SETTINGS)
+        if unknown:
+            known = ", ".join(SETTINGS)
+            raise Refused("bad_command", f"Unknown setting {sorted(unknown)[0]!r} (known: {known})")
+        for key, value in options.items():
+            low, high = SETTINGS[key]
+            if key == "spectators":
+                ok = isinstance(value, bool)
+            else:
+                ok = value is None or (
+                    isinstance(value, int | float) and not isinstance(value, bool)
+                    and low <= value <= high
+                )  # fmt: skip
+            if not ok:
+                said = (
+                    "true or false"
+                    if key == "spectators"
+                    else f"{low:g} to {high:g} seconds, or null"
+                )
+                raise Refused("bad_command", f"The setting {key!r} must be {said}")
+        timer_changed = (
+            options.get("turn_seconds", self.config.turn_seconds) != self.config.turn_seconds
+        )
+        self.config = dataclasses.replace(self.config, **options)
+        if timer_changed and self.status == TableStatus.PLAYING and self.between is None:
+            self.turn_started = now  # the player to act gets the new timer in full
+        cfg = self.config
+        self._emit(
+            "settings",
+            Group.ALL,
+            {"turn_seconds": cfg.turn_seconds, "away_seconds": cfg.away_seconds,
+             "spectators": cfg.spectators, "by": cmd.seat},
+        )  # fmt: skip
 
     # -- computer and timer moves ----------------------------------------------------------
     def _bot(self, seat: Seat) -> Bot:
@@ -936,4 +1106,7 @@ _HANDLERS = {
     Op.NEXT: TableService._next,
     Op.DEAL: TableService._deal,
     Op.REMATCH: TableService._rematch,
+    Op.KICK: TableService._kick,
+    Op.COMPUTER: TableService._computer,
+    Op.SETTINGS: TableService._settings,
 }

@@ -13,6 +13,9 @@ import { avatar } from "./avatars.js";
 
 const COMPUTER_DELAY = { slow: 1.2, normal: 0.6, fast: 0.15 };
 const TIMERS = [0, 15, 30, 60, 120];
+const AWAY = [0, 30, 60, 120, 300]; // seconds away before a computer plays for someone (0: never)
+const PUBLIC_TIMER = 30; // a public room's turn timer unless the host says otherwise (the server's too)
+const ROOMS_PAGE = 10; // open rooms fetched and shown at a time
 
 /** The value of the form control called `name` under root. @param {ParentNode} root @param {string} name */
 const valueIn = (root, name) => /** @type {HTMLInputElement | HTMLSelectElement} */ (root.querySelector(`[name=${name}]`)).value;
@@ -27,6 +30,8 @@ export class LobbyScreen {
     this.presets = [];
     this.levels = ["greedy"];
     this.rooms = h("ul", { class: "rooms", "aria-live": "polite", "aria-label": t("lobby.openRooms") });
+    this.moreRooms = h("div", { class: "row" });
+    this.pages = 1; // pages of open rooms shown: only those are fetched
     this.error = h("p", { class: "error", role: "alert" });
     mount(root, h("p", { class: "loading" }, t("app.loading")));
     this.load();
@@ -66,7 +71,7 @@ export class LobbyScreen {
         h("section", { class: "panel" },
           h("div", { class: "room-head" }, h("h2", {}, t("lobby.openRooms")),
             h("button", { class: "btn small", type: "button", onclick: () => this.refreshRooms() }, t("lobby.refresh"))),
-          this.rooms),
+          this.rooms, this.moreRooms),
         h("section", { class: "panel" }, h("h2", {}, t("lobby.joinByCode")), this.codeForm()),
         h("section", { class: "panel" }, h("h2", {}, t("lobby.replays")),
           h("p", {}, t("lobby.replaysHint")),
@@ -100,7 +105,9 @@ export class LobbyScreen {
     const deals = h("input", { type: "number", name: "deals", min: 1, max: 100, value: 10, "aria-label": t("lobby.deals") });
     const pace = select("computer_delay", [["1.2", t("prefs.slow")], ["0.6", t("prefs.normal")], ["0.15", t("prefs.fast")], ["0", t("lobby.instant")]],
       String(COMPUTER_DELAY[p.speed] ?? 0.6));
-    const timer = select("turn_seconds", TIMERS.map((s) => [s, s ? t("lobby.seconds", { n: s }) : t("lobby.noTimer")]), 0);
+    const timer = select("turn_seconds", TIMERS.map((s) => [s, s ? t("lobby.seconds", { n: s }) : t("lobby.noTimer")]), PUBLIC_TIMER);
+    const away = select("away_seconds", AWAY.map((s) => [s, s ? t("lobby.seconds", { n: s }) : t("lobby.never")]), 60);
+    const spectators = h("input", { type: "checkbox", name: "spectators", checked: true });
     const autopass = h("input", { type: "checkbox", name: "autopass", checked: p.autopass ? true : undefined });
     const autopassFive = h("input", { type: "checkbox", name: "autopass_five", checked: p.autopassFive ? true : undefined });
     const hotseat = h("input", { type: "checkbox", name: "hotseat" });
@@ -160,11 +167,13 @@ export class LobbyScreen {
       h("div", { class: "row" }, field(t("lobby.preset"), preset, "grow"), field(t("lobby.players"), players), field(t("lobby.deals"), deals)),
       h("fieldset", {}, h("legend", {}, t("lobby.seats")), seatRows,
         h("label", { class: "field inline" }, hotseat, h("span", {}, t("lobby.hotseat")))),
-      h("div", { class: "row" }, field(t("lobby.timer"), timer), field(t("lobby.pace"), pace), field(t("lobby.title"), title, "grow")),
+      h("div", { class: "row" }, field(t("lobby.timer"), timer), field(t("lobby.away"), away), field(t("lobby.pace"), pace), field(t("lobby.title"), title, "grow")),
       h("div", { class: "row" },
         h("label", { class: "field inline" }, autopass, h("span", {}, t("prefs.autopass"))),
         h("label", { class: "field inline" }, autopassFive, h("span", {}, t("prefs.autopassFive"))),
-        h("label", { class: "field inline" }, isPublic, h("span", {}, t("lobby.public")))),
+        h("label", { class: "field inline" }, isPublic, h("span", {}, t("lobby.public"))),
+        h("label", { class: "field inline" }, spectators, h("span", {}, t("lobby.spectators")))),
+      h("p", { class: "muted" }, t("lobby.privateHint")),
       h("details", {}, h("summary", {}, t("lobby.more")), field(t("lobby.seed"), seed)),
       status,
       h("div", { class: "row" }, submit));
@@ -191,9 +200,11 @@ export class LobbyScreen {
       autopass_five: checkedIn(form, "autopass_five"),
       computer_delay: Number(data.get("computer_delay")),
       public: checkedIn(form, "public"),
+      spectators: checkedIn(form, "spectators"),
+      // Said either way: a public room would otherwise get the server's default timer.
+      turn_seconds: Number(data.get("turn_seconds")) || null,
+      away_seconds: Number(data.get("away_seconds")) || null,
     };
-    const timer = Number(data.get("turn_seconds"));
-    if (timer) config.turn_seconds = timer;
     const title = String(data.get("title") || "").trim();
     if (title) config.title = title;
     const seed = String(data.get("seed") || "").trim();
@@ -217,14 +228,28 @@ export class LobbyScreen {
   }
 
   // -- open rooms ---------------------------------------------------------------------------
+  /** The pages of open rooms shown (newest first), and a button for the next page. */
   async refreshRooms() {
-    let rooms;
+    /** @type {Room[]} */
+    const rooms = [];
+    let cursor = null;
+    let total = 0;
     try {
-      rooms = (await api.rooms()).rooms;
+      for (let page = 0; page < this.pages; page++) {
+        const got = await api.rooms(ROOMS_PAGE, cursor);
+        rooms.push(...got.rooms);
+        total = got.total;
+        cursor = got.next;
+        if (cursor === null) break;
+      }
     } catch (err) {
       mount(this.rooms, h("li", { class: "error" }, errorOf(err).message));
       return;
     }
+    mount(this.moreRooms, cursor !== null
+      ? h("button", { class: "btn small", type: "button", "data-more-rooms": "", onclick: () => { this.pages += 1; this.refreshRooms(); } },
+          t("lobby.moreRooms", { n: rooms.length, of: total }))
+      : null);
     if (!rooms.length) {
       mount(this.rooms, h("li", { class: "muted" }, t("lobby.noRooms")));
       return;
@@ -307,7 +332,7 @@ export class JoinScreen {
             ? h("button", { class: "btn small primary", type: "button", "data-sit": String(s.seat), onclick: () => sit(s.seat) }, t("join.sit")) : null)))),
       status,
       h("div", { class: "row" },
-        room.options.spectators ? h("button", { class: "btn", type: "button", "data-watch": "", onclick: () => this.onWatch() }, t("lobby.watch")) : null,
+        room.options.spectators && room.options.public ? h("button", { class: "btn", type: "button", "data-watch": "", onclick: () => this.onWatch() }, t("lobby.watch")) : null,
         h("a", { class: "btn", href: "#/" }, t("action.backToLobby"))))));
   }
 }

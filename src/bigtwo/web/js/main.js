@@ -3,10 +3,11 @@
 // table (playing, joining or watching) and the replay viewer. Routes live in the hash:
 //   #/            lobby
 //   #/t/CODE      a table (rejoins the seats this browser holds, else offers to join)
-//   #/t/CODE/watch  watch a table
+//   #/t/CODE/watch  watch a table (?invite=KEY: a private room's invitation)
 //   #/replay[/CODE] the replay viewer
-import { $ } from "./dom.js";
-import { setLang, translatePage } from "./i18n.js";
+import { $, h, mount } from "./dom.js";
+import { setLang, translatePage, t } from "./i18n.js";
+import { api, errorOf } from "./net.js";
 import { prefs, seatsAt, pruneStorage } from "./prefs.js";
 import { LobbyScreen, JoinScreen } from "./lobby.js";
 import { TableScreen } from "./table.js";
@@ -30,13 +31,15 @@ function route() {
   if (parts[0] === "t" && parts[1]) {
     const code = parts[1].toUpperCase();
     const seats = seatsAt(code);
-    /** @param {{watch?: boolean, seats?: import("./prefs.js").HeldSeat[]}} options */
+    /** @param {{watch?: string | boolean, seats?: import("./prefs.js").HeldSeat[]}} options */
     const table = (options) => {
       const shown = new TableScreen(root, code, { ...options, onLeave: () => (location.hash = "#/") });
       screen = shown;
       if (query.get("start") === "1") autoReady(shown);
     };
-    if (parts[2] === "watch") table({ watch: true });
+    const invite = query.get("invite");
+    if (parts[2] === "watch" && invite) watchInvited(root, code, invite, (token) => table({ watch: token }));
+    else if (parts[2] === "watch") table({ watch: true });
     else if (seats.length) table({ seats });
     else {
       screen = new JoinScreen(root, code, {
@@ -50,6 +53,19 @@ function route() {
     screen = new LobbyScreen(root);
   }
   root.focus({ preventScroll: true });
+}
+
+/**
+ * A private room's invitation: a spectator's token for it, then the table; else the refusal.
+ * @param {HTMLElement} root @param {string} code @param {string} invite @param {(token: string) => void} show
+ */
+function watchInvited(root, code, invite, show) {
+  const asked = location.hash;
+  api.join(code, { as: "spectator", invite }).then(
+    (joined) => location.hash === asked && show(joined.token),
+    (err) => location.hash === asked && mount(root, h("div", { class: "lobby" }, h("section", { class: "panel" },
+      h("h2", {}, t("join.title", { code })), h("p", { class: "error", role: "alert" }, errorOf(err).message),
+      h("a", { class: "btn", href: "#/" }, t("action.backToLobby"))))));
 }
 
 /**
@@ -71,8 +87,10 @@ function autoReady(table) {
 
 function start() {
   // The server's share link /r/CODE arrives here as ?room=CODE.
-  const room = new URLSearchParams(location.search).get("room");
-  if (room) history.replaceState(null, "", `/#/t/${room.toUpperCase()}`);
+  const search = new URLSearchParams(location.search);
+  const room = search.get("room");
+  const invite = search.get("invite"); // a private room's invitation link: to watch it
+  if (room) history.replaceState(null, "", `/#/t/${room.toUpperCase()}${invite ? `/watch?invite=${encodeURIComponent(invite)}` : ""}`);
   setLang(prefs().lang);
   translatePage();
   pruneStorage();

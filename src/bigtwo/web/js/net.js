@@ -56,8 +56,12 @@ export const api = {
   info: () => request("GET", "/api"),
   /** @returns {Promise<{presets: import("./protocol.js").Preset[]}>} */
   presets: () => request("GET", "/api/presets"),
-  /** @returns {Promise<{rooms: import("./protocol.js").Room[]}>} */
-  rooms: () => request("GET", "/api/rooms"),
+  /**
+   * A page of the open rooms, newest first: ask again with `cursor` = the page's `next`.
+   * @param {number} limit @param {number | null} [cursor]
+   * @returns {Promise<import("./protocol.js").RoomsPage>}
+   */
+  rooms: (limit, cursor = null) => request("GET", `/api/rooms?limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`),
   /** @param {import("./protocol.js").RoomRequest} config @returns {Promise<import("./protocol.js").RoomMade>} */
   createRoom: (config) => request("POST", "/api/rooms", config),
   /** @param {string} code @returns {Promise<import("./protocol.js").RoomFound>} */
@@ -273,6 +277,24 @@ export class TableSocket {
   /** @param {string} text */
   chat(text) {
     return this.request({ type: "chat", text });
+  }
+
+  /** The host: free (or, during the match, give to a computer) the seat of another player. @param {number} seat */
+  kick(seat) {
+    return this.request({ type: "kick", seat });
+  }
+
+  /** The host: give a seat to a computer for good. @param {number} seat @param {string} [level] */
+  computer(seat, level = "") {
+    return this.request({ type: "computer", seat, level });
+  }
+
+  /**
+   * The host: the turn timer and away time (seconds, null: none) and whether spectators may watch.
+   * @param {{turn_seconds: number | null, away_seconds: number | null, spectators: boolean}} settings
+   */
+  settings(settings) {
+    return this.request({ type: "settings", ...settings });
   }
 
   quit() {

@@ -90,6 +90,7 @@
  * @property {RoomResult[]} results
  * @property {NextDeal | null} next_deal
  * @property {string | null} rematch the code of the table opened for a new game, once there is one
+ * @property {number | null} host the host's seat (null while nobody sits there)
  * @property {number} v
  */
 
@@ -127,8 +128,10 @@
  * @property {boolean} [autopass]
  * @property {boolean} [autopass_five]
  * @property {number} [computer_delay]
- * @property {boolean} [public]
- * @property {number} [turn_seconds]
+ * @property {boolean} [public] false: a private room, watched only with its invitation link
+ * @property {boolean} [spectators]
+ * @property {number | null} [turn_seconds] null: no timer (absent: the server's default)
+ * @property {number | null} [away_seconds] null: a computer never takes over
  * @property {string} [title]
  * @property {number} [seed] only on servers started with --allow-seeds
  */
@@ -140,6 +143,16 @@
  * @property {string} ws
  * @property {string} link
  * @property {Room} room
+ * @property {string} [invite] a private room's invitation key
+ * @property {string} [watch_link] a private room's invitation link
+ */
+
+/**
+ * GET /api/rooms?limit=&cursor=: a page of the open rooms, newest first.
+ * @typedef {object} RoomsPage
+ * @property {Room[]} rooms
+ * @property {number | null} next the cursor of the next page; null: the last
+ * @property {number} total
  */
 
 /**
@@ -151,12 +164,14 @@
  */
 
 /**
- * The body of POST /api/rooms/{code}/join when taking a seat (this client watches without
- * joining, so it never sends {"as": "spectator"}).
+ * The body of POST /api/rooms/{code}/join: taking a seat, or watching a private room with
+ * its invitation key ({"as": "spectator", "invite": KEY}).
  * @typedef {object} JoinRequest
  * @property {string} [name]
  * @property {number} [seat]
  * @property {number} [avatar]
+ * @property {"player" | "spectator"} [as]
+ * @property {string} [invite]
  */
 
 /**
@@ -219,8 +234,12 @@
 
 // -- numbered events (every one has a type and its number v) ---------------------------------------
 
-/** @typedef {{type: "joined", v: number, seat: number, name: string, avatar: number | null}} JoinedEvent */
-/** @typedef {{type: "left", v: number, seat: number}} LeftEvent */
+/**
+ * A player sat down, or (kind "computer") the host gave the seat to a computer.
+ * @typedef {{type: "joined", v: number, seat: number, name: string, avatar: number | null, kind?: SeatKind, level?: string}} JoinedEvent
+ */
+/** @typedef {"left" | "never connected" | "away" | "kicked" | "computer"} LeftReason */
+/** @typedef {{type: "left", v: number, seat: number, reason?: LeftReason}} LeftEvent */
 /** @typedef {{type: "ready", v: number, seat: number, ready: boolean}} ReadyEvent */
 /** @typedef {{type: "started", v: number, players: number, deals: number, names: string[]}} StartedEvent */
 /** @typedef {PublicState & {type: "deal", v: number, deal: number, deals: number, leader: number, actions: ActionData[]}} DealEvent */
@@ -237,7 +256,12 @@
 /** @typedef {{type: "match_end", v: number, totals: number[], ranking: number[], deals: number}} MatchEndEvent */
 /** A chat line; seat is null for a spectator. @typedef {{type: "chat", v: number, seat: number | null, name: string, text: string}} ChatEvent */
 /** @typedef {{type: "control", v: number, seat: number, control: "computer" | "player", reason: "away" | "returned"}} ControlEvent */
-/** @typedef {{type: "quit", v: number, seat: number}} QuitEvent */
+/** @typedef {{type: "quit", v: number, seat: number, reason?: "quit" | "kicked" | "computer"}} QuitEvent */
+/** @typedef {{type: "host", v: number, seat: number | null}} HostEvent */
+/**
+ * The host changed the room's settings.
+ * @typedef {{type: "settings", v: number, turn_seconds: number | null, away_seconds: number | null, spectators: boolean, by: number}} SettingsEvent
+ */
 /** @typedef {{type: "closed", v: number, reason: string}} ClosedEvent */
 /**
  * A new game was opened; a player seated there gets its seat and token in its own copy.
@@ -247,7 +271,7 @@
 /**
  * @typedef {JoinedEvent | LeftEvent | ReadyEvent | StartedEvent | DealEvent | HandEvent | TurnEvent
  *   | ActionEvent | DealEndEvent | NextEvent | MatchEndEvent | ChatEvent | ControlEvent | QuitEvent
- *   | ClosedEvent | RematchEvent} TableEvent
+ *   | ClosedEvent | RematchEvent | HostEvent | SettingsEvent} TableEvent
  */
 
 // -- unnumbered server messages ----------------------------------------------------------------------
@@ -262,7 +286,7 @@
  * A full resync: after it the client holds event v.
  * @typedef {{
  *   type: "sync", v: number, seat: number | null, room: Room, view: View | null,
- *   chat: ChatEvent[], clock: Clock | null,
+ *   chat: ChatEvent[], clock: Clock | null, invite?: string | null,
  * }} SyncMessage
  */
 /** A player's connection came or went. @typedef {{type: "presence", seat: number, connected: boolean}} PresenceMessage */
@@ -292,11 +316,17 @@
 /** @typedef {{type: "quit", id?: string}} QuitMessage */
 /** @typedef {{type: "sync", id?: string}} SyncRequest */
 /** @typedef {{type: "ping", id?: string}} PingMessage */
+/** The host only. @typedef {{type: "kick", seat: number, id?: string}} KickMessage */
+/** The host only. @typedef {{type: "computer", seat: number, level?: string, id?: string}} ComputerMessage */
+/**
+ * The host only.
+ * @typedef {{type: "settings", turn_seconds: number | null, away_seconds: number | null, spectators: boolean, id?: string}} SettingsMessage
+ */
 
 /**
  * Anything the client sends after its hello.
  * @typedef {PlayMessage | PassMessage | ReadyMessage | NextMessage | ChatMessage | QuitMessage
- *   | SyncRequest | PingMessage} ClientMessage
+ *   | SyncRequest | PingMessage | KickMessage | ComputerMessage | SettingsMessage} ClientMessage
  */
 
 export {};

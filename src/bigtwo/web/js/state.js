@@ -109,13 +109,16 @@ import { toCards } from "./cards.js";
  * @property {Timer | null} timer
  * @property {Waiting | null} nextDeal
  * @property {{code: string, by?: number} | null} rematch once the match is over and a new game was opened
+ * @property {number | null} host the host's seat
+ * @property {string | null} invite a private room's invitation key (players only)
  */
 
 /**
  * What an event means for the view beyond the model.
  * @typedef {{type: "new_deal"} | {type: "action", action: Action} | {type: "deal_end", result: Result}
  *   | {type: "match_end"} | {type: "chat"} | {type: "closed"}
- *   | {type: "rematch", code: string, by: number, seat?: number, token?: string}} Effect
+ *   | {type: "rematch", code: string, by: number, seat?: number, token?: string}
+ *   | {type: "removed", reason: string} | {type: "freed", seat: number, name: string}} Effect
  */
 
 /**
@@ -142,6 +145,8 @@ export function emptyModel(code, seat) {
     timer: null,
     nextDeal: null,
     rematch: null,
+    host: null,
+    invite: null,
   };
 }
 
@@ -196,6 +201,7 @@ function setRoom(model, room) {
   const next = room.next_deal;
   model.nextDeal = next ? { ...next, endsAt: model.nextDeal?.deal === next.deal ? model.nextDeal.endsAt : null } : null;
   model.rematch = room.rematch ? { ...(model.rematch?.code === room.rematch ? model.rematch : {}), code: room.rematch } : null;
+  model.host = room.host ?? null;
 }
 
 /**
@@ -269,6 +275,7 @@ export function applySync(model, msg) {
   if (msg.view) newDeal(model, msg.view);
   else model.deal = null;
   model.chat = msg.chat.map(chatLine);
+  model.invite = msg.invite ?? null;
   model.timer = null;
   applyClock(model, msg.clock);
 }
@@ -315,13 +322,29 @@ export function applyEvent(model, e) {
     case "joined": {
       const player = seatOf(e.seat);
       if (player) Object.assign(player, { name: e.name, taken: true, ready: false, avatar: e.avatar ?? nameAvatar(e.name, e.seat) });
+      if (player && e.kind === "computer") Object.assign(player, { kind: "computer", level: e.level, ready: true, control: "computer", away: false });
+      // The first player to sit down hosts the room (a "host" event says when that changes).
+      if (model.host === null && e.kind !== "computer") {
+        model.host = e.seat;
+        if (model.room) model.room.host = e.seat;
+      }
       break;
     }
     case "left": {
       const player = seatOf(e.seat);
+      // A seat whose player never came (or went) is freed for someone else: the table is told.
+      if (player && (e.reason === "never connected" || e.reason === "away")) effects.push({ type: "freed", seat: e.seat, name: player.name });
       if (player) Object.assign(player, { name: "", taken: false, ready: false });
+      if (e.seat === model.seat && (e.reason === "kicked" || e.reason === "computer")) effects.push({ type: "removed", reason: e.reason });
       break;
     }
+    case "host":
+      model.host = e.seat;
+      if (model.room) model.room.host = e.seat;
+      break;
+    case "settings":
+      if (model.room) Object.assign(model.room.options, { turn_seconds: e.turn_seconds, away_seconds: e.away_seconds, spectators: e.spectators });
+      break;
     case "ready": {
       const player = seatOf(e.seat);
       if (player) player.ready = e.ready;
@@ -418,6 +441,7 @@ export function applyEvent(model, e) {
     case "quit": {
       const player = seatOf(e.seat);
       if (player) Object.assign(player, { control: "quit", away: true });
+      if (e.seat === model.seat && (e.reason === "kicked" || e.reason === "computer")) effects.push({ type: "removed", reason: e.reason });
       break;
     }
     case "closed":

@@ -43,6 +43,11 @@ import { showDialog } from "./dialog.js";
 
 /** @param {string} code */
 export const shareLink = (code) => `${location.origin}/r/${code}`;
+/** A private room's link for spectators. @param {string} code @param {string} invite */
+export const inviteLink = (code, invite) => `${location.origin}/r/${code}?invite=${encodeURIComponent(invite)}`;
+
+const HOST_TIMERS = [0, 10, 15, 30, 60, 120]; // turn timers the host may pick at the table (0: none)
+const HOST_AWAY = [0, 15, 30, 60, 120, 300]; // away times (0: never)
 
 export class TableScreen {
   /**
@@ -219,6 +224,12 @@ export class TableScreen {
         const who = conn.model.players[effect.by]?.name || t("seat.n", { n: effect.by + 1 });
         toast(t("table.rematchBy", { name: who }));
       }
+    } else if (effect.type === "freed" && conn === this.conns[0]) {
+      toast(t("table.seatFreed", { n: effect.seat + 1, name: effect.name }));
+    } else if (effect.type === "removed") {
+      // The host freed our seat or gave it to a computer: this browser holds it no more.
+      this.setMessage(t(effect.reason === "kicked" ? "table.kicked" : "table.givenAway"), true);
+      forgetTable(this.code);
     } else if (effect.type === "match_end" && conn === this.conns[0]) {
       this.pendingSheet = conn.model.results.at(-1) || this.pendingSheet;
     } else if (effect.type === "chat" && conn === this.conns[0]) {
@@ -460,6 +471,8 @@ export class TableScreen {
         model.seat === null ? ` · ${t("table.watching")}` : "",
         conn !== "open" ? h("span", { class: "badge", role: "status" }, ` · ${t(`conn.${conn}`)}`) : null),
       h("button", { class: "btn small", type: "button", onclick: () => this.share(), "data-share": "" }, t("table.share")),
+      this.hostConn() && model.status !== "finished"
+        ? h("button", { class: "btn small", type: "button", onclick: () => this.hostControls(), "data-host-controls": "" }, t("host.controls")) : null,
       h("button", { class: "btn small", type: "button", onclick: () => this.openScoreSheet(), "data-scores": "", disabled: !model.results.length }, t("table.scores")),
       h("button", { class: "btn small side-toggle", type: "button", "aria-expanded": String(this.side.open),
         onclick: () => this.side.toggle() }, t("side.toggle")),
@@ -483,10 +496,78 @@ export class TableScreen {
     const link = shareLink(this.code);
     const input = h("input", { type: "text", value: link, readonly: true, "aria-label": t("lobby.shareLink") });
     const ok = await copyText(link, input);
+    const invite = this.conns.map((c) => c.model.invite).find(Boolean);
     showDialog({
       title: t("table.shareTitle"),
       body: [h("p", {}, ok ? t("lobby.copied") : t("lobby.copyHint")), h("div", { class: "share" }, input),
-        h("p", { class: "muted" }, t("table.codeIs", { code: this.code }))],
+        h("p", { class: "muted" }, t("table.codeIs", { code: this.code })),
+        invite ? [h("p", {}, t("table.inviteHint")),
+          h("div", { class: "share" }, h("input", { type: "text", value: inviteLink(this.code, invite), readonly: true, "aria-label": t("table.inviteLink"), "data-invite-link": "" }))] : null],
+    });
+  }
+
+  /** The connection of the host's seat, when this browser holds it. */
+  hostConn() {
+    const host = this.conns[0].model.host;
+    return host === null ? undefined : this.conns.find((c) => c.seat !== null && c.seat === host);
+  }
+
+  /** The host's controls: kick a player, give a seat to a computer, the timers, spectators. */
+  hostControls() {
+    const conn = this.hostConn();
+    const room = this.model.room;
+    if (!conn || !room) return;
+    const status = h("p", { class: "error", role: "alert", "data-host-error": "" });
+    /** @param {() => Promise<unknown>} ask @param {() => void} close */
+    const send = async (ask, close) => {
+      status.textContent = "";
+      try {
+        await ask();
+        close();
+      } catch (err) {
+        status.textContent = errorOf(err).message; // the server's refusal, in words
+      }
+    };
+    /** @param {string} name @param {number[]} values @param {number | null} value @param {string} none */
+    const choice = (name, values, value, none) => {
+      const all = value && !values.includes(value) ? [...values, value].sort((a, b) => a - b) : values;
+      return h("select", { name }, all.map((v) => h("option", { value: v, selected: (value || 0) === v ? true : undefined },
+        v ? t("lobby.seconds", { n: v }) : none)));
+    };
+    const timer = choice("turn_seconds", HOST_TIMERS, room.options.turn_seconds, t("lobby.noTimer"));
+    const away = choice("away_seconds", HOST_AWAY, room.options.away_seconds, t("lobby.never"));
+    const spectators = h("input", { type: "checkbox", name: "spectators", checked: room.options.spectators ? true : undefined });
+    const waiting = this.model.status === "waiting";
+    let close = () => {};
+    const seats = this.model.players.filter((p) => p.seat !== conn.seat && p.kind === "human" && p.control !== "quit" && (p.taken || waiting));
+    const body = [
+      h("ul", { class: "rooms", "aria-label": t("table.seats") }, seats.map((p) => h("li", { class: "room", dataset: { hostSeat: String(p.seat) } },
+        h("div", { class: "room-head" },
+          h("span", {}, h("strong", {}, t("seat.n", { n: p.seat + 1 })), " ", p.taken ? p.name : t("seat.free")),
+          h("span", { class: "row" },
+            p.taken ? h("button", { class: "btn small", type: "button", "data-kick": String(p.seat), onclick: () => send(() => conn.socket.kick(p.seat), close) }, t("host.kick")) : null,
+            h("button", { class: "btn small", type: "button", "data-computer": String(p.seat), onclick: () => send(() => conn.socket.computer(p.seat), close) }, t("host.computer")))))),
+      ),
+      h("div", { class: "row" },
+        h("label", { class: "field" }, h("span", {}, t("lobby.timer")), timer),
+        h("label", { class: "field" }, h("span", {}, t("lobby.away")), away)),
+      h("label", { class: "field inline" }, spectators, h("span", {}, t("lobby.spectators"))),
+      status,
+    ];
+    const save = () => send(() => conn.socket.settings({
+      turn_seconds: Number(timer.value) || null,
+      away_seconds: Number(away.value) || null,
+      spectators: spectators.checked,
+    }), close);
+    showDialog({
+      title: t("host.title"),
+      className: "host-controls",
+      body,
+      buttons: (closeIt) => {
+        close = closeIt;
+        return [h("button", { class: "btn primary", type: "button", "data-host-save": "", onclick: save }, t("host.save")),
+          h("button", { class: "btn", type: "button", onclick: closeIt }, t("action.close"))];
+      },
     });
   }
 
