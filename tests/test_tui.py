@@ -20,7 +20,7 @@ from textual.pilot import Pilot
 from bigtwo.engine.cards import card_indices, parse_cards
 from bigtwo.match.store import MatchStore
 from bigtwo.tui.app import BigTwoApp
-from bigtwo.tui.dialogs import Cover, FinalScore, ResumeOffer, ScoreSheet
+from bigtwo.tui.dialogs import Confirm, Cover, FinalScore, ResumeOffer, ScoreSheet
 from bigtwo.tui.forms import CustomDealForm, NewGameForm, PrefsForm
 from bigtwo.tui.pages import HistoryPage, Page
 from bigtwo.tui.prefs import Prefs, load_prefs, save_prefs
@@ -578,6 +578,9 @@ async def test_new_game_form_players_seats_and_custom_deal(tmp_path: Path) -> No
         form.query_one("#new-custom").focus()
         await pilot.press("right")
         await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)  # the game in play is not thrown away unasked
+        await pilot.press("y")
         await pilot.pause()
         assert isinstance(app.screen, CustomDealForm)
         # Pick 3 of the 13: the top-left corner of the grid (spades row) by keys, one by click.

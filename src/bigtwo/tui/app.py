@@ -174,7 +174,9 @@ class BigTwoApp(App[None]):
     # -- after a deal --------------------------------------------------------------------------
     def deal_finished(self) -> None:
         game = self.game
-        if game is None or isinstance(self.screen, ScoreSheet | FinalScore):
+        if game is None or not game.deal_over or self.screen is not self.table:
+            # Not over: a new game was started from a page opened over the sheet. Not at the
+            # table: the sheet is up already, or a form opened from it is still in use.
             return
         self.autosave()
         result = game.match.results[-1]
@@ -195,8 +197,16 @@ class BigTwoApp(App[None]):
         game = self.game
         if game is None:
             return
-        if answer == "history":
-            self.open_page("history", then=self.deal_finished)
+        if answer == "quit":
+            self.action_quit()
+            return
+        if answer == "menu":
+            self.push_screen(
+                Menu(), lambda choice: self.open_page(choice or "", then=self.deal_finished)
+            )
+            return
+        if answer not in (None, "next"):
+            self.open_page(answer, then=self.deal_finished)
             return
         if game.game_over:
             self._final_score()
@@ -289,9 +299,20 @@ class BigTwoApp(App[None]):
             body = pages.stats_text(self.storage.stats())
             self.push_screen(pages.Page(body, title="Statistics   (Esc back)"), closed)
         elif what == "prefs":
-            self.push_screen(forms.PrefsForm(self.prefs, _levels()), self._prefs_saved)
+
+            def prefs_saved(prefs: Prefs | None) -> None:
+                self._prefs_saved(prefs)
+                closed()
+
+            self.push_screen(forms.PrefsForm(self.prefs, _levels()), prefs_saved)
         elif what == "new":
-            self.push_screen(forms.NewGameForm(self.prefs, _levels()), self._new_game_chosen)
+
+            def new_game_chosen(request: NewGameRequest | None) -> None:
+                self._new_game_chosen(request)
+                closed()
+
+            form = forms.NewGameForm(self.prefs, _levels(), playing=self._playing())
+            self.push_screen(form, new_game_chosen)
         else:
             closed()
 
@@ -329,6 +350,13 @@ class BigTwoApp(App[None]):
             self.table.say("; ".join(notes) or "Preferences saved")
             self.table.redraw()
             self.autosave()
+
+    def _playing(self) -> str | None:
+        """The game a new one would set aside, in words; None when there is none to lose."""
+        game = self.game
+        if game is None or game.game_over:
+            return None
+        return f"deal {game.match.deal_number} of {game.match.deals}"
 
     def _new_game_chosen(self, request: NewGameRequest | None) -> None:
         if request is None:

@@ -26,6 +26,7 @@ from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, Mask
 from ..engine.rules import Rules
 from .prefs import PLAYABLE_PRESETS, SPEEDS, Prefs
 from .render import is_red
+from .words import count, whose
 
 
 class Choice(Widget, can_focus=True):
@@ -190,7 +191,7 @@ class PrefsForm(Screen[Prefs | None]):
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
-        self.action_save()
+        self.focus_next()  # Enter finishes the name; ctrl+s or Save saves
 
 
 def _rules_note(name: str) -> str:
@@ -234,10 +235,13 @@ class NewGameForm(Screen[NewGameRequest | None]):
     NewGameForm #new-note { color: $warning; height: 1; }
     """
 
-    def __init__(self, prefs: Prefs, levels: Sequence[str]) -> None:
+    def __init__(self, prefs: Prefs, levels: Sequence[str], *, playing: str | None = None) -> None:
+        """``playing``: the game in play that a new one would set aside, in words (the form
+        asks before starting), or None."""
         super().__init__()
         self.prefs = prefs
         self.levels = list(levels)
+        self.playing = playing
 
     def compose(self) -> ComposeResult:
         p = self.prefs
@@ -307,7 +311,20 @@ class NewGameForm(Screen[NewGameRequest | None]):
         if request.custom and not any(request.humans[: request.players]):
             self.query_one("#new-note", Label).update("A custom deal needs a person at the table")
             return
-        self.dismiss(request)
+        if self.playing is None:
+            self.dismiss(request)
+            return
+        from .dialogs import Confirm
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.dismiss(request)
+
+        question = (
+            f"Start a new game? The game in play ({self.playing}) ends here: it is set "
+            "aside and cannot be continued."
+        )
+        self.app.push_screen(Confirm(question, yes="Start new game", no="Keep playing"), answered)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -322,7 +339,7 @@ class NewGameForm(Screen[NewGameRequest | None]):
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
-        self.action_start()
+        self.focus_next()  # Enter finishes the name; ctrl+s or Start starts
 
 
 def _player_options(rules: Rules) -> list[tuple[int, str]]:
@@ -437,7 +454,7 @@ class CustomDealForm(Screen[Mask | None]):
         self.ascii_only = ascii_only
 
     def compose(self) -> ComposeResult:
-        yield Label(f"Custom deal: choose {self.player}'s cards   (arrows, Space/click, Enter deals)",
+        yield Label(f"Custom deal: choose {whose(self.player)} cards   (arrows, Space/click, Enter deals)",
                     classes="page-title")  # fmt: skip
         with Vertical(id="custom-body"):
             yield CardGrid(
@@ -452,10 +469,11 @@ class CustomDealForm(Screen[Mask | None]):
     def on_mount(self) -> None:
         self.query_one(CardGrid).focus()
 
-    def _count_text(self, count: int) -> str:
-        rest = self.hand_size - count
-        tail = f"; the other {rest} are dealt at random" if rest else ""
-        return f"{count} of {self.hand_size} cards chosen{tail}."
+    def _count_text(self, chosen: int) -> str:
+        rest = self.hand_size - chosen
+        tail = f"; the other {rest} are dealt at random" if rest > 1 else ""
+        tail = "; the other one is dealt at random" if rest == 1 else tail
+        return f"{chosen} of {count(self.hand_size, 'card')} chosen{tail}."
 
     @on(CardGrid.Changed)
     def _changed(self) -> None:

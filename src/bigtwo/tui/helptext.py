@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..engine.cards import SUIT_SYMBOLS, Card
 from ..match.settings import RuleSet
+from .words import count
 
 _SUIT_NAMES = {"d": "diamonds", "c": "clubs", "h": "hearts", "s": "spades"}
 
@@ -112,7 +113,7 @@ def rules_help(ruleset: RuleSet, *, ascii_only: bool = False) -> str:
             lines.append("  The winner receives what the others pay, so each deal sums to zero.")
         else:
             lines.append("  Costs are deducted; the fewest deducted wins.")
-    lines.append(f"A game is {settings.deals_per_game} deal(s); then the totals are final.")
+    lines.append(f"A game is {count(settings.deals_per_game, 'deal')}; then the totals are final.")
     lines.append(
         f"Autopass: {'on' if settings.autopass else 'off'} by default for 1-, 2- and 3-card"
         f" plays; {'on' if settings.autopass_five else 'off'} for 5-card plays (see Preferences)."

@@ -25,6 +25,7 @@ from ..engine.cards import CardIndex, Mask
 from ..engine.errors import BigTwoError
 from .render import POSITION_KEY_NAMES, avatar, cards_text
 from .widgets import HandView, SeatPanel, TrickView, sort_cards
+from .words import count, does, whose
 
 if TYPE_CHECKING:
     from .app import BigTwoApp
@@ -160,7 +161,7 @@ class TableScreen(Screen[None]):
         if not game.hot_seat or game.viewer is not None:
             bar.append_text(avatar(names[home], home, ascii_only=self.ascii_only))
             bar.append(f" {names[home]} {game.match.totals[home]:+d}")
-            bar.append(f"  {view.counts[home]} cards", Style(dim=True))
+            bar.append(f"  {count(view.counts[home], 'card')}", Style(dim=True))
         self.query_one("#topbar", Static).update(bar)
 
         # Opponents, in play order from the seat after you.
@@ -197,9 +198,11 @@ class TableScreen(Screen[None]):
         # The trick: every play and pass since the last lead, with who made it.
         lines = [(names[a.seat], a) for a in trick]
         if game.deal_over:
-            footer = f"{names[view.winner or 0]} is out and wins the deal"
+            footer = does(
+                names[view.winner or 0], "is out and wins the deal", "are out and win the deal"
+            )
         elif finished:
-            footer = f"{names[view.turn]} takes the trick and leads"
+            footer = does(names[view.turn], "takes the trick and leads", "take the trick and lead")
         elif not trick:
             footer = f"{names[view.turn]} to lead"
             if view.opening is not None:
@@ -241,7 +244,10 @@ class TableScreen(Screen[None]):
         names = game.names
         text = Text()
         if game.deal_over:
-            text.append(f"{names[view.winner or 0]} wins the deal", Style(color="yellow"))
+            text.append(
+                does(names[view.winner or 0], "wins the deal", "win the deal"),
+                Style(color="yellow"),
+            )
             return text
         seat = view.turn
         if game.is_human(seat) and (seat == game.viewer or not game.hot_seat):
@@ -252,13 +258,13 @@ class TableScreen(Screen[None]):
                     text.append(f"  - include {self._card(view.opening)}", Style(bold=False))
             else:
                 text.append(f"Your Play{who}", Style(color="bright_green", bold=True))
-                text.append(f"  - beat {names[view.to_beat_seat]}'s ", Style(bold=False))
+                text.append(f"  - beat {whose(names[view.to_beat_seat])} ", Style(bold=False))
                 text.append_text(cards_text(view.to_beat.mask, ascii_only=self.ascii_only))
             return text
         if game.is_human(seat):
             text.append(f"Next player's turn: {names[seat]}")
             return text
-        text.append(f"{names[seat]}'s turn", Style(bold=True))
+        text.append(f"{whose(names[seat], capital=True)} turn", Style(bold=True))
         text.append("  (f: skip the wait)", Style(dim=True))
         return text
 

@@ -169,7 +169,7 @@ class SeatPanel(Static):
         if total is not None:
             text.append(f"  {total:+d}", Style(dim=True))
         text.append("\n")
-        text.append(f"{count:>2} cards ", Style(bold=True))
+        text.append(f"{count:>2} {'card ' if count == 1 else 'cards'} ", Style(bold=True))
         # As many backs as fit beside the count: the number is what matters, the fan is a look.
         room = max(0, self.size.width - 9) if self.size.width else 4
         text.append_text(card_backs(count, ascii_only=ascii_only, limit=room))

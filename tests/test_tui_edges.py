@@ -1,0 +1,197 @@
+"""The terminal game's rough edges, tried as a new user would (issue 15): each test drives the
+app with Textual's Pilot, or calls the piece it checks, and fails without its fix.
+
+Helpers come from ``test_tui``: a temporary database, computer moves at once, ``greedy``
+computers, so a seed always gives the same game.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bigtwo.engine.cards import parse_cards
+from bigtwo.match.store import MatchStore
+from bigtwo.tui.controller import GameSetup
+from bigtwo.tui.dialogs import Confirm, Cover, Menu, ResumeOffer, ScoreSheet
+from bigtwo.tui.forms import CustomDealForm, NewGameForm
+from bigtwo.tui.pages import Page
+from bigtwo.tui.table import TableScreen
+from bigtwo.tui.words import count, does, whose
+from test_tui import (
+    LEAD_SEED,
+    SIZE,
+    make_app,
+    play_deal,
+    screen_text,
+    select,
+    set_prefs,
+    status,
+)
+
+
+# -- item 2: the score sheet and the resume offer answer the keys the footer offers ---------
+async def test_score_sheet_keys_open_pages_and_come_back(tmp_path: Path) -> None:
+    app = make_app(tmp_path, deals=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await play_deal(pilot, app)
+        assert isinstance(app.screen, ScoreSheet)
+        for key, title in (("f1", "Help"), ("f4", "High scores"), ("f5", "Statistics")):
+            await pilot.press(key)
+            await pilot.pause()
+            assert isinstance(app.screen, Page), key
+            assert title in screen_text(app)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, ScoreSheet), f"{key} did not come back to the sheet"
+        await pilot.press("m")
+        await pilot.pause()
+        assert isinstance(app.screen, Menu)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ScoreSheet)
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0 and not app.is_running
+    store = MatchStore(tmp_path / "bigtwo.db")
+    assert [i.deal_number for i in store.unfinished()] == [1]  # kept, on the sheet
+    store.close()
+
+
+async def test_q_on_the_resume_offer_quits_and_keeps_the_game(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+    again = make_app(tmp_path)
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(again.screen, ResumeOffer)
+        await pilot.press("q")
+        await pilot.pause()
+    assert not again.is_running
+    store = MatchStore(tmp_path / "bigtwo.db")
+    assert len(store.unfinished()) == 1  # still offered next time
+    store.close()
+
+
+# -- item 4: a new game never throws the running one away unasked ---------------------------
+async def test_new_game_asks_before_ending_the_game_in_play(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        game = app.game
+        await pilot.press("f7")
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameForm)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)
+        assert "deal 1 of 10" in screen_text(app)
+        await pilot.press("n")  # keep playing
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameForm)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen) and app.game is game
+        await pilot.press("f7")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen) and app.game is not game
+
+
+async def test_enter_in_a_name_field_moves_on_instead_of_starting(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        game = app.game
+        await pilot.press("f7")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, NewGameForm)
+        form.query_one("#new-name-0").focus()
+        await pilot.press("ctrl+a", *"Zed", "enter")
+        await pilot.pause()
+        assert app.screen is form and app.game is game
+        assert form.focused is not None and form.focused.id != "new-name-0"
+        await pilot.press("f6")  # (a key of the table: does nothing here)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("f6")
+        await pilot.pause()
+        prefs = app.screen
+        prefs.query_one("#pref-name-1").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is prefs  # not saved and closed by Enter
+
+
+# -- item 5: words for "You", and counted nouns ------------------------------------------------
+def test_words_speak_to_you_and_count_right() -> None:
+    assert does("You", "takes the trick", "take the trick") == "You take the trick"
+    assert does("Ann", "takes the trick", "take the trick") == "Ann takes the trick"
+    assert whose("You") == "your" and whose("Ann") == "Ann's"
+    assert (count(1, "card"), count(0, "card"), count(10, "deal")) == (
+        "1 card",
+        "0 cards",
+        "10 deals",
+    )
+
+
+async def test_you_take_the_trick_in_the_second_person(tmp_path: Path) -> None:
+    """You hold 3♦ and 2♠ (a custom deal): lead 3♦, then 2♠ takes the trick."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        mask = parse_cards("3d 2s").mask
+        app._replace_game(GameSetup.from_prefs(app.prefs, seed=LEAD_SEED, custom=((0, mask),)))
+        await pilot.pause()
+        await select(pilot, app, parse_cards("3d").mask)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.game is not None and app.game.human_to_act == 0
+        await select(pilot, app, parse_cards("2s").mask)
+        await pilot.press("enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "You take the trick and lead" in text, text
+        assert "You takes" not in text
+        assert "Your Lead" in status(app)
+
+
+async def test_cover_and_custom_deal_speak_to_you(tmp_path: Path) -> None:
+    db = tmp_path / "bigtwo.db"
+    set_prefs(db, humans=(True, True, False, False))
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, Cover)
+        text = screen_text(app)
+        assert "Pass the keyboard to you," in text and "to You" not in text
+    (tmp_path / "two").mkdir()
+    app = make_app(tmp_path / "two")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("f7")
+        await pilot.pause()
+        form = app.screen
+        form.query_one("#new-custom").focus()
+        await pilot.press("right", "ctrl+s")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, CustomDealForm)
+        assert "choose your cards" in screen_text(app)
+
+
+def test_help_counts_deals_in_words() -> None:
+    from bigtwo.match.settings import RuleSet
+    from bigtwo.tui.helptext import rules_help
+
+    assert "A game is 10 deals;" in rules_help(RuleSet.preset("palm"))
+    assert "A game is 1 deal;" in rules_help(RuleSet.preset("charlesworth2018"))
+    assert "deal(s)" not in rules_help(RuleSet.preset("palm"))
