@@ -7,14 +7,20 @@ computers, so a seed always gives the same game.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+import pytest
+from textual.widgets import Input
 
 from bigtwo.engine.cards import parse_cards
 from bigtwo.match.store import MatchStore
+from bigtwo.tui.app import BigTwoApp
 from bigtwo.tui.controller import GameSetup
-from bigtwo.tui.dialogs import Confirm, Cover, Menu, ResumeOffer, ScoreSheet
+from bigtwo.tui.dialogs import Confirm, Cover, FinalScore, Menu, ResumeOffer, ScoreSheet
 from bigtwo.tui.forms import CustomDealForm, NewGameForm
 from bigtwo.tui.pages import Page
+from bigtwo.tui.storage import GameOpenElsewhere, TableLock
 from bigtwo.tui.table import TableScreen
 from bigtwo.tui.words import count, does, whose
 from test_tui import (
@@ -195,3 +201,46 @@ def test_help_counts_deals_in_words() -> None:
     assert "A game is 10 deals;" in rules_help(RuleSet.preset("palm"))
     assert "A game is 1 deal;" in rules_help(RuleSet.preset("charlesworth2018"))
     assert "deal(s)" not in rules_help(RuleSet.preset("palm"))
+
+
+# -- item 1: a name typed at the high-score prompt is the game's only name ------------------
+async def test_high_score_name_counts_the_game_once(tmp_path: Path) -> None:
+    db = tmp_path / "bigtwo.db"
+    set_prefs(db, names=("Tester", "Ann", "Bill", "Cat"))
+    app = make_app(tmp_path, deals=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await play_deal(pilot, app)
+        await pilot.press("enter")  # the score sheet: on to the final score
+        await pilot.pause()
+        assert isinstance(app.screen, FinalScore)
+        app.screen.query_one("#name-0", Input).value = ""
+        await pilot.press(*"Newbie", "enter")
+        await pilot.pause()
+    store = MatchStore(db)
+    try:
+        assert store.names() == ["Newbie"]  # not Tester as well
+        assert store.stats("Newbie").games == 1
+    finally:
+        store.close()
+
+
+# -- item 3: one table at a time on a data file --------------------------------------------------
+def test_a_second_table_on_one_data_file_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bigtwo.tui import run
+
+    def no_second_table(self: BigTwoApp) -> None:
+        raise AssertionError("a second table was started on the same data file")
+
+    monkeypatch.setattr(BigTwoApp, "run", no_second_table)
+    db = tmp_path / "bigtwo.db"
+    with TableLock(db):
+        with pytest.raises(
+            GameOpenElsewhere, match=rf"open in another bigtwo play \(process {os.getpid()}\)"
+        ):
+            run(db_path=db)
+        assert MatchStore(db).unfinished() == []  # nothing was touched
+    with TableLock(db):  # the first table has ended: the file is free again
+        pass
