@@ -409,7 +409,9 @@ async def test_ten_deals_then_high_score_entry(tmp_path: Path) -> None:
         assert "Rounds" in text and "Seconds" in text and "Max deal" in text and "Balance" in text
         await pilot.press("escape", "f5")
         await pilot.pause()
-        assert "You" in screen_text(app)  # statistics of the person who played
+        # Statistics of the person who played, under the name they typed (issue 15, item 1).
+        stats = screen_text(app)
+        assert "Zoe" in stats and "You " not in stats
     store = MatchStore(tmp_path / "bigtwo.db")
     best = store.high_scores()[0]
     assert (best.name, best.score, best.rounds) == ("Zoe", score, 10)

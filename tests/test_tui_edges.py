@@ -244,3 +244,44 @@ def test_a_second_table_on_one_data_file_is_refused(
         assert MatchStore(db).unfinished() == []  # nothing was touched
     with TableLock(db):  # the first table has ended: the file is free again
         pass
+
+
+# -- item 15: player-facing text speaks to players ------------------------------------------------
+def test_preset_descriptions_are_whole_sentences_without_paths() -> None:
+    from bigtwo.engine.rules import Rules, preset_names
+    from bigtwo.tui.helptext import player_words
+
+    for name in preset_names():
+        source = player_words(Rules.preset(name).source)
+        assert "/" not in source.replace("c<s<h<d", "") or name != "charlesworth2018", source
+        assert ".md" not in source and "seed 0" not in source and "seeds 0" not in source
+    cw = Rules.preset("charlesworth2018").source
+    assert cw.endswith(".") and "shared/" not in cw and "ENCODING" not in cw
+
+
+def test_bots_command_names_levels_for_players(capsys: pytest.CaptureFixture[str]) -> None:
+    from bigtwo.cli import main
+
+    assert main(["bots"]) == 0
+    out = capsys.readouterr().out
+    assert "docstring" not in out and "see the module" not in out
+    rows = {line.split()[0]: line for line in out.splitlines()[1:]}
+    assert "Hard" in rows["strong"] and "Easy" in rows["greedy"] and "Expert" in rows["expert"]
+
+
+async def test_level_names_in_the_forms_have_the_code_name_beside(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("f6")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "< Easy (greedy) >" in text
+        rules = app.screen.query_one("#pref-rules")
+        rules.focus()
+        while rules.value != "charlesworth2018":  # type: ignore[attr-defined]
+            await pilot.press("right")
+        await pilot.pause()
+        text = " ".join(screen_text(app).split())
+        assert "the rules the Learned computer player (ppo2018) was trained under" in text
+        assert "(applies from the next deal)" in text

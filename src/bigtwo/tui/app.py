@@ -21,6 +21,7 @@ from rich.text import Text
 from textual.app import App
 from textual.binding import Binding
 
+from ..bots.levels import level_label
 from ..engine.cards import Mask
 from ..engine.errors import BigTwoError
 from ..engine.rules import Rules
@@ -345,7 +346,8 @@ class BigTwoApp(App[None]):
             game.set_autopass(prefs.autopass, prefs.autopass_five)
             if prefs.bot_level() != old.bot_level():
                 game.set_level(prefs.bot_level())
-                notes.append(f"Computer level {prefs.bot_level()} from the next deal")
+                level = level_label(prefs.bot_level())
+                notes.append(f"Computer level {level} from the next deal")
             game.set_names(prefs.names)
             self.table.say("; ".join(notes) or "Preferences saved")
             self.table.redraw()

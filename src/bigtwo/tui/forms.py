@@ -22,8 +22,10 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, Static
 
+from ..bots.levels import level_label
 from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, Mask
 from ..engine.rules import Rules
+from .helptext import first_sentence
 from .prefs import PLAYABLE_PRESETS, SPEEDS, Prefs
 from .render import is_red
 from .words import count, whose
@@ -113,7 +115,8 @@ class PrefsForm(Screen[Prefs | None]):
     PrefsForm .name-row Input { width: 20; }
     PrefsForm #prefs-buttons { height: 1; margin-top: 1; }
     PrefsForm #prefs-buttons Button { margin-right: 2; }
-    PrefsForm #rules-note { color: $text-muted; height: 1; }
+    PrefsForm #rules-note { color: $text-muted; width: 1fr; height: auto; max-height: 2;
+                            padding-left: 2; }
     """
 
     def __init__(self, prefs: Prefs, levels: Sequence[str]) -> None:
@@ -137,7 +140,10 @@ class PrefsForm(Screen[Prefs | None]):
                 "Sort order", [("rank", "by rank"), ("suit", "by suit")], p.sort, id="pref-sort"
             )
             yield Choice(
-                "Computer level", [(lv, lv) for lv in self.levels], p.bot_level(), id="pref-level"
+                "Computer level",
+                [(lv, level_label(lv)) for lv in self.levels],
+                p.bot_level(),
+                id="pref-level",
             )
             for i, name in enumerate(p.names):
                 with Horizontal(classes="name-row"):
@@ -195,12 +201,12 @@ class PrefsForm(Screen[Prefs | None]):
 
 
 def _rules_note(name: str) -> str:
-    rules = Rules.preset(name)
+    """The rule set in a line or two of whole words (the help page has all of it)."""
     note = {
         "palm": "Palm Big Two default rules",
         "palm-hk": "Hong Kong rule set: winner leads next deal; 23456 is the top straight",
-    }.get(name, rules.source.split(":")[0][:60])
-    return f"  {note} (applies from the next deal)"
+    }.get(name) or first_sentence(Rules.preset(name).source)
+    return f"{note} (applies from the next deal)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +266,10 @@ class NewGameForm(Screen[NewGameRequest | None]):
                     yield Choice("", [(True, "person"), (False, "computer")], p.humans[i],
                                  id=f"new-human-{i}", width=0)  # fmt: skip
             yield Choice(
-                "Computer level", [(lv, lv) for lv in self.levels], p.bot_level(), id="new-level"
+                "Computer level",
+                [(lv, level_label(lv)) for lv in self.levels],
+                p.bot_level(),
+                id="new-level",
             )
             yield Choice(
                 "Custom deal", [(False, "off"), (True, "choose your cards")], False, id="new-custom"

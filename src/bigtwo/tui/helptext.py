@@ -6,6 +6,8 @@ preset, so help can never disagree with what the engine enforces. Pure text; not
 
 from __future__ import annotations
 
+import re
+
 from ..engine.cards import SUIT_SYMBOLS, Card
 from ..match.settings import RuleSet
 from .words import count
@@ -23,13 +25,33 @@ def _seq(seq: str) -> str:
     return seq  # the Palm help writes sequences as TJQKA, A2345
 
 
+_REFERENCES = re.compile(r"\s*\((?:seeds?|sections?) [^)]*\)")
+
+
+def player_words(source: str) -> str:
+    """A preset's source as a player reads it: without the project's references to its
+    documents ("(seed 004)"), which mean nothing at the table."""
+    return _REFERENCES.sub("", source).strip()
+
+
+def first_sentence(source: str) -> str:
+    """The first sentence of a preset's source, in whole words, for a one-line note.
+
+    >>> first_sentence("Pusoy Dos (Philippines), pagat.com. Chosen here: suits c<s<h<d")
+    'Pusoy Dos (Philippines), pagat.com'
+    """
+    text = player_words(source)
+    end = text.find(". ")
+    return (text[:end] if end > 0 else text).rstrip(".")
+
+
 def rules_help(ruleset: RuleSet, *, ascii_only: bool = False) -> str:
     """The rules of ``ruleset`` in words, in the order a new player needs them."""
     rules, settings = ruleset.rules, ruleset.match
     lines: list[str] = []
     lines.append(f"Rules: {rules.name}")
     if rules.source:
-        lines.append(f"  ({rules.source})")
+        lines.append(f"  ({player_words(rules.source)})")
     lines.append("")
     players = ", ".join(str(p) for p in rules.players)
     sizes = ", ".join(f"{n} players get {c} cards" for n, c in rules.cards_per_player)

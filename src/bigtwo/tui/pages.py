@@ -21,7 +21,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Label, Static
 
-from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, Mask, card_indices, card_symbols
+from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, Mask, card_indices
 from ..engine.rules import Rules
 from ..match import history
 from ..match.store import HighScore, PlayerStats
@@ -78,11 +78,11 @@ def history_text(game: GameController, scope: str, *, ascii_only: bool = False) 
     replaced by ``(hidden)``; once the deal is over every hand is public.
     """
     m = game.match
-    text = history.deal_history(m) if scope == "deal" else history.match_history(m)
-    if not m.deal.over:
-        for seat, hand in enumerate(m.deal.dealt):
-            if seat != game.viewer:
-                text = text.replace(card_symbols(hand), "(hidden)")
+    shown = () if game.viewer is None else (game.viewer,)
+    if scope == "deal":
+        text = history.deal_history(m, shown=shown)
+    else:
+        text = history.match_history(m, shown=shown)
     if ascii_only:
         text = text.translate(_ASCII_SUITS)
     return text
