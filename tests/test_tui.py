@@ -221,7 +221,7 @@ async def test_pass_and_a_play_that_does_not_beat(tmp_path: Path) -> None:
         await pilot.pause()
         assert "beat Cat's 7♥" in status(app)
         await pilot.press("1", "enter")  # 5♠ does not beat 7♥
-        assert message(app) == "That does not beat 7♥"
+        assert message(app) == "That does not beat 7♥: it needs a higher single"
         game = app.game
         assert game is not None
         count = len(game.match.deal.actions)
