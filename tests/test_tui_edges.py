@@ -20,6 +20,7 @@ from bigtwo.tui.controller import GameSetup
 from bigtwo.tui.dialogs import Confirm, Cover, FinalScore, Menu, ResumeOffer, ScoreSheet
 from bigtwo.tui.forms import CustomDealForm, NewGameForm
 from bigtwo.tui.pages import Page
+from bigtwo.tui.render import cards_plain as render_cards
 from bigtwo.tui.storage import GameOpenElsewhere, TableLock
 from bigtwo.tui.table import TableScreen
 from bigtwo.tui.words import count, does, whose
@@ -27,6 +28,7 @@ from test_tui import (
     LEAD_SEED,
     SIZE,
     make_app,
+    message,
     play_deal,
     screen_text,
     select,
@@ -285,3 +287,72 @@ async def test_level_names_in_the_forms_have_the_code_name_beside(tmp_path: Path
         text = " ".join(screen_text(app).split())
         assert "the rules the Learned computer player (ppo2018) was trained under" in text
         assert "(applies from the next deal)" in text
+
+
+# -- item 8: Enter follows a hint to pass ------------------------------------------------------
+async def test_enter_after_a_hint_to_pass_passes(tmp_path: Path) -> None:
+    from bigtwo.tui.controller import Hint
+    from test_tui import FOLLOW_SEED
+
+    app = make_app(tmp_path, seed=FOLLOW_SEED)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        game = app.game
+        assert game is not None and game.human_to_act == 0 and game.view(0).can_pass
+        game.hint = lambda seat=None: Hint(None, "Keep your cards for later: pass")  # type: ignore[method-assign]
+        await pilot.press("h")
+        await pilot.pause()
+        assert "pass" in message(app) and "Enter passes" in message(app)
+        before = len(game.match.deal.actions)
+        await pilot.press("enter")
+        await pilot.pause()
+        mine = [a for a in game.match.deal.actions[before:] if a.seat == 0]
+        assert mine and mine[0].play is None and not mine[0].auto  # you passed
+        assert "Select the cards" not in message(app)
+
+
+# -- item 9: the cards-left preference says what it does --------------------------------------
+async def test_cards_left_preference_says_it_is_about_the_score_sheet(tmp_path: Path) -> None:
+    set_prefs(tmp_path / "bigtwo.db", show_cards_left=False)
+    app = make_app(tmp_path, deals=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "13 cards" in screen_text(app)  # the table always counts the cards
+        await pilot.press("f6")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Show cards left" not in text
+        assert "Score sheet shows" in text and "< how many cards only >" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        await play_deal(pilot, app)
+        sheet = screen_text(app)
+        game = app.game
+        assert game is not None
+        for row in game.score_rows():
+            if row.cards_left:
+                assert render_cards(row.cards) not in sheet  # counts only, as it says
+
+
+# -- item 11: the trick and the messages follow the rules' suit order, as the hand does ---------
+async def test_trick_and_messages_in_the_rules_suit_order(tmp_path: Path) -> None:
+    set_prefs(tmp_path / "bigtwo.db", rules="taiwan")
+    db = tmp_path / "bigtwo.db"
+    app = BigTwoApp(db_path=db, seed=LEAD_SEED, delay=30, export_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        full_house = parse_cards("3c 3d 3h 8c 8d").mask
+        setup = GameSetup.from_prefs(app.prefs, seed=LEAD_SEED, custom=((0, full_house),))
+        app._replace_game(setup)
+        await pilot.pause()
+        assert app.game is not None and app.game.rules.name == "taiwan"
+        assert app.game.human_to_act == 0
+        await select(pilot, app, full_house)
+        await pilot.press("enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "3♣ 3♦ 3♥ 8♣ 8♦" in text, text  # clubs lowest, as in the hand
+        assert "3♦ 3♣" not in text
+        assert app.table is not None
+        app.table.say("That does not beat 8♦ 8♣ 8♠: it needs a higher triple", "error")
+        assert message(app).startswith("That does not beat 8♣ 8♦ 8♠")

@@ -189,6 +189,7 @@ class BigTwoApp(App[None]):
             show_cards_left=self.prefs.show_cards_left,
             ascii_only=self.ascii_only,
             scored=scored,
+            rules=game.rules,
         )
         title = "Score" if not game.game_over else "Score: last deal of the game"
         button = "Final score" if game.game_over else "Next deal"

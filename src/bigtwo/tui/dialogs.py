@@ -19,6 +19,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, Static
 
+from ..engine.rules import Rules
 from ..match.history import REAL_MONEY as ZERO_TEXT
 from ..match.history import WIN as WIN_TEXT
 from ..match.history import ScoreRow, band_word
@@ -34,6 +35,7 @@ def score_sheet_text(
     show_cards_left: bool,
     ascii_only: bool,
     scored: bool = True,
+    rules: Rules | None = None,
 ) -> Text:
     """The score sheet after a deal: cards left, DOUBLE!, *WIN!*, points and totals."""
     text = Text()
@@ -54,7 +56,7 @@ def score_sheet_text(
             text.append(f"{'':>8}{'':>9}\n")
         if show_cards_left and row.cards_left:
             text.append(" " * 4)
-            text.append_text(cards_text(row.cards, ascii_only=ascii_only))
+            text.append_text(cards_text(row.cards, ascii_only=ascii_only, rules=rules))
             text.append("\n")
     if scored and all(r.total == 0 for r in rows):
         text.append(f"\n{ZERO_TEXT}\n", Style(italic=True))

@@ -134,7 +134,14 @@ class PrefsForm(Screen[Prefs | None]):
             yield Label(_rules_note(p.rules), id="rules-note")
             yield Choice("Autopass", ON_OFF, p.autopass, id="pref-autopass")
             yield Choice("Autopass 5-card turns", ON_OFF, p.autopass_five, id="pref-autopass5")
-            yield Choice("Show cards left", ON_OFF, p.show_cards_left, id="pref-cardsleft")
+            # What it does, said as it is: the table always shows how many cards each player
+            # holds; this is whether the score sheet lists the cards left as well.
+            yield Choice(
+                "Score sheet shows",
+                [(True, "the cards left"), (False, "how many cards only")],
+                p.show_cards_left,
+                id="pref-cardsleft",
+            )
             yield Choice("Game speed", [(s, s) for s in SPEEDS], p.speed, id="pref-speed")
             yield Choice(
                 "Sort order", [("rank", "by rank"), ("suit", "by suit")], p.sort, id="pref-sort"

@@ -25,7 +25,7 @@ from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, Mask, card_indices
 from ..engine.rules import Rules
 from ..match import history
 from ..match.store import HighScore, PlayerStats
-from .render import RED_TEXT, cards_text, is_red
+from .render import RED_TEXT, cards_text, in_suit_order, is_red
 
 if TYPE_CHECKING:
     from .controller import GameController
@@ -83,6 +83,7 @@ def history_text(game: GameController, scope: str, *, ascii_only: bool = False) 
         text = history.deal_history(m, shown=shown)
     else:
         text = history.match_history(m, shown=shown)
+    text = in_suit_order(text, game.rules)
     if ascii_only:
         text = text.translate(_ASCII_SUITS)
     return text
@@ -158,7 +159,7 @@ def tracker_text(played: Mask, hand: Mask, rules: Rules, *, ascii_only: bool = F
     text.append(f"\n  {mine} in your hand   {unseen} not seen yet\n", Style(dim=True))
     if played:
         text.append("\n  Played: ")
-        text.append_text(cards_text(card_indices(played), ascii_only=ascii_only))
+        text.append_text(cards_text(card_indices(played), ascii_only=ascii_only, rules=rules))
         text.append("\n")
     return text
 

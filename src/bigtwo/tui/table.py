@@ -23,7 +23,7 @@ from textual.widgets import Button, Footer, Static
 
 from ..engine.cards import CardIndex, Mask
 from ..engine.errors import BigTwoError
-from .render import POSITION_KEY_NAMES, avatar, cards_text
+from .render import POSITION_KEY_NAMES, avatar, cards_text, in_suit_order
 from .widgets import HandView, SeatPanel, TrickView, sort_cards
 from .words import count, does, whose
 
@@ -93,6 +93,7 @@ class TableScreen(Screen[None]):
         self._deferred = False
         self.message = Text()
         self._message_trick: tuple[int, int] | None = None
+        self._hinted_pass = False  # the hint on show says pass: Enter with nothing raised passes
 
     @property
     def bigtwo(self) -> BigTwoApp:
@@ -212,7 +213,7 @@ class TableScreen(Screen[None]):
         trick_view = self.query_one(TrickView)
         trick_view.border_title = f"Trick {_trick_number(view.actions)}"
         rows = trick_view.size.height or 6  # content rows (borders excluded)
-        trick_view.show(lines, footer, ascii_only=self.ascii_only, rows=rows)
+        trick_view.show(lines, footer, ascii_only=self.ascii_only, rows=rows, rules=game.rules)
 
         # Whose turn, in the Palm game's words.
         if self._message_trick is not None and self._message_trick != self._trick_now():
@@ -259,7 +260,9 @@ class TableScreen(Screen[None]):
             else:
                 text.append(f"Your Play{who}", Style(color="bright_green", bold=True))
                 text.append(f"  - beat {whose(names[view.to_beat_seat])} ", Style(bold=False))
-                text.append_text(cards_text(view.to_beat.mask, ascii_only=self.ascii_only))
+                text.append_text(
+                    cards_text(view.to_beat.mask, ascii_only=self.ascii_only, rules=game.rules)
+                )
             return text
         if game.is_human(seat):
             text.append(f"Next player's turn: {names[seat]}")
@@ -269,6 +272,9 @@ class TableScreen(Screen[None]):
         return text
 
     def say(self, message: str, kind: str = "info") -> None:
+        self._hinted_pass = False  # a new message replaces the hint
+        if self.game is not None:  # cards in the rules' suit order, as the hand shows them
+            message = in_suit_order(message, self.game.rules)
         colour = {"error": "bright_red", "hint": "cyan", "info": "yellow"}.get(kind, "yellow")
         self.message = Text(message, Style(color=colour, bold=kind == "error"))
         # A notice (such as an autopass) is about the trick it happened in: it fades when
@@ -380,6 +386,9 @@ class TableScreen(Screen[None]):
                 self.advance()
             return
         cards = self.hand_view.selection_mask
+        if not cards and self._hinted_pass and game.view(seat).can_pass:
+            self.action_pass_turn()  # Enter follows the hint
+            return
         if not cards:
             self.say(
                 "Select the cards to play first (Space, a click, or the keys under the cards)",
@@ -429,7 +438,9 @@ class TableScreen(Screen[None]):
             self.hand_view.clear()
         else:
             self.hand_view.select_mask(hint.play.mask)
-        self.say(f"Hint: {hint.reason}", "hint")
+        passes = hint.play is None and game.view(seat).can_pass
+        self.say(f"Hint: {hint.reason}" + ("  (Enter passes)" if passes else ""), "hint")
+        self._hinted_pass = passes
 
     def action_sort(self, order: str) -> None:
         self.bigtwo.set_sort(order)
@@ -480,6 +491,8 @@ class TableScreen(Screen[None]):
 
     @on(HandView.Changed)
     def _selection_changed(self) -> None:
+        if self.hand_view.selected:
+            self._hinted_pass = False  # the person chose cards for themselves
         if self.message.plain.startswith("Select the cards"):
             self.say("")
 

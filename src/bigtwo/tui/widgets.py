@@ -198,6 +198,7 @@ class TrickView(Static):
         *,
         ascii_only: bool,
         rows: int,
+        rules: Rules | None = None,
     ) -> None:
         text = Text()
         shown = list(lines)
@@ -213,7 +214,7 @@ class TrickView(Static):
             if action.play is None:
                 text.append("pass" + (" (auto)" if action.auto else ""), Style(dim=True))
             else:
-                text.append_text(cards_text(action.play.mask, ascii_only=ascii_only))
+                text.append_text(cards_text(action.play.mask, ascii_only=ascii_only, rules=rules))
                 text.append(f"  {action.play.kind.label}", Style(dim=not top, italic=True))
         if footer:
             if shown:
