@@ -356,3 +356,61 @@ async def test_trick_and_messages_in_the_rules_suit_order(tmp_path: Path) -> Non
         assert app.table is not None
         app.table.say("That does not beat 8♦ 8♣ 8♠: it needs a higher triple", "error")
         assert message(app).startswith("That does not beat 8♣ 8♦ 8♠")
+
+
+# -- item 6: everything fits 80x24, and a smaller terminal is told so ---------------------------
+async def test_side_seats_show_a_back_for_every_card(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for place in ("left", "right", "top"):
+            panel = app.screen.query_one(f"#seat-{place}")
+            line = str(panel.render()).splitlines()[1]
+            assert line.count("▮") == 13, (place, line)
+
+
+async def test_a_long_name_and_a_five_card_play_with_tens_stay_on_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "bigtwo.db"
+    set_prefs(db, names=("Alexandria", "Ann", "Bill", "Cat"))
+    app = BigTwoApp(db_path=db, seed=LEAD_SEED, delay=30, export_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        full_house = parse_cards("3d 3c 10d 10h 10s").mask
+        app._replace_game(
+            GameSetup.from_prefs(app.prefs, seed=LEAD_SEED, custom=((0, full_house),))
+        )
+        await pilot.pause()
+        await select(pilot, app, full_house)
+        await pilot.press("enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Alexandria 3♦ 3♣ 10♦ 10♥ 10♠" in text, text
+        assert "house" not in text  # the kind did not fit, so it is left out, not wrapped
+
+
+async def test_keys_help_is_not_wrapped_at_80_columns(tmp_path: Path) -> None:
+    from bigtwo.tui.helptext import KEYS_HELP, KEYS_WIDTH
+
+    assert max(len(line) for line in KEYS_HELP.splitlines()) <= KEYS_WIDTH
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        await pilot.press("end")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "F4 or o  high scores     F5 or i  statistics      F6 or ,  preferences" in text
+
+
+async def test_a_terminal_too_small_for_the_table_is_told_so(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "too small for the table: 60 x 20" in text
+        assert "Your Lead" not in text and "┌───┐" not in text
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "too small" not in text and "Your Lead" in text

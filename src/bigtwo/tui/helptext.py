@@ -145,15 +145,20 @@ def rules_help(ruleset: RuleSet, *, ascii_only: bool = False) -> str:
 
 KEYS_HELP = """\
 Keys at the table:
-  Left / Right      move along your hand       Space       raise or lower that card
-  1-9, 0, ! @ # ...  raise or lower a card by its place (keys shown under the cards)
-  Down              raise all cards of that rank    Up     all cards of that suit
-  Enter             play the raised cards (or skip the computers' wait)
-  p                 pass                  c / Esc     clear the selection
-  r / s             sort by rank / by suit          h      hint
-  f                 skip the wait for the computers
-  m                 menu                  q           quit (the game is kept)
-  F1 or ?  help       F2 or g  history       F3 or t  cards played
-  F4 or o  high scores   F5 or i  statistics  F6 or ,  preferences  F7 or n  new game
-Mouse: click a card to raise it; right-click for its whole rank, shift-click (or
-middle-click) for its whole suit; click the buttons under your hand."""
+  Left / Right   move along your hand      Space    raise or lower that card
+  1-9, 0, ! @ #  raise or lower a card by the key shown under it
+  Down           raise all cards of that rank
+  Up             raise all cards of that suit
+  Enter          play the raised cards (or skip the computers' wait)
+  p              pass                      c / Esc  clear the selection
+  r / s          sort by rank / by suit    h        hint
+  f              skip the wait for the computers
+  m              menu                      q        quit (the game is kept)
+  F1 or ?  help            F2 or g  history         F3 or t  cards played
+  F4 or o  high scores     F5 or i  statistics      F6 or ,  preferences
+  F7 or n  new game
+Mouse: click a card to raise it; right-click for its whole rank,
+shift-click (or middle-click) for its whole suit; click the buttons
+under your hand."""
+# Every line fits the help page at 80 columns (76 after its padding and scroll bar).
+KEYS_WIDTH = 76

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -24,7 +24,7 @@ from textual.widgets import Button, Footer, Static
 from ..engine.cards import CardIndex, Mask
 from ..engine.errors import BigTwoError
 from .render import POSITION_KEY_NAMES, avatar, cards_text, in_suit_order
-from .widgets import HandView, SeatPanel, TrickView, sort_cards
+from .widgets import HandView, SeatPanel, TooSmall, TrickView, sort_cards
 from .words import count, does, whose
 
 if TYPE_CHECKING:
@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 # Where the other seats sit, in the order they play after you (next player on your right,
 # the direction Big Two is played in Hong Kong).
 PLACES = {2: ("top",), 3: ("right", "left"), 4: ("right", "top", "left")}
+# The smallest terminal the table is drawn in whole: two side seats and a trick between them,
+# a hand of up to 17 cards four columns each, and every row of the table.
+MIN_SIZE = (70, 22)
 
 
 class TableButton(Button, can_focus=False):
@@ -77,10 +80,12 @@ class TableScreen(Screen[None]):
     #north { height: 5; align: center top; }
     #north SeatPanel { width: 34; }
     #middle { height: 1fr; }
-    #middle SeatPanel { width: 19; margin-top: 1; }
+    #middle SeatPanel { width: 19; margin-top: 1; padding: 0 0 0 1; }
     #trick { width: 1fr; }
     #status { height: 1; padding: 0 1; text-style: bold; }
-    #message { height: 1; padding: 0 1; }
+    #message { height: auto; max-height: 2; padding: 0 1; }
+    TableScreen.-too-small > * { display: none; }
+    TableScreen.-too-small > TooSmall { display: block; }
     #buttons { height: 1; align: center middle; }
     #buttons Button { margin: 0 1; min-width: 6; }
     """
@@ -103,6 +108,7 @@ class TableScreen(Screen[None]):
         return self.app
 
     def compose(self) -> ComposeResult:
+        yield TooSmall(id="too-small")
         yield Static(id="topbar")
         with Horizontal(id="north"):
             yield SeatPanel(id="seat-top")
@@ -122,6 +128,13 @@ class TableScreen(Screen[None]):
             yield TableButton("Hint", id="btn-hint", compact=True)
             yield TableButton("Menu", id="btn-menu", compact=True)
         yield Footer()
+
+    def on_resize(self, event: events.Resize) -> None:
+        width, height = event.size
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.set_class(small, "-too-small")
+        if small:
+            self.query_one(TooSmall).say(width, height, MIN_SIZE)
 
     def on_mount(self) -> None:
         if self.game is not None:
