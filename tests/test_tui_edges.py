@@ -414,3 +414,96 @@ async def test_a_terminal_too_small_for_the_table_is_told_so(tmp_path: Path) -> 
         await pilot.pause()
         text = screen_text(app)
         assert "too small" not in text and "Your Lead" in text
+
+
+# -- item 17: a deal-by-deal table, deals per game, resetting statistics ------------------------
+async def test_score_sheet_shows_every_deal_on_d(tmp_path: Path) -> None:
+    import re
+
+    totals_row = re.compile(r"Total +[+-]?\d")  # the table's last row: every player's total
+    app = make_app(tmp_path, deals=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await play_deal(pilot, app)
+        assert isinstance(app.screen, ScoreSheet)
+        assert not totals_row.search(screen_text(app))
+        await pilot.press("d")
+        await pilot.pause()
+        text = screen_text(app)
+        game = app.game
+        assert game is not None
+        assert totals_row.search(text) and "Cards left" not in text
+        row = next(line for line in text.splitlines() if re.search(r"█ +1  ", line))
+        for points in game.match.results[0].points:
+            assert (f"{points:+d}" if points else "0") in row
+        await pilot.press("d")
+        await pilot.pause()
+        assert not totals_row.search(screen_text(app)) and "Cards left" in screen_text(app)
+
+
+async def test_new_game_chooses_the_deals_per_game(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("f7")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, NewGameForm)
+        assert "10 deals, as the rules say" in screen_text(app)
+        deals = form.query_one("#new-deals")
+        deals.focus()
+        while deals.value != 3:  # type: ignore[attr-defined]
+            await pilot.press("right")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.game is not None and app.game.match.deals == 3
+        assert "Deal 1 of 3" in screen_text(app)
+    again = make_app(tmp_path)  # the choice is kept for the next new game
+    assert again.prefs.deals == 0  # (read on mount)
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert again.prefs.deals == 3
+
+
+async def test_statistics_can_be_reset_after_a_yes(tmp_path: Path) -> None:
+    import random
+
+    from bigtwo.bots import make_bot
+    from bigtwo.match.autoplay import play_out
+    from bigtwo.match.match import Match
+    from bigtwo.match.settings import RuleSet
+
+    db = tmp_path / "bigtwo.db"
+    set_prefs(db)
+    store = MatchStore(db)
+    match = Match(RuleSet.preset("palm"), ["Zed", "Ann", "Bill", "Cat"], seed=2, deals=1)
+    match_id = store.new_match(match)
+    play_out(match, [make_bot("random") for _ in range(4)], random.Random(1))
+    store.finish(match_id, match, stats_for=[0])
+    store.add_high_score("Zed", 5)
+    store.close()
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("f5")
+        await pilot.pause()
+        assert "Zed" in screen_text(app)
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)
+        await pilot.press("n")
+        await pilot.pause()
+        assert "Zed" in screen_text(app)  # kept: the answer was no
+        await pilot.press("r")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "No finished games yet." in text and "Statistics reset" in text
+    store = MatchStore(db)
+    try:
+        assert store.names() == [] and [h.name for h in store.high_scores()] == ["Zed"]
+    finally:
+        store.close()

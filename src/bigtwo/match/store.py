@@ -673,6 +673,12 @@ class MatchStore:
             float(seconds),
         )  # fmt: skip
 
+    def reset_stats(self) -> int:
+        """Forget every name's lifetime statistics (the high-score list and the stored games
+        stay); answers how many games were counted."""
+        with self._write("reset the statistics") as db:
+            return int(db.execute("DELETE FROM games").rowcount)
+
     def names(self) -> list[str]:
         """Every name with statistics, alphabetically."""
         with self._read("read the statistics") as db:

@@ -25,6 +25,7 @@ from ..bots.levels import level_label
 from ..engine.cards import Mask
 from ..engine.errors import BigTwoError
 from ..engine.rules import Rules
+from ..match.history import score_table
 from ..match.settings import RuleSet
 from ..match.store import MatchStore
 from .controller import GameController, GameSetup
@@ -123,9 +124,13 @@ class BigTwoApp(App[None]):
             self.prefs,
             rules=changes.pop("rules", None) or self.rules_override,
             seed=self.seed,
-            deals=self.deals_override,
+            deals=self._deals(),
             **changes,
         )
+
+    def _deals(self) -> int | None:
+        """Deals per game: ``--deals``, else the New game choice, else the rule set's."""
+        return self.deals_override or self.prefs.deals or None
 
     def start_game(self, setup: GameSetup) -> None:
         try:
@@ -193,7 +198,9 @@ class BigTwoApp(App[None]):
         )
         title = "Score" if not game.game_over else "Score: last deal of the game"
         button = "Final score" if game.game_over else "Next deal"
-        self.push_screen(ScoreSheet(text, title=title, button=button), self._after_sheet)
+        deals = score_table(game.match) if scored else None
+        sheet = ScoreSheet(text, title=title, button=button, deals=deals)
+        self.push_screen(sheet, self._after_sheet)
 
     def _after_sheet(self, answer: str | None) -> None:
         game = self.game
@@ -298,8 +305,8 @@ class BigTwoApp(App[None]):
             body = pages.high_scores_text(self.storage.high_scores())
             self.push_screen(pages.Page(body, title="High scores   (Esc back)"), closed)
         elif what == "stats":
-            body = pages.stats_text(self.storage.stats())
-            self.push_screen(pages.Page(body, title="Statistics   (Esc back)"), closed)
+            storage = self.storage
+            self.push_screen(pages.StatsPage(storage.stats, storage.reset_stats), closed)
         elif what == "prefs":
 
             def prefs_saved(prefs: Prefs | None) -> None:
@@ -373,6 +380,7 @@ class BigTwoApp(App[None]):
             humans=request.humans,
             names=request.names,
             level=request.level,
+            deals=request.deals,
         ).checked()
         save_prefs(self.storage, self.prefs)
 
@@ -381,7 +389,7 @@ class BigTwoApp(App[None]):
                 self.prefs,
                 rules=request.rules,
                 seed=self.seed,
-                deals=self.deals_override,
+                deals=self._deals(),
                 players=request.players,
                 humans=request.humans,
                 custom=custom,

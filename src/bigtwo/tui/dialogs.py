@@ -71,6 +71,7 @@ class ScoreSheet(ModalScreen[str]):
         Binding("enter,space", "dismiss_with('next')", "Continue"),
         Binding("escape", "dismiss_with('next')", "Continue", show=False),
         Binding("g,f2", "dismiss_with('history')", "History"),
+        Binding("d", "by_deal", "Deal by deal"),
         # The table's keys work here too: each page opens over the sheet and comes back to
         # it, and q quits (the game is kept, on this sheet).
         Binding("m", "dismiss_with('menu')", "Menu", show=False),
@@ -91,11 +92,14 @@ class ScoreSheet(ModalScreen[str]):
     #sheet-buttons Button { margin: 0 1; }
     """
 
-    def __init__(self, text: Text, *, title: str, button: str) -> None:
+    def __init__(self, text: Text, *, title: str, button: str, deals: str | None = None) -> None:
+        """``deals``: every deal's points so far, a row a deal (``d`` shows it), or None."""
         super().__init__()
         self.sheet_text = text
         self.sheet_title = title
         self.button_label = button
+        self.deals_text = deals
+        self.by_deal = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sheet"):
@@ -103,13 +107,28 @@ class ScoreSheet(ModalScreen[str]):
             yield Static(self.sheet_text, id="sheet-body")
             with Horizontal(id="sheet-buttons"):
                 yield Button(self.button_label, id="next", compact=True, variant="primary")
+                if self.deals_text is not None:
+                    yield Button("Deal by deal (d)", id="deals", compact=True)
                 yield Button("History", id="history", compact=True)
 
     def action_dismiss_with(self, answer: str) -> None:
         self.dismiss(answer)
 
+    def action_by_deal(self) -> None:
+        """Between this deal's sheet and the table of every deal so far."""
+        if self.deals_text is None:
+            return
+        self.by_deal = not self.by_deal
+        body = Text(self.deals_text) if self.by_deal else self.sheet_text
+        self.query_one("#sheet-body", Static).update(body)
+        label = "This deal (d)" if self.by_deal else "Deal by deal (d)"
+        self.query_one("#deals", Button).label = label
+
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "deals":
+            self.action_by_deal()
+            return
         self.dismiss(event.button.id or "next")
 
 

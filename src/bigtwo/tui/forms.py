@@ -25,8 +25,9 @@ from textual.widgets import Button, Footer, Input, Label, Static
 from ..bots.levels import level_label
 from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, Mask
 from ..engine.rules import Rules
+from ..match.settings import RuleSet
 from .helptext import first_sentence
-from .prefs import PLAYABLE_PRESETS, SPEEDS, Prefs
+from .prefs import DEALS_CHOICES, PLAYABLE_PRESETS, SPEEDS, Prefs
 from .render import is_red
 from .words import count, whose
 
@@ -224,6 +225,7 @@ class NewGameRequest:
     names: tuple[str, ...]
     level: str
     custom: bool
+    deals: int = 0  # 0: as many as the rule set says
 
 
 class NewGameForm(Screen[NewGameRequest | None]):
@@ -278,6 +280,7 @@ class NewGameForm(Screen[NewGameRequest | None]):
                 p.bot_level(),
                 id="new-level",
             )
+            yield Choice("Deals per game", _deal_options(p.rules), p.deals, id="new-deals")
             yield Choice(
                 "Custom deal", [(False, "off"), (True, "choose your cards")], False, id="new-custom"
             )
@@ -297,6 +300,8 @@ class NewGameForm(Screen[NewGameRequest | None]):
         players = self.query_one("#new-players", Choice)
         current = players.value if players.value in rules.players else rules.default_players
         players.set_options(_player_options(rules), current)
+        deals = self.query_one("#new-deals", Choice)
+        deals.set_options(_deal_options(event.choice.value), deals.value)
         self._show_seats()
 
     @on(Choice.Changed, "#new-players")
@@ -320,6 +325,7 @@ class NewGameForm(Screen[NewGameRequest | None]):
             ),
             level=self.query_one("#new-level", Choice).value,
             custom=bool(self.query_one("#new-custom", Choice).value),
+            deals=int(self.query_one("#new-deals", Choice).value),
         )
 
     def action_start(self) -> None:
@@ -356,6 +362,14 @@ class NewGameForm(Screen[NewGameRequest | None]):
     @on(Input.Submitted)
     def _submitted(self) -> None:
         self.focus_next()  # Enter finishes the name; ctrl+s or Start starts
+
+
+def _deal_options(rules_name: str) -> list[tuple[int, str]]:
+    """Deals per game: the rule set's own number first, then the usual lengths."""
+    own = RuleSet.preset(rules_name).match.deals_per_game
+    return [(0, f"{count(own, 'deal')}, as the rules say")] + [
+        (n, count(n, "deal")) for n in DEALS_CHOICES if n
+    ]
 
 
 def _player_options(rules: Rules) -> list[tuple[int, str]]:

@@ -204,6 +204,33 @@ def stats_text(stats: Sequence[PlayerStats]) -> Text:
     return text
 
 
+class StatsPage(Page):
+    """Lifetime statistics; ``r`` resets them, once the player has said yes."""
+
+    TITLE_TEXT = "Statistics   (r reset, Esc back)"
+    BINDINGS = [Binding("r", "reset", "Reset statistics")]
+
+    def __init__(self, stats: Callable[[], Sequence[PlayerStats]], reset: Callable[[], None]):
+        self.stats = stats
+        self.reset = reset
+        super().__init__(stats_text(stats()))
+
+    def action_reset(self) -> None:
+        from .dialogs import Confirm
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.reset()
+                self.set_body(stats_text(self.stats()))
+                self.note("Statistics reset; the high scores are kept.")
+
+        question = (
+            "Reset the statistics of every player? Games, deals won and balances start again "
+            "from nothing; the high-score list is kept."
+        )
+        self.app.push_screen(Confirm(question, yes="Reset", no="Keep them"), answered)
+
+
 def _duration(seconds: int) -> str:
     m, s = divmod(int(seconds), 60)
     h, m = divmod(m, 60)

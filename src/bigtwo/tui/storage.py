@@ -126,6 +126,10 @@ class TuiStorage:
     def high_scores(self) -> list[HighScore]:
         return self._safe([], self.store.high_scores)
 
+    def reset_stats(self) -> None:
+        """Forget every player's statistics (high scores stay)."""
+        self._safe(0, self.store.reset_stats)
+
     def stats(self) -> list[PlayerStats]:
         """Lifetime statistics of every name that finished a game here."""
         return self._safe([], lambda: [self.store.stats(n) for n in self.store.names()])
