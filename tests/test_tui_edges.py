@@ -507,3 +507,18 @@ async def test_statistics_can_be_reset_after_a_yes(tmp_path: Path) -> None:
         assert store.names() == [] and [h.name for h in store.high_scores()] == ["Zed"]
     finally:
         store.close()
+
+
+async def test_a_long_message_wraps_onto_a_second_line_whole(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    long = (
+        "Hint: the cheapest play that beats the table keeps your pairs and your straight "
+        "together for later tricks"
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.table is not None
+        app.table.say(long, "hint")
+        await pilot.pause()
+        text = " ".join(screen_text(app).split())
+        assert long in text  # every word, none cut at the edge of the screen
