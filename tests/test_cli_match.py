@@ -178,3 +178,29 @@ def test_the_installed_command_runs_simulate(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert f"Wrote {out}: 2 deals" in done.stdout
     assert read_file(out).deal_number == 2
+
+
+def test_history_of_a_game_in_play_hides_the_hands_of_the_deal_in_play(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 15, item 13: ``bigtwo history`` on a game in progress printed every opening hand
+    of the deal in play, the computers' included. They are hidden until the deal is over; the
+    plays made so far are public and shown."""
+    from bigtwo.engine.cards import card_symbols
+    from bigtwo.match.match import Match
+    from bigtwo.match.settings import RuleSet
+
+    db = tmp_path / "b.db"
+    match = Match(RuleSet.preset("palm"), ["You", "Ann", "Bill", "Cat"], seed=3, deals=2)
+    for _ in range(3):
+        seat = match.deal.turn
+        match.act(seat, match.view(seat).legal[0])
+    with MatchStore(db) as store:
+        store.new_match(match)
+    code, text, _ = run(capsys, "history", "--db", str(db))
+    assert code == 0
+    assert text.count("(hidden)") == 4
+    for hand in match.deal.dealt:
+        assert card_symbols(hand) not in text
+    first = match.deal.actions[0]
+    assert first.play is not None and card_symbols(first.play.mask) in text

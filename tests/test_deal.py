@@ -531,3 +531,21 @@ def test_random_deals_with_every_player_count(
             *_, deal = random_deal_steps(rules, players * 101, players)
             assert deal.over and deal.players == players
             assert parse_cards(" ".join(str(a.play) for a in deal.actions if a.play))
+
+
+def test_a_play_that_does_not_beat_says_what_would() -> None:
+    """Issue 15, item 7: "That does not beat ..." alone left a new player guessing."""
+    deal = Deal(PALM, ["3d 4d 5d 6d 7d 2h", "8s 9s", "3c 4c", "5c 6c"])
+    deal.play(0, "3d 4d 5d 6d 7d")
+    refused(deal, 1, "8s", DoesNotBeat, "That does not beat 3♦ 4♦ 5♦ 6♦ 7♦: it needs a 5-card play")
+    deal = Deal(PALM, ["3d 4d", "2s 9s", "4c 5h", "5c 6c"])
+    deal.play(0, "3d")
+    deal.play(1, "2s")
+    refused(deal, 2, "4c", DoesNotBeat, "That does not beat 2♠: it needs a higher single")
+    cw = Rules.preset("charlesworth2018")
+    sf_low, sf_high = "4h 5h 6h 7h 8h", "9s Ts Js Qs Ks"
+    deal = Deal(cw, [f"3d {sf_low} 2d", f"{sf_high} 2s", "3c 4c", "5c 6c"])
+    for seat in (1, 2, 3):
+        deal.pass_(seat)
+    deal.play(0, sf_low)
+    refused(deal, 1, sf_high, DoesNotBeat, "That does not beat 4♥ 5♥ 6♥ 7♥ 8♥: nothing beats")

@@ -377,3 +377,39 @@ def test_count_scoring_presets() -> None:
 def test_multiplier_bands_in_any_order() -> None:
     scoring = Scoring(per_card="one", multipliers=((13, 3), (10, 2)))
     assert [scoring.charge(n, [0] * n)[0] for n in (9, 10, 13)] == [9, 20, 39]
+
+
+def test_house_rules_report_every_problem_naming_the_file(tmp_path: Path) -> None:
+    """Issue 15, item 16: a straight that is not five ranks in a row is refused; errors name
+    the house-rules file (not its base preset), and every problem is reported at once."""
+    house = tmp_path / "house.toml"
+    house.write_text(
+        'base = "palm"\nstraights = ["34567", "A2346"]\nlead_card = "4d"\n'
+        "deals_per_game = 0\ncolour = 'red'\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(RulesError) as caught:
+        RuleSet.from_file(house)
+    message = str(caught.value)
+    assert message.startswith(f"{house} has 4 problems:"), message
+    assert "palm" not in message.split(":")[0]
+    for part in (
+        "the straight 'A2346' is not five ranks in a row",
+        "lead_card must be one of",
+        "deals_per_game must be at least 1",
+        "unknown option 'colour'",
+    ):
+        assert part in message
+    assert len(caught.value.problems) == 4
+
+
+@pytest.mark.parametrize("seq", ["A2346", "76543", "35467", "9TJQA"])
+def test_a_straight_must_be_ranks_in_a_row_low_to_high(seq: str) -> None:
+    with pytest.raises(RulesError, match=f"'{seq}' is not five ranks in a row"):
+        Rules.from_mapping({"straights": ["34567", seq]}, origin="house.toml")
+
+
+def test_every_listed_straight_of_the_presets_is_a_run() -> None:
+    for name in preset_names():
+        assert Rules.preset(name).straights  # loading checked them: all are runs
+    assert Rules.from_mapping({"straights": ["QKA23"]}).straights == ("QKA23",)

@@ -391,3 +391,21 @@ def test_a_stored_record_that_no_longer_replays_names_the_match_and_line(tmp_pat
         with pytest.raises(RecordError, match=r"match 1 in .*b\.db, line \d+: '9x' is not a card"):
             store.load_match(match_id)
         assert "play 0 9x" in store.record_text(match_id)  # still there to inspect or repair
+
+
+def test_a_name_typed_at_the_high_score_prompt_takes_the_seats_game(tmp_path: Path) -> None:
+    """Issue 15, item 1: the seat played as "Tester", the person typed "Newbie" at the prompt:
+    the game counts once, for Newbie (won included), not once for each name."""
+    with MatchStore(tmp_path / "b.db") as store:
+        match = Match(PALM, ["Tester", "Ann", "Bill", "Cat"], seed=12, deals=2)
+        match_id = store.new_match(match)
+        play_out(match, random_bots(), random.Random(3))
+        store.finish(match_id, match, stats_for=[0])
+        entry = store.add_match_high_score(match, 0, name="Newbie", match_id=match_id)
+        newbie = store.stats("Newbie")
+        assert store.names() == ["Newbie"]
+        assert (newbie.games, newbie.deals, newbie.balance) == (1, 2, match.totals[0])
+        assert newbie.games_won == int(match.totals[0] == max(match.totals))
+        assert newbie.deals_won == match.deals_won(0)
+        assert store.stats("Tester").games == 0
+        assert entry.balance == match.totals[0]

@@ -20,7 +20,7 @@ from textual.pilot import Pilot
 from bigtwo.engine.cards import card_indices, parse_cards
 from bigtwo.match.store import MatchStore
 from bigtwo.tui.app import BigTwoApp
-from bigtwo.tui.dialogs import Cover, FinalScore, ResumeOffer, ScoreSheet
+from bigtwo.tui.dialogs import Confirm, Cover, FinalScore, ResumeOffer, ScoreSheet
 from bigtwo.tui.forms import CustomDealForm, NewGameForm, PrefsForm
 from bigtwo.tui.pages import HistoryPage, Page
 from bigtwo.tui.prefs import Prefs, load_prefs, save_prefs
@@ -221,7 +221,7 @@ async def test_pass_and_a_play_that_does_not_beat(tmp_path: Path) -> None:
         await pilot.pause()
         assert "beat Cat's 7♥" in status(app)
         await pilot.press("1", "enter")  # 5♠ does not beat 7♥
-        assert message(app) == "That does not beat 7♥"
+        assert message(app) == "That does not beat 7♥: it needs a higher single"
         game = app.game
         assert game is not None
         count = len(game.match.deal.actions)
@@ -409,7 +409,9 @@ async def test_ten_deals_then_high_score_entry(tmp_path: Path) -> None:
         assert "Rounds" in text and "Seconds" in text and "Max deal" in text and "Balance" in text
         await pilot.press("escape", "f5")
         await pilot.pause()
-        assert "You" in screen_text(app)  # statistics of the person who played
+        # Statistics of the person who played, under the name they typed (issue 15, item 1).
+        stats = screen_text(app)
+        assert "Zoe" in stats and "You " not in stats
     store = MatchStore(tmp_path / "bigtwo.db")
     best = store.high_scores()[0]
     assert (best.name, best.score, best.rounds) == ("Zoe", score, 10)
@@ -578,6 +580,9 @@ async def test_new_game_form_players_seats_and_custom_deal(tmp_path: Path) -> No
         form.query_one("#new-custom").focus()
         await pilot.press("right")
         await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)  # the game in play is not thrown away unasked
+        await pilot.press("y")
         await pilot.pause()
         assert isinstance(app.screen, CustomDealForm)
         # Pick 3 of the 13: the top-left corner of the grid (spades row) by keys, one by click.

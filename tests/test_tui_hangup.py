@@ -102,3 +102,45 @@ def test_the_game_ends_and_is_kept_when_the_terminal_goes_away(tmp_path: Path, h
         assert [info.deal_number for info in store.unfinished()] == [1]  # offered next time
     finally:
         store.close()
+
+
+def _play_command(db: Path) -> list[str]:
+    return [sys.executable, "-m", "bigtwo", "play", "--db", str(db), "--seed", str(LEAD_SEED)]
+
+
+def test_without_a_terminal_the_game_is_refused_at_once(tmp_path: Path) -> None:
+    """Issue 15, item 14: started with no terminal at all (input from /dev/null, output to a
+    file, a data file in a folder that does not exist yet) the game used to start and spin
+    on the endless end of input at full speed. It is refused in words and ends at once."""
+    db = tmp_path / "no" / "such" / "folder" / "bigtwo.db"
+    out = tmp_path / "out.txt"
+    with out.open("wb") as sink:
+        done = subprocess.run(
+            _play_command(db), stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.PIPE,
+            timeout=EXIT_S, cwd=tmp_path,
+        )  # fmt: skip
+    assert done.returncode == 2
+    said = done.stderr.decode()
+    assert "needs a terminal" in said and "standard input is not one" in said
+    assert "Traceback" not in said
+    assert not db.parent.exists()  # nothing was started, not even the data file
+
+
+def test_play_piped_into_another_program_is_refused(tmp_path: Path) -> None:
+    """Issue 15, item 12: ``bigtwo play | tail`` (keys from a terminal, the table into a pipe)
+    used to start and hang; it says what is wrong instead."""
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        done = subprocess.run(
+            _play_command(tmp_path / "bigtwo.db"), stdin=slave, stdout=subprocess.PIPE,
+            stderr=slave, timeout=EXIT_S, cwd=tmp_path,
+        )  # fmt: skip
+        said = read_to_end(master, 2).decode(errors="replace")
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert done.returncode == 2
+    assert "standard output is not one" in said, said
+    assert done.stdout == b""

@@ -144,13 +144,17 @@ def _arena(args: argparse.Namespace) -> int:
 
 def _bots(args: argparse.Namespace) -> int:
     from ..bots import bot_names, make_bot
+    from ..bots.levels import LEVELS, level_says
 
-    for name in bot_names():
+    print(f"{'Level':16} {'Name':16} What it does")
+    for code in bot_names():
+        level = LEVELS.get(code)
+        name = level.name if level is not None else ""
         try:
-            bot = make_bot(name)
+            make_bot(code)
         except BigTwoError as exc:
-            print(f"{name:16} (unavailable: {exc})")
+            print(f"{code:16} {name:16} (not available here: {exc})")
             continue
-        doc = (type(bot).__doc__ or "").strip().splitlines()[0]
-        print(f"{name:16} {doc}")
+        says = level_says(code) or "A computer player."
+        print(f"{code:16} {name:16} {says}")
     return 0

@@ -190,7 +190,8 @@ def _history(args: argparse.Namespace) -> int:
     match = _find_match(args)
     if args.export:
         path = export_history(match, args.export)
-        print(f"Exported the history of {match.deal_number} deal(s) to {path}")
+        deals = f"{match.deal_number} deal" + ("s" if match.deal_number != 1 else "")
+        print(f"Exported the history of {deals} to {path}")
     else:
         sys.stdout.write(match_history(match))
     return 0

@@ -7,6 +7,8 @@ not when the CLI is built, so other subcommands start fast.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,8 +35,39 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play.set_defaults(run=_play)
 
 
+def not_a_terminal() -> str | None:
+    """Which of the game's standard streams is not a terminal ("standard output"), or None.
+
+    The game reads keys from standard input and draws on standard output and standard error.
+    Started without a terminal (``bigtwo play | tail``, from a script, with input from
+    ``/dev/null``) it could never be played nor quit, and its input reader would spin on the
+    endless end of input at full speed.
+    """
+    for name, stream in (
+        ("standard input", sys.__stdin__),
+        ("standard output", sys.__stdout__),
+        ("standard error", sys.__stderr__),
+    ):
+        try:
+            if stream is None or not os.isatty(stream.fileno()):
+                return name
+        except (OSError, ValueError):  # closed, or no file behind it
+            return name
+    return None
+
+
 def _play(args: argparse.Namespace) -> int:
     from ..engine.rules import Rules
+
+    missing = not_a_terminal()
+    if missing is not None:
+        print(
+            f"bigtwo play: the game needs a terminal to show the table and read your keys, and "
+            f"its {missing} is not one (a pipe, a file or /dev/null). Run it in a terminal "
+            "window, without | or < or >.",
+            file=sys.stderr,
+        )
+        return 2
     from ..tui import run
 
     if args.rules is not None:

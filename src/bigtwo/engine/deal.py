@@ -47,9 +47,12 @@ from .errors import (
     NotYourTurn,
 )
 from .movegen import HandPlays
-from .plays import Catalog, Kind, Play, catalog_for
+from .plays import BOMB_GROUP, Catalog, Kind, Play, catalog_for
 from .rules import Rules
 from .views import SeatView
+
+# What a play of so many cards is called when saying what would beat it.
+_SIZE_WORDS = {1: "a single", 2: "a pair", 3: "a triple"}
 
 
 class Action(NamedTuple):
@@ -256,13 +259,29 @@ class Deal:
             if self.opening is not None and self.rules.first_play == "alone" and play.size != 1:
                 raise MustInclude(f"First play must be {CARDS[self.opening].symbol()} alone")
         elif not self.catalog.beats(play, self.to_beat):
-            raise DoesNotBeat(f"That does not beat {self.to_beat.symbols()}")
+            raise DoesNotBeat(
+                f"That does not beat {self.to_beat.symbols()}: {self._needed(play, self.to_beat)}"
+            )
         if play.size == 1 and self._last_card_applies(seat) and mask != self._top_single(seat):
             top = card_symbols(self._top_single(seat))
             raise IllegalAction(
                 f"The next player has one card left: play your highest single ({top})"
             )
         return play
+
+    def _needed(self, play: Play, to_beat: Play) -> str:
+        """What would beat ``to_beat``, in words, when ``play`` does not."""
+        if self.catalog.sf_unbeatable and to_beat.kind is Kind.STRAIGHT_FLUSH:
+            return "nothing beats a straight flush under these rules"
+        if play.size != to_beat.size:
+            need = _SIZE_WORDS.get(to_beat.size, f"a {to_beat.size}-card play")
+        elif play.kind is to_beat.kind or play.group != to_beat.group:
+            need = f"a higher {to_beat.kind.label}"
+        else:
+            need = f"a higher {to_beat.size}-card play"
+        if self.rules.bombs and to_beat.group != BOMB_GROUP:
+            need += " or a bomb (" + ", ".join(b.replace("_", " ") for b in self.rules.bombs) + ")"
+        return f"it needs {need}"
 
     def verify_pass(self, seat: int) -> None:
         self._verify_turn(seat)

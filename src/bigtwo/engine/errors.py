@@ -19,7 +19,29 @@ class NotationError(BigTwoError, ValueError):
 
 
 class RulesError(BigTwoError, ValueError):
-    """A rule set with an unknown, malformed or contradictory option."""
+    """A rule set with an unknown, malformed or contradictory option.
+
+    ``problems`` lists every problem found, each in words (a house-rules file with three
+    mistakes is told about all three at once); the message names the file and lists them.
+    """
+
+    def __init__(self, message: str, problems: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.problems = list(problems) if problems else [message]
+
+    @classmethod
+    def listing(cls, where: str, problems: list[str]) -> RulesError:
+        """One error for every problem of the rules read from ``where`` (a file, a preset).
+
+        >>> print(RulesError.listing("house.toml", ["a", "b"]))
+        house.toml has 2 problems:
+          - a
+          - b
+        """
+        if len(problems) == 1:
+            return cls(f"{where}: {problems[0]}", problems)
+        lines = "\n".join(f"  - {p}" for p in problems)
+        return cls(f"{where} has {len(problems)} problems:\n{lines}", problems)
 
 
 class IllegalAction(BigTwoError):

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from .cards import RANKS, SUITS, Card
@@ -164,15 +165,23 @@ class Rules:
         return own, rest
 
     def replace(self, *, origin: str = "rules", **options: Any) -> Rules:
-        """A copy with some options changed, each checked."""
+        """A copy with some options changed, each checked. Every problem is reported at once,
+        in one :class:`RulesError` naming ``origin`` (the house-rules file, not its base)."""
         fields = {f.name: f for f in dataclasses.fields(self)}
         changes: dict[str, Any] = {}
+        problems: list[str] = []
         for key, value in options.items():
             if key not in fields:
-                raise RulesError(
-                    f"{origin}: unknown option '{key}' (known: {', '.join(sorted(fields))})"
-                )
-            changes[key] = _coerce(key, value, getattr(self, key), origin)
+                problems.append(f"unknown option '{key}' (known: {', '.join(sorted(fields))})")
+                continue
+            try:
+                changes[key] = _coerce(key, value, getattr(self, key))
+            except RulesError as exc:
+                problems += exc.problems
+        current = {name: getattr(self, name) for name in fields}
+        problems += _problems(SimpleNamespace(**(current | changes)))
+        if problems:
+            raise RulesError.listing(origin, problems)
         return dataclasses.replace(self, **changes)
 
     def to_mapping(self) -> dict[str, Any]:
@@ -252,8 +261,8 @@ def preset_data(name: str) -> dict[str, Any]:
     return tomllib.loads(_preset_text(name))
 
 
-def _coerce(key: str, value: Any, current: Any, origin: str) -> Any:
-    where = f"{origin}: option '{key}'"
+def _coerce(key: str, value: Any, current: Any) -> Any:
+    where = f"option '{key}'"
     if key == "cards_per_player":
         if not isinstance(value, Mapping):
             raise RulesError(f"{where} must map player counts to cards, like {{4 = 13}}")
@@ -285,68 +294,84 @@ def _coerce(key: str, value: Any, current: Any, origin: str) -> Any:
     return value
 
 
-def _one_of(rules: Rules, key: str, allowed: tuple[str, ...]) -> None:
+def _one_of(rules: Any, key: str, allowed: tuple[str, ...]) -> list[str]:
     value = getattr(rules, key)
     if value not in allowed:
-        raise RulesError(f"{rules.name}: {key} must be one of {', '.join(allowed)}, not '{value}'")
+        return [f"{key} must be one of {', '.join(allowed)}, not '{value}'"]
+    return []
+
+
+def _is_run(seq: str) -> bool:
+    """Whether ``seq`` is five ranks in a row, low to high, going round from 2 to 3 (A2345)."""
+    starts = [i for i in range(len(RANKS)) if RANKS[i] == seq[0]]
+    return bool(starts) and all(RANKS[(starts[0] + k) % len(RANKS)] == c for k, c in enumerate(seq))
 
 
 def _check(rules: Rules) -> None:
-    """Refuse options that are malformed or contradict each other."""
-    name = rules.name
+    """Refuse options that are malformed or contradict each other, naming every one."""
+    found = _problems(rules)
+    if found:
+        raise RulesError.listing(rules.name, found)
+
+
+def _problems(rules: Any) -> list[str]:
+    """Every option of ``rules`` (a Rules, or anything with its fields) that is malformed or
+    contradicts another, in words."""
+    out: list[str] = []
     if sorted(rules.suit_order) != sorted(SUITS) or len(rules.suit_order) != 4:
-        raise RulesError(
-            f"{name}: suit_order must name d, c, h, s once each, not '{rules.suit_order}'"
-        )
-    _one_of(rules, "lead_card", LEAD_CARDS)
-    _one_of(rules, "first_play", FIRST_PLAYS)
-    _one_of(rules, "next_leader", NEXT_LEADERS)
-    _one_of(rules, "straight_tiebreak", STRAIGHT_TIEBREAKS)
-    _one_of(rules, "flush_order", FLUSH_ORDERS)
-    _one_of(rules, "leftover", LEFTOVERS)
+        out.append(f"suit_order must name d, c, h, s once each, not '{rules.suit_order}'")
+    out += _one_of(rules, "lead_card", LEAD_CARDS)
+    out += _one_of(rules, "first_play", FIRST_PLAYS)
+    out += _one_of(rules, "next_leader", NEXT_LEADERS)
+    out += _one_of(rules, "straight_tiebreak", STRAIGHT_TIEBREAKS)
+    out += _one_of(rules, "flush_order", FLUSH_ORDERS)
+    out += _one_of(rules, "leftover", LEFTOVERS)
     if not rules.players or any(p not in (2, 3, 4) for p in rules.players):
-        raise RulesError(f"{name}: players must be a list drawn from 2, 3 and 4")
-    if rules.default_players not in rules.players:
-        raise RulesError(f"{name}: default_players {rules.default_players} is not in players")
+        out.append("players must be a list drawn from 2, 3 and 4")
+    elif rules.default_players not in rules.players:
+        out.append(f"default_players {rules.default_players} is not in players")
     sizes = dict(rules.cards_per_player)
     for count in rules.players:
         if count not in sizes:
-            raise RulesError(f"{name}: cards_per_player says nothing for {count} players")
-        if sizes[count] < 1 or sizes[count] * count > 52:
-            raise RulesError(f"{name}: {count} players cannot get {sizes[count]} cards each")
+            out.append(f"cards_per_player says nothing for {count} players")
+        elif sizes[count] < 1 or sizes[count] * count > 52:
+            out.append(f"{count} players cannot get {sizes[count]} cards each")
     if rules.first_play == "alone" and rules.lead_card == "lowest":
-        raise RulesError(f"{name}: first_play 'alone' needs a named lead_card")
+        out.append("first_play 'alone' needs a named lead_card")
     seen: set[str] = set()
     for seq in rules.straights:
         if len(seq) != 5 or any(c not in RANKS for c in seq) or len(set(seq)) != 5:
-            raise RulesError(f"{name}: '{seq}' is not a sequence of five different ranks")
+            out.append(f"'{seq}' is not a sequence of five different ranks")
+            continue
+        if not _is_run(seq):
+            out.append(
+                f"the straight '{seq}' is not five ranks in a row, written low to high "
+                "(like 34567, TJQKA or A2345)"
+            )
         key = "".join(sorted(seq))
         if key in seen:
-            raise RulesError(f"{name}: the straight '{seq}' is listed twice")
+            out.append(f"the straight '{seq}' is listed twice")
         seen.add(key)
     for kind in rules.five_kinds:
         if kind not in FIVE_CARD_KINDS:
-            raise RulesError(
-                f"{name}: '{kind}' is not a five-card kind ({', '.join(FIVE_CARD_KINDS)})"
-            )
+            out.append(f"'{kind}' is not a five-card kind ({', '.join(FIVE_CARD_KINDS)})")
     if len(set(rules.five_kinds)) != len(rules.five_kinds):
-        raise RulesError(f"{name}: five_kinds names a kind twice")
+        out.append("five_kinds names a kind twice")
     if len(set(rules.four_card_kinds)) != len(rules.four_card_kinds):
-        raise RulesError(f"{name}: four_card_kinds names a kind twice")
+        out.append("four_card_kinds names a kind twice")
     if len(set(rules.bombs)) != len(rules.bombs):
-        raise RulesError(f"{name}: bombs names a kind twice")
+        out.append("bombs names a kind twice")
     for kind in rules.four_card_kinds:
         if kind not in FOUR_CARD_KINDS:
-            raise RulesError(
-                f"{name}: '{kind}' is not a four-card kind ({', '.join(FOUR_CARD_KINDS)})"
-            )
+            out.append(f"'{kind}' is not a four-card kind ({', '.join(FOUR_CARD_KINDS)})")
     kinds = set(rules.five_kinds)
     if {"straight", "flush"} <= kinds and "straight_flush" not in kinds:
-        raise RulesError(f"{name}: with straights and flushes, straight_flush must be a kind too")
+        out.append("with straights and flushes, straight_flush must be a kind too")
     if ("straight" in kinds or "straight_flush" in kinds) and not rules.straights:
-        raise RulesError(f"{name}: straights are a kind but no sequences are listed")
+        out.append("straights are a kind but no sequences are listed")
     if "four_of_a_kind" in kinds and "bare_four" in rules.four_card_kinds:
-        raise RulesError(f"{name}: four of a kind cannot be both a five-card and a four-card play")
+        out.append("four of a kind cannot be both a five-card and a four-card play")
     for bomb in rules.bombs:
         if bomb not in kinds and bomb not in rules.four_card_kinds:
-            raise RulesError(f"{name}: bomb '{bomb}' is not a kind these rules have")
+            out.append(f"bomb '{bomb}' is not a kind these rules have")
+    return out

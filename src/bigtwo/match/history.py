@@ -11,6 +11,7 @@ total is zero. Both are plain text that any front end can show; this module read
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,16 +39,21 @@ def signed(points: int) -> str:
 
 
 # -- the history -----------------------------------------------------------------------------------
-def deal_history(match: Match, number: int | None = None) -> str:
-    """The history of one deal (the one in play, or the last, by default)."""
+def deal_history(match: Match, number: int | None = None, *, shown: Collection[int] = ()) -> str:
+    """The history of one deal (the one in play, or the last, by default).
+
+    While a deal is in play its opening hands are secret: each is written ``(hidden)`` but
+    those of the seats in ``shown`` (the person reading it). A finished deal shows them all.
+    """
     records = match.deal_records()
     record = records[-1] if number is None else _find(records, number)
-    return "\n".join(_deal_lines(match, record)) + "\n"
+    return "\n".join(_deal_lines(match, record, shown)) + "\n"
 
 
-def match_history(match: Match) -> str:
-    """The history of every deal so far, then the score table."""
-    parts = ["\n".join(_deal_lines(match, r)) for r in match.deal_records()]
+def match_history(match: Match, *, shown: Collection[int] = ()) -> str:
+    """The history of every deal so far, then the score table (hands hidden as in
+    :func:`deal_history`)."""
+    parts = ["\n".join(_deal_lines(match, r, shown)) for r in match.deal_records()]
     parts.append(score_table(match).rstrip("\n"))
     return "\n\n".join(parts) + "\n"
 
@@ -66,13 +72,14 @@ def _find(records: list[DealRecord], number: int) -> DealRecord:
     raise IllegalAction(f"There is no deal {number} yet (deals so far: {len(records)})")
 
 
-def _deal_lines(match: Match, record: DealRecord) -> list[str]:
+def _deal_lines(match: Match, record: DealRecord, shown: Collection[int] = ()) -> list[str]:
     names = match.names
     width = max(len(n) for n in names)
     lines = [f"=== Deal {record.number} of {match.deals} ({record.rules.name}) ==="]
     lines.append("Opening hands:")
     for seat, hand in enumerate(record.dealt):
-        lines.append(f"  {names[seat]:<{width}}  {card_symbols(hand)}")
+        secret = record.result is None and seat not in shown
+        lines.append(f"  {names[seat]:<{width}}  {'(hidden)' if secret else card_symbols(hand)}")
     lines.append(f"Lead: {names[record.leader]}")
     last_player = record.leader
     for action in record.actions:

@@ -45,19 +45,22 @@ class Scoring:
     winner_collects: bool = True
 
     def __post_init__(self) -> None:
+        problems: list[str] = []
         if self.per_card not in PER_CARD:
-            raise RulesError(f"scoring per_card must be one of {', '.join(PER_CARD)}")
+            problems.append(f"scoring per_card must be one of {', '.join(PER_CARD)}")
         if len(self.rank_values) != 13:
-            raise RulesError("scoring rank_values needs 13 values, 3 first and 2 last")
+            problems.append("scoring rank_values needs 13 values, 3 first and 2 last")
         if any(threshold < 1 or multiple < 1 for threshold, multiple in self.multipliers):
-            raise RulesError("scoring multipliers must be [cards_left, factor] pairs of 1 or more")
+            problems.append("scoring multipliers must be [cards_left, factor] pairs of 1 or more")
         thresholds = [threshold for threshold, _ in self.multipliers]
         repeated = sorted({t for t in thresholds if thresholds.count(t) > 1})
         if repeated:
-            raise RulesError(
+            problems.append(
                 f"scoring multipliers give {repeated[0]} cards left two factors: "
                 "each threshold may appear once"
             )
+        if problems:
+            raise RulesError("; ".join(problems), problems)
         # Bands are read smallest threshold first; sorted here, a house rule may list them in
         # any order and still mean the same (a list from the top down once scored ×3 but
         # reported ×2).
@@ -123,10 +126,13 @@ class MatchRules:
     autopass_five: bool = False
 
     def __post_init__(self) -> None:
+        problems: list[str] = []
         if self.deals_per_game < 1:
-            raise RulesError("deals_per_game must be at least 1")
+            problems.append("deals_per_game must be at least 1")
         if self.autopass_five and not self.autopass:
-            raise RulesError("autopass_five extends autopass, so it needs autopass = true")
+            problems.append("autopass_five extends autopass, so it needs autopass = true")
+        if problems:
+            raise RulesError("; ".join(problems), problems)
 
     @property
     def switches(self) -> Switches:
@@ -190,31 +196,43 @@ class RuleSet:
         base_name = options.pop("base", None)
         if base_name is not None and not isinstance(base_name, str):
             raise RulesError(f"{origin}: 'base' must be a preset name")
-        base = RuleSet.preset(base_name) if base_name else RuleSet()
+        try:
+            base = RuleSet.preset(base_name) if base_name else RuleSet()
+        except RulesError as exc:
+            raise RulesError(f"{origin}: {exc}") from None
         return base.replace(origin=origin, **options)
 
     def replace(self, *, origin: str = "rules", **options: Any) -> RuleSet:
-        """A copy with some options (of play or of the match) changed, each checked."""
+        """A copy with some options (of play or of the match) changed, each checked. Every
+        problem is reported at once, in one :class:`RulesError` naming ``origin``."""
         play, rest = Rules.split(options)
+        problems: list[str] = []
         if "base" in play:
-            raise RulesError(f"{origin}: 'base' only names where a rules file starts from")
-        for key in rest:
+            problems.append("'base' only names where a rules file starts from")
+            play.pop("base")
+        rules = self.rules
+        if play:
+            try:
+                rules = self.rules.replace(origin=origin, **play)
+            except RulesError as exc:
+                problems += exc.problems
+        changes: dict[str, Any] = {}
+        for key, value in rest.items():
             if key not in _MATCH_OPTIONS:
                 known = sorted(Rules.split(self.rules.to_mapping())[0]) + list(_MATCH_OPTIONS)
-                raise RulesError(
-                    f"{origin}: unknown option '{key}' (known: {', '.join(sorted(known))})"
-                )
-        rules = self.rules.replace(origin=origin, **play) if play else self.rules
-        if not rest:
-            return RuleSet(rules, self.match)
-        changes = {
-            key: _coerce(key, value, getattr(self.match, key), origin)
-            for key, value in rest.items()
-        }
+                problems.append(f"unknown option '{key}' (known: {', '.join(sorted(known))})")
+                continue
+            try:
+                changes[key] = _coerce(key, value, getattr(self.match, key))
+            except RulesError as exc:
+                problems += exc.problems
+        match = self.match
         try:
             match = dataclasses.replace(self.match, **changes)
         except RulesError as exc:
-            raise RulesError(f"{rules.name}: {exc}") from None
+            problems += exc.problems
+        if problems:
+            raise RulesError.listing(origin, problems)
         return RuleSet(rules, match)
 
     def to_mapping(self) -> dict[str, Any]:
@@ -239,8 +257,8 @@ def _load_preset(name: str) -> RuleSet:
     return ruleset
 
 
-def _coerce(key: str, value: Any, current: Any, origin: str) -> Any:
-    where = f"{origin}: option '{key}'"
+def _coerce(key: str, value: Any, current: Any) -> Any:
+    where = f"option '{key}'"
     if key == "scoring":
         return _scoring(value, current, where)
     if isinstance(current, bool):

@@ -580,6 +580,7 @@ class MatchStore:
         max_score: int = 0,
         match_id: int | None = None,
         date: str | None = None,
+        seat: int | None = None,
     ) -> HighScore:
         """Enter a final score under a name (the Palm asks for one after a high score).
 
@@ -587,11 +588,19 @@ class MatchStore:
         :meth:`finish` recorded under the seat's name, and the games entered here. A game
         not yet recorded for this name (a name typed at the high-score prompt, or no
         ``match_id``) is recorded now, so it counts once in the balance and in :meth:`stats`.
+        With the ``seat`` that played it, the game :meth:`finish` recorded for that seat moves
+        to the name entered: the person at the prompt says what they are called, and the game
+        is theirs alone (not the seat's name's as well).
         """
         name = name.strip()
         if not name or name.splitlines() != [name]:
             raise StoreError("A high-score name must be one line of text")
         with self._write("enter the high score") as db:
+            if match_id is not None and seat is not None:
+                db.execute(
+                    "UPDATE games SET name = ? WHERE match_id = ? AND seat = ?",
+                    (name, match_id, seat),
+                )
             balance = db.execute(
                 "SELECT COALESCE(SUM(score), 0) FROM games WHERE name = ?", (name,)
             ).fetchone()[0]
@@ -631,6 +640,7 @@ class MatchStore:
             seconds=round(match.seconds, 3),
             max_score=match.best_deal(seat),
             match_id=match_id,
+            seat=seat,
         )
 
     def high_scores(self, limit: int = HIGH_SCORE_ROWS) -> list[HighScore]:
@@ -662,6 +672,12 @@ class MatchStore:
             name, games, won, deals, deals_won, balance, best_game or 0, best_deal or 0,
             float(seconds),
         )  # fmt: skip
+
+    def reset_stats(self) -> int:
+        """Forget every name's lifetime statistics (the high-score list and the stored games
+        stay); answers how many games were counted."""
+        with self._write("reset the statistics") as db:
+            return int(db.execute("DELETE FROM games").rowcount)
 
     def names(self) -> list[str]:
         """Every name with statistics, alphabetically."""

@@ -7,6 +7,8 @@ package does not import Textual: ``run`` does, so ``bigtwo --help`` stays fast.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -21,14 +23,32 @@ def run(
     """Run the game until the player quits; the game in progress is kept for next time.
 
     The store is opened before the screen takes over, so a locked or damaged data file is
-    reported in words on the command line (a :class:`BigTwoError`), not inside the app.
+    reported in words on the command line (a :class:`BigTwoError`), not inside the app; so is
+    a data file whose game another ``bigtwo play`` has open (see :class:`.storage.TableLock`).
     """
     from ..match.store import MatchStore
-    from .app import BigTwoApp
+    from .storage import TableLock
 
     store = MatchStore(db_path)
-    app = BigTwoApp(
-        db_path=db_path, rules=rules, seed=seed, ascii_only=ascii_only, deals=deals, store=store
-    )
-    app.run()
+    memory = str(store.path) == ":memory:"
+    try:
+        with TableLock(store.path) if not memory else _no_lock():
+            from .app import BigTwoApp
+
+            app = BigTwoApp(
+                db_path=db_path,
+                rules=rules,
+                seed=seed,
+                ascii_only=ascii_only,
+                deals=deals,
+                store=store,
+            )
+            app.run()
+    finally:
+        store.close()
     return int(app.return_code or 0)
+
+
+@contextmanager
+def _no_lock() -> Iterator[None]:
+    yield

@@ -21,9 +21,11 @@ from rich.text import Text
 from textual.app import App
 from textual.binding import Binding
 
+from ..bots.levels import level_label
 from ..engine.cards import Mask
 from ..engine.errors import BigTwoError
 from ..engine.rules import Rules
+from ..match.history import score_table
 from ..match.settings import RuleSet
 from ..match.store import MatchStore
 from .controller import GameController, GameSetup
@@ -122,9 +124,13 @@ class BigTwoApp(App[None]):
             self.prefs,
             rules=changes.pop("rules", None) or self.rules_override,
             seed=self.seed,
-            deals=self.deals_override,
+            deals=self._deals(),
             **changes,
         )
+
+    def _deals(self) -> int | None:
+        """Deals per game: ``--deals``, else the New game choice, else the rule set's."""
+        return self.deals_override or self.prefs.deals or None
 
     def start_game(self, setup: GameSetup) -> None:
         try:
@@ -174,7 +180,9 @@ class BigTwoApp(App[None]):
     # -- after a deal --------------------------------------------------------------------------
     def deal_finished(self) -> None:
         game = self.game
-        if game is None or isinstance(self.screen, ScoreSheet | FinalScore):
+        if game is None or not game.deal_over or self.screen is not self.table:
+            # Not over: a new game was started from a page opened over the sheet. Not at the
+            # table: the sheet is up already, or a form opened from it is still in use.
             return
         self.autosave()
         result = game.match.results[-1]
@@ -186,17 +194,28 @@ class BigTwoApp(App[None]):
             show_cards_left=self.prefs.show_cards_left,
             ascii_only=self.ascii_only,
             scored=scored,
+            rules=game.rules,
         )
         title = "Score" if not game.game_over else "Score: last deal of the game"
         button = "Final score" if game.game_over else "Next deal"
-        self.push_screen(ScoreSheet(text, title=title, button=button), self._after_sheet)
+        deals = score_table(game.match) if scored else None
+        sheet = ScoreSheet(text, title=title, button=button, deals=deals)
+        self.push_screen(sheet, self._after_sheet)
 
     def _after_sheet(self, answer: str | None) -> None:
         game = self.game
         if game is None:
             return
-        if answer == "history":
-            self.open_page("history", then=self.deal_finished)
+        if answer == "quit":
+            self.action_quit()
+            return
+        if answer == "menu":
+            self.push_screen(
+                Menu(), lambda choice: self.open_page(choice or "", then=self.deal_finished)
+            )
+            return
+        if answer not in (None, "next"):
+            self.open_page(answer, then=self.deal_finished)
             return
         if game.game_over:
             self._final_score()
@@ -286,12 +305,23 @@ class BigTwoApp(App[None]):
             body = pages.high_scores_text(self.storage.high_scores())
             self.push_screen(pages.Page(body, title="High scores   (Esc back)"), closed)
         elif what == "stats":
-            body = pages.stats_text(self.storage.stats())
-            self.push_screen(pages.Page(body, title="Statistics   (Esc back)"), closed)
+            storage = self.storage
+            self.push_screen(pages.StatsPage(storage.stats, storage.reset_stats), closed)
         elif what == "prefs":
-            self.push_screen(forms.PrefsForm(self.prefs, _levels()), self._prefs_saved)
+
+            def prefs_saved(prefs: Prefs | None) -> None:
+                self._prefs_saved(prefs)
+                closed()
+
+            self.push_screen(forms.PrefsForm(self.prefs, _levels()), prefs_saved)
         elif what == "new":
-            self.push_screen(forms.NewGameForm(self.prefs, _levels()), self._new_game_chosen)
+
+            def new_game_chosen(request: NewGameRequest | None) -> None:
+                self._new_game_chosen(request)
+                closed()
+
+            form = forms.NewGameForm(self.prefs, _levels(), playing=self._playing())
+            self.push_screen(form, new_game_chosen)
         else:
             closed()
 
@@ -324,11 +354,19 @@ class BigTwoApp(App[None]):
             game.set_autopass(prefs.autopass, prefs.autopass_five)
             if prefs.bot_level() != old.bot_level():
                 game.set_level(prefs.bot_level())
-                notes.append(f"Computer level {prefs.bot_level()} from the next deal")
+                level = level_label(prefs.bot_level())
+                notes.append(f"Computer level {level} from the next deal")
             game.set_names(prefs.names)
             self.table.say("; ".join(notes) or "Preferences saved")
             self.table.redraw()
             self.autosave()
+
+    def _playing(self) -> str | None:
+        """The game a new one would set aside, in words; None when there is none to lose."""
+        game = self.game
+        if game is None or game.game_over:
+            return None
+        return f"deal {game.match.deal_number} of {game.match.deals}"
 
     def _new_game_chosen(self, request: NewGameRequest | None) -> None:
         if request is None:
@@ -342,6 +380,7 @@ class BigTwoApp(App[None]):
             humans=request.humans,
             names=request.names,
             level=request.level,
+            deals=request.deals,
         ).checked()
         save_prefs(self.storage, self.prefs)
 
@@ -350,7 +389,7 @@ class BigTwoApp(App[None]):
                 self.prefs,
                 rules=request.rules,
                 seed=self.seed,
-                deals=self.deals_override,
+                deals=self._deals(),
                 players=request.players,
                 humans=request.humans,
                 custom=custom,

@@ -1,5 +1,5 @@
 """The game's pop-ups: the score sheet, the final score with high-score entry, the hot-seat
-cover, the offer to resume, and the menu.
+cover, the offer to resume, a yes-or-no question, and the menu.
 
 Each dialog is handed the plain data it shows and answers through ``dismiss``; none of them
 touches the match or the store, so the app decides what an answer means. The score sheet's
@@ -19,10 +19,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, Static
 
+from ..engine.rules import Rules
 from ..match.history import REAL_MONEY as ZERO_TEXT
 from ..match.history import WIN as WIN_TEXT
 from ..match.history import ScoreRow, band_word
 from .render import RED_TEXT, cards_text
+from .words import count, whom
 
 
 def score_sheet_text(
@@ -33,6 +35,7 @@ def score_sheet_text(
     show_cards_left: bool,
     ascii_only: bool,
     scored: bool = True,
+    rules: Rules | None = None,
 ) -> Text:
     """The score sheet after a deal: cards left, DOUBLE!, *WIN!*, points and totals."""
     text = Text()
@@ -53,7 +56,7 @@ def score_sheet_text(
             text.append(f"{'':>8}{'':>9}\n")
         if show_cards_left and row.cards_left:
             text.append(" " * 4)
-            text.append_text(cards_text(row.cards, ascii_only=ascii_only))
+            text.append_text(cards_text(row.cards, ascii_only=ascii_only, rules=rules))
             text.append("\n")
     if scored and all(r.total == 0 for r in rows):
         text.append(f"\n{ZERO_TEXT}\n", Style(italic=True))
@@ -61,12 +64,24 @@ def score_sheet_text(
 
 
 class ScoreSheet(ModalScreen[str]):
-    """After each deal; answers ``"next"`` (or ``"history"`` to look back first)."""
+    """After each deal; answers ``"next"``, ``"menu"``, ``"quit"`` or the page to open first
+    (``"history"``, ``"help"``, ...): the app shows the sheet again when the page closes."""
 
     BINDINGS = [
         Binding("enter,space", "dismiss_with('next')", "Continue"),
         Binding("escape", "dismiss_with('next')", "Continue", show=False),
         Binding("g,f2", "dismiss_with('history')", "History"),
+        Binding("d", "by_deal", "Deal by deal"),
+        # The table's keys work here too: each page opens over the sheet and comes back to
+        # it, and q quits (the game is kept, on this sheet).
+        Binding("m", "dismiss_with('menu')", "Menu", show=False),
+        Binding("q", "dismiss_with('quit')", "Quit", show=False),
+        Binding("f1,question_mark", "dismiss_with('help')", "Help", show=False),
+        Binding("f3,t", "dismiss_with('tracker')", "Played", show=False),
+        Binding("f4,o", "dismiss_with('scores')", "Scores", show=False),
+        Binding("f5,i", "dismiss_with('stats')", "Stats", show=False),
+        Binding("f6,comma", "dismiss_with('prefs')", "Prefs", show=False),
+        Binding("f7,n", "dismiss_with('new')", "New game", show=False),
     ]
     DEFAULT_CSS = """
     ScoreSheet { align: center middle; }
@@ -77,11 +92,14 @@ class ScoreSheet(ModalScreen[str]):
     #sheet-buttons Button { margin: 0 1; }
     """
 
-    def __init__(self, text: Text, *, title: str, button: str) -> None:
+    def __init__(self, text: Text, *, title: str, button: str, deals: str | None = None) -> None:
+        """``deals``: every deal's points so far, a row a deal (``d`` shows it), or None."""
         super().__init__()
         self.sheet_text = text
         self.sheet_title = title
         self.button_label = button
+        self.deals_text = deals
+        self.by_deal = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sheet"):
@@ -89,13 +107,28 @@ class ScoreSheet(ModalScreen[str]):
             yield Static(self.sheet_text, id="sheet-body")
             with Horizontal(id="sheet-buttons"):
                 yield Button(self.button_label, id="next", compact=True, variant="primary")
+                if self.deals_text is not None:
+                    yield Button("Deal by deal (d)", id="deals", compact=True)
                 yield Button("History", id="history", compact=True)
 
     def action_dismiss_with(self, answer: str) -> None:
         self.dismiss(answer)
 
+    def action_by_deal(self) -> None:
+        """Between this deal's sheet and the table of every deal so far."""
+        if self.deals_text is None:
+            return
+        self.by_deal = not self.by_deal
+        body = Text(self.deals_text) if self.by_deal else self.sheet_text
+        self.query_one("#sheet-body", Static).update(body)
+        label = "This deal (d)" if self.by_deal else "Deal by deal (d)"
+        self.query_one("#deals", Button).label = label
+
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "deals":
+            self.action_by_deal()
+            return
         self.dismiss(event.button.id or "next")
 
 
@@ -130,8 +163,7 @@ class FinalScore(ModalScreen[dict[int, str]]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="final"):
-            deals = f"{self.deals} deal" + ("s" if self.deals != 1 else "")
-            yield Label(f"Final score after {deals}", id="final-title")
+            yield Label(f"Final score after {count(self.deals, 'deal')}", id="final-title")
             text = Text()
             for place, (name, total) in enumerate(self.standings, 1):
                 style = RED_TEXT if place == 1 else Style()
@@ -197,7 +229,7 @@ class Cover(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(
-            f"Next player's turn: {self.player}\n\nPass the keyboard to {self.player},\n"
+            f"Next player's turn: {self.player}\n\nPass the keyboard to {whom(self.player)},\n"
             "then press any key or click.",
             id="cover",
         )
@@ -218,6 +250,7 @@ class ResumeOffer(ModalScreen[bool]):
     BINDINGS = [
         Binding("enter,y,c", "answer(True)", "Continue"),
         Binding("n,escape", "answer(False)", "New game"),
+        Binding("q", "app.quit", "Quit"),  # leaves the game to be offered next time
     ]
     DEFAULT_CSS = """
     ResumeOffer { align: center middle; }
@@ -237,6 +270,45 @@ class ResumeOffer(ModalScreen[bool]):
             with Horizontal(id="resume-buttons"):
                 yield Button("Continue", id="yes", compact=True, variant="primary")
                 yield Button("New game", id="no", compact=True)
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+
+class Confirm(ModalScreen[bool]):
+    """A yes-or-no question before something that cannot be undone; Escape or n says no."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+    DEFAULT_CSS = """
+    Confirm { align: center middle; }
+    #confirm { width: 60; height: auto; border: thick $warning; background: $surface;
+               padding: 0 1; }
+    #confirm-buttons { height: 1; align: center middle; margin-top: 1; }
+    #confirm-buttons Button { margin: 0 1; }
+    """
+
+    def __init__(self, question: str, *, yes: str, no: str) -> None:
+        super().__init__()
+        self.question = question
+        self.yes_label = yes
+        self.no_label = no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm"):
+            yield Static(self.question, id="confirm-question")
+            with Horizontal(id="confirm-buttons"):
+                yield Button(f"{self.yes_label} (y)", id="yes", compact=True, variant="warning")
+                yield Button(f"{self.no_label} (n)", id="no", compact=True, variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()  # Enter keeps what there is
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)

@@ -22,10 +22,14 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, Static
 
+from ..bots.levels import level_label
 from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, Mask
 from ..engine.rules import Rules
-from .prefs import PLAYABLE_PRESETS, SPEEDS, Prefs
+from ..match.settings import RuleSet
+from .helptext import first_sentence
+from .prefs import DEALS_CHOICES, PLAYABLE_PRESETS, SPEEDS, Prefs
 from .render import is_red
+from .words import count, whose
 
 
 class Choice(Widget, can_focus=True):
@@ -112,7 +116,8 @@ class PrefsForm(Screen[Prefs | None]):
     PrefsForm .name-row Input { width: 20; }
     PrefsForm #prefs-buttons { height: 1; margin-top: 1; }
     PrefsForm #prefs-buttons Button { margin-right: 2; }
-    PrefsForm #rules-note { color: $text-muted; height: 1; }
+    PrefsForm #rules-note { color: $text-muted; width: 1fr; height: auto; max-height: 2;
+                            padding-left: 2; }
     """
 
     def __init__(self, prefs: Prefs, levels: Sequence[str]) -> None:
@@ -130,13 +135,23 @@ class PrefsForm(Screen[Prefs | None]):
             yield Label(_rules_note(p.rules), id="rules-note")
             yield Choice("Autopass", ON_OFF, p.autopass, id="pref-autopass")
             yield Choice("Autopass 5-card turns", ON_OFF, p.autopass_five, id="pref-autopass5")
-            yield Choice("Show cards left", ON_OFF, p.show_cards_left, id="pref-cardsleft")
+            # What it does, said as it is: the table always shows how many cards each player
+            # holds; this is whether the score sheet lists the cards left as well.
+            yield Choice(
+                "Score sheet shows",
+                [(True, "the cards left"), (False, "how many cards only")],
+                p.show_cards_left,
+                id="pref-cardsleft",
+            )
             yield Choice("Game speed", [(s, s) for s in SPEEDS], p.speed, id="pref-speed")
             yield Choice(
                 "Sort order", [("rank", "by rank"), ("suit", "by suit")], p.sort, id="pref-sort"
             )
             yield Choice(
-                "Computer level", [(lv, lv) for lv in self.levels], p.bot_level(), id="pref-level"
+                "Computer level",
+                [(lv, level_label(lv)) for lv in self.levels],
+                p.bot_level(),
+                id="pref-level",
             )
             for i, name in enumerate(p.names):
                 with Horizontal(classes="name-row"):
@@ -190,16 +205,16 @@ class PrefsForm(Screen[Prefs | None]):
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
-        self.action_save()
+        self.focus_next()  # Enter finishes the name; ctrl+s or Save saves
 
 
 def _rules_note(name: str) -> str:
-    rules = Rules.preset(name)
+    """The rule set in a line or two of whole words (the help page has all of it)."""
     note = {
         "palm": "Palm Big Two default rules",
         "palm-hk": "Hong Kong rule set: winner leads next deal; 23456 is the top straight",
-    }.get(name, rules.source.split(":")[0][:60])
-    return f"  {note} (applies from the next deal)"
+    }.get(name) or first_sentence(Rules.preset(name).source)
+    return f"{note} (applies from the next deal)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +225,7 @@ class NewGameRequest:
     names: tuple[str, ...]
     level: str
     custom: bool
+    deals: int = 0  # 0: as many as the rule set says
 
 
 class NewGameForm(Screen[NewGameRequest | None]):
@@ -234,10 +250,13 @@ class NewGameForm(Screen[NewGameRequest | None]):
     NewGameForm #new-note { color: $warning; height: 1; }
     """
 
-    def __init__(self, prefs: Prefs, levels: Sequence[str]) -> None:
+    def __init__(self, prefs: Prefs, levels: Sequence[str], *, playing: str | None = None) -> None:
+        """``playing``: the game in play that a new one would set aside, in words (the form
+        asks before starting), or None."""
         super().__init__()
         self.prefs = prefs
         self.levels = list(levels)
+        self.playing = playing
 
     def compose(self) -> ComposeResult:
         p = self.prefs
@@ -256,8 +275,12 @@ class NewGameForm(Screen[NewGameRequest | None]):
                     yield Choice("", [(True, "person"), (False, "computer")], p.humans[i],
                                  id=f"new-human-{i}", width=0)  # fmt: skip
             yield Choice(
-                "Computer level", [(lv, lv) for lv in self.levels], p.bot_level(), id="new-level"
+                "Computer level",
+                [(lv, level_label(lv)) for lv in self.levels],
+                p.bot_level(),
+                id="new-level",
             )
+            yield Choice("Deals per game", _deal_options(p.rules), p.deals, id="new-deals")
             yield Choice(
                 "Custom deal", [(False, "off"), (True, "choose your cards")], False, id="new-custom"
             )
@@ -277,6 +300,8 @@ class NewGameForm(Screen[NewGameRequest | None]):
         players = self.query_one("#new-players", Choice)
         current = players.value if players.value in rules.players else rules.default_players
         players.set_options(_player_options(rules), current)
+        deals = self.query_one("#new-deals", Choice)
+        deals.set_options(_deal_options(event.choice.value), deals.value)
         self._show_seats()
 
     @on(Choice.Changed, "#new-players")
@@ -300,6 +325,7 @@ class NewGameForm(Screen[NewGameRequest | None]):
             ),
             level=self.query_one("#new-level", Choice).value,
             custom=bool(self.query_one("#new-custom", Choice).value),
+            deals=int(self.query_one("#new-deals", Choice).value),
         )
 
     def action_start(self) -> None:
@@ -307,7 +333,20 @@ class NewGameForm(Screen[NewGameRequest | None]):
         if request.custom and not any(request.humans[: request.players]):
             self.query_one("#new-note", Label).update("A custom deal needs a person at the table")
             return
-        self.dismiss(request)
+        if self.playing is None:
+            self.dismiss(request)
+            return
+        from .dialogs import Confirm
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.dismiss(request)
+
+        question = (
+            f"Start a new game? The game in play ({self.playing}) ends here: it is set "
+            "aside and cannot be continued."
+        )
+        self.app.push_screen(Confirm(question, yes="Start new game", no="Keep playing"), answered)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -322,7 +361,15 @@ class NewGameForm(Screen[NewGameRequest | None]):
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
-        self.action_start()
+        self.focus_next()  # Enter finishes the name; ctrl+s or Start starts
+
+
+def _deal_options(rules_name: str) -> list[tuple[int, str]]:
+    """Deals per game: the rule set's own number first, then the usual lengths."""
+    own = RuleSet.preset(rules_name).match.deals_per_game
+    return [(0, f"{count(own, 'deal')}, as the rules say")] + [
+        (n, count(n, "deal")) for n in DEALS_CHOICES if n
+    ]
 
 
 def _player_options(rules: Rules) -> list[tuple[int, str]]:
@@ -437,7 +484,7 @@ class CustomDealForm(Screen[Mask | None]):
         self.ascii_only = ascii_only
 
     def compose(self) -> ComposeResult:
-        yield Label(f"Custom deal: choose {self.player}'s cards   (arrows, Space/click, Enter deals)",
+        yield Label(f"Custom deal: choose {whose(self.player)} cards   (arrows, Space/click, Enter deals)",
                     classes="page-title")  # fmt: skip
         with Vertical(id="custom-body"):
             yield CardGrid(
@@ -452,10 +499,11 @@ class CustomDealForm(Screen[Mask | None]):
     def on_mount(self) -> None:
         self.query_one(CardGrid).focus()
 
-    def _count_text(self, count: int) -> str:
-        rest = self.hand_size - count
-        tail = f"; the other {rest} are dealt at random" if rest else ""
-        return f"{count} of {self.hand_size} cards chosen{tail}."
+    def _count_text(self, chosen: int) -> str:
+        rest = self.hand_size - chosen
+        tail = f"; the other {rest} are dealt at random" if rest > 1 else ""
+        tail = "; the other one is dealt at random" if rest == 1 else tail
+        return f"{chosen} of {count(self.hand_size, 'card')} chosen{tail}."
 
     @on(CardGrid.Changed)
     def _changed(self) -> None:

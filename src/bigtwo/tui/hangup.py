@@ -16,6 +16,7 @@ Nobody can press ``q`` any more, so the game quits for the player, and keeps the
 from __future__ import annotations
 
 import asyncio
+import os
 import select
 import signal
 import sys
@@ -44,9 +45,21 @@ def watch_for_hang_up(hang_up: Callable[[], None]) -> None:
 
     loop.add_signal_handler(signal.SIGHUP, once)
     ends = [f.fileno() for f in (sys.__stdin__, sys.__stderr__) if f is not None]
+    if not all(_is_terminal(end) for end in ends):
+        # No terminal at all (input from a file or /dev/null): nobody can ever press a key,
+        # and a file never hangs up, so poll() below would not say so. Quit at once.
+        loop.call_soon(once)
+        return
     threading.Thread(
         target=_wait_for_hang_up, args=(ends, loop, once), name="bigtwo-hang-up", daemon=True
     ).start()
+
+
+def _is_terminal(fd: int) -> bool:
+    try:
+        return os.isatty(fd)
+    except OSError:
+        return False
 
 
 def _wait_for_hang_up(

@@ -6,8 +6,11 @@ preset, so help can never disagree with what the engine enforces. Pure text; not
 
 from __future__ import annotations
 
+import re
+
 from ..engine.cards import SUIT_SYMBOLS, Card
 from ..match.settings import RuleSet
+from .words import count
 
 _SUIT_NAMES = {"d": "diamonds", "c": "clubs", "h": "hearts", "s": "spades"}
 
@@ -22,13 +25,33 @@ def _seq(seq: str) -> str:
     return seq  # the Palm help writes sequences as TJQKA, A2345
 
 
+_REFERENCES = re.compile(r"\s*\((?:seeds?|sections?) [^)]*\)")
+
+
+def player_words(source: str) -> str:
+    """A preset's source as a player reads it: without the project's references to its
+    documents ("(seed 004)"), which mean nothing at the table."""
+    return _REFERENCES.sub("", source).strip()
+
+
+def first_sentence(source: str) -> str:
+    """The first sentence of a preset's source, in whole words, for a one-line note.
+
+    >>> first_sentence("Pusoy Dos (Philippines), pagat.com. Chosen here: suits c<s<h<d")
+    'Pusoy Dos (Philippines), pagat.com'
+    """
+    text = player_words(source)
+    end = text.find(". ")
+    return (text[:end] if end > 0 else text).rstrip(".")
+
+
 def rules_help(ruleset: RuleSet, *, ascii_only: bool = False) -> str:
     """The rules of ``ruleset`` in words, in the order a new player needs them."""
     rules, settings = ruleset.rules, ruleset.match
     lines: list[str] = []
     lines.append(f"Rules: {rules.name}")
     if rules.source:
-        lines.append(f"  ({rules.source})")
+        lines.append(f"  ({player_words(rules.source)})")
     lines.append("")
     players = ", ".join(str(p) for p in rules.players)
     sizes = ", ".join(f"{n} players get {c} cards" for n, c in rules.cards_per_player)
@@ -112,7 +135,7 @@ def rules_help(ruleset: RuleSet, *, ascii_only: bool = False) -> str:
             lines.append("  The winner receives what the others pay, so each deal sums to zero.")
         else:
             lines.append("  Costs are deducted; the fewest deducted wins.")
-    lines.append(f"A game is {settings.deals_per_game} deal(s); then the totals are final.")
+    lines.append(f"A game is {count(settings.deals_per_game, 'deal')}; then the totals are final.")
     lines.append(
         f"Autopass: {'on' if settings.autopass else 'off'} by default for 1-, 2- and 3-card"
         f" plays; {'on' if settings.autopass_five else 'off'} for 5-card plays (see Preferences)."
@@ -122,15 +145,20 @@ def rules_help(ruleset: RuleSet, *, ascii_only: bool = False) -> str:
 
 KEYS_HELP = """\
 Keys at the table:
-  Left / Right      move along your hand       Space       raise or lower that card
-  1-9, 0, ! @ # ...  raise or lower a card by its place (keys shown under the cards)
-  Down              raise all cards of that rank    Up     all cards of that suit
-  Enter             play the raised cards (or skip the computers' wait)
-  p                 pass                  c / Esc     clear the selection
-  r / s             sort by rank / by suit          h      hint
-  f                 skip the wait for the computers
-  m                 menu                  q           quit (the game is kept)
-  F1 or ?  help       F2 or g  history       F3 or t  cards played
-  F4 or o  high scores   F5 or i  statistics  F6 or ,  preferences  F7 or n  new game
-Mouse: click a card to raise it; right-click for its whole rank, shift-click (or
-middle-click) for its whole suit; click the buttons under your hand."""
+  Left / Right   move along your hand      Space    raise or lower that card
+  1-9, 0, ! @ #  raise or lower a card by the key shown under it
+  Down           raise all cards of that rank
+  Up             raise all cards of that suit
+  Enter          play the raised cards (or skip the computers' wait)
+  p              pass                      c / Esc  clear the selection
+  r / s          sort by rank / by suit    h        hint
+  f              skip the wait for the computers
+  m              menu                      q        quit (the game is kept)
+  F1 or ?  help            F2 or g  history         F3 or t  cards played
+  F4 or o  high scores     F5 or i  statistics      F6 or ,  preferences
+  F7 or n  new game
+Mouse: click a card to raise it; right-click for its whole rank,
+shift-click (or middle-click) for its whole suit; click the buttons
+under your hand."""
+# Every line fits the help page at 80 columns (76 after its padding and scroll bar).
+KEYS_WIDTH = 76

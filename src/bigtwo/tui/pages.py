@@ -21,11 +21,11 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Label, Static
 
-from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, Mask, card_indices, card_symbols
+from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, Mask, card_indices
 from ..engine.rules import Rules
 from ..match import history
 from ..match.store import HighScore, PlayerStats
-from .render import RED_TEXT, cards_text, is_red
+from .render import RED_TEXT, cards_text, in_suit_order, is_red
 
 if TYPE_CHECKING:
     from .controller import GameController
@@ -78,11 +78,12 @@ def history_text(game: GameController, scope: str, *, ascii_only: bool = False) 
     replaced by ``(hidden)``; once the deal is over every hand is public.
     """
     m = game.match
-    text = history.deal_history(m) if scope == "deal" else history.match_history(m)
-    if not m.deal.over:
-        for seat, hand in enumerate(m.deal.dealt):
-            if seat != game.viewer:
-                text = text.replace(card_symbols(hand), "(hidden)")
+    shown = () if game.viewer is None else (game.viewer,)
+    if scope == "deal":
+        text = history.deal_history(m, shown=shown)
+    else:
+        text = history.match_history(m, shown=shown)
+    text = in_suit_order(text, game.rules)
     if ascii_only:
         text = text.translate(_ASCII_SUITS)
     return text
@@ -158,7 +159,7 @@ def tracker_text(played: Mask, hand: Mask, rules: Rules, *, ascii_only: bool = F
     text.append(f"\n  {mine} in your hand   {unseen} not seen yet\n", Style(dim=True))
     if played:
         text.append("\n  Played: ")
-        text.append_text(cards_text(card_indices(played), ascii_only=ascii_only))
+        text.append_text(cards_text(card_indices(played), ascii_only=ascii_only, rules=rules))
         text.append("\n")
     return text
 
@@ -201,6 +202,33 @@ def stats_text(stats: Sequence[PlayerStats]) -> Text:
         "\nWon: games with the best total; deals won: deals you went out first.\n", Style(dim=True)
     )
     return text
+
+
+class StatsPage(Page):
+    """Lifetime statistics; ``r`` resets them, once the player has said yes."""
+
+    TITLE_TEXT = "Statistics   (r reset, Esc back)"
+    BINDINGS = [Binding("r", "reset", "Reset statistics")]
+
+    def __init__(self, stats: Callable[[], Sequence[PlayerStats]], reset: Callable[[], None]):
+        self.stats = stats
+        self.reset = reset
+        super().__init__(stats_text(stats()))
+
+    def action_reset(self) -> None:
+        from .dialogs import Confirm
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.reset()
+                self.set_body(stats_text(self.stats()))
+                self.note("Statistics reset; the high scores are kept.")
+
+        question = (
+            "Reset the statistics of every player? Games, deals won and balances start again "
+            "from nothing; the high-score list is kept."
+        )
+        self.app.push_screen(Confirm(question, yes="Reset", no="Keep them"), answered)
 
 
 def _duration(seconds: int) -> str:

@@ -17,6 +17,7 @@ from ..match.match import DEFAULT_NAMES
 PREFS_KEY = "tui.prefs"
 SPEEDS: dict[str, float] = {"slow": 1.2, "medium": 0.6, "fast": 0.2}
 SORTS = ("rank", "suit")
+DEALS_CHOICES = (0, 1, 2, 3, 5, 10, 15, 20)  # deals per game offered in New game (0: the rules')
 # Presets whose deals the table can play as they are; ``revolution`` needs its second deck,
 # which lives outside the match core, so it is offered as its base game only by the CLI.
 PLAYABLE_PRESETS = tuple(p for p in preset_names() if p != "revolution")
@@ -53,6 +54,7 @@ class Prefs:
     names: tuple[str, ...] = DEFAULT_NAMES
     players: int = 4
     humans: tuple[bool, ...] = (True, False, False, False)
+    deals: int = 0  # deals per game chosen in New game; 0 = the rule set's
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -120,6 +122,8 @@ class Prefs:
         p = replace(p, humans=humans)
         if p.players not in (2, 3, 4):
             p = replace(p, players=4)
+        if p.deals not in DEALS_CHOICES:
+            p = replace(p, deals=0)
         return p
 
 

@@ -7,12 +7,15 @@ Textual widgets, the match or whose turn it is: callers pass in what to draw.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from rich.style import Style
 from rich.text import Text
 
 from ..engine.cards import RANK_NAMES, RANKS, SUIT_SYMBOLS, SUITS, Mask, card_indices
+from ..engine.plays import catalog_for
+from ..engine.rules import Rules
 
 RED_SUITS = (0, 2)  # ♦ and ♥
 CARD_STYLE = Style(color="black", bgcolor="white")
@@ -63,11 +66,49 @@ def card_label(card: int, *, ascii_only: bool = False, short: bool = False) -> s
     return rank + suit
 
 
+def in_order(mask: Mask | Sequence[int], rules: Rules | None = None) -> list[int]:
+    """Cards low to high as ``rules`` rank them (rank, then the rules' suit order, as the hand
+    is sorted); without rules, in the order given (a mask: by rank, then ♦ ♣ ♥ ♠)."""
+    cards: list[int] = list(card_indices(Mask(mask)) if isinstance(mask, int) else mask)
+    if rules is None:
+        return cards
+    power = catalog_for(rules).card_power
+    return sorted(cards, key=power.__getitem__)
+
+
+_CARD = r"(?:10|[2-9JQKA])[♦♣♥♠]"
+_CARD_RUN = re.compile(rf"{_CARD}(?: {_CARD})+")
+
+
+def in_suit_order(message: str, rules: Rules) -> str:
+    """A message with every run of cards in it (``8♦ 8♣ 8♠``, written by the engine or a
+    computer player in the order ♦ ♣ ♥ ♠) put in the order of ``rules``, as the hand and the
+    trick show them (taiwan: ``8♣ 8♦ 8♠``).
+
+    >>> from bigtwo.engine.rules import Rules
+    >>> in_suit_order("That does not beat 8♦ 8♣ 8♠", Rules.preset("taiwan"))
+    'That does not beat 8♣ 8♦ 8♠'
+    """
+
+    def reorder(run: re.Match[str]) -> str:
+        cards = [
+            RANK_NAMES.index(token[:-1]) * 4 + SUIT_SYMBOLS.index(token[-1])
+            for token in run.group().split()
+        ]
+        return " ".join(card_label(c) for c in in_order(cards, rules))
+
+    return _CARD_RUN.sub(reorder, message)
+
+
 def cards_text(
-    mask: Mask | Sequence[int], *, ascii_only: bool = False, colour: bool = True
+    mask: Mask | Sequence[int],
+    *,
+    ascii_only: bool = False,
+    colour: bool = True,
+    rules: Rules | None = None,
 ) -> Text:
-    """Cards in a line, red suits in red: ``3♦ 4♣ 10♥``."""
-    cards = card_indices(Mask(mask)) if isinstance(mask, int) else list(mask)
+    """Cards in a line, red suits in red: ``3♦ 4♣ 10♥`` (in the suit order of ``rules``)."""
+    cards = in_order(mask, rules)
     text = Text()
     for i, card in enumerate(cards):
         if i:

@@ -4,15 +4,17 @@ in play, preferences, high scores and statistics.
 The store keeps the match as its game record; the little the table adds (which game of the
 session this is, the seed it came from, the hand on show) rides along as a preference keyed by
 the match's id. Every store failure (a locked or damaged file, a full disk) is turned into a
-message through ``on_error`` instead of stopping the game: play goes on unsaved. This module
-never draws.
+message through ``on_error`` instead of stopping the game: play goes on unsaved. One table at
+a time plays from a data file (:class:`TableLock`). This module never draws.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import IO, Any, TypeVar
 
 from ..engine.errors import BigTwoError
 from ..match.store import HighScore, MatchInfo, MatchStore, PlayerStats
@@ -124,6 +126,70 @@ class TuiStorage:
     def high_scores(self) -> list[HighScore]:
         return self._safe([], self.store.high_scores)
 
+    def reset_stats(self) -> None:
+        """Forget every player's statistics (high scores stay)."""
+        self._safe(0, self.store.reset_stats)
+
     def stats(self) -> list[PlayerStats]:
         """Lifetime statistics of every name that finished a game here."""
         return self._safe([], lambda: [self.store.stats(n) for n in self.store.names()])
+
+
+class GameOpenElsewhere(BigTwoError):
+    """Another ``bigtwo play`` has the table of this data file open."""
+
+
+class TableLock:
+    """One ``bigtwo play`` at a time on a data file.
+
+    Two tables on one file would both continue the same game, deal different hands, and each
+    overwrite or lose the other's moves. The first to start holds an exclusive lock on a file
+    beside the data file (``bigtwo.db.table-lock``, holding its process id) until it ends; the
+    system lets go of it when the process ends in any way, so a lock is never left stale. A
+    data file in memory needs none; where the system has no ``fcntl`` (Windows) there is none.
+    """
+
+    def __init__(self, db_path: str | Path) -> None:
+        self.path = Path(f"{db_path}.table-lock")
+        self._file: IO[str] | None = None
+
+    def acquire(self) -> None:
+        """Take the lock, or raise :class:`GameOpenElsewhere` saying who has it."""
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not on POSIX
+            return
+        try:
+            handle = self.path.open("a+", encoding="utf-8")
+        except OSError:
+            return  # a folder we cannot write to: the store says so when it saves
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.seek(0)
+            holder = handle.read().strip()
+            handle.close()
+            who = f" (process {holder})" if holder.isdigit() else ""
+            data = str(self.path)[: -len(".table-lock")]
+            raise GameOpenElsewhere(
+                f"The game in {data} is open in another bigtwo play{who}. Play on there, or "
+                "quit it (q) and start again here: two tables on one data file would deal "
+                "different hands and lose each other's moves."
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(str(os.getpid()))
+        handle.flush()
+        self._file = handle
+
+    def release(self) -> None:
+        if self._file is not None:
+            self._file.close()  # closing lets go of the lock
+            self._file = None
+
+    def __enter__(self) -> TableLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()

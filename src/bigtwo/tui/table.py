@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -23,8 +23,9 @@ from textual.widgets import Button, Footer, Static
 
 from ..engine.cards import CardIndex, Mask
 from ..engine.errors import BigTwoError
-from .render import POSITION_KEY_NAMES, avatar, cards_text
-from .widgets import HandView, SeatPanel, TrickView, sort_cards
+from .render import POSITION_KEY_NAMES, avatar, cards_text, in_suit_order
+from .widgets import HandView, SeatPanel, TooSmall, TrickView, sort_cards
+from .words import count, does, whose
 
 if TYPE_CHECKING:
     from .app import BigTwoApp
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
 # Where the other seats sit, in the order they play after you (next player on your right,
 # the direction Big Two is played in Hong Kong).
 PLACES = {2: ("top",), 3: ("right", "left"), 4: ("right", "top", "left")}
+# The smallest terminal the table is drawn in whole: two side seats and a trick between them,
+# a hand of up to 17 cards four columns each, and every row of the table.
+MIN_SIZE = (70, 22)
 
 
 class TableButton(Button, can_focus=False):
@@ -76,10 +80,12 @@ class TableScreen(Screen[None]):
     #north { height: 5; align: center top; }
     #north SeatPanel { width: 34; }
     #middle { height: 1fr; }
-    #middle SeatPanel { width: 19; margin-top: 1; }
+    #middle SeatPanel { width: 19; margin-top: 1; padding: 0 0 0 1; }
     #trick { width: 1fr; }
     #status { height: 1; padding: 0 1; text-style: bold; }
-    #message { height: 1; padding: 0 1; }
+    #message { height: auto; max-height: 2; padding: 0 1; }
+    TableScreen.-too-small > * { display: none; }
+    TableScreen.-too-small > TooSmall { display: block; }
     #buttons { height: 1; align: center middle; }
     #buttons Button { margin: 0 1; min-width: 6; }
     """
@@ -92,6 +98,7 @@ class TableScreen(Screen[None]):
         self._deferred = False
         self.message = Text()
         self._message_trick: tuple[int, int] | None = None
+        self._hinted_pass = False  # the hint on show says pass: Enter with nothing raised passes
 
     @property
     def bigtwo(self) -> BigTwoApp:
@@ -101,6 +108,7 @@ class TableScreen(Screen[None]):
         return self.app
 
     def compose(self) -> ComposeResult:
+        yield TooSmall(id="too-small")
         yield Static(id="topbar")
         with Horizontal(id="north"):
             yield SeatPanel(id="seat-top")
@@ -120,6 +128,13 @@ class TableScreen(Screen[None]):
             yield TableButton("Hint", id="btn-hint", compact=True)
             yield TableButton("Menu", id="btn-menu", compact=True)
         yield Footer()
+
+    def on_resize(self, event: events.Resize) -> None:
+        width, height = event.size
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.set_class(small, "-too-small")
+        if small:
+            self.query_one(TooSmall).say(width, height, MIN_SIZE)
 
     def on_mount(self) -> None:
         if self.game is not None:
@@ -160,7 +175,7 @@ class TableScreen(Screen[None]):
         if not game.hot_seat or game.viewer is not None:
             bar.append_text(avatar(names[home], home, ascii_only=self.ascii_only))
             bar.append(f" {names[home]} {game.match.totals[home]:+d}")
-            bar.append(f"  {view.counts[home]} cards", Style(dim=True))
+            bar.append(f"  {count(view.counts[home], 'card')}", Style(dim=True))
         self.query_one("#topbar", Static).update(bar)
 
         # Opponents, in play order from the seat after you.
@@ -197,9 +212,11 @@ class TableScreen(Screen[None]):
         # The trick: every play and pass since the last lead, with who made it.
         lines = [(names[a.seat], a) for a in trick]
         if game.deal_over:
-            footer = f"{names[view.winner or 0]} is out and wins the deal"
+            footer = does(
+                names[view.winner or 0], "is out and wins the deal", "are out and win the deal"
+            )
         elif finished:
-            footer = f"{names[view.turn]} takes the trick and leads"
+            footer = does(names[view.turn], "takes the trick and leads", "take the trick and lead")
         elif not trick:
             footer = f"{names[view.turn]} to lead"
             if view.opening is not None:
@@ -209,7 +226,7 @@ class TableScreen(Screen[None]):
         trick_view = self.query_one(TrickView)
         trick_view.border_title = f"Trick {_trick_number(view.actions)}"
         rows = trick_view.size.height or 6  # content rows (borders excluded)
-        trick_view.show(lines, footer, ascii_only=self.ascii_only, rows=rows)
+        trick_view.show(lines, footer, ascii_only=self.ascii_only, rows=rows, rules=game.rules)
 
         # Whose turn, in the Palm game's words.
         if self._message_trick is not None and self._message_trick != self._trick_now():
@@ -241,7 +258,10 @@ class TableScreen(Screen[None]):
         names = game.names
         text = Text()
         if game.deal_over:
-            text.append(f"{names[view.winner or 0]} wins the deal", Style(color="yellow"))
+            text.append(
+                does(names[view.winner or 0], "wins the deal", "win the deal"),
+                Style(color="yellow"),
+            )
             return text
         seat = view.turn
         if game.is_human(seat) and (seat == game.viewer or not game.hot_seat):
@@ -252,17 +272,22 @@ class TableScreen(Screen[None]):
                     text.append(f"  - include {self._card(view.opening)}", Style(bold=False))
             else:
                 text.append(f"Your Play{who}", Style(color="bright_green", bold=True))
-                text.append(f"  - beat {names[view.to_beat_seat]}'s ", Style(bold=False))
-                text.append_text(cards_text(view.to_beat.mask, ascii_only=self.ascii_only))
+                text.append(f"  - beat {whose(names[view.to_beat_seat])} ", Style(bold=False))
+                text.append_text(
+                    cards_text(view.to_beat.mask, ascii_only=self.ascii_only, rules=game.rules)
+                )
             return text
         if game.is_human(seat):
             text.append(f"Next player's turn: {names[seat]}")
             return text
-        text.append(f"{names[seat]}'s turn", Style(bold=True))
+        text.append(f"{whose(names[seat], capital=True)} turn", Style(bold=True))
         text.append("  (f: skip the wait)", Style(dim=True))
         return text
 
     def say(self, message: str, kind: str = "info") -> None:
+        self._hinted_pass = False  # a new message replaces the hint
+        if self.game is not None:  # cards in the rules' suit order, as the hand shows them
+            message = in_suit_order(message, self.game.rules)
         colour = {"error": "bright_red", "hint": "cyan", "info": "yellow"}.get(kind, "yellow")
         self.message = Text(message, Style(color=colour, bold=kind == "error"))
         # A notice (such as an autopass) is about the trick it happened in: it fades when
@@ -374,6 +399,9 @@ class TableScreen(Screen[None]):
                 self.advance()
             return
         cards = self.hand_view.selection_mask
+        if not cards and self._hinted_pass and game.view(seat).can_pass:
+            self.action_pass_turn()  # Enter follows the hint
+            return
         if not cards:
             self.say(
                 "Select the cards to play first (Space, a click, or the keys under the cards)",
@@ -423,7 +451,9 @@ class TableScreen(Screen[None]):
             self.hand_view.clear()
         else:
             self.hand_view.select_mask(hint.play.mask)
-        self.say(f"Hint: {hint.reason}", "hint")
+        passes = hint.play is None and game.view(seat).can_pass
+        self.say(f"Hint: {hint.reason}" + ("  (Enter passes)" if passes else ""), "hint")
+        self._hinted_pass = passes
 
     def action_sort(self, order: str) -> None:
         self.bigtwo.set_sort(order)
@@ -474,6 +504,8 @@ class TableScreen(Screen[None]):
 
     @on(HandView.Changed)
     def _selection_changed(self) -> None:
+        if self.hand_view.selected:
+            self._hinted_pass = False  # the person chose cards for themselves
         if self.message.plain.startswith("Select the cards"):
             self.say("")
 

@@ -169,15 +169,35 @@ class SeatPanel(Static):
         if total is not None:
             text.append(f"  {total:+d}", Style(dim=True))
         text.append("\n")
-        text.append(f"{count:>2} cards ", Style(bold=True))
-        # As many backs as fit beside the count: the number is what matters, the fan is a look.
-        room = max(0, self.size.width - 9) if self.size.width else 4
-        text.append_text(card_backs(count, ascii_only=ascii_only, limit=room))
+        # The count, and a back for every card when they all fit beside it: a fan cut short
+        # would show fewer cards than the player holds, so then the count is said in words.
+        room = self.content_size.width or 15
+        if count > 0 and count + 3 <= room:
+            text.append(f"{count:>2} ", Style(bold=True))
+            text.append_text(card_backs(count, ascii_only=ascii_only, limit=count))
+        else:
+            text.append(f"{count:>2} {'card' if count == 1 else 'cards'}", Style(bold=True))
         text.append("\n")
         marker = ">" if ascii_only else "▶"
         style = Style(color="yellow", bold=True) if turn else Style(italic=True)
         text.append(f"{marker} {status}" if turn else status, style)
         self.update(text)
+
+
+class TooSmall(Static):
+    """Said instead of the table when the terminal is too small to draw it whole."""
+
+    DEFAULT_CSS = """
+    TooSmall { width: 1fr; height: 1fr; content-align: center middle; text-align: center;
+               display: none; }
+    """
+
+    def say(self, width: int, height: int, need: tuple[int, int]) -> None:
+        self.update(
+            f"The terminal is too small for the table: {width} x {height}.\n"
+            f"Make it at least {need[0]} x {need[1]} (80 x 24 is best).\n\n"
+            "q quits; the game is kept."
+        )
 
 
 class TrickView(Static):
@@ -198,9 +218,12 @@ class TrickView(Static):
         *,
         ascii_only: bool,
         rows: int,
+        rules: Rules | None = None,
     ) -> None:
         text = Text()
         shown = list(lines)
+        width = self.content_size.width or 36
+        name_width = min(10, max((len(name) for name, _ in shown), default=1))
         budget = max(1, rows - (1 if footer else 0))
         if len(shown) > budget:
             shown = shown[-budget:]
@@ -209,12 +232,17 @@ class TrickView(Static):
             if i:
                 text.append("\n")
             top = i == last_play
-            text.append(f"{name[:10]:<10} ", Style(bold=top))
+            text.append(f"{name[:name_width]:<{name_width}} ", Style(bold=top))
             if action.play is None:
                 text.append("pass" + (" (auto)" if action.auto else ""), Style(dim=True))
             else:
-                text.append_text(cards_text(action.play.mask, ascii_only=ascii_only))
-                text.append(f"  {action.play.kind.label}", Style(dim=not top, italic=True))
+                cards = cards_text(action.play.mask, ascii_only=ascii_only, rules=rules)
+                text.append_text(cards)
+                # Each play on one line: the kind is said only where it fits (five cards
+                # with a 10 and a long kind name do not, at 80 columns).
+                label = f"  {action.play.kind.label}"
+                if name_width + 1 + cards.cell_len + len(label) <= width:
+                    text.append(label, Style(dim=not top, italic=True))
         if footer:
             if shown:
                 text.append("\n")

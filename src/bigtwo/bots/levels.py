@@ -1,0 +1,49 @@
+"""The computer players' levels in a player's words: a name anyone understands, and what the
+level does, beside the code name that options, files and the server use.
+
+Pure data, importing no player, so the terminal game's forms and ``bigtwo bots`` can show
+levels without loading them (some need numpy). A level missing here (a newer one) is shown
+by its code name alone.
+
+>>> level_label("strong"), level_label("someday")
+('Hard (strong)', 'someday')
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Level(NamedTuple):
+    name: str  # what a player calls it
+    says: str  # what it does, in a sentence
+
+
+LEVELS: dict[str, Level] = {
+    "random": Level("Beginner", "Plays any legal cards at random, and passes at random."),
+    "greedy": Level("Easy", "Always plays its cheapest cards that beat the table."),
+    "classic": Level(
+        "Palm", "Plays as the Palm game's computers did, and like them it sees every hand."
+    ),
+    "classic-fair": Level(
+        "Palm, fair", "Plays as the Palm game's computers, seeing only its own cards."
+    ),
+    "strong": Level("Hard", "Plans how to empty its hand in the fewest plays, and keeps to it."),
+    "expert": Level(
+        "Expert", "Thinks ahead, playing out many ways the unseen cards could lie (slower)."
+    ),
+    "ppo2018": Level("Learned", "A neural network trained by playing itself (Charlesworth, 2018)."),
+    "ppo2018-greedy": Level("Learned, steady", "The same network, always making its first choice."),
+}
+
+
+def level_label(code: str) -> str:
+    """``Hard (strong)``: the player's name for a level with its code name beside it."""
+    level = LEVELS.get(code)
+    return f"{level.name} ({code})" if level is not None else code
+
+
+def level_says(code: str) -> str:
+    """What a level does, in a sentence ("" for a level not described here)."""
+    level = LEVELS.get(code)
+    return level.says if level is not None else ""
