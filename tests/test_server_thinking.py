@@ -137,8 +137,58 @@ async def test_a_worker_process_decides_like_the_bot() -> None:
     finally:
         thinker.close()
     assert result is not None
-    mask, bot = result
+    mask, bot, level = result
+    assert level == "strong"  # alone in the pool: its own level
     assert mask in {p.mask for p in request.view.legal}
     assert type(bot) is type(request.bot) and bot is not request.bot  # a copy came back
     command = table.think_command(request, mask, bot)
     assert command is not None and command.cards == mask and table.seats[request.seat].bot is bot
+
+
+async def test_a_strong_table_is_served_in_turn_beside_six_expert_tables() -> None:
+    """Six tables of ``expert`` computers thinking without pause and one table of ``strong``
+    ones share one worker: tables are served in turn and the experts step down while the
+    pool is contended, so the strong table's computers wait well under half a second.
+    (With one shared queue they waited 2.4 s, median, the experts at full strength.)"""
+    _needs("expert")
+    _table, expert = _request("expert")
+    _table, strong = _request("strong")
+    thinker = Thinker("process", workers=1, budget=4.0)
+    loop = asyncio.get_running_loop()
+    try:
+        assert await thinker.think(strong, "warm") is not None  # the worker has loaded
+        deadline = loop.time() + 3.0
+        levels: list[str] = []
+
+        async def expert_table(code: str) -> None:
+            while loop.time() < deadline:
+                thought = await thinker.think(expert, code)
+                if thought is not None:
+                    levels.append(thought.level)
+
+        waits: list[float] = []
+
+        async def strong_table() -> None:
+            await asyncio.sleep(0.3)  # the expert tables are thinking already
+            while loop.time() < deadline:
+                started = loop.time()
+                thought = await thinker.think(strong, "STRONG")
+                waits.append(loop.time() - started)
+                assert thought is not None and thought.level == "strong"
+                await asyncio.sleep(0.02)
+
+        await asyncio.gather(*(expert_table(f"EXPERT{i}") for i in range(6)), strong_table())
+        stats = thinker.stats()
+    finally:
+        thinker.close()
+    waits.sort()
+    p50, p99 = statistics.median(waits), waits[int(0.99 * (len(waits) - 1))]
+    print(
+        f"\nstrong table beside six expert tables, one worker: n={len(waits)} "
+        f"p50={p50 * 1000:.1f} ms p99={p99 * 1000:.1f} ms max={waits[-1] * 1000:.1f} ms; "
+        f"expert decisions stepped down: {levels.count('strong')} of {len(levels)}"
+    )
+    assert len(waits) >= 10
+    assert p99 < 0.5, f"the strong table's computers waited {p99 * 1000:.0f} ms (p99)"
+    assert "strong" in levels and stats["stepped_down"] >= levels.count("strong")
+    assert stats["fallbacks"] == 0

@@ -31,6 +31,8 @@ class Op(StrEnum):
     NEXT = "next"  # between deals: a player has read the score sheet and wants the next deal
     DEAL = "deal"  # between deals: the next deal starts (everyone said next, or time is up)
     REMATCH = "rematch"  # the match is over: a new table for the same people was opened
+    BUSY = "busy"  # the server is busy: computers play at a quicker level (text), or again
+    # at their own (text == name, their own level)
 
 
 class By(StrEnum):
