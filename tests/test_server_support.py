@@ -23,6 +23,10 @@ from bigtwo.service.table import TableService
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][dchs])(?![A-Za-z0-9])")
 
 
+STATS_TOKEN = "operator-token-for-tests"
+STATS = {"Authorization": f"Bearer {STATS_TOKEN}"}  # the headers that read /api/stats
+
+
 @dataclass
 class Server:
     url: str
@@ -35,7 +39,9 @@ class Server:
         return self.url.replace("http://", "ws://")
 
     def start(self) -> None:
-        self.process = start_server(self.port, self.db, extra=["--allow-seeds"])
+        self.process = start_server(
+            self.port, self.db, extra=["--allow-seeds"], stats_token=STATS_TOKEN
+        )
         wait_ready(self.url, process=self.process)
 
     def stop(self) -> None:
@@ -54,7 +60,7 @@ class Server:
 def launch(tmp: Path) -> Server:
     port = free_port()
     db = tmp / "tables.sqlite3"
-    process = start_server(port, db, extra=["--allow-seeds"])
+    process = start_server(port, db, extra=["--allow-seeds"], stats_token=STATS_TOKEN)
     server = Server(f"http://127.0.0.1:{port}", port, db, process)
     try:
         wait_ready(server.url, process=process)

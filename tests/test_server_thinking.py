@@ -20,7 +20,7 @@ from bigtwo.server.client import Lobby, TableClient
 from bigtwo.server.thinking import Thinker
 from bigtwo.service import Command, SeatConfig, TableConfig, TableService, hash_token
 from bigtwo.service.commands import Op
-from test_server_support import Server
+from test_server_support import STATS, Server
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -69,7 +69,7 @@ async def test_pings_are_answered_at_once_while_computers_think(server: Server) 
             await asyncio.sleep(0.005)
         await task
         async with httpx.AsyncClient(base_url=server.url, trust_env=False) as http:
-            thinking = (await http.get("/api/stats")).json()["thinking"]
+            thinking = (await http.get("/api/stats", headers=STATS)).json()["thinking"]
         await client.close()
     pings.sort()
     p50, p90 = statistics.median(pings), pings[int(0.9 * (len(pings) - 1))]

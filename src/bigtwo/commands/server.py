@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import ipaddress
 import json
+import os
 import sys
 import threading
 from pathlib import Path
@@ -58,6 +60,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=float,
         default=4.0,
         help="seconds a computer may think before it plays its cheapest move (default 4)",
+    )
+    serve.add_argument(
+        "--stats-token",
+        default=os.environ.get("BIGTWO_STATS_TOKEN", ""),
+        help="the operator's token for GET /api/stats (sent as 'Authorization: Bearer "
+        "TOKEN'; default $BIGTWO_STATS_TOKEN); without one, stats are refused",
+    )
+    serve.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy (address or network, e.g. 10.0.0.0/8; may be repeated) whose "
+        "X-Forwarded-For header names the client; from anyone else the socket's address "
+        "counts",
     )
     serve.set_defaults(run=_serve)
 
@@ -131,12 +148,23 @@ def _serve(args: argparse.Namespace) -> int:
     if args.think_budget <= 0 or (args.think_workers is not None and args.think_workers < 1):
         print("bigtwo serve: --think-budget and --think-workers must be positive", file=sys.stderr)
         return 2
+    for proxy in args.trusted_proxy:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            print(
+                f"bigtwo serve: --trusted-proxy {proxy!r} is not an address or a network",
+                file=sys.stderr,
+            )
+            return 2
     settings = Settings(
         allow_seeds=args.allow_seeds,
         tune_gc=True,
         think=args.think,
         think_workers=args.think_workers,
         think_budget=args.think_budget,
+        stats_token=args.stats_token,
+        trusted_proxies=tuple(args.trusted_proxy),
     )
     app = create_app(store, settings)
     if args.log_level in ("info", "debug"):
@@ -153,6 +181,9 @@ def _serve(args: argparse.Namespace) -> int:
         backlog=4096,
         timeout_graceful_shutdown=3,
         access_log=args.log_level == "debug",
+        # Client addresses are the app's business (--trusted-proxy): uvicorn would believe
+        # X-Forwarded-For from any local process.
+        proxy_headers=False,
     )
     uvicorn.Server(config).run()
     return 0

@@ -85,6 +85,10 @@ class Settings:
     limits: Limits = Limits()
     max_tables: int = 5000
     max_spectators: int = 50
+    max_spectators_per_address: int = 5  # one client cannot take every spectator's place
+    stats_token: str = ""  # the operator's token for GET /api/stats ("": stats are refused)
+    # Proxies (addresses or networks) whose X-Forwarded-For names the client; else the socket.
+    trusted_proxies: tuple[str, ...] = ()
     finished_ttl: float = 600.0  # seconds a finished table stays loaded, watched or not
     idle_ttl: float = 3600.0  # seconds an unstarted table nobody is at stays loaded
     resync_gap: int = 200
@@ -131,6 +135,7 @@ class Connection:
         self.socket = socket
         self.limits = limits
         self.seat: int | None = None
+        self.address = ""  # the client's address, as the server believes it
         self.spectator = False
         self.name = ""
         self.batch = False

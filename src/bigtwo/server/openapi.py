@@ -244,6 +244,7 @@ def _op(
 
 NO_ROOM = {404: "No such room"}
 LIMITED = {429: "Too many requests"}
+NOT_JSON = {415: "not_json: a POST body must be sent as Content-Type: application/json"}
 
 
 def openapi_spec() -> dict[str, Any]:
@@ -263,6 +264,7 @@ def openapi_spec() -> dict[str, Any]:
             403: "unauthorized: the token holds no seat here",
             **NO_ROOM,
             409: "not_over, or the new game started without you",
+            **NOT_JSON,
             **LIMITED,
             503: "The server holds as many tables as it can",
         },
@@ -300,6 +302,7 @@ def openapi_spec() -> dict[str, Any]:
                     {
                         400: "bad_json",
                         413: "Body too large",
+                        **NOT_JSON,
                         422: "An option is unknown or out of range (the message says which)",
                         **LIMITED,
                         503: "The server holds as many tables as it can",
@@ -325,6 +328,7 @@ def openapi_spec() -> dict[str, Any]:
                         403: "Spectators not allowed",
                         **NO_ROOM,
                         409: "table_full, seat_taken, or started",
+                        **NOT_JSON,
                         **LIMITED,
                     },
                     body="JoinRequest",
@@ -339,7 +343,18 @@ def openapi_spec() -> dict[str, Any]:
                     "Share link: to the browser client (307), or the room", "RoomAnswer", room=True
                 )
             },
-            "/api/stats": {"get": _op("Load: tables, connections, memory", "Stats")},
+            "/api/stats": {
+                "get": _op(
+                    "Load: tables, connections, memory, computers (for the operator)",
+                    "Stats",
+                    {403: "unauthorized: no or a wrong operator token, or stats are off"},
+                    description=(
+                        "Send `Authorization: Bearer TOKEN` with the token the server was "
+                        "started with (`bigtwo serve --stats-token`, or BIGTWO_STATS_TOKEN); a "
+                        "server started without one refuses stats to everyone."
+                    ),
+                )
+            },
             "/healthz": {"get": _op("Liveness", None)},
             "/openapi.json": {"get": _op("This document", None)},
         },
