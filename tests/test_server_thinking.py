@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import random
 import statistics
 import time
@@ -192,3 +193,67 @@ async def test_a_strong_table_is_served_in_turn_beside_six_expert_tables() -> No
     assert p99 < 0.5, f"the strong table's computers waited {p99 * 1000:.0f} ms (p99)"
     assert "strong" in levels and stats["stepped_down"] >= levels.count("strong")
     assert stats["fallbacks"] == 0
+
+
+async def test_a_table_is_told_when_its_computers_step_down_and_when_they_are_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The step down is announced with a stored ``busy`` event (so a restart replays it),
+    once when it starts and once when the computers have played at their own level for a
+    while."""
+    _needs("expert")
+    from bigtwo.server import hub as hub_module
+    from bigtwo.server.hub import Connection, Hub, Settings
+    from bigtwo.server.storage import MemoryStore
+    from bigtwo.server.thinking import Thought
+    from test_server_hub import FakeSocket
+
+    hub = Hub(MemoryStore(), Settings(think="thread", think_workers=1))
+    busy = {"now": True}
+
+    async def think(request: Any, table: str = "") -> Thought:
+        legal = request.view.legal
+        cards = None if request.view.can_pass else legal[0].mask
+        return Thought(cards, request.bot, "strong" if busy["now"] else request.level)
+
+    monkeypatch.setattr(hub.thinker, "think", think)
+    monkeypatch.setattr(hub_module, "CALM_SECONDS", 0.0)
+    config = TableConfig.from_request(
+        {"seats": ["human"] + ["computer:expert"] * 3, "deals": 1, "away_seconds": None}
+    )
+    runner = hub.create(config)
+    seat, _token = hub.join(runner, "Ann", None)
+    socket = FakeSocket()
+    conn = Connection(socket, hub.settings.limits)
+    writer = asyncio.create_task(conn.writer())
+    runner.attach(conn, seat, 0)
+    runner.on_frame(conn, '{"type": "ready", "id": "r"}')
+
+    async def events(kind: str) -> list[dict[str, Any]]:
+        for _ in range(300):
+            await asyncio.sleep(0.01)
+            svc = runner.service
+            if svc.match is not None and svc.match.deal.turn == seat and svc.between is None:
+                view = svc.match.view(seat)
+                if view.can_pass:
+                    runner.on_frame(conn, json.dumps({"type": "pass", "id": f"p{svc.v}", "v": svc.state_v}))  # fmt: skip
+                else:
+                    cards = " ".join(str(c) for c in view.legal[0].cards)
+                    runner.on_frame(conn, json.dumps({"type": "play", "id": f"p{svc.v}", "cards": cards, "v": svc.state_v}))  # fmt: skip
+            found = [m for m in socket.messages() if m["type"] == kind]
+            if len(found) >= 2 or (found and busy["now"]):
+                return found
+        return [m for m in socket.messages() if m["type"] == kind]
+
+    stepped = await events("busy")
+    assert [m["busy"] for m in stepped] == [True]
+    assert stepped[0]["level"] == "strong" and stepped[0]["usual"] == "expert"
+    assert "busy" in stepped[0]["message"]
+    busy["now"] = False
+    both = await events("busy")
+    assert [m["busy"] for m in both] == [True, False]
+    rebuilt = hub.rebuild(runner.code)  # stored: a restart replays the same events
+    assert rebuilt is not None and rebuilt.v == runner.service.v
+    runner.stop()
+    conn.close(1000, "")
+    await writer
