@@ -160,7 +160,9 @@ class Stats(Answer):
     loop_lag_ms_max: float
     thinking: dict[str, Any] = Field(
         description="Computer players: mode, workers, moves, fallbacks (out of time), "
-        "in_flight, ms_mean, ms_max"
+        "stepped_down (moves played at a quicker level while the pool was contended), "
+        "in_flight, waiting (decisions waiting for a worker), ms_mean, ms_max, wait_ms_max "
+        "(the longest wait for a worker since last asked)"
     )
     rss_mb: float
     peak_rss_mb: float

@@ -245,9 +245,15 @@
  */
 
 /**
+ * The server is busy: the computers play at a quicker level than their own (or, busy false,
+ * at their own again).
+ * @typedef {{type: "busy", v: number, busy: boolean, level: string, usual: string, message: string}} BusyEvent
+ */
+
+/**
  * @typedef {JoinedEvent | LeftEvent | ReadyEvent | StartedEvent | DealEvent | HandEvent | TurnEvent
  *   | ActionEvent | DealEndEvent | NextEvent | MatchEndEvent | ChatEvent | ControlEvent | QuitEvent
- *   | ClosedEvent | RematchEvent} TableEvent
+ *   | ClosedEvent | RematchEvent | BusyEvent} TableEvent
  */
 
 // -- unnumbered server messages ----------------------------------------------------------------------

@@ -115,7 +115,8 @@ import { toCards } from "./cards.js";
  * What an event means for the view beyond the model.
  * @typedef {{type: "new_deal"} | {type: "action", action: Action} | {type: "deal_end", result: Result}
  *   | {type: "match_end"} | {type: "chat"} | {type: "closed"}
- *   | {type: "rematch", code: string, by: number, seat?: number, token?: string}} Effect
+ *   | {type: "rematch", code: string, by: number, seat?: number, token?: string}
+ *   | {type: "busy", busy: boolean, level: string, usual: string}} Effect
  */
 
 /**
@@ -420,6 +421,9 @@ export function applyEvent(model, e) {
       if (player) Object.assign(player, { control: "quit", away: true });
       break;
     }
+    case "busy":
+      effects.push({ type: "busy", busy: e.busy, level: e.level, usual: e.usual });
+      break;
     case "closed":
       model.status = "finished";
       model.closed = e.reason;
