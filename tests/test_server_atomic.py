@@ -159,7 +159,15 @@ async def test_a_reused_action_id_is_answered_with_an_error_not_a_duplicate_ack(
     play = await _my_turn(runner)
     runner.on_frame(conn, json.dumps({**play, "id": "x1"}))
     await asyncio.sleep(0.01)
-    other = await _my_turn(runner)
+    # Another action under the same id (a pass for a play, a card for a pass): the id is
+    # checked first, whoever's turn it is now.
+    svc = runner.service
+    assert svc.match is not None
+    if play["type"] == "pass":
+        card = str(next(iter(svc.match.deal.view(0).legal[0].cards)))
+        other: dict[str, Any] = {"type": "play", "cards": card, "v": svc.state_v}
+    else:
+        other = {"type": "pass", "v": svc.state_v}
     runner.on_frame(conn, json.dumps({**other, "id": "x1"}))
     await asyncio.sleep(0.01)
     replies = [m for m in socket.messages() if m.get("id") == "x1"]
@@ -168,3 +176,40 @@ async def test_a_reused_action_id_is_answered_with_an_error_not_a_duplicate_ack(
 
 
 _ = FakeSocket  # the fake socket the seated helper uses
+
+
+async def test_a_computer_move_that_fails_every_time_drops_the_table_instead_of_looping(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The player's play goes through; the computer's move after it fails part-way, each time
+    it is due (at once, again and again): after a few in a row the table is dropped (its
+    players told to reconnect), stored as its log has it, with the player's play."""
+    hub = Hub(MemoryStore())
+    config = TableConfig.from_request({**ONE_HUMAN, "seed": 7}, allow_seed=True)
+    runner, conn, socket = await _seated(hub, config)
+    runner.on_frame(conn, json.dumps({"type": "ready", "id": "r1"}))
+    play = await _my_turn(runner)
+    real = TableService._action_events
+    calls = {"n": 0}
+
+    def failing(self: TableService, cmd: Command, *args: Any) -> None:
+        if cmd.by == "computer" and self is runner.service:  # live, not replaying the log
+            calls["n"] += 1
+            raise RuntimeError("injected fault, every time")
+        real(self, cmd, *args)
+
+    monkeypatch.setattr(TableService, "_action_events", failing)
+    runner.on_frame(conn, json.dumps({**play, "id": "a1"}))
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if socket.closed is not None:
+            break
+    assert any(m["type"] == "ack" and m["id"] == "a1" for m in socket.messages())
+    assert socket.closed is not None and socket.closed[0] == 1011
+    assert runner.code not in hub.tables and calls["n"] == 3
+    stored = hub.rebuild(runner.code)
+    assert stored is not None and stored.match is not None
+    assert stored.match.deal.turn != 0  # the player's play is kept; the computer's is not
+    monkeypatch.undo()
+    again = hub.get(runner.code)  # the next visit reloads it, and it plays on
+    assert again is not None and again.service.match is not None

@@ -162,6 +162,7 @@ async def test_a_strong_table_is_served_in_turn_beside_six_expert_tables() -> No
         levels: list[str] = []
 
         async def expert_table(code: str) -> None:
+            await asyncio.sleep(0.05)  # the strong table is playing; the expert ones come
             while loop.time() < deadline:
                 thought = await thinker.think(expert, code)
                 if thought is not None:
@@ -170,13 +171,12 @@ async def test_a_strong_table_is_served_in_turn_beside_six_expert_tables() -> No
         waits: list[float] = []
 
         async def strong_table() -> None:
-            await asyncio.sleep(0.3)  # the expert tables are thinking already
             while loop.time() < deadline:
                 started = loop.time()
                 thought = await thinker.think(strong, "STRONG")
                 waits.append(loop.time() - started)
                 assert thought is not None and thought.level == "strong"
-                await asyncio.sleep(0.02)
+                await asyncio.sleep(0.01)
 
         await asyncio.gather(*(expert_table(f"EXPERT{i}") for i in range(6)), strong_table())
         stats = thinker.stats()
@@ -257,3 +257,26 @@ async def test_a_table_is_told_when_its_computers_step_down_and_when_they_are_ba
     runner.stop()
     conn.close(1000, "")
     await writer
+
+
+async def test_a_slow_level_alone_thinks_its_full_time_and_shares_the_sole_worker_briefly() -> None:
+    """An expert table alone on a one-worker server thinks at full strength for up to half
+    the budget; once another table uses the pool, a full-strength decision is cut short, so
+    a table that comes along waits for the worker at most that long."""
+    _needs("expert")
+    from bigtwo.server.thinking import SOLE_WORKER_TIME_LIMIT
+
+    _table, expert = _request("expert")
+    _table, strong = _request("strong")
+    thinker = Thinker("thread", workers=1, budget=4.0)
+    try:
+        alone = await thinker.think(expert, "EXPERT")
+        assert alone is not None and alone.level == "expert"
+        assert expert.bot.time_limit == 2.0  # type: ignore[attr-defined]
+        assert await thinker.think(strong, "STRONG") is not None
+        shared = await thinker.think(expert, "EXPERT")
+        # Another table asked a moment ago: the expert steps down for this decision.
+        assert shared is not None and shared.level == "strong"
+        assert thinker._time_limit() == SOLE_WORKER_TIME_LIMIT  # and is cut short when not
+    finally:
+        thinker.close()

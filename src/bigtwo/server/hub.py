@@ -62,6 +62,7 @@ log = logging.getLogger(__name__)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: codes are read aloud
 CODE_LENGTH = 6
 CALM_SECONDS = 10.0  # without a step down this long, a table hears its computers are back
+MAX_FAULTS = 3  # commands in a row that failed part-way: the table is dropped until revisited
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +216,7 @@ class TableRunner:
         self.finished_at: float | None = None
         self.last_active = time.monotonic()
         self.broken = False
+        self.faults = 0  # commands in a row that failed part-way (see _rollback)
         self.stepped_down: str | None = None  # computers play below this level (busy server)
         self._stepped_at = 0.0
 
@@ -381,6 +383,7 @@ class TableRunner:
                 conn.error("unavailable", "This table is being reloaded: reconnect", msg_id)
             return False
         v_before = self.service.v
+        faulted = False
         try:
             commands, events = self.service.submit(cmd, self.now())
         except AlreadyApplied as exc:
@@ -388,11 +391,14 @@ class TableRunner:
                 conn.reply({"type": "ack", "id": msg_id, "event": exc.v, "duplicate": True})
             return False
         except Faulted as exc:
-            # Part of a command reached memory and none of it the log: back to the log.
-            self._rollback(v_before)
-            if conn is not None:
-                conn.error(exc.code, str(exc), msg_id)
-            return False
+            # Part of a command reached memory and none of it the log: back to the log, and
+            # on with whatever went through in full before the one that failed.
+            faulted = True
+            commands, events = self._recover(exc, v_before)
+            if not commands:
+                if conn is not None:
+                    conn.error(exc.code, str(exc), msg_id)
+                return False
         except Refused as exc:
             if conn is not None:
                 conn.error(exc.code, str(exc), msg_id)
@@ -404,10 +410,16 @@ class TableRunner:
                 # The table moved on in memory but not on disk: nothing may be sent. Back to
                 # what the log holds; the command is refused.
                 log.exception("table %s: storing failed; rebuilding it from the log", self.code)
-                self._rollback(v_before)
                 if conn is not None:
                     conn.error("unavailable", "The table could not store that: retry", msg_id)
+                self.faults += 1
+                if self.faults >= MAX_FAULTS:
+                    self._break()
+                else:
+                    self._rollback(v_before)
                 return False
+            if not faulted:
+                self.faults = 0
         for event in events:
             text = event.json()
             personal = event.type == "rematch" and self.rematch_seats
@@ -521,19 +533,44 @@ class TableRunner:
         except Exception:
             log.exception("table %s: timer failed", self.code)
 
-    def _rollback(self, v_before: int) -> None:
+    def _recover(self, fault: Faulted, v_before: int) -> tuple[list[Command], list[Event]]:
+        """After a command failed part-way: the table as its log has it, with the commands
+        that went through in full before the failing one applied again (they are not stored
+        yet), returned with their events. A table that fails again and again (a computer's or
+        a timer's move due at once each time) is dropped instead (see :meth:`_break`): it
+        stays stored and reloads on the next visit."""
+        self.faults += 1
+        if self.faults >= MAX_FAULTS:
+            log.error("table %s failed %d commands in a row: dropped", self.code, self.faults)
+            self._break()
+            return [], []
+        if not self._rollback(v_before, resume=not fault.done):
+            return [], []
+        events: list[Event] = []
+        try:
+            for cmd in fault.done:
+                events += self.service.apply(cmd, self.now())
+        except Refused:  # it went through once: this is not expected, so give up on them
+            log.exception("table %s: a command failed when applied again", self.code)
+            self._rollback(v_before)
+            return [], []
+        return fault.done, events
+
+    def _rollback(self, v_before: int, *, resume: bool = True) -> bool:
         """Make memory what the stored log says again, after a command failed part-way or
         could not be stored: the table is rebuilt from its log and carries on with the same
         connections. Whoever was sent nothing new needs nothing; if the log somehow holds
         more than was sent (a store that failed after writing), everyone is resynced. If
-        even the log cannot be read, the table is dropped and reloads on the next visit."""
+        even the log cannot be read, the table is dropped and reloads on the next visit.
+        ``resume``: schedule the table's timers and computers at once (else the caller
+        does, once it has applied more). Returns whether the table is still loaded."""
         if self._thinking is not None:
             self._thinking.cancel()
             self._thinking = None
         service = self.hub.rebuild(self.code)
         if service is None:
             self._break()
-            return
+            return False
         now = self.now()
         for seat in self.players:
             service.connect(seat, now)
@@ -543,8 +580,10 @@ class TableRunner:
                 c.reply(service.snapshot(c.seat, now))
         self._clock = None
         self._timer_at = -1.0  # whatever it was, schedule afresh
-        self._reschedule()
-        self._maybe_think()
+        if resume:
+            self._reschedule()
+            self._maybe_think()
+        return True
 
     def _break(self) -> None:
         self.broken = True

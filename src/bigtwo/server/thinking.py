@@ -61,6 +61,12 @@ STEP_DOWN = {"expert": "strong"}
 # With a single worker, another table that asked for a decision this recently (seconds)
 # makes the pool contended: a slow level steps down rather than hold the only worker.
 CONTENDED_SECONDS = 2.0
+# With a single worker shared by several tables (another asked within ACTIVE_SECONDS), a slow
+# level at full strength stops after this long (seconds), so a table that comes along
+# meanwhile waits no longer than that. The expert's own budget is sized for a median under
+# 200 ms, so this rarely cuts a search short; a table alone on the server is not cut at all.
+SOLE_WORKER_TIME_LIMIT = 0.4
+ACTIVE_SECONDS = 60.0
 
 
 class Thought(NamedTuple):
@@ -248,7 +254,7 @@ class Thinker:
         self._waiting[key] = job
         self._asked.pop(key, None)
         self._asked[key] = started
-        since = started - CONTENDED_SECONDS
+        since = started - ACTIVE_SECONDS
         while next(iter(self._asked.values())) < since:  # forget tables that stopped asking
             self._asked.popitem(last=False)
         self.in_flight += 1
@@ -300,13 +306,18 @@ class Thinker:
             return True
         if self.workers > 1:
             return len(self._running) + 1 >= self.workers
-        since = time.perf_counter() - CONTENDED_SECONDS
-        for recent, at in enumerate(reversed(self._asked.values())):  # newest first
-            if at < since:
-                return False
-            if recent >= 1:
-                return True
-        return False
+        return self._tables_asking(CONTENDED_SECONDS) > 1
+
+    def _tables_asking(self, seconds: float, most: int = 2) -> int:
+        """How many tables asked for a decision in the last ``seconds`` (counted up to
+        ``most``)."""
+        since = time.perf_counter() - seconds
+        count = 0
+        for at in reversed(self._asked.values()):  # newest first
+            if at < since or count >= most:
+                break
+            count += 1
+        return count
 
     async def _run(self, job: _Job, level: str) -> None:
         """One decision on a worker, by ``level`` (the seat's own, or the one it steps down
@@ -325,8 +336,8 @@ class Thinker:
                 thought = Thought(mask, request.bot, level)
             else:
                 bot = request.bot
-                if getattr(bot, "time_limit", 0) is None:  # a bot that can stop early is told
-                    bot.time_limit = self.budget / 2  # type: ignore[attr-defined]
+                if hasattr(bot, "time_limit"):  # a bot that can stop early is told when
+                    bot.time_limit = self._time_limit()
                 mask, after = await loop.run_in_executor(
                     self._executor(), _decide, bot, request.view, request.rng, request.peek
                 )
@@ -341,6 +352,15 @@ class Thinker:
             if not job.done.done():
                 job.done.set_result(thought)
             self._dispatch()
+
+    def _time_limit(self) -> float:
+        """Seconds a bot that can stop early may think: half the budget, so it answers with
+        its best move so far rather than be overruled; less when it holds the only worker
+        (it keeps nobody waiting long)."""
+        half = self.budget / 2
+        if self.workers == 1 and self._tables_asking(ACTIVE_SECONDS) > 1:
+            return min(half, SOLE_WORKER_TIME_LIMIT)
+        return half
 
     def stats(self) -> dict[str, Any]:
         worst, self.worst = self.worst, 0.0

@@ -109,6 +109,9 @@ class Faulted(Refused):
 
     def __init__(self, message: str = "The table failed on that command: nothing was applied"):
         super().__init__("internal", message)
+        # From :meth:`TableService.submit`: the commands it had applied in full before the one
+        # that failed (the caller's own first), to apply again to the rebuilt table.
+        self.done: list[Command] = []
 
 
 def hash_token(token: str) -> str:
@@ -374,7 +377,8 @@ class TableService:
     ) -> tuple[list[Command], list[Event]]:
         """Apply ``cmd`` (raising :class:`Refused` with nothing changed) and then every
         automatic command due now, at most ``limit`` of them. Returns the commands applied, to
-        be stored in this order, and their events."""
+        be stored in this order, and their events. A command that fails part-way raises
+        :class:`Faulted`, whose ``done`` lists the commands applied in full before it."""
         applied: list[Command] = []
         events: list[Event] = []
         if cmd is not None:
@@ -385,17 +389,21 @@ class TableService:
                 auto = self.due(now)
                 if auto is None:
                     break
-            except Exception as exc:
-                self.faulted = True
-                log.exception("table %s failed working out what is due", self.code)
-                raise Faulted() from exc
-            try:
                 events += self.apply(auto, now)
-            except Faulted:
-                raise  # memory holds half a command: the caller rebuilds the table
+            except Faulted as exc:
+                # Memory holds half a command: the caller rebuilds the table from its log and
+                # may apply again what went through before it.
+                exc.done = applied
+                raise
             except Refused:  # a computer or timer move the engine refuses is a bug: stop here
                 log.exception("table %s refused its own automatic command %s", self.code, auto)
                 break
+            except Exception as exc:  # working out what is due failed: nothing applied
+                self.faulted = True
+                log.exception("table %s failed working out what is due", self.code)
+                fault = Faulted()
+                fault.done = applied
+                raise fault from exc
             applied.append(auto)
         return applied, events
 
