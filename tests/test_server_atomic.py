@@ -12,7 +12,15 @@ import pytest
 
 from bigtwo.server.hub import Hub, TableRunner
 from bigtwo.server.storage import MemoryStore
-from bigtwo.service import Command, Faulted, Refused, TableConfig, TableService, hash_token
+from bigtwo.service import (
+    Command,
+    Faulted,
+    Group,
+    Refused,
+    TableConfig,
+    TableService,
+    hash_token,
+)
 from bigtwo.service.commands import Op
 from bigtwo.service.table import AlreadyApplied
 from test_server_hub import FakeSocket, _seated
@@ -213,3 +221,20 @@ async def test_a_computer_move_that_fails_every_time_drops_the_table_instead_of_
     monkeypatch.undo()
     again = hub.get(runner.code)  # the next visit reloads it, and it plays on
     assert again is not None and again.service.match is not None
+
+
+def test_a_refusal_after_the_table_changed_is_a_fault_not_a_refusal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A handler that tells of a change and then refuses has half-applied the command: the
+    table says so (Faulted) rather than pass it off as a refusal that changed nothing."""
+    table = TableService(TableConfig.from_request(ONE_HUMAN), "T")
+    table.apply(Command(Op.JOIN, seat=0, name="Ann", token=hash_token("t")), 0.0)
+
+    def half(self: TableService, now: float) -> None:
+        self._emit("started", Group.ALL, {}, state=True)
+        raise Refused("bad_command", "changed my mind")
+
+    monkeypatch.setattr(TableService, "_start", half)
+    with pytest.raises(Faulted):
+        table.apply(Command(Op.READY, seat=0), 0.0)

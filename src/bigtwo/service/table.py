@@ -579,8 +579,15 @@ class TableService:
         self._new = []
         try:
             handler(self, cmd, now)
-        except Refused:
-            raise
+        except Refused as exc:
+            if not self._new:
+                raise
+            # Refused after it had changed the table (it told of a change): a bug, not a
+            # refusal; the table is no longer what its log says.
+            self.faulted = True
+            self._new = []
+            log.error("table %s refused %s after changing the table", self.code, cmd.op)
+            raise Faulted() from exc
         except Exception as exc:
             self.faulted = True
             self._new = []
