@@ -160,3 +160,12 @@ def test_the_client_address_is_the_socket_unless_a_trusted_proxy_speaks() -> Non
     assert proxies.of(request("127.0.0.1", "not-an-address")) == "127.0.0.1"
     assert proxies.of(request("127.0.0.1", None)) == "127.0.0.1"
     assert proxies.of(request("192.0.2.9", "1.2.3.4")) == "192.0.2.9"  # not a proxy of ours
+
+
+def test_serve_refuses_a_trusted_proxy_that_is_no_address(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bigtwo.cli import main
+
+    assert main(["serve", "--memory", "--trusted-proxy", "my-proxy.example"]) == 2
+    assert "is not an address or a network" in capsys.readouterr().err
