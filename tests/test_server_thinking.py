@@ -163,7 +163,7 @@ async def test_a_strong_table_is_served_in_turn_beside_six_expert_tables() -> No
     loop = asyncio.get_running_loop()
     try:
         assert await thinker.think(strong, "warm") is not None  # the worker has loaded
-        deadline = loop.time() + 3.0
+        deadline = loop.time() + 4.0
         levels: list[str] = []
 
         async def expert_table(code: str) -> None:
@@ -181,7 +181,7 @@ async def test_a_strong_table_is_served_in_turn_beside_six_expert_tables() -> No
                 thought = await thinker.think(strong, "STRONG")
                 waits.append(loop.time() - started)
                 assert thought is not None and thought.level == "strong"
-                await asyncio.sleep(0.01)
+                await asyncio.sleep(0.005)
 
         await asyncio.gather(*(expert_table(f"EXPERT{i}") for i in range(6)), strong_table())
         stats = thinker.stats()
@@ -194,7 +194,7 @@ async def test_a_strong_table_is_served_in_turn_beside_six_expert_tables() -> No
         f"p50={p50 * 1000:.1f} ms p99={p99 * 1000:.1f} ms max={waits[-1] * 1000:.1f} ms; "
         f"expert decisions stepped down: {levels.count('strong')} of {len(levels)}"
     )
-    assert len(waits) >= 10
+    assert len(waits) >= 20
     assert p99 < 0.5, f"the strong table's computers waited {p99 * 1000:.0f} ms (p99)"
     assert "strong" in levels and stats["stepped_down"] >= levels.count("strong")
     assert stats["fallbacks"] == 0
