@@ -504,6 +504,8 @@ class TableRunner:
         """Tell the table (a ``busy`` event) when its computers start playing a quicker level
         than their own because the server is busy, and when they are back to their own: back
         only after ``CALM_SECONDS`` without a step down, so a table hears of it rarely."""
+        if self.service.status != TableStatus.PLAYING:
+            return  # that move ended the match: nothing left to tell
         now = self.now()
         if played != usual:
             self._stepped_at = now
