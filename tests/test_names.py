@@ -113,7 +113,7 @@ def test_closed_sets_are_string_enums() -> None:
         assert isinstance(member, StrEnum), member
     assert [str(op) for op in Op] == [
         "join", "leave", "ready", "act", "chat", "takeover", "handback", "quit", "next",
-        "deal", "rematch", "kick", "computer", "settings",
+        "deal", "rematch", "kick", "computer", "settings", "busy",
     ]  # fmt: skip
     assert [str(s) for s in TableStatus] == ["waiting", "playing", "finished", "idle"]
     assert [str(c) for c in Control] == ["player", "computer", "quit"]

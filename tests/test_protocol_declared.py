@@ -153,7 +153,7 @@ def test_openapi_schemas_are_the_declarations() -> None:
 # -- HTTP: bodies checked against their declarations ----------------------------------------------
 @pytest.fixture
 async def http() -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(settings=Settings(think="inline", allow_seeds=True))
+    app = create_app(settings=Settings(think="inline", allow_seeds=True, stats_token="operator"))
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://lobby") as client:
         yield client
@@ -255,7 +255,8 @@ async def test_real_answers_fit_their_declared_schemas(http: httpx.AsyncClient) 
     openapi.Joined.model_validate((await http.post(f"/api/rooms/{code}/join", json={})).json())
     openapi.ServerInfo.model_validate((await http.get("/api")).json())
     openapi.Presets.model_validate((await http.get("/api/presets")).json())
-    openapi.Stats.model_validate((await http.get("/api/stats")).json())
+    auth = {"Authorization": "Bearer operator"}
+    openapi.Stats.model_validate((await http.get("/api/stats", headers=auth)).json())
     bad = await http.post("/api/rooms", json={"deals": 0})
     openapi.Error.model_validate(bad.json())
 

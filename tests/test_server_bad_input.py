@@ -224,7 +224,11 @@ async def test_bad_http_requests(server: Server) -> None:
             "/api/rooms", content=b"{not json", headers={"content-type": "application/json"}
         )
         assert bad_json.status_code == 400 and bad_json.json()["error"] == "bad_json"
-        big = await http.post("/api/rooms", content=b"{" + b" " * 20000 + b"}")
+        big = await http.post(
+            "/api/rooms",
+            content=b"{" + b" " * 20000 + b"}",
+            headers={"content-type": "application/json"},
+        )
         assert big.status_code == 413
         unknown = await http.post("/api/rooms", json={"colour": "red"})
         assert unknown.status_code == 422 and "colour" in unknown.json()["message"]

@@ -62,7 +62,7 @@ class FailingStore(MemoryStore):
         super().append(code, commands)
 
 
-async def test_nothing_is_sent_when_storing_fails_and_the_table_reloads() -> None:
+async def test_nothing_is_sent_when_storing_fails_and_the_table_goes_back_to_its_log() -> None:
     store = FailingStore()
     hub = Hub(store)
     runner, conn, socket = await _seated(hub, TableConfig.from_request(ONE_HUMAN))
@@ -74,11 +74,15 @@ async def test_nothing_is_sent_when_storing_fails_and_the_table_reloads() -> Non
     await asyncio.sleep(0.01)
     new = socket.messages()[sent_before:]
     assert not any("v" in m and m["type"] != "sync" for m in new)  # no event left the table
-    assert socket.closed is not None and socket.closed[0] == 1011
-    assert runner.code not in hub.tables
+    assert [m["code"] for m in new if m["type"] == "error"] == ["unavailable"]
+    # The table stays, as its log has it, with its connection, and plays on.
+    assert socket.closed is None and hub.tables[runner.code] is runner
+    assert runner.service.v == v_before and runner.service.status == "waiting"
     store.fail = False
-    again = hub.get(runner.code)
-    assert again is not None and again.service.v == v_before and again.service.status == "waiting"
+    runner.on_frame(conn, json.dumps({"type": "ready", "id": "r2"}))
+    await asyncio.sleep(0.01)
+    assert runner.service.status == "playing"
+    assert any(m["type"] == "ack" and m["id"] == "r2" for m in socket.messages())
 
 
 async def test_batches_and_slow_readers() -> None:

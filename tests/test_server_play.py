@@ -13,6 +13,7 @@ import pytest
 
 from bigtwo.server.client import BotClient, Lobby, ServerError, TableClient
 from test_server_support import (
+    STATS,
     Server,
     assert_no_foreign_cards,
     cards_left,
@@ -277,5 +278,6 @@ async def test_lobby_http_api(server: Server) -> None:
         assert joined["seat"] == 0 and len(joined["token"]) >= 32
         missing = await http.get("/api/nothing/here")
         assert missing.status_code == 404 and missing.json()["error"] == "not_found"
-        stats = (await http.get("/api/stats")).json()
+        assert (await http.get("/api/stats")).status_code == 403  # for the operator only
+        stats = (await http.get("/api/stats", headers=STATS)).json()
         assert stats["tables"] >= 1 and stats["rss_mb"] > 0

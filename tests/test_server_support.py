@@ -28,6 +28,10 @@ SERVER_OPTIONS = [
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][dchs])(?![A-Za-z0-9])")
 
 
+STATS_TOKEN = "operator-token-for-tests"
+STATS = {"Authorization": f"Bearer {STATS_TOKEN}"}  # the headers that read /api/stats
+
+
 @dataclass
 class Server:
     url: str
@@ -40,7 +44,9 @@ class Server:
         return self.url.replace("http://", "ws://")
 
     def start(self) -> None:
-        self.process = start_server(self.port, self.db, extra=SERVER_OPTIONS)
+        self.process = start_server(
+            self.port, self.db, extra=SERVER_OPTIONS, stats_token=STATS_TOKEN
+        )
         wait_ready(self.url, process=self.process)
 
     def stop(self) -> None:
@@ -60,7 +66,7 @@ def launch(tmp: Path, extra: list[str] | None = None) -> Server:
     """A server on a free port with a database in ``tmp``; ``extra``: more serve options."""
     port = free_port()
     db = tmp / "tables.sqlite3"
-    process = start_server(port, db, extra=SERVER_OPTIONS + (extra or []))
+    process = start_server(port, db, extra=SERVER_OPTIONS + (extra or []), stats_token=STATS_TOKEN)
     server = Server(f"http://127.0.0.1:{port}", port, db, process)
     try:
         wait_ready(server.url, process=process)

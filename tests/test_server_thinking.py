@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import random
 import statistics
 import time
@@ -20,7 +21,7 @@ from bigtwo.server.client import Lobby, TableClient
 from bigtwo.server.thinking import Thinker
 from bigtwo.service import Command, SeatConfig, TableConfig, TableService, hash_token
 from bigtwo.service.commands import Op
-from test_server_support import Server
+from test_server_support import STATS, Server
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -54,9 +55,14 @@ async def test_pings_are_answered_at_once_while_computers_think(server: Server) 
         client.on_message = count
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 4.0
+        latest = deadline + 8.0  # a loaded machine's computers think slower: wait for 6 moves
+
+        def going() -> bool:
+            now = loop.time()
+            return now < deadline or (computer_moves < 6 and now < latest)
 
         async def pinger() -> None:  # all along, whatever the table is doing
-            while loop.time() < deadline and client.state.status == "playing":
+            while going() and client.state.status == "playing":
                 pings.append(await client.ping(timeout=5))
                 await asyncio.sleep(0.04)  # under the 30 messages a second allowed
 
@@ -69,7 +75,7 @@ async def test_pings_are_answered_at_once_while_computers_think(server: Server) 
             await asyncio.sleep(0.005)
         await task
         async with httpx.AsyncClient(base_url=server.url, trust_env=False) as http:
-            thinking = (await http.get("/api/stats")).json()["thinking"]
+            thinking = (await http.get("/api/stats", headers=STATS)).json()["thinking"]
         await client.close()
     pings.sort()
     p50, p90 = statistics.median(pings), pings[int(0.9 * (len(pings) - 1))]
@@ -137,8 +143,145 @@ async def test_a_worker_process_decides_like_the_bot() -> None:
     finally:
         thinker.close()
     assert result is not None
-    mask, bot = result
+    mask, bot, level = result
+    assert level == "strong"  # alone in the pool: its own level
     assert mask in {p.mask for p in request.view.legal}
     assert type(bot) is type(request.bot) and bot is not request.bot  # a copy came back
     command = table.think_command(request, mask, bot)
     assert command is not None and command.cards == mask and table.seats[request.seat].bot is bot
+
+
+async def test_a_strong_table_is_served_in_turn_beside_six_expert_tables() -> None:
+    """Six tables of ``expert`` computers thinking without pause and one table of ``strong``
+    ones share one worker: tables are served in turn and the experts step down while the
+    pool is contended, so the strong table's computers wait well under half a second.
+    (With one shared queue they waited 2.4 s, median, the experts at full strength.)"""
+    _needs("expert")
+    _table, expert = _request("expert")
+    _table, strong = _request("strong")
+    thinker = Thinker("process", workers=1, budget=4.0)
+    loop = asyncio.get_running_loop()
+    try:
+        assert await thinker.think(strong, "warm") is not None  # the worker has loaded
+        deadline = loop.time() + 4.0
+        levels: list[str] = []
+
+        async def expert_table(code: str) -> None:
+            await asyncio.sleep(0.05)  # the strong table is playing; the expert ones come
+            while loop.time() < deadline:
+                thought = await thinker.think(expert, code)
+                if thought is not None:
+                    levels.append(thought.level)
+
+        waits: list[float] = []
+
+        async def strong_table() -> None:
+            while loop.time() < deadline:
+                started = loop.time()
+                thought = await thinker.think(strong, "STRONG")
+                waits.append(loop.time() - started)
+                assert thought is not None and thought.level == "strong"
+                await asyncio.sleep(0.005)
+
+        await asyncio.gather(*(expert_table(f"EXPERT{i}") for i in range(6)), strong_table())
+        stats = thinker.stats()
+    finally:
+        thinker.close()
+    waits.sort()
+    p50, p99 = statistics.median(waits), waits[int(0.99 * (len(waits) - 1))]
+    print(
+        f"\nstrong table beside six expert tables, one worker: n={len(waits)} "
+        f"p50={p50 * 1000:.1f} ms p99={p99 * 1000:.1f} ms max={waits[-1] * 1000:.1f} ms; "
+        f"expert decisions stepped down: {levels.count('strong')} of {len(levels)}"
+    )
+    assert len(waits) >= 20
+    assert p99 < 0.5, f"the strong table's computers waited {p99 * 1000:.0f} ms (p99)"
+    assert "strong" in levels and stats["stepped_down"] >= levels.count("strong")
+    assert stats["fallbacks"] == 0
+
+
+async def test_a_table_is_told_when_its_computers_step_down_and_when_they_are_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The step down is announced with a stored ``busy`` event (so a restart replays it),
+    once when it starts and once when the computers have played at their own level for a
+    while."""
+    _needs("expert")
+    from bigtwo.server import hub as hub_module
+    from bigtwo.server.hub import Connection, Hub, Settings
+    from bigtwo.server.storage import MemoryStore
+    from bigtwo.server.thinking import Thought
+    from test_server_hub import FakeSocket
+
+    hub = Hub(MemoryStore(), Settings(think="thread", think_workers=1))
+    busy = {"now": True}
+
+    async def think(request: Any, table: str = "") -> Thought:
+        legal = request.view.legal
+        cards = None if request.view.can_pass else legal[0].mask
+        return Thought(cards, request.bot, "strong" if busy["now"] else request.level)
+
+    monkeypatch.setattr(hub.thinker, "think", think)
+    monkeypatch.setattr(hub_module, "CALM_SECONDS", 0.0)
+    config = TableConfig.from_request(
+        {"seats": ["human"] + ["computer:expert"] * 3, "deals": 1, "away_seconds": None}
+    )
+    runner = hub.create(config)
+    seat, _token = hub.join(runner, "Ann", None)
+    socket = FakeSocket()
+    conn = Connection(socket, hub.settings.limits)
+    writer = asyncio.create_task(conn.writer())
+    runner.attach(conn, seat, 0)
+    runner.on_frame(conn, '{"type": "ready", "id": "r"}')
+
+    async def events(kind: str) -> list[dict[str, Any]]:
+        for _ in range(300):
+            await asyncio.sleep(0.01)
+            svc = runner.service
+            if svc.match is not None and svc.match.deal.turn == seat and svc.between is None:
+                view = svc.match.view(seat)
+                if view.can_pass:
+                    runner.on_frame(conn, json.dumps({"type": "pass", "id": f"p{svc.v}", "v": svc.state_v}))  # fmt: skip
+                else:
+                    cards = " ".join(str(c) for c in view.legal[0].cards)
+                    runner.on_frame(conn, json.dumps({"type": "play", "id": f"p{svc.v}", "cards": cards, "v": svc.state_v}))  # fmt: skip
+            found = [m for m in socket.messages() if m["type"] == kind]
+            if len(found) >= 2 or (found and busy["now"]):
+                return found
+        return [m for m in socket.messages() if m["type"] == kind]
+
+    stepped = await events("busy")
+    assert [m["busy"] for m in stepped] == [True]
+    assert stepped[0]["level"] == "strong" and stepped[0]["usual"] == "expert"
+    assert "busy" in stepped[0]["message"]
+    busy["now"] = False
+    both = await events("busy")
+    assert [m["busy"] for m in both] == [True, False]
+    rebuilt = hub.rebuild(runner.code)  # stored: a restart replays the same events
+    assert rebuilt is not None and rebuilt.v == runner.service.v
+    runner.stop()
+    conn.close(1000, "")
+    await writer
+
+
+async def test_a_slow_level_alone_thinks_its_full_time_and_shares_the_sole_worker_briefly() -> None:
+    """An expert table alone on a one-worker server thinks at full strength for up to half
+    the budget; once another table uses the pool, a full-strength decision is cut short, so
+    a table that comes along waits for the worker at most that long."""
+    _needs("expert")
+    from bigtwo.server.thinking import SOLE_WORKER_TIME_LIMIT
+
+    _table, expert = _request("expert")
+    _table, strong = _request("strong")
+    thinker = Thinker("thread", workers=1, budget=4.0)
+    try:
+        alone = await thinker.think(expert, "EXPERT")
+        assert alone is not None and alone.level == "expert"
+        assert expert.bot.time_limit == 2.0  # type: ignore[attr-defined]
+        assert await thinker.think(strong, "STRONG") is not None
+        shared = await thinker.think(expert, "EXPERT")
+        # Another table asked a moment ago: the expert steps down for this decision.
+        assert shared is not None and shared.level == "strong"
+        assert thinker._time_limit() == SOLE_WORKER_TIME_LIMIT  # and is cut short when not
+    finally:
+        thinker.close()

@@ -195,6 +195,13 @@ test("events of a deal no longer shown change nothing but the number seen", () =
   assert.deepEqual(model.deal, before);
 });
 
+test("a busy server's step down reaches the view as an effect to tell the player", () => {
+  const model = synced();
+  const busy = { type: /** @type {const} */ ("busy"), v: 21, busy: true, level: "strong", usual: "expert", message: "…" };
+  assert.deepEqual(applyEvent(model, busy), [{ type: "busy", busy: true, level: "strong", usual: "expert" }]);
+  assert.equal(model.v, 21);
+});
+
 test("the end of a deal: every seat's cards left, the server's multipliers, the wait for the next deal", (t) => {
   t.mock.method(Date, "now", () => NOW);
   const model = synced({ view: view({ counts: [1, 7, 4, 10], hand: "2s", legal: ["2s"], opening: null }) });

@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import ipaddress
 import json
+import os
 import sys
 import threading
 from pathlib import Path
@@ -90,6 +92,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=8,
         help="seats one client address may hold without connecting to them (default 8; "
         "0: no limit)",
+    )
+    serve.add_argument(
+        "--stats-token",
+        default=os.environ.get("BIGTWO_STATS_TOKEN", ""),
+        help="the operator's token for GET /api/stats (sent as 'Authorization: Bearer "
+        "TOKEN'; default $BIGTWO_STATS_TOKEN); without one, stats are refused",
+    )
+    serve.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy (address or network, e.g. 10.0.0.0/8; may be repeated) whose "
+        "X-Forwarded-For header names the client; from anyone else the socket's address "
+        "counts",
     )
     serve.set_defaults(run=_serve)
 
@@ -172,6 +189,15 @@ def _serve(args: argparse.Namespace) -> int:
     if args.max_tables < 1:
         print("bigtwo serve: --max-tables must be at least 1", file=sys.stderr)
         return 2
+    for proxy in args.trusted_proxy:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            print(
+                f"bigtwo serve: --trusted-proxy {proxy!r} is not an address or a network",
+                file=sys.stderr,
+            )
+            return 2
     settings = Settings(
         allow_seeds=args.allow_seeds,
         rooms_per_address=args.rooms_per_address,
@@ -183,6 +209,8 @@ def _serve(args: argparse.Namespace) -> int:
         think=args.think,
         think_workers=args.think_workers,
         think_budget=args.think_budget,
+        stats_token=args.stats_token,
+        trusted_proxies=tuple(args.trusted_proxy),
     )
     app = create_app(store, settings)
     if args.log_level in ("info", "debug"):
@@ -199,6 +227,9 @@ def _serve(args: argparse.Namespace) -> int:
         backlog=4096,
         timeout_graceful_shutdown=3,
         access_log=args.log_level == "debug",
+        # Client addresses are the app's business (--trusted-proxy): uvicorn would believe
+        # X-Forwarded-For from any local process.
+        proxy_headers=False,
     )
     uvicorn.Server(config).run()
     return 0

@@ -11,18 +11,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
+import ipaddress
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import __version__
@@ -68,7 +72,97 @@ _STATUS = {
     "too_big": 413,
     "not_over": 409,
     "unauthorized": 403,
+    "not_json": 415,
 }
+
+# Sent with every HTTP answer. The browser client is its own files only (no inline script,
+# no other site); its one inline style attribute (a hidden SVG sprite) is let through.
+SECURITY_HEADERS = (
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; "
+        b"style-src-attr 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
+        b"font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+        b"frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+)
+
+
+class Hardening:
+    """ASGI middleware: security headers on every HTTP answer, and every POST must say it is
+    JSON (``Content-Type: application/json``, else 415). A browser sends a cross-site form or
+    a plain ``fetch`` as ``text/plain``, form data or no type at all, and JSON only after a
+    CORS check this server never grants, so another site cannot create or join rooms from a
+    visitor's browser."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_hardened(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [
+                    (k, v) for k, v in message.get("headers", []) if k not in _SECURITY_NAMES
+                ]
+                message = {**message, "headers": [*headers, *SECURITY_HEADERS]}
+            await send(message)
+
+        if scope["method"] == "POST" and not _is_json(scope):
+            response = _error(
+                "not_json", "Send the request body as JSON (Content-Type: application/json)"
+            )
+            await response(scope, receive, send_hardened)
+            return
+        await self.app(scope, receive, send_hardened)
+
+
+_SECURITY_NAMES = frozenset(name for name, _ in SECURITY_HEADERS)
+
+
+def _is_json(scope: Scope) -> bool:
+    for name, value in scope.get("headers", []):
+        if name == b"content-type":
+            media = value.split(b";", 1)[0].strip().lower()
+            return bool(media == b"application/json")
+    return False
+
+
+class ClientAddress:
+    """Who a request comes from: the socket's peer, or, when the peer is a trusted proxy
+    (``bigtwo serve --trusted-proxy``), the nearest address in ``X-Forwarded-For`` that is
+    not itself a trusted proxy. A header from anyone else is not believed."""
+
+    def __init__(self, trusted: Iterable[str] = ()) -> None:
+        self.trusted = tuple(ipaddress.ip_network(t.strip(), strict=False) for t in trusted)
+
+    def _trusted(self, address: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(ip in network for network in self.trusted)
+
+    def of(self, request: Request | WebSocket) -> str:
+        peer = request.client.host if request.client else "?"
+        if not self.trusted or not self._trusted(peer):
+            return peer
+        forwarded = ",".join(request.headers.getlist("x-forwarded-for"))
+        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+        for hop in reversed(hops):  # the nearest hop first: each proxy appends its peer
+            try:
+                address = str(ipaddress.ip_address(hop))
+            except ValueError:
+                return peer  # a hop that is no address: believe only the socket
+            if not self._trusted(address):
+                return address
+        return peer
 
 
 def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
@@ -337,6 +431,19 @@ async def api_not_found(request: Request) -> Response:
 
 
 async def stats(request: Request) -> Response:
+    """The server's load, for its operator only: ``Authorization: Bearer TOKEN`` with the
+    token the server was started with (``--stats-token``); without one, nobody gets them."""
+    token = _hub(request).settings.stats_token
+    if not token:
+        return _error(
+            "unauthorized",
+            "Stats are off: start the server with --stats-token (or BIGTWO_STATS_TOKEN)",
+        )
+    scheme, _, given = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(
+        given.strip().encode("utf-8", "replace"), token.encode("utf-8")
+    ):
+        return _error("unauthorized", "Stats need the operator's token: Authorization: Bearer …")
     return JSONResponse(_hub(request).stats())
 
 
@@ -349,7 +456,8 @@ async def openapi(request: Request) -> Response:
 
 
 def _address(request: Request | WebSocket) -> str:
-    return request.client.host if request.client else "?"
+    addresses: ClientAddress = request.app.state.addresses
+    return addresses.of(request)
 
 
 # -- the table WebSocket ----------------------------------------------------------------------
@@ -387,9 +495,15 @@ async def table_socket(websocket: WebSocket) -> None:
             conn.error(exc.code, str(exc))
             conn.close(CLOSE_UNAUTHORIZED, "unauthorized")
             return
+        conn.address = _address(websocket)
         if seat is None and len(runner.spectators) >= hub.settings.max_spectators:
             conn.error("busy", "This table has as many spectators as it can hold")
             conn.close(CLOSE_UNAUTHORIZED, "too many spectators")
+            return
+        cap = hub.settings.max_spectators_per_address
+        if seat is None and sum(1 for c in runner.spectators if c.address == conn.address) >= cap:
+            conn.error("busy", f"At most {cap} spectators from one address may watch a table")
+            conn.close(CLOSE_UNAUTHORIZED, "too many spectators from one address")
             return
         if seat is None:
             conn.name = clean_text(hello.get("name", ""), MAX_NAME)
@@ -474,7 +588,8 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
     ]
     if WEB_DIR.is_dir():
         routes.append(Mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web"))
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Hardening)])
     app.state.hub = hub
     app.state.limiter = _HttpLimiter()
+    app.state.addresses = ClientAddress(hub.settings.trusted_proxies)
     return app

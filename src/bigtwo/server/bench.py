@@ -17,6 +17,7 @@ import contextlib
 import importlib
 import os
 import random
+import secrets
 import socket
 import subprocess
 import sys
@@ -30,7 +31,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from ..service.table import TableStatus
-from .client import BotClient, Lobby
+from .client import BotClient, Lobby, ServerError
 from .hub import LoopLag, tune_gc
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -43,14 +44,21 @@ def free_port() -> int:
 
 
 def start_server(
-    port: int, db: str | Path, *, extra: list[str] | None = None, log_level: str = "warning"
+    port: int,
+    db: str | Path,
+    *,
+    extra: list[str] | None = None,
+    log_level: str = "warning",
+    stats_token: str = "",
 ) -> subprocess.Popen[bytes]:
-    """A ``bigtwo serve`` process on 127.0.0.1:``port`` (wait for it with :func:`wait_ready`)."""
+    """A ``bigtwo serve`` process on 127.0.0.1:``port`` (wait for it with :func:`wait_ready`);
+    ``stats_token``: the operator's token for its ``/api/stats``."""
     command = [
         sys.executable, "-m", "bigtwo.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
         "--db", str(db), "--log-level", log_level, *(extra or []),
     ]  # fmt: skip
-    return subprocess.Popen(command, stdin=subprocess.DEVNULL)
+    env = {**os.environ, "BIGTWO_STATS_TOKEN": stats_token}
+    return subprocess.Popen(command, stdin=subprocess.DEVNULL, env=env)
 
 
 def wait_ready(
@@ -82,6 +90,14 @@ def _cpu_seconds(pid: int) -> float | None:
         return None
 
 
+async def _stats(lobby: Lobby, token: str) -> dict[str, Any]:
+    """The server's own figures, or none when it will not tell us (no operator token)."""
+    try:
+        return await lobby.stats(token)
+    except ServerError:
+        return {}
+
+
 async def _bench(
     url: str,
     tables: int,
@@ -89,6 +105,7 @@ async def _bench(
     think: float,
     level: str,
     setup_timeout: float,
+    stats_token: str = "",
     server_pid: int | None = None,
 ) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=64)
@@ -145,7 +162,7 @@ async def _bench(
         # as server latency, so they get the server's tuning too.
         tune_gc()
         await asyncio.sleep(min(2.0, max(0.5, think * 2)))  # warm up into steady state
-        await lobby.stats()  # starts the server's loop-lag window afresh
+        await _stats(lobby, stats_token)  # starts the server's loop-lag window afresh
         lag = LoopLag()
         lag_task = asyncio.create_task(lag.watch())
         load_before = os.getloadavg()
@@ -160,7 +177,7 @@ async def _bench(
         load_after = os.getloadavg()
         received_in_window = received[0] - received_before
         lag_task.cancel()
-        stats = await lobby.stats()
+        stats = await _stats(lobby, stats_token)
         latencies = sorted(lat for b in bots for sent, lat in b.latencies if t0 <= sent < t1)
         refusals = sum(len(b.refusals) for b in bots)
         failures = sum(b.failures for b in bots)
@@ -224,19 +241,23 @@ def run_bench(
             raise ValueError(
                 f"The benchmark only runs against this machine (127.0.0.1), not {host!r}"
             )
-        return _run(_bench(url.rstrip("/"), tables, seconds, think, level, setup_timeout))
+        token = os.environ.get("BIGTWO_STATS_TOKEN", "")
+        return _run(_bench(url.rstrip("/"), tables, seconds, think, level, setup_timeout, token))
     _raise_file_limit()
     with tempfile.TemporaryDirectory(prefix="bigtwo-bench-") as tmp:
         port = free_port()
+        token = secrets.token_urlsafe(16)
         # Every table of the bench is made from this one address.
         limits = [
             "--rooms-per-address", "0", "--rooms-per-minute", "0", "--seats-per-address", "0",
         ]  # fmt: skip
-        server = start_server(port, Path(tmp) / "bench.sqlite3", extra=limits)
+        server = start_server(port, Path(tmp) / "bench.sqlite3", extra=limits, stats_token=token)
         base = f"http://127.0.0.1:{port}"
         try:
             wait_ready(base, process=server)
-            result = _run(_bench(base, tables, seconds, think, level, setup_timeout, server.pid))
+            result = _run(
+                _bench(base, tables, seconds, think, level, setup_timeout, token, server.pid)
+            )
         finally:
             server.terminate()
             try:

@@ -85,8 +85,12 @@ class Lobby:
         if self._own:
             await self.http.aclose()
 
-    async def _call(self, method: str, path: str, body: Any = None) -> Any:
-        response = await self.http.request(method, self.url + path, json=body)
+    async def _call(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> Any:
+        if method == "POST" and body is None:
+            body = {}  # a POST is always JSON, even with nothing to say
+        response = await self.http.request(method, self.url + path, json=body, headers=headers)
         try:
             data = response.json()
         except ValueError:
@@ -140,8 +144,10 @@ class Lobby:
         body = {"as": "spectator", **({"invite": invite} if invite else {})}
         return dict(await self._call("POST", f"/api/rooms/{code}/join", body))
 
-    async def stats(self) -> dict[str, Any]:
-        return dict(await self._call("GET", "/api/stats"))
+    async def stats(self, token: str) -> dict[str, Any]:
+        """The server's load; ``token`` is its operator's (``bigtwo serve --stats-token``)."""
+        auth = {"Authorization": f"Bearer {token}"}
+        return dict(await self._call("GET", "/api/stats", headers=auth))
 
 
 # -- the mirror ----------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from ..service.events import Event, dumps
 from ..service.table import (
     AlreadyApplied,
     Control,
+    Faulted,
     Refused,
     TableService,
     TableStatus,
@@ -61,6 +62,8 @@ log = logging.getLogger(__name__)
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: codes are read aloud
 CODE_LENGTH = 6
+CALM_SECONDS = 10.0  # without a step down this long, a table hears its computers are back
+MAX_FAULTS = 3  # commands in a row that failed part-way: the table is dropped until revisited
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +87,10 @@ class Settings:
     limits: Limits = Limits()
     max_tables: int = 5000  # open tables at once, over every address
     max_spectators: int = 50
+    max_spectators_per_address: int = 5  # one client cannot take every spectator's place
+    stats_token: str = ""  # the operator's token for GET /api/stats ("": stats are refused)
+    # Proxies (addresses or networks) whose X-Forwarded-For names the client; else the socket.
+    trusted_proxies: tuple[str, ...] = ()
     finished_ttl: float = 600.0  # seconds a finished table stays loaded, watched or not
     idle_ttl: float = 300.0  # seconds an unstarted table nobody is at stays loaded
     # With max_tables open, an unstarted table nobody is at gives way to a new one after this.
@@ -138,6 +145,7 @@ class Connection:
         self.socket = socket
         self.limits = limits
         self.seat: int | None = None
+        self.address = ""  # the client's address, as the server believes it
         self.spectator = False
         self.name = ""
         self.batch = False
@@ -220,6 +228,9 @@ class TableRunner:
         self.creator: str | None = None  # the address that made it (not stored)
         hub.serial += 1
         self.serial = hub.serial  # the order tables were made (or loaded) in: the lobby's
+        self.faults = 0  # commands in a row that failed part-way (see _rollback)
+        self.stepped_down: str | None = None  # computers play below this level (busy server)
+        self._stepped_at = 0.0
 
     # -- time ----------------------------------------------------------------------------------
     @staticmethod
@@ -392,12 +403,23 @@ class TableRunner:
             if conn is not None:
                 conn.error("unavailable", "This table is being reloaded: reconnect", msg_id)
             return False
+        v_before = self.service.v
+        faulted = False
         try:
             commands, events = self.service.submit(cmd, self.now())
         except AlreadyApplied as exc:
             if conn is not None:
                 conn.reply({"type": "ack", "id": msg_id, "event": exc.v, "duplicate": True})
             return False
+        except Faulted as exc:
+            # Part of a command reached memory and none of it the log: back to the log, and
+            # on with whatever went through in full before the one that failed.
+            faulted = True
+            commands, events = self._recover(exc, v_before)
+            if not commands:
+                if conn is not None:
+                    conn.error(exc.code, str(exc), msg_id)
+                return False
         except Refused as exc:
             if conn is not None:
                 conn.error(exc.code, str(exc), msg_id)
@@ -406,11 +428,19 @@ class TableRunner:
             try:
                 self.hub.store.append(self.code, [c.to_log() for c in commands])
             except Exception:
-                # The table moved on in memory but not on disk: nothing may be sent. Drop it;
-                # the hub reloads it from the stored log when someone reconnects.
-                log.exception("table %s: storing failed; reloading it from the log", self.code)
-                self._break()
+                # The table moved on in memory but not on disk: nothing may be sent. Back to
+                # what the log holds; the command is refused.
+                log.exception("table %s: storing failed; rebuilding it from the log", self.code)
+                if conn is not None:
+                    conn.error("unavailable", "The table could not store that: retry", msg_id)
+                self.faults += 1
+                if self.faults >= MAX_FAULTS:
+                    self._break()
+                else:
+                    self._rollback(v_before)
                 return False
+            if not faulted:
+                self.faults = 0
         for event in events:
             text = event.json()
             personal = event.type == "rematch" and self.rematch_seats
@@ -486,28 +516,47 @@ class TableRunner:
             self._thinking = asyncio.get_running_loop().create_task(self._think(request))
 
     async def _think(self, request: ThinkRequest) -> None:
-        svc = self.service
         try:
-            result = await self.hub.thinker.think(request)
+            thought = await self.hub.thinker.think(request, self.code)
             # Thinking counts towards the computer's delay; the rest is waited out here.
-            wait = svc.turn_started + svc.config.computer_delay - self.now()
+            wait = self.service.turn_started + self.service.config.computer_delay - self.now()
             if wait > 0:
                 await asyncio.sleep(wait)
         finally:
-            self._thinking = None
+            if self._thinking is asyncio.current_task():
+                self._thinking = None
         if self.broken or self.hub.tables.get(self.code) is not self:
             return
+        svc = self.service
         try:
-            if result is None:
+            if thought is None:
                 cmd = svc.fallback_command(request)
             else:
-                cmd = svc.think_command(request, result[0], result[1])
+                cmd = svc.think_command(request, thought.cards, thought.bot)
             if cmd is None:  # the table moved on meanwhile: think again if it is still due
                 self._maybe_think()
-            else:
-                self.run(cmd)
+                return
+            self.run(cmd)
+            if thought is not None:
+                self._announce_level(request.level, thought.level)
         except Exception:
             log.exception("table %s: a computer's move failed", self.code)
+
+    def _announce_level(self, usual: str, played: str) -> None:
+        """Tell the table (a ``busy`` event) when its computers start playing a quicker level
+        than their own because the server is busy, and when they are back to their own: back
+        only after ``CALM_SECONDS`` without a step down, so a table hears of it rarely."""
+        if self.service.status != TableStatus.PLAYING:
+            return  # that move ended the match: nothing left to tell
+        now = self.now()
+        if played != usual:
+            self._stepped_at = now
+            if self.stepped_down is None:
+                self.stepped_down = usual
+                self.run(Command(Op.BUSY, text=played, name=usual))
+        elif self.stepped_down is not None and now - self._stepped_at >= CALM_SECONDS:
+            self.stepped_down = None
+            self.run(Command(Op.BUSY, text=usual, name=usual))
 
     def _reschedule(self) -> None:
         at = self.service.deadline()
@@ -527,6 +576,58 @@ class TableRunner:
             self.pump()
         except Exception:
             log.exception("table %s: timer failed", self.code)
+
+    def _recover(self, fault: Faulted, v_before: int) -> tuple[list[Command], list[Event]]:
+        """After a command failed part-way: the table as its log has it, with the commands
+        that went through in full before the failing one applied again (they are not stored
+        yet), returned with their events. A table that fails again and again (a computer's or
+        a timer's move due at once each time) is dropped instead (see :meth:`_break`): it
+        stays stored and reloads on the next visit."""
+        self.faults += 1
+        if self.faults >= MAX_FAULTS:
+            log.error("table %s failed %d commands in a row: dropped", self.code, self.faults)
+            self._break()
+            return [], []
+        if not self._rollback(v_before, resume=not fault.done):
+            return [], []
+        events: list[Event] = []
+        try:
+            for cmd in fault.done:
+                events += self.service.apply(cmd, self.now())
+        except Refused:  # it went through once: this is not expected, so give up on them
+            log.exception("table %s: a command failed when applied again", self.code)
+            self._rollback(v_before)
+            return [], []
+        return fault.done, events
+
+    def _rollback(self, v_before: int, *, resume: bool = True) -> bool:
+        """Make memory what the stored log says again, after a command failed part-way or
+        could not be stored: the table is rebuilt from its log and carries on with the same
+        connections. Whoever was sent nothing new needs nothing; if the log somehow holds
+        more than was sent (a store that failed after writing), everyone is resynced. If
+        even the log cannot be read, the table is dropped and reloads on the next visit.
+        ``resume``: schedule the table's timers and computers at once (else the caller
+        does, once it has applied more). Returns whether the table is still loaded."""
+        if self._thinking is not None:
+            self._thinking.cancel()
+            self._thinking = None
+        service = self.hub.rebuild(self.code)
+        if service is None:
+            self._break()
+            return False
+        now = self.now()
+        for seat in self.players:
+            service.connect(seat, now)
+        self.service = service
+        if service.v != v_before:
+            for c in self.connections():
+                c.reply(service.snapshot(c.seat, now))
+        self._clock = None
+        self._timer_at = -1.0  # whatever it was, schedule afresh
+        if resume:
+            self._reschedule()
+            self._maybe_think()
+        return True
 
     def _break(self) -> None:
         self.broken = True
@@ -585,7 +686,9 @@ class Hub:
                 count += 1
         return count
 
-    def _restore(self, code: str) -> TableRunner | None:
+    def _stored(self, code: str) -> tuple[Any, TableService] | None:
+        """A table rebuilt from the store: its stored room and its service (None: no such
+        room, or a log that does not replay)."""
         room = self.store.load(code)
         if room is None:
             return None
@@ -604,6 +707,22 @@ class Hub:
         except Exception:
             log.exception("table %s could not be reloaded from its log", code)
             return None
+        return room, service
+
+    def rebuild(self, code: str) -> TableService | None:
+        """The table ``code`` as its stored log has it (None: it cannot be rebuilt)."""
+        try:
+            stored = self._stored(code)
+        except Exception:
+            log.exception("table %s: the store could not be read", code)
+            return None
+        return None if stored is None else stored[1]
+
+    def _restore(self, code: str) -> TableRunner | None:
+        stored = self._stored(code)
+        if stored is None:
+            return None
+        room, service = stored
         runner = TableRunner(self, service)
         self.tables[code] = runner
         if service.status == TableStatus.FINISHED:

@@ -170,7 +170,9 @@ class Stats(Answer):
     loop_lag_ms_max: float
     thinking: dict[str, Any] = Field(
         description="Computer players: mode, workers, moves, fallbacks (out of time), "
-        "in_flight, ms_mean, ms_max"
+        "stepped_down (moves played at a quicker level while the pool was contended), "
+        "in_flight, waiting (decisions waiting for a worker), ms_mean, ms_max, wait_ms_max "
+        "(the longest wait for a worker since last asked)"
     )
     rss_mb: float
     peak_rss_mb: float
@@ -254,6 +256,7 @@ def _op(
 
 NO_ROOM = {404: "No such room"}
 LIMITED = {429: "Too many requests"}
+NOT_JSON = {415: "not_json: a POST body must be sent as Content-Type: application/json"}
 
 
 def openapi_spec() -> dict[str, Any]:
@@ -273,6 +276,7 @@ def openapi_spec() -> dict[str, Any]:
             403: "unauthorized: the token holds no seat here",
             **NO_ROOM,
             409: "not_over, or the new game started without you",
+            **NOT_JSON,
             **LIMITED,
             503: "The server holds as many tables as it can",
         },
@@ -326,6 +330,7 @@ def openapi_spec() -> dict[str, Any]:
                     {
                         400: "bad_json",
                         413: "Body too large",
+                        **NOT_JSON,
                         422: "An option is unknown or out of range (the message says which)",
                         429: "rate_limited: too many rooms made from this address lately; "
                         "too_many_rooms: as many open rooms as one address may have",
@@ -353,6 +358,7 @@ def openapi_spec() -> dict[str, Any]:
                         "key is needed to watch",
                         **NO_ROOM,
                         409: "table_full, seat_taken, or started",
+                        **NOT_JSON,
                         429: "rate_limited, or too_many_seats: this address holds as many "
                         "seats it has not connected to as it may",
                     },
@@ -368,7 +374,18 @@ def openapi_spec() -> dict[str, Any]:
                     "Share link: to the browser client (307), or the room", "RoomAnswer", room=True
                 )
             },
-            "/api/stats": {"get": _op("Load: tables, connections, memory", "Stats")},
+            "/api/stats": {
+                "get": _op(
+                    "Load: tables, connections, memory, computers (for the operator)",
+                    "Stats",
+                    {403: "unauthorized: no or a wrong operator token, or stats are off"},
+                    description=(
+                        "Send `Authorization: Bearer TOKEN` with the token the server was "
+                        "started with (`bigtwo serve --stats-token`, or BIGTWO_STATS_TOKEN); a "
+                        "server started without one refuses stats to everyone."
+                    ),
+                )
+            },
             "/healthz": {"get": _op("Liveness", None)},
             "/openapi.json": {"get": _op("This document", None)},
         },

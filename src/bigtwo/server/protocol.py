@@ -276,7 +276,7 @@ class RematchRequest(Declared):
 # -- what the server sends: the event and message types (fields: docs/protocol.md) -------------
 EVENT_TYPES = (
     "joined", "left", "ready", "started", "deal", "hand", "turn", "action", "deal_end",
-    "next", "match_end", "chat", "control", "quit", "closed", "rematch", "host", "settings",
+    "next", "match_end", "chat", "control", "quit", "closed", "rematch", "host", "settings", "busy",
 )  # fmt: skip
 SERVER_MESSAGE_TYPES = ("welcome", "sync", "ack", "error", "pong", "bye", "presence", "clock")
 

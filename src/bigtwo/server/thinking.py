@@ -19,6 +19,18 @@ with its best move so far rather than being overruled. The cheapest levels (``ra
 ``greedy``) think on the loop, where they take microseconds and a trip to a worker would cost
 more than the decision. This module decides nothing about the game: the table checks every
 choice it gets back.
+
+The pool is shared fairly. Each table has at most one decision waiting or running; decisions
+wait in the order their tables asked, so tables are served in turn (round robin), and no more
+are handed to the workers than there are workers, so this queue is the only one. A level that
+thinks long (``expert``) thinks at full strength only while the pool is not contended:
+when decisions are waiting, when it would take the last free worker, or (with a single
+worker) when another table asked a moment ago, it steps down for that decision
+(``STEP_DOWN``: ``expert`` plays as ``strong``), and the table says so to its players (see
+:class:`Thought`). So a quick level is never stuck behind a queue of slow ones. Measured
+on a two-core machine with one worker, six tables of three ``expert`` computers made a
+separate table's ``strong`` computers wait 2.4 s (median) for the shared queue; served in
+turn with the step-down, see ``tests/test_server_thinking.py`` for the figure now.
 """
 
 from __future__ import annotations
@@ -30,8 +42,10 @@ import multiprocessing
 import os
 import signal
 import time
+from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from ..bots.base import Bot
 from ..engine.cards import Mask
@@ -42,6 +56,26 @@ log = logging.getLogger(__name__)
 INLINE_LEVELS = frozenset({"random", "greedy"})  # microseconds: not worth a trip to a worker
 MODES = ("process", "thread", "inline")
 STUCK_TIMEOUTS = 3  # this many decisions in a row out of time: the workers are replaced
+# A level that thinks long, and the quicker one it plays as while decisions are waiting.
+STEP_DOWN = {"expert": "strong"}
+# With a single worker, another table that asked for a decision this recently (seconds)
+# makes the pool contended: a slow level steps down rather than hold the only worker.
+CONTENDED_SECONDS = 2.0
+# With a single worker shared by several tables (another asked within ACTIVE_SECONDS), a slow
+# level at full strength stops after this long (seconds), so a table that comes along
+# meanwhile waits no longer than that. The expert's own budget is sized for a median under
+# 200 ms, so this rarely cuts a search short; a table alone on the server is not cut at all.
+SOLE_WORKER_TIME_LIMIT = 0.4
+ACTIVE_SECONDS = 60.0
+
+
+class Thought(NamedTuple):
+    """A computer's decision: the cards (a mask; None: pass), its bot afterwards, and the
+    level that decided (another than the seat's when the server was busy: see STEP_DOWN)."""
+
+    cards: Mask | None
+    bot: Bot
+    level: str
 
 
 def _decide(bot: Bot, view: Any, rng: Any, peek: Any) -> tuple[Mask | None, Bot]:
@@ -50,6 +84,31 @@ def _decide(bot: Bot, view: Any, rng: Any, peek: Any) -> tuple[Mask | None, Bot]
         bot.peek(peek)
     play = bot.choose(view, rng)
     return (None if play is None else play.mask), bot
+
+
+def _decide_as(level: str, seat: int, view: Any, rng: Any) -> Mask | None:
+    """In a worker: one decision by a fresh bot of ``level`` (a step down for a busy server;
+    the seat's own bot is neither sent nor changed)."""
+    from ..bots import make_bot
+
+    bot = make_bot(level)
+    bot.new_deal(seat)
+    play = bot.choose(view, rng)
+    return None if play is None else play.mask
+
+
+@dataclass(eq=False)
+class _Job:
+    """One table's decision waiting for a worker (or on one)."""
+
+    request: ThinkRequest
+    table: str
+    queued: float
+    done: asyncio.Future[Thought | None] = field(default_factory=lambda: _future())
+
+
+def _future() -> asyncio.Future[Thought | None]:
+    return asyncio.get_running_loop().create_future()
 
 
 def _warm() -> int:
@@ -130,11 +189,17 @@ class Thinker:
         self.budget = budget
         self._pool: concurrent.futures.Executor | None = None
         self._late = 0  # decisions in a row that ran out of time
+        # Decisions waiting for a worker, one per table, in the order their tables asked.
+        self._waiting: OrderedDict[str, _Job] = OrderedDict()
+        self._running: set[_Job] = set()  # decisions on a worker now
+        self._asked: OrderedDict[str, float] = OrderedDict()  # table -> when it last asked
         self.moves = 0
         self.fallbacks = 0
+        self.stepped_down = 0
         self.in_flight = 0
         self.worst = 0.0
         self.total = 0.0
+        self.worst_wait = 0.0
 
     def offloads(self, level: str) -> bool:
         """Whether a computer of ``level`` thinks in the pool (else on the caller's loop)."""
@@ -175,20 +240,27 @@ class Thinker:
                 process.terminate()
 
     # -- deciding --------------------------------------------------------------------------------
-    async def think(self, request: ThinkRequest) -> tuple[Mask | None, Bot] | None:
+    async def think(self, request: ThinkRequest, table: str = "") -> Thought | None:
         """The cards the computer chose and its bot afterwards, or None when it ran out of
-        time or failed (the table then plays the cheapest move)."""
-        loop = asyncio.get_running_loop()
-        bot = request.bot
-        if getattr(bot, "time_limit", 0) is None:  # a bot that can stop early is told when
-            bot.time_limit = self.budget / 2  # type: ignore[attr-defined]
+        time or failed (the table then plays the cheapest move). ``table`` names the table
+        asking: a table has one decision at a time here (a newer one replaces a waiting one,
+        which gets None), and tables are served in turn."""
+        key = table or f"#{id(request)}"
         started = time.perf_counter()
+        job = _Job(request, key, started)
+        old = self._waiting.pop(key, None)
+        if old is not None and not old.done.done():
+            old.done.set_result(None)
+        self._waiting[key] = job
+        self._asked.pop(key, None)
+        self._asked[key] = started
+        since = started - ACTIVE_SECONDS
+        while next(iter(self._asked.values())) < since:  # forget tables that stopped asking
+            self._asked.popitem(last=False)
         self.in_flight += 1
         try:
-            future = loop.run_in_executor(
-                self._executor(), _decide, bot, request.view, request.rng, request.peek
-            )
-            result = await asyncio.wait_for(future, self.budget)
+            self._dispatch()
+            result = await asyncio.wait_for(asyncio.shield(job.done), self.budget)
         except TimeoutError:
             self._late += 1
             self.fallbacks += 1
@@ -202,17 +274,13 @@ class Thinker:
                 self.close()
                 self._late = 0
             return None
-        except BrokenProcessPool:
-            self.fallbacks += 1
-            log.error("a computer player's worker process died: starting new ones")
-            self.close()
-            return None
-        except Exception:
-            self.fallbacks += 1
-            log.exception("a %s computer failed to choose", request.level)
-            return None
         finally:
             self.in_flight -= 1
+            if self._waiting.get(key) is job:
+                del self._waiting[key]
+        if result is None:
+            self.fallbacks += 1
+            return None
         self._late = 0
         elapsed = time.perf_counter() - started
         self.moves += 1
@@ -220,14 +288,92 @@ class Thinker:
         self.worst = max(self.worst, elapsed)
         return result
 
+    def _dispatch(self) -> None:
+        """Hand waiting decisions to free workers, tables in the order they asked."""
+        while self._waiting and len(self._running) < self.workers:
+            _key, job = self._waiting.popitem(last=False)
+            level = job.request.level
+            if level in STEP_DOWN and self._contended():
+                level = STEP_DOWN[level]
+            self._running.add(job)
+            asyncio.get_running_loop().create_task(self._run(job, level))
+
+    def _contended(self) -> bool:
+        """Whether a slow decision starting now would keep another table waiting: one is
+        waiting already, or it would take the last free worker (with several), or (with a
+        single worker) another table asked for one a moment ago."""
+        if self._waiting:
+            return True
+        if self.workers > 1:
+            return len(self._running) + 1 >= self.workers
+        return self._tables_asking(CONTENDED_SECONDS) > 1
+
+    def _tables_asking(self, seconds: float, most: int = 2) -> int:
+        """How many tables asked for a decision in the last ``seconds`` (counted up to
+        ``most``)."""
+        since = time.perf_counter() - seconds
+        count = 0
+        for at in reversed(self._asked.values()):  # newest first
+            if at < since or count >= most:
+                break
+            count += 1
+        return count
+
+    async def _run(self, job: _Job, level: str) -> None:
+        """One decision on a worker, by ``level`` (the seat's own, or the one it steps down
+        to). The worker stays counted as busy until it really is free (a decision past its
+        budget still holds it), so nothing else queues in the pool."""
+        loop = asyncio.get_running_loop()
+        request = job.request
+        self.worst_wait = max(self.worst_wait, time.perf_counter() - job.queued)
+        thought: Thought | None = None
+        try:
+            if level != request.level:
+                self.stepped_down += 1
+                mask = await loop.run_in_executor(
+                    self._executor(), _decide_as, level, request.seat, request.view, request.rng
+                )
+                thought = Thought(mask, request.bot, level)
+            else:
+                bot = request.bot
+                if hasattr(bot, "time_limit"):  # a bot that can stop early is told when
+                    bot.time_limit = self._time_limit()
+                mask, after = await loop.run_in_executor(
+                    self._executor(), _decide, bot, request.view, request.rng, request.peek
+                )
+                thought = Thought(mask, after, level)
+        except BrokenProcessPool:
+            log.error("a computer player's worker process died: starting new ones")
+            self.close()
+        except Exception:
+            log.exception("a %s computer failed to choose", request.level)
+        finally:
+            self._running.discard(job)
+            if not job.done.done():
+                job.done.set_result(thought)
+            self._dispatch()
+
+    def _time_limit(self) -> float:
+        """Seconds a bot that can stop early may think: half the budget, so it answers with
+        its best move so far rather than be overruled; less when it holds the only worker
+        (it keeps nobody waiting long)."""
+        half = self.budget / 2
+        if self.workers == 1 and self._tables_asking(ACTIVE_SECONDS) > 1:
+            return min(half, SOLE_WORKER_TIME_LIMIT)
+        return half
+
     def stats(self) -> dict[str, Any]:
         worst, self.worst = self.worst, 0.0
+        worst_wait, self.worst_wait = self.worst_wait, 0.0
         return {
             "mode": self.mode,
             "workers": self.workers if self.mode != "inline" else 0,
             "moves": self.moves,
             "fallbacks": self.fallbacks,
+            "stepped_down": self.stepped_down,
             "in_flight": self.in_flight,
+            "waiting": len(self._waiting),
             "ms_mean": round(1000 * self.total / self.moves, 1) if self.moves else 0.0,
             "ms_max": round(worst * 1000, 1),
+            "wait_ms_max": round(worst_wait * 1000, 1),
         }

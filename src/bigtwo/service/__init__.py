@@ -11,6 +11,7 @@ from .events import Event, Group
 from .table import (
     AlreadyApplied,
     Control,
+    Faulted,
     Refused,
     TableService,
     TableStatus,
@@ -25,6 +26,7 @@ __all__ = [
     "ConfigError",
     "Control",
     "Event",
+    "Faulted",
     "Group",
     "Op",
     "Refused",

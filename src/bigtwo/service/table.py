@@ -108,6 +108,19 @@ class AlreadyApplied(Refused):
         self.v = v
 
 
+class Faulted(Refused):
+    """A command failed part-way through, for a reason other than a refusal (a bug, a fault):
+    the table's memory may hold half of it, so this table must be rebuilt from its stored
+    log (:meth:`TableService.restore`) before it is used again; until then it refuses every
+    command with this error. The command is not applied and must not be stored."""
+
+    def __init__(self, message: str = "The table failed on that command: nothing was applied"):
+        super().__init__("internal", message)
+        # From :meth:`TableService.submit`: the commands it had applied in full before the one
+        # that failed (the caller's own first), to apply again to the rebuilt table.
+        self.done: list[Command] = []
+
+
 def hash_token(token: str) -> str:
     """Tables keep only a digest of each seat token, so a stolen log seats nobody."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -145,7 +158,8 @@ class Seat:
     bot: Bot | None = None
     avatar: int | None = None  # the picture the player chose, if any
     said_next: bool = False  # between deals: this player asked for the next deal
-    applied: OrderedDict[str, int] = field(default_factory=OrderedDict)
+    # Action ids applied recently: id -> (first event number, the cards played; None: pass).
+    applied: OrderedDict[str, tuple[int, Mask | None]] = field(default_factory=OrderedDict)
 
     @property
     def human(self) -> bool:
@@ -211,6 +225,7 @@ class TableService:
         self.turn_started = now  # when the turn (or the pause between deals) began
         self.between: int | None = None  # between deals: the number of the deal to come
         self.rematch = ""  # the code of the table opened for a new game, once there is one
+        self.faulted = False  # a command failed part-way: rebuild from the log (see Faulted)
         self.seats: list[Seat] = []
         for i, sc in enumerate(config.seats):
             seat = Seat(i, sc)
@@ -381,21 +396,33 @@ class TableService:
     ) -> tuple[list[Command], list[Event]]:
         """Apply ``cmd`` (raising :class:`Refused` with nothing changed) and then every
         automatic command due now, at most ``limit`` of them. Returns the commands applied, to
-        be stored in this order, and their events."""
+        be stored in this order, and their events. A command that fails part-way raises
+        :class:`Faulted`, whose ``done`` lists the commands applied in full before it."""
         applied: list[Command] = []
         events: list[Event] = []
         if cmd is not None:
             events += self.apply(cmd, now)
             applied.append(cmd)
         while len(applied) < limit:
-            auto = self.due(now)
-            if auto is None:
-                break
             try:
+                auto = self.due(now)
+                if auto is None:
+                    break
                 events += self.apply(auto, now)
+            except Faulted as exc:
+                # Memory holds half a command: the caller rebuilds the table from its log and
+                # may apply again what went through before it.
+                exc.done = applied
+                raise
             except Refused:  # a computer or timer move the engine refuses is a bug: stop here
                 log.exception("table %s refused its own automatic command %s", self.code, auto)
                 break
+            except Exception as exc:  # working out what is due failed: nothing applied
+                self.faulted = True
+                log.exception("table %s failed working out what is due", self.code)
+                fault = Faulted()
+                fault.done = applied
+                raise fault from exc
             applied.append(auto)
         return applied, events
 
@@ -582,12 +609,34 @@ class TableService:
 
     # -- commands ----------------------------------------------------------------------------
     def apply(self, cmd: Command, now: float) -> list[Event]:
-        """Apply one command, or raise :class:`Refused` having changed nothing."""
+        """Apply one command, or raise :class:`Refused` having changed nothing.
+
+        Every check comes before the first change, so a refusal changes nothing. Anything
+        else that goes wrong part-way (a bug, a fault) raises :class:`Faulted` instead: the
+        command is not applied, and the table refuses everything until it is rebuilt from
+        its stored log, which lacks that command, so memory and log never disagree."""
+        if self.faulted:
+            raise Faulted("This table is being rebuilt from its log after a failure: retry")
         handler = _HANDLERS.get(cmd.op)
         if handler is None:
             raise Refused("bad_command", f"Unknown command {cmd.op!r}")
         self._new = []
-        handler(self, cmd, now)
+        try:
+            handler(self, cmd, now)
+        except Refused as exc:
+            if not self._new:
+                raise
+            # Refused after it had changed the table (it told of a change): a bug, not a
+            # refusal; the table is no longer what its log says.
+            self.faulted = True
+            self._new = []
+            log.error("table %s refused %s after changing the table", self.code, cmd.op)
+            raise Faulted() from exc
+        except Exception as exc:
+            self.faulted = True
+            self._new = []
+            log.exception("table %s failed part-way through %s", self.code, cmd.op)
+            raise Faulted() from exc
         return self._new
 
     def _seat(self, number: int | None) -> Seat:
@@ -742,7 +791,13 @@ class TableService:
                 raise Refused("bad_command", f"An action id is at most {MAX_ACTION_ID} characters")
             done = seat.applied.get(cmd.id)
             if done is not None:
-                raise AlreadyApplied(cmd.id, done)
+                if done[1] != cmd.cards:
+                    raise Refused(
+                        "id_reused",
+                        f"Action id {cmd.id!r} was already used for another action: "
+                        "give each new action a new id",
+                    )
+                raise AlreadyApplied(cmd.id, done[0])
         if self.status == TableStatus.WAITING:
             raise Refused("not_started", "The match has not started yet")
         if self.status == TableStatus.FINISHED or self.match is None:
@@ -770,7 +825,7 @@ class TableService:
         deal_number = match.deal_number
         first_v = self.v + 1
         if cmd.id:
-            seat.applied[cmd.id] = first_v
+            seat.applied[cmd.id] = (first_v, cmd.cards)
             if len(seat.applied) > IDS_KEPT:
                 seat.applied.popitem(last=False)
         self._action_events(cmd, applied, deal_number)
@@ -865,6 +920,22 @@ class TableService:
             raise Refused("bad_command", "A new game needs the code of its table")
         self.rematch = cmd.text
         self._emit("rematch", Group.ALL, {"code": cmd.text, "by": cmd.seat})
+
+    def _busy(self, cmd: Command, now: float) -> None:
+        """The server is busy: the computers play at level ``text`` instead of their own
+        (``name``) for now; or (``text`` == ``name``) at their own level again."""
+        if not cmd.text or not cmd.name:
+            raise Refused("bad_command", "Say which level the computers play, and their own")
+        busy = cmd.text != cmd.name
+        if busy:
+            message = f"The server is busy: {cmd.name} computers play at the {cmd.text} level"
+        else:
+            message = f"The computers play at their own level ({cmd.name}) again"
+        self._emit(
+            "busy",
+            Group.ALL,
+            {"busy": busy, "level": cmd.text, "usual": cmd.name, "message": message},
+        )
 
     def _finished(self) -> None:
         """The match is over: computers will not be asked again, so let them go."""
@@ -1109,4 +1180,5 @@ _HANDLERS = {
     Op.KICK: TableService._kick,
     Op.COMPUTER: TableService._computer,
     Op.SETTINGS: TableService._settings,
+    Op.BUSY: TableService._busy,
 }

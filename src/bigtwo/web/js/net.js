@@ -30,8 +30,9 @@ async function request(method, path, body) {
   try {
     const res = await fetch(path, {
       method,
-      headers: body ? { "Content-Type": "application/json" } : {},
-      body: body ? JSON.stringify(body) : undefined,
+      // Every POST is JSON, even an empty one: the server refuses any other (415).
+      headers: method === "POST" ? { "Content-Type": "application/json" } : {},
+      body: method === "POST" ? JSON.stringify(body ?? {}) : undefined,
       signal: controller.signal,
     });
     const type = res.headers.get("content-type") || "";

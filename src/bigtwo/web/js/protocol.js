@@ -269,9 +269,16 @@
  */
 
 /**
+ * The server is busy: the computers play at a quicker level than their own (or, busy false,
+ * at their own again).
+ * @typedef {{type: "busy", v: number, busy: boolean, level: string, usual: string, message: string}} BusyEvent
+ */
+
+/**
  * @typedef {JoinedEvent | LeftEvent | ReadyEvent | StartedEvent | DealEvent | HandEvent | TurnEvent
  *   | ActionEvent | DealEndEvent | NextEvent | MatchEndEvent | ChatEvent | ControlEvent | QuitEvent
- *   | ClosedEvent | RematchEvent | HostEvent | SettingsEvent} TableEvent
+ *   | ClosedEvent | RematchEvent | HostEvent | SettingsEvent
+ *   | BusyEvent} TableEvent
  */
 
 // -- unnumbered server messages ----------------------------------------------------------------------

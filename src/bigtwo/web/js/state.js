@@ -118,7 +118,8 @@ import { toCards } from "./cards.js";
  * @typedef {{type: "new_deal"} | {type: "action", action: Action} | {type: "deal_end", result: Result}
  *   | {type: "match_end"} | {type: "chat"} | {type: "closed"}
  *   | {type: "rematch", code: string, by: number, seat?: number, token?: string}
- *   | {type: "removed", reason: string} | {type: "freed", seat: number, name: string}} Effect
+ *   | {type: "removed", reason: string} | {type: "freed", seat: number, name: string}
+ *   | {type: "busy", busy: boolean, level: string, usual: string}} Effect
  */
 
 /**
@@ -444,6 +445,9 @@ export function applyEvent(model, e) {
       if (e.seat === model.seat && (e.reason === "kicked" || e.reason === "computer")) effects.push({ type: "removed", reason: e.reason });
       break;
     }
+    case "busy":
+      effects.push({ type: "busy", busy: e.busy, level: e.level, usual: e.usual });
+      break;
     case "closed":
       model.status = "finished";
       model.closed = e.reason;

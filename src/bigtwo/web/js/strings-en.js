@@ -140,6 +140,8 @@ export const STRINGS_EN = {
   "table.youWatch": "You are watching: players' cards stay hidden.",
   "table.confirmQuit": "Quit this game? A computer will play your seat.",
   "table.newGameAt": "New game: {link}",
+  "table.busy": "The server is busy: the {usual} computers play at the {level} level for now",
+  "table.notBusy": "The computers play at their own level ({usual}) again",
   "table.rematchBy": "{name} started a new game: join it from the bar above",
   "table.nextDealIn": "next deal in {n} s",
   "table.nextDealWaiting": "waiting for {names} to continue",

@@ -140,6 +140,8 @@ export const STRINGS_ZH = {
   "table.youWatch": "你正在旁觀：玩家的手牌不會顯示。",
   "table.confirmQuit": "離開這局？電腦會代你出牌。",
   "table.newGameAt": "新牌局：{link}",
+  "table.busy": "伺服器忙碌：{usual} 電腦暫時以 {level} 等級出牌",
+  "table.notBusy": "電腦恢復以自己的等級（{usual}）出牌",
   "table.rematchBy": "{name} 開了新牌局：按上方的按鈕加入",
   "table.nextDealIn": "{n} 秒後下一局",
   "table.nextDealWaiting": "等待 {names} 繼續",

@@ -232,6 +232,9 @@ export class TableScreen {
       forgetTable(this.code);
     } else if (effect.type === "match_end" && conn === this.conns[0]) {
       this.pendingSheet = conn.model.results.at(-1) || this.pendingSheet;
+    } else if (effect.type === "busy" && conn === this.conns[0]) {
+      const key = effect.busy ? "table.busy" : "table.notBusy";
+      toast(t(key, { level: effect.level, usual: effect.usual }));
     } else if (effect.type === "chat" && conn === this.conns[0]) {
       const line = conn.model.chat.at(-1);
       if (line && line.seat !== conn.seat && window.innerWidth < 980) toast(`${line.name}: ${line.text}`);

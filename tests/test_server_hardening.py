@@ -1,0 +1,171 @@
+"""HTTP hardening: security headers on every answer, JSON-only POSTs (a cross-site form post
+is refused), ``/api/stats`` for the operator only, client addresses believed from
+``X-Forwarded-For`` only when a trusted proxy sends it, and one address cannot take every
+spectator's place at a table."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import warnings
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+
+with warnings.catch_warnings():  # Starlette would rather it were httpx2; httpx is what we have
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from bigtwo.server.app import create_app
+from bigtwo.server.hub import Settings
+from bigtwo.server.protocol import PROTOCOL
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+TOKEN = "the-operator"
+
+
+def _app(**settings: Any) -> Any:
+    return create_app(settings=Settings(think="inline", **settings))
+
+
+@pytest.fixture
+async def http() -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=_app(stats_token=TOKEN))
+    async with httpx.AsyncClient(transport=transport, base_url="http://lobby") as client:
+        yield client
+
+
+async def test_every_answer_carries_the_security_headers(http: httpx.AsyncClient) -> None:
+    made = await http.post("/api/rooms", json={})
+    answers = [
+        await http.get("/"),  # the browser client
+        await http.get("/js/main.js"),
+        await http.get("/api"),
+        await http.get("/api/rooms"),
+        made,
+        await http.get("/api/nothing"),  # a 404
+        await http.post("/api/rooms", json={"deals": 0}),  # a 422
+        await http.get("/healthz"),
+        await http.get("/openapi.json"),
+    ]
+    for answer in answers:
+        headers = answer.headers
+        csp = headers["content-security-policy"]
+        assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp, answer.url
+        assert "script-src 'self'" in csp and "unsafe-eval" not in csp
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["x-frame-options"] == "DENY"
+        assert headers["referrer-policy"] == "no-referrer"
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [None, "text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded",
+     "multipart/form-data; boundary=x", "application/jsonp", "text/json"],
+)  # fmt: skip
+async def test_posts_that_are_not_json_are_refused(
+    http: httpx.AsyncClient, content_type: str | None
+) -> None:
+    """What another site can make a visitor's browser send without asking the server first
+    (a form, a plain fetch) never creates or joins a room."""
+    headers = {} if content_type is None else {"content-type": content_type}
+    before = len((await http.get("/api/rooms")).json()["rooms"])
+    for body in (b'{"title": "from elsewhere"}', b""):
+        made = await http.post("/api/rooms", content=body, headers=headers)
+        assert made.status_code == 415, (content_type, made.text)
+        assert made.json()["error"] == "not_json" and "application/json" in made.json()["message"]
+    room = (await http.post("/api/rooms", json={})).json()["code"]
+    joined = await http.post(f"/api/rooms/{room}/join", content=b"{}", headers=headers)
+    assert joined.status_code == 415
+    assert len((await http.get("/api/rooms")).json()["rooms"]) == before + 1  # only the JSON one
+    ok = await http.post("/api/rooms", content=b"{}", headers={"content-type": "Application/JSON; charset=utf-8"})  # fmt: skip
+    assert ok.status_code == 201
+
+
+async def test_stats_need_the_operators_token(http: httpx.AsyncClient) -> None:
+    assert (await http.get("/api/stats")).status_code == 403
+    wrong = await http.get("/api/stats", headers={"Authorization": "Bearer guess"})
+    assert wrong.status_code == 403 and wrong.json()["error"] == "unauthorized"
+    assert (await http.get("/api/stats", headers={"Authorization": TOKEN})).status_code == 403
+    right = await http.get("/api/stats", headers={"Authorization": f"Bearer {TOKEN}"})
+    assert right.status_code == 200 and "tables" in right.json()
+
+
+async def test_stats_are_refused_when_the_server_has_no_operator_token() -> None:
+    transport = httpx.ASGITransport(app=_app())
+    async with httpx.AsyncClient(transport=transport, base_url="http://lobby") as http:
+        for auth in ({}, {"Authorization": "Bearer "}, {"Authorization": "Bearer x"}):
+            refused = await http.get("/api/stats", headers=auth)
+            assert refused.status_code == 403 and "--stats-token" in refused.json()["message"]
+
+
+# -- client addresses and spectators --------------------------------------------------------------
+def _watch(
+    sockets: contextlib.ExitStack, client: TestClient, code: str, forwarded: str | None = None
+) -> dict[str, Any]:
+    """Say hello as a spectator (the socket stays open until ``sockets`` closes); the
+    server's first answer (welcome or error)."""
+    headers = {} if forwarded is None else {"x-forwarded-for": forwarded}
+    socket = sockets.enter_context(client.websocket_connect(f"/ws/{code}", headers=headers))
+    socket.send_text(json.dumps({"type": "hello", "protocol": PROTOCOL, "watch": True}))
+    answer: dict[str, Any] = json.loads(socket.receive_text())
+    return answer
+
+
+def test_one_address_cannot_take_every_spectators_place() -> None:
+    app = _app(max_spectators=8, max_spectators_per_address=3)
+    with TestClient(app, client=("203.0.113.7", 5000)) as client, contextlib.ExitStack() as ws:
+        code = client.post("/api/rooms", json={}).json()["code"]
+        kinds = [_watch(ws, client, code)["type"] for _ in range(3)]
+        assert kinds == ["welcome"] * 3
+        fourth = _watch(ws, client, code)
+        assert fourth["type"] == "error" and fourth["code"] == "busy"
+        assert "from one address" in fourth["message"]
+        # An X-Forwarded-For from an untrusted peer changes nothing: still refused.
+        spoofed = _watch(ws, client, code, forwarded="198.51.100.1")
+        assert spoofed["type"] == "error" and spoofed["code"] == "busy"
+
+
+def test_a_trusted_proxy_names_the_client_and_nobody_else_can() -> None:
+    app = _app(max_spectators=8, max_spectators_per_address=1, trusted_proxies=("10.0.0.0/8",))
+    with TestClient(app, client=("10.1.2.3", 5000)) as proxy, contextlib.ExitStack() as ws:
+        code = proxy.post("/api/rooms", json={}).json()["code"]
+        # Behind the proxy, two people are two addresses (the header's last hop counts).
+        assert _watch(ws, proxy, code, forwarded="198.51.100.1")["type"] == "welcome"
+        assert _watch(ws, proxy, code, forwarded="6.6.6.6, 198.51.100.2")["type"] == "welcome"
+        again = _watch(ws, proxy, code, forwarded="6.6.6.6, 198.51.100.2")
+        assert again["type"] == "error" and again["code"] == "busy"
+        # Without the header, the proxy itself is the client.
+        assert _watch(ws, proxy, code)["type"] == "welcome"
+
+
+def test_the_client_address_is_the_socket_unless_a_trusted_proxy_speaks() -> None:
+    from starlette.requests import Request
+
+    from bigtwo.server.app import ClientAddress
+
+    def request(peer: str, forwarded: str | None) -> Request:
+        headers = [] if forwarded is None else [(b"x-forwarded-for", forwarded.encode())]
+        return Request({"type": "http", "client": (peer, 1), "headers": headers})
+
+    nobody = ClientAddress()
+    assert nobody.of(request("127.0.0.1", "1.2.3.4")) == "127.0.0.1"  # uvicorn would believe it
+    proxies = ClientAddress(["127.0.0.1", "10.0.0.0/8"])
+    assert proxies.of(request("127.0.0.1", "1.2.3.4")) == "1.2.3.4"
+    assert proxies.of(request("127.0.0.1", "1.2.3.4, 10.9.9.9")) == "1.2.3.4"  # two proxies
+    assert proxies.of(request("127.0.0.1", "5.5.5.5, 1.2.3.4")) == "1.2.3.4"  # 5.5.5.5: forged
+    assert proxies.of(request("127.0.0.1", "not-an-address")) == "127.0.0.1"
+    assert proxies.of(request("127.0.0.1", None)) == "127.0.0.1"
+    assert proxies.of(request("192.0.2.9", "1.2.3.4")) == "192.0.2.9"  # not a proxy of ours
+
+
+def test_serve_refuses_a_trusted_proxy_that_is_no_address(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bigtwo.cli import main
+
+    assert main(["serve", "--memory", "--trusted-proxy", "my-proxy.example"]) == 2
+    assert "is not an address or a network" in capsys.readouterr().err
