@@ -80,6 +80,10 @@ def test_an_illegal_action_ends_the_deal_for_everyone() -> None:
     assert env.rewards[offender] == -1.0
     assert all(r == 0 for a, r in env.rewards.items() if a != offender)
     assert "cannot pass" in env.infos[offender]["illegal"]
+    for _agent in env.agent_iter():  # every agent is then stepped out with None
+        assert env.last()[2]
+        env.step(None)
+    assert env.agents == []
     raw = BigTwoAECEnv("palm")
     raw.reset(seed=1)
     raw.step(PASS)

@@ -18,9 +18,9 @@ from ..bots import Bot, make_bot
 from ..engine.cards import Mask
 from ..engine.deal import deal_hands
 from ..engine.errors import BigTwoError
+from ..engine.views import SeatView
 from ..match import Match
 from ..match.settings import RuleSet
-from ..match.views import TableView
 from .encoding import LearningError, check_rules, max_points, play_of
 
 
@@ -93,8 +93,9 @@ class LearningDeal:
         """The seat to decide (meaningful while the deal is not over)."""
         return self.match.deal.turn
 
-    def view(self, seat: int) -> TableView:
-        return self.match.view(seat)
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know of the deal (the engine's view: all an encoding reads)."""
+        return self.match.deal.view(seat)
 
     def advance(self) -> None:
         """Play bots' turns and forced passes until a learning seat has a choice, or the end."""
