@@ -187,17 +187,18 @@ def _shuffle_hidden(deal: Deal, seat: int, rng: random.Random) -> Deal:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    name=st.sampled_from(PRESETS),
+    table=st.sampled_from(TABLES),
     seed=st.integers(0, 10**6),
     steps=st.integers(1, 60),
     observer=st.integers(0, 3),
 )
 def test_other_seats_hidden_cards_never_change_an_observation(
-    name: str, seed: int, steps: int, observer: int
+    table: tuple[str, int], seed: int, steps: int, observer: int
 ) -> None:
+    name, players = table
     ruleset = RuleSet.preset(name)
     rng = random.Random(seed)
-    deal = advance(Deal.from_seed(ruleset.rules, seed), rng, steps)
+    deal = advance(Deal.from_seed(ruleset.rules, seed, players), rng, steps)
     seat = observer % deal.players
     try:
         other = _shuffle_hidden(deal, seat, rng)
