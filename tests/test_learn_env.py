@@ -155,3 +155,13 @@ def test_the_deal_played_is_a_real_deal() -> None:
     assert deal.over and deal.winner == result.winner
     expected = score_deal(RuleSet.preset("charlesworth2018"), deal.hands, deal.winner)
     assert expected.points == result.points
+
+
+def test_ansi_render_shows_the_learning_seats_hand() -> None:
+    env = BigTwoEnv("palm", opponents="greedy", render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert isinstance(text, str) and text.startswith("seat 0: ") and "to beat" in text
+    assert BigTwoEnv("palm").render() is None
+    with pytest.raises(LearningError, match="render_mode must be 'ansi'"):
+        BigTwoEnv("palm", render_mode="human")
