@@ -14,8 +14,8 @@ from bigtwo.engine.cards import FULL_DECK, card_indices
 from bigtwo.engine.rules import preset_names
 from bigtwo.learn.encoding import (
     ACTION_MASKS,
+    ACTION_SPACE_SIZE,
     BLOCKS,
-    NUM_ACTIONS,
     OBS_HIGH,
     OBS_SIZE,
     OBS_SLICES,
@@ -23,7 +23,7 @@ from bigtwo.learn.encoding import (
     RULES_START,
     LearningError,
     ObservationEncoder,
-    action_cards,
+    action_card_matrix,
     action_mask,
     check_rules,
     index_of,
@@ -39,20 +39,20 @@ TABLES = [(name, n) for name in PRESETS for n in Rules.preset(name).players]
 
 
 def test_the_action_space_is_blocks_of_distinct_card_sets() -> None:
-    assert NUM_ACTIONS == 25780 and PASS == 0 and ACTION_MASKS[PASS] == 0
+    assert ACTION_SPACE_SIZE == 25780 and PASS == 0 and ACTION_MASKS[PASS] == 0
     at = 0
     for block in BLOCKS:
         assert block.start == at
         at += block.size
-    assert at == NUM_ACTIONS
-    assert len(set(ACTION_MASKS)) == NUM_ACTIONS
+    assert at == ACTION_SPACE_SIZE
+    assert len(set(ACTION_MASKS)) == ACTION_SPACE_SIZE
     sizes = {b.name: {ACTION_MASKS[i].bit_count() for i in range(b.start, b.start + b.size)}
              for b in BLOCKS}  # fmt: skip
     assert sizes["single"] == {1} and sizes["pair"] == {2} and sizes["two_pair"] == {4}
     assert sizes["run"] == sizes["flush"] == sizes["full_house"] == {5}
-    cards = action_cards()
-    assert cards.shape == (NUM_ACTIONS, 52)
-    for i in (1, 60, 5000, 20000, NUM_ACTIONS - 1):
+    cards = action_card_matrix()
+    assert cards.shape == (ACTION_SPACE_SIZE, 52)
+    for i in (1, 60, 5000, 20000, ACTION_SPACE_SIZE - 1):
         assert set(np.flatnonzero(cards[i])) == set(card_indices(Mask(ACTION_MASKS[i])))
 
 
@@ -92,7 +92,7 @@ def test_legal_plays_of_random_positions_map_to_set_mask_bits(name: str, players
 def test_bad_indices_and_rule_sets_are_refused_in_words() -> None:
     palm = Rules.preset("palm")
     with pytest.raises(LearningError, match="There is no action 25780"):
-        play_of(NUM_ACTIONS, palm)
+        play_of(ACTION_SPACE_SIZE, palm)
     two_pair = next(b for b in BLOCKS if b.name == "two_pair").start
     with pytest.raises(LearningError, match="is no play here"):
         play_of(two_pair, palm)  # two pair is a play under charlesworth2018 only

@@ -11,7 +11,7 @@ from gymnasium.utils.env_checker import check_env
 
 from bigtwo.engine import BigTwoError, Deal, Rules
 from bigtwo.engine.deal import deal_hands
-from bigtwo.learn.encoding import NUM_ACTIONS, PASS, LearningError, max_points
+from bigtwo.learn.encoding import ACTION_SPACE_SIZE, PASS, LearningError, max_points
 from bigtwo.learn.env import ENV_ID, BigTwoEnv
 from bigtwo.match.scoring import score_deal
 from bigtwo.match.settings import RuleSet
@@ -99,7 +99,7 @@ def test_an_illegal_action_ends_the_episode_with_the_worst_reward() -> None:
     with pytest.raises(LearningError, match="call reset"):
         env.step(PASS)
     env.reset(seed=4)
-    _, reward, done, _, info = env.step(NUM_ACTIONS + 3)
+    _, reward, done, _, info = env.step(ACTION_SPACE_SIZE + 3)
     assert done and "There is no action" in info["illegal"]
 
 

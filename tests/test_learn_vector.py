@@ -11,7 +11,7 @@ import pytest
 from bigtwo.engine import Deal
 from bigtwo.engine.deal import deal_hands
 from bigtwo.learn.encoding import (
-    NUM_ACTIONS,
+    ACTION_SPACE_SIZE,
     LearningError,
     ObservationEncoder,
     action_mask,
@@ -85,7 +85,7 @@ def test_the_policy_is_called_once_per_step_on_the_whole_batch() -> None:
 
     def policy(obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_]) -> object:
         sizes.append(obs.shape[0])
-        assert mask.shape == (obs.shape[0], NUM_ACTIONS) and mask.any(axis=1).all()
+        assert mask.shape == (obs.shape[0], ACTION_SPACE_SIZE) and mask.any(axis=1).all()
         actions = uniform(obs, mask)
         return actions, {"value": np.arange(obs.shape[0], dtype=np.float32)}
 

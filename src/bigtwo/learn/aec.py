@@ -27,9 +27,15 @@ from pettingzoo import AECEnv
 from ..engine.cards import card_symbols
 from ..engine.errors import BigTwoError
 from ..match.settings import RuleSet
-from .encoding import NUM_ACTIONS, LearningError, ObservationEncoder, action_mask, legal_indices
+from .deal import LearningDeal, players_of, ruleset_of
+from .encoding import (
+    ACTION_SPACE_SIZE,
+    LearningError,
+    ObservationEncoder,
+    action_mask,
+    legal_indices,
+)
 from .env import Observation, observation_space
-from .table import LearningDeal, players_of, ruleset_of
 
 
 class BigTwoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
@@ -61,7 +67,7 @@ class BigTwoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type in
         self.agents: list[str] = []
         space = observation_space()
         self.observation_spaces = {a: space for a in self.possible_agents}
-        action = spaces.Discrete(NUM_ACTIONS)
+        action = spaces.Discrete(ACTION_SPACE_SIZE)
         self.action_spaces = {a: action for a in self.possible_agents}
         self._np_random, _ = seeding.np_random(None)
         self.deal: LearningDeal | None = None
@@ -144,9 +150,9 @@ class BigTwoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type in
         if self.render_mode != "ansi" or self.deal is None:
             return None
         view = self.deal.view(self.deal.turn)
-        table = view.to_beat.symbols() if view.to_beat is not None else "(lead)"
+        to_beat = view.to_beat.symbols() if view.to_beat is not None else "(lead)"
         hand = card_symbols(view.hand)
-        return f"seat {self.deal.turn} to act: {hand} | to beat: {table}"
+        return f"seat {self.deal.turn} to act: {hand} | to beat: {to_beat}"
 
     def close(self) -> None:
         self.deal = None

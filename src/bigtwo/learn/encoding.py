@@ -39,7 +39,7 @@ from ..engine.rules import FIVE_CARD_KINDS, FOUR_CARD_KINDS, KIND_NAMES, Rules
 from ..engine.views import SeatView
 from ..match.settings import PER_CARD, RuleSet
 
-FloatArray = npt.NDArray[np.float32]
+ObsArray = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]
 
 MAX_PLAYERS = 4
@@ -141,12 +141,12 @@ def _build_actions() -> tuple[list[int], list[Block]]:
 
 
 _MASKS, BLOCKS = _build_actions()
-NUM_ACTIONS = len(_MASKS)
+ACTION_SPACE_SIZE = len(_MASKS)
 """Size of the action space: the pass and 25,779 card sets."""
 ACTION_MASKS: tuple[int, ...] = tuple(_MASKS)
 """The cards (a 52-bit mask) of each action index; 0 for the pass."""
 _INDEX: dict[int, int] = {m: i for i, m in enumerate(_MASKS)}
-assert len(_INDEX) == NUM_ACTIONS, "every action is a different set of cards"
+assert len(_INDEX) == ACTION_SPACE_SIZE, "every action is a different set of cards"
 del _MASKS
 
 
@@ -163,8 +163,8 @@ def index_of(play: Play | None) -> int:
 def play_of(index: int, rules: Rules) -> Play | None:
     """The play of an action index under ``rules`` (None for the pass); a clear error when
     the index is out of range or its cards are no play under these rules."""
-    if not 0 <= index < NUM_ACTIONS:
-        raise LearningError(f"There is no action {index}: actions are 0 to {NUM_ACTIONS - 1}")
+    if not 0 <= index < ACTION_SPACE_SIZE:
+        raise LearningError(f"There is no action {index}: actions are 0 to {ACTION_SPACE_SIZE - 1}")
     if index == PASS:
         return None
     mask = ACTION_MASKS[index]
@@ -177,10 +177,10 @@ def play_of(index: int, rules: Rules) -> Play | None:
 
 
 @cache
-def action_cards() -> npt.NDArray[np.uint8]:
-    """A ``(NUM_ACTIONS, 52)`` 0/1 matrix: the cards of every action, for networks that score
+def action_card_matrix() -> npt.NDArray[np.uint8]:
+    """A ``(ACTION_SPACE_SIZE, 52)`` 0/1 matrix: the cards of every action, for networks that score
     each legal move from its cards rather than keep one output per index."""
-    out = np.zeros((NUM_ACTIONS, 52), dtype=np.uint8)
+    out = np.zeros((ACTION_SPACE_SIZE, 52), dtype=np.uint8)
     for i, m in enumerate(ACTION_MASKS):
         out[i] = _bits52(m)
     out.setflags(write=False)
@@ -195,8 +195,8 @@ def legal_indices(view: SeatView) -> list[int]:
 
 
 def action_mask(view: SeatView) -> npt.NDArray[np.int8]:
-    """A ``NUM_ACTIONS`` vector of 0/1 (int8): 1 for every action legal now."""
-    out = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    """A ``ACTION_SPACE_SIZE`` vector of 0/1 (int8): 1 for every action legal now."""
+    out = np.zeros(ACTION_SPACE_SIZE, dtype=np.int8)
     out[legal_indices(view)] = 1
     return out
 
@@ -273,7 +273,7 @@ def _slices() -> dict[str, slice]:
 OBS_SLICES: dict[str, slice] = _slices()
 """Where each part of the observation lies (see ``docs/learning.md``)."""
 OBS_SIZE = sum(size for _, size, _ in _LAYOUT)
-OBS_HIGH: FloatArray = np.concatenate(
+OBS_HIGH: ObsArray = np.concatenate(
     [np.full(size, high, dtype=np.float32) for _, size, high in _LAYOUT]
 )
 """The largest value of each element (the smallest is 0)."""
@@ -291,7 +291,7 @@ class ObservationEncoder:
         self.rules = rules
         self._rules_part = _rules_part(ruleset)
 
-    def encode(self, view: SeatView) -> FloatArray:
+    def encode(self, view: SeatView) -> ObsArray:
         """The observation of ``view`` (its seat's, or a spectator's with no hand)."""
         if view.rules != self.rules:
             raise LearningError(f"This encoder is for {self.rules.name}, not {view.rules.name}")
@@ -340,7 +340,7 @@ class ObservationEncoder:
         return out
 
 
-def _rules_part(ruleset: RuleSet) -> FloatArray:
+def _rules_part(ruleset: RuleSet) -> ObsArray:
     """The rule set's and scoring's slices (everything from :data:`RULES_START` on)."""
     rules, scoring = ruleset.rules, ruleset.scoring
     s = OBS_SLICES

@@ -31,8 +31,9 @@ from gymnasium import spaces
 from ..engine.cards import card_symbols
 from ..engine.errors import BigTwoError
 from ..match.settings import RuleSet
+from .deal import LearningDeal, make_bots, players_of, ruleset_of
 from .encoding import (
-    NUM_ACTIONS,
+    ACTION_SPACE_SIZE,
     OBS_HIGH,
     OBS_SIZE,
     LearningError,
@@ -40,7 +41,6 @@ from .encoding import (
     action_mask,
     legal_indices,
 )
-from .table import LearningDeal, make_bots, players_of, ruleset_of
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -52,7 +52,7 @@ def observation_space() -> spaces.Dict:
             "observation": spaces.Box(
                 low=np.zeros(OBS_SIZE, dtype=np.float32), high=OBS_HIGH, dtype=np.float32
             ),
-            "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+            "action_mask": spaces.Box(low=0, high=1, shape=(ACTION_SPACE_SIZE,), dtype=np.int8),
         }
     )
 
@@ -98,7 +98,7 @@ class BigTwoEnv(gym.Env[Observation, np.int64]):
         self.render_mode = render_mode
         self.encoder = ObservationEncoder(self.ruleset)
         self.observation_space = observation_space()  # type: ignore[assignment]  # a Dict space
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.action_space = spaces.Discrete(ACTION_SPACE_SIZE)
         self.deal: LearningDeal | None = None
         self.deal_seed = 0
 
@@ -143,9 +143,9 @@ class BigTwoEnv(gym.Env[Observation, np.int64]):
         if self.render_mode != "ansi" or self.deal is None:
             return None
         view = self.deal.view(self.seat)
-        table = view.to_beat.symbols() if view.to_beat is not None else "(lead)"
+        to_beat = view.to_beat.symbols() if view.to_beat is not None else "(lead)"
         counts = " ".join(str(c) for c in view.counts)
-        return f"seat {self.seat}: {card_symbols(view.hand)} | to beat: {table} | cards {counts}"
+        return f"seat {self.seat}: {card_symbols(view.hand)} | to beat: {to_beat} | cards {counts}"
 
     # -- helpers -----------------------------------------------------------------------------
     def _observe(self, deal: LearningDeal) -> tuple[Observation, dict[str, Any]]:

@@ -8,7 +8,7 @@ seat by the policy (self-play). As in the environments, a seat with nothing to p
 pass is passed for and never asked.
 
 The policy is any callable ``policy(observations, masks)`` taking a float32 array
-``(B, OBS_SIZE)`` and a bool array ``(B, NUM_ACTIONS)`` and returning ``B`` action indices
+``(B, OBS_SIZE)`` and a bool array ``(B, ACTION_SPACE_SIZE)`` and returning ``B`` action indices
 (numpy integers), or a pair ``(actions, extras)`` where ``extras`` maps names to arrays with
 a first axis of ``B`` (log-probabilities, values: whatever a trainer wants kept with each
 decision). :meth:`SelfPlayRunner.collect` plays a given number of whole deals and returns a
@@ -33,20 +33,20 @@ import numpy as np
 import numpy.typing as npt
 
 from ..match.settings import RuleSet
+from .deal import LearningDeal, make_bots, players_of, ruleset_of
 from .encoding import (
-    NUM_ACTIONS,
+    ACTION_SPACE_SIZE,
     OBS_SIZE,
+    BoolArray,
     LearningError,
+    ObsArray,
     ObservationEncoder,
     legal_indices,
 )
-from .table import LearningDeal, make_bots, players_of, ruleset_of
 
-FloatArray = npt.NDArray[np.float32]
-BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
 PolicyOutput = npt.NDArray[np.integer[Any]] | tuple[npt.NDArray[np.integer[Any]], Mapping[str, Any]]
-Policy = Callable[[FloatArray, BoolArray], PolicyOutput]
+BatchPolicy = Callable[[ObsArray, BoolArray], PolicyOutput]
 
 
 @dataclass(slots=True)
@@ -62,13 +62,13 @@ class Rollout:
     ``random.Random(seed)``) and every seat's points. ``extras`` are the policy's arrays.
     """
 
-    observations: FloatArray
+    observations: ObsArray
     legal: npt.NDArray[np.int32]
     legal_start: npt.NDArray[np.int64]
     actions: IntArray
     seats: npt.NDArray[np.int8]
     deals: IntArray
-    rewards: FloatArray
+    rewards: ObsArray
     dones: BoolArray
     seeds: list[int]
     points: list[tuple[int, ...]]
@@ -79,14 +79,14 @@ class Rollout:
         return int(self.actions.shape[0])
 
     def masks(self, rows: npt.ArrayLike | None = None) -> BoolArray:
-        """Dense action masks ``(len(rows), NUM_ACTIONS)`` of the given rows (all by default)."""
+        """Dense action masks ``(len(rows), ACTION_SPACE_SIZE)`` of the given rows (all by default)."""
         picked = np.arange(len(self)) if rows is None else np.asarray(rows, dtype=np.int64)
-        out = np.zeros((picked.shape[0], NUM_ACTIONS), dtype=np.bool_)
+        out = np.zeros((picked.shape[0], ACTION_SPACE_SIZE), dtype=np.bool_)
         for i, row in enumerate(picked):
             out[i, self.legal[self.legal_start[row] : self.legal_start[row + 1]]] = True
         return out
 
-    def returns(self) -> FloatArray:
+    def returns(self) -> ObsArray:
         """Each row's return: the final reward of its seat in its deal (no discounting)."""
         out = np.zeros(len(self), dtype=np.float32)
         final: dict[tuple[int, int], float] = {}
@@ -130,7 +130,7 @@ class SelfPlayRunner:
         self.encoder = ObservationEncoder(self.ruleset)
         self._seeds = random.Random(seed)
 
-    def collect(self, policy: Policy, *, deals: int) -> Rollout:
+    def collect(self, policy: BatchPolicy, *, deals: int) -> Rollout:
         """Play ``deals`` whole deals (``batch`` at a time) and return every decision."""
         if deals < 1:
             raise LearningError("deals must be at least 1")
@@ -138,7 +138,7 @@ class SelfPlayRunner:
         seeds = [self._seeds.randrange(1 << 62) for _ in range(deals)]
         in_play: list[tuple[int, LearningDeal]] = []
         next_deal = 0
-        obs_rows: list[FloatArray] = []
+        obs_rows: list[ObsArray] = []
         legal_rows: list[list[int]] = []
         actions: list[npt.NDArray[np.integer[Any]]] = []
         seats: list[int] = []
@@ -167,7 +167,7 @@ class SelfPlayRunner:
             views = [deal.view(deal.turn) for _, deal in in_play]
             obs = np.stack([self.encoder.encode(v) for v in views])
             legal = [legal_indices(v) for v in views]
-            mask = np.zeros((len(views), NUM_ACTIONS), dtype=np.bool_)
+            mask = np.zeros((len(views), ACTION_SPACE_SIZE), dtype=np.bool_)
             for i, indices in enumerate(legal):
                 mask[i, indices] = True
             chosen, extra = _call(policy, obs, mask)
@@ -219,7 +219,7 @@ class SelfPlayRunner:
 
 
 def _call(
-    policy: Policy, obs: FloatArray, mask: BoolArray
+    policy: BatchPolicy, obs: ObsArray, mask: BoolArray
 ) -> tuple[npt.NDArray[np.integer[Any]], Mapping[str, Any]]:
     out = policy(obs, mask)
     chosen, extra = out if isinstance(out, tuple) else (out, {})
@@ -235,11 +235,11 @@ def _call(
     return chosen, extra
 
 
-def uniform_policy(seed: int = 0) -> Policy:
+def uniform_policy(seed: int = 0) -> BatchPolicy:
     """A policy choosing uniformly among the legal actions of each row (numpy only)."""
     rng = np.random.default_rng(seed)
 
-    def policy(obs: FloatArray, mask: BoolArray) -> npt.NDArray[np.int64]:
+    def policy(obs: ObsArray, mask: BoolArray) -> npt.NDArray[np.int64]:
         rows, cols = np.nonzero(mask)
         counts = np.bincount(rows, minlength=mask.shape[0])
         starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
