@@ -18,7 +18,13 @@ from bigtwo.learn.encoding import (
     max_points,
     play_of,
 )
-from bigtwo.learn.vector import Rollout, SelfPlayRunner, bench_learn, uniform_policy
+from bigtwo.learn.vector import (
+    Rollout,
+    SelfPlayRunner,
+    bench_learn,
+    mlp_policy,
+    uniform_policy,
+)
 from bigtwo.match.scoring import score_deal
 from bigtwo.match.settings import RuleSet
 
@@ -129,7 +135,17 @@ def test_a_bad_policy_is_stopped_in_words() -> None:
 def test_the_bench_reports_decisions_per_second() -> None:
     result = bench_learn("palm", deals=8, batch=4)
     assert result["decisions"] > 8 * 4 and result["decisions_per_second"] > 0
-    assert result["deals"] == 8 and result["batch"] == 4
+    assert result["deals"] == 8 and result["batch"] == 4 and result["policy"] == "uniform"
+    network = bench_learn("palm", deals=2, batch=2, policy="mlp")
+    assert network["policy"] == "mlp" and network["decisions"] > 2 * 4
+    with pytest.raises(LearningError, match="Unknown policy 'best'"):
+        bench_learn("palm", policy="best")
+
+
+def test_the_network_policy_takes_legal_moves_only() -> None:
+    rollout = SelfPlayRunner("taiwan", batch=3, seed=4).collect(mlp_policy(1, hidden=16), deals=3)
+    masks = rollout.masks()
+    assert masks[np.arange(len(rollout)), rollout.actions].all()
 
 
 def test_bench_learn_command(capsys: pytest.CaptureFixture[str]) -> None:

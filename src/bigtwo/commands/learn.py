@@ -13,6 +13,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     learn.add_argument("--rules", default="palm", help="preset (default palm)")
     learn.add_argument("--deals", type=int, default=500, help="deals to play (default 500)")
     learn.add_argument("--batch", type=int, default=64, help="deals in play at once (64)")
+    learn.add_argument(
+        "--policy",
+        default="uniform",
+        choices=["uniform", "mlp"],
+        help="uniform over legal moves, or a random-weight numpy network (default uniform)",
+    )
     learn.add_argument("--seed", type=int, default=1)
     learn.add_argument("--json", action="store_true")
     learn.set_defaults(run=_bench_learn)
@@ -38,8 +44,12 @@ def _bench_learn(args: argparse.Namespace) -> int:
     if args.deals < 1 or args.batch < 1:
         print("bigtwo bench learn: --deals and --batch must be at least 1")
         return 2
-    result = bench_learn(args.rules, deals=args.deals, batch=args.batch, seed=args.seed)
-    one = bench_learn(args.rules, deals=min(args.deals, 100), batch=1, seed=args.seed)
+    result = bench_learn(
+        args.rules, deals=args.deals, batch=args.batch, seed=args.seed, policy=args.policy
+    )
+    one = bench_learn(
+        args.rules, deals=min(args.deals, 100), batch=1, seed=args.seed, policy=args.policy
+    )
     result["decisions_per_second_one_deal_at_a_time"] = one["decisions_per_second"]
     if args.json:
         print(json.dumps(result))

@@ -250,16 +250,47 @@ def uniform_policy(seed: int = 0) -> BatchPolicy:
     return policy
 
 
+def mlp_policy(seed: int = 0, hidden: int = 256) -> BatchPolicy:
+    """A network-shaped policy for measurements: a numpy MLP with random weights (the
+    observation through one hidden layer of ``hidden`` units to one logit per action),
+    taking the best legal action of each row. Its weights (≈ 26 MB) are read once per call,
+    however many rows the call holds: what batching saves a real network."""
+    rng = np.random.default_rng(seed)
+    w1 = rng.standard_normal((OBS_SIZE, hidden), dtype=np.float32) / np.sqrt(OBS_SIZE)
+    w2 = rng.standard_normal((hidden, ACTION_SPACE_SIZE), dtype=np.float32) / np.sqrt(hidden)
+
+    def policy(obs: ObsArray, mask: BoolArray) -> npt.NDArray[np.int64]:
+        logits = np.maximum(obs @ w1, 0.0) @ w2
+        logits[~mask] = -np.inf
+        chosen: npt.NDArray[np.int64] = logits.argmax(axis=1).astype(np.int64)
+        return chosen
+
+    return policy
+
+
+POLICIES: dict[str, Callable[[int], BatchPolicy]] = {"uniform": uniform_policy, "mlp": mlp_policy}
+"""The policies ``bigtwo bench learn --policy`` can measure with."""
+
+
 def bench_learn(
-    rules: str = "palm", *, deals: int = 200, batch: int = 64, seed: int = 1
+    rules: str = "palm",
+    *,
+    deals: int = 200,
+    batch: int = 64,
+    seed: int = 1,
+    policy: str = "uniform",
 ) -> dict[str, Any]:
-    """Speed of the runner with :func:`uniform_policy`: decisions and deals per second."""
+    """Speed of the runner with one of :data:`POLICIES`: decisions and deals per second."""
+    make = POLICIES.get(policy)
+    if make is None:
+        raise LearningError(f"Unknown policy '{policy}' (known: {', '.join(POLICIES)})")
     runner = SelfPlayRunner(rules, batch=batch, seed=seed)
-    runner.collect(uniform_policy(seed), deals=min(deals, batch))  # warm the rules' tables
-    rollout = runner.collect(uniform_policy(seed), deals=deals)
+    runner.collect(make(seed), deals=min(deals, batch))  # warm the rules' tables
+    rollout = runner.collect(make(seed), deals=deals)
     seconds = rollout.seconds
     return {
         "rules": rules,
+        "policy": policy,
         "deals": deals,
         "batch": batch,
         "decisions": len(rollout),
