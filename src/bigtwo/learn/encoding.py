@@ -190,7 +190,7 @@ def action_card_matrix() -> npt.NDArray[np.uint8]:
 def legal_indices(view: SeatView) -> list[int]:
     """The action indices the view's seat may take now (the pass first, when allowed)."""
     out = [PASS] if view.can_pass else []
-    out.extend(_INDEX[p.mask] for p in view.legal)
+    out.extend(index_of(p) for p in view.legal)
     return out
 
 
@@ -293,7 +293,7 @@ class ObservationEncoder:
 
     def encode(self, view: SeatView) -> ObsArray:
         """The observation of ``view`` (its seat's, or a spectator's with no hand)."""
-        if view.rules != self.rules:
+        if view.rules is not self.rules and view.rules != self.rules:
             raise LearningError(f"This encoder is for {self.rules.name}, not {view.rules.name}")
         s = OBS_SLICES
         out = np.zeros(OBS_SIZE, dtype=np.float32)
