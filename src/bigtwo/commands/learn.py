@@ -51,6 +51,7 @@ def _bench_learn(args: argparse.Namespace) -> int:
         args.rules, deals=min(args.deals, 100), batch=1, seed=args.seed, policy=args.policy
     )
     result["decisions_per_second_one_deal_at_a_time"] = one["decisions_per_second"]
+    result["decisions_per_cpu_second_one_deal_at_a_time"] = one["decisions_per_cpu_second"]
     if args.json:
         print(json.dumps(result))
     else:

@@ -286,7 +286,9 @@ def bench_learn(
         raise LearningError(f"Unknown policy '{policy}' (known: {', '.join(POLICIES)})")
     runner = SelfPlayRunner(rules, batch=batch, seed=seed)
     runner.collect(make(seed), deals=min(deals, batch))  # warm the rules' tables
+    cpu = time.process_time()
     rollout = runner.collect(make(seed), deals=deals)
+    cpu = time.process_time() - cpu
     seconds = rollout.seconds
     return {
         "rules": rules,
@@ -297,4 +299,7 @@ def bench_learn(
         "seconds": round(seconds, 3),
         "decisions_per_second": round(len(rollout) / seconds, 1),
         "deals_per_second": round(deals / seconds, 1),
+        # CPU time counts only this process's work, so it reads the same on a busy machine
+        "cpu_seconds": round(cpu, 3),
+        "decisions_per_cpu_second": round(len(rollout) / max(cpu, 1e-9), 1),
     }
