@@ -216,6 +216,12 @@ def check_rules(rules: Rules) -> None:
 # -- the observation -----------------------------------------------------------------------
 
 
+def _bits52_rows(masks: Sequence[int]) -> npt.NDArray[np.uint8]:
+    """The 52 bits of each mask, one row per mask."""
+    raw = np.frombuffer(b"".join(m.to_bytes(7, "little") for m in masks), dtype=np.uint8)
+    return np.unpackbits(raw.reshape(len(masks), 7), axis=1, bitorder="little")[:, :52]
+
+
 def _bits52(mask: int) -> npt.NDArray[np.uint8]:
     raw = np.frombuffer(mask.to_bytes(7, "little"), dtype=np.uint8)
     return np.unpackbits(raw, bitorder="little")[:52]
@@ -272,6 +278,7 @@ def _slices() -> dict[str, slice]:
 
 OBS_SLICES: dict[str, slice] = _slices()
 """Where each part of the observation lies (see ``docs/learning.md``)."""
+assert OBS_SLICES["played_by"].stop == 6 * 52, "hand, played, played_by come first"
 OBS_SIZE = sum(size for _, size, _ in _LAYOUT)
 OBS_HIGH: ObsArray = np.concatenate(
     [np.full(size, high, dtype=np.float32) for _, size, high in _LAYOUT]
@@ -303,16 +310,15 @@ class ObservationEncoder:
         def slot(seat: int) -> int:
             return (seat - me) % n
 
-        out[s["hand"]] = _bits52(view.hand)
-        out[s["played"]] = _bits52(view.played)
-        played_by = [0] * n
+        played_by = [0] * MAX_PLAYERS
         for action in view.actions:
             if action.play is not None:
-                played_by[action.seat] |= action.play.mask
-        base = s["played_by"].start
-        for seat in range(n):
-            at = base + 52 * slot(seat)
-            out[at : at + 52] = _bits52(played_by[seat])
+                played_by[slot(action.seat)] |= action.play.mask
+        to_beat = view.to_beat.mask if view.to_beat is not None else 0
+        # hand, played and played_by lie side by side: one unpacking for all seven card sets
+        cards = _bits52_rows([view.hand, view.played, *played_by, to_beat])
+        out[: s["played_by"].stop] = cards[:6].ravel()
+        out[s["to_beat"]] = cards[6]
         counts, present = s["counts"].start, s["present"].start
         locked, passed = s["locked"].start, s["passed"].start
         for seat, count in enumerate(view.counts):
@@ -326,7 +332,6 @@ class ObservationEncoder:
                 if action.play is not None:
                     break
                 out[passed + slot(action.seat)] = 1.0
-            out[s["to_beat"]] = _bits52(view.to_beat.mask)
             out[s["to_beat_kind"].start + _KINDS.index(view.to_beat.kind)] = 1.0
             out[s["to_beat_seat"].start + slot(view.to_beat_seat)] = 1.0
         else:
