@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import warnings
 
 import gymnasium as gym
@@ -9,12 +10,14 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from bigtwo.engine import BigTwoError, Deal, Rules
+from bigtwo.bots import Bot, register_bot
+from bigtwo.engine import BigTwoError, Deal, Mask, Play, Rules, catalog_for
 from bigtwo.engine.deal import deal_hands
 from bigtwo.learn.encoding import ACTION_SPACE_SIZE, PASS, LearningError, max_points
 from bigtwo.learn.env import ENV_ID, BigTwoEnv
 from bigtwo.match.scoring import score_deal
 from bigtwo.match.settings import RuleSet
+from bigtwo.match.views import TableView
 
 
 @pytest.mark.parametrize(
@@ -165,3 +168,27 @@ def test_ansi_render_shows_the_learning_seats_hand() -> None:
     assert BigTwoEnv("palm").render() is None
     with pytest.raises(LearningError, match="render_mode must be 'ansi'"):
         BigTwoEnv("palm", render_mode="human")
+
+
+class _Cheat(Bot):
+    """Plays cards it does not hold (for the test below)."""
+
+    name = "cheat-for-tests"
+
+    def choose(self, view: TableView, rng: random.Random) -> Play | None:
+        return next(p for p in catalog_for(view.rules).plays_in(Mask(view.unseen)))
+
+
+def test_an_opponents_illegal_play_is_an_error_not_the_learners_loss() -> None:
+    register_bot("cheat-for-tests", _Cheat)
+    env = BigTwoEnv("palm", opponents="cheat-for-tests", seat=0)
+    for seed in range(20):
+        try:
+            obs, info = env.reset(seed=seed)
+        except BigTwoError as exc:
+            assert "chose an illegal play" in str(exc)
+            continue  # the cheat was to act before the learning seat
+        with pytest.raises(BigTwoError, match="cheat-for-tests in seat 1 chose an illegal play"):
+            env.step(info["legal"][0])
+        return
+    pytest.fail("the learning seat never acted first")

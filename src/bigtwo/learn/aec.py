@@ -113,7 +113,7 @@ class BigTwoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type in
         if action is None:
             raise LearningError(f"{agent} is to act: None is only for an agent that is done")
         try:
-            deal.act(int(action))
+            deal.take(int(action))
         except BigTwoError as exc:
             worst = -1.0 if self.normalise else -float(deal.bound())
             self.rewards[agent] = worst
@@ -121,6 +121,7 @@ class BigTwoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type in
             self.infos[agent]["illegal"] = str(exc)
             self._accumulate_rewards()
             return
+        deal.advance()  # forced passes
         if deal.over:
             bound = deal.bound()
             for a in self.agents:

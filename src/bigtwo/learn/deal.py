@@ -117,16 +117,19 @@ class LearningDeal:
                 raise BigTwoError(f"{bot.name} in seat {seat} chose an illegal play: {play}")
             match.act(seat, play)
 
-    def act(self, index: int) -> None:
-        """The seat to act takes action ``index``; then bots and forced passes play on. A
-        move the deal refuses raises the reason and changes nothing."""
+    def take(self, index: int) -> None:
+        """The seat to act takes action ``index``, and nothing more is played. A move the
+        deal refuses raises the reason (a :class:`BigTwoError`) and changes nothing."""
         if self.over:
             raise LearningError("The deal is over: start a new one")
         seat = self.turn
         if seat in self.bots:
             raise LearningError(f"Seat {seat} is played by {self.bots[seat].name}")
-        play = play_of(index, self.match.rules)
-        self.match.act(seat, play)
+        self.match.act(seat, play_of(index, self.match.rules))
+
+    def act(self, index: int) -> None:
+        """:meth:`take` the action, then play the bots' turns and forced passes after it."""
+        self.take(index)
         self.advance()
 
     @property

@@ -124,13 +124,14 @@ class BigTwoEnv(gym.Env[Observation, np.int64]):
             raise LearningError("The deal is over (or never began): call reset()")
         index = int(action)
         try:
-            deal.act(index)
+            deal.take(index)
         except BigTwoError as exc:
             obs, info = self._observe(deal)
             info["illegal"] = str(exc)
             worst = -1.0 if self.normalise else -float(deal.bound())
             self.deal = None  # the episode is over
             return obs, worst, True, False, info
+        deal.advance()  # the bots' turns: their errors are not the learner's
         obs, info = self._observe(deal)
         if not deal.over:
             return obs, 0.0, False, False, info
