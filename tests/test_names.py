@@ -29,6 +29,7 @@ SAME_INTERFACE = {
     "register": {
         "commands/bots.py",
         "commands/engine.py",
+        "commands/learn.py",
         "commands/match.py",
         "commands/play.py",
         "commands/server.py",

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from .engine.errors import BigTwoError
 
 # Each module has ``register(subparsers)`` adding its subcommands with ``set_defaults(run=...)``.
-COMMAND_MODULES = ("engine", "play", "match", "bots", "server")
+COMMAND_MODULES = ("engine", "play", "match", "bots", "server", "learn")
 
 
 def build_parser() -> argparse.ArgumentParser:
