@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from bigtwo.engine import Deal, IllegalAction, Mask, Rules, catalog_for
 from bigtwo.engine.cards import FULL_DECK, card_indices
+from bigtwo.engine.errors import RulesError
 from bigtwo.engine.rules import preset_names
 from bigtwo.learn.encoding import (
     ACTION_MASKS,
@@ -97,9 +98,9 @@ def test_bad_indices_and_rule_sets_are_refused_in_words() -> None:
     with pytest.raises(LearningError, match="is no play here"):
         play_of(two_pair, palm)  # two pair is a play under charlesworth2018 only
     assert play_of(PASS, palm) is None and index_of(None) == PASS
-    odd = palm.replace(straights=["3579J"])
-    with pytest.raises(LearningError, match="'3579J' is not five ranks in a row"):
-        check_rules(odd)
+    # A straight that is no run of five ranks never reaches the encoding: the rules refuse it.
+    with pytest.raises(RulesError, match="'3579J' is not five ranks in a row"):
+        palm.replace(straights=["3579J"])
     check_rules(palm.replace(straights=["QKA23", "KA234"]))  # house rules that wrap
 
 
