@@ -31,11 +31,13 @@ from ..match.settings import RuleSet
 from ..service.config import MAX_NAME, ConfigError, TableConfig, clean_text
 from ..service.declare import Declared, NotJson, parse_json, words
 from ..service.table import Refused, TableStatus
-from .hub import Connection, Hub, Settings, TokenBucket, tune_gc
+from .hub import Connection, Hub, Settings, tune_gc
+from .limits import TokenBucket
 from .openapi import openapi_spec
 from .protocol import (
     CLOSE_BAD_HELLO,
     CLOSE_NO_ROOM,
+    CLOSE_TRY_AGAIN,
     CLOSE_UNAUTHORIZED,
     HELLO_TIMEOUT,
     PROTOCOL,
@@ -336,7 +338,7 @@ def _address(request: Request | WebSocket) -> str:
 async def table_socket(websocket: WebSocket) -> None:
     hub = _hub(websocket)
     await websocket.accept()
-    conn = Connection(websocket, hub.settings.limits)
+    conn = Connection(websocket, hub.settings.limits, _address(websocket))
     writer = asyncio.create_task(conn.writer())
     runner = None
     try:
@@ -366,6 +368,12 @@ async def table_socket(websocket: WebSocket) -> None:
         except Refused as exc:
             conn.error(exc.code, str(exc))
             conn.close(CLOSE_UNAUTHORIZED, "unauthorized")
+            return
+        try:
+            hub.admit(runner, conn, seat)
+        except Refused as exc:
+            conn.error(exc.code, str(exc))
+            conn.close(CLOSE_TRY_AGAIN, "connecting too often: wait and reconnect")
             return
         if seat is None and len(runner.spectators) >= hub.settings.max_spectators:
             conn.error("busy", "This table has as many spectators as it can hold")

@@ -128,6 +128,9 @@ class RoomRequest(Declared):
     title: str = Field(default="", max_length=MAX_TITLE)
     public: bool = True
     spectators: bool = True
+    spectator_chat: bool = Field(
+        default=False, description="Spectators may chat (among themselves); default not"
+    )
     between_deals_seconds: float | None = _seconds(
         0.0,
         600.0,
@@ -176,6 +179,8 @@ class TableConfig:
     ``between_deals_seconds``: after a deal (not the last) the table waits until every
     connected player has said "next", or at most this long (None: no limit); 0 starts the
     next deal at once. The default, 0, is what tables stored before this option had.
+    ``spectator_chat``: spectators may chat (off unless the host allows it, also for tables
+    stored before this option).
     """
 
     preset: str = "textbook"
@@ -193,6 +198,7 @@ class TableConfig:
     title: str = ""
     public: bool = True
     spectators: bool = True
+    spectator_chat: bool = False
     between_deals_seconds: float | None = 0.0
 
     # -- derived ------------------------------------------------------------------------------
@@ -300,6 +306,7 @@ class TableConfig:
             title=clean_text(request.title, MAX_TITLE),
             public=request.public,
             spectators=request.spectators,
+            spectator_chat=request.spectator_chat,
             between_deals_seconds=between,
         )
 

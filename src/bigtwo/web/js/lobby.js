@@ -105,6 +105,7 @@ export class LobbyScreen {
     const autopassFive = h("input", { type: "checkbox", name: "autopass_five", checked: p.autopassFive ? true : undefined });
     const hotseat = h("input", { type: "checkbox", name: "hotseat" });
     const isPublic = h("input", { type: "checkbox", name: "public", checked: true });
+    const spectatorChat = h("input", { type: "checkbox", name: "spectator_chat" });
     const title = h("input", { type: "text", name: "title", maxlength: 60, placeholder: t("lobby.titlePlaceholder") });
     const seed = h("input", { type: "text", name: "seed", inputmode: "numeric", placeholder: t("lobby.seedPlaceholder"), "aria-label": t("lobby.seed") });
     const seatRows = h("div", { class: "seat-rows" });
@@ -164,7 +165,8 @@ export class LobbyScreen {
       h("div", { class: "row" },
         h("label", { class: "field inline" }, autopass, h("span", {}, t("prefs.autopass"))),
         h("label", { class: "field inline" }, autopassFive, h("span", {}, t("prefs.autopassFive"))),
-        h("label", { class: "field inline" }, isPublic, h("span", {}, t("lobby.public")))),
+        h("label", { class: "field inline" }, isPublic, h("span", {}, t("lobby.public"))),
+        h("label", { class: "field inline" }, spectatorChat, h("span", {}, t("lobby.spectatorChat")))),
       h("details", {}, h("summary", {}, t("lobby.more")), field(t("lobby.seed"), seed)),
       status,
       h("div", { class: "row" }, submit));
@@ -191,6 +193,7 @@ export class LobbyScreen {
       autopass_five: checkedIn(form, "autopass_five"),
       computer_delay: Number(data.get("computer_delay")),
       public: checkedIn(form, "public"),
+      spectator_chat: checkedIn(form, "spectator_chat"),
     };
     const timer = Number(data.get("turn_seconds"));
     if (timer) config.turn_seconds = timer;

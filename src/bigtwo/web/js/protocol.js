@@ -48,6 +48,7 @@
  * @property {boolean | null} autopass_five
  * @property {boolean} public
  * @property {boolean} spectators
+ * @property {boolean} spectator_chat
  * @property {boolean} seeded
  * @property {number | null} between_deals_seconds
  */
@@ -128,6 +129,7 @@
  * @property {boolean} [autopass_five]
  * @property {number} [computer_delay]
  * @property {boolean} [public]
+ * @property {boolean} [spectator_chat]
  * @property {number} [turn_seconds]
  * @property {string} [title]
  * @property {number} [seed] only on servers started with --allow-seeds
