@@ -68,11 +68,13 @@ CODE_LENGTH = 6
 class Limits:
     """Limits on what one actor sends (rates per second, bursts in messages).
 
-    They are kept per actor, not per connection (see :mod:`bigtwo.server.limits`): a seated
-    player is its seat (which its token proves), whatever connections it comes through;
-    anyone else is its client address. Reconnecting starts no limit afresh: ``connects``
-    limits how often an actor connects. ``address_chat`` limits the chat lines from one
-    address over every seat it holds; ``queue_max`` is per connection."""
+    The limits on what reaches the table (actions, ready, chat) are kept per actor, not per
+    connection (see :mod:`bigtwo.server.limits`): a seated player is its seat (which its
+    token proves), whatever connections it comes through; anyone else is its client
+    address. Reconnecting starts none of them afresh, and ``connects`` limits how often an
+    actor connects. ``address_chat`` limits the chat lines from one address over every seat
+    it holds. ``messages``, ``strikes`` and ``queue_max`` guard the server from one
+    connection and stay with it (each connection costs a ``connects`` token)."""
 
     messages_rate: float = 30.0
     messages_burst: float = 60.0
@@ -119,22 +121,18 @@ class ActorLimits:
 
     def __init__(self, limits: Limits) -> None:
         size = limits.actors_max
-        self.messages = KeyedLimiter(limits.messages_rate, limits.messages_burst, size)
         self.actions = KeyedLimiter(limits.actions_rate, limits.actions_burst, size)
         self.chat = KeyedLimiter(limits.chat_rate, limits.chat_burst, size)
         self.address_chat = KeyedLimiter(limits.address_chat_rate, limits.address_chat_burst, size)
         self.ready = KeyedLimiter(limits.ready_rate, limits.ready_burst, size)
         self.connects = KeyedLimiter(limits.connects_rate, limits.connects_burst, size)
-        self.strikes = KeyedLimiter(limits.strikes_rate, limits.strikes_burst, size)
 
     def bind(self, conn: Connection, actor: tuple[str | int, ...]) -> None:
         """Give ``conn`` the buckets of ``actor``, shared with the actor's other connections
         and with those it opens later."""
-        conn.messages = self.messages.bucket(actor)
         conn.actions = self.actions.bucket(actor)
         conn.chat = self.chat.bucket(actor)
         conn.ready = self.ready.bucket(actor)
-        conn.strikes = self.strikes.bucket(actor)
         conn.address_chat = self.address_chat.bucket(("address", conn.address))
 
 
