@@ -198,7 +198,9 @@ class SQLiteStore:
     def snapshot(self, code: str, state: bytes) -> None:
         """Store ``state`` as the table after every command stored so far, and drop those
         commands, in one transaction: the table is then its snapshot and what comes next."""
-        seq = self._next.get(code, 1) - 1
+        if code not in self._next:
+            raise KeyError(f"table {code} was not stored through this store")
+        seq = self._next[code] - 1
         with self._lock:
             self._db.execute("BEGIN")
             try:
