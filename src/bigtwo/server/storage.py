@@ -115,6 +115,7 @@ class SQLiteStore:
     CHECKPOINT_SECONDS = 1.0  # a passive checkpoint this often
     TRUNCATE_SECONDS = 30.0  # the WAL truncated this often, if it holds anything
     WAL_LIMIT = 4 << 20  # bytes: a WAL past this is truncated at the next checkpoint
+    BURST_COMMITS = 200  # commits between two looks at the WAL's size from the writer
 
     def __init__(self, path: str | Path, *, sync: str = "normal", checkpoint: bool = True) -> None:
         if sync not in ("normal", "full"):
@@ -136,6 +137,8 @@ class SQLiteStore:
         # on its own connection, without blocking writers (PASSIVE) except when the WAL has
         # grown past WAL_LIMIT or is due to be truncated (TRUNCATE: a few milliseconds).
         self._stop = threading.Event()
+        self._wake = threading.Event()  # a burst of commits: checkpoint now
+        self._commits = 0
         self._checkpointer: threading.Thread | None = None
         self.truncations = 0  # WAL truncations done (for tests and stats)
         if checkpoint and self.path != ":memory:":
@@ -190,6 +193,9 @@ class SQLiteStore:
                 raise
         self._next[code] = seq + len(rows)
         self._since[code] = self._since.get(code, 0) + len(rows)
+        self._commits += 1
+        if self._commits % self.BURST_COMMITS == 0 and self.wal_bytes() > self.WAL_LIMIT:
+            self._wake.set()
 
     def since_snapshot(self, code: str) -> int:
         """Commands stored for the table since its latest snapshot (or since it was made)."""
@@ -327,22 +333,26 @@ class SQLiteStore:
         last_truncate = time.monotonic()
         try:
             db.execute("PRAGMA busy_timeout=5000")
-            while not self._stop.wait(self.CHECKPOINT_SECONDS):
+            while True:
+                self._wake.wait(self.CHECKPOINT_SECONDS)
+                self._wake.clear()
+                if self._stop.is_set():
+                    return
                 try:
+                    # Copy what the WAL holds into the database without blocking the writer.
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
                     size = self.wal_bytes()
                     now = time.monotonic()
                     if size > self.WAL_LIMIT or (
                         size and now - last_truncate >= self.TRUNCATE_SECONDS
                     ):
-                        # Waits for the writer's transaction (milliseconds), copies the WAL
-                        # into the database and empties it, so it cannot grow without bound
-                        # under a steady stream of commits that PASSIVE never catches up with.
+                        # Then wait for the writer's transaction, copy the little written
+                        # since, and empty the WAL: under a steady stream of commits PASSIVE
+                        # alone never catches up, and the file would only grow.
                         busy = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
                         if busy is not None and busy[0] == 0:
                             self.truncations += 1
                             last_truncate = now
-                    else:
-                        db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
                 except sqlite3.Error:
                     continue  # busy now; the next round catches up
         finally:
@@ -350,6 +360,7 @@ class SQLiteStore:
 
     def close(self) -> None:
         self._stop.set()
+        self._wake.set()
         if self._checkpointer is not None:
             self._checkpointer.join(5)
         with self._lock:
