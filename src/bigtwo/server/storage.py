@@ -33,7 +33,7 @@ from typing import Any, Protocol
 
 from ..service.table import TableStatus
 
-TABLE_SCHEMA_VERSION = 1
+TABLE_SCHEMA_VERSION = 2  # 2: snapshots and the archive (a version 1 file gains them as is)
 # Tables not reloaded at start-up: over, or unloaded for lack of players.
 _CLOSED = (TableStatus.FINISHED, TableStatus.IDLE)
 
@@ -149,7 +149,8 @@ class SQLiteStore:
             self._checkpointer.start()
         self._db.executescript(_SCHEMA)
         self._db.execute(
-            "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)",
+            "INSERT INTO meta (key, value) VALUES ('schema', ?) ON CONFLICT (key) DO UPDATE "
+            "SET value = excluded.value WHERE CAST(value AS INTEGER) < CAST(excluded.value AS INTEGER)",
             (str(TABLE_SCHEMA_VERSION),),
         )
         # Next sequence number per table, so an append needs no query first, and the number
