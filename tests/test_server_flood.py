@@ -399,11 +399,36 @@ def test_a_table_restored_from_snapshots_equals_the_one_before(seed: int) -> Non
         replayed = TableService.restore(config, "SNAPPY", log, now=0.0)
         _same(thawed, replayed)
         assert len(thawed._texts) <= SNAPSHOT_EVENTS + len(log) - cut + 100
+        if thawed.match is not None:  # the rules' catalog of plays is shared, not copied
+            assert thawed.match.deal.catalog is replayed.match.deal.catalog
         # And they go on alike.
         more_a = _commands(random.Random(cut), thawed, 40)
         more_b = _commands(random.Random(cut), replayed, 40)
         assert more_a == more_b
         _same(thawed, replayed)
+
+
+async def test_a_slow_snapshot_makes_the_next_one_wait_for_more_commands(
+    monkeypatch: Any,
+) -> None:
+    store = MemoryStore()
+    hub = Hub(store, Settings(snapshot_every=10))
+    runner = hub.create(TableConfig.from_request(TWO_HUMANS))
+    seat, _token = hub.join(runner, "Ann", None)
+    made: list[int] = []
+    freeze = TableService.freeze
+
+    def slow_freeze(table: TableService) -> bytes:
+        made.append(table.v)
+        time.sleep(0.005)  # as long as 100 commands may take: the next waits for 100
+        return freeze(table)
+
+    monkeypatch.setattr(TableService, "freeze", slow_freeze)
+    for i in range(600):
+        runner.run(Command(Op.CHAT, seat=seat, text=f"line {i}"))
+    gaps = [b - a for a, b in zip(made, made[1:], strict=False)]
+    assert 2 <= len(made) <= 6 and min(gaps) >= 100  # not every 10 commands
+    assert store.rooms[runner.code].snapshot is not None
 
 
 def test_a_snapshot_of_another_table_is_refused() -> None:

@@ -62,6 +62,7 @@ log = logging.getLogger(__name__)
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: codes are read aloud
 CODE_LENGTH = 6
+SNAPSHOT_SHARE = 50e-6  # seconds of snapshot-making at most per stored command, on average
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +241,7 @@ class TableRunner:
         self.finished_at: float | None = None
         self.last_active = time.monotonic()
         self.broken = False
+        self._snapshot_after = hub.settings.snapshot_every  # commands until the next snapshot
 
     # -- time ----------------------------------------------------------------------------------
     @staticmethod
@@ -461,14 +463,21 @@ class TableRunner:
 
     def _maybe_snapshot(self) -> None:
         """Every ``snapshot_every`` stored commands, store the table's state in their place,
-        so a restart replays at most that many, however long the table's history."""
+        so a restart replays at most that many, however long the table's history. A long
+        match makes a larger snapshot, which takes longer to make on the event loop: then
+        the next one waits for more commands, so that snapshots never cost more than
+        :data:`SNAPSHOT_SHARE` seconds for each command stored (a restart still replays a
+        bounded tail: a match has at most 1000 deals)."""
         store = self.hub.store
-        if store.since_snapshot(self.code) < self.hub.settings.snapshot_every:
+        if store.since_snapshot(self.code) < self._snapshot_after:
             return
+        started = time.perf_counter()
         try:
             store.snapshot(self.code, self.service.freeze())
         except Exception:  # the log is whole without it: try again after the next commands
             log.exception("table %s: storing a snapshot failed", self.code)
+        took = time.perf_counter() - started
+        self._snapshot_after = max(self.hub.settings.snapshot_every, int(took / SNAPSHOT_SHARE))
 
     def _text(self, event: Event, conn: Connection) -> str:
         """An event's text for one connection: the same for all, except that a player's copy

@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import hmac
+import io
 import logging
 import pickle
 import random
@@ -46,6 +47,7 @@ from ..bots.base import Bot
 from ..engine.cards import CARDS, Mask, card_text
 from ..engine.deal import Deal
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
+from ..engine.plays import Catalog, catalog_for
 from ..match.match import Applied, Match, SeatKind
 from ..match.views import TableView
 from .commands import By, Command, Op
@@ -262,8 +264,9 @@ class TableService:
         state["seats"] = [
             dataclasses.replace(s, bot=None, connected=0, away_since=None) for s in self.seats
         ]
-        body = pickle.dumps((SNAPSHOT_FORMAT, state), protocol=pickle.HIGHEST_PROTOCOL)
-        return zlib.compress(body, 1)
+        out = io.BytesIO()
+        _SnapshotPickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump((SNAPSHOT_FORMAT, state))
+        return zlib.compress(out.getvalue(), 1)
 
     @classmethod
     def thaw(
@@ -280,7 +283,7 @@ class TableService:
         """The table :meth:`freeze` made ``data`` of (``config`` and ``code`` must be its own:
         a snapshot of another table is refused, as is one of another format)."""
         try:
-            fmt, state = pickle.loads(zlib.decompress(data))  # our own database only
+            fmt, state = _SnapshotUnpickler(io.BytesIO(zlib.decompress(data))).load()
         except Exception as exc:
             raise SnapshotError(f"table {code}: its snapshot cannot be read ({exc})") from None
         if fmt != SNAPSHOT_FORMAT:
@@ -1005,6 +1008,26 @@ class TableService:
             drop = len(self._texts) - self._keep
             del self._types[:drop], self._audiences[:drop], self._texts[:drop]
             self._base += drop
+
+
+class _SnapshotPickler(pickle.Pickler):
+    """A pickler that writes a rule set's catalog of plays (shared by every deal under those
+    rules, and large) as a reference to its rules, to be looked up again when read back."""
+
+    def persistent_id(self, obj: Any) -> Any:
+        if isinstance(obj, Catalog):
+            return ("catalog", obj.rules)
+        return None
+
+
+class _SnapshotUnpickler(pickle.Unpickler):
+    """Reads what :class:`_SnapshotPickler` wrote (only ever the server's own snapshots)."""
+
+    def persistent_load(self, pid: Any) -> Any:
+        kind, rules = pid
+        if kind != "catalog":
+            raise pickle.UnpicklingError(f"unknown reference {kind!r} in a snapshot")
+        return catalog_for(rules)
 
 
 _HANDLERS = {
