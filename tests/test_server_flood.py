@@ -297,9 +297,10 @@ async def test_a_finished_table_leaves_the_hot_log_and_comes_back_whole(tmp_path
     store.close()
 
 
-def test_the_wal_is_truncated_after_a_burst(tmp_path: Path, monkeypatch: Any) -> None:
+def test_the_wal_shrinks_back_after_a_burst(tmp_path: Path, monkeypatch: Any) -> None:
     monkeypatch.setattr(SQLiteStore, "CHECKPOINT_SECONDS", 0.05)
     monkeypatch.setattr(SQLiteStore, "WAL_LIMIT", 256 << 10)
+    monkeypatch.setattr(SQLiteStore, "WAL_HARD_LIMIT", 1 << 20)
     store = SQLiteStore(tmp_path / "tables.sqlite3")
     try:
         store.create_room("BURSTY", {})
@@ -310,7 +311,6 @@ def test_the_wal_is_truncated_after_a_burst(tmp_path: Path, monkeypatch: Any) ->
         while time.monotonic() < deadline and store.wal_bytes() > SQLiteStore.WAL_LIMIT:
             time.sleep(0.05)
         assert store.wal_bytes() <= SQLiteStore.WAL_LIMIT
-        assert store.truncations >= 1
         room = store.load("BURSTY")
         assert room is not None and len(room.commands) == 5000  # nothing lost
     finally:

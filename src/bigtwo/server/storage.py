@@ -12,8 +12,9 @@ commands after it, in one row).
 SQLite runs in WAL mode with ``synchronous=NORMAL`` by default: a committed transaction
 survives the server process being killed at any moment; ``synchronous=FULL`` (``--sync full``)
 also survives the machine losing power, at the cost of one fsync per commit. A thread of its
-own checkpoints the WAL, never inside a commit, and truncates it after a burst and every so
-often, so the WAL file never outgrows a few megabytes. :class:`MemoryStore` has the same
+own checkpoints the WAL, never inside a commit and without making the writer wait, and
+truncates it after a burst that outran it and every so often, so the WAL file never outgrows a
+few megabytes. :class:`MemoryStore` has the same
 interface and keeps nothing, for tests and local play. Nothing here knows the rules of the
 game.
 """
@@ -114,7 +115,8 @@ class SQLiteStore:
 
     CHECKPOINT_SECONDS = 1.0  # a passive checkpoint this often
     TRUNCATE_SECONDS = 30.0  # the WAL truncated this often, if it holds anything
-    WAL_LIMIT = 4 << 20  # bytes: a WAL past this is truncated at the next checkpoint
+    WAL_LIMIT = 4 << 20  # bytes: the WAL shrinks back to this whenever it starts afresh
+    WAL_HARD_LIMIT = 16 << 20  # bytes: a WAL past this is truncated at once, writer or not
     BURST_COMMITS = 200  # commits between two looks at the WAL's size from the writer
 
     def __init__(self, path: str | Path, *, sync: str = "normal", checkpoint: bool = True) -> None:
@@ -340,16 +342,15 @@ class SQLiteStore:
                 if self._stop.is_set():
                     return
                 try:
-                    # Copy what the WAL holds into the database without blocking the writer.
-                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                    self._checkpoint(db)
                     size = self.wal_bytes()
                     now = time.monotonic()
-                    if size > self.WAL_LIMIT or (
-                        size and now - last_truncate >= self.TRUNCATE_SECONDS
+                    if size > self.WAL_HARD_LIMIT or (
+                        size > self.WAL_LIMIT and now - last_truncate >= self.TRUNCATE_SECONDS
                     ):
-                        # Then wait for the writer's transaction, copy the little written
-                        # since, and empty the WAL: under a steady stream of commits PASSIVE
-                        # alone never catches up, and the file would only grow.
+                        # Wait for the writer's transaction, copy the little written since,
+                        # and empty the WAL: the writer waits meanwhile (milliseconds, more on
+                        # a busy disk), so this is the last resort, not the routine.
                         busy = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
                         if busy is not None and busy[0] == 0:
                             self.truncations += 1
@@ -358,6 +359,18 @@ class SQLiteStore:
                     continue  # busy now; the next round catches up
         finally:
             db.close()
+
+    @staticmethod
+    def _checkpoint(db: sqlite3.Connection) -> None:
+        """Copy the WAL into the database without ever blocking the writer (PASSIVE), again
+        while the writer added to it meanwhile, a few times: once every frame is copied, the
+        writer's next commit starts the WAL afresh and shrinks the file to WAL_LIMIT
+        (``journal_size_limit``), so under a steady stream of commits the WAL stays small
+        with no waiting at all."""
+        for _ in range(4):
+            row = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            if row is None or row[1] <= 0 or row[1] == row[2]:
+                return  # nothing left to copy (or no WAL)
 
     def close(self) -> None:
         self._stop.set()
