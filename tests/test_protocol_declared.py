@@ -29,6 +29,7 @@ from bigtwo.server.protocol import (
     MESSAGE_TYPES,
     MESSAGES,
     RATE_LIMITED,
+    READY_LIMIT,
     SERVER_MESSAGE_TYPES,
     BadMessage,
     message_type,
@@ -113,8 +114,10 @@ def test_one_list_of_rate_limited_types_in_the_code_and_the_docs() -> None:
     limits = {row[0].split(" ", 1)[0]: set(ticked(row[0])) for row in rows}
     actions = {t for t, limit in RATE_LIMITED.items() if limit == ACTION_LIMIT}
     assert limits["actions"] == actions == {
-        "play", "pass", "ready", "next", "quit", "sync", "kick", "computer", "settings",
+        "play", "pass", "next", "quit", "sync", "kick", "computer", "settings",
     }  # fmt: skip
+    assert limits["ready"] == {t for t, limit in RATE_LIMITED.items() if limit == READY_LIMIT}
+    assert limits["ready"] == {"ready"}
     assert limits["chat"] == {t for t, limit in RATE_LIMITED.items() if limit == CHAT_LIMIT}
 
 

@@ -86,10 +86,13 @@ def restored_table(db: Path, code: str) -> TableService:
     assert room is not None, f"table {code} is not stored"
     config = TableConfig.from_json(room.config)
     commands = [Command.from_log(c) for c in room.commands]
-    return TableService.restore(config, code, commands, now=0.0, resync_gap=10**9)
+    return TableService.restore(
+        config, code, commands, now=0.0, snapshot=room.snapshot, resync_gap=10**9
+    )
 
 
 def stored_commands(db: Path, code: str) -> list[dict[str, Any]]:
+    """The commands stored after the table's latest snapshot (all of them when it has none)."""
     store = SQLiteStore(db, checkpoint=False)
     try:
         room = store.load(code)

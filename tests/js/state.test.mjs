@@ -34,7 +34,7 @@ function room(changes = {}) {
     deal: 1,
     options: {
       turn_seconds: 30, away_seconds: 60, computer_delay: 0.8, takeover_level: "greedy", autopass: null,
-      autopass_five: null, public: true, spectators: true, seeded: false, between_deals_seconds: 8,
+      autopass_five: null, public: true, spectators: true, spectator_chat: false, seeded: false, between_deals_seconds: 8,
     },
     seats: [
       { seat: 0, name: "Ann", kind: "human", taken: true, ready: false, control: "player", connected: true, avatar: 3 },

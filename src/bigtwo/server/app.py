@@ -14,7 +14,6 @@ import contextlib
 import hmac
 import ipaddress
 import logging
-import time
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
@@ -35,11 +34,13 @@ from ..match.settings import RuleSet
 from ..service.config import MAX_NAME, ConfigError, TableConfig, clean_text
 from ..service.declare import Declared, NotJson, parse_json, words
 from ..service.table import Refused, TableStatus
-from .hub import Connection, Hub, Settings, TokenBucket, tune_gc
+from .hub import Connection, Hub, Settings, tune_gc
+from .limits import KeyedLimiter
 from .openapi import openapi_spec
 from .protocol import (
     CLOSE_BAD_HELLO,
     CLOSE_NO_ROOM,
+    CLOSE_TRY_AGAIN,
     CLOSE_UNAUTHORIZED,
     HELLO_TIMEOUT,
     PROTOCOL,
@@ -169,22 +170,6 @@ def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
     return JSONResponse(
         {"error": code, "message": message}, status_code=status or _STATUS.get(code, 400)
     )
-
-
-class _HttpLimiter:
-    """Per-address limit on lobby writes (room creation, joining)."""
-
-    def __init__(self, rate: float = 100.0, burst: float = 5000.0) -> None:
-        self.rate, self.burst = rate, burst
-        self.buckets: dict[str, TokenBucket] = {}
-
-    def allow(self, address: str) -> bool:
-        if len(self.buckets) > 10000:
-            self.buckets.clear()  # forget everyone rather than grow without bound
-        bucket = self.buckets.get(address)
-        if bucket is None:
-            bucket = self.buckets[address] = TokenBucket(self.rate, self.burst)
-        return bucket.take(time.monotonic())
 
 
 async def _read_json(request: Request) -> Any:
@@ -464,7 +449,7 @@ def _address(request: Request | WebSocket) -> str:
 async def table_socket(websocket: WebSocket) -> None:
     hub = _hub(websocket)
     await websocket.accept()
-    conn = Connection(websocket, hub.settings.limits)
+    conn = Connection(websocket, hub.settings.limits, _address(websocket))
     writer = asyncio.create_task(conn.writer())
     runner = None
     try:
@@ -495,7 +480,12 @@ async def table_socket(websocket: WebSocket) -> None:
             conn.error(exc.code, str(exc))
             conn.close(CLOSE_UNAUTHORIZED, "unauthorized")
             return
-        conn.address = _address(websocket)
+        try:
+            hub.admit(runner, conn, seat)
+        except Refused as exc:
+            conn.error(exc.code, str(exc))
+            conn.close(CLOSE_TRY_AGAIN, "connecting too often: wait and reconnect")
+            return
         if seat is None and len(runner.spectators) >= hub.settings.max_spectators:
             conn.error("busy", "This table has as many spectators as it can hold")
             conn.close(CLOSE_UNAUTHORIZED, "too many spectators")
@@ -590,6 +580,7 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
         routes.append(Mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web"))
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Hardening)])
     app.state.hub = hub
-    app.state.limiter = _HttpLimiter()
+    # Lobby writes (room creation, joining) per address, in bounded memory.
+    app.state.limiter = KeyedLimiter(rate=100.0, burst=5000.0)
     app.state.addresses = ClientAddress(hub.settings.trusted_proxies)
     return app

@@ -40,6 +40,7 @@ from ..service.table import (
     ThinkRequest,
     hash_token,
 )
+from .limits import KeyedLimiter, TokenBucket
 from .protocol import (
     ACTION_LIMIT,
     CHAT_LIMIT,
@@ -51,6 +52,7 @@ from .protocol import (
     CLOSE_TRY_AGAIN,
     PROTOCOL,
     RATE_LIMITED,
+    READY_LIMIT,
     BadMessage,
     parse_message,
 )
@@ -64,11 +66,20 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: codes are re
 CODE_LENGTH = 6
 CALM_SECONDS = 10.0  # without a step down this long, a table hears its computers are back
 MAX_FAULTS = 3  # commands in a row that failed part-way: the table is dropped until revisited
+SNAPSHOT_SHARE = 50e-6  # seconds of snapshot-making at most per stored command, on average
 
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Per-connection limits (rates per second, bursts in messages)."""
+    """Limits on what one actor sends (rates per second, bursts in messages).
+
+    The limits on what reaches the table (actions, ready, chat) are kept per actor, not per
+    connection (see :mod:`bigtwo.server.limits`): a seated player is its seat (which its
+    token proves), whatever connections it comes through; anyone else is its client
+    address. Reconnecting starts none of them afresh, and ``connects`` limits how often an
+    actor connects. ``address_chat`` limits the chat lines from one address over every seat
+    it holds. ``messages``, ``strikes`` and ``queue_max`` guard the server from one
+    connection and stay with it (each connection costs a ``connects`` token)."""
 
     messages_rate: float = 30.0
     messages_burst: float = 60.0
@@ -76,9 +87,16 @@ class Limits:
     actions_burst: float = 30.0
     chat_rate: float = 1.0
     chat_burst: float = 5.0
+    address_chat_rate: float = 3.0
+    address_chat_burst: float = 15.0
+    ready_rate: float = 0.5  # "ready" and "not ready" messages
+    ready_burst: float = 5.0
+    connects_rate: float = 1.0  # connections a seat (or an address, to watch) opens
+    connects_burst: float = 20.0
     strikes_rate: float = 0.5  # bad or refused-for-rate messages forgiven per second
     strikes_burst: float = 20.0  # more than this in a row closes the connection
     queue_max: int = 4000  # unsent messages before a connection counts as too slow
+    actors_max: int = 50_000  # actors remembered per limit; the longest quiet is forgotten
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,23 +124,33 @@ class Settings:
     think: str = "process"  # where computers think: process, thread or inline (the loop)
     think_workers: int | None = None  # default: one fewer than the CPUs, at least one
     think_budget: float = 4.0  # seconds a computer may take before it plays the cheapest
+    snapshot_every: int = 200  # commands a table stores between two snapshots of it
 
 
-class TokenBucket:
-    """``rate`` tokens a second up to ``burst``; :meth:`take` says whether one was left."""
+def actor_of(code: str, seat: int | None, address: str) -> tuple[str | int, ...]:
+    """Who acts, for the limits: a seat at a table (its token proves it), else an address."""
+    return ("seat", code, seat) if seat is not None else ("address", address)
 
-    __slots__ = ("rate", "burst", "tokens", "stamp")
 
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst, self.tokens, self.stamp = rate, burst, burst, time.monotonic()
+class ActorLimits:
+    """The limits of every actor heard from recently: one
+    :class:`~bigtwo.server.limits.KeyedLimiter` per kind of limit, in bounded memory."""
 
-    def take(self, now: float) -> bool:
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
+    def __init__(self, limits: Limits) -> None:
+        size = limits.actors_max
+        self.actions = KeyedLimiter(limits.actions_rate, limits.actions_burst, size)
+        self.chat = KeyedLimiter(limits.chat_rate, limits.chat_burst, size)
+        self.address_chat = KeyedLimiter(limits.address_chat_rate, limits.address_chat_burst, size)
+        self.ready = KeyedLimiter(limits.ready_rate, limits.ready_burst, size)
+        self.connects = KeyedLimiter(limits.connects_rate, limits.connects_burst, size)
+
+    def bind(self, conn: Connection, actor: tuple[str | int, ...]) -> None:
+        """Give ``conn`` the buckets of ``actor``, shared with the actor's other connections
+        and with those it opens later."""
+        conn.actions = self.actions.bucket(actor)
+        conn.chat = self.chat.bucket(actor)
+        conn.ready = self.ready.bucket(actor)
+        conn.address_chat = self.address_chat.bucket(("address", conn.address))
 
 
 class _Close:
@@ -139,13 +167,15 @@ class Connection:
     array when the client asked for batches (``batch`` in its hello), which saves a system
     call and a wake-up per message on both sides; else one frame each. ``socket`` needs
     ``send_text(str)`` and ``close(code, reason)`` coroutines (Starlette's WebSocket has both).
+    Its rate limits start as its own; once it says who it is, the table gives it the buckets
+    of that actor (:meth:`ActorLimits.bind`), which outlive the connection.
     """
 
-    def __init__(self, socket: Any, limits: Limits) -> None:
+    def __init__(self, socket: Any, limits: Limits, address: str = "") -> None:
         self.socket = socket
         self.limits = limits
+        self.address = address  # the client's address, as the server believes it
         self.seat: int | None = None
-        self.address = ""  # the client's address, as the server believes it
         self.spectator = False
         self.name = ""
         self.batch = False
@@ -157,6 +187,8 @@ class Connection:
         self.messages = TokenBucket(limits.messages_rate, limits.messages_burst)
         self.actions = TokenBucket(limits.actions_rate, limits.actions_burst)
         self.chat = TokenBucket(limits.chat_rate, limits.chat_burst)
+        self.address_chat = TokenBucket(limits.address_chat_rate, limits.address_chat_burst)
+        self.ready = TokenBucket(limits.ready_rate, limits.ready_burst)
         self.strikes = TokenBucket(limits.strikes_rate, limits.strikes_burst)
 
     def send(self, text: str) -> None:
@@ -231,6 +263,7 @@ class TableRunner:
         self.faults = 0  # commands in a row that failed part-way (see _rollback)
         self.stepped_down: str | None = None  # computers play below this level (busy server)
         self._stepped_at = 0.0
+        self._snapshot_after = hub.settings.snapshot_every  # commands until the next snapshot
 
     # -- time ----------------------------------------------------------------------------------
     @staticmethod
@@ -248,6 +281,9 @@ class TableRunner:
         conn.attached = True
         conn.seat = seat
         conn.spectator = seat is None
+        # Limits follow the actor: the seat (its token) for a player, else the address.
+        actor = actor_of(self.code, seat, conn.address)
+        self.hub.actors.bind(conn, actor)
         if seat is not None:
             self.hub.seats_waiting.connected(self.code, seat)
             old = self.players.get(seat)
@@ -319,7 +355,8 @@ class TableRunner:
         if (
             not limits_ok
             or (limit == ACTION_LIMIT and not conn.actions.take(now))
-            or (limit == CHAT_LIMIT and not conn.chat.take(now))
+            or (limit == READY_LIMIT and not conn.ready.take(now))
+            or (limit == CHAT_LIMIT and not self._may_chat(conn, now))
         ):
             conn.strike(now)
             conn.error("rate_limited", f"Too many messages: slow down ({kind} dropped)", msg_id)
@@ -329,6 +366,10 @@ class TableRunner:
         except Exception:  # a bug must cost one reply, not the table or the server
             log.exception("table %s failed on %s", self.code, kind)
             conn.error("internal", "The server failed on that message", msg_id)
+
+    def _may_chat(self, conn: Connection, now: float) -> bool:
+        """Within the chat limits of the actor and of its address (both are spent)."""
+        return conn.chat.take(now) and conn.address_chat.take(now)
 
     def _handle(self, conn: Connection, kind: str, msg: dict[str, Any], msg_id: str | None) -> None:
         seat = conn.seat
@@ -342,8 +383,14 @@ class TableRunner:
             conn.error("bad_message", "Already said hello", msg_id)
             return
         if kind == "chat":
-            if seat is None and not self.service.config.spectators:
-                conn.error("not_seated", "Spectators may not chat at this table", msg_id)
+            if seat is None and not (
+                self.service.config.spectators and self.service.config.spectator_chat
+            ):
+                conn.error(
+                    "not_seated",
+                    "Spectators may not chat at this table (the host has not allowed it)",
+                    msg_id,
+                )
                 return
             self.run(Command(Op.CHAT, seat=seat, name=conn.name, text=msg["text"]), conn, msg_id)
             return
@@ -441,6 +488,7 @@ class TableRunner:
                 return False
             if not faulted:
                 self.faults = 0
+            self._maybe_snapshot()
         for event in events:
             text = event.json()
             personal = event.type == "rematch" and self.rematch_seats
@@ -483,6 +531,24 @@ class TableRunner:
     def pump(self) -> None:
         """Apply whatever automatic commands are due now."""
         self.run(None)
+
+    def _maybe_snapshot(self) -> None:
+        """Every ``snapshot_every`` stored commands, store the table's state in their place,
+        so a restart replays at most that many, however long the table's history. A long
+        match makes a larger snapshot, which takes longer to make on the event loop: then
+        the next one waits for more commands, so that snapshots never cost more than
+        :data:`SNAPSHOT_SHARE` seconds for each command stored (a restart still replays a
+        bounded tail: a match has at most 1000 deals)."""
+        store = self.hub.store
+        if store.since_snapshot(self.code) < self._snapshot_after:
+            return
+        started = time.perf_counter()
+        try:
+            store.snapshot(self.code, self.service.freeze())
+        except Exception:  # the log is whole without it: try again after the next commands
+            log.exception("table %s: storing a snapshot failed", self.code)
+        took = time.perf_counter() - started
+        self._snapshot_after = max(self.hub.settings.snapshot_every, int(took / SNAPSHOT_SHARE))
 
     def _text(self, event: Event, conn: Connection) -> str:
         """An event's text for one connection: the same for all, except that a player's copy
@@ -663,9 +729,20 @@ class Hub:
             self.settings.seats_per_address, self.settings.seat_grace or 60.0
         )
         self.lag = LoopLag()
+        self.actors = ActorLimits(self.settings.limits)
         self.thinker = Thinker(
             self.settings.think, self.settings.think_workers, self.settings.think_budget
         )
+
+    # -- connections -----------------------------------------------------------------------------
+    def admit(self, runner: TableRunner, conn: Connection, seat: int | None) -> None:
+        """Let a connection that said hello (for ``seat``; None: to watch) join its table, or
+        raise :class:`Refused` when its actor (the seat, else the address) connects faster
+        than its limit: each connection costs a full snapshot, and reconnecting in a loop
+        must buy nothing."""
+        actor = actor_of(runner.code, seat, conn.address)
+        if not self.actors.connects.allow(actor):
+            raise Refused("rate_limited", "Connecting too often: wait a little and reconnect")
 
     # -- tables ----------------------------------------------------------------------------------
     def _service(self, config: TableConfig, code: str) -> TableService:
@@ -700,6 +777,7 @@ class Hub:
                 code,
                 commands,
                 _loop_time(),
+                snapshot=room.snapshot,
                 resync_gap=self.settings.resync_gap,
                 offload=self.thinker.offloads,
                 seat_grace=self.settings.seat_grace,

@@ -84,6 +84,7 @@ class RoomOptions(Answer):
     autopass_five: bool | None
     public: bool
     spectators: bool
+    spectator_chat: bool
     seeded: bool
     between_deals_seconds: float | None
 

@@ -58,6 +58,7 @@ class BadMessage(Exception):
 # -- the client messages, each declared once -------------------------------------------------
 ACTION_LIMIT = "actions"  # the rate limit of play, pass and the other table actions
 CHAT_LIMIT = "chat"  # the rate limit of chat lines
+READY_LIMIT = "ready"  # the rate limit of saying ready (or not ready) before the match
 MAX_EVENT_NUMBER = 2**53 - 1  # exact in every JSON reader, JavaScript's included
 
 MessageId = Annotated[
@@ -113,7 +114,7 @@ class PassMessage(ClientMessage):
 
 
 class ReadyMessage(ClientMessage):
-    limit = ACTION_LIMIT
+    limit = READY_LIMIT
     type: Literal["ready"]
     id: MessageId | None = None
     ready: bool = True

@@ -10,32 +10,9 @@ before it seats a player; this module decides nothing else and knows no rule of 
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
 
 from ..service.table import Refused
-
-
-class KeyedLimiter:
-    """``rate`` tokens a second up to ``burst`` for each key; at most ``keys`` remembered."""
-
-    def __init__(self, rate: float, burst: float, keys: int = 10_000) -> None:
-        self.rate, self.burst, self.keys = rate, burst, keys
-        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # tokens, stamp
-
-    def wait(self, key: str, now: float | None = None) -> float:
-        """Take a token for ``key`` and answer 0, or answer the seconds until there is one."""
-        now = time.monotonic() if now is None else now
-        tokens, stamp = self._buckets.pop(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - stamp) * self.rate)
-        wait = 0.0
-        if tokens >= 1.0:
-            tokens -= 1.0
-        else:
-            wait = (1.0 - tokens) / self.rate if self.rate > 0 else float("inf")
-        self._buckets[key] = (tokens, now)
-        while len(self._buckets) > self.keys:
-            self._buckets.popitem(last=False)
-        return wait
+from .limits import KeyedLimiter
 
 
 class RoomLimits:

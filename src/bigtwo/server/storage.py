@@ -2,27 +2,39 @@
 
 The server appends a table's accepted commands here, in one transaction, *before* it sends
 the events they caused; a restarted server rebuilds every open table by replaying its log
-(see :meth:`bigtwo.service.table.TableService.restore`). SQLite runs in WAL mode (checkpointed by a thread of
-its own, never inside a commit) with ``synchronous=NORMAL`` by default: a committed transaction survives the server process being
-killed at any moment; ``synchronous=FULL`` (``--sync full``) also survives the machine losing
-power, at the cost of one fsync per commit. :class:`MemoryStore` has the same interface and
-keeps nothing, for tests and local play. Nothing here knows the rules of the game.
+(see :meth:`bigtwo.service.table.TableService.restore`). The log stays short: every so often
+the server stores a *snapshot* of a table (:meth:`~bigtwo.service.table.TableService.freeze`)
+in the same transaction that drops the commands it holds, so a table is its latest snapshot
+and the commands after it, and a restart replays a bounded tail, whatever the table's history.
+A finished table leaves the hot log for the ``archive`` (its snapshot, if any, and the
+commands after it, in one row).
+
+SQLite runs in WAL mode with ``synchronous=NORMAL`` by default: a committed transaction
+survives the server process being killed at any moment; ``synchronous=FULL`` (``--sync full``)
+also survives the machine losing power, at the cost of one fsync per commit. A thread of its
+own checkpoints the WAL, never inside a commit and without making the writer wait, and
+truncates it after a burst that outran it and every so often, so the WAL file never outgrows a
+few megabytes. :class:`MemoryStore` has the same
+interface and keeps nothing, for tests and local play. Nothing here knows the rules of the
+game.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 import threading
 import time
+import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 from ..service.table import TableStatus
 
-TABLE_SCHEMA_VERSION = 1
+TABLE_SCHEMA_VERSION = 2  # 2: snapshots and the archive (a version 1 file gains them as is)
 # Tables not reloaded at start-up: over, or unloaded for lack of players.
 _CLOSED = (TableStatus.FINISHED, TableStatus.IDLE)
 
@@ -45,21 +57,41 @@ CREATE TABLE IF NOT EXISTS watchers (
     token TEXT PRIMARY KEY,
     code TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS snapshots (
+    code TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL,
+    state BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS archive (
+    code TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL,
+    state BLOB,
+    commands BLOB NOT NULL
+);
 """
+# seq: the last command a snapshot (or an archived table) holds; the log goes on after it.
+# An archived table's commands are the zlib-compressed JSON list of those after its state.
 
 
 class StoredRoom:
-    """One stored table: its code, configuration (JSON object), status and commands."""
+    """One stored table: its code, configuration (JSON object), status, latest snapshot (None:
+    none yet) and the commands after it."""
 
-    __slots__ = ("code", "config", "status", "commands")
+    __slots__ = ("code", "config", "status", "commands", "snapshot")
 
     def __init__(
-        self, code: str, config: dict[str, Any], status: TableStatus, commands: list[dict[str, Any]]
+        self,
+        code: str,
+        config: dict[str, Any],
+        status: TableStatus,
+        commands: list[dict[str, Any]],
+        snapshot: bytes | None = None,
     ) -> None:
         self.code = code
         self.config = config
         self.status = status
         self.commands = commands
+        self.snapshot = snapshot
 
 
 class TableStore(Protocol):
@@ -67,6 +99,8 @@ class TableStore(Protocol):
 
     def create_room(self, code: str, config: dict[str, Any]) -> None: ...
     def append(self, code: str, commands: Sequence[dict[str, Any]]) -> None: ...
+    def since_snapshot(self, code: str) -> int: ...
+    def snapshot(self, code: str, state: bytes) -> None: ...
     def set_status(self, code: str, status: TableStatus) -> None: ...
     def open_rooms(self) -> Iterator[StoredRoom]: ...
     def load(self, code: str) -> StoredRoom | None: ...
@@ -79,7 +113,11 @@ class SQLiteStore:
     """Tables in one SQLite file. Used from the server's event loop thread only; the lock
     guards the rare use from another thread (tests, tools)."""
 
-    CHECKPOINT_SECONDS = 1.0
+    CHECKPOINT_SECONDS = 1.0  # a passive checkpoint this often
+    TRUNCATE_SECONDS = 30.0  # the WAL truncated this often, if it holds anything
+    WAL_LIMIT = 4 << 20  # bytes: the WAL shrinks back to this whenever it starts afresh
+    WAL_HARD_LIMIT = 16 << 20  # bytes: a WAL past this is truncated at once, writer or not
+    BURST_COMMITS = 200  # commits between two looks at the WAL's size from the writer
 
     def __init__(self, path: str | Path, *, sync: str = "normal", checkpoint: bool = True) -> None:
         if sync not in ("normal", "full"):
@@ -92,12 +130,19 @@ class SQLiteStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={sync.upper()}")
         self._db.execute("PRAGMA busy_timeout=5000")
+        # A WAL file is reused from its start after a checkpoint, not shrunk: this shrinks
+        # it back whenever it is reset.
+        self._db.execute(f"PRAGMA journal_size_limit={self.WAL_LIMIT}")
         # SQLite checkpoints the WAL inside whichever commit crosses 1000 pages, with an fsync,
         # and that commit runs on the server's event loop: measured 20-100 ms stalls (more on
         # a busy disk) for every table. So commits never checkpoint; a thread of our own does,
-        # on its own connection, without blocking writers (PASSIVE).
+        # on its own connection, without blocking writers (PASSIVE) except when the WAL has
+        # grown past WAL_LIMIT or is due to be truncated (TRUNCATE: a few milliseconds).
         self._stop = threading.Event()
+        self._wake = threading.Event()  # a burst of commits: checkpoint now
+        self._commits = 0
         self._checkpointer: threading.Thread | None = None
+        self.truncations = 0  # WAL truncations done (for tests and stats)
         if checkpoint and self.path != ":memory:":
             self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._checkpointer = threading.Thread(
@@ -106,14 +151,22 @@ class SQLiteStore:
             self._checkpointer.start()
         self._db.executescript(_SCHEMA)
         self._db.execute(
-            "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)",
+            "INSERT INTO meta (key, value) VALUES ('schema', ?) ON CONFLICT (key) DO UPDATE "
+            "SET value = excluded.value WHERE CAST(value AS INTEGER) < CAST(excluded.value AS INTEGER)",
             (str(TABLE_SCHEMA_VERSION),),
         )
-        # Next sequence number per table, so an append needs no query first.
-        self._next: dict[str, int] = {
-            code: seq + 1
-            for code, seq in self._db.execute("SELECT code, MAX(seq) FROM log GROUP BY code")
-        }
+        # Next sequence number per table, so an append needs no query first, and the number
+        # of commands stored since the table's latest snapshot.
+        self._next: dict[str, int] = {}
+        self._since: dict[str, int] = {}
+        for code, seq in self._db.execute(
+            "SELECT code, MAX(seq) FROM (SELECT code, seq FROM log UNION ALL "
+            "SELECT code, seq FROM snapshots UNION ALL SELECT code, seq FROM archive) "
+            "GROUP BY code"
+        ):
+            self._next[code] = seq + 1
+        for code, count in self._db.execute("SELECT code, COUNT(*) FROM log GROUP BY code"):
+            self._since[code] = count
 
     def create_room(self, code: str, config: dict[str, Any]) -> None:
         now = time.time()
@@ -123,6 +176,7 @@ class SQLiteStore:
                 (code, json.dumps(config), TableStatus.WAITING.value, now, now),
             )
         self._next[code] = 1
+        self._since[code] = 0
 
     def append(self, code: str, commands: Sequence[dict[str, Any]]) -> None:
         """Store commands in order, all or none, before anyone hears of them."""
@@ -141,13 +195,98 @@ class SQLiteStore:
                 self._db.execute("ROLLBACK")
                 raise
         self._next[code] = seq + len(rows)
+        self._since[code] = self._since.get(code, 0) + len(rows)
+        self._commits += 1
+        if self._commits % self.BURST_COMMITS == 0 and self.wal_bytes() > self.WAL_LIMIT:
+            self._wake.set()
+
+    def since_snapshot(self, code: str) -> int:
+        """Commands stored for the table since its latest snapshot (or since it was made)."""
+        return self._since.get(code, 0)
+
+    def snapshot(self, code: str, state: bytes) -> None:
+        """Store ``state`` as the table after every command stored so far, and drop those
+        commands, in one transaction: the table is then its snapshot and what comes next."""
+        if code not in self._next:
+            raise KeyError(f"table {code} was not stored through this store")
+        seq = self._next[code] - 1
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO snapshots (code, seq, state) VALUES (?, ?, ?)",
+                    (code, seq, state),
+                )
+                self._db.execute("DELETE FROM log WHERE code = ? AND seq <= ?", (code, seq))
+                self._db.execute("DELETE FROM archive WHERE code = ?", (code,))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        self._since[code] = 0
 
     def set_status(self, code: str, status: TableStatus) -> None:
+        """Set the table's status; a finished table moves out of the hot log to the archive."""
+        status = TableStatus(status)
         with self._lock:
-            self._db.execute(
-                "UPDATE rooms SET status = ?, updated = ? WHERE code = ?",
-                (TableStatus(status).value, time.time(), code),
+            self._db.execute("BEGIN")
+            try:
+                self._db.execute(
+                    "UPDATE rooms SET status = ?, updated = ? WHERE code = ?",
+                    (status.value, time.time(), code),
+                )
+                if status == TableStatus.FINISHED:
+                    self._archive(code)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def _archive(self, code: str) -> None:
+        """Inside a transaction: the table's snapshot and log become one archive row (with
+        any earlier archive row's commands)."""
+        base = self._base(code)
+        if base is None:
+            return
+        seq, state, earlier = base
+        tail = self._tail(code, seq)
+        commands = zlib.compress(
+            json.dumps(earlier + tail, separators=(",", ":")).encode("utf-8"), 6
+        )
+        self._db.execute(
+            "INSERT OR REPLACE INTO archive (code, seq, state, commands) VALUES (?, ?, ?, ?)",
+            (code, self._next.get(code, 1) - 1, state, commands),
+        )
+        self._db.execute("DELETE FROM snapshots WHERE code = ?", (code,))
+        self._db.execute("DELETE FROM log WHERE code = ?", (code,))
+        # The archived commands count as held by a snapshot: none are in the hot log now.
+        self._since[code] = 0
+
+    def _base(self, code: str) -> tuple[int, bytes | None, list[dict[str, Any]]] | None:
+        """What the table's log goes on from: the last command held, the snapshot (None: the
+        empty table) and the archived commands after it; None for no such room."""
+        if self._db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone() is None:
+            return None
+        snap = self._db.execute(
+            "SELECT seq, state FROM snapshots WHERE code = ?", (code,)
+        ).fetchone()
+        arch = self._db.execute(
+            "SELECT seq, state, commands FROM archive WHERE code = ?", (code,)
+        ).fetchone()
+        if arch is not None and (snap is None or arch[0] > snap[0]):
+            earlier = json.loads(zlib.decompress(arch[2]).decode("utf-8"))
+            return int(arch[0]), arch[1], earlier
+        if snap is not None:
+            return int(snap[0]), snap[1], []
+        return 0, None, []
+
+    def _tail(self, code: str, after: int) -> list[dict[str, Any]]:
+        return [
+            json.loads(text)
+            for (text,) in self._db.execute(
+                "SELECT command FROM log WHERE code = ? AND seq > ? ORDER BY seq", (code, after)
             )
+        ]
 
     def open_rooms(self) -> Iterator[StoredRoom]:
         with self._lock:
@@ -165,15 +304,12 @@ class SQLiteStore:
             row = self._db.execute(
                 "SELECT config, status FROM rooms WHERE code = ?", (code,)
             ).fetchone()
-            if row is None:
+            base = self._base(code)
+            if row is None or base is None:
                 return None
-            commands = [
-                json.loads(text)
-                for (text,) in self._db.execute(
-                    "SELECT command FROM log WHERE code = ? ORDER BY seq", (code,)
-                )
-            ]
-        return StoredRoom(code, json.loads(row[0]), TableStatus(row[1]), commands)
+            seq, state, earlier = base
+            commands = earlier + self._tail(code, seq)
+        return StoredRoom(code, json.loads(row[0]), TableStatus(row[1]), commands, state)
 
     def add_watcher(self, token_digest: str, code: str) -> None:
         with self._lock:
@@ -188,20 +324,57 @@ class SQLiteStore:
             ).fetchone()
         return None if row is None else str(row[0])
 
+    def wal_bytes(self) -> int:
+        """The size of the WAL file now (0 when there is none)."""
+        try:
+            return os.path.getsize(self.path + "-wal")
+        except OSError:
+            return 0
+
     def _checkpoint_loop(self) -> None:
         db = sqlite3.connect(self.path, isolation_level=None)
+        last_truncate = time.monotonic()
         try:
             db.execute("PRAGMA busy_timeout=5000")
-            while not self._stop.wait(self.CHECKPOINT_SECONDS):
+            while True:
+                self._wake.wait(self.CHECKPOINT_SECONDS)
+                self._wake.clear()
+                if self._stop.is_set():
+                    return
                 try:
-                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                    self._checkpoint(db)
+                    size = self.wal_bytes()
+                    now = time.monotonic()
+                    if size > self.WAL_HARD_LIMIT or (
+                        size > self.WAL_LIMIT and now - last_truncate >= self.TRUNCATE_SECONDS
+                    ):
+                        # Wait for the writer's transaction, copy the little written since,
+                        # and empty the WAL: the writer waits meanwhile (milliseconds, more on
+                        # a busy disk), so this is the last resort, not the routine.
+                        busy = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                        if busy is not None and busy[0] == 0:
+                            self.truncations += 1
+                            last_truncate = now
                 except sqlite3.Error:
                     continue  # busy now; the next round catches up
         finally:
             db.close()
 
+    @staticmethod
+    def _checkpoint(db: sqlite3.Connection) -> None:
+        """Copy the WAL into the database without ever blocking the writer (PASSIVE), again
+        while the writer added to it meanwhile, a few times: once every frame is copied, the
+        writer's next commit starts the WAL afresh and shrinks the file to WAL_LIMIT
+        (``journal_size_limit``), so under a steady stream of commits the WAL stays small
+        with no waiting at all."""
+        for _ in range(4):
+            row = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            if row is None or row[1] <= 0 or row[1] == row[2]:
+                return  # nothing left to copy (or no WAL)
+
     def close(self) -> None:
         self._stop.set()
+        self._wake.set()
         if self._checkpointer is not None:
             self._checkpointer.join(5)
         with self._lock:
@@ -223,6 +396,14 @@ class MemoryStore:
 
     def append(self, code: str, commands: Sequence[dict[str, Any]]) -> None:
         self.rooms[code].commands.extend(commands)
+
+    def since_snapshot(self, code: str) -> int:
+        room = self.rooms.get(code)
+        return 0 if room is None else len(room.commands)
+
+    def snapshot(self, code: str, state: bytes) -> None:
+        room = self.rooms[code]
+        room.snapshot, room.commands = state, []
 
     def set_status(self, code: str, status: TableStatus) -> None:
         self.rooms[code].status = TableStatus(status)

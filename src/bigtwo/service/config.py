@@ -141,6 +141,9 @@ class RoomRequest(Declared):
         "only with its invitation link",
     )
     spectators: bool = True
+    spectator_chat: bool = Field(
+        default=False, description="Spectators may chat (among themselves); default not"
+    )
     between_deals_seconds: float | None = _seconds(
         0.0,
         600.0,
@@ -192,6 +195,8 @@ class TableConfig:
     ``invite``: a private room's invitation key (``public`` False), which spectators need to
     watch; never shown in the room. The host may change ``turn_seconds``, ``away_seconds``
     and ``spectators`` at the table (a stored ``settings`` command).
+    ``spectator_chat``: spectators may chat (off unless the host allows it, also for tables
+    stored before this option).
     """
 
     preset: str = "textbook"
@@ -209,6 +214,7 @@ class TableConfig:
     title: str = ""
     public: bool = True
     spectators: bool = True
+    spectator_chat: bool = False
     between_deals_seconds: float | None = 0.0
     invite: str = ""  # a private room's invitation key: spectators need it to watch
 
@@ -323,6 +329,7 @@ class TableConfig:
             title=clean_text(request.title, MAX_TITLE),
             public=request.public,
             spectators=request.spectators,
+            spectator_chat=request.spectator_chat,
             between_deals_seconds=between,
             invite="" if request.public else secrets.token_urlsafe(12),
         )

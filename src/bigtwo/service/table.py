@@ -31,8 +31,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import hmac
+import io
 import logging
+import pickle
 import random
+import zlib
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -44,6 +47,7 @@ from ..bots.base import Bot
 from ..engine.cards import CARDS, Mask, card_text
 from ..engine.deal import Deal
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
+from ..engine.plays import Catalog, catalog_for
 from ..match.match import Applied, Match, SeatKind
 from ..match.views import TableView
 from .commands import By, Command, Op
@@ -89,6 +93,8 @@ SETTINGS: dict[str, tuple[float, float]] = {
     "away_seconds": (0.1, 86400.0),
     "spectators": (0.0, 0.0),
 }
+SNAPSHOT_FORMAT = 1  # the layout of :meth:`TableService.freeze`; change it with the state's
+SNAPSHOT_EVENTS = 256  # events a snapshot keeps for clients catching up (> the resync gap)
 
 
 class Refused(BigTwoError):
@@ -98,6 +104,10 @@ class Refused(BigTwoError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+class SnapshotError(BigTwoError):
+    """A stored snapshot that cannot be read back as this table."""
 
 
 class AlreadyApplied(Refused):
@@ -196,6 +206,7 @@ class TableService:
         seat_grace: float | None = None,
     ) -> None:
         self.config = config
+        self.room_config = config  # as the room was made (the host may change ``config``)
         # Before the match: seconds a taken seat may stay without a connection (never come,
         # or gone) before it is freed for someone else; None: kept however long.
         self.seat_grace = seat_grace
@@ -237,17 +248,87 @@ class TableService:
 
     @classmethod
     def restore(
-        cls, config: TableConfig, code: str, commands: list[Command], now: float, **options: Any
+        cls,
+        config: TableConfig,
+        code: str,
+        commands: list[Command],
+        now: float,
+        *,
+        snapshot: bytes | None = None,
+        **options: Any,
     ) -> TableService:
         """Rebuild a table from its stored log: the same commands give the same events with
         the same numbers, so clients that reconnect can ask for what they missed by number.
-        Nobody is connected after a restore; away timers start now."""
-        table = cls(config, code, now=now, **options)
+        With a ``snapshot`` (see :meth:`freeze`), the log is what came after it. Nobody is
+        connected after a restore; away timers start now."""
+        if snapshot is None:
+            table = cls(config, code, now=now, **options)
+        else:
+            table = cls.thaw(snapshot, config, code, now=now, **options)
         for cmd in commands:
             table.apply(cmd, now)
         for seat in table.seats:
             if seat.human and seat.taken:
                 seat.away_since = now
+        return table
+
+    # -- snapshots -------------------------------------------------------------------------------
+    def freeze(self) -> bytes:
+        """The table's state as bytes, for :meth:`thaw` to rebuild the table exactly as
+        replaying its log would: so a stored table is a snapshot and the few commands after
+        it, not its whole history. It keeps the last :data:`SNAPSHOT_EVENTS` events (enough
+        for a reconnecting client to catch up; one further behind resyncs) and, as a replay
+        does, no presence and no computer's memory of the deal (a computer starts afresh).
+
+        It is a pickle, read back only from the server's own database (whoever can write
+        that can change every table anyway), tagged with :data:`SNAPSHOT_FORMAT`."""
+        state = dict(self.__dict__)
+        del state["offload"], state["resync_gap"], state["_keep"], state["seat_grace"]
+        state["_new"] = []
+        kept = len(self._texts)
+        cut = max(0, kept - SNAPSHOT_EVENTS)
+        state["_types"] = self._types[cut:]
+        state["_audiences"] = self._audiences[cut:]
+        state["_texts"] = self._texts[cut:]
+        state["_base"] = self._base + cut
+        state["seats"] = [
+            dataclasses.replace(s, bot=None, connected=0, away_since=None) for s in self.seats
+        ]
+        out = io.BytesIO()
+        _SnapshotPickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump((SNAPSHOT_FORMAT, state))
+        return zlib.compress(out.getvalue(), 1)
+
+    @classmethod
+    def thaw(
+        cls,
+        data: bytes,
+        config: TableConfig,
+        code: str,
+        *,
+        now: float = 0.0,
+        keep_events: int = 2000,
+        resync_gap: int = 200,
+        offload: Callable[[str], bool] | None = None,
+        seat_grace: float | None = None,
+    ) -> TableService:
+        """The table :meth:`freeze` made ``data`` of (``config`` and ``code`` must be its own:
+        a snapshot of another table is refused, as is one of another format)."""
+        try:
+            fmt, state = _SnapshotUnpickler(io.BytesIO(zlib.decompress(data))).load()
+        except Exception as exc:
+            raise SnapshotError(f"table {code}: its snapshot cannot be read ({exc})") from None
+        if fmt != SNAPSHOT_FORMAT:
+            raise SnapshotError(
+                f"table {code}: its snapshot is of format {fmt}, this server reads "
+                f"{SNAPSHOT_FORMAT}"
+            )
+        if state.get("code") != code or state.get("room_config") != config:
+            raise SnapshotError(f"table {code}: the snapshot is of another table")
+        table = cls.__new__(cls)
+        table.__dict__.update(state)
+        table.offload, table.resync_gap, table._keep = offload, resync_gap, keep_events
+        table.seat_grace = seat_grace  # the server's setting, not the table's state
+        table.turn_started = now  # as a replay at ``now`` would have it: clocks restart
         return table
 
     # -- questions -----------------------------------------------------------------------------
@@ -288,6 +369,7 @@ class TableService:
                 "autopass_five": match.autopass_five if match else cfg.autopass_five,
                 "public": cfg.public,
                 "spectators": cfg.spectators,
+                "spectator_chat": cfg.spectator_chat,
                 "seeded": cfg.seeded,
                 "between_deals_seconds": cfg.between_deals_seconds,
             },
@@ -396,13 +478,18 @@ class TableService:
     ) -> tuple[list[Command], list[Event]]:
         """Apply ``cmd`` (raising :class:`Refused` with nothing changed) and then every
         automatic command due now, at most ``limit`` of them. Returns the commands applied, to
-        be stored in this order, and their events. A command that fails part-way raises
-        :class:`Faulted`, whose ``done`` lists the commands applied in full before it."""
+        be stored in this order (``cmd`` only if it changed something), and their events. A
+        command that fails part-way raises :class:`Faulted`, whose ``done`` lists the commands
+        applied in full before it."""
         applied: list[Command] = []
         events: list[Event] = []
         if cmd is not None:
-            events += self.apply(cmd, now)
-            applied.append(cmd)
+            caused = self.apply(cmd, now)
+            # Every change a command makes is told in an event: one that caused none (a
+            # second "ready", a second "next") changed nothing, and is not stored.
+            if caused:
+                events += caused
+                applied.append(cmd)
         while len(applied) < limit:
             try:
                 auto = self.due(now)
@@ -704,6 +791,8 @@ class TableService:
             raise Refused("started", "The match has already started")
         if not (seat.human and seat.taken):
             raise Refused("no_seat", f"Nobody sits at seat {seat.number}")
+        if seat.ready == cmd.ready:
+            return  # said again: nothing new to tell anyone, nothing to store
         seat.ready = cmd.ready
         self._emit("ready", Group.ALL, {"seat": seat.number, "ready": seat.ready})
         if all(s.taken and s.ready for s in self.seats):
@@ -1163,6 +1252,26 @@ class TableService:
             drop = len(self._texts) - self._keep
             del self._types[:drop], self._audiences[:drop], self._texts[:drop]
             self._base += drop
+
+
+class _SnapshotPickler(pickle.Pickler):
+    """A pickler that writes a rule set's catalog of plays (shared by every deal under those
+    rules, and large) as a reference to its rules, to be looked up again when read back."""
+
+    def persistent_id(self, obj: Any) -> Any:
+        if isinstance(obj, Catalog):
+            return ("catalog", obj.rules)
+        return None
+
+
+class _SnapshotUnpickler(pickle.Unpickler):
+    """Reads what :class:`_SnapshotPickler` wrote (only ever the server's own snapshots)."""
+
+    def persistent_load(self, pid: Any) -> Any:
+        kind, rules = pid
+        if kind != "catalog":
+            raise pickle.UnpicklingError(f"unknown reference {kind!r} in a snapshot")
+        return catalog_for(rules)
 
 
 _HANDLERS = {

@@ -112,6 +112,7 @@ export class LobbyScreen {
     const autopassFive = h("input", { type: "checkbox", name: "autopass_five", checked: p.autopassFive ? true : undefined });
     const hotseat = h("input", { type: "checkbox", name: "hotseat" });
     const isPublic = h("input", { type: "checkbox", name: "public", checked: true });
+    const spectatorChat = h("input", { type: "checkbox", name: "spectator_chat" });
     const title = h("input", { type: "text", name: "title", maxlength: 60, placeholder: t("lobby.titlePlaceholder") });
     const seed = h("input", { type: "text", name: "seed", inputmode: "numeric", placeholder: t("lobby.seedPlaceholder"), "aria-label": t("lobby.seed") });
     const seatRows = h("div", { class: "seat-rows" });
@@ -172,7 +173,8 @@ export class LobbyScreen {
         h("label", { class: "field inline" }, autopass, h("span", {}, t("prefs.autopass"))),
         h("label", { class: "field inline" }, autopassFive, h("span", {}, t("prefs.autopassFive"))),
         h("label", { class: "field inline" }, isPublic, h("span", {}, t("lobby.public"))),
-        h("label", { class: "field inline" }, spectators, h("span", {}, t("lobby.spectators")))),
+        h("label", { class: "field inline" }, spectators, h("span", {}, t("lobby.spectators"))),
+        h("label", { class: "field inline" }, spectatorChat, h("span", {}, t("lobby.spectatorChat")))),
       h("p", { class: "muted" }, t("lobby.privateHint")),
       h("details", {}, h("summary", {}, t("lobby.more")), field(t("lobby.seed"), seed)),
       status,
@@ -204,6 +206,7 @@ export class LobbyScreen {
       // Said either way: a public room would otherwise get the server's default timer.
       turn_seconds: Number(data.get("turn_seconds")) || null,
       away_seconds: Number(data.get("away_seconds")) || null,
+      spectator_chat: checkedIn(form, "spectator_chat"),
     };
     const title = String(data.get("title") || "").trim();
     if (title) config.title = title;

@@ -48,6 +48,7 @@
  * @property {boolean | null} autopass_five
  * @property {boolean} public
  * @property {boolean} spectators
+ * @property {boolean} spectator_chat
  * @property {boolean} seeded
  * @property {number | null} between_deals_seconds
  */
@@ -130,6 +131,7 @@
  * @property {number} [computer_delay]
  * @property {boolean} [public] false: a private room, watched only with its invitation link
  * @property {boolean} [spectators]
+ * @property {boolean} [spectator_chat]
  * @property {number | null} [turn_seconds] null: no timer (absent: the server's default)
  * @property {number | null} [away_seconds] null: a computer never takes over
  * @property {string} [title]

@@ -43,6 +43,7 @@ export const STRINGS_EN = {
   "lobby.title": "Room name",
   "lobby.titlePlaceholder": "Friday game",
   "lobby.public": "List in open rooms",
+  "lobby.spectatorChat": "Spectators may chat",
   "lobby.more": "More options",
   "lobby.away": "Away time",
   "lobby.never": "Never",

@@ -43,6 +43,7 @@ export const STRINGS_ZH = {
   "lobby.title": "房間名稱",
   "lobby.titlePlaceholder": "星期五牌局",
   "lobby.public": "在公開房間列出",
+  "lobby.spectatorChat": "觀眾可以聊天",
   "lobby.more": "更多選項",
   "lobby.away": "離線接手時間",
   "lobby.never": "永不",
