@@ -17,6 +17,7 @@ import pytest
 
 from bigtwo.bots import bot_names
 from bigtwo.bots.base import Bot
+from bigtwo.bots.seat import ComputerSeat
 from bigtwo.server.client import Lobby, TableClient
 from bigtwo.server.thinking import Thinker
 from bigtwo.service import Command, SeatConfig, TableConfig, TableService, hash_token
@@ -120,8 +121,9 @@ def _request(level: str = "greedy") -> tuple[TableService, Any]:
 
 async def test_a_computer_out_of_time_plays_the_cheapest_move() -> None:
     table, request = _request()
-    request = dataclasses.replace(request, bot=SlowBot())
-    table.seats[request.seat].bot = request.bot
+    computer = ComputerSeat.of(SlowBot(), request.seat)
+    request = dataclasses.replace(request, computer=computer)
+    table.seats[request.seat].computer = computer
     thinker = Thinker("thread", workers=1, budget=0.2)
     try:
         started = time.perf_counter()
@@ -148,7 +150,11 @@ async def test_a_worker_process_decides_like_the_bot() -> None:
     assert mask in {p.mask for p in request.view.legal}
     assert type(bot) is type(request.bot) and bot is not request.bot  # a copy came back
     command = table.think_command(request, mask, bot)
-    assert command is not None and command.cards == mask and table.seats[request.seat].bot is bot
+    assert (
+        command is not None
+        and command.cards == mask
+        and table.seats[request.seat].computer.bot is bot
+    )
 
 
 async def test_a_strong_table_is_served_in_turn_beside_six_expert_tables() -> None:

@@ -553,7 +553,7 @@ def test_palm_computer_players_are_told_which_seats_people_hold() -> None:
     )
     t = table(seats)
     seat_everyone(t)
-    bot = t._bot(t.seats[0])
+    bot = t.computer_of(t.seats[0]).bot
     assert isinstance(bot, ClassicBot) and bot.humans == frozenset({2})
     play_out(t)
     assert t.status == "finished"

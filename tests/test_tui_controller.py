@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from bigtwo.bots.base import Bot
+from bigtwo.bots.seat import ComputerSeat
 from bigtwo.engine import parse_cards, preset_names
 from bigtwo.engine.errors import BigTwoError, NotYourTurn
-from bigtwo.match import record
 from bigtwo.match.settings import RuleSet
 from bigtwo.match.store import MatchStore
 from bigtwo.tui.controller import GameController, GameSetup, SeatSetup, cheapest_hint
@@ -84,7 +84,7 @@ def test_a_bots_illegal_choice_falls_back_to_a_legal_move() -> None:
             return None  # tries to pass, even when leading
 
     game = GameController(setup((False, True, True, True), seed=4))
-    game.bots[0] = Wrong()
+    game.bots[0] = ComputerSeat.of(Wrong(), 0)
     game.computer_step()
     assert game.match.deal.actions[0].play is not None
 
@@ -92,7 +92,7 @@ def test_a_bots_illegal_choice_falls_back_to_a_legal_move() -> None:
 def test_saved_game_resumes_through_the_store(tmp_path: Any) -> None:
     store = MatchStore(tmp_path / "b.db")
     storage = TuiStorage(store)
-    game = GameController(setup(), clock=lambda: 0.0)
+    game = GameController(setup(), store=storage.tables, clock=lambda: 0.0)
     game.play(0, parse_cards("3d").mask)
     game.run_computers()
     storage.save_game(game)
@@ -106,11 +106,17 @@ def test_saved_game_resumes_through_the_store(tmp_path: Any) -> None:
     store.close()
 
 
-def test_from_match_seats_a_person_when_the_record_says_nothing() -> None:
-    text = record.write_text(GameController(setup()).match)
-    match = record.read_text(text.replace("player 0 human\n", ""))
-    game = GameController.from_match(match)
-    assert game.humans == [0]
+def test_a_game_saved_without_its_table_log_says_it_cannot_continue(tmp_path: Any) -> None:
+    store = MatchStore(tmp_path / "b.db")
+    errors: list[str] = []
+    storage = TuiStorage(store, errors.append)
+    game = GameController(setup(), clock=lambda: 0.0)  # its log kept elsewhere (in memory)
+    storage.save_game(game)
+    saved = storage.unfinished()
+    assert saved is not None
+    assert storage.load(saved, clock=lambda: 0.0) is None
+    assert errors and "cannot be continued" in errors[0]
+    storage.close()
 
 
 def test_cheapest_hint_words() -> None:
@@ -170,5 +176,5 @@ def test_palm_computer_players_fight_the_people_at_the_table() -> None:
         SeatSetup("Cat", False, "classic"),
     )
     game = GameController(GameSetup(seats=seats, seed=4))
-    bot = game._bot(0)
+    bot = game._computer(0).bot
     assert isinstance(bot, ClassicBot) and bot.humans == frozenset({1, 2})

@@ -5,7 +5,8 @@ shuffle, dealt from the seed and the board number. In duplicate mode a board is 
 per seat rotation, the hands moving round the table, so every lineup entry plays every hand
 from every seat and the luck of the deal cancels out. Deals are played through
 :class:`~bigtwo.match.Match` (autopass and scoring as the rules say). Every random choice is
-seeded from ``seed:board:rotation:seat``, so results do not depend on the number of workers
+seeded from ``seed:board:rotation`` and the position (see
+:class:`~bigtwo.bots.seat.ComputerSeat`), so results do not depend on the number of workers
 or their scheduling. For each lineup entry the arena reports mean points per deal with a 95%
 confidence interval (over boards in duplicate mode, whose rotations are not independent),
 win rate, mean cards left and decision times. It plays and measures; it never changes a
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import Bot, make_bot
+from .bots.seat import ComputerSeat
 from .engine.cards import Mask
 from .engine.deal import deal_hands
 from .engine.errors import BigTwoError
@@ -72,13 +74,15 @@ def play_deal(
     hands: Sequence[Mask],
     rng_key: str,
 ) -> BoardDeal:
-    """Play one deal from ``hands`` with ``bots[seat]`` in each seat."""
+    """Play one deal from ``hands`` with ``bots[seat]`` in each seat. Each seat is a strict
+    :class:`~bigtwo.bots.seat.ComputerSeat`: a bot that fails or plays illegally stops the
+    arena with the reason, and its randomness comes from ``rng_key`` and the position."""
     n = len(bots)
     match = Match(rules, players=n, hands=list(hands), deals=1, seed=0)
     deal = match.deal
-    for seat, bot in enumerate(bots):
-        bot.new_deal(seat)
-    rngs = [random.Random(f"{rng_key}:{seat}") for seat in range(n)]
+    seats = [ComputerSeat.of(bot, seat, strict=True) for seat, bot in enumerate(bots)]
+    for computer in seats:
+        computer.new_deal()
     times: list[list[float]] = [[] for _ in range(n)]
     while not deal.over:
         seat = deal.turn
@@ -86,16 +90,9 @@ def play_deal(
         if not view.legal:  # no reply: a pass, not a decision
             match.pass_(seat)
             continue
-        bot = bots[seat]
-        if bot.peeks:
-            bot.peek(deal)
-        start = time.perf_counter()
-        play = bot.choose(view, rngs[seat])
-        times[seat].append((time.perf_counter() - start) * 1000.0)
-        if play is not None and all(p.mask != play.mask for p in view.legal):
-            raise BigTwoError(f"{bot.name} in seat {seat} chose an illegal play: {play}")
-        if play is None and not view.can_pass:
-            raise BigTwoError(f"{bot.name} in seat {seat} passed at a lead")
+        computer = seats[seat]
+        play = computer.choose(view, key=rng_key, deal_number=1, deal=deal)
+        times[seat].append(computer.last_ms)
         match.act(seat, play)
     result = match.results[-1]
     return BoardDeal(

@@ -9,7 +9,6 @@ whether it is sound. Bad input raises a BigTwoError, which the ``bigtwo`` comman
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -121,7 +120,7 @@ def _simulate(args: argparse.Namespace) -> int:
     try:
         match_id = store.new_match(match) if store else None
         after = (lambda _actions: store.save(match_id, match)) if store and match_id else None
-        play_out(match, bots, random.Random(f"{seed}:bots"), after=after)
+        play_out(match, bots, after=after)
         if store and match_id is not None:
             store.finish(match_id, match)
     finally:

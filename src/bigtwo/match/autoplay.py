@@ -1,22 +1,25 @@
 """Playing a match through with computer players, for simulations, tests and demos.
 
-Each seat's bot chooses from that seat's view only (a peeking bot also gets the deal through
-its explicit door); the match applies autopass and scoring. A callback after every step
-lets the caller persist each action as it happens. The bots are passed in, so this module
-depends on the bot interface only, not on any bot.
+Each seat's bot chooses through a strict :class:`~bigtwo.bots.seat.ComputerSeat`, the same
+object that chooses for a computer at every table, from that seat's view only (a peeking bot
+also gets the deal through its explicit door); the match applies autopass and scoring. A
+callback after every step lets the caller persist each action as it happens. The bots are
+passed in, so this module depends on the bot interface only, not on any bot.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol, cast
 
+from ..bots.seat import ComputerSeat
 from ..engine.deal import Action
 from ..engine.errors import BigTwoError
 from .match import Match
 
 if TYPE_CHECKING:
+    from ..bots.base import Bot
     from ..engine.deal import Deal
     from ..engine.plays import Play
     from .views import TableView
@@ -44,17 +47,21 @@ def play_out(
 ) -> Match:
     """Play ``match`` to its end (or until ``deals`` more deals are over) with one bot per
     seat. ``after`` is called with the actions of each step, including a new deal's
-    automatic ones; the same ``rng`` (default: from the match seed) gives the same game."""
+    automatic ones. Each decision draws from ``rng`` when one is given, else from the
+    position seeded by the match's seed, as at a table: the same seed gives the same game."""
     if len(bots) != match.players:
         raise BigTwoError(f"{match.players} seats need {match.players} computer players")
-    rng = rng or random.Random(f"{match.seed}:bots")
+    seats = [
+        ComputerSeat(getattr(bot, "name", "bot"), seat, strict=True, bot=cast("Bot", bot))
+        for seat, bot in enumerate(bots)
+    ]
     finished = 0
     started = True
     while True:
         deal = match.deal
         if started:
-            for seat, bot in enumerate(bots):
-                bot.new_deal(seat)
+            for computer in seats:
+                computer.new_deal()
             started = False
         if deal.over:
             finished += 1
@@ -68,10 +75,9 @@ def play_out(
                 after(list(match.deal.actions))
             continue
         seat = deal.turn
-        bot = bots[seat]
-        if bot.peeks:
-            bot.peek(deal)
-        choice = bot.choose(match.view(seat), rng)
+        choice = seats[seat].choose(
+            match.view(seat), key=match.seed, deal_number=match.deal_number, rng=rng, deal=deal
+        )
         actions = match.act(seat, choice)
         if after is not None:
             after(actions)

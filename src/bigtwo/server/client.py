@@ -1,7 +1,7 @@
 """A Python client for the bigtwo game server: the lobby, a table connection, a computer player.
 
 :class:`Lobby` speaks the HTTP API (create, list, join, watch). :class:`TableClient` holds one
-WebSocket to a table: it says hello with its seat token, keeps :class:`TableMirror` (its
+WebSocket to a table: it says hello with its seat token, keeps a :class:`~bigtwo.service.mirror.TableMirror` (its
 picture of the table, built only from what the server sent it), numbers what it has seen, and
 when the connection drops it reconnects, asks for what it missed, and sends again every
 action not yet acknowledged, under the same action id so the server applies it once.
@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import random
 import secrets
 import time
 from collections.abc import Callable
@@ -26,14 +25,11 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from ..bots import make_bot
-from ..engine.cards import CardIndex, CardSet, Mask, parse_cards, to_mask
-from ..engine.deal import Action
+from ..bots.seat import ComputerSeat
+from ..engine.cards import CardSet, Mask, parse_cards, to_mask
 from ..engine.errors import BigTwoError
-from ..engine.plays import Play, catalog_for
-from ..engine.rules import Rules
-from ..engine.views import SeatView
-from ..match.settings import RuleSet, Switches
-from ..match.views import TableView
+from ..engine.plays import Play
+from ..service.mirror import TableMirror
 from ..service.table import TableStatus
 from .protocol import PROTOCOL
 
@@ -148,263 +144,6 @@ class Lobby:
         """The server's load; ``token`` is its operator's (``bigtwo serve --stats-token``)."""
         auth = {"Authorization": f"Bearer {token}"}
         return dict(await self._call("GET", "/api/stats", headers=auth))
-
-
-# -- the mirror ----------------------------------------------------------------------------------
-class TableMirror:
-    """One recipient's picture of a table, from a ``sync`` and then events in order."""
-
-    def __init__(self) -> None:
-        self.v = 0
-        self.seat: int | None = None
-        self.room: dict[str, Any] = {}
-        self.status = TableStatus.WAITING
-        self.rules: Rules | None = None
-        self.ruleset: RuleSet | None = None  # the rules of play above and the match's settings
-        self.deal_number = 0
-        self.hand = Mask(0)
-        self.counts: list[int] = []
-        self.turn = -1
-        self.leader = -1
-        self.to_beat: Play | None = None
-        self.to_beat_seat = -1
-        self.passes = 0
-        self.locked = 0
-        self.opening: CardIndex | None = None
-        self.actions: list[Action] = []
-        self.played = Mask(0)
-        self.winner: int | None = None
-        self.legal: list[Play] | None = None  # None: not our turn, or not told yet
-        self.can_pass = False
-        self.totals: list[int] = []
-        self.results: list[dict[str, Any]] = []
-        self.chat: list[dict[str, Any]] = []
-        self.connected: dict[int, bool] = {}
-        self.clock: dict[str, Any] | None = None  # the newest clock: {seat, ms[, next_deal]}
-        self.next_deal: dict[str, Any] | None = None  # between deals: {deal, seconds, waiting}
-        self.rematch: dict[str, Any] | None = None  # {code[, seat, token]} once there is one
-
-    # -- reading the wire ------------------------------------------------------------------------
-    def _play(self, cards: str | None) -> Play | None:
-        if cards is None:
-            return None
-        assert self.rules is not None
-        play = catalog_for(self.rules).classify(to_mask(cards))
-        if play is None:
-            raise BigTwoError(f"The server sent {cards!r}, which is not a play")
-        return play
-
-    def _public(self, msg: dict[str, Any]) -> None:
-        self.turn = msg["turn"]
-        self.counts = list(msg["counts"])
-        to_beat = msg["table"]
-        self.to_beat = self._play(to_beat["cards"]) if to_beat else None
-        if to_beat:
-            self.to_beat_seat = to_beat["seat"]
-        self.passes = msg["passes"]
-        self.locked = sum(1 << s for s in msg["locked"])
-        self.winner = msg["winner"]
-
-    def _action(self, a: dict[str, Any]) -> Action:
-        play = self._play(a["cards"])
-        if play is not None:
-            self.played = Mask(self.played | play.mask)
-            if a["seat"] == self.seat:
-                self.hand = Mask(self.hand & ~play.mask)
-        return Action(a["seat"], play, a["auto"], a["reason"], a["trick_over"])
-
-    def apply(self, msg: dict[str, Any]) -> None:
-        kind = msg["type"]
-        handler = getattr(self, f"_on_{kind}", None)
-        if handler is not None:
-            handler(msg)
-
-    def _on_sync(self, msg: dict[str, Any]) -> None:
-        self.v = msg["v"]
-        self.seat = msg["seat"]
-        self._room(msg["room"])
-        self.chat = list(msg.get("chat", []))
-        if "clock" in msg:
-            self.clock = msg["clock"]
-        view = msg["view"]
-        self.legal = None
-        if view is None:
-            return
-        self.deal_number = view["deal"]
-        self.leader = view["leader"]
-        self.actions = [self._action(a) for a in view["actions"]]
-        # Set after the actions, which would otherwise take played cards out of the hand.
-        self.played = to_mask(view["played"])
-        self.hand = to_mask(view.get("hand", ""))
-        self.to_beat_seat = -1
-        self._public(view)
-        opening = view["opening"]
-        self.opening = CardIndex(to_mask(opening).bit_length() - 1) if opening else None
-        if self.seat is not None and self.turn == self.seat and self.winner is None:
-            self.legal = [p for p in (self._play(c) for c in view["legal"]) if p is not None]
-            self.can_pass = view["can_pass"]
-
-    def _room(self, room: dict[str, Any]) -> None:
-        self.room = room
-        self.status = TableStatus(room["status"])
-        self.ruleset = RuleSet.from_mapping(room["rules"], origin="server rules")
-        self.rules = self.ruleset.rules
-        self.totals = list(room["totals"])
-        self.results = list(room["results"])
-        self.connected = {s["seat"]: s["connected"] for s in room["seats"]}
-        self.next_deal = room.get("next_deal")
-        if room.get("rematch") and (self.rematch or {}).get("code") != room["rematch"]:
-            self.rematch = {"code": room["rematch"]}
-
-    def _seat_field(self, seat: int, **fields: Any) -> None:
-        for s in self.room.get("seats", []):
-            if s["seat"] == seat:
-                s.update(fields)
-
-    def _on_joined(self, msg: dict[str, Any]) -> None:
-        computer = msg.get("kind") == "computer"  # the host gave the seat to a computer
-        self._seat_field(
-            msg["seat"],
-            name=msg["name"],
-            taken=True,
-            ready=computer,
-            control="computer" if computer else "player",
-            avatar=msg.get("avatar"),
-            **({"kind": "computer", "level": msg.get("level")} if computer else {}),
-        )
-
-    def _on_left(self, msg: dict[str, Any]) -> None:
-        self._seat_field(msg["seat"], name="", taken=False, ready=False)
-
-    def _on_ready(self, msg: dict[str, Any]) -> None:
-        self._seat_field(msg["seat"], ready=msg["ready"])
-
-    def _on_control(self, msg: dict[str, Any]) -> None:
-        self._seat_field(msg["seat"], control=msg["control"])
-
-    def _on_quit(self, msg: dict[str, Any]) -> None:
-        self._seat_field(msg["seat"], control="quit")
-
-    def _on_presence(self, msg: dict[str, Any]) -> None:
-        self.connected[msg["seat"]] = msg["connected"]
-        self._seat_field(msg["seat"], connected=msg["connected"])
-
-    def _on_started(self, msg: dict[str, Any]) -> None:
-        self.status = TableStatus.PLAYING
-        self.room["status"] = TableStatus.PLAYING.value
-
-    def _on_clock(self, msg: dict[str, Any]) -> None:
-        self.clock = {k: v for k, v in msg.items() if k != "type"}
-
-    def _on_deal(self, msg: dict[str, Any]) -> None:
-        self.next_deal = None
-        self.deal_number = msg["deal"]
-        self.leader = msg["leader"]
-        self.hand = Mask(0)
-        self.played = Mask(0)
-        self.opening = None
-        self.to_beat_seat = -1
-        self.legal = None
-        self.actions = [self._action(a) for a in msg["actions"]]
-        self._public(msg)
-
-    def _on_hand(self, msg: dict[str, Any]) -> None:
-        self.hand = to_mask(msg["cards"])
-        opening = msg["opening"]
-        self.opening = CardIndex(to_mask(opening).bit_length() - 1) if opening else None
-
-    def _on_action(self, msg: dict[str, Any]) -> None:
-        self.actions.append(self._action(msg))
-        self._public(msg)
-        self.legal = None
-        self.opening = None if msg["cards"] else self.opening
-
-    def _on_turn(self, msg: dict[str, Any]) -> None:
-        if msg["seat"] == self.seat:
-            self.legal = [p for p in (self._play(c) for c in msg["legal"]) if p is not None]
-            self.can_pass = msg["can_pass"]
-
-    def _on_deal_end(self, msg: dict[str, Any]) -> None:
-        self.winner = msg["winner"]
-        self.totals = list(msg["totals"])
-        self.legal = None
-        self.next_deal = msg.get("next_deal")
-        keys = ("winner", "points", "counts", "left", "multipliers")
-        self.results.append({k: msg[k] for k in keys if k in msg} | {"deal": msg["deal"]})
-
-    def _on_next(self, msg: dict[str, Any]) -> None:
-        if self.next_deal is not None:
-            waiting = [s for s in self.next_deal.get("waiting", []) if s != msg["seat"]]
-            self.next_deal = {**self.next_deal, "waiting": waiting}
-
-    def _on_rematch(self, msg: dict[str, Any]) -> None:
-        self.rematch = {k: v for k, v in msg.items() if k not in ("type", "v")}
-
-    def _on_match_end(self, msg: dict[str, Any]) -> None:
-        self.status = TableStatus.FINISHED
-        self.totals = list(msg["totals"])
-        self.legal = None
-
-    def _on_closed(self, msg: dict[str, Any]) -> None:
-        self.status = TableStatus.FINISHED
-        self.legal = None
-
-    def _on_chat(self, msg: dict[str, Any]) -> None:
-        self.chat.append(msg)
-
-    # -- questions ------------------------------------------------------------------------------
-    @property
-    def my_turn(self) -> bool:
-        return (
-            self.status == TableStatus.PLAYING
-            and self.seat is not None
-            and self.turn == self.seat
-            and self.winner is None
-            and self.legal is not None
-        )
-
-    def switches(self) -> Switches:
-        """The table's autopass switches (before the match starts the options may leave
-        them to the rules)."""
-        assert self.ruleset is not None
-        options = self.room.get("options", {})
-        autopass, five = options.get("autopass"), options.get("autopass_five")
-        return Switches(
-            self.ruleset.match.autopass if autopass is None else bool(autopass),
-            self.ruleset.match.autopass_five if five is None else bool(five),
-        )
-
-    def seat_view(self) -> TableView:
-        """The seat's view rebuilt from the mirror, for a bot to choose from. A table never
-        changes its autopass switches during a match, so every action had the ones in
-        force now."""
-        assert self.rules is not None and self.ruleset is not None
-        legal = tuple(self.legal or ())
-        switches = self.switches()
-        view = SeatView(
-            seat=self.seat,
-            rules=self.rules,
-            hand=self.hand,
-            counts=tuple(self.counts),
-            turn=self.turn,
-            leader=self.leader,
-            to_beat=self.to_beat,
-            to_beat_seat=self.to_beat_seat,
-            passes=self.passes,
-            locked=self.locked,
-            opening=self.opening,
-            actions=tuple(self.actions),
-            played=self.played,
-            winner=self.winner,
-            legal=legal,
-            can_pass=self.can_pass and self.my_turn,
-        )
-        return TableView.of(
-            view,
-            scoring=self.ruleset.scoring,
-            switches=switches,
-            action_switches=(switches,) * len(view.actions),
-        )
 
 
 # -- a table connection -------------------------------------------------------------------------
@@ -745,9 +484,10 @@ class BotClient(TableClient):
         **options: Any,
     ) -> None:
         super().__init__(url, token, **options)
-        self.bot = make_bot(level)
+        # The same chooser as at every table; its randomness comes from the position.
+        self.computer = ComputerSeat(level, -1, bot=make_bot(level))  # unknown: fails here
         self.think = think
-        self.rng = random.Random(seed)
+        self.seed_key: object = seed if seed is not None else secrets.token_hex(8)
         self.auto_ready = auto_ready
         self.latencies: list[tuple[float, float]] = []  # (sent at, seconds to ack)
         self.refusals: list[ActionRefused] = []
@@ -764,7 +504,8 @@ class BotClient(TableClient):
             return False
         kind = msg.get("type")
         if kind == "deal" and self.state.seat is not None:
-            self.bot.new_deal(self.state.seat)
+            self.computer.seat = self.state.seat
+            self.computer.new_deal()
         if (
             kind == "deal_end"
             and self.auto_ready
@@ -806,7 +547,8 @@ class BotClient(TableClient):
             if not self.state.my_turn:
                 return
             view = self.state.seat_view()
-            play = self.bot.choose(view, self.rng)
+            self.computer.seat = view.seat if view.seat is not None else -1
+            play = self.computer.choose(view, key=self.seed_key, deal_number=self.state.deal_number)
             sent = time.perf_counter()
             if play is None:
                 await self.pass_()

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import models_json_schema
 
 from .. import __version__
-from ..service.config import RoomRequest
+from ..service.request import RoomRequest
 from .protocol import (
     MESSAGE_ADAPTER,
     PROTOCOL,

@@ -278,6 +278,8 @@ class RematchRequest(Declared):
 EVENT_TYPES = (
     "joined", "left", "ready", "started", "deal", "hand", "turn", "action", "deal_end",
     "next", "match_end", "chat", "control", "quit", "closed", "rematch", "host", "settings", "busy",
+    # Only local tables (the terminal game) send these: the protocol has no command for them.
+    "autopass", "level", "rules", "custom", "replay", "renamed",
 )  # fmt: skip
 SERVER_MESSAGE_TYPES = ("welcome", "sync", "ack", "error", "pong", "bye", "presence", "clock")
 

@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..bots.base import Bot
+from ..bots.seat import ComputerSeat
 from ..engine.cards import Mask
 from ..service.table import ThinkRequest
 
@@ -78,22 +79,19 @@ class Thought(NamedTuple):
     level: str
 
 
-def _decide(bot: Bot, view: Any, rng: Any, peek: Any) -> tuple[Mask | None, Bot]:
-    """In a worker: one decision. Returns the cards chosen (a mask; None: pass) and the bot."""
-    if peek is not None:
-        bot.peek(peek)
-    play = bot.choose(view, rng)
-    return (None if play is None else play.mask), bot
+def _decide(computer: ComputerSeat, view: Any, rng: Any, peek: Any) -> tuple[Mask | None, Bot]:
+    """In a worker: one decision by the seat's computer (strict here: a failure is the
+    thinker's to count, and the table then plays the fallback move). Returns the cards
+    chosen (a mask; None: pass) and the bot as it stands after choosing."""
+    strict = ComputerSeat(computer.level, computer.seat, strict=True, bot=computer.bot)
+    play = strict.choose(view, rng=rng, deal=peek)
+    return (None if play is None else play.mask), strict.bot
 
 
 def _decide_as(level: str, seat: int, view: Any, rng: Any) -> Mask | None:
-    """In a worker: one decision by a fresh bot of ``level`` (a step down for a busy server;
-    the seat's own bot is neither sent nor changed)."""
-    from ..bots import make_bot
-
-    bot = make_bot(level)
-    bot.new_deal(seat)
-    play = bot.choose(view, rng)
+    """In a worker: one decision by a fresh computer of ``level`` (a step down for a busy
+    server; the seat's own bot is neither sent nor changed)."""
+    play = ComputerSeat(level, seat, strict=True).choose(view, rng=rng)
     return None if play is None else play.mask
 
 
@@ -339,7 +337,12 @@ class Thinker:
                 if hasattr(bot, "time_limit"):  # a bot that can stop early is told when
                     bot.time_limit = self._time_limit()
                 mask, after = await loop.run_in_executor(
-                    self._executor(), _decide, bot, request.view, request.rng, request.peek
+                    self._executor(),
+                    _decide,
+                    request.computer,
+                    request.view,
+                    request.rng,
+                    request.peek,
                 )
                 thought = Thought(mask, after, level)
         except BrokenProcessPool:

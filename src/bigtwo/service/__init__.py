@@ -1,13 +1,17 @@
 """The table service: seats, turns, timers, computer players and numbered events for one
-match, shared by local play and the game server (which adds only transport and storage).
+match, shared by local play (:mod:`.local`, the terminal game's in-process table) and the
+game server (which adds only transport and storage); :mod:`.mirror` is a recipient's picture
+of a table built from its events.
 
-Nothing here does I/O or reads a clock; see :mod:`bigtwo.service.table` for the contract.
+The table does no I/O and reads no clock (see :mod:`bigtwo.service.table` for the contract);
+a local table writes its log through the store it is given and reads the clock it is given.
 """
 
 from ..match.match import SeatKind
 from .commands import By, Command, Op
 from .config import ConfigError, SeatConfig, TableConfig
 from .events import Event, Group
+from .mirror import TableMirror
 from .table import (
     AlreadyApplied,
     Control,
@@ -33,6 +37,7 @@ __all__ = [
     "SeatConfig",
     "SeatKind",
     "TableConfig",
+    "TableMirror",
     "TableService",
     "TableStatus",
     "ThinkRequest",

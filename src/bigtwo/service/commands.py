@@ -36,6 +36,13 @@ class Op(StrEnum):
     SETTINGS = "settings"  # the host changes the table's timers or lets spectators in or not
     BUSY = "busy"  # the server is busy: computers play at a quicker level (text), or again
     # at their own (text == name, their own level)
+    # Local tables only (the server's protocol makes none of these): the Palm game's settings.
+    AUTOPASS = "autopass"  # both autopass switches, at once (``value``: the two flags)
+    LEVEL = "level"  # every computer seat plays at ``value["level"]`` from the next deal
+    RULES = "rules"  # the rules of the next game (``value``: preset and options)
+    CUSTOM = "custom"  # a seat's chosen cards for a coming deal (``value``: deal, cards)
+    REPLAY = "replay"  # between deals: the next deal is the one just played, dealt again
+    RENAME = "rename"  # a seat's new name (``name``), as typed in Preferences
 
 
 class By(StrEnum):
@@ -59,11 +66,12 @@ class Command:
     joining player chose (0 to 7, or None); ``text`` is a chat line, the new table's code
     for ``rematch``, why a seat was freed for ``leave``, or the computer's level for
     ``computer``; ``target`` is the seat a host command is about (``seat`` is the host's own);
-    ``options`` are the table settings a ``settings`` command sets.
+    ``options`` are the table settings a ``settings`` command sets; ``value`` the plain JSON
+    data of a local table's setting (``autopass``, ``level``, ``rules``, ``custom``).
 
     >>> c = Command(Op.ACT, seat=2, cards=3, id="a1", seen=7)
     >>> Command.from_log(c.to_log())
-    Command(op=<Op.ACT: 'act'>, seat=2, cards=3, id='a1', seen=None, by=<By.PLAYER: 'player'>, name='', text='', token='', ready=True, avatar=None, target=None, options=None)
+    Command(op=<Op.ACT: 'act'>, seat=2, cards=3, id='a1', seen=None, by=<By.PLAYER: 'player'>, name='', text='', token='', ready=True, avatar=None, target=None, options=None, value=None)
     """
 
     op: Op
@@ -79,6 +87,7 @@ class Command:
     avatar: int | None = None
     target: int | None = None
     options: dict[str, Any] | None = None
+    value: Any = None
 
     def __post_init__(self) -> None:
         # Callers may name an operation by its plain string (a stored log, a test): the
@@ -116,6 +125,8 @@ class Command:
             out["target"] = self.target
         if self.options is not None:
             out["options"] = dict(self.options)
+        if self.value is not None:
+            out["value"] = self.value
         return out
 
     @classmethod
@@ -133,4 +144,5 @@ class Command:
             avatar=data.get("avatar"),
             target=data.get("target"),
             options=data.get("options"),
+            value=data.get("value"),
         )

@@ -38,17 +38,18 @@ import random
 import zlib
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from ..bots import make_bot
 from ..bots.base import Bot
-from ..engine.cards import CARDS, Mask, card_text
+from ..bots.seat import ComputerSeat
+from ..engine.cards import CARDS, Mask, card_text, to_mask
 from ..engine.deal import Deal
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..engine.plays import Catalog, catalog_for
 from ..match.match import Applied, Match, SeatKind
+from ..match.settings import RuleSet
 from ..match.views import TableView
 from .commands import By, Command, Op
 from .config import MAX_NAME, SeatConfig, TableConfig, clean_text
@@ -145,12 +146,16 @@ class ThinkRequest:
 
     seat: int
     level: str
-    bot: Bot
+    computer: ComputerSeat
     view: TableView
     rng: random.Random
     state_v: int
     deal: int
     peek: Deal | None
+
+    @property
+    def bot(self) -> Bot:
+        return self.computer.bot
 
 
 @dataclass(slots=True)
@@ -165,7 +170,7 @@ class Seat:
     connected: int = 0  # open connections (presence; not part of the stored state)
     ever_connected: bool = False  # presence too: whether the player has come to the table
     away_since: float | None = None
-    bot: Bot | None = None
+    computer: ComputerSeat | None = None  # made on the computer's first move
     avatar: int | None = None  # the picture the player chose, if any
     said_next: bool = False  # between deals: this player asked for the next deal
     # Action ids applied recently: id -> (first event number, the cards played; None: pass).
@@ -237,6 +242,13 @@ class TableService:
         self.between: int | None = None  # between deals: the number of the deal to come
         self.rematch = ""  # the code of the table opened for a new game, once there is one
         self.faulted = False  # a command failed part-way: rebuild from the log (see Faulted)
+        # Local tables' settings (see _autopass .. _replay): chosen cards per deal and seat,
+        # the computers' level from the next deal, the next game's rules, a deal played again.
+        self.custom: dict[int, dict[int, Mask]] = {}
+        self.next_level: str | None = None
+        self.next_rules: dict[str, Any] | None = None
+        self.replay = False
+        self._switches: tuple[bool | None, bool | None] = (config.autopass, config.autopass_five)
         self.seats: list[Seat] = []
         for i, sc in enumerate(config.seats):
             seat = Seat(i, sc)
@@ -292,7 +304,7 @@ class TableService:
         state["_texts"] = self._texts[cut:]
         state["_base"] = self._base + cut
         state["seats"] = [
-            dataclasses.replace(s, bot=None, connected=0, away_since=None) for s in self.seats
+            dataclasses.replace(s, computer=None, connected=0, away_since=None) for s in self.seats
         ]
         out = io.BytesIO()
         _SnapshotPickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump((SNAPSHOT_FORMAT, state))
@@ -343,8 +355,11 @@ class TableService:
         return [s.number for s in self.seats if s.human and not s.taken]
 
     def player_connected(self) -> bool:
-        """Whether any player is at the table; computers wait while nobody is."""
-        return any(s.human and s.control == Control.PLAYER and s.connected for s in self.seats)
+        """Whether any player is at the table; computers wait while nobody is (a table of
+        computers only, which only a local table makes, plays for whoever watches)."""
+        return any(
+            s.human and s.control == Control.PLAYER and s.connected for s in self.seats
+        ) or not any(s.human for s in self.seats)
 
     def info(self) -> dict[str, Any]:
         """The room as anyone may see it: no seed, no token, no card."""
@@ -365,8 +380,8 @@ class TableService:
                 "away_seconds": cfg.away_seconds,
                 "computer_delay": cfg.computer_delay,
                 "takeover_level": cfg.takeover_level,
-                "autopass": match.autopass if match else cfg.autopass,
-                "autopass_five": match.autopass_five if match else cfg.autopass_five,
+                "autopass": match.autopass if match else self._switches[0],
+                "autopass_five": match.autopass_five if match else self._switches[1],
                 "public": cfg.public,
                 "spectators": cfg.spectators,
                 "spectator_chat": cfg.spectator_chat,
@@ -391,6 +406,7 @@ class TableService:
             "next_deal": self._next_deal_json(),
             "rematch": self.rematch or None,
             "host": self.host,
+            "next_rules": self.next_rules,
             "v": self.v,
         }
 
@@ -650,16 +666,17 @@ class TableService:
         if seat.control == Control.PLAYER or not self._offloaded(seat):
             return None
         deal = self.match.deal
-        bot = self._bot(seat)
+        computer = self.computer_of(seat)
+        view = self.match.view(seat.number)
         return ThinkRequest(
             seat=seat.number,
             level=self._level(seat),
-            bot=bot,
-            view=self.match.view(seat.number),
-            rng=self._rng(len(deal.actions)),
+            computer=computer,
+            view=view,
+            rng=computer.rng(self.config.seed, self.match.deal_number, view),
             state_v=self.state_v,
             deal=self.match.deal_number,
-            peek=deal if bot.peeks else None,
+            peek=deal if computer.bot.peeks and computer.peeking else None,
         )
 
     def think_command(
@@ -677,22 +694,20 @@ class TableService:
             or self.state_v != request.state_v
             or self.match.deal.turn != request.seat
             or seat.control == Control.PLAYER
-            or seat.bot is not request.bot
+            or seat.computer is not request.computer
         ):
             return None
         if bot is not None:
-            seat.bot = bot
-        view = request.view
-        legal = {p.mask for p in view.legal}
-        if (play is None and not view.can_pass) or (play is not None and play not in legal):
-            play = view.legal[0].mask
-        return Command(Op.ACT, seat=request.seat, cards=play, by=By.COMPUTER)
+            request.computer.bot = bot
+        choice = request.computer.checked_mask(request.view, play)
+        cards = None if choice is None else choice.mask
+        return Command(Op.ACT, seat=request.seat, cards=cards, by=By.COMPUTER)
 
     def fallback_command(self, request: ThinkRequest) -> Command | None:
         """The move a computer makes when its thinking ran out of time: the cheapest legal
         play, or a pass when it has no reply (as the greedy level plays)."""
-        view = request.view
-        return self.think_command(request, view.legal[0].mask if view.legal else None)
+        play = ComputerSeat.fallback(request.view)
+        return self.think_command(request, None if play is None else play.mask)
 
     # -- commands ----------------------------------------------------------------------------
     def apply(self, cmd: Command, now: float) -> list[Event]:
@@ -805,8 +820,9 @@ class TableService:
             [s.name for s in self.seats],
             seed=cfg.seed,
             deals=cfg.deals,
-            autopass=cfg.autopass,
-            autopass_five=cfg.autopass_five,
+            autopass=self._switches[0],
+            autopass_five=self._switches[1],
+            custom=self.custom.pop(1, None),
             # Who sat where, for the match record: "human" or the computer's level.
             kinds=[s.config.kind if s.human else s.config.level for s in self.seats],
         )
@@ -851,8 +867,8 @@ class TableService:
                 seat.number,
                 {"deal": match.deal_number, "cards": card_text(view.hand), "opening": opening},
             )
-            if seat.bot is not None:
-                seat.bot.new_deal(seat.number)
+            if seat.computer is not None:
+                seat.computer.new_deal()
         self._turn(now)
 
     def _turn(self, now: float) -> None:
@@ -974,8 +990,7 @@ class TableService:
             )
             return
         if not pause:
-            match.next_deal()
-            self._deal_started(now)
+            self._next_deal(now)
 
     def _next(self, cmd: Command, now: float) -> None:
         """A player has read the score sheet and is ready for the next deal."""
@@ -996,8 +1011,128 @@ class TableService:
         self.between = None
         for seat in self.seats:
             seat.said_next = False
-        self.match.next_deal()
+        self._next_deal(now)
+
+    def _next_deal(self, now: float) -> None:
+        """The next deal: dealt again when a replay was asked for, else shuffled with the
+        cards chosen for it; computers change level now if asked to."""
+        match = self.match
+        assert match is not None
+        hands = list(match.deal.dealt) if self.replay else None
+        custom = self.custom.pop(match.deal_number + 1, None)
+        self.replay = False
+        if self.next_level is not None:
+            for seat in self.seats:
+                if not seat.human:
+                    seat.config = replace(seat.config, level=self.next_level)
+                    seat.computer = None
+            self.next_level = None
+        match.next_deal(custom=None if hands else custom, hands=hands)
         self._deal_started(now)
+
+    # -- a local table's settings (the Palm game's Preferences and New game) ----------------
+    def _setting(self, cmd: Command, keys: tuple[str, ...]) -> dict[str, Any]:
+        value = cmd.value
+        if not isinstance(value, dict) or any(k not in value for k in keys):
+            raise Refused("bad_command", f"{cmd.op} needs {', '.join(keys)}")
+        if self.status == TableStatus.FINISHED:
+            raise Refused("finished", "The match is over")
+        return value
+
+    def _autopass(self, cmd: Command, now: float) -> None:
+        """Both autopass switches, at once; the match keeps the switches each action had."""
+        value = self._setting(cmd, ("autopass", "autopass_five"))
+        on, five = bool(value["autopass"]), bool(value["autopass_five"])
+        if self.match is not None:
+            self.match.autopass = on
+            self.match.autopass_five = five
+        self._switches = (on, five)
+        self._emit("autopass", Group.ALL, {"autopass": on, "autopass_five": five}, state=True)
+
+    def _level_command(self, cmd: Command, now: float) -> None:
+        """Every computer seat plays at a new level from the next deal (bots plan per deal)."""
+        from ..bots import bot_names  # late: the registry imports every level
+
+        level = self._setting(cmd, ("level",))["level"]
+        levels = bot_names()
+        if level not in levels:
+            raise Refused("bad_command", f"Unknown computer level {level!r} ({', '.join(levels)})")
+        from_deal = 1 if self.match is None else self.match.deal_number + 1
+        self.next_level = level
+        if self.match is None:
+            for seat in self.seats:
+                if not seat.human:
+                    seat.config = replace(seat.config, level=level)
+            self.next_level = None
+        self._emit("level", Group.ALL, {"level": level, "from_deal": from_deal})
+
+    def _rules(self, cmd: Command, now: float) -> None:
+        """The rules of the next game: a game is never played under two rule sets."""
+        value = self._setting(cmd, ("preset",))
+        options = value.get("rules") or {}
+        try:
+            rules = RuleSet.preset(str(value["preset"]))
+            if options:
+                rules = rules.replace(origin="table rules", **dict(options))
+        except BigTwoError as exc:
+            raise Refused("bad_command", str(exc)) from None
+        if self.config.players not in rules.rules.players:
+            raise Refused(
+                "bad_command",
+                f"{rules.name} is not played by {self.config.players}: start a new game",
+            )
+        self.next_rules = {"preset": str(value["preset"]), "rules": dict(options)}
+        self._emit("rules", Group.ALL, {"next_rules": self.next_rules})
+
+    def _custom(self, cmd: Command, now: float) -> None:
+        """A seat's chosen cards (all or some of its hand) for a deal still to come."""
+        seat = self._seat(cmd.seat)
+        value = self._setting(cmd, ("deal", "cards"))
+        deal, text = value["deal"], value["cards"]
+        first = 1 if self.match is None else self.match.deal_number + 1
+        last = self.match.deals if self.match is not None else (self.config.deals or 1000)
+        if not isinstance(deal, int) or isinstance(deal, bool) or not first <= deal <= last:
+            raise Refused("bad_command", f"Cards can be chosen for deals {first} to {last}")
+        try:
+            mask = to_mask(str(text))
+        except BigTwoError as exc:
+            raise Refused("bad_cards", str(exc)) from None
+        size = self.rules.hand_size(self.config.players)
+        if mask.bit_count() > size:
+            raise Refused("bad_cards", f"A hand holds {size} cards; {mask.bit_count()} were chosen")
+        chosen = {s: m for s, m in self.custom.get(deal, {}).items() if s != seat.number}
+        taken = 0
+        for other in chosen.values():
+            taken |= other
+        if mask & taken:
+            raise Refused("bad_cards", f"{card_text(Mask(mask & taken))} chosen for another seat")
+        if mask:
+            self.custom[deal] = {**chosen, seat.number: mask}
+        elif chosen:
+            self.custom[deal] = chosen
+        else:
+            self.custom.pop(deal, None)
+        self._emit(
+            "custom", seat.number, {"deal": deal, "seat": seat.number, "cards": card_text(mask)}
+        )
+
+    def _rename(self, cmd: Command, now: float) -> None:
+        """A seat's new name, at once (the match's record names it so from now on)."""
+        seat = self._seat(cmd.seat)
+        name = clean_text(cmd.name, MAX_NAME)
+        if not name:
+            raise Refused("bad_command", "A name needs at least one letter")
+        seat.name = name
+        if self.match is not None:
+            self.match.names[seat.number] = name
+        self._emit("renamed", Group.ALL, {"seat": seat.number, "name": name})
+
+    def _replay(self, cmd: Command, now: float) -> None:
+        """Between deals: the coming deal is the one just played, with the same hands."""
+        if self.status != TableStatus.PLAYING or self.between is None or self.match is None:
+            raise Refused("bad_command", "A deal can be played again once it is over")
+        self.replay = True
+        self._emit("replay", Group.ALL, {"deal": self.between, "of": self.match.deal_number})
 
     def _rematch(self, cmd: Command, now: float) -> None:
         """The match is over and a table for a new game was opened (its code in ``text``)."""
@@ -1029,7 +1164,7 @@ class TableService:
     def _finished(self) -> None:
         """The match is over: computers will not be asked again, so let them go."""
         for seat in self.seats:
-            seat.bot = None
+            seat.computer = None
 
     def _chat(self, cmd: Command, now: float) -> None:
         text = clean_text(cmd.text, MAX_CHAT)
@@ -1061,7 +1196,7 @@ class TableService:
         if not seat.human or seat.control != Control.COMPUTER:
             raise Refused("bad_command", f"Seat {seat.number} has no computer to hand back")
         seat.control = Control.PLAYER
-        seat.bot = None
+        seat.computer = None
         self._emit(
             "control",
             Group.ALL,
@@ -1148,6 +1283,7 @@ class TableService:
         if seat.taken:
             self._free(seat, "computer")
         seat.config = SeatConfig(SeatKind.COMPUTER, level)
+        seat.computer = None  # made afresh, at the level just chosen
         seat.name = f"Computer {seat.number + 1}"
         seat.taken = seat.ready = True
         seat.control = Control.COMPUTER
@@ -1200,33 +1336,19 @@ class TableService:
         )  # fmt: skip
 
     # -- computer and timer moves ----------------------------------------------------------
-    def _bot(self, seat: Seat) -> Bot:
+    def computer_of(self, seat: Seat) -> ComputerSeat:
         """The seat's computer player, told which seats people hold now."""
-        if seat.bot is None:
-            seat.bot = make_bot(self._level(seat))
-            seat.bot.new_deal(seat.number)
-        seat.bot.tell_humans(frozenset(s.number for s in self.seats if s.human))
-        return seat.bot
-
-    def _rng(self, actions: int) -> random.Random:
-        """Seeded by position so a computer's choices do not depend on when it was asked."""
-        assert self.match is not None
-        return random.Random(f"{self.config.seed}:{self.match.deal_number}:{actions}")
+        if seat.computer is None:
+            seat.computer = ComputerSeat(self._level(seat), seat.number)
+        seat.computer.tell_humans(frozenset(s.number for s in self.seats if s.human))
+        return seat.computer
 
     def _computer_move(self, seat: Seat) -> Command:
         assert self.match is not None
         view = self.match.view(seat.number)
-        rng = self._rng(len(view.actions))
-        try:
-            bot = self._bot(seat)
-            if bot.peeks:  # the Palm players looked at every hand; such a bot is told
-                bot.peek(self.match.deal)
-            play = bot.choose(view, rng)
-        except Exception:  # a failing computer player must not stop the table
-            log.exception("computer player at %s seat %d failed", self.code, seat.number)
-            play = None
-        if (play is None and not view.can_pass) or (play is not None and play not in view.legal):
-            play = view.legal[0]
+        play = self.computer_of(seat).choose(
+            view, key=self.config.seed, deal_number=self.match.deal_number, deal=self.match.deal
+        )
         return Command(
             Op.ACT, seat=seat.number, cards=None if play is None else play.mask, by=By.COMPUTER
         )
@@ -1290,4 +1412,10 @@ _HANDLERS = {
     Op.COMPUTER: TableService._computer,
     Op.SETTINGS: TableService._settings,
     Op.BUSY: TableService._busy,
+    Op.AUTOPASS: TableService._autopass,
+    Op.LEVEL: TableService._level_command,
+    Op.RULES: TableService._rules,
+    Op.CUSTOM: TableService._custom,
+    Op.REPLAY: TableService._replay,
+    Op.RENAME: TableService._rename,
 }

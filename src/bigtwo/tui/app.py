@@ -134,11 +134,17 @@ class BigTwoApp(App[None]):
 
     def start_game(self, setup: GameSetup) -> None:
         try:
-            game = GameController(setup, clock=self.clock)
+            game = GameController(setup, store=self._tables(), clock=self.clock)
         except BigTwoError as exc:
             self.notify(str(exc), severity="error")
-            game = GameController(self.new_setup(rules="palm"), clock=self.clock)
+            game = GameController(
+                self.new_setup(rules="palm"), store=self._tables(), clock=self.clock
+            )
         self.attach(game)
+
+    def _tables(self) -> Any:
+        """Where local tables keep their command logs: beside the games, in one file."""
+        return self.storage.tables if self.storage is not None else None
 
     def attach(self, game: GameController) -> None:
         self.game = game
@@ -171,7 +177,7 @@ class BigTwoApp(App[None]):
 
     def on_unmount(self) -> None:
         if self.storage is not None:
-            self.storage.store.close()
+            self.storage.close()
 
     def set_sort(self, order: str) -> None:
         self.prefs = replace(self.prefs, sort=order)
@@ -199,7 +205,11 @@ class BigTwoApp(App[None]):
         title = "Score" if not game.game_over else "Score: last deal of the game"
         button = "Final score" if game.game_over else "Next deal"
         deals = score_table(game.match) if scored else None
-        sheet = ScoreSheet(text, title=title, button=button, deals=deals)
+        waiting = game.local.waiting_for_next()
+        if game.hot_seat and waiting and not game.game_over:
+            # The table waits for every person's "next": each reads the sheet in turn.
+            title = f"Score   {game.names[waiting[0]]}, press Next deal when you have read it"
+        sheet = ScoreSheet(text, title=title, button=button, deals=deals, again=not game.game_over)
         self.push_screen(sheet, self._after_sheet)
 
     def _after_sheet(self, answer: str | None) -> None:
@@ -214,13 +224,22 @@ class BigTwoApp(App[None]):
                 Menu(), lambda choice: self.open_page(choice or "", then=self.deal_finished)
             )
             return
-        if answer not in (None, "next"):
+        if answer not in (None, "next", "again"):
             self.open_page(answer, then=self.deal_finished)
             return
         if game.game_over:
             self._final_score()
             return
-        game.next_deal()
+        if answer == "again":
+            game.replay_deal()  # the next deal is this one, dealt again
+        waiting = game.local.waiting_for_next()
+        if game.hot_seat and waiting:
+            game.next_deal(waiting[0])
+            if game.local.between is not None:  # someone else has still to read it
+                self.deal_finished()
+                return
+        else:
+            game.next_deal()
         assert self.table is not None
         self.table.say("")
         self.table.redraw()
@@ -346,9 +365,9 @@ class BigTwoApp(App[None]):
         assert self.table is not None
         if game is not None:
             notes = []
-            if prefs.rules != game.match.next_ruleset.name:
+            if prefs.rules != game.next_rules:
                 if game.set_rules(prefs.rules):
-                    notes.append(f"Rules {prefs.rules} apply from the next deal")
+                    notes.append(f"Rules {prefs.rules} apply from the next game")
                 else:
                     notes.append(f"{prefs.rules} needs another number of players: start a new game")
             game.set_autopass(prefs.autopass, prefs.autopass_five)

@@ -1,12 +1,16 @@
-"""The terminal game's logic, apart from any widget: one match, its seats, and whose move it is.
+"""The terminal game's logic, apart from any widget: one game at a local table.
 
-:class:`GameController` owns the :class:`~bigtwo.match.match.Match`, knows which seats are
-people and which are computer players, makes the computer moves one at a time (the screen
-decides *when*, so delays stay out of here and tests run at full speed), gives hints, tracks
-which person's hand may be shown in a hot-seat game, and says which plays make up the trick.
-A quit game resumes from the match's record (kept by the store) plus the few facts of
-:meth:`GameController.table_data`. It never draws, never sleeps and never stores anything;
-refused actions raise :class:`BigTwoError` with the reason in words.
+:class:`GameController` plays a game through a :class:`~bigtwo.service.local.LocalTable`,
+the table service in-process, the same one the game server runs: every person's play is a
+command to the table, every computer move is the table's own (a
+:class:`~bigtwo.bots.seat.ComputerSeat`, so one seed gives one game here and on a server),
+and what the screen draws comes from the :class:`~bigtwo.service.mirror.TableMirror` of the
+seat on show, built from the events that reach that seat. The screen decides *when* a
+computer moves (by :meth:`GameController.deadline`); a computer of a slow level thinks in a
+worker thread (:meth:`GameController.think_request`), never on the screen's loop. It tracks
+which person's hand may be shown in a hot-seat game and says which plays make up the trick.
+The table's command log is stored as it goes, so a quit game resumes by replaying it. It
+never draws and never sleeps; refused actions raise :class:`BigTwoError` with the reason.
 """
 
 from __future__ import annotations
@@ -17,20 +21,32 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from ..engine.cards import Mask, card_symbols
-from ..engine.deal import Action, Deal
+from ..engine.cards import Mask, card_symbols, card_text
+from ..engine.deal import Action
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..engine.plays import Play
 from ..engine.rules import Rules
 from ..engine.views import SeatView
 from ..match.history import ScoreRow, score_rows
-from ..match.match import Match, SeatKind
-from ..match.settings import RuleSet
 from ..match.views import TableView
+from ..service.commands import Command, Op
+from ..service.config import SeatConfig, TableConfig
+from ..service.local import LocalTable, LogStore
+from ..service.mirror import TableMirror
+from ..service.table import ThinkRequest
 
 if TYPE_CHECKING:
     from ..bots.base import Bot
+    from ..bots.seat import ComputerSeat
+    from ..match.match import Match
     from .prefs import Prefs
+
+# Levels that decide in microseconds think on the screen's loop; the others in a thread.
+QUICK_LEVELS = frozenset({"random", "greedy", "classic", "classic-fair"})
+
+
+def thinks_in_a_thread(level: str) -> bool:
+    return level not in QUICK_LEVELS
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +60,8 @@ class SeatSetup:
 
 @dataclass(frozen=True, slots=True)
 class GameSetup:
-    """Everything needed to start a game; ``custom`` gives seats chosen first-deal cards."""
+    """Everything needed to start a game; ``custom`` gives seats chosen cards, as
+    (seat, cards) for the first deal or (deal, seat, cards) for any deal."""
 
     seats: tuple[SeatSetup, ...]
     rules: str = "palm"
@@ -52,7 +69,7 @@ class GameSetup:
     deals: int | None = None
     autopass: bool = True
     autopass_five: bool = False
-    custom: tuple[tuple[int, Mask], ...] = ()
+    custom: tuple[tuple[int, ...], ...] = ()
 
     @staticmethod
     def from_prefs(
@@ -63,7 +80,7 @@ class GameSetup:
         deals: int | None = None,
         players: int | None = None,
         humans: Sequence[bool] | None = None,
-        custom: Sequence[tuple[int, Mask]] = (),
+        custom: Sequence[tuple[int, ...]] = (),
     ) -> GameSetup:
         name = rules or prefs.rules
         preset = Rules.preset(name)
@@ -84,6 +101,28 @@ class GameSetup:
             custom=tuple(custom),
         )
 
+    def table_config(self, game_number: int = 1) -> TableConfig:
+        """The local table for this game: no turn timer, nobody taken over, and between
+        deals the table waits for every person's "next"."""
+        seed = _game_seed(self.seed, game_number)
+        if seed is None:
+            seed = random.SystemRandom().randrange(1 << 62)
+        return TableConfig(
+            preset=self.rules,
+            seats=tuple(
+                SeatConfig() if s.human else SeatConfig("computer", level=s.level, name=s.name)  # type: ignore[arg-type]
+                for s in self.seats
+            ),
+            deals=self.deals,
+            seed=seed,
+            seeded=self.seed is not None,
+            turn_seconds=None,
+            away_seconds=None,
+            autopass=self.autopass,
+            autopass_five=self.autopass_five,
+            between_deals_seconds=None,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Hint:
@@ -98,54 +137,77 @@ class GameController:
         self,
         setup: GameSetup,
         *,
-        match: Match | None = None,
+        local: LocalTable | None = None,
+        store: LogStore | None = None,
         clock: Callable[[], float] = time.monotonic,
         game_number: int = 1,
     ) -> None:
         self.setup = setup
         self.game_number = game_number
-        names = [s.name for s in setup.seats]
-        if match is None:
-            match = Match(
-                RuleSet.preset(setup.rules),
-                names,
-                seed=_game_seed(setup.seed, game_number),
-                deals=setup.deals,
-                autopass=setup.autopass,
-                autopass_five=setup.autopass_five,
-                custom=dict(setup.custom) or None,
-                kinds=[SeatKind.HUMAN if seat.human else seat.level for seat in setup.seats],
-            )
-        self.match = match
         self.clock = clock
-        match.tick(clock())
-        self.humans = [i for i, s in enumerate(setup.seats) if s.human]
-        self.bots: dict[int, Bot] = {}
-        self.rng = random.Random(f"{match.seed}:bots")
+        if local is None:
+            local = self._open(setup, store, clock, game_number)
+        self.local = local
+        self.humans = list(local.people)
         # The person whose hand is face up. In a hot-seat game it only changes behind the
         # "next player's turn" cover, so two people's hands are never on screen together.
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
-        self.last_auto: list[Action] = []
-        self.match_id: int | None = None  # the store's id for this match, once saved
+        self.match_id: int | None = None  # the match store's id for this game, once saved
         self.saved_table: dict[str, Any] | None = None  # table data as last stored
-        self._pending_level = False
-        self._start_bots()
+        self.match.tick(clock())
 
-    # -- seats ---------------------------------------------------------------------------
+    @staticmethod
+    def _open(
+        setup: GameSetup, store: LogStore | None, clock: Callable[[], float], game_number: int
+    ) -> LocalTable:
+        if store is None:
+            from ..server.storage import MemoryStore
+
+            store = MemoryStore()
+        names = {i: s.name for i, s in enumerate(setup.seats) if s.human}
+        first: list[Command] = []
+        for item in setup.custom:
+            deal, seat, cards = (1, *item) if len(item) == 2 else item
+            value = {"deal": deal, "cards": card_text(Mask(cards))}
+            first.append(Command(Op.CUSTOM, seat=seat, value=value))
+        return LocalTable.open(
+            setup.table_config(game_number),
+            store,
+            names,
+            clock=clock,
+            offload=thinks_in_a_thread,
+            before_start=first,
+        )
+
+    # -- what the screen draws: the mirror of the seat on show ------------------------------
+    @property
+    def mirror(self) -> TableMirror:
+        if self.local.watcher is not None:
+            return self.local.watcher
+        return self.local.mirrors[self.home]
+
+    @property
+    def match(self) -> Match:
+        """The table's match, for the score sheet, the history and the store (read only:
+        every change goes through the table's commands)."""
+        match = self.local.service.match
+        assert match is not None
+        return match
+
     @property
     def players(self) -> int:
-        return self.match.players
+        return len(self.local.service.seats)
 
     @property
     def names(self) -> list[str]:
-        return self.match.names
+        return [str(s.get("name", "")) for s in self.mirror.room.get("seats", [])]
 
     @property
     def hot_seat(self) -> bool:
         return len(self.humans) > 1
 
     def is_human(self, seat: int) -> bool:
-        return self.setup.seats[seat].human
+        return seat in self.humans
 
     @property
     def home(self) -> int:
@@ -154,92 +216,101 @@ class GameController:
             return self.viewer
         return self.humans[0] if self.humans else 0
 
-    def _start_bots(self) -> None:
-        """Tell each computer player a deal has begun (made on first use, see _bot)."""
-        for seat, bot in self.bots.items():
-            bot.new_deal(seat)
+    @property
+    def bots(self) -> dict[int, ComputerSeat]:
+        """The computer seats the table has made so far (tests put their own in)."""
+        return _ComputerSeats(self)
 
-    def _bot(self, seat: int) -> Bot:
-        # Made when first asked to move, not with the game: loading the levels (some need
-        # numpy) would otherwise delay the table's first appearance.
-        bot = self.bots.get(seat)
-        if bot is None:
-            from ..bots import make_bot
+    def _computer(self, seat: int) -> ComputerSeat:
+        return self.local.service.computer_of(self.local.service.seats[seat])
 
-            try:
-                bot = make_bot(self.setup.seats[seat].level)
-            except BigTwoError:
-                bot = make_bot("greedy")  # a level saved by a newer version of bigtwo
-            bot.tell_humans(frozenset(self.humans))
-            bot.new_deal(seat)
-            self.bots[seat] = bot
-        return bot
-
+    # -- settings: commands to the table ------------------------------------------------------
     def set_level(self, level: str) -> None:
         """Computer seats play at ``level`` from the next deal on (bots plan per deal)."""
+        self.local.send(Command(Op.LEVEL, value={"level": level}))
         seats = tuple(s if s.human else SeatSetup(s.name, False, level) for s in self.setup.seats)
-        self.setup = _replace_setup(self.setup, seats=seats)
-        self._pending_level = True
+        self.setup = replace(self.setup, seats=seats)
 
     def set_names(self, names: Sequence[str]) -> None:
+        """Names typed in Preferences, at once."""
         for seat in range(self.players):
-            if seat < len(names) and names[seat]:
-                self.match.names[seat] = names[seat]
+            if seat < len(names) and names[seat] and names[seat] != self.names[seat]:
+                self.local.send(Command(Op.RENAME, seat=seat, name=names[seat]))
         seats = tuple(
-            SeatSetup(self.match.names[i], s.human, s.level) for i, s in enumerate(self.setup.seats)
+            SeatSetup(self.names[i], s.human, s.level) for i, s in enumerate(self.setup.seats)
         )
-        self.setup = _replace_setup(self.setup, seats=seats)
+        self.setup = replace(self.setup, seats=seats)
 
     def set_autopass(self, autopass: bool, autopass_five: bool) -> None:
         """Autopass takes effect at once: it decides nothing already played."""
-        self.match.autopass = autopass
-        self.match.autopass_five = autopass_five
-        self.setup = _replace_setup(self.setup, autopass=autopass, autopass_five=autopass_five)
+        if (autopass, autopass_five) != (self.match.autopass, self.match.autopass_five):
+            value = {"autopass": autopass, "autopass_five": autopass_five}
+            self.local.send(Command(Op.AUTOPASS, value=value))
+        self.setup = replace(self.setup, autopass=autopass, autopass_five=autopass_five)
 
     def set_rules(self, name: str) -> bool:
-        """Change the rule set from the next deal on. False when this game's player count
-        cannot play it (the change then waits for a new game)."""
-        rules = RuleSet.preset(name)
-        if self.players not in rules.rules.players:
+        """Change the rule set from the next game on. False when this game's player count
+        cannot play it (the change then waits for a new game with other seats)."""
+        try:
+            self.local.send(Command(Op.RULES, value={"preset": name}))
+        except BigTwoError:
             return False
-        self.match.set_rules(rules)
         return True
 
-    # -- the deal ------------------------------------------------------------------------
     @property
-    def deal(self) -> Deal:
-        return self.match.deal
+    def next_rules(self) -> str:
+        """The rule set the next game is played by."""
+        chosen = self.mirror.room.get("next_rules")
+        return str(chosen["preset"]) if chosen else self.setup.rules
 
+    # -- the deal --------------------------------------------------------------------------------
     @property
     def rules(self) -> Rules:
-        return self.match.deal.rules
+        rules = self.mirror.rules
+        assert rules is not None
+        return rules
 
     @property
     def turn(self) -> int:
-        return self.match.deal.turn
+        return self.mirror.turn
+
+    @property
+    def deal_number(self) -> int:
+        return self.mirror.deal_number
+
+    @property
+    def deals(self) -> int:
+        return int(self.mirror.room.get("deals", 0))
+
+    @property
+    def totals(self) -> list[int]:
+        return list(self.mirror.totals)
 
     @property
     def deal_over(self) -> bool:
-        return self.match.deal.over
+        return self.mirror.winner is not None
 
     @property
     def game_over(self) -> bool:
-        return self.match.over
+        return self.mirror.status == "finished"
 
     @property
     def computer_to_act(self) -> bool:
-        return not self.deal_over and not self.is_human(self.turn)
+        return self.local.computer_to_act()
 
     @property
     def human_to_act(self) -> int | None:
-        if self.deal_over or not self.is_human(self.turn):
+        if self.deal_over or self.game_over or not self.is_human(self.turn):
             return None
         return self.turn
 
     def needs_cover(self) -> bool:
-        """A different person is to act than the one whose hand is showing (hot-seat)."""
+        """A different person is to act than the one whose hand is showing (hot-seat): the
+        table's turn event went to a seat that is not on show."""
         seat = self.human_to_act
-        return self.hot_seat and seat is not None and seat != self.viewer
+        if not self.hot_seat or seat is None or seat == self.viewer:
+            return False
+        return self.local.mirrors[seat].my_turn
 
     def reveal(self, seat: int) -> None:
         """Show ``seat``'s hand: called once the cover for that person has been dismissed."""
@@ -248,23 +319,29 @@ class GameController:
         self.viewer = seat
 
     def view(self, seat: int | None = None) -> TableView:
-        return self.match.view(self.home if seat is None else seat)
+        """The table as ``seat`` (default: the seat on show) sees it, from its mirror."""
+        if seat is None or not self.humans:
+            return self.mirror.seat_view()
+        if seat not in self.local.mirrors:
+            raise IllegalAction("Only a person's view can be shown")
+        return self.local.mirrors[seat].seat_view()
 
     def hand(self) -> Mask:
         """The cards face up at the bottom: the viewer's, or none while hot-seat hands hide."""
         if not self.humans or (self.viewer is None and self.hot_seat):
             return Mask(0)
-        return self.match.deal.hands[self.home]
+        return self.local.mirrors[self.home].hand
 
     # -- actions -------------------------------------------------------------------------
     def play(self, seat: int, cards: Mask | Play) -> list[Action]:
         """A person plays; refused plays raise with the engine's reason."""
         self._check_person(seat)
-        return self._applied(self.match.play(seat, cards))
+        mask = cards.mask if isinstance(cards, Play) else Mask(cards)
+        return self._actions(lambda: self.local.play(seat, mask))
 
     def pass_(self, seat: int) -> list[Action]:
         self._check_person(seat)
-        return self._applied(self.match.pass_(seat))
+        return self._actions(lambda: self.local.play(seat, None))
 
     def _check_person(self, seat: int) -> None:
         if self.deal_over:
@@ -274,48 +351,79 @@ class GameController:
         if not self.is_human(seat):
             raise NotYourTurn(f"{self.names[seat]} is a computer player")
 
+    def _actions(self, step: Callable[[], Any]) -> list[Action]:
+        """The actions a step of the table made (its events, read back from the mirror)."""
+        mirror = self.mirror
+        deal, before = mirror.deal_number, len(mirror.actions)
+        step()
+        self.match.tick(self.clock())
+        if mirror.deal_number != deal:
+            return list(mirror.actions)
+        return list(mirror.actions[before:])
+
+    def deadline(self, delay: float) -> float | None:
+        """Seconds until the next computer move is due, a computer waiting ``delay`` after
+        its turn began (None: a person is to act, or the computer thinks in a thread)."""
+        if not self.computer_to_act or self.think_request() is not None:
+            return None
+        self.local.delay = delay  # the speed preference, which may change mid-game
+        due = self.local.deadline()
+        return None if due is None else max(0.0, due - self.clock())
+
     def computer_step(self) -> list[Action]:
-        """One computer move (plus any autopasses after it); nothing when a person is to act."""
-        if not self.computer_to_act:
-            return []
-        seat = self.turn
-        deal = self.match.deal
-        bot = self._bot(seat)
-        view = self.match.view(seat)
-        if bot.peeks:
-            bot.peek(deal)
-        choice = bot.choose(view, self.rng)
-        # A bot's mistake must not stop the game: fall back to the cheapest legal move.
-        if choice is not None and choice not in view.legal:
-            choice = view.legal[0] if view.legal else None
-        if choice is None and not view.can_pass:
-            choice = view.legal[0]
-        return self._applied(self.match.act(seat, choice))
+        """One computer move (plus any autopasses after it); nothing when a person is to act
+        or the computer thinks in a thread."""
+        return self._actions(lambda: self.local.hurry(limit=1))
 
     def run_computers(self, limit: int = 1000) -> list[Action]:
-        """Computer moves until a person is to act or the deal ends."""
+        """Computer moves until a person is to act, the deal ends, or a computer must think
+        in a thread."""
         applied: list[Action] = []
         while self.computer_to_act and limit > 0:
-            applied += self.computer_step()
+            step = self.computer_step()
+            if not step:
+                break
+            applied += step
             limit -= 1
         return applied
 
-    def _applied(self, actions: list[Action]) -> list[Action]:
-        self.match.tick(self.clock())
-        # Kept until the table has told the person (several computer moves may come first).
-        self.last_auto += [a for a in actions if a.auto and self.is_human(a.seat)]
-        return actions
+    def think_request(self) -> ThinkRequest | None:
+        """The decision a computer of a slow level is to make in a worker thread."""
+        return self.local.think_request()
 
-    def next_deal(self) -> None:
-        """Deal again once a deal is over (scores already counted by the match)."""
-        self.match.next_deal()
-        self._after_new_deal()
+    def thought(self, request: ThinkRequest, cards: Mask | None, bot: Bot | None) -> list[Action]:
+        """Apply what a computer chose in its thread (nothing if the table moved on)."""
+        return self._actions(lambda: self.local.thought(request, cards, bot))
+
+    @property
+    def last_auto(self) -> list[Action]:
+        """Automatic passes made for people, until the table has told them."""
+        return self.local.autopasses
+
+    @last_auto.setter
+    def last_auto(self, value: list[Action]) -> None:
+        self.local.autopasses = list(value)
+
+    def next_deal(self, seat: int | None = None) -> None:
+        """Once a deal is over: ``seat`` (default every person here) has read the score
+        sheet; the next deal starts when every person at this screen has said so."""
+        seats = self.humans if seat is None else [seat]
+        for person in seats:
+            self.local.next_deal(person)
+        if self.local.between is None:
+            self._after_new_deal()
+
+    def replay_deal(self) -> None:
+        """Between deals: the next deal is the one just played, dealt again."""
+        self.local.send(Command(Op.REPLAY))
+
+    def choose_cards(self, seat: int, cards: Mask, deal: int | None = None) -> None:
+        """Chosen cards for ``seat`` in a coming deal (default: the next one)."""
+        number = deal if deal is not None else self.deal_number + 1
+        value = {"deal": number, "cards": card_text(cards)}
+        self.local.send(Command(Op.CUSTOM, seat=seat, value=value))
 
     def _after_new_deal(self) -> None:
-        if self._pending_level:
-            self.bots = {}
-            self._pending_level = False
-        self._start_bots()
         if self.hot_seat:
             self.viewer = None  # the next person to act is shown behind a cover
         self.last_auto = []
@@ -338,7 +446,7 @@ class GameController:
     def trick(self) -> tuple[list[Action], bool]:
         """The actions of the trick in play, or of the trick just won when the next lead is
         still to come (``True``), so the last plays stay on the table until someone leads."""
-        actions = list(self.match.deal.actions)
+        actions = list(self.mirror.actions)
         if not actions:
             return [], False
         ends = [i for i, a in enumerate(actions) if a.trick_over]
@@ -362,10 +470,11 @@ class GameController:
 
     # -- saving and resuming -------------------------------------------------------------
     def table_data(self) -> dict[str, Any]:
-        """What the table adds to the match's record to resume it as it was: the game's
-        number this session, the seed it came from, the game length asked for, the hand on
-        show. The record itself (cards, actions, seats and their kinds) is the store's."""
+        """What the match store keeps beside the game's record to resume it: the local
+        table's code (its command log is in the same database), the game's number this
+        session, the seed it came from, the game length asked for, the hand on show."""
         return {
+            "room": self.local.code,
             "game_number": self.game_number,
             "seed": self.setup.seed,
             "deals": self.setup.deals,
@@ -373,37 +482,31 @@ class GameController:
         }
 
     @classmethod
-    def from_match(
+    def resume(
         cls,
-        match: Match,
+        local: LocalTable,
         table: dict[str, Any] | None = None,
         *,
         clock: Callable[[], float] = time.monotonic,
     ) -> GameController:
-        """Carry on a match replayed from its record; seats come from the match's kinds
-        (``human`` or a computer level)."""
+        """Carry on a game whose table was restored from its stored log."""
         table = table if isinstance(table, dict) else {}
+        service = local.service
         seats = tuple(
-            SeatSetup(
-                name, kind == SeatKind.HUMAN, kind if kind not in (SeatKind.HUMAN, "") else "greedy"
-            )
-            for name, kind in zip(match.names, match.kinds, strict=True)
+            SeatSetup(s.name, s.human, s.config.level if not s.human else "greedy")
+            for s in service.seats
         )
-        if not any(s.human for s in seats):
-            # A record from elsewhere that says nothing of who sat where: you take the first
-            # seat it leaves unnamed (else seat 0), computers the rest.
-            kinds = list(match.kinds)
-            you = kinds.index("") if "" in kinds else 0
-            seats = tuple(SeatSetup(s.name, i == you, s.level) for i, s in enumerate(seats))
+        config = service.config
+        match = service.match
         setup = GameSetup(
             seats=seats,
-            rules=match.next_ruleset.name,
+            rules=config.preset,
             seed=table.get("seed"),
             deals=table.get("deals"),
-            autopass=match.autopass,
-            autopass_five=match.autopass_five,
+            autopass=match.autopass if match else bool(config.autopass),
+            autopass_five=match.autopass_five if match else bool(config.autopass_five),
         )
-        game = cls(setup, match=match, clock=clock, game_number=int(table.get("game_number", 1)))
+        game = cls(setup, local=local, clock=clock, game_number=int(table.get("game_number", 1)))
         viewer = table.get("viewer")
         # A hot-seat game resumes behind a cover (viewer None): whoever sits down first may
         # not be the person whose hand was showing when the game was left.
@@ -411,10 +514,30 @@ class GameController:
             game.viewer = viewer
         return game
 
-    def new_game(self) -> GameController:
-        """The next game with the same seats (the Palm game restarts after the last deal)."""
-        setup = _replace_setup(self.setup, custom=(), rules=self.match.next_ruleset.name)
-        return GameController(setup, game_number=self.game_number + 1, clock=self.clock)
+    def new_game(self, store: LogStore | None = None) -> GameController:
+        """The next game with the same seats (the Palm game restarts after the last deal),
+        under the rules chosen for it."""
+        setup = replace(self.setup, custom=(), rules=self.next_rules)
+        return GameController(
+            setup,
+            store=store if store is not None else self.local.store,
+            game_number=self.game_number + 1,
+            clock=self.clock,
+        )
+
+
+class _ComputerSeats(dict[int, "ComputerSeat"]):
+    """``game.bots[seat] = ComputerSeat(...)`` puts a computer player at a table's seat."""
+
+    def __init__(self, game: GameController) -> None:
+        super().__init__(
+            {s.number: s.computer for s in game.local.service.seats if s.computer is not None}
+        )
+        self._game = game
+
+    def __setitem__(self, seat: int, computer: ComputerSeat) -> None:
+        super().__setitem__(seat, computer)
+        self._game.local.service.seats[seat].computer = computer
 
 
 def cheapest_hint(view: SeatView) -> Hint:
@@ -450,7 +573,3 @@ def _game_seed(seed: int | None, game_number: int) -> int | None:
     if seed is None:
         return None
     return seed if game_number == 1 else seed + game_number - 1
-
-
-def _replace_setup(setup: GameSetup, **changes: Any) -> GameSetup:
-    return replace(setup, **changes)

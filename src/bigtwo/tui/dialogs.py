@@ -64,14 +64,15 @@ def score_sheet_text(
 
 
 class ScoreSheet(ModalScreen[str]):
-    """After each deal; answers ``"next"``, ``"menu"``, ``"quit"`` or the page to open first
-    (``"history"``, ``"help"``, ...): the app shows the sheet again when the page closes."""
+    """After each deal; answers ``"next"``, ``"menu"``, ``"quit"``, ``"again"`` (with ``again``
+    offered: play this deal again) or the page to open first (``"history"``, ``"help"``,
+    ...): the app shows the sheet again when the page closes."""
 
     BINDINGS = [
         Binding("enter,space", "dismiss_with('next')", "Continue"),
         Binding("escape", "dismiss_with('next')", "Continue", show=False),
         Binding("g,f2", "dismiss_with('history')", "History"),
-        Binding("d", "by_deal", "Deal by deal"),
+        Binding("d", "by_deal", "All deals"),
         # The table's keys work here too: each page opens over the sheet and comes back to
         # it, and q quits (the game is kept, on this sheet).
         Binding("m", "dismiss_with('menu')", "Menu", show=False),
@@ -82,24 +83,29 @@ class ScoreSheet(ModalScreen[str]):
         Binding("f5,i", "dismiss_with('stats')", "Stats", show=False),
         Binding("f6,comma", "dismiss_with('prefs')", "Prefs", show=False),
         Binding("f7,n", "dismiss_with('new')", "New game", show=False),
+        Binding("a", "again", "Play again"),
     ]
     DEFAULT_CSS = """
     ScoreSheet { align: center middle; }
-    #sheet { width: 64; height: auto; max-height: 22; border: thick $warning;
+    #sheet { width: 68; height: auto; max-height: 22; border: thick $warning;
              background: $surface; padding: 0 1; }
     #sheet-title { text-style: bold; width: 1fr; content-align: center middle; }
     #sheet-buttons { height: 1; align: center middle; margin-top: 1; }
     #sheet-buttons Button { margin: 0 1; }
     """
 
-    def __init__(self, text: Text, *, title: str, button: str, deals: str | None = None) -> None:
-        """``deals``: every deal's points so far, a row a deal (``d`` shows it), or None."""
+    def __init__(
+        self, text: Text, *, title: str, button: str, deals: str | None = None, again: bool = False
+    ) -> None:
+        """``deals``: every deal's points so far, a row a deal (``d`` shows it), or None;
+        ``again``: offer to play this deal again."""
         super().__init__()
         self.sheet_text = text
         self.sheet_title = title
         self.button_label = button
         self.deals_text = deals
         self.by_deal = False
+        self.again = again
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sheet"):
@@ -108,8 +114,16 @@ class ScoreSheet(ModalScreen[str]):
             with Horizontal(id="sheet-buttons"):
                 yield Button(self.button_label, id="next", compact=True, variant="primary")
                 if self.deals_text is not None:
-                    yield Button("Deal by deal (d)", id="deals", compact=True)
+                    yield Button("All deals (d)", id="deals", compact=True)
                 yield Button("History", id="history", compact=True)
+                if self.again:
+                    yield Button("Again (a)", id="again", compact=True)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.again if action == "again" else True
+
+    def action_again(self) -> None:
+        self.dismiss("again")
 
     def action_dismiss_with(self, answer: str) -> None:
         self.dismiss(answer)
@@ -121,7 +135,7 @@ class ScoreSheet(ModalScreen[str]):
         self.by_deal = not self.by_deal
         body = Text(self.deals_text) if self.by_deal else self.sheet_text
         self.query_one("#sheet-body", Static).update(body)
-        label = "This deal (d)" if self.by_deal else "Deal by deal (d)"
+        label = "This deal (d)" if self.by_deal else "All deals (d)"
         self.query_one("#deals", Button).label = label
 
     @on(Button.Pressed)

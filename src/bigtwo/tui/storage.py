@@ -1,11 +1,14 @@
 """The terminal game's door to :class:`bigtwo.match.store.MatchStore`: saving and resuming the game
 in play, preferences, high scores and statistics.
 
-The store keeps the match as its game record; the little the table adds (which game of the
-session this is, the seed it came from, the hand on show) rides along as a preference keyed by
-the match's id. Every store failure (a locked or damaged file, a full disk) is turned into a
-message through ``on_error`` instead of stopping the game: play goes on unsaved. One table at
-a time plays from a data file (:class:`TableLock`). This module never draws.
+The store keeps the match as its game record (for the history, high scores and statistics),
+and beside it, in the same file, the local table's command log in the server's table store
+(:class:`~bigtwo.server.storage.SQLiteStore`): a game resumes by replaying that log
+(:meth:`~bigtwo.service.table.TableService.restore`). The little the screen adds (the table's
+code, which game of the session this is, the seed it came from, the hand on show) rides
+along as a preference keyed by the match's id. Every store failure (a locked or damaged file, a full disk) is turned into a
+message through ``on_error`` instead of stopping the game: play goes on unsaved. One table at a
+time plays from a data file (:class:`TableLock`). This module never draws.
 """
 
 from __future__ import annotations
@@ -17,7 +20,10 @@ from pathlib import Path
 from typing import IO, Any, TypeVar
 
 from ..engine.errors import BigTwoError
+from ..match.errors import StoreError
 from ..match.store import HighScore, MatchInfo, MatchStore, PlayerStats
+from ..server.storage import MemoryStore, SQLiteStore
+from ..service.local import LocalTable
 from .controller import GameController
 
 T = TypeVar("T")
@@ -42,9 +48,15 @@ class Saved:
 class TuiStorage:
     """What the app keeps between runs, in one :class:`~bigtwo.match.store.MatchStore`."""
 
-    def __init__(self, store: MatchStore, on_error: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        store: MatchStore,
+        on_error: Callable[[str], None] | None = None,
+        tables: SQLiteStore | MemoryStore | None = None,
+    ) -> None:
         self.store = store
         self.on_error = on_error or (lambda message: None)
+        self.tables = tables if tables is not None else _table_store(store)
 
     def _safe(self, default: T, call: Callable[[], T]) -> T:
         try:
@@ -86,10 +98,22 @@ class TuiStorage:
         """Replay a saved game; None (and a message) when it cannot be read back."""
 
         def load() -> GameController:
-            match = self.store.load_match(saved.info.id)
             table = self.store.get_pref(_TABLE_KEY.format(saved.info.id), {}) or {}
-            game = GameController.from_match(match, table, clock=clock)
+            code = table.get("room") if isinstance(table, dict) else None
+            stored = self.tables.load(code) if isinstance(code, str) else None
+            if stored is None:
+                raise StoreError(
+                    "This game was left by an older bigtwo and cannot be continued; "
+                    "its record stays in the history"
+                )
+            local = LocalTable.restore(stored, self.tables, code or "", clock=clock)
+            game = GameController.resume(local, table, clock=clock)
+            # The log holds no clock: the time played so far comes from the stored record.
+            played = self.store.load_match(saved.info.id).deal_seconds
+            if len(played) == len(game.match.deal_seconds):
+                game.match.deal_seconds[:] = played
             game.match_id = saved.info.id
+            game.saved_table = table
             return game
 
         return self._safe(None, load)
@@ -122,6 +146,10 @@ class TuiStorage:
                 game.match, seat, name=name, match_id=game.match_id
             ),
         )
+
+    def close(self) -> None:
+        self.tables.close()
+        self.store.close()
 
     def high_scores(self) -> list[HighScore]:
         return self._safe([], self.store.high_scores)
@@ -193,3 +221,10 @@ class TableLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+def _table_store(store: MatchStore) -> SQLiteStore | MemoryStore:
+    """The local tables' logs, in the match store's own file (kept in memory with it)."""
+    if str(store.path) == ":memory:":
+        return MemoryStore()
+    return SQLiteStore(store.path, sync="full", checkpoint=False)

@@ -1,14 +1,16 @@
 """The table screen: opponents around, the trick in the middle, your hand at the bottom.
 
 It turns keys and clicks into calls on the :class:`~bigtwo.tui.controller.GameController`,
-redraws the widgets from it, and paces the computer players: each computer move waits the
-game speed's delay on a timer (0 plays them at once, as tests do), and ``f`` or Enter skips
-the wait. When a deal ends or a person must take over in a hot-seat game it asks the app
+redraws the widgets from the mirror of the seat on show, and paces the computer players:
+each computer move is scheduled for its deadline, the game speed's delay after its turn
+began (0 plays them at once, as tests do), and ``f`` or Enter skips the wait. A computer of a
+slow level thinks in a worker thread, so the screen answers keys while it thinks. When a deal ends or a person must take over in a hot-seat game it asks the app
 for the score sheet or the cover. Every refused action shows the engine's reason in words.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.style import Style
@@ -17,6 +19,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Button, Footer, Static
@@ -95,6 +98,7 @@ class TableScreen(Screen[None]):
         self.ascii_only = ascii_only
         self.game: GameController | None = None
         self._timer: Timer | None = None
+        self._thinking: object | None = None  # the decision a worker thread is making
         self._deferred = False
         self.message = Text()
         self._message_trick: tuple[int, int] | None = None
@@ -145,6 +149,7 @@ class TableScreen(Screen[None]):
     # -- attaching and drawing -------------------------------------------------------------
     def attach(self, game: GameController) -> None:
         self.stop_timer()
+        self._thinking = None
         self.game = game
         self.message = Text()
         if self.is_mounted:
@@ -171,10 +176,10 @@ class TableScreen(Screen[None]):
         bar = Text()
         bar.append("Big Two ", Style(bold=True))
         bar.append(f" {game.rules.name} ", Style(reverse=True))
-        bar.append(f"  Deal {game.match.deal_number} of {game.match.deals}  ")
+        bar.append(f"  Deal {game.deal_number} of {game.deals}  ")
         if not game.hot_seat or game.viewer is not None:
             bar.append_text(avatar(names[home], home, ascii_only=self.ascii_only))
-            bar.append(f" {names[home]} {game.match.totals[home]:+d}")
+            bar.append(f" {names[home]} {game.totals[home]:+d}")
             bar.append(f"  {count(view.counts[home], 'card')}", Style(dim=True))
         self.query_one("#topbar", Static).update(bar)
 
@@ -204,7 +209,7 @@ class TableScreen(Screen[None]):
                 names[seat],
                 view.counts[seat],
                 status,
-                game.match.totals[seat],
+                game.totals[seat],
                 turn=turn,
                 ascii_only=self.ascii_only,
             )
@@ -299,7 +304,7 @@ class TableScreen(Screen[None]):
     def _trick_now(self) -> tuple[int, int] | None:
         if self.game is None:
             return None
-        return (self.game.match.deal_number, _trick_number(self.game.match.deal.actions))
+        return (self.game.deal_number, _trick_number(self.game.mirror.actions))
 
     # -- pacing the game ---------------------------------------------------------------------
     def stop_timer(self) -> None:
@@ -322,12 +327,17 @@ class TableScreen(Screen[None]):
             self.bigtwo.deal_finished()
             return
         if game.computer_to_act:
-            delay = self.bigtwo.turn_delay()
-            if delay <= 0:
+            request = game.think_request()
+            if request is not None:
+                self._think(request)
+                self.redraw()
+                return
+            wait = game.deadline(self.bigtwo.turn_delay())
+            if wait is None or wait <= 0:
                 self._computers_now()
             else:
                 self.redraw()
-                self._timer = self.set_timer(delay, self._tick)
+                self._timer = self.set_timer(wait, self._tick)
             return
         if game.needs_cover():
             self.hand_view.set_cards([], "")
@@ -349,6 +359,35 @@ class TableScreen(Screen[None]):
         self._note_autopass()
         self.redraw()
         self.advance()
+
+    def _think(self, request: Any) -> None:
+        """A computer of a slow level decides in a worker thread; its move is applied when
+        it comes back (dropped if the table has moved on meanwhile)."""
+        key = (request.deal, request.state_v, request.seat)
+        if self._thinking == key:
+            return  # already thinking about this position
+        self._thinking = key
+        game = self.game
+        assert game is not None
+
+        async def decide() -> None:
+            from ..service.local import think
+
+            cards, bot = await asyncio.to_thread(think, request)
+            if self._thinking != key or self.game is not game:
+                return
+            self._thinking = None
+            self._guarded(lambda: game.thought(request, cards, bot))
+            if not self.is_mounted:
+                return
+            try:
+                self._note_autopass()
+                self.redraw()
+                self.advance()
+            except NoMatches:  # the app is closing under us: the move is made and kept
+                pass
+
+        self.run_worker(decide(), group="think", exit_on_error=False)
 
     def _computers_now(self) -> None:
         game = self.game

@@ -1,0 +1,184 @@
+"""A computer seat: the one object that chooses a computer player's move, wherever it plays.
+
+The table service (and so the server and the terminal game), the arena and the match
+autoplay all ask a :class:`ComputerSeat` for a computer's move, so one seed gives one game
+everywhere. It holds the seat's bot (made on first use from its level), offers it a peek at
+the deal when the bot peeks and the table allows it, draws the bot's randomness from the
+*position* (a key, the deal's number and how many actions the deal has had), so a choice
+never depends on when or where it was asked, and decides what happens when the bot fails:
+
+* ``strict`` (the arena): an error is an error. A bot that raises, or chooses a play that is
+  not legal, or passes at a lead, stops the run with the reason.
+* lenient (every table): the failure is logged and the seat makes the :meth:`fallback` move
+  instead, the cheapest legal play or a pass when it has no reply, which is also the move of
+  a computer whose thinking ran out of time.
+
+It never sees a hidden card except through the bot's own explicit door (:meth:`Bot.peek`).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from typing import TYPE_CHECKING
+
+from ..engine.errors import BigTwoError
+
+if TYPE_CHECKING:
+    from ..engine.deal import Deal
+    from ..engine.plays import Play
+    from ..match.views import TableView
+    from .base import Bot
+
+log = logging.getLogger(__name__)
+
+FALLBACK_LEVEL = "greedy"
+
+
+def position_rng(key: object, deal_number: int, actions: int) -> random.Random:
+    """The random generator for the decision at one position: the same key, deal number and
+    count of actions so far give the same generator, asked now or after a restart.
+
+    >>> position_rng(7, 1, 3).random() == position_rng(7, 1, 3).random()
+    True
+    """
+    return random.Random(f"{key}:{deal_number}:{actions}")
+
+
+class ComputerSeat:
+    """The computer player of one seat (see the module docstring).
+
+    ``level`` names the bot (``bigtwo bots``); ``bot`` gives one already made instead.
+    ``peeking``: whether the table lets a bot that peeks see the deal (the Palm players
+    did). A lenient seat whose level is unknown (saved by a newer bigtwo) plays ``greedy``.
+    """
+
+    __slots__ = ("level", "seat", "strict", "peeking", "_bot", "humans", "last_ms")
+
+    def __init__(
+        self,
+        level: str,
+        seat: int,
+        *,
+        strict: bool = False,
+        peeking: bool = True,
+        bot: Bot | None = None,
+    ) -> None:
+        self.level = level
+        self.seat = seat
+        self.strict = strict
+        self.peeking = peeking
+        self._bot = bot
+        self.humans: frozenset[int] | None = None
+        self.last_ms = 0.0  # how long the last decision took
+
+    @classmethod
+    def of(cls, bot: Bot, seat: int, *, strict: bool = False) -> ComputerSeat:
+        return cls(bot.name, seat, strict=strict, bot=bot)
+
+    # -- the bot ------------------------------------------------------------------------------
+    @property
+    def bot(self) -> Bot:
+        """The seat's bot, made on first use (loading some levels takes a moment)."""
+        if self._bot is None:
+            from . import make_bot
+
+            try:
+                self._bot = make_bot(self.level)
+            except BigTwoError:
+                if self.strict:
+                    raise
+                log.warning(
+                    "unknown computer level %r: seat %d plays greedy", self.level, self.seat
+                )
+                self._bot = make_bot(FALLBACK_LEVEL)
+            self._bot.new_deal(self.seat)
+            if self.humans is not None:
+                self._bot.tell_humans(self.humans)
+        return self._bot
+
+    @bot.setter
+    def bot(self, bot: Bot) -> None:
+        """The bot as it came back from thinking elsewhere (it may keep a plan for the deal)."""
+        self._bot = bot
+
+    @property
+    def made(self) -> bool:
+        return self._bot is not None
+
+    def new_deal(self) -> None:
+        """A deal begins: a bot that plans per deal starts afresh (a bot not made yet will
+        be told when it is)."""
+        if self._bot is not None:
+            self._bot.new_deal(self.seat)
+
+    def tell_humans(self, seats: frozenset[int]) -> None:
+        """Which seats people play (public): the Palm players fight the humans."""
+        self.humans = seats
+        if self._bot is not None:
+            self._bot.tell_humans(seats)
+
+    # -- choosing -------------------------------------------------------------------------------
+    def rng(self, key: object, deal_number: int, view: TableView) -> random.Random:
+        return position_rng(key, deal_number, len(view.actions))
+
+    def choose(
+        self,
+        view: TableView,
+        *,
+        key: object = None,
+        deal_number: int = 1,
+        rng: random.Random | None = None,
+        deal: Deal | None = None,
+    ) -> Play | None:
+        """The move for ``view`` (None: pass), always legal for a lenient seat. The random
+        generator is ``rng`` or, usually, the one of the position (``key``, ``deal_number``
+        and the actions of ``view``). ``deal`` is offered to a bot that peeks."""
+        bot = self.bot
+        rng = rng or self.rng(key, deal_number, view)
+        started = time.perf_counter()
+        try:
+            if bot.peeks and self.peeking and deal is not None:
+                bot.peek(deal)
+            play = bot.choose(view, rng)
+        except Exception:
+            if self.strict:
+                raise
+            log.exception("computer player %s at seat %d failed", self.level, self.seat)
+            play = self.fallback(view)
+        finally:
+            self.last_ms = (time.perf_counter() - started) * 1000.0
+        return self.checked(view, play)
+
+    def checked(self, view: TableView, play: Play | None) -> Play | None:
+        """``play`` if it is a move the view allows; else the :meth:`fallback` move (strict:
+        a :class:`BigTwoError` that says what was wrong)."""
+        legal = play is None or any(p.mask == play.mask for p in view.legal)
+        if legal and (play is not None or view.can_pass):
+            return play
+        name = self._bot.name if self._bot is not None else self.level
+        problem = "passed at a lead" if play is None else f"chose an illegal play: {play}"
+        if self.strict:
+            raise BigTwoError(f"{name} in seat {self.seat} {problem}")
+        log.warning("computer player %s at seat %d %s", name, self.seat, problem)
+        return self.fallback(view)
+
+    def checked_mask(self, view: TableView, cards: int | None) -> Play | None:
+        """:meth:`checked` for a choice that came back as a mask (from another process)."""
+        if cards is None:
+            return self.checked(view, None)
+        for play in view.legal:
+            if play.mask == cards:
+                return play
+        if self.strict:
+            raise BigTwoError(
+                f"{self.level} in seat {self.seat} chose cards that are no legal play"
+            )
+        return self.fallback(view)
+
+    @staticmethod
+    def fallback(view: TableView) -> Play | None:
+        """The move of a computer that failed or ran out of time: the cheapest legal play,
+        or a pass when it has no reply (as ``greedy`` plays)."""
+        return view.legal[0] if view.legal else None
