@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
-from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -31,7 +31,7 @@ from ..match.settings import RuleSet
 from ..service.config import MAX_NAME, ConfigError, TableConfig, clean_text
 from ..service.declare import Declared, NotJson, parse_json, words
 from ..service.table import Refused, TableStatus
-from .hub import Connection, Hub, Settings, TokenBucket, tune_gc
+from .hub import Connection, Hub, Settings, TokenBucket, is_room_code, tune_gc
 from .openapi import openapi_spec
 from .protocol import (
     CLOSE_BAD_HELLO,
@@ -306,13 +306,32 @@ async def room_history(request: Request) -> Response:
 
 async def share_link(request: Request) -> Response:
     """A room's share link: the browser client if there is one, else the room as JSON."""
-    code = request.path_params["code"].upper()[:12]
+    code = request.path_params["code"].upper()
+    if not is_room_code(code):
+        return _error("no_room", _no_room(code))
     if (WEB_DIR / "index.html").exists():
         return RedirectResponse(f"/?room={code}")
     return await get_room(request)
 
 
 async def api_not_found(request: Request) -> Response:
+    """Anything under /api no route answers: 405 naming the methods a known path takes, else
+    404 (both JSON, never the browser client's files)."""
+    allowed: set[str] = set()
+    for route in request.app.routes:
+        if isinstance(route, Route) and route.endpoint is not api_not_found:
+            match, _ = route.matches(request.scope)
+            if match == Match.PARTIAL and route.methods:
+                allowed |= route.methods
+    if allowed:
+        return JSONResponse(
+            {
+                "error": "not_allowed",
+                "message": f"{request.url.path[:80]} does not take {request.method[:10]}",
+            },
+            status_code=405,
+            headers={"Allow": ", ".join(sorted(allowed))},
+        )
     return _error("not_found", f"There is no {request.method} {request.url.path[:80]}", 404)
 
 
@@ -405,6 +424,9 @@ async def _receive(websocket: WebSocket) -> str | bytes | None:
     return bytes(data) if data is not None else None
 
 
+_EVERY_METHOD = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"]
+
+
 # -- the application --------------------------------------------------------------------------
 def create_app(store: TableStore | None = None, settings: Settings | None = None) -> Starlette:
     """The server application over ``store`` (default: in memory, nothing kept)."""
@@ -450,7 +472,7 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
         Route("/r/{code}", share_link),
         WebSocketRoute("/ws/{code}", table_socket),
         # Anything else under /api is a JSON 404, not the browser client's static files.
-        Route("/api/{rest:path}", api_not_found, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
+        Route("/api/{rest:path}", api_not_found, methods=_EVERY_METHOD),
     ]
     if WEB_DIR.is_dir():
         routes.append(Mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web"))

@@ -62,6 +62,11 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: codes are re
 CODE_LENGTH = 6
 
 
+def is_room_code(code: str) -> bool:
+    """Whether ``code`` (upper case) has the shape of a room code."""
+    return len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET)
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """Per-connection limits (rates per second, bursts in messages)."""
@@ -566,7 +571,7 @@ class Hub:
     def get(self, code: str) -> TableRunner | None:
         code = code.strip().upper()
         runner = self.tables.get(code)
-        if runner is None and len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET):
+        if runner is None and is_room_code(code):
             runner = self._restore(code)  # finished or unloaded tables come back on demand
         return runner
 

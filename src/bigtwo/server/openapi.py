@@ -37,7 +37,7 @@ class Answer(BaseModel):
 
 class Error(Answer):
     error: str = Field(
-        description="bad_json, bad_request, too_big, not_found, no_room, table_full, "
+        description="bad_json, bad_request, too_big, not_found, not_allowed, no_room, table_full, "
         "seat_taken, started, no_spectators, busy, unavailable, rate_limited, not_over, "
         "unauthorized"
     )
@@ -231,7 +231,7 @@ def _op(
                 "in": "path",
                 "required": True,
                 "description": "Room code: 6 letters and digits (no 0, O, 1, I or L).",
-                "schema": {"type": "string", "pattern": "^[A-Za-z2-9]{6}$"},
+                "schema": {"type": "string", "pattern": "^[A-HJKMNP-Za-hjkmnp-z2-9]{6}$"},
             }
         ]
     if body is not None:
@@ -274,6 +274,13 @@ def openapi_spec() -> dict[str, Any]:
         "connected player gets its token there in the `rematch` event. Asked again, it "
         "answers 200 with the same table.",
     )
+    share = _op(
+        "Share link: to the browser client (307), or the room", "RoomAnswer", NO_ROOM, room=True
+    )
+    share["responses"]["307"] = {
+        "description": "To the browser client, which opens the room (/?room=CODE)",
+        "headers": {"Location": {"schema": {"type": "string"}}},
+    }
     return {
         "openapi": "3.1.0",
         "info": {
@@ -334,11 +341,7 @@ def openapi_spec() -> dict[str, Any]:
             "/api/rooms/{code}/rematch": {"post": rematch},
             "/api/rooms/{code}/record": {"get": record},
             "/api/rooms/{code}/history": {"get": history},
-            "/r/{code}": {
-                "get": _op(
-                    "Share link: to the browser client (307), or the room", "RoomAnswer", room=True
-                )
-            },
+            "/r/{code}": {"get": share},
             "/api/stats": {"get": _op("Load: tables, connections, memory", "Stats")},
             "/healthz": {"get": _op("Liveness", None)},
             "/openapi.json": {"get": _op("This document", None)},
