@@ -376,7 +376,7 @@ def _hand(player: Client) -> list[str]:
     rules=RULES,
     seed=st.integers(0, 2**30),
 )
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 def test_no_message_breaks_a_table(
     app_client: tuple[TestClient, Path],
     frames: list[Frame],
