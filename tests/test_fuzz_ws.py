@@ -314,10 +314,16 @@ def check_table(http: TestClient, db: Path, code: str, clients: list[Client]) ->
         assert list(restored.match.deal.hands) == state["hands"]
 
 
+HINT = re.compile(r"\(write it like [^)]*\)")  # the notation's examples in a bad_cards error
+
+
 def _without_rules(message: dict[str, Any]) -> dict[str, Any]:
-    """A message without its room's rules: public text of the preset, naming cards."""
+    """A message without the public text that names cards: its room's rules (the preset's),
+    and the examples of card notation in an error."""
     if message.get("type") == "sync":
         return {**message, "room": {k: v for k, v in message["room"].items() if k != "rules"}}
+    if message.get("type") == "error":
+        return {**message, "message": HINT.sub("", str(message.get("message")))}
     return message
 
 

@@ -388,7 +388,7 @@ class Abuse:
                 if ws:
                     async with ws:
                         if await self.hello(pattern, ws, {"token": joined["token"]}):
-                            await self.exchange(pattern, ws, [{"type": "ready", "id": "go"}])
+                            await ws.send(json.dumps({"type": "ready"}))  # not counted
                             await self.play_a_little(pattern, ws)
                 try:
                     looked = await client.get(f"/api/rooms/{code}")
@@ -437,6 +437,7 @@ class Abuse:
 
     async def spectator_grab(self, pattern: Pattern) -> None:
         held: list[ClientConnection] = []
+        drains: list[asyncio.Task[None]] = []
         clients = [self.http(a) for a in pattern.addresses]
         try:
             for n in self.rounds():
@@ -462,13 +463,15 @@ class Abuse:
                 if await self.hello(pattern, ws, {"token": response.json()["token"]}):
                     pattern.accepted += 1
                     held.append(ws)  # kept open: the place stays taken
-                    asyncio.get_running_loop().create_task(self.drain(pattern, ws))
+                    drains.append(asyncio.create_task(self.drain(pattern, ws)))
                 else:
                     await ws.close()
         finally:
             for ws in held:
                 with contextlib.suppress(Exception):
                     await ws.close()
+            for task in drains:
+                task.cancel()
             for c in clients:
                 await c.aclose()
 
@@ -495,21 +498,38 @@ class Abuse:
                     continue
                 async with ws:
                     if await self.hello(pattern, ws, {"token": joined["token"]}):
-                        await self.exchange(pattern, ws, [{"type": "ready", "id": "go"}])
+                        await ws.send(json.dumps({"type": "ready"}))  # not counted
                         await self.reuse_ids(pattern, ws)
 
     async def reuse_ids(self, pattern: Pattern, ws: ClientConnection) -> None:
-        """At each turn: first the last action's id again with other content (which must be
-        refused), then a fresh move; until the deadline or the table ends."""
-        last_id: str | None = None
+        """At each turn: first the last acknowledged action's id again with other content
+        (which should be refused), then a fresh move; until the deadline or the table ends.
+        Messages are taken in order: a turn that comes before the answer awaited is kept for
+        after it (the server may send the next turn before the ack of the last move)."""
+        acked: str | None = None  # the id of our last acknowledged move
+        awaiting: str | None = None  # the id whose answer we wait for
+        reusing = False  # whether that message reused ``acked``
+        turn: dict[str, Any] | None = None  # a turn not yet acted on
         fresh = itertools.count()
-        seen = 0
-        answered = 0
+        seen = answered = 0
         give_up = self.deadline + 5  # past the deadline only to answer once at least
+
+        async def act() -> None:
+            nonlocal awaiting, reusing, turn
+            assert turn is not None
+            legal = turn["legal"]
+            if acked is not None and not reusing:  # the same id, other content
+                other = legal[-1:] if len(legal) > 1 and not turn.get("can_pass") else []
+                awaiting, reusing = acked, True
+                await ws.send(json.dumps(_move(acked, other, seen)))
+                return
+            awaiting, reusing = f"a{next(fresh)}-{random.randrange(1 << 30)}", False
+            turn = None
+            await ws.send(json.dumps(_move(awaiting, legal[:1], seen)))
+
         with contextlib.suppress(ConnectionClosed, TimeoutError):
             while self.live() or (not answered and time.monotonic() < give_up):
-                frame = await asyncio.wait_for(ws.recv(), self.wait())
-                data = json.loads(frame)
+                data = json.loads(await asyncio.wait_for(ws.recv(), self.wait()))
                 for msg in data if isinstance(data, list) else [data]:
                     kind = msg.get("type")
                     seen = max(seen, msg.get("v") or 0)
@@ -517,28 +537,22 @@ class Abuse:
                         pattern.internal += 1
                     if kind in ("match_end", "closed"):
                         return
-                    if kind != "turn" or msg.get("legal") is None:
-                        continue
-                    legal = msg["legal"]
-                    if last_id is not None:  # the same id, other content: a pass or other cards
-                        other = legal[-1:] if len(legal) > 1 and not msg.get("can_pass") else []
-                        await ws.send(json.dumps(_move(last_id, other, seen)))
-                        reply = await self.answer_to(ws, last_id)
-                        if reply is not None:
-                            self.count_reply(pattern, reply, {last_id})
+                    if awaiting is not None and msg.get("id") == awaiting:
+                        if reusing:
+                            self.count_reply(pattern, msg, {awaiting})
                             answered += 1
-                    last_id = f"a{next(fresh)}-{random.randrange(1 << 30)}"
-                    await ws.send(json.dumps(_move(last_id, legal[:1], seen)))
-
-    async def answer_to(self, ws: ClientConnection, msg_id: str) -> dict[str, Any] | None:
-        """Read until the answer to ``msg_id`` (the other messages of the table are dropped:
-        the next turn comes again with a sync if needed)."""
-        for _ in range(1000):
-            data = json.loads(await asyncio.wait_for(ws.recv(), self.wait()))
-            for msg in data if isinstance(data, list) else [data]:
-                if msg.get("id") == msg_id:
-                    return dict(msg)
-        return None
+                            if msg.get("type") == "ack" and not msg.get("duplicate"):
+                                turn = None  # it was played as a new move: the turn is gone
+                        elif msg.get("type") == "ack":
+                            acked = awaiting
+                        awaiting = None
+                        if turn is not None:
+                            await act()
+                        reusing = False if awaiting is None else reusing
+                    elif kind == "turn" and msg.get("legal") is not None:
+                        turn = msg
+                        if awaiting is None:
+                            await act()
 
     # -- the tables that measure ---------------------------------------------------------------
     async def tables(self) -> None:
