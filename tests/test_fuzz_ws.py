@@ -23,6 +23,7 @@ import json
 import random
 import re
 import time
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +32,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from bigtwo.engine.cards import card_text, to_mask
@@ -42,6 +42,10 @@ from bigtwo.server.hub import Limits, Settings
 from bigtwo.server.protocol import CLOSE_SERVER_ERROR, PROTOCOL, messages_schema
 from bigtwo.server.storage import SQLiteStore
 from test_server_support import assert_no_foreign_cards, cards_left, dealt_hands, restored_table
+
+with warnings.catch_warnings():  # Starlette would rather have httpx2, which is not installed
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 # -- strategies from the published schema --------------------------------------------------
 SCHEMA = messages_schema()
