@@ -139,17 +139,19 @@ def assert_no_foreign_cards(
     seat: int | None,
     hands: dict[int, tuple[int, ...]],
     left: dict[int, tuple[int, ...]] | None = None,
+    lead: str = "3d",
 ) -> int:
     """Check that every card named in ``messages`` (those one recipient got, in order) is the
     recipient's own or already played in public, except each seat's cards left once a deal is
     over (``deal_end``, and a resync's finished deals), which must then be exactly the cards
-    left (``left``, by deal). Returns how many card names were checked."""
+    left (``left``, by deal). ``lead`` is the rules' lead card (public: the rules name it).
+    Returns how many card names were checked."""
     import json
 
     deal = 0
     played = 0
     checked = 0
-    lead = to_mask("3d")  # the textbook lead card: public, named in the rules
+    lead = to_mask(lead)  # public, named in the rules
     for msg in messages:
         msg = _public_left(msg, left or {})
         kind = msg.get("type")

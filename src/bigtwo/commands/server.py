@@ -1,5 +1,6 @@
-"""``bigtwo serve`` (the game server), ``bigtwo join`` (a terminal client for a network table)
-and ``bigtwo bench server`` (the server load benchmark).
+"""``bigtwo serve`` (the game server), ``bigtwo join`` (a terminal client for a network table),
+``bigtwo bench server`` (the server load benchmark) and ``bigtwo bench abuse`` (the server
+under every abuse pattern at once).
 
 This module only reads options and wires them to :mod:`bigtwo.server`; the terminal client
 shows what the server sends and sends what the player types, deciding no rule itself.
@@ -132,6 +133,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     server.add_argument("--url", help="a running server on this machine (default: start one)")
     server.add_argument("--json", action="store_true")
     server.set_defaults(run=_bench_server)
+    abuse = bench.add_parser(
+        "abuse", help="every abuse pattern at full speed against a fresh server, measured"
+    )
+    abuse.add_argument("--seconds", type=float, default=30.0)
+    abuse.add_argument(
+        "--addresses",
+        type=int,
+        default=3,
+        help="loopback source addresses per pattern (127.0.0.2, 127.0.0.3, ...; default 3)",
+    )
+    abuse.add_argument("--json", action="store_true")
+    abuse.set_defaults(run=_bench_abuse)
 
 
 def _bench_parser(
@@ -258,6 +271,76 @@ def _bench_server(args: argparse.Namespace) -> int:
         for key, value in result.items():
             print(f"{key:>24}: {value}")
     return 0
+
+
+# -- bench abuse ----------------------------------------------------------------------------
+def _bench_abuse(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..server.abuse import run_abuse
+
+    if args.seconds <= 0 or args.addresses < 1:
+        print("bigtwo bench abuse: --seconds and --addresses must be positive", file=sys.stderr)
+        return 2
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("[bold]abuse[/]"),
+        BarColumn(),
+        TextColumn("{task.completed:.0f}/{task.total:.0f} s"),
+        TextColumn("{task.fields[requests]} requests answered"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    ) as bar:
+        task = bar.add_task("abuse", total=args.seconds, requests=0)
+
+        def progress(elapsed: float, requests: int) -> None:
+            bar.update(task, completed=min(elapsed, args.seconds), requests=requests)
+
+        try:
+            result = run_abuse(args.seconds, source_addresses=args.addresses, progress=progress)
+        except (ValueError, RuntimeError, OSError) as exc:
+            print(f"bigtwo bench abuse: {exc}", file=sys.stderr)
+            return 2
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    _print_abuse(result)
+    return 0
+
+
+def _print_abuse(result: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    patterns = Table(title=f"Abuse patterns ({result['seconds']} s)")
+    for column in ("pattern", "accepted", "refused", "5xx", "internal", "failed", "refusals"):
+        patterns.add_column(
+            column, justify="left" if column in ("pattern", "refusals") else "right"
+        )
+    for name, p in result["patterns"].items():
+        refusals = ", ".join(f"{k} {v}" for k, v in p["refusals"].items())
+        patterns.add_row(
+            name, str(p["accepted"]), str(p["refused"]), str(p["server_5xx"]),
+            str(p["internal_errors"]), str(p["failed_connections"]), refusals,
+        )  # fmt: skip
+    console.print(patterns)
+    targets = Table(title="Targets")
+    for column in ("figure", "value", "target", ""):
+        targets.add_column(column)
+    for t in result["targets"].values():
+        mark = "[green]met[/]" if t["met"] else "[red]missed[/]"
+        targets.add_row(t["what"], str(t["value"]), t["target"], mark)
+    console.print(targets)
+    console.print(
+        f"legitimate table: {result['legit_actions']} actions, {result['legit_errors']} errors, "
+        f"p50 {result['legit_latency_ms_p50']} ms; strong table: {result['strong_moves']} "
+        f"computer moves, p50 wait {result['strong_wait_ms_p50']} ms; database "
+        f"{result['database_mb_before']} -> {result['database_mb_after']} MB"
+    )
 
 
 # -- join: a terminal client ------------------------------------------------------------------

@@ -23,7 +23,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
-from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -34,7 +34,7 @@ from ..match.settings import RuleSet
 from ..service.config import MAX_NAME, ConfigError, TableConfig, clean_text
 from ..service.declare import Declared, NotJson, parse_json, words
 from ..service.table import Refused, TableStatus
-from .hub import Connection, Hub, Settings, tune_gc
+from .hub import Connection, Hub, Settings, is_room_code, tune_gc
 from .limits import KeyedLimiter
 from .openapi import openapi_spec
 from .protocol import (
@@ -93,11 +93,8 @@ SECURITY_HEADERS = (
 
 
 class Hardening:
-    """ASGI middleware: security headers on every HTTP answer, and every POST must say it is
-    JSON (``Content-Type: application/json``, else 415). A browser sends a cross-site form or
-    a plain ``fetch`` as ``text/plain``, form data or no type at all, and JSON only after a
-    CORS check this server never grants, so another site cannot create or join rooms from a
-    visitor's browser."""
+    """ASGI middleware: security headers on every HTTP answer. (That every POST body says it
+    is JSON is :func:`_read_json`'s check, made once the route is known.)"""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -115,12 +112,6 @@ class Hardening:
                 message = {**message, "headers": [*headers, *SECURITY_HEADERS]}
             await send(message)
 
-        if scope["method"] == "POST" and not _is_json(scope):
-            response = _error(
-                "not_json", "Send the request body as JSON (Content-Type: application/json)"
-            )
-            await response(scope, receive, send_hardened)
-            return
         await self.app(scope, receive, send_hardened)
 
 
@@ -173,6 +164,15 @@ def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
 
 
 async def _read_json(request: Request) -> Any:
+    """The body of a POST, which must say it is JSON (``Content-Type: application/json``,
+    else 415), even an empty one. A browser sends a cross-site form or a plain ``fetch`` as
+    ``text/plain``, form data or no type at all, and JSON only after a CORS check this
+    server never grants, so another site cannot create or join rooms from a visitor's
+    browser."""
+    if not _is_json(request.scope):
+        raise _HttpError(
+            "not_json", "Send the request body as JSON (Content-Type: application/json)"
+        )
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
         raise _HttpError("too_big", f"A request body may be at most {MAX_BODY} bytes")
@@ -402,7 +402,9 @@ async def room_history(request: Request) -> Response:
 
 async def share_link(request: Request) -> Response:
     """A room's share link: the browser client if there is one, else the room as JSON."""
-    code = request.path_params["code"].upper()[:12]
+    code = request.path_params["code"].upper()
+    if not is_room_code(code):
+        return _error("no_room", _no_room(code))
     if (WEB_DIR / "index.html").exists():
         invite = request.query_params.get("invite", "")
         if invite and invite.replace("-", "").replace("_", "").isalnum() and len(invite) <= 100:
@@ -412,6 +414,23 @@ async def share_link(request: Request) -> Response:
 
 
 async def api_not_found(request: Request) -> Response:
+    """Anything under /api no route answers: 405 naming the methods a known path takes, else
+    404 (both JSON, never the browser client's files)."""
+    allowed: set[str] = set()
+    for route in request.app.routes:
+        if isinstance(route, Route) and route.endpoint is not api_not_found:
+            match, _ = route.matches(request.scope)
+            if match == Match.PARTIAL and route.methods:
+                allowed |= route.methods
+    if allowed:
+        return JSONResponse(
+            {
+                "error": "not_allowed",
+                "message": f"{request.url.path[:80]} does not take {request.method[:10]}",
+            },
+            status_code=405,
+            headers={"Allow": ", ".join(sorted(allowed))},
+        )
     return _error("not_found", f"There is no {request.method} {request.url.path[:80]}", 404)
 
 
@@ -529,6 +548,9 @@ async def _receive(websocket: WebSocket) -> str | bytes | None:
     return bytes(data) if data is not None else None
 
 
+_EVERY_METHOD = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"]
+
+
 # -- the application --------------------------------------------------------------------------
 def create_app(store: TableStore | None = None, settings: Settings | None = None) -> Starlette:
     """The server application over ``store`` (default: in memory, nothing kept)."""
@@ -574,7 +596,7 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
         Route("/r/{code}", share_link),
         WebSocketRoute("/ws/{code}", table_socket),
         # Anything else under /api is a JSON 404, not the browser client's static files.
-        Route("/api/{rest:path}", api_not_found, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
+        Route("/api/{rest:path}", api_not_found, methods=_EVERY_METHOD),
     ]
     if WEB_DIR.is_dir():
         routes.append(Mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web"))

@@ -69,6 +69,11 @@ MAX_FAULTS = 3  # commands in a row that failed part-way: the table is dropped u
 SNAPSHOT_SHARE = 50e-6  # seconds of snapshot-making at most per stored command, on average
 
 
+def is_room_code(code: str) -> bool:
+    """Whether ``code`` (upper case) has the shape of a room code."""
+    return len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET)
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """Limits on what one actor sends (rates per second, bursts in messages).
@@ -816,7 +821,7 @@ class Hub:
     def get(self, code: str) -> TableRunner | None:
         code = code.strip().upper()
         runner = self.tables.get(code)
-        if runner is None and len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET):
+        if runner is None and is_room_code(code):
             runner = self._restore(code)  # finished or unloaded tables come back on demand
         return runner
 

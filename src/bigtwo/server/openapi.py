@@ -38,7 +38,7 @@ class Answer(BaseModel):
 
 class Error(Answer):
     error: str = Field(
-        description="bad_json, bad_request, too_big, not_found, no_room, table_full, "
+        description="bad_json, bad_request, too_big, not_found, not_allowed, no_room, table_full, "
         "seat_taken, started, no_spectators, not_invited, busy, unavailable, rate_limited, "
         "too_many_rooms, too_many_seats, not_over, unauthorized"
     )
@@ -244,7 +244,7 @@ def _op(
                 "in": "path",
                 "required": True,
                 "description": "Room code: 6 letters and digits (no 0, O, 1, I or L).",
-                "schema": {"type": "string", "pattern": "^[A-Za-z2-9]{6}$"},
+                "schema": {"type": "string", "pattern": "^[A-HJKMNP-Za-hjkmnp-z2-9]{6}$"},
             }
         ]
     if body is not None:
@@ -305,6 +305,13 @@ def openapi_spec() -> dict[str, Any]:
         }
         for name, field in query["properties"].items()
     ]
+    share = _op(
+        "Share link: to the browser client (307), or the room", "RoomAnswer", NO_ROOM, room=True
+    )
+    share["responses"]["307"] = {
+        "description": "To the browser client, which opens the room (/?room=CODE)",
+        "headers": {"Location": {"schema": {"type": "string"}}},
+    }
     return {
         "openapi": "3.1.0",
         "info": {
@@ -370,11 +377,7 @@ def openapi_spec() -> dict[str, Any]:
             "/api/rooms/{code}/rematch": {"post": rematch},
             "/api/rooms/{code}/record": {"get": record},
             "/api/rooms/{code}/history": {"get": history},
-            "/r/{code}": {
-                "get": _op(
-                    "Share link: to the browser client (307), or the room", "RoomAnswer", room=True
-                )
-            },
+            "/r/{code}": {"get": share},
             "/api/stats": {
                 "get": _op(
                     "Load: tables, connections, memory, computers (for the operator)",
