@@ -201,3 +201,26 @@ async def test_spectators_can_be_turned_off_and_private_rooms_need_the_invitatio
         assert sync["invite"] == private["invite"]  # a player can share the invitation
         await invited.close()
         await host.close()
+
+
+async def test_the_host_lets_spectators_chat_at_the_table(server: Server) -> None:
+    """Spectators' chat is off by default; the host may turn it on (and off) at the table."""
+    async with Lobby(server.url) as lobby:
+        room = await lobby.create_room(seats=TWO_HUMANS, deals=1)
+        ann = await seated(lobby, room["code"], "Ann")
+        watcher = TableClient(room["ws"], watch=True, keep=True, reconnect=False)
+        await watcher.connect()
+        with pytest.raises(ActionRefused) as before:
+            await watcher.chat("hello")
+        assert before.value.code == "not_seated"
+        await ann.request({"type": "settings", "turn_seconds": 30, "away_seconds": 60,
+                           "spectators": True, "spectator_chat": True})  # fmt: skip
+        said = await got(watcher, typed("settings"))
+        assert said["spectator_chat"] is True
+        await watcher.chat("hello now")
+        line = await got(watcher, typed("chat"))  # spectators chat among themselves
+        assert line["text"] == "hello now"
+        info = (await lobby.room(room["code"]))["room"]["options"]
+        assert info["spectator_chat"] is True
+        await ann.close()
+        await watcher.close()

@@ -319,7 +319,7 @@ test("the host's commands: a seat given to a computer, a kicked player, a new ho
     [{ type: "freed", seat: 1, name: "Bill" }]);
   applyEvent(lobby, { type: "host", v: 14, seat: 3 });
   assert.equal(lobby.host, 3);
-  applyEvent(lobby, { type: "settings", v: 15, turn_seconds: 10, away_seconds: null, spectators: false, by: 3 });
+  applyEvent(lobby, { type: "settings", v: 15, turn_seconds: 10, away_seconds: null, spectators: false, spectator_chat: false, by: 3 });
   assert.deepEqual(
     [lobby.room?.options.turn_seconds, lobby.room?.options.away_seconds, lobby.room?.options.spectators], [10, null, false]);
   const empty = synced({ room: room({ status: "waiting", deal: 0, host: null }), view: null });

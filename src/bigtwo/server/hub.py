@@ -437,7 +437,9 @@ class TableRunner:
             cmd = Command(Op.COMPUTER, seat=seat, target=msg["seat"], text=msg["level"])
             self.run(cmd, conn, msg_id)
         elif kind == "settings":
-            options = {k: msg[k] for k in ("turn_seconds", "away_seconds", "spectators")}
+            options = {
+                k: msg[k] for k in ("turn_seconds", "away_seconds", "spectators", "spectator_chat")
+            }
             self.run(Command(Op.SETTINGS, seat=seat, options=options), conn, msg_id)
         elif kind == "quit" and self.run(Command(Op.QUIT, seat=seat), conn, msg_id):
             conn.reply({"type": "bye", "reason": "you quit"})

@@ -182,7 +182,10 @@ class SettingsMessage(ClientMessage):
     away_seconds: float | None = Field(
         ge=0.1, le=86400.0, description="Seconds away before a computer plays; null: never"
     )
-    spectators: bool = Field(description="Whether spectators may watch (and chat)")
+    spectators: bool = Field(description="Whether spectators may watch")
+    spectator_chat: bool = Field(
+        default=False, description="Whether spectators may chat (among themselves); default not"
+    )
 
 
 class PingMessage(ClientMessage):

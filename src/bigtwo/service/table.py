@@ -93,7 +93,9 @@ SETTINGS: dict[str, tuple[float, float]] = {
     "turn_seconds": (0.2, 3600.0),
     "away_seconds": (0.1, 86400.0),
     "spectators": (0.0, 0.0),
+    "spectator_chat": (0.0, 0.0),
 }
+SWITCHES = frozenset({"spectators", "spectator_chat"})  # the settings that are on or off
 SNAPSHOT_FORMAT = 1  # the layout of :meth:`TableService.freeze`; change it with the state's
 SNAPSHOT_EVENTS = 256  # events a snapshot keeps for clients catching up (> the resync gap)
 
@@ -1307,7 +1309,7 @@ class TableService:
             raise Refused("bad_command", f"Unknown setting {sorted(unknown)[0]!r} (known: {known})")
         for key, value in options.items():
             low, high = SETTINGS[key]
-            if key == "spectators":
+            if key in SWITCHES:
                 ok = isinstance(value, bool)
             else:
                 ok = value is None or (
@@ -1316,9 +1318,7 @@ class TableService:
                 )  # fmt: skip
             if not ok:
                 said = (
-                    "true or false"
-                    if key == "spectators"
-                    else f"{low:g} to {high:g} seconds, or null"
+                    "true or false" if key in SWITCHES else f"{low:g} to {high:g} seconds, or null"
                 )
                 raise Refused("bad_command", f"The setting {key!r} must be {said}")
         timer_changed = (
@@ -1332,7 +1332,8 @@ class TableService:
             "settings",
             Group.ALL,
             {"turn_seconds": cfg.turn_seconds, "away_seconds": cfg.away_seconds,
-             "spectators": cfg.spectators, "by": cmd.seat},
+             "spectators": cfg.spectators, "spectator_chat": cfg.spectator_chat,
+             "by": cmd.seat},
         )  # fmt: skip
 
     # -- computer and timer moves ----------------------------------------------------------

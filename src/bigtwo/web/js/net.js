@@ -291,8 +291,9 @@ export class TableSocket {
   }
 
   /**
-   * The host: the turn timer and away time (seconds, null: none) and whether spectators may watch.
-   * @param {{turn_seconds: number | null, away_seconds: number | null, spectators: boolean}} settings
+   * The host: the turn timer and away time (seconds, null: none), whether spectators may watch
+   * and whether they may chat.
+   * @param {{turn_seconds: number | null, away_seconds: number | null, spectators: boolean, spectator_chat: boolean}} settings
    */
   settings(settings) {
     return this.request({ type: "settings", ...settings });

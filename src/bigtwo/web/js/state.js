@@ -344,7 +344,7 @@ export function applyEvent(model, e) {
       if (model.room) model.room.host = e.seat;
       break;
     case "settings":
-      if (model.room) Object.assign(model.room.options, { turn_seconds: e.turn_seconds, away_seconds: e.away_seconds, spectators: e.spectators });
+      if (model.room) Object.assign(model.room.options, { turn_seconds: e.turn_seconds, away_seconds: e.away_seconds, spectators: e.spectators, spectator_chat: e.spectator_chat });
       break;
     case "ready": {
       const player = seatOf(e.seat);

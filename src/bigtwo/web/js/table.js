@@ -540,6 +540,7 @@ export class TableScreen {
     const timer = choice("turn_seconds", HOST_TIMERS, room.options.turn_seconds, t("lobby.noTimer"));
     const away = choice("away_seconds", HOST_AWAY, room.options.away_seconds, t("lobby.never"));
     const spectators = h("input", { type: "checkbox", name: "spectators", checked: room.options.spectators ? true : undefined });
+    const spectatorChat = h("input", { type: "checkbox", name: "spectator_chat", checked: room.options.spectator_chat ? true : undefined });
     const waiting = this.model.status === "waiting";
     let close = () => {};
     const seats = this.model.players.filter((p) => p.seat !== conn.seat && p.kind === "human" && p.control !== "quit" && (p.taken || waiting));
@@ -555,12 +556,14 @@ export class TableScreen {
         h("label", { class: "field" }, h("span", {}, t("lobby.timer")), timer),
         h("label", { class: "field" }, h("span", {}, t("lobby.away")), away)),
       h("label", { class: "field inline" }, spectators, h("span", {}, t("lobby.spectators"))),
+      h("label", { class: "field inline" }, spectatorChat, h("span", {}, t("lobby.spectatorChat"))),
       status,
     ];
     const save = () => send(() => conn.socket.settings({
       turn_seconds: Number(timer.value) || null,
       away_seconds: Number(away.value) || null,
       spectators: spectators.checked,
+      spectator_chat: spectatorChat.checked,
     }), close);
     showDialog({
       title: t("host.title"),
