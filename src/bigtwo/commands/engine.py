@@ -10,6 +10,7 @@ from rich.table import Table
 
 from ..engine.rules import Rules, preset_names
 from ..match.settings import RuleSet
+from . import bench_parser
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -21,8 +22,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     show.set_defaults(run=_rules_show)
     rules.set_defaults(run=_rules_list)
 
-    bench = sub.add_parser("bench", help="measure speed (engine, bots, server)")
-    bench_sub = bench.add_subparsers(dest="bench_command", metavar="WHAT", required=True)
+    bench_sub = bench_parser(sub)
     engine = bench_sub.add_parser("engine", help="random games and legal-play enumeration")
     engine.add_argument("--games", type=int, default=3000)
     engine.add_argument("--rules", default="palm")

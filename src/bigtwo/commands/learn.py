@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 
+from . import bench_parser
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    learn = _bench_parser(sub).add_parser(
+    learn = bench_parser(sub).add_parser(
         "learn", help="the self-play runner for learning: decisions per second"
     )
     learn.add_argument("--rules", default="palm", help="preset (default palm)")
@@ -22,20 +24,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     learn.add_argument("--seed", type=int, default=1)
     learn.add_argument("--json", action="store_true")
     learn.set_defaults(run=_bench_learn)
-
-
-def _bench_parser(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser],
-) -> argparse._SubParsersAction[argparse.ArgumentParser]:
-    """The subcommands of ``bench``, made here when no other command module made them."""
-    parser = sub.choices.get("bench")
-    if parser is None:
-        parser = sub.add_parser("bench", help="measure speed (engine, bots, server)")
-        return parser.add_subparsers(dest="bench_command", metavar="WHAT", required=True)
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return action
-    return parser.add_subparsers(dest="bench_command", metavar="WHAT", required=True)
 
 
 def _bench_learn(args: argparse.Namespace) -> int:

@@ -22,6 +22,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from ..engine.cards import card_symbols, to_mask
 from ..engine.errors import BigTwoError
+from . import bench_parser
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -122,7 +123,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     join.add_argument("--watch", action="store_true", help="watch instead of playing")
     join.set_defaults(run=_join)
 
-    bench = _bench_parser(sub)
+    bench = bench_parser(sub)
     server = bench.add_parser("server", help="tables of network computer players against a server")
     server.add_argument("--tables", type=int, default=50)
     server.add_argument("--seconds", type=float, default=10.0)
@@ -145,20 +146,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     abuse.add_argument("--json", action="store_true")
     abuse.set_defaults(run=_bench_abuse)
-
-
-def _bench_parser(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser],
-) -> argparse._SubParsersAction[argparse.ArgumentParser]:
-    """The subcommands of ``bench`` (made by the engine's commands module when present)."""
-    parser = sub.choices.get("bench")
-    if parser is None:
-        parser = sub.add_parser("bench", help="measure speed (engine, bots, server)")
-        return parser.add_subparsers(dest="bench_command", metavar="WHAT", required=True)
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return action
-    return parser.add_subparsers(dest="bench_command", metavar="WHAT", required=True)
 
 
 # -- serve -----------------------------------------------------------------------------------
