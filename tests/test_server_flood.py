@@ -390,7 +390,7 @@ def test_a_table_restored_from_snapshots_equals_the_one_before(seed: int) -> Non
     ]
     # The host (the first seated) changes the timers: the table's config is no longer the
     # room's, and a snapshot of it must still be known for the room's.
-    log.append(Command(Op.SETTINGS, seat=0, options={"turn_seconds": 20, "away_seconds": 30}))
+    log.append(Command(Op.SETTINGS, seat=0, value={"turn_seconds": 20, "away_seconds": 30}))
     for cmd in log:
         live.apply(cmd, 0.0)
     assert live.config.turn_seconds == 20

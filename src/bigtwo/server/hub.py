@@ -440,7 +440,7 @@ class TableRunner:
             options = {
                 k: msg[k] for k in ("turn_seconds", "away_seconds", "spectators", "spectator_chat")
             }
-            self.run(Command(Op.SETTINGS, seat=seat, options=options), conn, msg_id)
+            self.run(Command(Op.SETTINGS, seat=seat, value=options), conn, msg_id)
         elif kind == "quit" and self.run(Command(Op.QUIT, seat=seat), conn, msg_id):
             conn.reply({"type": "bye", "reason": "you quit"})
             conn.close(CLOSE_QUIT, "quit")

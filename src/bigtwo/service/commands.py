@@ -66,12 +66,12 @@ class Command:
     joining player chose (0 to 7, or None); ``text`` is a chat line, the new table's code
     for ``rematch``, why a seat was freed for ``leave``, or the computer's level for
     ``computer``; ``target`` is the seat a host command is about (``seat`` is the host's own);
-    ``options`` are the table settings a ``settings`` command sets; ``value`` the plain JSON
-    data of a local table's setting (``autopass``, ``level``, ``rules``, ``custom``).
+    ``value`` the plain JSON data of a setting: the table's settings a host's ``settings``
+    sets, or a local table's ``autopass``, ``level``, ``rules`` or ``custom``.
 
     >>> c = Command(Op.ACT, seat=2, cards=3, id="a1", seen=7)
     >>> Command.from_log(c.to_log())
-    Command(op=<Op.ACT: 'act'>, seat=2, cards=3, id='a1', seen=None, by=<By.PLAYER: 'player'>, name='', text='', token='', ready=True, avatar=None, target=None, options=None, value=None)
+    Command(op=<Op.ACT: 'act'>, seat=2, cards=3, id='a1', seen=None, by=<By.PLAYER: 'player'>, name='', text='', token='', ready=True, avatar=None, target=None, value=None)
     """
 
     op: Op
@@ -86,7 +86,6 @@ class Command:
     ready: bool = True
     avatar: int | None = None
     target: int | None = None
-    options: dict[str, Any] | None = None
     value: Any = None
 
     def __post_init__(self) -> None:
@@ -123,8 +122,6 @@ class Command:
             out["avatar"] = self.avatar
         if self.target is not None:
             out["target"] = self.target
-        if self.options is not None:
-            out["options"] = dict(self.options)
         if self.value is not None:
             out["value"] = self.value
         return out
@@ -143,6 +140,5 @@ class Command:
             ready=data.get("ready", True),
             avatar=data.get("avatar"),
             target=data.get("target"),
-            options=data.get("options"),
             value=data.get("value"),
         )

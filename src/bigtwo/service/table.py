@@ -1302,7 +1302,7 @@ class TableService:
 
     def _settings(self, cmd: Command, now: float) -> None:
         self._host_check(cmd, "change the table's settings")
-        options = dict(cmd.options or {})
+        options = dict(cmd.value or {})
         unknown = set(options) - set(SETTINGS)
         if unknown:
             known = ", ".join(SETTINGS)
