@@ -57,3 +57,19 @@ const attr = (el, name) => el.getAttribute(name) || "";
 export function tOr(key, fallback, params = {}) {
   return key in TABLES[current] || key in ENGLISH ? t(key, params) : fallback;
 }
+
+/**
+ * A refusal of the server in the page's language: `error.CODE.REASON` when params.reason
+ * narrows the code and that is worded, else `error.CODE`; the server's English words only
+ * for a code neither language knows (docs/protocol.md, "Refusals in any language").
+ * @param {string} code
+ * @param {Record<string, string | number>} params
+ * @param {string} english
+ */
+export function refusalWords(code, params, english) {
+  const narrow = typeof params.reason === "string" ? `error.${code}.${params.reason}` : "";
+  const key = narrow && (narrow in TABLES[current] || narrow in ENGLISH) ? narrow : `error.${code}`;
+  // Seats are numbered from 0 in the protocol and from 1 on the screen.
+  const shown = typeof params.seat === "number" ? { ...params, seat: params.seat + 1 } : params;
+  return tOr(key, english, shown);
+}

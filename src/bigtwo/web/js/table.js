@@ -5,7 +5,7 @@
 // model of the seat whose turn it is.
 import { h, mount } from "./dom.js";
 import { cardsSymbols, cardText } from "./cards.js";
-import { t, tOr } from "./i18n.js";
+import { refusalWords, t, tOr } from "./i18n.js";
 import { prefs, setPrefs, rememberSeat, forgetTable, savedOrder, saveOrder, myName, seatsAt } from "./prefs.js";
 import { TableSocket, api, errorOf } from "./net.js";
 import { emptyModel, applySync, applyEvent, applyClock } from "./state.js";
@@ -179,7 +179,7 @@ export class TableScreen {
         applyEvent(model, msg);
         break;
       case "error":
-        if (!msg.id) this.setMessage(msg.message, true);
+        if (!msg.id) this.setMessage(refusalWords(msg.code, msg.params, msg.message), true);
         return;
       case "ack":
       case "pong":
