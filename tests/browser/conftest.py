@@ -149,6 +149,13 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
+# The preferences of a player who has chosen a name (welcome.js asks on a first visit).
+NAMED = """(() => {
+  const p = JSON.parse(localStorage.getItem("bigtwo.prefs") || "{}");
+  if (!("name" in p)) localStorage.setItem("bigtwo.prefs", JSON.stringify({ ...p, name: "Tess" }));
+})()"""
+
+
 class PageErrors(list[str]):
     """Uncaught errors and console errors of the pages a test opened."""
 
@@ -156,15 +163,18 @@ class PageErrors(list[str]):
 @pytest.fixture
 def new_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
     """``new_page(width=..., height=...)``: a page in a fresh browser context (its own
-    localStorage, like a separate device). Fails the test if any page logged a JS error."""
+    localStorage, like a separate device), whose player is called Tess (``named=False``: a
+    first visit). Fails the test if any page logged a JS error."""
     contexts: list[Any] = []
     errors = PageErrors()
 
-    def make(width: int = 1280, height: int = 800, **options: Any) -> Any:
+    def make(width: int = 1280, height: int = 800, named: bool = True, **options: Any) -> Any:
         ctx = browser.new_context(
             viewport={"width": width, "height": height}, base_url=server.url, **options
         )
         ctx.set_default_timeout(TIMEOUT_MS)
+        if named:  # a device whose player chose a name on a first visit before
+            ctx.add_init_script(NAMED)
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(f"page error: {e}"))

@@ -14,8 +14,8 @@ from .browser_steps import create_room, hand_cards, my_turn, take_turn, wait_unt
 def with_avatar(page: Any, avatar: int) -> Any:
     """The page's device has chosen ``avatar`` in its preferences."""
     page.context.add_init_script(
-        "if (!localStorage.getItem('bigtwo.prefs'))"
-        f" localStorage.setItem('bigtwo.prefs', JSON.stringify({{avatar: {avatar}}}))"
+        "localStorage.setItem('bigtwo.prefs', JSON.stringify({"
+        f"...JSON.parse(localStorage.getItem('bigtwo.prefs') || '{{}}'), avatar: {avatar}}}))"
     )
     return page
 

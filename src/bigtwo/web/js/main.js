@@ -13,6 +13,7 @@ import { LobbyScreen, JoinScreen } from "./lobby.js";
 import { TableScreen } from "./table.js";
 import { ReplayScreen } from "./replay.js";
 import { showPrefs } from "./prefsdialog.js";
+import { chooseIdentity } from "./welcome.js";
 
 /** The screen shown: the lobby, joining, a table or the replay viewer. @type {{destroy(): void} | null} */
 let screen = null;
@@ -102,6 +103,7 @@ function start() {
     route();
   });
   route();
+  if (!prefs().name) chooseIdentity(); // the first visit: a name and a picture of their own
 }
 
 start();

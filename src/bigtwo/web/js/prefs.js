@@ -1,6 +1,6 @@
 // @ts-check
 // Preferences and seat credentials kept in localStorage.
-import { t } from "./i18n.js";
+import { AVATAR_COUNT } from "./avatars.js";
 
 const KEY = "bigtwo.prefs";
 /**
@@ -18,7 +18,7 @@ const KEY = "bigtwo.prefs";
 
 /** @type {Prefs} */
 const DEFAULTS = {
-  name: "", // empty: "You" in the language shown
+  name: "", // empty until the player chooses one (welcome.js): no name is ever made up
   names: ["", "Ann", "Bill", "Cat"], // names for computer seats, as the Palm game lets you edit
   avatar: 0,
   speed: "normal", // slow | normal | fast: how long plays stay in view and computer pace
@@ -55,15 +55,24 @@ function write(key, value) {
   }
 }
 
-/** The player's name, or "You" in the language shown when they have not set one. */
+/** The name the player chose, or "" before they chose one (never a made-up "You"). */
 export function myName() {
-  return prefs().name || t("prefs.defaultName");
+  return prefs().name;
 }
 
 /** @returns {Prefs} */
 export function prefs() {
-  if (!cache) cache = { ...DEFAULTS, ...read(KEY, {}) };
-  return cache;
+  if (!cache) {
+    /** @type {Partial<Prefs>} */
+    const stored = read(KEY, {});
+    cache = { ...DEFAULTS, ...stored };
+    // A picture of their own for every new player (not everyone the same): chosen once, kept.
+    if (typeof stored.avatar !== "number") {
+      cache.avatar = Math.floor(Math.random() * AVATAR_COUNT);
+      write(KEY, cache);
+    }
+  }
+  return /** @type {Prefs} */ (cache);
 }
 
 /** @param {Partial<Prefs>} changes */

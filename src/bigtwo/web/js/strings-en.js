@@ -260,7 +260,6 @@ export const STRINGS_EN = {
 
   "prefs.title": "Preferences",
   "prefs.name": "Your name",
-  "prefs.defaultName": "You",
   "prefs.avatar": "Avatar",
   "prefs.avatarN": "Avatar {n}",
   "prefs.computerNames": "Computer players' names",
@@ -293,6 +292,12 @@ export const STRINGS_EN = {
   "keys.nth": "Select the 1st … 10th card",
   "keys.chat": "Chat",
   "keys.help": "Show these shortcuts",
+  "welcome.title": "Welcome to Big Two",
+  "welcome.intro": "Choose the name and picture the other players will see. You can change them later under Preferences.",
+  "welcome.save": "Save",
+  "welcome.later": "Later",
+  "welcome.needName": "Type a name first",
+  "lobby.needName": "Choose your name first",
   // Refusals of the server, by code (and reason): docs/protocol.md
   "error.bad_json": "The server could not read that message",
   "error.bad_message": "The server could not read that message",

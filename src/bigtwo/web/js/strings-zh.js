@@ -260,7 +260,6 @@ export const STRINGS_ZH = {
 
   "prefs.title": "偏好設定",
   "prefs.name": "你的名字",
-  "prefs.defaultName": "你",
   "prefs.avatar": "頭像",
   "prefs.avatarN": "頭像 {n}",
   "prefs.computerNames": "電腦玩家名稱",
@@ -293,6 +292,12 @@ export const STRINGS_ZH = {
   "keys.nth": "選取第 1 … 10 張牌",
   "keys.chat": "聊天",
   "keys.help": "顯示快捷鍵",
+  "welcome.title": "歡迎來玩大老二",
+  "welcome.intro": "選一個其他玩家會看到的名字和頭像。之後可以在「設定」裡更改。",
+  "welcome.save": "儲存",
+  "welcome.later": "稍後",
+  "welcome.needName": "請先輸入名字",
+  "lobby.needName": "請先選擇你的名字",
   // Refusals of the server, by code (and reason): docs/protocol.md
   "error.bad_json": "伺服器看不懂這則訊息",
   "error.bad_message": "伺服器看不懂這則訊息",
