@@ -164,11 +164,18 @@ class PageErrors(list[str]):
 def new_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
     """``new_page(width=..., height=...)``: a page in a fresh browser context (its own
     localStorage, like a separate device), whose player is called Tess (``named=False``: a
-    first visit). Fails the test if any page logged a JS error."""
+    first visit). Fails the test if any page logged a JS error (``refusals=True``: but for
+    the browser's note of an HTTP refusal the test asked for)."""
     contexts: list[Any] = []
     errors = PageErrors()
 
-    def make(width: int = 1280, height: int = 800, named: bool = True, **options: Any) -> Any:
+    def make(
+        width: int = 1280,
+        height: int = 800,
+        named: bool = True,
+        refusals: bool = False,
+        **options: Any,
+    ) -> Any:
         ctx = browser.new_context(
             viewport={"width": width, "height": height}, base_url=server.url, **options
         )
@@ -178,7 +185,14 @@ def new_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-        page.on("console", lambda m: m.type == "error" and errors.append(f"console: {m.text}"))
+
+        def console(m: Any) -> None:
+            # refusals=True: the test asks for refusals (404 …), which the browser logs.
+            refused = refusals and m.text.startswith("Failed to load resource: the server")
+            if m.type == "error" and not refused:
+                errors.append(f"console: {m.text}")
+
+        page.on("console", console)
         return page
 
     yield make
