@@ -95,7 +95,7 @@ def server_refusals() -> tuple[set[str], set[tuple[str, str]], set[str]]:
 
 def strings(lang: str) -> set[str]:
     text = (WEB / f"strings-{lang}.js").read_text(encoding="utf-8")
-    return set(re.findall(r'^\s*"([^"]+)":', text, re.M))
+    return set(re.findall(r'"([^"\n]+)":\s*"', text))
 
 
 def test_the_source_is_read_for_the_codes_it_sends() -> None:

@@ -31,3 +31,17 @@ test("only a code the client does not know shows the server's English", () => {
   setLang("zh-Hant");
   assert.equal(refusalWords("brand_new", {}, "Something new went wrong"), "Something new went wrong");
 });
+
+test("plain words: one of something, and sorting said in full", async () => {
+  const { t } = await import("../../src/bigtwo/web/js/i18n.js");
+  setLang("en");
+  assert.equal(t("lobby.dealsN", { n: 1 }), "1 deal");
+  assert.equal(t("lobby.dealsN", { n: 4 }), "4 deals");
+  assert.equal(t("seat.cardsLeft", { count: 1 }), "1 card left");
+  assert.equal(t("seat.timer", { seconds: 1 }), "1 second left");
+  assert.equal(t("action.sortRank"), "Sort by rank");
+  assert.equal(t("action.sortSuit"), "Sort by suit");
+  setLang("zh-Hant");
+  assert.equal(t("lobby.dealsN", { n: 1 }), "1 局");
+  assert.equal(t("action.sortSuit"), "按花色");
+});

@@ -30,7 +30,9 @@ export const languages = () => [["en", "English"], ["zh-Hant", "繁體中文"]];
  * @param {Record<string, string | number | null | undefined>} [params]
  */
 export function t(key, params = {}) {
-  const text = TABLES[current][key] ?? ENGLISH[key] ?? key;
+  // One of something has its own words where the language needs them ("1 deal", "1 card left").
+  const one = [params.n, params.count, params.seconds].includes(1) ? TABLES[current][`${key}.one`] : undefined;
+  const text = one ?? TABLES[current][key] ?? ENGLISH[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? `{${name}}`));
 }
 

@@ -271,7 +271,7 @@ export class LobbyScreen {
     return h("li", { class: "room", dataset: { code: room.code } },
       h("div", { class: "room-head" },
         h("span", { class: "room-title" }, room.title || t("table.room", { code: room.code })),
-        h("span", { class: "muted" }, `${room.code} · ${tOr(`preset.${room.preset}`, room.preset)} · ${t("lobby.dealsN", { n: room.deals })}${room.options.turn_seconds ? ` · ${t("lobby.seconds", { n: room.options.turn_seconds })}` : ""}`)),
+        h("span", { class: "muted" }, `${room.code} · ${tOr(`preset.${room.preset}`, room.preset)} · ${t("lobby.dealsN", { n: room.deals })}${room.options.turn_seconds ? ` · ${t("lobby.perTurn", { n: room.options.turn_seconds })}` : ""}`)),
       h("div", { class: "room-seats" }, seats),
       h("div", { class: "row" },
         free.length ? h("a", { class: "btn small primary", href: `#/t/${room.code}`, "data-join": room.code }, t("lobby.join")) : null,
