@@ -149,8 +149,27 @@ def test_refused_play_shows_the_reason(new_page: Any) -> None:
     assert "Not a legal combination" in box.inner_text()
     assert box.get_attribute("role") == "alert"
     assert hand_cards(page) == before and page.locator(".hand .hand-card.selected").count() == 2
-    # Clear, then the keyboard: H picks a legal play, Enter plays it.
     page.click("[data-action=clear]")
+    assert page.locator(".hand .hand-card.selected").count() == 0
+    # In Chinese the same refusal is in Chinese: the browser words the server's code.
+    page.evaluate(
+        "() => { const p = JSON.parse(localStorage.getItem('bigtwo.prefs'));"
+        " localStorage.setItem('bigtwo.prefs', JSON.stringify({...p, lang: 'zh-Hant'})); }"
+    )
+    page.reload()
+    wait_until(lambda: my_turn(page), what="our turn after the reload")
+    page.locator(".hand .hand-card").first.click()
+    page.locator(".hand .hand-card").last.click()
+    page.click("[data-action=play]")
+    box.wait_for()
+    assert box.inner_text().startswith("不是合法的牌型：")
+    page.evaluate(
+        "() => { const p = JSON.parse(localStorage.getItem('bigtwo.prefs'));"
+        " localStorage.setItem('bigtwo.prefs', JSON.stringify({...p, lang: 'en'})); }"
+    )
+    page.reload()
+    wait_until(lambda: my_turn(page), what="our turn after the reload")
+    # Nothing is selected after the reload; the keyboard: H picks a legal play, Enter plays it.
     assert page.locator(".hand .hand-card.selected").count() == 0
     v = shown_v(page)
     page.locator(".hand .hand-card").first.focus()

@@ -8,7 +8,7 @@
 import { $, h, mount } from "./dom.js";
 import { setLang, translatePage, t } from "./i18n.js";
 import { api, errorOf } from "./net.js";
-import { prefs, seatsAt, pruneStorage } from "./prefs.js";
+import { prefs, setPrefs, seatsAt, pruneStorage } from "./prefs.js";
 import { LobbyScreen, JoinScreen } from "./lobby.js";
 import { TableScreen } from "./table.js";
 import { ReplayScreen } from "./replay.js";
@@ -96,6 +96,17 @@ function start() {
   translatePage();
   pruneStorage();
   $("#prefs-button").addEventListener("click", () => showPrefs());
+  // The mute switch: the turn's tone is off until the player turns it on.
+  const sound = $("#sound-button");
+  const showSound = () => {
+    sound.setAttribute("aria-pressed", String(prefs().sound));
+    sound.textContent = prefs().sound ? "🔊" : "🔇";
+  };
+  sound.addEventListener("click", () => {
+    setPrefs({ sound: !prefs().sound });
+    showSound();
+  });
+  showSound();
   window.addEventListener("hashchange", route);
   window.addEventListener("lang-changed", () => {
     setLang(prefs().lang);

@@ -13,6 +13,8 @@ const KEY = "bigtwo.prefs";
  * @property {boolean} autopassFive
  * @property {"rank" | "suit" | "custom"} sort
  * @property {string} lang
+ * @property {boolean} sound a tone when the turn comes (the top bar's switch)
+ * @property {boolean} notify a notification when the turn comes in a background tab
  */
 /** A seat this browser holds at a table. @typedef {{seat: number, token: string, name?: string}} HeldSeat */
 
@@ -26,6 +28,8 @@ const DEFAULTS = {
   autopassFive: false, // ... and a 5-card play
   sort: "rank", // rank | suit
   lang: "", // "" follows the browser; "en" or "zh-Hant"
+  sound: false, // off until the player turns it on
+  notify: false, // asked for in the preferences (the browser asks for permission then)
 };
 
 /** @type {Prefs | null} */

@@ -311,6 +311,9 @@ export const STRINGS_EN = {
   "replay.noTable": "There is no table {code} on this server: check the code",
   "replay.notOver": "Table {code} is still playing: its record can be replayed once the match is over",
   "replay.badFromServer": "The record of table {code} cannot be shown: {reason}",
+  "cue.title": "● Your turn · Big Two",
+  "cue.sound": "Sound when it is your turn",
+  "prefs.notify": "Notify me when it is my turn and this tab is in the background",
   // Refusals of the server, by code (and reason): docs/protocol.md
   "error.bad_json": "The server could not read that message",
   "error.bad_message": "The server could not read that message",
@@ -347,7 +350,7 @@ export const STRINGS_EN = {
   "error.not_your_turn": "Not your turn",
   "error.illegal": "That play is not allowed",
   "error.illegal.not_your_cards": "You do not hold {cards}",
-  "error.illegal.not_a_combination": "{cards} is not a play",
+  "error.illegal.not_a_combination": "Not a legal combination: {cards}",
   "error.illegal.must_include": "The first play must include {card}",
   "error.illegal.must_lead_alone": "The first play must be {card} alone",
   "error.illegal.does_not_beat": "That does not beat {cards}",

@@ -311,6 +311,9 @@ export const STRINGS_ZH = {
   "replay.noTable": "這個伺服器上沒有 {code} 這張牌桌：請檢查代碼",
   "replay.notOver": "牌桌 {code} 還在進行：比賽結束後才能重播紀錄",
   "replay.badFromServer": "無法顯示牌桌 {code} 的紀錄：{reason}",
+  "cue.title": "● 輪到你 · 鋤大D",
+  "cue.sound": "輪到你時發出聲音",
+  "prefs.notify": "這個分頁在背景時，輪到我就通知我",
   // Refusals of the server, by code (and reason): docs/protocol.md
   "error.bad_json": "伺服器看不懂這則訊息",
   "error.bad_message": "伺服器看不懂這則訊息",
@@ -347,7 +350,7 @@ export const STRINGS_ZH = {
   "error.not_your_turn": "還沒輪到你",
   "error.illegal": "不能這樣出牌",
   "error.illegal.not_your_cards": "你沒有 {cards}",
-  "error.illegal.not_a_combination": "{cards} 不是合法的牌型",
+  "error.illegal.not_a_combination": "不是合法的牌型：{cards}",
   "error.illegal.must_include": "第一手必須包含 {card}",
   "error.illegal.must_lead_alone": "第一手必須單出 {card}",
   "error.illegal.does_not_beat": "這手牌大不過 {cards}",

@@ -8,6 +8,7 @@ import { cardsSymbols, cardText } from "./cards.js";
 import { refusalWords, t, tOr } from "./i18n.js";
 import { prefs, setPrefs, rememberSeat, forgetTable, savedOrder, saveOrder, myName, seatsAt } from "./prefs.js";
 import { TableSocket, api, errorOf } from "./net.js";
+import { turnCue, clearCue } from "./cues.js";
 import { emptyModel, applySync, applyEvent, applyClock } from "./state.js";
 import { Hand } from "./hand.js";
 import { ActionBar } from "./actionbar.js";
@@ -139,6 +140,7 @@ export class TableScreen {
   }
 
   destroy() {
+    clearCue();
     clearInterval(this.ticker);
     this.unbindKeys();
     for (const c of this.conns) c.socket.close();
@@ -418,6 +420,7 @@ export class TableScreen {
   render() {
     this.pickShown();
     const model = this.model;
+    turnCue(this.myTurn());
     this.renderInfobar(model);
     this.renderFelt(model);
     this.side.render(model, this.archive);
