@@ -8,7 +8,7 @@
 import { $, h, mount } from "./dom.js";
 import { setLang, translatePage, t } from "./i18n.js";
 import { api, errorOf } from "./net.js";
-import { prefs, setPrefs, seatsAt, pruneStorage } from "./prefs.js";
+import { prefs, setPrefs, seatsAt, pruneStorage, rememberSeat } from "./prefs.js";
 import { LobbyScreen, JoinScreen } from "./lobby.js";
 import { TableScreen } from "./table.js";
 import { ReplayScreen } from "./replay.js";
@@ -39,7 +39,14 @@ function route() {
       if (query.get("start") === "1") autoReady(shown);
     };
     const invite = query.get("invite");
-    if (parts[2] === "watch" && invite) watchInvited(root, code, invite, (token) => table({ watch: token }));
+    const seat = Number(query.get("seat"));
+    const token = query.get("token");
+    if (parts[2] === "continue" && token && Number.isInteger(seat) && seat >= 0) {
+      // A seat brought from another device: kept here, and the link (its token) out of the address bar.
+      rememberSeat(code, { seat, token });
+      history.replaceState(null, "", `#/t/${code}`);
+      table({ seats: seatsAt(code) });
+    } else if (parts[2] === "watch" && invite) watchInvited(root, code, invite, (token) => table({ watch: token }));
     else if (parts[2] === "watch") table({ watch: true });
     else if (seats.length) table({ seats });
     else {

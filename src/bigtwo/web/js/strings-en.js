@@ -314,6 +314,8 @@ export const STRINGS_EN = {
   "cue.title": "● Your turn · Big Two",
   "cue.sound": "Sound when it is your turn",
   "prefs.notify": "Notify me when it is my turn and this tab is in the background",
+  "table.continueTitle": "Continue on another device",
+  "table.continueHint": "Open this link on your other device to play your seat there. It holds your seat's key: do not give it to anyone.",
   // Refusals of the server, by code (and reason): docs/protocol.md
   "error.bad_json": "The server could not read that message",
   "error.bad_message": "The server could not read that message",

@@ -314,6 +314,8 @@ export const STRINGS_ZH = {
   "cue.title": "● 輪到你 · 鋤大D",
   "cue.sound": "輪到你時發出聲音",
   "prefs.notify": "這個分頁在背景時，輪到我就通知我",
+  "table.continueTitle": "在另一部裝置上繼續",
+  "table.continueHint": "在你的另一部裝置上打開這個連結，就能在那裡用你的座位繼續玩。連結裡有你座位的鑰匙：不要給任何人。",
   // Refusals of the server, by code (and reason): docs/protocol.md
   "error.bad_json": "伺服器看不懂這則訊息",
   "error.bad_message": "伺服器看不懂這則訊息",

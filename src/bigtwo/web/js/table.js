@@ -44,6 +44,13 @@ import { showDialog } from "./dialog.js";
 
 /** @param {string} code */
 export const shareLink = (code) => `${location.origin}/r/${code}`;
+/**
+ * A private link to this player's seat, for their other device: in the page's hash, which
+ * browsers never send to a server, and read once (main.js keeps the seat and drops the link).
+ * @param {string} code @param {number} seat @param {string} token
+ */
+export const continueLink = (code, seat, token) =>
+  `${location.origin}/#/t/${code}/continue?seat=${seat}&token=${encodeURIComponent(token)}`;
 /** A private room's link for spectators. @param {string} code @param {string} invite */
 export const inviteLink = (code, invite) => `${location.origin}/r/${code}?invite=${encodeURIComponent(invite)}`;
 
@@ -503,12 +510,18 @@ export class TableScreen {
     const input = h("input", { type: "text", value: link, readonly: true, "aria-label": t("lobby.shareLink") });
     const ok = await copyText(link, input);
     const invite = this.conns.map((c) => c.model.invite).find(Boolean);
+    // Our own seat on another device: the link carries the seat's token, so it is shown only
+    // here, to the player who holds it (never in the room's link, never to anyone else).
+    const mine = this.shown.token !== null && this.shown.seat !== null ? this.shown : null;
     showDialog({
       title: t("table.shareTitle"),
       body: [h("p", {}, ok ? t("lobby.copied") : t("lobby.copyHint")), h("div", { class: "share" }, input),
         h("p", { class: "muted" }, t("table.codeIs", { code: this.code })),
         invite ? [h("p", {}, t("table.inviteHint")),
-          h("div", { class: "share" }, h("input", { type: "text", value: inviteLink(this.code, invite), readonly: true, "aria-label": t("table.inviteLink"), "data-invite-link": "" }))] : null],
+          h("div", { class: "share" }, h("input", { type: "text", value: inviteLink(this.code, invite), readonly: true, "aria-label": t("table.inviteLink"), "data-invite-link": "" }))] : null,
+        mine ? h("details", { class: "continue" }, h("summary", {}, t("table.continueTitle")),
+          h("p", {}, t("table.continueHint")),
+          h("div", { class: "share" }, h("input", { type: "text", value: continueLink(this.code, /** @type {number} */ (mine.seat), /** @type {string} */ (mine.token)), readonly: true, "aria-label": t("table.continueTitle"), "data-continue-link": "" }))) : null],
     });
   }
 
