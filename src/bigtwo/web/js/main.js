@@ -107,7 +107,7 @@ function start() {
   const sound = $("#sound-button");
   const showSound = () => {
     sound.setAttribute("aria-pressed", String(prefs().sound));
-    sound.textContent = prefs().sound ? "🔊" : "🔇";
+    sound.textContent = "♪"; // struck through while off (css), said by aria-pressed
   };
   sound.addEventListener("click", () => {
     setPrefs({ sound: !prefs().sound });
