@@ -66,6 +66,17 @@ def test_lobby_table_and_replay_fit_the_screen(new_page: Any, width: int, height
     )
     assert page.evaluate(COVERS, ".toast") == [], "a notice covers the controls"
     assert measure(page, ".toast")["outside"] == []
+    if width < 980:  # the side panel opens over the table: its close button covers no card
+        page.click(".side-toggle")
+        page.wait_for_selector(".side.open .tracker td")
+        covered = page.evaluate(
+            "() => { const b = document.querySelector('.side.open .side-close').getBoundingClientRect();"
+            " return [...document.querySelectorAll('.side.open .tracker td')].filter((c) => {"
+            " const r = c.getBoundingClientRect(); return r.left < b.right && b.left < r.right"
+            " && r.top < b.bottom && b.top < r.bottom; }).length; }"
+        )
+        assert covered == 0, f"the close button covers {covered} cells of the cards played"
+        page.click(".side.open .side-close")
 
     _, record = finished_record(deals=1)
     page.goto("/#/replay")
