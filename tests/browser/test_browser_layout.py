@@ -44,6 +44,20 @@ COVERS = """(sel) => {
 }"""
 
 
+# A score sheet shown by the client's own module, for a deal that left 12, 9 and 7 cards.
+SHEET = """async () => {
+  const { showScoreSheet } = await import("/js/scoresheet.js");
+  const players = ["Tess", "Ann", "Bill", "Cat"].map((name, seat) => ({ seat, name, avatar: seat }));
+  const cardsLeft = [[], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], [12, 13, 14, 15, 16, 17, 18, 19, 20],
+    [30, 31, 32, 33, 34, 35, 36]];
+  const result = { number: 1, winner: 0, counts: cardsLeft.map((c) => c.length), cardsLeft,
+    points: [28, -12, -9, -7], multipliers: [1, 2, 1, 1] };
+  const model = { players, totals: result.points, results: [result], matchOver: false,
+    nextDeal: null, dealsTotal: 2 };
+  showScoreSheet(model, result, {});
+}"""
+
+
 def measure(page: Any, *selectors: str, across: bool = False) -> dict[str, Any]:
     return dict(page.evaluate(MEASURE, [list(selectors), across]))
 
@@ -77,6 +91,22 @@ def test_lobby_table_and_replay_fit_the_screen(new_page: Any, width: int, height
         )
         assert covered == 0, f"the close button covers {covered} cells of the cards played"
         page.click(".side.open .side-close")
+
+    # The score sheet of a deal with many cards left: every card in view, nothing sideways.
+    page.evaluate(SHEET)
+    page.wait_for_selector("dialog.score-sheet[open] .cards-col .card")
+    sheet = measure(
+        page,
+        "dialog.score-sheet[open] .cards-col .card",
+        "dialog.score-sheet[open] td",
+        across=True,
+    )
+    assert not sheet["outside"], sheet
+    assert page.evaluate(
+        "() => { const d = document.querySelector('dialog.score-sheet[open]');"
+        " return d.scrollWidth <= d.clientWidth + 1; }"
+    ), "the score sheet scrolls sideways"
+    page.keyboard.press("Escape")
 
     _, record = finished_record(deals=1)
     page.goto("/#/replay")
