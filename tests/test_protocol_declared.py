@@ -235,7 +235,7 @@ async def test_bad_join_requests_are_400_in_words(
     code = (await http.post("/api/rooms", json={})).json()["code"]
     answer = await http.post(f"/api/rooms/{code}/join", json=body)
     assert answer.status_code == 400
-    assert answer.json() == {"error": "bad_request", "message": words}
+    assert answer.json() == {"error": "bad_request", "message": words, "params": {}}
 
 
 async def test_bad_rematch_requests_are_400_in_words(http: httpx.AsyncClient) -> None:

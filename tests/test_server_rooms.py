@@ -156,6 +156,22 @@ async def test_the_next_deal_waits_for_next_or_for_the_time(server: Server) -> N
         await client.close()
 
 
+async def test_without_a_timer_the_next_deal_waits_for_the_players(server: Server) -> None:
+    async with Lobby(server.url) as lobby:
+        room = await lobby.create_room(deals=2, seed=8, seats=ONE_HUMAN, turn_seconds=None)
+        assert room["room"]["options"]["between_deals_seconds"] is None
+        client = await seated(lobby, room)
+        await client.ready()
+        async with autoplay(client):
+            end = await got(client, typed("deal_end", deal=1), 20)
+        assert end["next_deal"] == {"deal": 2, "seconds": None, "waiting": [0]}
+        await asyncio.sleep(0.5)  # the computers do not deal on while the sheet is read
+        assert not any(m.get("type") == "deal" and m["deal"] == 2 for m in client.messages)
+        await client.next_deal()
+        await got(client, typed("deal", deal=2))
+        await client.close()
+
+
 async def test_rematch_seats_the_same_people_at_a_new_table(server: Server) -> None:
     async with Lobby(server.url) as lobby:
         room = await lobby.create_room(

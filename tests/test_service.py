@@ -423,10 +423,12 @@ def finish_deal(t: TableService, now: float) -> list[Any]:
 
 def test_between_deals_defaults() -> None:
     assert TableConfig.from_request({"turn_seconds": 30}).between_deals_seconds == 8.0
-    assert TableConfig.from_request({"turn_seconds": None}).between_deals_seconds == 0.0
+    # Without a timer the next deal waits for the players' "next", however long they read.
+    assert TableConfig.from_request({"turn_seconds": None}).between_deals_seconds is None
     # A public room has a turn timer by default, so it waits between deals too.
     assert TableConfig.from_request({}).between_deals_seconds == 8.0
-    assert TableConfig.from_request({"public": False}).between_deals_seconds == 0.0
+    assert TableConfig.from_request({"public": False}).between_deals_seconds is None
+    assert TableConfig.from_request({"between_deals_seconds": 0}).between_deals_seconds == 0.0
     assert TableConfig.from_request({"between_deals_seconds": None}).between_deals_seconds is None
     assert TableConfig.from_request({"between_deals_seconds": 3}).between_deals_seconds == 3.0
     with pytest.raises(ConfigError, match="between_deals_seconds"):

@@ -149,6 +149,13 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
+# The preferences of a player who has chosen a name (welcome.js asks on a first visit).
+NAMED = """(() => {
+  const p = JSON.parse(localStorage.getItem("bigtwo.prefs") || "{}");
+  if (!("name" in p)) localStorage.setItem("bigtwo.prefs", JSON.stringify({ ...p, name: "Tess" }));
+})()"""
+
+
 class PageErrors(list[str]):
     """Uncaught errors and console errors of the pages a test opened."""
 
@@ -156,19 +163,36 @@ class PageErrors(list[str]):
 @pytest.fixture
 def new_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
     """``new_page(width=..., height=...)``: a page in a fresh browser context (its own
-    localStorage, like a separate device). Fails the test if any page logged a JS error."""
+    localStorage, like a separate device), whose player is called Tess (``named=False``: a
+    first visit). Fails the test if any page logged a JS error (``refusals=True``: but for
+    the browser's note of an HTTP refusal the test asked for)."""
     contexts: list[Any] = []
     errors = PageErrors()
 
-    def make(width: int = 1280, height: int = 800, **options: Any) -> Any:
+    def make(
+        width: int = 1280,
+        height: int = 800,
+        named: bool = True,
+        refusals: bool = False,
+        **options: Any,
+    ) -> Any:
         ctx = browser.new_context(
             viewport={"width": width, "height": height}, base_url=server.url, **options
         )
         ctx.set_default_timeout(TIMEOUT_MS)
+        if named:  # a device whose player chose a name on a first visit before
+            ctx.add_init_script(NAMED)
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-        page.on("console", lambda m: m.type == "error" and errors.append(f"console: {m.text}"))
+
+        def console(m: Any) -> None:
+            # refusals=True: the test asks for refusals (404 …), which the browser logs.
+            refused = refusals and m.text.startswith("Failed to load resource: the server")
+            if m.type == "error" and not refused:
+                errors.append(f"console: {m.text}")
+
+        page.on("console", console)
         return page
 
     yield make

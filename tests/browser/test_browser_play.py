@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,15 +25,20 @@ from .browser_steps import (
 )
 
 
-def play_until_final(page: Any, limit_s: float = 90.0) -> dict[str, int]:
-    """Take every turn through clicks, closing each deal's score sheet, until the final
-    scores show. Returns how many plays, passes and score sheets there were."""
+def play_until_final(
+    page: Any, limit_s: float = 90.0, on_sheet: Callable[[], None] | None = None
+) -> dict[str, int]:
+    """Take every turn through clicks, closing each deal's score sheet ("Next deal"; before
+    that ``on_sheet()`` is called once per sheet), until the final scores show. Returns how
+    many plays, passes and score sheets there were."""
     seen = {"play": 0, "pass": 0, "sheets": 0, "blocked": 0}
     deadline = time.monotonic() + limit_s
     while time.monotonic() < deadline:
         sheet = page.locator("dialog.score-sheet[open]")
         if sheet.count():
             if sheet.locator("[data-next-deal]").count():
+                if on_sheet and seen["sheets"] == 0:
+                    on_sheet()
                 try:
                     sheet.locator("[data-next-deal]").click(timeout=3000)
                 except PlaywrightTimeout:
@@ -76,7 +82,14 @@ def test_human_plays_a_seeded_match_to_the_final_score(new_page: Any, server: An
     page.click("[data-action=clear]")
     page.click("[data-action=sort-rank]")
 
-    seen = play_until_final(page)
+    def sheet_is_read() -> None:
+        # No timer: the next deal waits under the open sheet until "Next deal" says next.
+        room = server.get(f"/api/rooms/{code}")["room"]
+        assert room["deal"] == 1 and room["next_deal"]["waiting"] == [0], room
+        page.wait_for_timeout(400)
+        assert server.get(f"/api/rooms/{code}")["room"]["deal"] == 1
+
+    seen = play_until_final(page, on_sheet=sheet_is_read)
     final = page.locator("dialog.score-sheet[open]")
     assert "Game over" in final.inner_text()
     assert seen["play"] >= 1 and seen["sheets"] == 1
@@ -136,8 +149,27 @@ def test_refused_play_shows_the_reason(new_page: Any) -> None:
     assert "Not a legal combination" in box.inner_text()
     assert box.get_attribute("role") == "alert"
     assert hand_cards(page) == before and page.locator(".hand .hand-card.selected").count() == 2
-    # Clear, then the keyboard: H picks a legal play, Enter plays it.
     page.click("[data-action=clear]")
+    assert page.locator(".hand .hand-card.selected").count() == 0
+    # In Chinese the same refusal is in Chinese: the browser words the server's code.
+    page.evaluate(
+        "() => { const p = JSON.parse(localStorage.getItem('bigtwo.prefs'));"
+        " localStorage.setItem('bigtwo.prefs', JSON.stringify({...p, lang: 'zh-Hant'})); }"
+    )
+    page.reload()
+    wait_until(lambda: my_turn(page), what="our turn after the reload")
+    page.locator(".hand .hand-card").first.click()
+    page.locator(".hand .hand-card").last.click()
+    page.click("[data-action=play]")
+    box.wait_for()
+    assert box.inner_text().startswith("不是合法的牌型：")
+    page.evaluate(
+        "() => { const p = JSON.parse(localStorage.getItem('bigtwo.prefs'));"
+        " localStorage.setItem('bigtwo.prefs', JSON.stringify({...p, lang: 'en'})); }"
+    )
+    page.reload()
+    wait_until(lambda: my_turn(page), what="our turn after the reload")
+    # Nothing is selected after the reload; the keyboard: H picks a legal play, Enter plays it.
     assert page.locator(".hand .hand-card.selected").count() == 0
     v = shown_v(page)
     page.locator(".hand .hand-card").first.focus()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .browser_steps import create_room
+from .browser_steps import create_room, my_turn, wait_until
 
 
 def test_preferences_persist_and_switch_the_language(new_page: Any) -> None:
@@ -36,3 +36,69 @@ def test_preferences_persist_and_switch_the_language(new_page: Any) -> None:
     page.keyboard.press("?")
     keys = page.locator("dialog[open]")
     assert "鍵盤快捷鍵" in keys.inner_text() and keys.locator("kbd").count() >= 10
+
+
+def test_a_first_visit_chooses_a_name_and_picture_never_you(new_page: Any, server: Any) -> None:
+    page = new_page(named=False)
+    page.goto("/")
+    welcome = page.locator("dialog.welcome-dialog[open]")
+    welcome.wait_for()
+    welcome.locator("[data-welcome-save]").click()  # no name yet: said, and still open
+    assert "name" in welcome.get_by_role("alert").inner_text().lower()
+    welcome.locator("[data-welcome-name]").fill("Mei")
+    welcome.get_by_role("button", name="Avatar 6").click()
+    welcome.locator("[data-welcome-save]").click()
+    page.wait_for_selector("dialog.welcome-dialog", state="detached")
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem('bigtwo.prefs'))")
+    assert saved["name"] == "Mei" and saved["avatar"] == 5
+    code = create_room(page, seats=["human", "human", "greedy", "greedy"], wait_start=False)
+    seats = server.get(f"/api/rooms/{code}")["room"]["seats"]
+    assert (seats[0]["name"], seats[0]["avatar"]) == ("Mei", 5)
+
+    # Another first visit, by the share link: "Later" sends no name; sitting asks again.
+    other = new_page(named=False)
+    other.goto(page.locator("[data-share-link]").input_value())
+    other.locator("dialog.welcome-dialog[open]").get_by_role("button", name="Later").click()
+    assert other.locator("input[name=name]").input_value() == ""  # no "You" made up
+    other.locator("[data-sit]").first.click()
+    again = other.locator("dialog.welcome-dialog[open]")
+    again.locator("[data-welcome-name]").fill("Lin")
+    again.locator("[data-welcome-save]").click()
+    other.wait_for_selector(".table-view[data-ready]")
+    names = [s["name"] for s in server.get(f"/api/rooms/{code}")["room"]["seats"]]
+    assert names[:2] == ["Mei", "Lin"] and "You" not in names
+
+
+# A stand-in for the browser's notifications (it counts them) and a tab in the background.
+BACKGROUND_TAB = """
+window.__notes = [];
+window.Notification = class {
+  constructor(title, options) { window.__notes.push(options.body); }
+  static permission = "granted";
+  static requestPermission() { return Promise.resolve("granted"); }
+};
+Object.defineProperty(document, "hidden", { get: () => window.__hidden !== false });
+"""
+
+
+def test_the_turn_is_cued_in_the_title_by_notification_and_with_a_mute_switch(
+    new_page: Any,
+) -> None:
+    page = new_page()
+    page.add_init_script(BACKGROUND_TAB)
+    page.goto("/")
+    sound = page.locator("#sound-button")
+    assert sound.get_attribute("aria-pressed") == "false"  # quiet unless asked
+    sound.click()
+    assert sound.get_attribute("aria-pressed") == "true"
+    page.click("#prefs-button")
+    dialog = page.locator("dialog.prefs-dialog[open]")
+    dialog.locator("input[name=notify]").check()
+    dialog.locator("[data-save-prefs]").click()
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem('bigtwo.prefs'))")
+    assert saved["sound"] is True and saved["notify"] is True
+    create_room(page, seats=["human", "greedy", "greedy", "greedy"], seed=8)
+    wait_until(lambda: my_turn(page), what="our turn")
+    assert page.title() == "● Your turn · Big Two"
+    assert page.evaluate("() => window.__notes") == ["Your turn"]
+    assert page.locator("#sound-button").get_attribute("aria-pressed") == "true"

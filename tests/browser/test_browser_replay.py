@@ -122,3 +122,19 @@ def test_phone_sized_screen_stays_usable(new_page: Any) -> None:
         wait_until(lambda: my_turn(page), what="our turn")
         take_turn(page)
     assert len(hand_cards(page)) <= 13 and page.evaluate(fits)
+
+
+def test_replay_errors_say_what_is_wrong_in_words(new_page: Any) -> None:
+    page = new_page(refusals=True)
+    page.goto("/#/replay/NOPE22")  # a wrong code is a wrong code
+    alert = page.locator(".replay-pick [role=alert]")
+    assert alert.inner_text() == "There is no table NOPE22 on this server: check the code"
+    for text, words in [
+        (b"{not json", "it is not JSON text"),
+        (b'{"deals": [{"hands": ["3d 1x"]}]}', "it names something that is not a card"),
+    ]:
+        page.set_input_files(
+            "[data-upload]",
+            files=[{"name": "bad.json", "mimeType": "application/json", "buffer": text}],
+        )
+        page.wait_for_selector(f"text=That file is not a match record: {words}")

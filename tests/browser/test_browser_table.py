@@ -14,8 +14,8 @@ from .browser_steps import create_room, hand_cards, my_turn, take_turn, wait_unt
 def with_avatar(page: Any, avatar: int) -> Any:
     """The page's device has chosen ``avatar`` in its preferences."""
     page.context.add_init_script(
-        "if (!localStorage.getItem('bigtwo.prefs'))"
-        f" localStorage.setItem('bigtwo.prefs', JSON.stringify({{avatar: {avatar}}}))"
+        "localStorage.setItem('bigtwo.prefs', JSON.stringify({"
+        f"...JSON.parse(localStorage.getItem('bigtwo.prefs') || '{{}}'), avatar: {avatar}}}))"
     )
     return page
 
@@ -180,3 +180,24 @@ def test_hot_seat_covers_the_table_between_players(new_page: Any) -> None:
             page.wait_for_timeout(30)
     assert set(seen) == {"Ann", "Bea"}
     assert not set(seen["Ann"]) & set(seen["Bea"])
+
+
+def test_a_private_link_continues_the_seat_on_another_device(new_page: Any) -> None:
+    phone = new_page()
+    code = create_room(phone, seats=["human", "greedy", "greedy", "greedy"], seed=31)
+    mine = sorted(hand_cards(phone))
+    phone.click("[data-share]")
+    link = phone.locator("[data-continue-link]").input_value()
+    assert f"#/t/{code}/continue?seat=0&token=" in link
+    laptop = new_page()
+    laptop.goto(link)
+    laptop.wait_for_selector(".table-view[data-status=playing] .hand .hand-card")
+    assert sorted(hand_cards(laptop)) == mine  # the same seat, its own hand
+    assert "token" not in laptop.evaluate("() => location.href")  # kept, not left in sight
+    # Someone watching the table is never shown such a link.
+    watcher = new_page()
+    watcher.goto(f"/#/t/{code}/watch")
+    watcher.wait_for_selector(".table-view[data-ready]")
+    watcher.click("[data-share]")
+    watcher.wait_for_selector("dialog[open] [data-i18n], dialog[open] input")
+    assert watcher.locator("[data-continue-link]").count() == 0

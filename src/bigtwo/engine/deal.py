@@ -246,26 +246,30 @@ class Deal:
         self._verify_turn(seat)
         mask = cards.mask if isinstance(cards, Play) else to_mask(cards)
         if mask & ~self.hands[seat]:
-            raise NotYourCards(
-                f"Not your cards: you do not hold {card_symbols(Mask(mask & ~self.hands[seat]))}"
-            )
+            missing = card_symbols(Mask(mask & ~self.hands[seat]))
+            raise NotYourCards(f"Not your cards: you do not hold {missing}", cards=missing)
         play = self.catalog.classify(mask)
         if play is None:
             what = card_symbols(mask) or "nothing"
-            raise NotACombination(f"Not a legal combination: {what}")
+            raise NotACombination(f"Not a legal combination: {what}", cards=card_symbols(mask))
         if self.to_beat is None:
             if self.opening is not None and not mask >> self.opening & 1:
-                raise MustInclude(f"First play must include {CARDS[self.opening].symbol()}")
+                lead = CARDS[self.opening].symbol()
+                raise MustInclude(f"First play must include {lead}", card=lead)
             if self.opening is not None and self.rules.first_play == "alone" and play.size != 1:
-                raise MustInclude(f"First play must be {CARDS[self.opening].symbol()} alone")
+                lead = CARDS[self.opening].symbol()
+                raise MustInclude(f"First play must be {lead} alone", "must_lead_alone", card=lead)
         elif not self.catalog.beats(play, self.to_beat):
             raise DoesNotBeat(
-                f"That does not beat {self.to_beat.symbols()}: {self._needed(play, self.to_beat)}"
+                f"That does not beat {self.to_beat.symbols()}: {self._needed(play, self.to_beat)}",
+                cards=self.to_beat.symbols(),
             )
         if play.size == 1 and self._last_card_applies(seat) and mask != self._top_single(seat):
             top = card_symbols(self._top_single(seat))
             raise IllegalAction(
-                f"The next player has one card left: play your highest single ({top})"
+                f"The next player has one card left: play your highest single ({top})",
+                "highest_single",
+                card=top,
             )
         return play
 
@@ -292,7 +296,7 @@ class Deal:
         if self.winner is not None:
             raise DealOver("The deal is over")
         if seat != self.turn:
-            raise NotYourTurn(f"Not your turn: seat {self.turn} is to play")
+            raise NotYourTurn(f"Not your turn: seat {self.turn} is to play", seat=self.turn)
 
     # -- actions -----------------------------------------------------------------------------
     def play(self, seat: int, cards: Cards | Play) -> Action:

@@ -45,32 +45,57 @@ class RulesError(BigTwoError, ValueError):
 
 
 class IllegalAction(BigTwoError):
-    """An action the deal refuses; the message is the reason, fit to show a player."""
+    """An action the deal refuses; the message is the reason, fit to show a player.
+
+    ``reason`` names the reason in one word and ``params`` its details (cards in notation,
+    numbers), so that a front end can word it in another language."""
+
+    reason = "illegal"
+
+    def __init__(self, message: str, reason: str = "", **params: str | int) -> None:
+        super().__init__(message)
+        if reason:
+            self.reason = reason
+        self.params = params
 
 
 class NotYourTurn(IllegalAction):
     """The seat acted out of turn."""
 
+    reason = "not_your_turn"
+
 
 class NotYourCards(IllegalAction):
     """The seat tried to play cards it does not hold."""
+
+    reason = "not_your_cards"
 
 
 class NotACombination(IllegalAction):
     """The cards do not form a play under the rules."""
 
+    reason = "not_a_combination"
+
 
 class MustInclude(IllegalAction):
     """The opening play must contain the lead card."""
+
+    reason = "must_include"
 
 
 class DoesNotBeat(IllegalAction):
     """The play does not beat the last play of the trick."""
 
+    reason = "does_not_beat"
+
 
 class CannotPass(IllegalAction):
     """A leader may not pass."""
 
+    reason = "cannot_pass"
+
 
 class DealOver(IllegalAction):
     """No action is possible once a player has gone out."""
+
+    reason = "deal_over"

@@ -14,7 +14,7 @@ import contextlib
 import hmac
 import ipaddress
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -157,9 +157,17 @@ class ClientAddress:
         return peer
 
 
-def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
+def _error(
+    code: str,
+    message: str,
+    status: int | None = None,
+    params: Mapping[str, str | int] | None = None,
+) -> JSONResponse:
+    """A refusal: its code, the reason in English words, and the parameters a client words
+    it with in its player's language."""
     return JSONResponse(
-        {"error": code, "message": message}, status_code=status or _STATUS.get(code, 400)
+        {"error": code, "message": message, "params": dict(params or {})},
+        status_code=status or _STATUS.get(code, 400),
     )
 
 
@@ -278,7 +286,7 @@ async def create_room(request: Request) -> Response:
     except ConfigError as exc:
         return _error("bad_request", str(exc), 422)
     except Refused as exc:
-        return _error(exc.code, str(exc))
+        return _error(exc.code, str(exc), params=exc.params)
     made = {"code": runner.code, **_urls(request, runner.code), "room": runner.service.info()}
     if config.invite:  # a private room: the link that lets spectators in
         made["invite"] = config.invite
@@ -289,7 +297,11 @@ async def create_room(request: Request) -> Response:
 async def get_room(request: Request) -> Response:
     runner = _hub(request).get(request.path_params["code"])
     if runner is None:
-        return _error("no_room", _no_room(request.path_params["code"]))
+        return _error(
+            "no_room",
+            _no_room(request.path_params["code"]),
+            params={"code": request.path_params["code"][:12]},
+        )
     return JSONResponse({**_urls(request, runner.code), "room": runner.service.info()})
 
 
@@ -299,7 +311,11 @@ async def join_room(request: Request) -> Response:
         return _error("rate_limited", "Too many requests: slow down")
     runner = hub.get(request.path_params["code"])
     if runner is None:
-        return _error("no_room", _no_room(request.path_params["code"]))
+        return _error(
+            "no_room",
+            _no_room(request.path_params["code"]),
+            params={"code": request.path_params["code"][:12]},
+        )
     try:
         join: JoinRequest = await _read_request(request, JoinRequest)
         role, seat = join.as_, join.seat
@@ -320,7 +336,7 @@ async def join_room(request: Request) -> Response:
     except _HttpError as exc:
         return _error(exc.code, str(exc))
     except Refused as exc:
-        return _error(exc.code, str(exc))
+        return _error(exc.code, str(exc), params=exc.params)
     return JSONResponse(
         {
             "code": runner.code,
@@ -340,7 +356,11 @@ async def rematch_room(request: Request) -> Response:
         return _error("rate_limited", "Too many requests: slow down")
     runner = hub.get(request.path_params["code"])
     if runner is None:
-        return _error("no_room", _no_room(request.path_params["code"]))
+        return _error(
+            "no_room",
+            _no_room(request.path_params["code"]),
+            params={"code": request.path_params["code"][:12]},
+        )
     try:
         asked: RematchRequest = await _read_request(request, RematchRequest)
         seat = runner.service.seat_of_token(asked.token)
@@ -350,7 +370,7 @@ async def rematch_room(request: Request) -> Response:
     except _HttpError as exc:
         return _error(exc.code, str(exc))
     except Refused as exc:
-        return _error(exc.code, str(exc))
+        return _error(exc.code, str(exc), params=exc.params)
     return JSONResponse(
         {
             "code": new.code,
@@ -369,10 +389,16 @@ def _finished_match(request: Request) -> Any:
     is shown only once nothing is left to hide."""
     runner = _hub(request).get(request.path_params["code"])
     if runner is None:
-        return _error("no_room", _no_room(request.path_params["code"]))
+        return _error(
+            "no_room",
+            _no_room(request.path_params["code"]),
+            params={"code": request.path_params["code"][:12]},
+        )
     svc = runner.service
     if svc.match is None:
-        return _error("no_room", "This table never started a match", 404)
+        return _error(
+            "no_room", "This table never started a match", 404, {"reason": "never_started"}
+        )
     if svc.status != TableStatus.FINISHED:
         return _error(
             "not_over", "The record is shown once the match is over: it holds every hand", 409
@@ -404,7 +430,7 @@ async def share_link(request: Request) -> Response:
     """A room's share link: the browser client if there is one, else the room as JSON."""
     code = request.path_params["code"].upper()
     if not is_room_code(code):
-        return _error("no_room", _no_room(code))
+        return _error("no_room", _no_room(code), params={"code": code[:12]})
     if (WEB_DIR / "index.html").exists():
         invite = request.query_params.get("invite", "")
         if invite and invite.replace("-", "").replace("_", "").isalnum() and len(invite) <= 100:
@@ -427,6 +453,7 @@ async def api_not_found(request: Request) -> Response:
             {
                 "error": "not_allowed",
                 "message": f"{request.url.path[:80]} does not take {request.method[:10]}",
+                "params": {},
             },
             status_code=405,
             headers={"Allow": ", ".join(sorted(allowed))},
@@ -474,7 +501,11 @@ async def table_socket(websocket: WebSocket) -> None:
     try:
         runner = hub.get(websocket.path_params["code"])
         if runner is None:
-            conn.error("no_room", _no_room(websocket.path_params["code"]))
+            conn.error(
+                "no_room",
+                _no_room(websocket.path_params["code"]),
+                params={"code": websocket.path_params["code"][:12]},
+            )
             conn.close(CLOSE_NO_ROOM, "no such table")
             return
         try:
@@ -496,22 +527,30 @@ async def table_socket(websocket: WebSocket) -> None:
             conn.close(CLOSE_BAD_HELLO, "bad hello")
             return
         except Refused as exc:
-            conn.error(exc.code, str(exc))
+            conn.error(exc.code, str(exc), params=exc.params)
             conn.close(CLOSE_UNAUTHORIZED, "unauthorized")
             return
         try:
             hub.admit(runner, conn, seat)
         except Refused as exc:
-            conn.error(exc.code, str(exc))
+            conn.error(exc.code, str(exc), params=exc.params)
             conn.close(CLOSE_TRY_AGAIN, "connecting too often: wait and reconnect")
             return
         if seat is None and len(runner.spectators) >= hub.settings.max_spectators:
-            conn.error("busy", "This table has as many spectators as it can hold")
+            conn.error(
+                "busy",
+                "This table has as many spectators as it can hold",
+                params={"reason": "spectators"},
+            )
             conn.close(CLOSE_UNAUTHORIZED, "too many spectators")
             return
         cap = hub.settings.max_spectators_per_address
         if seat is None and sum(1 for c in runner.spectators if c.address == conn.address) >= cap:
-            conn.error("busy", f"At most {cap} spectators from one address may watch a table")
+            conn.error(
+                "busy",
+                f"At most {cap} spectators from one address may watch a table",
+                params={"reason": "spectators_per_address", "spectators": cap},
+            )
             conn.close(CLOSE_UNAUTHORIZED, "too many spectators from one address")
             return
         if seat is None:

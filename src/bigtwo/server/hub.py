@@ -21,7 +21,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -210,8 +210,24 @@ class Connection:
     def reply(self, message: dict[str, Any]) -> None:
         self.send(dumps(message))
 
-    def error(self, code: str, message: str, msg_id: str | None = None) -> None:
-        self.reply({"type": "error", "id": msg_id, "code": code, "message": message})
+    def error(
+        self,
+        code: str,
+        message: str,
+        msg_id: str | None = None,
+        params: Mapping[str, str | int] | None = None,
+    ) -> None:
+        """Refuse a message: its ``code``, the reason in English words, and the ``params`` a
+        client words it with in its own language (docs/protocol.md)."""
+        self.reply(
+            {
+                "type": "error",
+                "id": msg_id,
+                "code": code,
+                "message": message,
+                "params": dict(params or {}),
+            }
+        )
 
     def strike(self, now: float) -> None:
         """Count a bad or rate-limited message; too many in a row close the connection."""
@@ -472,11 +488,11 @@ class TableRunner:
             commands, events = self._recover(exc, v_before)
             if not commands:
                 if conn is not None:
-                    conn.error(exc.code, str(exc), msg_id)
+                    conn.error(exc.code, str(exc), msg_id, exc.params)
                 return False
         except Refused as exc:
             if conn is not None:
-                conn.error(exc.code, str(exc), msg_id)
+                conn.error(exc.code, str(exc), msg_id, exc.params)
             return False
         if commands:
             try:
@@ -888,14 +904,24 @@ class Hub:
         free = svc.free_seats()
         if not free:
             taken = len(svc.seats)
-            raise Refused("table_full", f"Table {runner.code} is full: all {taken} seats are taken")
+            raise Refused(
+                "table_full",
+                f"Table {runner.code} is full: all {taken} seats are taken",
+                {"code": runner.code, "seats": taken},
+            )
         if svc.status != TableStatus.WAITING:
-            raise Refused("started", f"Table {runner.code} has started: seats cannot be taken now")
+            raise Refused(
+                "started",
+                f"Table {runner.code} has started: seats cannot be taken now",
+                {"code": runner.code},
+            )
         if seat is None:
             seat = free[0]
         elif seat not in free:
             raise Refused(
-                "seat_taken", f"Seat {seat} is not free (free: {', '.join(map(str, free))})"
+                "seat_taken",
+                f"Seat {seat} is not free (free: {', '.join(map(str, free))})",
+                {"seat": seat},
             )
         token = secrets.token_urlsafe(24)
         cmd = Command(Op.JOIN, seat=seat, name=name, token=hash_token(token), avatar=avatar)

@@ -42,7 +42,11 @@ class Error(Answer):
         "seat_taken, started, no_spectators, not_invited, busy, unavailable, rate_limited, "
         "too_many_rooms, too_many_seats, not_over, unauthorized"
     )
-    message: str = Field(description="What is wrong, in words")
+    message: str = Field(description="What is wrong, in English words")
+    params: dict[str, str | int] = Field(
+        description="The details a client words the refusal with in its own language: cards, "
+        "numbers, a table's code, and a `reason` that narrows the code (docs/protocol.md)"
+    )
 
 
 class ServerInfo(Answer):

@@ -145,7 +145,8 @@ class RoomRequest(Declared):
         600.0,
         None,
         "Most seconds between deals (the next starts sooner when every player says next); "
-        f"null: no limit; default {DEFAULT_BETWEEN_DEALS:g} with a turn timer, else 0 (at once)",
+        f"null: no limit; default {DEFAULT_BETWEEN_DEALS:g} with a turn timer, else null (the "
+        "players' next)",
     )
 
     @field_validator("rules")
@@ -198,14 +199,15 @@ def table_config(
         if "turn_seconds" in given or not request.public
         else DEFAULT_PUBLIC_TURN
     )
-    # A player reading the score sheet should not be timed out on the next deal's first
-    # turn: tables with a turn timer wait a little between deals by default.
+    # The next deal never starts under an open score sheet: tables with a turn timer wait a
+    # little between deals by default (so nobody reading it is timed out on the next deal's
+    # first turn), and tables without one wait until every player has said "next".
     between = (
         request.between_deals_seconds
         if "between_deals_seconds" in given
         else DEFAULT_BETWEEN_DEALS
         if turn is not None
-        else 0.0
+        else None
     )
     return TableConfig(
         preset=request.preset,

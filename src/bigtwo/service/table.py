@@ -37,7 +37,7 @@ import pickle
 import random
 import zlib
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -102,11 +102,16 @@ SNAPSHOT_EVENTS = 256  # events a snapshot keeps for clients catching up (> the 
 
 class Refused(BigTwoError):
     """A command the table will not apply; ``code`` is a short machine word, the message
-    the reason in words. A refused command changes nothing."""
+    the reason in words and ``params`` its details (cards, numbers, a ``reason`` word that
+    narrows the code), so that a client can word it in its player's language. A refused
+    command changes nothing."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(
+        self, code: str, message: str, params: Mapping[str, str | int] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
+        self.params: dict[str, str | int] = dict(params or {})
 
 
 class SnapshotError(BigTwoError):
@@ -745,7 +750,9 @@ class TableService:
 
     def _seat(self, number: int | None) -> Seat:
         if number is None or not 0 <= number < len(self.seats):
-            raise Refused("no_seat", f"There is no seat {number}")
+            raise Refused(
+                "no_seat", f"There is no seat {number}", {"seat": -1 if number is None else number}
+            )
         return self.seats[number]
 
     def _join(self, cmd: Command, now: float) -> None:
@@ -753,9 +760,11 @@ class TableService:
         if self.status != TableStatus.WAITING:
             raise Refused("started", "The match has already started: no seat is free")
         if not seat.human:
-            raise Refused("seat_taken", f"Seat {seat.number} is for a computer player")
+            raise Refused(
+                "seat_taken", f"Seat {seat.number} is for a computer player", {"seat": seat.number}
+            )
         if seat.taken:
-            raise Refused("seat_taken", f"Seat {seat.number} is taken")
+            raise Refused("seat_taken", f"Seat {seat.number} is taken", {"seat": seat.number})
         if not cmd.token:
             raise Refused("bad_command", "A seat needs a token")
         if cmd.avatar is not None and (
@@ -779,7 +788,7 @@ class TableService:
         if self.status != TableStatus.WAITING:
             raise Refused("started", "The match has started: quit instead of leaving")
         if not (seat.human and seat.taken):
-            raise Refused("no_seat", f"Nobody sits at seat {seat.number}")
+            raise Refused("no_seat", f"Nobody sits at seat {seat.number}", {"seat": seat.number})
         self._free(seat, cmd.text or "left")
 
     def _free(self, seat: Seat, reason: str) -> None:
@@ -807,7 +816,7 @@ class TableService:
         if self.status != TableStatus.WAITING:
             raise Refused("started", "The match has already started")
         if not (seat.human and seat.taken):
-            raise Refused("no_seat", f"Nobody sits at seat {seat.number}")
+            raise Refused("no_seat", f"Nobody sits at seat {seat.number}", {"seat": seat.number})
         if seat.ready == cmd.ready:
             return  # said again: nothing new to tell anyone, nothing to store
         seat.ready = cmd.ready
@@ -912,7 +921,11 @@ class TableService:
         if self.between is not None:
             raise Refused("between_deals", "The deal is over: the next one starts soon")
         if cmd.by == By.PLAYER and seat.control != Control.PLAYER:
-            raise Refused("not_in_control", f"A computer is playing seat {seat.number} now")
+            raise Refused(
+                "not_in_control",
+                f"A computer is playing seat {seat.number} now",
+                {"seat": seat.number},
+            )
         if cmd.seen is not None and cmd.seen < self.state_v:
             raise Refused(
                 "stale",
@@ -924,9 +937,9 @@ class TableService:
         try:
             applied = match.take_turn(number, cmd.cards)
         except NotYourTurn as exc:
-            raise Refused("not_your_turn", str(exc)) from None
+            raise Refused("not_your_turn", str(exc), exc.params) from None
         except IllegalAction as exc:
-            raise Refused("illegal", str(exc)) from None
+            raise Refused("illegal", str(exc), {"reason": exc.reason, **exc.params}) from None
         except BigTwoError as exc:  # bad notation or a mask that is no set of cards
             raise Refused("bad_cards", str(exc)) from None
         deal_number = match.deal_number
@@ -1000,7 +1013,11 @@ class TableService:
         if self.status != TableStatus.PLAYING or self.between is None:
             raise Refused("bad_command", "The table is not waiting between deals")
         if not (seat.human and seat.taken) or seat.control != Control.PLAYER:
-            raise Refused("not_in_control", f"Seat {seat.number} is not played by a person now")
+            raise Refused(
+                "not_in_control",
+                f"Seat {seat.number} is not played by a person now",
+                {"seat": seat.number},
+            )
         if seat.said_next:
             return  # said twice (two windows, a retry): nothing new to tell anyone
         seat.said_next = True
@@ -1178,7 +1195,9 @@ class TableService:
         else:
             seat = self._seat(cmd.seat)
             if not (seat.human and seat.taken):
-                raise Refused("no_seat", f"Nobody sits at seat {seat.number}")
+                raise Refused(
+                    "no_seat", f"Nobody sits at seat {seat.number}", {"seat": seat.number}
+                )
             self._emit("chat", Group.ALL, {"seat": seat.number, "name": seat.name, "text": text})
         self.chat.append(self._new[-1])
 
@@ -1215,7 +1234,7 @@ class TableService:
     def _quit(self, cmd: Command, now: float) -> None:
         seat = self._seat(cmd.seat)
         if not (seat.human and seat.taken) or seat.control == Control.QUIT:
-            raise Refused("no_seat", f"Nobody sits at seat {seat.number}")
+            raise Refused("no_seat", f"Nobody sits at seat {seat.number}", {"seat": seat.number})
         if self.status == TableStatus.WAITING:
             self._leave(cmd, now)
             return
@@ -1260,7 +1279,7 @@ class TableService:
     def _kick(self, cmd: Command, now: float) -> None:
         seat = self._host_check(cmd, "kick a player")
         if not (seat.human and seat.taken) or seat.control == Control.QUIT:
-            raise Refused("no_seat", f"Nobody sits at seat {seat.number}")
+            raise Refused("no_seat", f"Nobody sits at seat {seat.number}", {"seat": seat.number})
         if self.status == TableStatus.WAITING:
             self._free(seat, "kicked")
         else:

@@ -16,6 +16,9 @@ export const suitOf = (card) => card & 3;
 /** @param {number} card */
 export const isRed = (card) => suitOf(card) === 0 || suitOf(card) === 2;
 
+/** Text that names no card ("1x"). */
+export class CardError extends Error {}
+
 /**
  * A card from whatever the server sends: an index, "3d", "Th", "10h" or "3♦".
  * @param {number | string} value
@@ -25,7 +28,7 @@ export function toCard(value) {
   if (typeof value === "number") return value;
   const text = String(value).trim();
   const m = /^(10|[2-9TJQKA])([dchs♦♣♥♠])$/i.exec(text) || /^([dchs♦♣♥♠])(10|[2-9TJQKA])$/i.exec(text);
-  if (!m) throw new Error(`not a card: ${value}`);
+  if (!m) throw new CardError(`not a card: ${value}`);
   const [rankText, suitText] = /^[dchs♦♣♥♠]$/i.test(m[1]) ? [m[2], m[1]] : [m[1], m[2]];
   const rank = rankText === "10" ? 7 : RANKS.indexOf(rankText.toUpperCase());
   const suit = "dchs".includes(suitText.toLowerCase()) ? "dchs".indexOf(suitText.toLowerCase()) : SUIT_SYMBOLS.indexOf(suitText);

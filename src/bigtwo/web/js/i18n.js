@@ -30,7 +30,9 @@ export const languages = () => [["en", "English"], ["zh-Hant", "繁體中文"]];
  * @param {Record<string, string | number | null | undefined>} [params]
  */
 export function t(key, params = {}) {
-  const text = TABLES[current][key] ?? ENGLISH[key] ?? key;
+  // One of something has its own words where the language needs them ("1 deal", "1 card left").
+  const one = [params.n, params.count, params.seconds].includes(1) ? TABLES[current][`${key}.one`] : undefined;
+  const text = one ?? TABLES[current][key] ?? ENGLISH[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? `{${name}}`));
 }
 
@@ -56,4 +58,20 @@ const attr = (el, name) => el.getAttribute(name) || "";
  */
 export function tOr(key, fallback, params = {}) {
   return key in TABLES[current] || key in ENGLISH ? t(key, params) : fallback;
+}
+
+/**
+ * A refusal of the server in the page's language: `error.CODE.REASON` when params.reason
+ * narrows the code and that is worded, else `error.CODE`; the server's English words only
+ * for a code neither language knows (docs/protocol.md, "Refusals in any language").
+ * @param {string} code
+ * @param {Record<string, string | number>} params
+ * @param {string} english
+ */
+export function refusalWords(code, params, english) {
+  const narrow = typeof params.reason === "string" ? `error.${code}.${params.reason}` : "";
+  const key = narrow && (narrow in TABLES[current] || narrow in ENGLISH) ? narrow : `error.${code}`;
+  // Seats are numbered from 0 in the protocol and from 1 on the screen.
+  const shown = typeof params.seat === "number" ? { ...params, seat: params.seat + 1 } : params;
+  return tOr(key, english, shown);
 }

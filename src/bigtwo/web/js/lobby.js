@@ -5,6 +5,7 @@ import { h, mount } from "./dom.js";
 import { cardElement } from "./cards.js";
 import { t, tOr } from "./i18n.js";
 import { prefs, setPrefs, rememberSeat, myName } from "./prefs.js";
+import { nameOrAsk } from "./welcome.js";
 import { api, errorOf } from "./net.js";
 import { nameAvatar } from "./state.js";
 import { avatar } from "./avatars.js";
@@ -215,6 +216,7 @@ export class LobbyScreen {
     const humanSeats = seats.map((s, i) => (s.kind === "human" ? i : -1)).filter((i) => i >= 0);
     if (!humanSeats.length) throw new Error(t("lobby.needHuman"));
     if (names[humanSeats[0]]) setPrefs({ name: names[humanSeats[0]] });
+    else if (!(await nameOrAsk())) throw new Error(t("lobby.needName")); // never a made-up name
     setPrefs({ names: names.map((n, i) => n || prefs().names[i] || "") });
     const made = await api.createRoom(config);
     const mine = hotseat ? humanSeats : [humanSeats[0]];
@@ -269,7 +271,7 @@ export class LobbyScreen {
     return h("li", { class: "room", dataset: { code: room.code } },
       h("div", { class: "room-head" },
         h("span", { class: "room-title" }, room.title || t("table.room", { code: room.code })),
-        h("span", { class: "muted" }, `${room.code} · ${tOr(`preset.${room.preset}`, room.preset)} · ${t("lobby.dealsN", { n: room.deals })}${room.options.turn_seconds ? ` · ${t("lobby.seconds", { n: room.options.turn_seconds })}` : ""}`)),
+        h("span", { class: "muted" }, `${room.code} · ${tOr(`preset.${room.preset}`, room.preset)} · ${t("lobby.dealsN", { n: room.deals })}${room.options.turn_seconds ? ` · ${t("lobby.perTurn", { n: room.options.turn_seconds })}` : ""}`)),
       h("div", { class: "room-seats" }, seats),
       h("div", { class: "row" },
         free.length ? h("a", { class: "btn small primary", href: `#/t/${room.code}`, "data-join": room.code }, t("lobby.join")) : null,
@@ -312,7 +314,11 @@ export class JoinScreen {
     const sit = async (seat) => {
       status.textContent = "";
       try {
-        const who = name.value.trim() || myName();
+        const who = name.value.trim() || (await nameOrAsk());
+        if (!who) {
+          status.textContent = t("lobby.needName");
+          return;
+        }
         setPrefs({ name: who });
         const joined = await api.join(this.code, { name: who, seat, avatar: prefs().avatar });
         rememberSeat(this.code, { seat: joined.seat, token: joined.token, name: who });

@@ -8,11 +8,12 @@
 import { $, h, mount } from "./dom.js";
 import { setLang, translatePage, t } from "./i18n.js";
 import { api, errorOf } from "./net.js";
-import { prefs, seatsAt, pruneStorage } from "./prefs.js";
+import { prefs, setPrefs, seatsAt, pruneStorage, rememberSeat } from "./prefs.js";
 import { LobbyScreen, JoinScreen } from "./lobby.js";
 import { TableScreen } from "./table.js";
 import { ReplayScreen } from "./replay.js";
 import { showPrefs } from "./prefsdialog.js";
+import { chooseIdentity } from "./welcome.js";
 
 /** The screen shown: the lobby, joining, a table or the replay viewer. @type {{destroy(): void} | null} */
 let screen = null;
@@ -38,7 +39,14 @@ function route() {
       if (query.get("start") === "1") autoReady(shown);
     };
     const invite = query.get("invite");
-    if (parts[2] === "watch" && invite) watchInvited(root, code, invite, (token) => table({ watch: token }));
+    const seat = Number(query.get("seat"));
+    const token = query.get("token");
+    if (parts[2] === "continue" && token && Number.isInteger(seat) && seat >= 0) {
+      // A seat brought from another device: kept here, and the link (its token) out of the address bar.
+      rememberSeat(code, { seat, token });
+      history.replaceState(null, "", `#/t/${code}`);
+      table({ seats: seatsAt(code) });
+    } else if (parts[2] === "watch" && invite) watchInvited(root, code, invite, (token) => table({ watch: token }));
     else if (parts[2] === "watch") table({ watch: true });
     else if (seats.length) table({ seats });
     else {
@@ -95,6 +103,17 @@ function start() {
   translatePage();
   pruneStorage();
   $("#prefs-button").addEventListener("click", () => showPrefs());
+  // The mute switch: the turn's tone is off until the player turns it on.
+  const sound = $("#sound-button");
+  const showSound = () => {
+    sound.setAttribute("aria-pressed", String(prefs().sound));
+    sound.textContent = "♪"; // struck through while off (css), said by aria-pressed
+  };
+  sound.addEventListener("click", () => {
+    setPrefs({ sound: !prefs().sound });
+    showSound();
+  });
+  showSound();
   window.addEventListener("hashchange", route);
   window.addEventListener("lang-changed", () => {
     setLang(prefs().lang);
@@ -102,6 +121,7 @@ function start() {
     route();
   });
   route();
+  if (!prefs().name) chooseIdentity(); // the first visit: a name and a picture of their own
 }
 
 start();

@@ -1,6 +1,7 @@
 // @ts-check
 // Talking to the server: the HTTP lobby API and one WebSocket per seat at a table
 // (docs/protocol.md). Reconnects with back-off and asks for what it missed by event number.
+import { refusalWords } from "./i18n.js";
 
 /** @typedef {import("./protocol.js").ServerMessage} ServerMessage */
 /** @typedef {import("./protocol.js").ClientMessage} ClientMessage */
@@ -8,13 +9,19 @@
 /** @typedef {import("./protocol.js").AckMessage} AckMessage */
 /** @typedef {import("./protocol.js").WelcomeMessage} WelcomeMessage */
 
-/** A refusal from the lobby (its code and words), or "network" when the server did not answer. */
+/** @typedef {import("./protocol.js").RefusalParams} RefusalParams */
+
+/** A refusal from the lobby (its code, English words and params), or "network" when the server did not answer. */
 export class ApiError extends Error {
-  /** @param {string} code @param {string} message @param {number} status the HTTP status (0: no answer) */
-  constructor(code, message, status) {
+  /**
+   * @param {string} code @param {string} message @param {number} status the HTTP status (0: no answer)
+   * @param {RefusalParams} [params]
+   */
+  constructor(code, message, status, params = {}) {
     super(message);
     this.code = code;
     this.status = status;
+    this.params = params;
   }
 }
 
@@ -37,8 +44,11 @@ async function request(method, path, body) {
     });
     const type = res.headers.get("content-type") || "";
     const data = type.includes("json") ? await res.json() : await res.text();
-    // An error's body is {error, message}; one from something in between may be plain text.
-    if (!res.ok) throw new ApiError(data?.error || "http", data?.message || `HTTP ${res.status}`, res.status);
+    // An error's body is {error, message, params}; one from something in between may be plain text.
+    if (!res.ok) {
+      const params = data && typeof data.params === "object" && data.params ? data.params : {};
+      throw new ApiError(data?.error || "http", data?.message || `HTTP ${res.status}`, res.status, params);
+    }
     return data;
   } catch (err) {
     if (err instanceof ApiError) throw err;
@@ -101,20 +111,22 @@ const newId = () => `${Date.now().toString(36)}${(idCounter++).toString(36)}`;
 
 /** A refusal or failure of a request: its code is the server's ("illegal", "stale" …), "network" or "timeout". */
 export class RequestError extends Error {
-  /** @param {string} message @param {string} code */
-  constructor(message, code) {
+  /** @param {string} message @param {string} code @param {RefusalParams} [params] */
+  constructor(message, code, params = {}) {
     super(message);
     this.code = code;
+    this.params = params;
   }
 }
 
 /**
- * The code and words of whatever a request threw (a RequestError, an ApiError, or else).
+ * The code of whatever a request threw (a RequestError, an ApiError, or else), and its words
+ * in the page's language (the server's English only for a code this client does not know).
  * @param {unknown} err
  * @returns {{code: string, message: string}}
  */
 export function errorOf(err) {
-  if (err instanceof RequestError || err instanceof ApiError) return { code: err.code, message: err.message };
+  if (err instanceof RequestError || err instanceof ApiError) return { code: err.code, message: refusalWords(err.code, err.params, err.message) };
   return { code: "", message: err instanceof Error ? err.message : String(err) };
 }
 
@@ -228,7 +240,7 @@ export class TableSocket {
     if (!p) return;
     this.pending.delete(msg.id);
     clearTimeout(p.timer);
-    if (msg.type === "error") p.reject(new RequestError(msg.message, msg.code));
+    if (msg.type === "error") p.reject(new RequestError(msg.message, msg.code, msg.params));
     else p.resolve(msg);
   }
 

@@ -1,6 +1,6 @@
 // @ts-check
 // Preferences and seat credentials kept in localStorage.
-import { t } from "./i18n.js";
+import { AVATAR_COUNT } from "./avatars.js";
 
 const KEY = "bigtwo.prefs";
 /**
@@ -13,12 +13,14 @@ const KEY = "bigtwo.prefs";
  * @property {boolean} autopassFive
  * @property {"rank" | "suit" | "custom"} sort
  * @property {string} lang
+ * @property {boolean} sound a tone when the turn comes (the top bar's switch)
+ * @property {boolean} notify a notification when the turn comes in a background tab
  */
 /** A seat this browser holds at a table. @typedef {{seat: number, token: string, name?: string}} HeldSeat */
 
 /** @type {Prefs} */
 const DEFAULTS = {
-  name: "", // empty: "You" in the language shown
+  name: "", // empty until the player chooses one (welcome.js): no name is ever made up
   names: ["", "Ann", "Bill", "Cat"], // names for computer seats, as the Palm game lets you edit
   avatar: 0,
   speed: "normal", // slow | normal | fast: how long plays stay in view and computer pace
@@ -26,6 +28,8 @@ const DEFAULTS = {
   autopassFive: false, // ... and a 5-card play
   sort: "rank", // rank | suit
   lang: "", // "" follows the browser; "en" or "zh-Hant"
+  sound: false, // off until the player turns it on
+  notify: false, // asked for in the preferences (the browser asks for permission then)
 };
 
 /** @type {Prefs | null} */
@@ -55,15 +59,24 @@ function write(key, value) {
   }
 }
 
-/** The player's name, or "You" in the language shown when they have not set one. */
+/** The name the player chose, or "" before they chose one (never a made-up "You"). */
 export function myName() {
-  return prefs().name || t("prefs.defaultName");
+  return prefs().name;
 }
 
 /** @returns {Prefs} */
 export function prefs() {
-  if (!cache) cache = { ...DEFAULTS, ...read(KEY, {}) };
-  return cache;
+  if (!cache) {
+    /** @type {Partial<Prefs>} */
+    const stored = read(KEY, {});
+    cache = { ...DEFAULTS, ...stored };
+    // A picture of their own for every new player (not everyone the same): chosen once, kept.
+    if (typeof stored.avatar !== "number") {
+      cache.avatar = Math.floor(Math.random() * AVATAR_COUNT);
+      write(KEY, cache);
+    }
+  }
+  return /** @type {Prefs} */ (cache);
 }
 
 /** @param {Partial<Prefs>} changes */

@@ -7,6 +7,7 @@ import { prefs, setPrefs, myName } from "./prefs.js";
 import { avatar, AVATAR_COUNT } from "./avatars.js";
 import { showDialog } from "./dialog.js";
 import { showShortcuts } from "./keys.js";
+import { allowNotifications } from "./cues.js";
 
 export function showPrefs() {
   const p = prefs();
@@ -28,6 +29,11 @@ export function showPrefs() {
   const lang = select([["", t("prefs.langAuto")], ...languages()], p.lang);
   const autopass = h("input", { type: "checkbox", checked: p.autopass ? true : undefined });
   const autopassFive = h("input", { type: "checkbox", checked: p.autopassFive ? true : undefined });
+  const notify = h("input", { type: "checkbox", name: "notify", checked: p.notify ? true : undefined });
+  // Asked on the player's click, as browsers require; refused: the box goes back.
+  notify.addEventListener("change", async () => {
+    if (notify.checked && !(await allowNotifications())) notify.checked = false;
+  });
   /** @param {string} label @param {HTMLElement} control */
   const field = (label, control) => h("label", { class: "field" }, h("span", {}, label), control);
   /** @param {HTMLElement} control @param {string} label */
@@ -43,6 +49,7 @@ export function showPrefs() {
       check(autopass, t("prefs.autopass")),
       check(autopassFive, t("prefs.autopassFive")),
       h("p", { class: "muted" }, t("prefs.autopassNote")),
+      check(notify, t("prefs.notify")),
     ],
     buttons: (close) => [
       h("button", { class: "btn", type: "button", onclick: () => showShortcuts() }, t("keys.title")),
@@ -60,6 +67,7 @@ export function showPrefs() {
             lang: lang.value,
             autopass: autopass.checked,
             autopassFive: autopassFive.checked,
+            notify: notify.checked,
           });
           close();
           if (langChanged) window.dispatchEvent(new CustomEvent("lang-changed"));

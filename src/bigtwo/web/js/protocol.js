@@ -301,7 +301,8 @@
 /** A player's connection came or went. @typedef {{type: "presence", seat: number, connected: boolean}} PresenceMessage */
 /** @typedef {{type: "clock"} & Clock} ClockMessage */
 /** @typedef {{type: "ack", id: string, event: number, duplicate?: boolean}} AckMessage */
-/** @typedef {{type: "error", id: string | null, code: string, message: string}} ErrorMessage */
+/** @typedef {Record<string, string | number>} RefusalParams the details a refusal is worded with (docs/protocol.md) */
+/** @typedef {{type: "error", id: string | null, code: string, message: string, params: RefusalParams}} ErrorMessage */
 /** @typedef {{type: "pong", id: string | null}} PongMessage */
 /** @typedef {{type: "bye", reason: string}} ByeMessage */
 

@@ -1,7 +1,7 @@
 // @ts-check
 // Reading a match record (the JSON the server stores and lets you download) into plain
 // values the replay viewer and the history view use, and stepping through one deal.
-import { toCards } from "./cards.js";
+import { CardError, toCards } from "./cards.js";
 
 /** Cards as a record may hold them: notation, a list, or an object with its cards. @typedef {string | number | Array<string | number> | {cards?: unknown, play?: unknown} | null} CardsData */
 
@@ -81,14 +81,60 @@ function seatName(seat, i) {
 }
 
 /**
+ * Why a record cannot be shown: `key` names the reason in the strings (replay.*), so the
+ * viewer says it in the page's language, never as a JavaScript error.
+ */
+export class RecordError extends Error {
+  /** @param {string} key @param {Record<string, string | number>} [params] */
+  constructor(key, params = {}) {
+    super(key);
+    this.key = key;
+    this.params = params;
+  }
+}
+
+/**
  * Normalise a record: {rules, seats, deals: [{number, hands, leader, actions, cardsLeft, points, winner}], totals}.
+ * Throws a RecordError saying what is wrong with anything that is not a readable record.
  * @param {string | RecordData} json
  * @returns {MatchRecord}
  */
 export function readRecord(json) {
   /** @type {RecordData} */
-  const data = typeof json === "string" ? JSON.parse(json) : json;
-  if (!data || !Array.isArray(data.deals)) throw new Error("not a match record: it has no deals");
+  let data;
+  try {
+    data = typeof json === "string" ? JSON.parse(json) : json;
+  } catch {
+    throw new RecordError("replay.notJson");
+  }
+  if (!data || typeof data !== "object" || !Array.isArray(data.deals)) throw new RecordError("replay.noDeals");
+  let record;
+  try {
+    record = readData(data);
+  } catch (err) {
+    // Notation that names no card, or a field of the wrong shape somewhere.
+    throw new RecordError(err instanceof CardError ? "replay.badCards" : "replay.unreadable");
+  }
+  record.deals.forEach((deal, i) => checkDeal(deal, i + 1, record.seats.length));
+  return record;
+}
+
+/**
+ * Every card a real card, every hand dealt, every action by a seat that exists.
+ * @param {RecordDeal} deal @param {number} n the deal's place in the record @param {number} seats
+ */
+function checkDeal(deal, n, seats) {
+  const card = (/** @type {number} */ c) => Number.isInteger(c) && c >= 0 && c < 52;
+  if (!deal.hands.length || deal.hands.some((hand) => !hand.length)) throw new RecordError("replay.noHands", { n });
+  const cards = [...deal.hands.flat(), ...deal.actions.flatMap((a) => a.cards || [])];
+  if (!cards.every(card)) throw new RecordError("replay.badCards");
+  if (!deal.actions.every((a) => Number.isInteger(a.seat) && a.seat >= 0 && a.seat < Math.max(seats, deal.hands.length))) {
+    throw new RecordError("replay.badSeat", { n });
+  }
+}
+
+/** @param {RecordData} data @returns {MatchRecord} */
+function readData(data) {
   const rules = typeof data.rules === "string" ? { name: data.rules } : { ...(data.rules || {}) };
   const kinds = Array.isArray(data.players) ? data.players : [];
   const seats = (data.seats || data.names || []).map((seat, i) => {

@@ -6,7 +6,7 @@ import { cardRow, cardsSymbols, sortCards } from "./cards.js";
 import { t } from "./i18n.js";
 import { speedMs } from "./prefs.js";
 import { api, errorOf } from "./net.js";
-import { readRecord, positionAt } from "./record.js";
+import { readRecord, positionAt, RecordError } from "./record.js";
 import { avatar } from "./avatars.js";
 import { nameAvatar } from "./state.js";
 import { icon } from "./icons.js";
@@ -69,23 +69,34 @@ export class ReplayScreen {
     try {
       this.open(readRecord(await file.text()));
     } catch (err) {
-      this.picker(t("replay.bad", { reason: errorOf(err).message }));
+      this.picker(t("replay.bad", { reason: recordTrouble(err) }));
     }
   }
 
   /** @param {string} code */
   async loadFromServer(code) {
     mount(this.root, h("p", { class: "loading" }, t("app.loading")));
+    /** @type {unknown} */
+    let data;
     try {
-      this.open(readRecord(/** @type {import("./record.js").RecordData} */ (await api.record(code))));
+      data = await api.record(code);
     } catch (err) {
-      this.picker(errorOf(err).message);
+      // A wrong code is a wrong code, not a server without records.
+      const { code: why } = errorOf(err);
+      const words = why === "no_room" ? t("replay.noTable", { code }) : why === "not_over" ? t("replay.notOver", { code }) : errorOf(err).message;
+      this.picker(words);
+      return;
+    }
+    try {
+      this.open(readRecord(/** @type {import("./record.js").RecordData} */ (data)));
+    } catch (err) {
+      this.picker(t("replay.badFromServer", { code, reason: recordTrouble(err) }));
     }
   }
 
   /** Show a record (already read); starts at the first deal. @param {MatchRecord} record */
   open(record) {
-    if (!record.deals.length) throw new Error(t("replay.empty"));
+    if (!record.deals.length) throw new RecordError("replay.empty");
     this.record = record;
     this.dealIndex = 0;
     this.step = 0;
@@ -250,4 +261,12 @@ export class ReplayScreen {
     }
     return parts;
   }
+}
+
+/**
+ * What is wrong with a record, in words of the page's language.
+ * @param {unknown} err what reading or showing it threw
+ */
+function recordTrouble(err) {
+  return err instanceof RecordError ? t(err.key, err.params) : t("replay.unreadable");
 }

@@ -111,10 +111,15 @@ export function showScoreSheet(model, result, actions) {
       ]
     : [
         waits ? h("span", { class: "muted", "data-next-countdown": "", "aria-live": "off" }) : null,
-        h("button", { class: "btn primary", type: "button", "data-next-deal": "", onclick: () => { close(); actions.next?.(); } }, t("action.nextDeal")),
+        h("button", { class: "btn primary", type: "button", "data-next-deal": "", onclick: close }, t("action.nextDeal")),
       ];
   dialog.append(head, body, h("div", { class: "dialog-foot" }, buttons));
-  dialog.addEventListener("close", () => dialog.remove());
+  dialog.addEventListener("close", () => {
+    dialog.remove();
+    // Between deals a sheet closed in any way (Next deal, Esc) has been read: say next, so
+    // that a table without a timer, which waits for everyone's, does not wait for ever.
+    if (!over) actions.next?.();
+  });
   document.body.append(dialog);
   dialog.showModal();
   return dialog;

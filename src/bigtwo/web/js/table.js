@@ -5,9 +5,10 @@
 // model of the seat whose turn it is.
 import { h, mount } from "./dom.js";
 import { cardsSymbols, cardText } from "./cards.js";
-import { t, tOr } from "./i18n.js";
+import { refusalWords, t, tOr } from "./i18n.js";
 import { prefs, setPrefs, rememberSeat, forgetTable, savedOrder, saveOrder, myName, seatsAt } from "./prefs.js";
 import { TableSocket, api, errorOf } from "./net.js";
+import { turnCue, clearCue } from "./cues.js";
 import { emptyModel, applySync, applyEvent, applyClock } from "./state.js";
 import { Hand } from "./hand.js";
 import { ActionBar } from "./actionbar.js";
@@ -43,6 +44,13 @@ import { showDialog } from "./dialog.js";
 
 /** @param {string} code */
 export const shareLink = (code) => `${location.origin}/r/${code}`;
+/**
+ * A private link to this player's seat, for their other device: in the page's hash, which
+ * browsers never send to a server, and read once (main.js keeps the seat and drops the link).
+ * @param {string} code @param {number} seat @param {string} token
+ */
+export const continueLink = (code, seat, token) =>
+  `${location.origin}/#/t/${code}/continue?seat=${seat}&token=${encodeURIComponent(token)}`;
 /** A private room's link for spectators. @param {string} code @param {string} invite */
 export const inviteLink = (code, invite) => `${location.origin}/r/${code}?invite=${encodeURIComponent(invite)}`;
 
@@ -139,6 +147,7 @@ export class TableScreen {
   }
 
   destroy() {
+    clearCue();
     clearInterval(this.ticker);
     this.unbindKeys();
     for (const c of this.conns) c.socket.close();
@@ -179,7 +188,7 @@ export class TableScreen {
         applyEvent(model, msg);
         break;
       case "error":
-        if (!msg.id) this.setMessage(msg.message, true);
+        if (!msg.id) this.setMessage(refusalWords(msg.code, msg.params, msg.message), true);
         return;
       case "ack":
       case "pong":
@@ -418,6 +427,7 @@ export class TableScreen {
   render() {
     this.pickShown();
     const model = this.model;
+    turnCue(this.myTurn());
     this.renderInfobar(model);
     this.renderFelt(model);
     this.side.render(model, this.archive);
@@ -500,12 +510,18 @@ export class TableScreen {
     const input = h("input", { type: "text", value: link, readonly: true, "aria-label": t("lobby.shareLink") });
     const ok = await copyText(link, input);
     const invite = this.conns.map((c) => c.model.invite).find(Boolean);
+    // Our own seat on another device: the link carries the seat's token, so it is shown only
+    // here, to the player who holds it (never in the room's link, never to anyone else).
+    const mine = this.shown.token !== null && this.shown.seat !== null ? this.shown : null;
     showDialog({
       title: t("table.shareTitle"),
       body: [h("p", {}, ok ? t("lobby.copied") : t("lobby.copyHint")), h("div", { class: "share" }, input),
         h("p", { class: "muted" }, t("table.codeIs", { code: this.code })),
         invite ? [h("p", {}, t("table.inviteHint")),
-          h("div", { class: "share" }, h("input", { type: "text", value: inviteLink(this.code, invite), readonly: true, "aria-label": t("table.inviteLink"), "data-invite-link": "" }))] : null],
+          h("div", { class: "share" }, h("input", { type: "text", value: inviteLink(this.code, invite), readonly: true, "aria-label": t("table.inviteLink"), "data-invite-link": "" }))] : null,
+        mine ? h("details", { class: "continue" }, h("summary", {}, t("table.continueTitle")),
+          h("p", {}, t("table.continueHint")),
+          h("div", { class: "share" }, h("input", { type: "text", value: continueLink(this.code, /** @type {number} */ (mine.seat), /** @type {string} */ (mine.token)), readonly: true, "aria-label": t("table.continueTitle"), "data-continue-link": "" }))) : null],
     });
   }
 

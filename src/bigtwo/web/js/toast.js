@@ -1,5 +1,5 @@
 // @ts-check
-// Short notices at the bottom of the screen.
+// Short notices at the top of the screen, two at a time.
 import { h } from "./dom.js";
 
 /** @param {string} text @param {number} [ms] */
@@ -7,6 +7,7 @@ export function toast(text, ms = 2600) {
   const box = document.getElementById("toasts");
   if (!box) return;
   const el = h("div", { class: "toast" }, text);
+  while (box.children.length >= 2) box.firstElementChild?.remove(); // two at a time, the newest
   box.append(el);
   setTimeout(() => el.remove(), ms);
 }

@@ -44,7 +44,7 @@ export function trickView(model) {
 export function statusText(model, { covered = false } = {}) {
   /** @param {number} s */
   const name = (s) => model.players[s]?.name || t("seat.n", { n: s + 1 });
-  if (model.closed && model.closed !== "match over") return t("table.closed", { reason: model.closed });
+  if (model.closed && model.closed !== "match over") return t("table.closed", { reason: tOr(`closed.${model.closed}`, model.closed) });
   if (model.matchOver) return t("table.matchOver");
   if (model.status === "waiting") return t("table.waitingPlayers");
   const deal = model.deal;

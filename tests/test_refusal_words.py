@@ -1,0 +1,180 @@
+"""Every refusal the server sends carries its code and the parameters a client words it with
+(docs/protocol.md, "Refusals in any language"), and the browser has both an English and a
+Chinese wording of every code the server's source can send: the codes are collected from the
+source itself, so a new refusal without a translation fails here."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import json
+import re
+from pathlib import Path
+
+import httpx
+import pytest
+
+from bigtwo.engine import Deal, DoesNotBeat, MustInclude, Rules
+from bigtwo.engine import errors as engine_errors
+from bigtwo.engine.cards import CARDS
+from bigtwo.server.app import create_app
+from bigtwo.server.hub import Hub
+from bigtwo.server.storage import MemoryStore
+from bigtwo.service import TableConfig
+from test_server_hub import ONE_HUMAN, _seated
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / "src" / "bigtwo"
+WEB = SOURCE / "web" / "js"
+CODE = re.compile(r"[a-z][a-z_]*")
+# The calls whose first argument is a refusal's code; ``.error(`` is a connection's (a
+# logger's takes a sentence, which the pattern above leaves out).
+REFUSALS = {"Refused", "BadMessage", "_HttpError", "_error", "error"}
+
+
+def _name(call: ast.Call) -> str:
+    f = call.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+
+
+def _text(node: ast.expr | None) -> str | None:
+    ok = isinstance(node, ast.Constant) and isinstance(node.value, str)
+    return node.value if ok else None  # type: ignore[union-attr]
+
+
+def server_refusals() -> tuple[set[str], set[tuple[str, str]], set[str]]:
+    """The codes the server can send, the (code, reason) pairs that narrow one, and the
+    reasons a table can be closed for, all read from the source."""
+    codes: set[str] = set()
+    reasons: set[tuple[str, str]] = set()
+    closed: set[str] = set()
+    for path in (SOURCE / "server", SOURCE / "service"):
+        for file in path.rglob("*.py"):
+            tree = ast.parse(file.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call) and node.args:
+                    code = _text(node.args[0])
+                    name = _name(node)
+                    is_super = name == "__init__" and isinstance(node.func, ast.Attribute)
+                    if code and CODE.fullmatch(code) and (name in REFUSALS or is_super):
+                        codes.add(code)
+                        for sub in ast.walk(node):  # params={"reason": "..."} beside it
+                            if isinstance(sub, ast.Dict):
+                                for k, v in zip(sub.keys, sub.values, strict=True):
+                                    if _text(k) == "reason" and _text(v):
+                                        reasons.add((code, str(_text(v))))
+                if isinstance(node, ast.Dict):  # a refusal written out: {"error": "..."}
+                    for k, v in zip(node.keys, node.values, strict=True):
+                        if _text(k) == "error" and _text(v) and CODE.fullmatch(str(_text(v))):
+                            codes.add(str(_text(v)))
+                if isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Attribute) and t.attr == "closed_reason" for t in node.targets
+                ):
+                    closed.add(_text(node.value) or "")
+    # The engine's reasons for an illegal play, named by its classes and its raises.
+    for cls in vars(engine_errors).values():
+        if isinstance(cls, type) and issubclass(cls, engine_errors.IllegalAction):
+            reasons.add(("illegal", cls.reason))
+    for file in (SOURCE / "engine").rglob("*.py"):
+        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and len(node.args) > 1
+                and _name(node)
+                in {
+                    "IllegalAction",
+                    "MustInclude",
+                }
+            ):
+                reason = _text(node.args[1])
+                if reason:
+                    reasons.add(("illegal", reason))
+    codes.discard("")
+    return codes, reasons, closed - {""}
+
+
+def strings(lang: str) -> set[str]:
+    text = (WEB / f"strings-{lang}.js").read_text(encoding="utf-8")
+    return set(re.findall(r'"([^"\n]+)":\s*"', text))
+
+
+def test_the_source_is_read_for_the_codes_it_sends() -> None:
+    codes, reasons, closed = server_refusals()
+    # A sample from each place, so that the collection itself cannot go blind.
+    assert {"illegal", "no_room", "table_full", "busy", "bad_json", "not_allowed"} <= codes
+    assert {"duplicate", "internal"} <= codes  # Refused's subclasses
+    assert {("illegal", "does_not_beat"), ("illegal", "highest_single")} <= reasons
+    assert ("busy", "spectators_per_address") in reasons
+    assert ("no_room", "never_started") in reasons
+    assert closed == {"match over", "every player quit"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_server_refusal_is_worded_in_both_languages(lang: str) -> None:
+    codes, reasons, closed = server_refusals()
+    have = strings(lang)
+    missing = sorted(f"error.{c}" for c in codes if f"error.{c}" not in have)
+    # A reason named as its code ("illegal": no narrower one) is worded as the code.
+    narrow = {(c, r) for c, r in reasons if r != c}
+    missing += sorted(f"error.{c}.{r}" for c, r in narrow if f"error.{c}.{r}" not in have)
+    missing += sorted(f"closed.{r}" for r in closed if f"closed.{r}" not in have)
+    assert not missing, f"strings-{lang}.js has no wording for {missing}"
+
+
+def test_both_languages_have_the_same_strings() -> None:
+    assert strings("en") ^ strings("zh") == set()
+
+
+def test_an_illegal_play_names_its_reason_and_cards() -> None:
+    deal = Deal(Rules.preset("palm"), ["3d 4c 5h 6s 7c Kd", "3c 4d 8d", "5c 6d 7h", "Jc Jd Qh"])
+    with pytest.raises(MustInclude) as first:
+        deal.play(0, "Kd")
+    assert (first.value.reason, first.value.params) == ("must_include", {"card": "3♦"})
+    hk = Rules.preset("palm-hk")
+    deal = Deal(hk, ["7d 8c 9d Ts Jd 2s", "3c 4d 5h 6s 7s Ks", "5c 6d", "Jc Qd"], leader=0)
+    deal.play(0, "7d 8c 9d Ts Jd")
+    with pytest.raises(DoesNotBeat) as low:
+        deal.play(1, "Ks")
+    assert low.value.reason == "does_not_beat"
+    assert low.value.params == {"cards": "7♦ 8♣ 9♦ 10♠ J♦"}
+
+
+async def test_a_refused_play_reaches_the_client_with_its_params() -> None:
+    hub = Hub(MemoryStore())
+    runner, conn, socket = await _seated(hub, TableConfig.from_request(ONE_HUMAN))
+    runner.on_frame(conn, json.dumps({"type": "ready", "id": "r1"}))
+    svc = runner.service
+    for _ in range(300):
+        await asyncio.sleep(0.01)
+        if svc.match is not None and svc.match.deal.turn == 0:
+            break
+    assert svc.match is not None and svc.match.deal.turn == 0
+    hand = svc.match.deal.hands[0]
+    card = CARDS[next(c for c in range(52) if not hand >> c & 1)]
+    runner.on_frame(
+        conn, json.dumps({"type": "play", "id": "p1", "cards": str(card), "v": svc.state_v})
+    )
+    await asyncio.sleep(0.02)
+    refusal = [m for m in socket.messages() if m.get("id") == "p1"][-1]
+    assert refusal["type"] == "error" and refusal["code"] == "illegal"
+    assert refusal["params"] == {"reason": "not_your_cards", "cards": card.symbol()}
+    runner.on_frame(conn, json.dumps({"type": "ready", "id": "r2", "ready": "yes"}))
+    await asyncio.sleep(0.02)
+    bad = [m for m in socket.messages() if m.get("id") == "r2"][-1]
+    assert bad["type"] == "error" and bad["params"] == {}  # always there, if empty
+
+
+async def test_http_refusals_carry_params() -> None:
+    app = create_app(MemoryStore())
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1"
+    ) as http:
+        missing = await http.get("/api/rooms/ZZZZZZ/record")
+        assert missing.status_code == 404
+        assert missing.json() == {
+            "error": "no_room",
+            "message": "There is no table 'ZZZZZZ'",
+            "params": {"code": "ZZZZZZ"},
+        }
+        nowhere = await http.get("/api/nothing-here")
+        assert nowhere.json()["error"] == "not_found" and nowhere.json()["params"] == {}
