@@ -20,6 +20,7 @@ from bigtwo.server.bench import free_port
 from bigtwo.server.client import Lobby, TableClient
 from bigtwo.service.mirror import TableMirror
 from bigtwo.tui.app import BigTwoApp
+from bigtwo.tui.dialogs import ScoreSheet
 from bigtwo.tui.lobby import PAGE, LobbyScreen, NewRoomForm
 from bigtwo.tui.netgame import NetGame, room_of
 from bigtwo.tui.table import TableScreen
@@ -51,11 +52,13 @@ def app_for(tmp_path: Path, server: str, **kwargs: object) -> BigTwoApp:
     return BigTwoApp(db_path=tmp_path / "bigtwo.db", server=server, delay=0, **kwargs)  # type: ignore[arg-type]
 
 
-async def two_seat_room(server: Server, seed: int = 7) -> tuple[str, TableClient]:
+async def two_seat_room(
+    server: Server, seed: int = 7, **options: object
+) -> tuple[str, TableClient]:
     """A private two-player room (no turn timer) with a scripted player in seat 0, ready."""
     async with Lobby(server.url) as lobby:
         made = await lobby.create_room(
-            preset="hongkong", seats=["human", "human"], public=False, seed=seed, deals=2
+            preset="hongkong", seats=["human", "human"], public=False, seed=seed, deals=2, **options
         )
         seat = await lobby.join(made["code"], "Bob")
     bob = TableClient(seat["ws"], seat["token"])
@@ -263,6 +266,63 @@ async def test_a_spectator_watches_a_room_named_by_its_code(server: Server, tmp_
             assert "Not your turn" in screen_text(app)
     finally:
         await bob.close()
+
+
+async def test_an_away_player_is_shown_and_a_computer_takes_over_and_hands_back(
+    server: Server, tmp_path: Path
+) -> None:
+    code, bob = await two_seat_room(server, seed=5, away_seconds=0.3)
+    app = app_for(tmp_path, server.url, room=code, name="Ann")
+    try:
+        async with app.run_test(size=SIZE):
+            await until(lambda: isinstance(app.screen, TableScreen), "the table")
+            game = table_game(app)
+            await until(lambda: game.started, "the first deal")
+            await bob.drop(stay_away=True)
+            await until(lambda: game.presence(0).startswith("away"), "Bob away")
+            await until(lambda: game.presence(0) == "away: computer", "the takeover", 5)
+            assert "* A computer plays for Bob while away" in game.lines
+            await until(lambda: "away: computer" in screen_text(app), "shown at his seat")
+            bob.come_back()
+            await until(lambda: game.presence(0) == "", "the handback", 5)
+            assert game.lines[-1] == "* Bob plays again" or "* Bob plays again" in game.lines
+            assert "* Bob is back" in game.lines
+    finally:
+        await bob.close()
+
+
+async def test_the_score_sheet_between_deals_says_next(server: Server, tmp_path: Path) -> None:
+    async with Lobby(server.url) as lobby:
+        made = await lobby.create_room(
+            preset="hongkong",
+            seats=["human", "computer:classic"],
+            public=False,
+            seed=2,
+            deals=2,
+            between_deals_seconds=None,  # the next deal waits for Ann's "next"
+        )
+    app = app_for(tmp_path, server.url, room=made["code"], name="Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(lambda: isinstance(app.screen, TableScreen), "the table")
+        game = table_game(app)
+        await until(lambda: game.started, "the first deal")
+        for _ in range(60):  # Ann follows the hints until the deal is over
+            await until(lambda: game.mirror.my_turn or game.deal_over, "Ann's turn", 5)
+            if game.deal_over:
+                break
+            before = len(game.mirror.actions)
+            await pilot.press("h", "enter")
+            await until(
+                lambda n=before: len(game.mirror.actions) > n or game.deal_over, "Ann's move", 5
+            )
+        await until(lambda: isinstance(app.screen, ScoreSheet), "the score sheet", 5)
+        text = screen_text(app)
+        assert "Score of deal 1 of 2" in text and "Ann" in text
+        assert game.mirror.next_deal is not None and game.deal_number == 1
+        await pilot.press("enter")  # next
+        await until(lambda: game.deal_number == 2 and not game.deal_over, "the second deal", 5)
+        assert isinstance(app.screen, TableScreen)
+        assert game.sheets_shown == 1
 
 
 @pytest.mark.parametrize("argv", [["play", "--room", "ABCDEF"], ["play", "--server", "ftp://x"]])

@@ -158,6 +158,8 @@ class BigTwoApp(App[None]):
                 with contextlib.suppress(NoMatches):  # the table is being taken down
                     table.redraw()
                     table.advance()
+                    if len(net.mirror.results) > net.sheets_shown:
+                        self.deal_finished()  # a deal ended, even if the next began at once
 
         net.changed = changed
         net.refused = lambda message: table.say(message, "error")
@@ -180,16 +182,19 @@ class BigTwoApp(App[None]):
             await self.lobby.action_refresh()
 
     def _net_deal_finished(self, net: NetGame) -> None:
-        if self.screen is not self.table or (
-            net.said_next == net.deal_number and not net.game_over
-        ):
+        """The score sheet of each deal the server finished, once (the next deal may have
+        begun already: the sheet is of the deal that ended)."""
+        shown = len(net.mirror.results)
+        if self.screen is not self.table or shown <= net.sheets_shown:
             return
-        text = net_score_text(net)
+        net.sheets_shown = shown
+        number = net.mirror.results[-1]["deal"]
         if net.game_over:
             title, button = "Score: the match is over", "Leave the table"
         else:
-            title, button = f"Score of deal {net.deal_number} of {net.deals}", "Next deal"
-        sheet = ScoreSheet(Text(text), title=title, button=button, deals=None, again=False)
+            title, button = f"Score of deal {number} of {net.deals}", "Next deal"
+        text = Text(net_score_text(net))
+        sheet = ScoreSheet(text, title=title, button=button, deals=None, again=False)
         self.push_screen(sheet, lambda answer: self._after_net_sheet(net, answer))
 
     async def _after_net_sheet(self, net: NetGame, answer: str | None) -> None:
@@ -199,6 +204,7 @@ class BigTwoApp(App[None]):
             await self.leave_table()
             return
         if answer not in (None, "next", "again"):
+            net.sheets_shown -= 1  # the sheet comes back when the page closes
             self.open_page(answer, then=self.deal_finished)
             return
         net.next_deal()

@@ -49,7 +49,7 @@ class NetGame:
         self.lines: list[str] = []  # chat and table notices, oldest first
         self.last_auto: list[Action] = []
         self.reconnecting = False
-        self.said_next: int | None = None  # the deal after which we said next
+        self.sheets_shown = 0  # score sheets shown: one per deal result
         self._tasks: set[asyncio.Task[Any]] = set()
         client.on_message = self._message
         client.on_connection = self._connection
@@ -170,7 +170,7 @@ class NetGame:
             if s.get("control") == "quit":
                 return "left the game"
             if s.get("control") == "computer":
-                return "away: a computer plays"
+                return "away: computer"
             if not s.get("connected", True):
                 return "away"
         return ""
@@ -234,8 +234,7 @@ class NetGame:
 
     def next_deal(self) -> None:
         """Between deals: we have read the score sheet."""
-        self.said_next = self.deal_number
-        if self.seat is not None and not self.game_over:
+        if self.seat is not None and not self.game_over and self.mirror.next_deal is not None:
             self._send(self.client.next_deal())
 
     def say(self, text: str) -> None:
