@@ -167,6 +167,7 @@ async def test_a_two_player_room_plays_chats_and_resyncs(server: Server, tmp_pat
             # A few moves each: Ann by the hint and Enter, Bob scripted.
             moves = 0
             while moves < 4:
+                await until(lambda: game.mirror.my_turn or bob.state.my_turn, "a turn", 5)
                 before = len(bob.state.actions)
                 if game.mirror.my_turn:
                     await pilot.press("h", "enter")
@@ -220,7 +221,7 @@ async def test_a_refused_play_is_said_and_nothing_is_sent(server: Server, tmp_pa
         async with app.run_test(size=SIZE) as pilot:
             await until(lambda: isinstance(app.screen, TableScreen), "the table")
             game = table_game(app)
-            await until(lambda: game.started, "the first deal")
+            await until(lambda: game.mirror.my_turn or bob.state.my_turn, "a turn")
             if not game.mirror.my_turn:
                 await scripted_move(bob)
                 await until(lambda: game.mirror.my_turn, "Ann's turn")
@@ -257,6 +258,7 @@ async def test_a_spectator_watches_a_room_named_by_its_code(server: Server, tmp_
             await bob.ready()
             await until(lambda: game.started, "the deal")
             await until(lambda: "You are watching" in screen_text(app), "the watcher's hand")
+            await until(lambda: bob.state.my_turn or bob.state.actions, "a turn or a move")
             if bob.state.my_turn:
                 await scripted_move(bob)
             await until(lambda: game.mirror.actions, "a move seen")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import httpx
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -80,7 +81,7 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(f"Big Two  -  open rooms at {self.server}", id="lobby-title")
-        table: DataTable[str] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
+        table: DataTable[Text] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static(id="lobby-message")
         with Horizontal(id="lobby-join"):
@@ -136,17 +137,7 @@ class LobbyScreen(Screen[None]):
         table = self.query_one(DataTable)
         table.clear()
         for room in self.rooms:
-            seats = room["seats"]
-            taken = sum(1 for s in seats if s["taken"] or s["kind"] == "computer")
-            table.add_row(
-                room["code"],
-                room.get("title", "") or "-",
-                room["preset"],
-                f"{taken}/{len(seats)}",
-                str(room["deals"]),
-                room["status"],
-                key=room["code"],
-            )
+            table.add_row(*self.row(room), key=room["code"])
         number = len(self.cursors)
         total = page.get("total", len(self.rooms))
         if self.rooms:
@@ -155,6 +146,15 @@ class LobbyScreen(Screen[None]):
             )
         else:
             self.say("No open rooms: n makes a new one, or type a room's code below")
+
+    @staticmethod
+    def row(room: dict[str, Any]) -> list[Text]:
+        """A room's cells: Text, so what people typed is never read as markup."""
+        seats = room["seats"]
+        taken = sum(1 for s in seats if s["taken"] or s["kind"] == "computer")
+        cells = [room["code"], room.get("title", "") or "-", room["preset"]]
+        cells += [f"{taken}/{len(seats)}", str(room["deals"]), room["status"]]
+        return [Text(str(cell)) for cell in cells]
 
     def _selected(self) -> str | None:
         table = self.query_one(DataTable)
