@@ -327,12 +327,21 @@ async def test_the_score_sheet_between_deals_says_next(server: Server, tmp_path:
         assert game.sheets_shown == 1
 
 
-@pytest.mark.parametrize("argv", [["play", "--room", "ABCDEF"], ["play", "--server", "ftp://x"]])
-def test_play_refuses_a_room_without_a_server(
-    argv: list[str], capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["play", "--room", "ABCDEF"], "--room needs --server"),
+        (["play", "--server", "ftp://x"], "--server must be an http"),
+        (["join", "no such room!"], "neither a room code nor a share link"),
+        (["join", "ABCDEF", "--server", "ftp://x"], "--server must be an http"),
+        (["join", "http://127.0.0.1:9/r/ABCDEF"], "needs a terminal"),  # pytest's is not one
+    ],
+)
+def test_play_and_join_refuse_bad_rooms_and_servers_in_words(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from bigtwo.cli import main
 
     assert main(argv) == 2
     out = capsys.readouterr()
-    assert "--server" in out.out + out.err
+    assert said in out.out + out.err and "Traceback" not in out.out + out.err
