@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from textual.pilot import Pilot
 from textual.widgets import DataTable
 
 from bigtwo.server.bench import free_port
@@ -74,6 +75,20 @@ async def scripted_move(bob: TableClient) -> None:
         await bob.play(legal[0])
     else:
         await bob.pass_()
+
+
+async def follow_hints(pilot: Pilot[None], game: NetGame) -> None:
+    """Ann plays what the hint says (h, Enter) until the deal is over (bounded)."""
+    for _ in range(60):
+        await until(lambda: game.mirror.my_turn or game.deal_over, "Ann's turn", 5)
+        if game.deal_over:
+            return
+        before = len(game.mirror.actions)
+        await pilot.press("h", "enter")
+        await until(
+            lambda n=before: len(game.mirror.actions) > n or game.deal_over, "Ann's move", 5
+        )
+    raise AssertionError("the deal did not end")
 
 
 def table_game(app: BigTwoApp) -> NetGame:
@@ -255,6 +270,8 @@ async def test_a_spectator_watches_a_room_named_by_its_code(server: Server, tmp_
             await until(lambda: isinstance(app.screen, TableScreen), "the table")
             game = table_game(app)
             assert game.seat is None
+            await until(lambda: "waiting for everyone to be ready" in screen_text(app), "waiting")
+            assert "The cards are dealt when every player is here" in screen_text(app)
             await bob.ready()
             await until(lambda: game.started, "the deal")
             await until(lambda: "You are watching" in screen_text(app), "the watcher's hand")
@@ -308,15 +325,7 @@ async def test_the_score_sheet_between_deals_says_next(server: Server, tmp_path:
         await until(lambda: isinstance(app.screen, TableScreen), "the table")
         game = table_game(app)
         await until(lambda: game.started, "the first deal")
-        for _ in range(60):  # Ann follows the hints until the deal is over
-            await until(lambda: game.mirror.my_turn or game.deal_over, "Ann's turn", 5)
-            if game.deal_over:
-                break
-            before = len(game.mirror.actions)
-            await pilot.press("h", "enter")
-            await until(
-                lambda n=before: len(game.mirror.actions) > n or game.deal_over, "Ann's move", 5
-            )
+        await follow_hints(pilot, game)
         await until(lambda: isinstance(app.screen, ScoreSheet), "the score sheet", 5)
         text = screen_text(app)
         assert "Score of deal 1 of 2" in text and "Ann" in text
@@ -325,6 +334,13 @@ async def test_the_score_sheet_between_deals_says_next(server: Server, tmp_path:
         await until(lambda: game.deal_number == 2 and not game.deal_over, "the second deal", 5)
         assert isinstance(app.screen, TableScreen)
         assert game.sheets_shown == 1
+
+        await follow_hints(pilot, game)  # the last deal: the match is over
+        await until(lambda: game.game_over and isinstance(app.screen, ScoreSheet), "the end", 5)
+        await until(lambda: "Score: the match is over" in screen_text(app), "the last sheet", 5)
+        await pilot.press("enter")  # leave the table
+        await until(lambda: isinstance(app.screen, LobbyScreen), "the lobby", 5)
+        assert app.net is None and game.client.closed.is_set()
 
 
 @pytest.mark.parametrize(

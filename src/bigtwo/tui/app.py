@@ -189,7 +189,7 @@ class BigTwoApp(App[None]):
             return
         net.sheets_shown = shown
         number = net.mirror.results[-1]["deal"]
-        if net.game_over:
+        if net.game_over or number >= net.deals:  # the match's end may come just after
             title, button = "Score: the match is over", "Leave the table"
         else:
             title, button = f"Score of deal {number} of {net.deals}", "Next deal"
@@ -200,7 +200,8 @@ class BigTwoApp(App[None]):
     async def _after_net_sheet(self, net: NetGame, answer: str | None) -> None:
         if net is not self.net:
             return
-        if answer == "quit" or net.game_over:
+        last = bool(net.mirror.results) and net.mirror.results[-1]["deal"] >= net.deals
+        if answer == "quit" or net.game_over or last:
             await self.leave_table()
             return
         if answer not in (None, "next", "again"):
