@@ -24,6 +24,7 @@ from bigtwo.tui.app import BigTwoApp
 from bigtwo.tui.dialogs import ScoreSheet
 from bigtwo.tui.lobby import PAGE, LobbyScreen, NewRoomForm
 from bigtwo.tui.netgame import NetGame, room_of
+from bigtwo.tui.pages import TrackerPage
 from bigtwo.tui.table import TableScreen
 from test_server_support import Server, restored_table
 
@@ -283,6 +284,8 @@ async def test_a_spectator_watches_a_room_named_by_its_code(server: Server, tmp_
             assert game.hand() == 0 and game.mirror.counts == bob.state.counts
             await pilot.press("p")
             assert "Not your turn" in screen_text(app)
+            await pilot.press("t")  # the cards played so far, as the watcher saw them
+            await until(lambda: isinstance(app.screen, TrackerPage), "the tracker")
     finally:
         await bob.close()
 

@@ -428,6 +428,16 @@ class BigTwoApp(App[None]):
                 )
             body = rules_help(ruleset, ascii_only=self.ascii_only) + "\n\n" + KEYS_HELP
             self.push_screen(pages.Page(body, title="Help: rules and keys   (Esc back)"), closed)
+        elif what == "history" and self.net is not None:
+            assert self.table is not None
+            self.table.say("The history of a network game is not kept in the terminal", "error")
+            closed()
+        elif what == "tracker" and self.net is not None:
+            net = self.net
+            body = pages.tracker_text(
+                net.view().played, net.hand(), net.rules, ascii_only=self.ascii_only
+            )
+            self.push_screen(pages.TrackerPage(body), closed)
         elif what == "history" and game is not None:
             self.push_screen(
                 pages.HistoryPage(
