@@ -104,6 +104,17 @@ def test_room_of_reads_codes_and_share_links() -> None:
     assert room_of("https://h/?room=QWERTY&invite=z") == ("https://h", "QWERTY", "z")
 
 
+def test_the_link_to_the_table_is_said_in_words() -> None:
+    game = NetGame(TableClient("ws://127.0.0.1:9/ws/TEST", "token"))
+    assert game.connection_note == ""
+    game._connection("lost")
+    assert game.connection_note == "Connection lost: reconnecting…" and game.reconnecting
+    game._connection("back")
+    assert game.connection_note == "" and game.lines[-1] == "* Reconnected"
+    game._connection("gone")
+    assert game.connection_note.startswith("Disconnected from the table")
+
+
 async def test_the_lobby_lists_rooms_and_creates_one(server: Server, tmp_path: Path) -> None:
     async with Lobby(server.url) as lobby:
         listed = await lobby.create_room(preset="palm", title="Listed room", public=True)

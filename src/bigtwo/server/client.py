@@ -167,7 +167,7 @@ class TableClient:
         reconnect_for: float = 30.0,
         keep: bool = False,
         on_message: Callable[[dict[str, Any]], None] | None = None,
-        on_connection: Callable[[bool], None] | None = None,
+        on_connection: Callable[[str], None] | None = None,
     ) -> None:
         self.url = url
         self.token = token
@@ -177,7 +177,7 @@ class TableClient:
         self.reconnect_for = reconnect_for
         self.keep = keep
         self.on_message = on_message
-        self.on_connection = on_connection  # told False when the link drops, True once back
+        self.on_connection = on_connection  # told "lost", "back" or "gone" (for good)
         self.connected = False
         self.state = TableMirror()
         self.seen = 0
@@ -259,11 +259,11 @@ class TableClient:
             self.connected = False
             if self._closing or not self.reconnect or ws.close_code in _FINAL_CLOSES:
                 break
-            self._connection(False)
+            self._connection("lost")
             if not await self._reconnect():
                 break
         if not self._closing:
-            self._connection(False)  # gone for good: self.closed is set just below
+            self._connection("gone")  # for good: self.closed is set just below
         self._finish()
 
     async def _reconnect(self) -> bool:
@@ -282,16 +282,16 @@ class TableClient:
                 delay = min(delay * 2, 0.5)
                 continue
             self.reconnects += 1
-            self._connection(True)
+            self._connection("back")
             for message, _ in list(self._pending.values()):
                 if message is not _NO_RESEND:
                     await self._send(message)
             return True
         return False
 
-    def _connection(self, up: bool) -> None:
+    def _connection(self, state: str) -> None:
         if self.on_connection is not None:
-            self.on_connection(up)
+            self.on_connection(state)
 
     def _finish(self) -> None:
         self.connected = False

@@ -49,6 +49,7 @@ class NetGame:
         self.lines: list[str] = []  # chat and table notices, oldest first
         self.last_auto: list[Action] = []
         self.reconnecting = False
+        self.gone = False  # the link is lost for good
         self.sheets_shown = 0  # score sheets shown: one per deal result
         self._tasks: set[asyncio.Task[Any]] = set()
         client.on_message = self._message
@@ -179,7 +180,7 @@ class NetGame:
     def connection_note(self) -> str:
         if self.reconnecting:
             return "Connection lost: reconnecting…"
-        if self.client.closed.is_set():
+        if self.gone:
             return "Disconnected from the table (q to leave)"
         return ""
 
@@ -311,11 +312,13 @@ class NetGame:
             self.refused(str(msg.get("message", "")))
         self.changed()
 
-    def _connection(self, up: bool) -> None:
-        self.reconnecting = not up and not self.client.closed.is_set() and self.client.reconnect
-        if not up and not self.reconnecting:
+    def _connection(self, state: str) -> None:
+        """The link to the table: "lost" (the client reconnects), "back", or "gone"."""
+        self.reconnecting = state == "lost"
+        self.gone = self.gone or state == "gone"
+        if state == "gone":
             self._note("* Disconnected from the table")
-        elif up:
+        elif state == "back":
             self._note("* Reconnected")
         self.changed()
 
