@@ -146,6 +146,47 @@ async def test_the_lobby_lists_rooms_and_creates_one(server: Server, tmp_path: P
         assert listed["code"] in [r["code"] for r in lobby_screen.rooms]
 
 
+async def test_the_new_room_form_asks_for_what_the_server_takes(
+    server: Server, tmp_path: Path
+) -> None:
+    from textual.widgets import Input
+
+    from bigtwo.tui.forms import Choice
+
+    app = app_for(tmp_path, server.url)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.press("n")
+        await until(lambda: isinstance(app.screen, NewRoomForm), "the form")
+        form = app.screen
+        assert isinstance(form, NewRoomForm)
+        seat = form.query_one("#room-seat-3", Choice)
+        seat.set_options(seat.options, "none")
+        form.action_create()  # palm with three seats
+        await pilot.pause()
+        assert "palm is played by 4 players, not 3" in screen_text(app)
+        rules = form.query_one("#room-rules", Choice)
+        rules.set_options(rules.options, "hongkong")
+        form.query_one("#room-deals", Input).value = "0"
+        form.action_create()
+        await pilot.pause()
+        assert "Deals must be a whole number of at least 1, not '0'" in screen_text(app)
+        form.query_one("#room-deals", Input).value = "3"
+        public = form.query_one("#room-public", Choice)
+        public.set_options(public.options, False)
+        assert form.request() == {
+            "preset": "hongkong",
+            "seats": ["human", "computer:classic", "computer:classic"],
+            "public": False,
+            "deals": 3,
+        }
+        form.action_create()  # a private room: made, and Ann sits down there
+        await until(lambda: isinstance(app.screen, TableScreen), "the table")
+        room = table_game(app).mirror.room
+        assert room["preset"] == "hongkong" and room["deals"] == 3
+        assert room["options"]["public"] is False
+
+
 async def test_the_lobby_pages_through_the_open_rooms(server: Server, tmp_path: Path) -> None:
     async with Lobby(server.url) as lobby:
         for i in range(PAGE + 1):
