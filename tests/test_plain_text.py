@@ -1,19 +1,19 @@
 """Text people typed stays text: the service sends names, titles and chat exactly as typed
-(cleaned of control characters, never HTML-escaped), and the terminal client prints them as
+(cleaned of control characters, never HTML-escaped), and the terminal game shows them as
 they came, so ``<img …>`` and ``Tom &amp; Jerry`` read the same everywhere."""
 
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from bigtwo.commands.server import _Screen
+from bigtwo.server.client import TableClient
 from bigtwo.service.commands import Command, Op
 from bigtwo.service.config import TableConfig
 from bigtwo.service.table import TableService, hash_token
+from bigtwo.tui.netgame import NetGame
 
 IMG = "<img src=x onerror=f(1)>"  # 24 characters: a whole name, not cut
 TOM = "Tom &amp; Jerry"
@@ -45,32 +45,45 @@ def test_the_service_sends_names_titles_and_chat_as_typed() -> None:
     assert t.snapshot(0)["room"]["seats"][1]["name"] == TOM
 
 
-def screen(names: list[str]) -> _Screen:
-    shown = _Screen()
-    seats = [{"seat": i, "name": n, "ready": False} for i, n in enumerate(names)]
-    room = {"code": "TEST", "seats": seats}
-    shown.client = SimpleNamespace(state=SimpleNamespace(room=room, seat=0, status="waiting"))
-    return shown
+def net_game(names: list[str]) -> NetGame:
+    """A network table's game with these players seated (no connection needed)."""
+    game = NetGame(TableClient("ws://127.0.0.1:9/ws/TEST", "token"))
+    seats = [
+        {"seat": i, "name": n, "kind": "human", "taken": True, "connected": True}
+        for i, n in enumerate(names)
+    ]
+    game.mirror.room = {"code": "TEST", "seats": seats}
+    game.mirror.seat = 0
+    return game
 
 
 @pytest.mark.parametrize(
-    ("message", "printed"),
+    ("message", "line"),
     [
-        ({"type": "chat", "seat": 1, "name": TOM, "text": "a &lt; b"}, f"[{TOM}] a &lt; b"),
-        ({"type": "chat", "seat": 0, "name": IMG, "text": "a & b"}, f"[{IMG}] a & b"),
-        ({"type": "joined", "seat": 1, "name": TOM, "avatar": None}, f"{TOM} sits at seat 1"),
-        ({"type": "ready", "seat": 1, "ready": True}, f"{TOM} is ready"),
-        ({"type": "quit", "seat": 0}, f"{IMG} quit"),
+        ({"type": "chat", "seat": 1, "name": TOM, "text": "a &lt; b"}, f"{TOM}: a &lt; b"),
+        ({"type": "chat", "seat": 0, "name": IMG, "text": "[b]a[/b]"}, f"{IMG}: [b]a[/b]"),
+        ({"type": "joined", "seat": 1, "name": TOM, "avatar": None}, f"* {TOM} sits down"),
+        ({"type": "quit", "seat": 1}, f"* {TOM} left the game"),
+        ({"type": "presence", "seat": 1, "connected": False}, f"* {TOM} is away"),
     ],
 )
-def test_the_terminal_client_prints_text_as_it_came(
-    message: dict[str, Any], printed: str, capsys: pytest.CaptureFixture[str]
+def test_the_terminal_game_shows_network_text_as_it_came(
+    message: dict[str, Any], line: str
 ) -> None:
-    screen([IMG, TOM]).show(message)
-    assert printed in capsys.readouterr().out
+    game = net_game([IMG, TOM])
+    game._message(message)
+    assert game.lines[-1] == line
 
 
-def test_the_terminal_lobby_lists_names_as_they_came(capsys: pytest.CaptureFixture[str]) -> None:
-    screen([IMG, TOM]).render()
-    out = capsys.readouterr().out
-    assert f"0: {IMG}" in out and f"1: {TOM}" in out
+async def test_the_terminal_lobby_and_table_draw_names_as_they_came() -> None:
+    from rich.text import Text
+
+    from bigtwo.tui.lobby import LobbyScreen
+
+    game = net_game([IMG, "[b]Bold[/b]"])
+    assert game.names == [IMG, "[b]Bold[/b]"]
+    # The lobby's cells are Text, which Textual never reads as markup.
+    row = LobbyScreen.row({"code": "ABC", "title": "[i]x[/i]", "preset": "palm", "deals": 1,
+                           "status": "waiting", "seats": []})  # fmt: skip
+    assert all(isinstance(cell, Text) for cell in row)
+    assert [cell.plain for cell in row][:2] == ["ABC", "[i]x[/i]"]

@@ -32,6 +32,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play.add_argument(
         "--deals", metavar="N", type=int, help="deals per game (default: the rule set's)"
     )
+    play.add_argument(
+        "--server",
+        metavar="URL",
+        help="play at a game server (http://host:port): its lobby of open rooms opens",
+    )
+    play.add_argument(
+        "--room", metavar="CODE", help="with --server: enter this room (a code or share link)"
+    )
+    play.add_argument("--watch", action="store_true", help="with --room: watch instead of playing")
+    play.add_argument("--name", default="", help="your name at network tables")
     play.set_defaults(run=_play)
 
 
@@ -59,6 +69,17 @@ def not_a_terminal() -> str | None:
 def _play(args: argparse.Namespace) -> int:
     from ..engine.rules import Rules
 
+    server = args.server
+    if args.room and server is None:
+        if "://" not in args.room:
+            print("bigtwo play: --room needs --server URL, or a share link as the room")
+            return 2
+        from ..tui.netgame import room_of
+
+        server = room_of(args.room)[0]
+    if server is not None and not server.startswith(("http://", "https://")):
+        print(f"bigtwo play: --server must be an http:// or https:// address, not {server!r}")
+        return 2
     missing = not_a_terminal()
     if missing is not None:
         print(
@@ -76,5 +97,13 @@ def _play(args: argparse.Namespace) -> int:
         print("bigtwo play: --deals must be at least 1")
         return 2
     return run(
-        db_path=args.db, rules=args.rules, seed=args.seed, ascii_only=args.ascii, deals=args.deals
+        db_path=args.db,
+        rules=args.rules,
+        seed=args.seed,
+        ascii_only=args.ascii,
+        deals=args.deals,
+        server=server,
+        room=args.room,
+        watch=args.watch,
+        name=args.name,
     )

@@ -1,27 +1,22 @@
-"""``bigtwo serve`` (the game server), ``bigtwo join`` (a terminal client for a network table),
+"""``bigtwo serve`` (the game server), ``bigtwo join`` (the terminal game at a network room),
 ``bigtwo bench server`` (the server load benchmark) and ``bigtwo bench abuse`` (the server
 under every abuse pattern at once).
 
-This module only reads options and wires them to :mod:`bigtwo.server`; the terminal client
-shows what the server sends and sends what the player types, deciding no rule itself.
+This module only reads options and wires them to :mod:`bigtwo.server` (and, for ``join``, to
+the terminal game, :mod:`bigtwo.tui`).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import ipaddress
 import json
 import os
 import sys
-import threading
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
-from ..engine.cards import card_symbols, to_mask
-from ..engine.errors import BigTwoError
 from . import bench_parser
 
 
@@ -112,15 +107,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     serve.set_defaults(run=_serve)
 
-    join = sub.add_parser("join", help="sit at a network table in this terminal")
+    join = sub.add_parser(
+        "join",
+        help="sit at a network table in the terminal game",
+        description="Open the terminal game at a room of a game server (the same as "
+        "bigtwo play --server URL --room ROOM); q at the table goes to the server's lobby.",
+    )
     join.add_argument("room", help="room code or share link")
     join.add_argument(
         "--server", help="server URL (default: from the link, else http://127.0.0.1:8000)"
     )
     join.add_argument("--name", default="", help="your name at the table")
-    join.add_argument("--seat", type=int, help="a particular free seat")
-    join.add_argument("--token", help="your seat token, to rejoin (remembered otherwise)")
     join.add_argument("--watch", action="store_true", help="watch instead of playing")
+    join.add_argument(
+        "--db", metavar="PATH", help="data file for preferences (default: as bigtwo play)"
+    )
     join.set_defaults(run=_join)
 
     bench = bench_parser(sub)
@@ -330,289 +331,36 @@ def _print_abuse(result: dict[str, Any]) -> None:
     )
 
 
-# -- join: a terminal client ------------------------------------------------------------------
-HELP = (
-    "Type cards to play (3d 3c, or 10h), 'pass', 'say TEXT' to chat, 'ready', 'next' (between "
-    "deals), 'hand', 'sync', 'quit'."
-)
-
-
-def _parse_room(room: str, server: str | None) -> tuple[str, str]:
-    """A room code and server URL from a code or a share link."""
-    if "://" in room:
-        parts = urlsplit(room)
-        base = f"{parts.scheme}://{parts.netloc}"
-        code = (
-            parse_qs(parts.query).get("room", [""])[0] or parts.path.rstrip("/").rsplit("/", 1)[-1]
-        )
-        return code.upper(), server or base
-    return room.strip().upper(), server or "http://127.0.0.1:8000"
-
-
-def _tokens_file() -> Path:
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("bigtwo")) / "tokens.json"
-
-
-def _remembered(key: str) -> dict[str, Any] | None:
-    try:
-        data = json.loads(_tokens_file().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    entry = data.get(key) if isinstance(data, dict) else None
-    return entry if isinstance(entry, dict) else None
-
-
-def _remember(key: str, entry: dict[str, Any]) -> None:
-    path = _tokens_file()
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            data = {}
-    except (OSError, ValueError):
-        data = {}
-    data[key] = entry
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(data), encoding="utf-8")
-        path.chmod(0o600)  # seat tokens are secrets
-
-
-def _forget(key: str) -> None:
-    path = _tokens_file()
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return
-    if isinstance(data, dict) and data.pop(key, None) is not None:
-        with contextlib.suppress(OSError):
-            path.write_text(json.dumps(data), encoding="utf-8")
-
-
+# -- join: the terminal game at a network room -------------------------------------------------
 def _join(args: argparse.Namespace) -> int:
-    code, server = _parse_room(args.room, args.server)
-    try:
-        return asyncio.run(_join_async(code, server.rstrip("/"), args))
-    except EOFError:
-        return 0
+    """``bigtwo join ROOM``: the terminal game (``bigtwo play --server``) opened at that room."""
+    from .play import not_a_terminal
 
-
-async def _join_async(code: str, server: str, args: argparse.Namespace) -> int:
-    from ..server.client import ActionRefused, ConnectionLost, Lobby, ServerError, TableClient
-
-    key = f"{server}|{code}"
-    async with Lobby(server) as lobby:
-        try:
-            if args.watch:
-                seat_info = await lobby.watch(code)
-            elif args.token:
-                room = await lobby.room(code)
-                seat_info = {"token": args.token, "ws": room["ws"]}
-            else:
-                seat_info = _remembered(key) or {}
-                if not seat_info:
-                    seat_info = await lobby.join(code, args.name, args.seat)
-                    _remember(
-                        key,
-                        {
-                            "token": seat_info["token"],
-                            "ws": seat_info["ws"],
-                            "seat": seat_info["seat"],
-                        },
-                    )
-                    print(
-                        f"Seated at {seat_info['seat']} of table {code}. Rejoin any time with the same command."
-                    )
-        except ServerError as exc:
-            print(f"bigtwo join: {exc}", file=sys.stderr)
-            return 2
-        except Exception as exc:  # the server cannot be reached
-            print(f"bigtwo join: cannot reach {server}: {exc}", file=sys.stderr)
-            return 1
-    screen = _Screen(server)
-    client = TableClient(
-        seat_info["ws"], seat_info["token"], watch=args.watch, on_message=screen.show
-    )
-    screen.client = client
-    try:
-        await client.connect()
-    except ActionRefused as exc:
-        if exc.code == "unauthorized" and not args.token and not args.watch:
-            _forget(key)  # a remembered seat that is gone (quit, or a finished table)
-            print(f"bigtwo join: {exc}; your seat there is gone (forgotten now)", file=sys.stderr)
-        else:
-            print(f"bigtwo join: {exc}", file=sys.stderr)
-        return 2
-    except Exception as exc:
-        print(f"bigtwo join: cannot connect: {exc}", file=sys.stderr)
-        return 1
-    print(HELP)
-    lines: asyncio.Queue[str | None] = asyncio.Queue()
-    loop = asyncio.get_running_loop()
-
-    def read_stdin() -> None:  # input() blocks, so it lives in its own thread
-        while True:
-            try:
-                line = input()
-            except (EOFError, KeyboardInterrupt):
-                loop.call_soon_threadsafe(lines.put_nowait, None)
-                return
-            loop.call_soon_threadsafe(lines.put_nowait, line)
-
-    threading.Thread(target=read_stdin, daemon=True).start()
-    closed = asyncio.create_task(client.closed.wait())
-    while True:
-        get = asyncio.create_task(lines.get())
-        done, _ = await asyncio.wait({get, closed}, return_when=asyncio.FIRST_COMPLETED)
-        if closed in done:
-            get.cancel()
-            print("Disconnected from the table.")
-            return 0
-        line = get.result()
-        if line is None:
-            await client.close()
-            return 0
-        text = line.strip()
-        if not text:
-            continue
-        word, _, rest = text.partition(" ")
-        try:
-            if word.lower() in ("help", "?"):
-                print(HELP)
-            elif word.lower() == "pass":
-                await client.pass_()
-            elif word.lower() in ("say", "chat"):
-                await client.chat(rest)
-            elif word.lower() == "ready":
-                await client.ready()
-            elif word.lower() == "next":
-                await client.next_deal()
-            elif word.lower() == "hand":
-                screen.render()
-            elif word.lower() == "sync":
-                await client.sync()
-                screen.render()
-            elif word.lower() == "quit":
-                await client.quit()
-                await client.close()
-                return 0
-            else:
-                await client.play(text)
-        except ActionRefused as exc:
-            print(f"  ! {exc}")
-        except BigTwoError as exc:  # notation the client could not read
-            print(f"  ! {exc}")
-        except (ConnectionLost, TimeoutError):
-            print("  ! no answer from the server")
-
-
-class _Screen:
-    """Prints the table for a person: names, counts, the table, the hand, whose turn."""
-
-    def __init__(self, server: str = "") -> None:
-        self.client: Any = None
-        self.server = server
-
-    def name(self, seat: int) -> str:
-        seats = self.client.state.room.get("seats", [])
-        name = seats[seat]["name"] if seat < len(seats) else ""
-        return name or f"Seat {seat}"
-
-    def show(self, msg: dict[str, Any]) -> None:
-        kind = msg.get("type")
-        if kind == "chat":
-            print(f"  [{msg['name']}] {msg['text']}")
-        elif kind == "joined":
-            print(f"  {msg['name']} sits at seat {msg['seat']}")
-        elif kind == "left":
-            print(f"  seat {msg['seat']} is free again")
-        elif kind == "ready":
-            print(f"  {self.name(msg['seat'])} is {'ready' if msg['ready'] else 'not ready'}")
-        elif kind == "action":
-            what = (
-                "passes" if msg["cards"] is None else f"plays {card_symbols(to_mask(msg['cards']))}"
-            )
-            extra = f" ({msg['reason']})" if msg["auto"] and msg["reason"] else ""
-            print(f"  {self.name(msg['seat'])} {what}{extra}")
-            if msg["trick_over"] and msg["winner"] is None:
-                print(f"  — {self.name(msg['turn'])} leads")
-        elif kind == "control":
-            who = "a computer plays for" if msg["control"] == "computer" else "back:"
-            print(f"  {who} {self.name(msg['seat'])}")
-        elif kind == "quit":
-            print(f"  {self.name(msg['seat'])} quit; a computer finishes their match")
-        elif kind == "deal_end":
-            print(
-                f"  Deal {msg['deal']} won by {self.name(msg['winner'])}. Cards left: {msg['counts']}; totals {msg['totals']}"
-            )
-            for seat, cards in enumerate(msg.get("left", [])):
-                if cards:
-                    # The server sends every seat's factor with every deal's end.
-                    band = {2: " DOUBLE!", 3: " TRIPLE!"}.get(msg["multipliers"][seat], "")
-                    print(f"    {self.name(seat)}: {card_symbols(to_mask(cards))}{band}")
-            if msg.get("next_deal"):
-                print("  Type 'next' when you are ready for the next deal.")
-        elif kind == "next":
-            print(f"  {self.name(msg['seat'])} is ready for the next deal")
-        elif kind == "rematch":
-            code = msg["code"]
-            if msg.get("token") and self.server:
-                _remember(
-                    f"{self.server}|{code}",
-                    {"token": msg["token"], "ws": self.client.url.rsplit("/", 1)[0] + f"/{code}",
-                     "seat": msg.get("seat")},
-                )  # fmt: skip
-                print(f"  A new game is open at table {code}: you have a seat there. "
-                      f"Join it with: bigtwo join {code} --server {self.server}")  # fmt: skip
-            else:
-                print(f"  A new game is open at table {code}.")
-        elif kind == "match_end":
-            print(f"  The match is over. Totals: {msg['totals']}")
-        elif kind == "closed":
-            print(f"  The table closed: {msg['reason']}")
-        elif kind == "presence" and msg["seat"] != self.client.state.seat:
-            print(
-                f"  {self.name(msg['seat'])} {'is back' if msg['connected'] else 'lost the connection'}"
-            )
-        elif kind == "clock" and msg["seat"] == self.client.state.seat:
-            print(f"  {msg['ms'] / 1000:.0f} s to play")
-        elif kind == "error" and msg.get("id") is None:
-            print(f"  ! {msg['message']}")
-        if kind in ("sync", "hand", "turn"):  # a new deal, or our turn (turn events are ours only)
-            self.render()
-
-    def render(self) -> None:
-        from ..service.table import TableStatus
-
-        state = self.client.state
-        if not state.room:
-            return
-        if state.status == TableStatus.WAITING:
-            seats = ", ".join(
-                f"{s['seat']}: {s['name'] or '(free)'}{' ✓' if s['ready'] else ''}"
-                for s in state.room["seats"]
-            )
-            print(f"Table {state.room['code']} — waiting: {seats}. Type 'ready' when you are.")
-            return
-        if not state.counts:
-            return
-        counts = " | ".join(f"{self.name(s)} {c}" for s, c in enumerate(state.counts))
-        to_beat = (
-            "(lead)"
-            if state.to_beat is None
-            else f"{state.to_beat.symbols()} by {self.name(state.to_beat_seat)}"
-        )
+    server, code, invite = _room_of(args.room)
+    server = (args.server or server or "http://127.0.0.1:8000").rstrip("/")
+    if not code.isalnum():
         print(
-            f"Deal {state.deal_number}/{state.room.get('deals', '?')} · cards: {counts} · table: {to_beat}"
+            f"bigtwo join: {args.room!r} is neither a room code nor a share link", file=sys.stderr
         )
-        if state.seat is not None:
-            print(f"Your hand: {card_symbols(state.hand)}")
-            if state.my_turn:
-                options = ", ".join(p.symbols() for p in (state.legal or [])[:12])
-                more = " …" if len(state.legal or []) > 12 else ""
-                print(
-                    f"Your turn. You may play: {options}{more}{' or pass' if state.can_pass else ''}"
-                )
-            else:
-                print(f"{self.name(state.turn)} to play.")
+        return 2
+    if not server.startswith(("http://", "https://")):
+        print(f"bigtwo join: --server must be an http:// or https:// address, not {server!r}")
+        return 2
+    missing = not_a_terminal()
+    if missing is not None:
+        print(
+            f"bigtwo join: the game needs a terminal, and its {missing} is not one. "
+            "Run it in a terminal window, without | or < or >.",
+            file=sys.stderr,
+        )
+        return 2
+    from ..tui import run
+
+    room = f"{server}/r/{code}" + (f"?invite={invite}" if invite else "")
+    return run(db_path=args.db, server=server, room=room, watch=args.watch, name=args.name)
+
+
+def _room_of(text: str) -> tuple[str, str, str]:
+    from ..tui.netgame import room_of
+
+    return room_of(text)

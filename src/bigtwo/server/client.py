@@ -167,6 +167,7 @@ class TableClient:
         reconnect_for: float = 30.0,
         keep: bool = False,
         on_message: Callable[[dict[str, Any]], None] | None = None,
+        on_connection: Callable[[str], None] | None = None,
     ) -> None:
         self.url = url
         self.token = token
@@ -176,6 +177,8 @@ class TableClient:
         self.reconnect_for = reconnect_for
         self.keep = keep
         self.on_message = on_message
+        self.on_connection = on_connection  # told "lost", "back" or "gone" (for good)
+        self.connected = False
         self.state = TableMirror()
         self.seen = 0
         self.welcome: dict[str, Any] = {}
@@ -239,6 +242,7 @@ class TableClient:
         self.welcome = first
         self.state.seat = first["seat"]
         self._ws = ws
+        self.connected = True
         for msg in batch:
             self._handle(msg)
 
@@ -252,10 +256,14 @@ class TableClient:
             except ConnectionClosed:
                 pass
             self.close_code = ws.close_code
+            self.connected = False
             if self._closing or not self.reconnect or ws.close_code in _FINAL_CLOSES:
                 break
+            self._connection("lost")
             if not await self._reconnect():
                 break
+        if not self._closing:
+            self._connection("gone")  # for good: self.closed is set just below
         self._finish()
 
     async def _reconnect(self) -> bool:
@@ -274,13 +282,19 @@ class TableClient:
                 delay = min(delay * 2, 0.5)
                 continue
             self.reconnects += 1
+            self._connection("back")
             for message, _ in list(self._pending.values()):
                 if message is not _NO_RESEND:
                     await self._send(message)
             return True
         return False
 
+    def _connection(self, state: str) -> None:
+        if self.on_connection is not None:
+            self.on_connection(state)
+
     def _finish(self) -> None:
+        self.connected = False
         self.closed.set()
         for _, future in self._pending.values():
             if not future.done():

@@ -19,12 +19,18 @@ def run(
     seed: int | None = None,
     ascii_only: bool = False,
     deals: int | None = None,
+    server: str | None = None,
+    room: str | None = None,
+    watch: bool = False,
+    name: str = "",
 ) -> int:
     """Run the game until the player quits; the game in progress is kept for next time.
 
     The store is opened before the screen takes over, so a locked or damaged data file is
     reported in words on the command line (a :class:`BigTwoError`), not inside the app; so is
     a data file whose game another ``bigtwo play`` has open (see :class:`.storage.TableLock`).
+    With ``server`` it opens that game server's lobby (and ``room`` in it) instead: the data
+    file then only keeps the preferences, and another game may be open on it.
     """
     from ..match.store import MatchStore
     from .storage import TableLock
@@ -32,7 +38,7 @@ def run(
     store = MatchStore(db_path)
     memory = str(store.path) == ":memory:"
     try:
-        with TableLock(store.path) if not memory else _no_lock():
+        with TableLock(store.path) if not memory and server is None else _no_lock():
             from .app import BigTwoApp
 
             app = BigTwoApp(
@@ -42,6 +48,10 @@ def run(
                 ascii_only=ascii_only,
                 deals=deals,
                 store=store,
+                server=server,
+                room=room,
+                watch=watch,
+                name=name,
             )
             app.run()
     finally:

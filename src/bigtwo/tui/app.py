@@ -11,6 +11,7 @@ exception from bad input reaches the screen as a traceback: refusals are shown a
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.app import App
 from textual.binding import Binding
+from textual.css.query import NoMatches
 
 from ..bots.levels import level_label
 from ..engine.cards import Mask
@@ -37,6 +39,8 @@ from .table import TableScreen
 
 if TYPE_CHECKING:
     from .forms import NewGameRequest
+    from .lobby import LobbyScreen
+    from .netgame import NetGame
 
 _ASCII_KEYS = {"⏎": "Enter", "↑": "Up", "↓": "Down", "←": "Left", "→": "Right", "⌫": "Bksp"}
 
@@ -70,7 +74,13 @@ class BigTwoApp(App[None]):
         export_dir: str | Path | None = None,
         clock: Callable[[], float] = time.monotonic,
         store: MatchStore | None = None,
+        server: str | None = None,
+        room: str | None = None,
+        watch: bool = False,
+        name: str = "",
     ) -> None:
+        """``server``: play at that game server (its lobby opens; ``room``, a code or share
+        link, is entered at once, watched with ``watch``) instead of at a local table."""
         super().__init__()
         if rules is not None:
             Rules.preset(rules)  # an unknown preset fails here, in words, before the screen
@@ -88,6 +98,12 @@ class BigTwoApp(App[None]):
         self.game: GameController | None = None
         self.table: TableScreen | None = None
         self.ready = False  # the table is up and playable (start-up timing and tests)
+        self.server = server
+        self.room = room
+        self.watch_room = watch
+        self.name_override = name
+        self.net: NetGame | None = None  # the network table being played, if any
+        self.lobby: LobbyScreen | None = None
 
     # -- start-up ---------------------------------------------------------------------------
     def on_mount(self) -> None:
@@ -98,6 +114,9 @@ class BigTwoApp(App[None]):
         self.prefs = load_prefs(self.storage)
         if self.ascii_only:
             self.add_class("-ascii")
+        if self.server is not None:
+            self._open_lobby(self.server)
+            return
         self.table = TableScreen(ascii_only=self.ascii_only)
         self.push_screen(self.table)
         saved = self.storage.unfinished()
@@ -105,6 +124,93 @@ class BigTwoApp(App[None]):
             self.push_screen(ResumeOffer(saved.summary()), lambda yes: self._resume(saved, yes))
             return
         self.start_game(self.new_setup())
+
+    # -- network play ------------------------------------------------------------------------------
+    def _open_lobby(self, server: str) -> None:
+        from .lobby import LobbyScreen
+
+        self.lobby = LobbyScreen(server, name=self.name_override)
+        self.push_screen(self.lobby)
+        if self.room:
+            room, lobby = self.room, self.lobby
+
+            async def enter() -> None:
+                from .netgame import room_of
+
+                where, code, invite = room_of(room)
+                await lobby.enter(code, watch=self.watch_room or bool(invite), invite=invite,
+                                  server=where)  # fmt: skip
+
+            self.call_after_refresh(enter)
+
+    def player_name(self) -> str:
+        """The name to sit down with: ``--name``, else the first name in Preferences."""
+        return self.name_override or (self.prefs.names[0] if self.prefs.names else "")
+
+    def sit(self, net: NetGame) -> None:
+        """Show a network table, joined or watched, on the table screen."""
+        self.net = net
+        table = TableScreen(ascii_only=self.ascii_only)
+        self.table = table
+
+        def changed() -> None:
+            if self.net is net and table.is_mounted:
+                with contextlib.suppress(NoMatches):  # the table is being taken down
+                    table.redraw()
+                    table.advance()
+                    if len(net.mirror.results) > net.sheets_shown:
+                        self.deal_finished()  # a deal ended, even if the next began at once
+
+        net.changed = changed
+        net.refused = lambda message: table.say(message, "error")
+        table.attach(net)
+        self.push_screen(table)
+        self.ready = True
+        table.advance()
+
+    async def leave_table(self) -> None:
+        """Back to the lobby from a network table (the seat stays ours on the server until
+        the table gives it to a computer)."""
+        net, self.net = self.net, None
+        if net is not None:
+            await net.close()
+        while (
+            self.lobby is not None and self.screen is not self.lobby and len(self.screen_stack) > 1
+        ):
+            self.pop_screen()
+        if self.lobby is not None:
+            await self.lobby.action_refresh()
+
+    def _net_deal_finished(self, net: NetGame) -> None:
+        """The score sheet of each deal the server finished, once (the next deal may have
+        begun already: the sheet is of the deal that ended)."""
+        shown = len(net.mirror.results)
+        if self.screen is not self.table or shown <= net.sheets_shown:
+            return
+        net.sheets_shown = shown
+        number = net.mirror.results[-1]["deal"]
+        if net.game_over or number >= net.deals:  # the match's end may come just after
+            title, button = "Score: the match is over", "Leave the table"
+        else:
+            title, button = f"Score of deal {number} of {net.deals}", "Next deal"
+        text = Text(net_score_text(net))
+        sheet = ScoreSheet(text, title=title, button=button, deals=None, again=False)
+        self.push_screen(sheet, lambda answer: self._after_net_sheet(net, answer))
+
+    async def _after_net_sheet(self, net: NetGame, answer: str | None) -> None:
+        if net is not self.net:
+            return
+        last = bool(net.mirror.results) and net.mirror.results[-1]["deal"] >= net.deals
+        if answer == "quit" or net.game_over or last:
+            await self.leave_table()
+            return
+        if answer not in (None, "next", "again"):
+            net.sheets_shown -= 1  # the sheet comes back when the page closes
+            self.open_page(answer, then=self.deal_finished)
+            return
+        net.next_deal()
+        assert self.table is not None
+        self.table.redraw()
 
     def report(self, message: str) -> None:
         """A storage problem: say it and play on (the game is then not saved)."""
@@ -167,13 +273,17 @@ class BigTwoApp(App[None]):
         if self.game is not None and self.storage is not None:
             self.storage.save_game(self.game)
 
-    def action_quit(self) -> None:  # type: ignore[override]
+    async def action_quit(self) -> None:
+        if self.net is not None and self.lobby is not None:
+            await self.leave_table()  # from a network table, q goes back to the lobby
+            return
         self.autosave()
         self.exit()
 
     def hang_up(self) -> None:
         """The terminal went away (window closed, link dropped): keep the game and quit."""
-        self.action_quit()
+        self.autosave()
+        self.exit()
 
     def on_unmount(self) -> None:
         if self.storage is not None:
@@ -185,6 +295,9 @@ class BigTwoApp(App[None]):
 
     # -- after a deal --------------------------------------------------------------------------
     def deal_finished(self) -> None:
+        if self.net is not None:
+            self._net_deal_finished(self.net)
+            return
         game = self.game
         if game is None or not game.deal_over or self.screen is not self.table:
             # Not over: a new game was started from a page opened over the sheet. Not at the
@@ -217,7 +330,7 @@ class BigTwoApp(App[None]):
         if game is None:
             return
         if answer == "quit":
-            self.action_quit()
+            self.call_next(self.action_quit)
             return
         if answer == "menu":
             self.push_screen(
@@ -301,11 +414,30 @@ class BigTwoApp(App[None]):
                 then()
 
         if what == "quit":
-            self.action_quit()
+            self.call_next(self.action_quit)
+        elif what == "new" and self.net is not None:
+            assert self.table is not None
+            self.table.say("A new game is made in the lobby: q leaves this table first", "error")
+            closed()
         elif what == "help":
-            ruleset = game.match.ruleset if game is not None else RuleSet.preset(self.prefs.rules)
+            if self.net is not None and self.net.mirror.ruleset is not None:
+                ruleset = self.net.mirror.ruleset
+            else:
+                ruleset = (
+                    game.match.ruleset if game is not None else RuleSet.preset(self.prefs.rules)
+                )
             body = rules_help(ruleset, ascii_only=self.ascii_only) + "\n\n" + KEYS_HELP
             self.push_screen(pages.Page(body, title="Help: rules and keys   (Esc back)"), closed)
+        elif what == "history" and self.net is not None:
+            assert self.table is not None
+            self.table.say("The history of a network game is not kept in the terminal", "error")
+            closed()
+        elif what == "tracker" and self.net is not None:
+            net = self.net
+            body = pages.tracker_text(
+                net.view().played, net.hand(), net.rules, ascii_only=self.ascii_only
+            )
+            self.push_screen(pages.TrackerPage(body), closed)
         elif what == "history" and game is not None:
             self.push_screen(
                 pages.HistoryPage(
@@ -446,6 +578,29 @@ class BigTwoApp(App[None]):
         if self.ascii_only and not shown.isascii():
             return _ASCII_KEYS.get(shown, binding.key)
         return shown
+
+
+def net_score_text(net: NetGame) -> str:
+    """The score sheet of a network table's last deal, from what the server sent."""
+    mirror = net.mirror
+    names = net.names
+    lines = []
+    result = mirror.results[-1] if mirror.results else None
+    if result is not None:
+        winner = names[result["winner"]] if result["winner"] < len(names) else "?"
+        lines.append(f"Deal {result['deal']}: {winner} went out")
+        lines.append("")
+        lines.append(f"{'Player':<14}{'Cards left':>11}{'Points':>8}{'Total':>8}")
+        for seat, name in enumerate(names):
+            left = result.get("counts", [0] * len(names))[seat]
+            points = result.get("points", [0] * len(names))[seat]
+            total = mirror.totals[seat] if seat < len(mirror.totals) else 0
+            lines.append(f"{name[:13]:<14}{left:>11}{points:>+8}{total:>+8}")
+    waiting = (mirror.next_deal or {}).get("waiting", [])
+    if waiting and not net.game_over:
+        lines.append("")
+        lines.append("Waiting for: " + ", ".join(names[s] for s in waiting if s < len(names)))
+    return "\n".join(lines)
 
 
 def _levels() -> list[str]:

@@ -430,31 +430,37 @@ class GameController:
 
     def hint(self, seat: int | None = None) -> Hint:
         """What to play: the project's hint adviser when installed, else the cheapest play."""
-        view = self.view(self.turn if seat is None else seat)
-        try:
-            from ..bots import hint as hint_module
-        except ImportError:
-            hint_module = None  # type: ignore[assignment]
-        if hint_module is not None and hasattr(hint_module, "hint"):
-            try:
-                return _as_hint(hint_module.hint(view))
-            except BigTwoError:
-                pass
-        return cheapest_hint(view)
+        return hint_for(self.view(self.turn if seat is None else seat))
 
     # -- what the table shows -------------------------------------------------------------
     def trick(self) -> tuple[list[Action], bool]:
         """The actions of the trick in play, or of the trick just won when the next lead is
         still to come (``True``), so the last plays stay on the table until someone leads."""
-        actions = list(self.mirror.actions)
-        if not actions:
-            return [], False
-        ends = [i for i, a in enumerate(actions) if a.trick_over]
-        if ends and ends[-1] == len(actions) - 1:
-            start = ends[-2] + 1 if len(ends) > 1 else 0
-            return actions[start:], True
-        start = ends[-1] + 1 if ends else 0
-        return actions[start:], False
+        return trick_of(self.mirror.actions)
+
+    # -- what only a network table has (see :class:`~bigtwo.tui.netgame.NetGame`) -----------
+    talks = False  # no chat at one screen
+    started = True  # a local match starts as it opens
+    lines: tuple[str, ...] = ()  # chat and table notices
+
+    def presence(self, seat: int) -> str:
+        """Whether a seat's player is here: always, at one screen."""
+        return ""
+
+    def say(self, text: str) -> None:
+        """Chat: nobody else to hear it at one screen."""
+
+    def waiting_note(self) -> str:
+        return ""
+
+    @property
+    def code(self) -> str:
+        return self.local.code
+
+    @property
+    def connection_note(self) -> str:
+        """Trouble with the link to the table, in words: none for a local table."""
+        return ""
 
     def score_rows(self, number: int | None = None) -> list[ScoreRow]:
         """The score sheet of deal ``number`` (the last finished one by default)."""
@@ -538,6 +544,34 @@ class _ComputerSeats(dict[int, "ComputerSeat"]):
     def __setitem__(self, seat: int, computer: ComputerSeat) -> None:
         super().__setitem__(seat, computer)
         self._game.local.service.seats[seat].computer = computer
+
+
+def hint_for(view: TableView) -> Hint:
+    """What to play: the project's hint adviser when installed, else the cheapest play."""
+    try:
+        from ..bots import hint as hint_module
+    except ImportError:
+        hint_module = None  # type: ignore[assignment]
+    if hint_module is not None and hasattr(hint_module, "hint"):
+        try:
+            return _as_hint(hint_module.hint(view))
+        except BigTwoError:
+            pass
+    return cheapest_hint(view)
+
+
+def trick_of(actions: Sequence[Action]) -> tuple[list[Action], bool]:
+    """The actions of the trick in play, or of the trick just won when the next lead is
+    still to come (``True``)."""
+    actions = list(actions)
+    if not actions:
+        return [], False
+    ends = [i for i, a in enumerate(actions) if a.trick_over]
+    if ends and ends[-1] == len(actions) - 1:
+        start = ends[-2] + 1 if len(ends) > 1 else 0
+        return actions[start:], True
+    start = ends[-1] + 1 if ends else 0
+    return actions[start:], False
 
 
 def cheapest_hint(view: SeatView) -> Hint:

@@ -18,11 +18,11 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Footer, Input, Static
 
 from ..engine.cards import CardIndex, Mask
 from ..engine.errors import BigTwoError
@@ -33,6 +33,9 @@ from .words import count, does, whose
 if TYPE_CHECKING:
     from .app import BigTwoApp
     from .controller import GameController
+    from .netgame import NetGame
+
+    Game = GameController | NetGame
 
 # Where the other seats sit, in the order they play after you (next player on your right,
 # the direction Big Two is played in Hong Kong).
@@ -45,6 +48,20 @@ MIN_SIZE = (70, 22)
 class TableButton(Button, can_focus=False):
     """A button for the mouse only: with nothing focused, Enter always means Play (a focused
     button would take Enter for itself)."""
+
+
+class ChatLine(Input):
+    """The line to type chat in: focused only by ``/``, so the table keys stay the table's."""
+
+    can_focus = False
+
+    def open(self) -> None:
+        self.can_focus = True
+        self.focus()
+
+    def shut(self) -> None:
+        self.can_focus = False
+        self.screen.set_focus(None)
 
 
 class TableScreen(Screen[None]):
@@ -74,6 +91,7 @@ class TableScreen(Screen[None]):
         Binding("f6,comma", "open('prefs')", "Prefs", show=False),
         Binding("f7,n", "open('new')", "New game", show=False),
         Binding("q", "open('quit')", "Quit"),
+        Binding("slash", "chat", "Chat", show=False),
         *(Binding(key, f"pick({i})", show=False) for i, key in enumerate(POSITION_KEY_NAMES)),
     ]
 
@@ -89,6 +107,10 @@ class TableScreen(Screen[None]):
     #message { height: auto; max-height: 2; padding: 0 1; }
     TableScreen.-too-small > * { display: none; }
     TableScreen.-too-small > TooSmall { display: block; }
+    #chat { height: auto; display: none; }
+    TableScreen.-talks #chat { display: block; }
+    #chat-log { height: 2; padding: 0 1; color: $text-muted; }
+    #chat-input { height: 1; border: none; padding: 0 1; }
     #buttons { height: 1; align: center middle; }
     #buttons Button { margin: 0 1; min-width: 6; }
     """
@@ -96,7 +118,7 @@ class TableScreen(Screen[None]):
     def __init__(self, *, ascii_only: bool = False) -> None:
         super().__init__()
         self.ascii_only = ascii_only
-        self.game: GameController | None = None
+        self.game: Game | None = None
         self._timer: Timer | None = None
         self._thinking: object | None = None  # the decision a worker thread is making
         self._deferred = False
@@ -131,6 +153,9 @@ class TableScreen(Screen[None]):
             yield TableButton("Suit", id="btn-suit", compact=True, tooltip="Sort by suit")
             yield TableButton("Hint", id="btn-hint", compact=True)
             yield TableButton("Menu", id="btn-menu", compact=True)
+        with Vertical(id="chat"):
+            yield Static(id="chat-log")
+            yield ChatLine(placeholder="/ to chat: type a line, Enter sends", id="chat-input")
         yield Footer()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -147,7 +172,7 @@ class TableScreen(Screen[None]):
                 self.call_later(self.advance)
 
     # -- attaching and drawing -------------------------------------------------------------
-    def attach(self, game: GameController) -> None:
+    def attach(self, game: Game) -> None:
         self.stop_timer()
         self._thinking = None
         self.game = game
@@ -165,6 +190,12 @@ class TableScreen(Screen[None]):
     def redraw(self) -> None:
         game = self.game
         if game is None or not self.is_mounted:
+            return
+        self.set_class(game.talks, "-talks")
+        if game.talks:
+            self.query_one("#chat-log", Static).update(Text("\n".join(game.lines[-2:])))
+        if not game.started:
+            self._draw_waiting()
             return
         view = game.view()
         n = game.players
@@ -204,6 +235,8 @@ class TableScreen(Screen[None]):
                 status = "on the table"
             else:
                 status = ""
+            away = game.presence(seat)
+            status = f"{status}, {away}" if status and away else status or away
             panel.show(
                 seat,
                 names[seat],
@@ -242,7 +275,7 @@ class TableScreen(Screen[None]):
         # Your hand.
         hand = self.hand_view
         if not game.humans:
-            hand.set_cards([], "Computers only: you are watching")
+            hand.set_cards([], "You are watching")
         elif game.hot_seat and game.viewer is None:
             hand.set_cards([], "Cards hidden until the next person's turn")
         else:
@@ -253,6 +286,20 @@ class TableScreen(Screen[None]):
         play.disabled = not my_turn
         self.query_one("#btn-pass", Button).disabled = not my_turn or view.to_beat is None
 
+    def _draw_waiting(self) -> None:
+        """A network table before its match: who is to come, and nothing dealt."""
+        game = self.game
+        assert game is not None
+        note = game.connection_note or game.waiting_note()
+        self.query_one("#topbar", Static).update(Text(f"Big Two  {game.code}"))
+        for place in ("top", "left", "right"):
+            self.query_one(f"#seat-{place}", SeatPanel).set_class(True, "-empty")
+        self.query_one("#status", Static).update(Text(note, Style(color="yellow")))
+        self.query_one("#message", Static).update(self.message)
+        self.hand_view.set_cards([], "The cards are dealt when every player is here")
+        self.query_one("#btn-play", Button).disabled = True
+        self.query_one("#btn-pass", Button).disabled = True
+
     def _card(self, card: CardIndex) -> str:
         return cards_text(Mask(1 << card), ascii_only=self.ascii_only, colour=False).plain
 
@@ -262,6 +309,9 @@ class TableScreen(Screen[None]):
         view = game.view()
         names = game.names
         text = Text()
+        if game.connection_note:
+            text.append(game.connection_note, Style(color="bright_red", bold=True))
+            return text
         if game.deal_over:
             text.append(
                 does(names[view.winner or 0], "wins the deal", "win the deal"),
@@ -286,7 +336,8 @@ class TableScreen(Screen[None]):
             text.append(f"Next player's turn: {names[seat]}")
             return text
         text.append(f"{whose(names[seat], capital=True)} turn", Style(bold=True))
-        text.append("  (f: skip the wait)", Style(dim=True))
+        if game.computer_to_act:
+            text.append("  (f: skip the wait)", Style(dim=True))
         return text
 
     def say(self, message: str, kind: str = "info") -> None:
@@ -476,6 +527,19 @@ class TableScreen(Screen[None]):
 
     def action_clear(self) -> None:
         self.hand_view.clear()
+        if isinstance(self.focused, ChatLine):
+            self.focused.shut()  # Esc leaves the chat line
+
+    def action_chat(self) -> None:
+        if self.game is not None and self.game.talks:
+            self.query_one(ChatLine).open()
+
+    @on(Input.Submitted, "#chat-input")
+    def _chat_sent(self, event: Input.Submitted) -> None:
+        if self.game is not None:
+            self.game.say(event.value)
+        event.input.value = ""
+        self.query_one(ChatLine).shut()  # Enter plays again
 
     def action_hint(self) -> None:
         game = self.game

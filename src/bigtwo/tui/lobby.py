@@ -1,0 +1,369 @@
+"""The lobby of a game server in the terminal: open rooms, a new room, join, watch.
+
+:class:`LobbyScreen` lists a server's open rooms a page at a time
+(:meth:`~bigtwo.server.client.Lobby.rooms_page`), creates a room from :class:`NewRoomForm`,
+and takes a seat (or a spectator's place) in a room chosen from the list, or named by its
+code or a share link (``…/r/CODE``, ``…?invite=KEY``). Once connected it hands the app a
+:class:`~bigtwo.tui.netgame.NetGame`, which the same table screen as local play draws. Every
+refusal from the server is said in words; so is a server that cannot be reached.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import httpx
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, DataTable, Footer, Input, Label, Static
+
+from ..engine.errors import BigTwoError
+from ..engine.rules import Rules
+from ..server.client import ActionRefused, Lobby, ServerError, TableClient
+from .forms import Choice
+from .netgame import NetGame, room_of
+from .prefs import PLAYABLE_PRESETS
+
+if TYPE_CHECKING:
+    from .app import BigTwoApp
+
+PAGE = 10  # rooms per page
+
+
+def unreachable(server: str, exc: BaseException) -> str:
+    reason = str(exc) or type(exc).__name__
+    return f"Cannot reach the server at {server}: {reason}"
+
+
+class LobbyScreen(Screen[None]):
+    """A server's open rooms; Enter joins the one under the cursor."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r,f5", "refresh", "Refresh"),
+        Binding("n", "new_room", "New room"),
+        Binding("j", "join_selected", "Join"),
+        Binding("w", "watch_selected", "Watch"),
+        Binding("right_square_bracket", "page(1)", "Next page"),
+        Binding("left_square_bracket", "page(-1)", "Previous page"),
+        Binding("q", "quit", "Quit"),
+    ]
+    DEFAULT_CSS = """
+    LobbyScreen { background: $background; }
+    #lobby-title { height: 1; background: $primary-darken-2; padding: 0 1; text-style: bold; }
+    #rooms { height: 1fr; }
+    #lobby-message { height: auto; max-height: 3; padding: 0 1; color: $warning; }
+    #lobby-join { height: 3; }
+    #lobby-join Input { width: 1fr; }
+    #lobby-join Button, #lobby-buttons Button { margin: 0 1; }
+    #lobby-buttons { height: 1; }
+    """
+
+    def __init__(self, server: str, *, name: str = "") -> None:
+        super().__init__()
+        self.server = server.rstrip("/")
+        self.player_name = name
+        self.lobby = Lobby(self.server, timeout=5.0)
+        self.cursors: list[int | None] = [None]  # the cursor of each page seen, this one last
+        self.next_cursor: int | None = None
+        self.rooms: list[dict[str, Any]] = []
+        self.busy = False
+
+    @property
+    def bigtwo(self) -> BigTwoApp:
+        from .app import BigTwoApp
+
+        assert isinstance(self.app, BigTwoApp)
+        return self.app
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"Big Two  -  open rooms at {self.server}", id="lobby-title")
+        table: DataTable[Text] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
+        yield table
+        yield Static(id="lobby-message")
+        with Horizontal(id="lobby-join"):
+            yield Input(placeholder="Room code or share link", id="room-input")
+            yield Button("Join", id="btn-join", compact=True, variant="success")
+            yield Button("Watch", id="btn-watch", compact=True)
+        with Horizontal(id="lobby-buttons"):
+            yield Button("New room", id="btn-new", compact=True, variant="primary")
+            yield Button("Refresh", id="btn-refresh", compact=True)
+            yield Button("< Page", id="btn-prev", compact=True)
+            yield Button("Page >", id="btn-next", compact=True)
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("Code", "Title", "Rules", "Seats", "Deals", "Status")
+        await self.action_refresh()
+
+    async def on_unmount(self) -> None:
+        await self.lobby.close()
+
+    def say(self, message: str) -> None:
+        self.query_one("#lobby-message", Static).update(message)
+
+    # -- the list --------------------------------------------------------------------------------
+    async def action_refresh(self) -> None:
+        await self._load(self.cursors[-1])
+
+    async def action_page(self, step: int) -> None:
+        if step > 0:
+            if self.next_cursor is None:
+                self.say("This is the last page")
+                return
+            self.cursors.append(self.next_cursor)
+        elif len(self.cursors) > 1:
+            self.cursors.pop()
+        else:
+            self.say("This is the first page")
+            return
+        await self._load(self.cursors[-1])
+
+    async def _load(self, cursor: int | None) -> None:
+        try:
+            page = await self.lobby.rooms_page(PAGE, cursor)
+        except ServerError as exc:
+            self.say(str(exc))
+            return
+        except (httpx.HTTPError, OSError) as exc:
+            self.say(unreachable(self.server, exc))
+            return
+        self.rooms = list(page["rooms"])
+        self.next_cursor = page.get("next")
+        table = self.query_one(DataTable)
+        table.clear()
+        for room in self.rooms:
+            table.add_row(*self.row(room), key=room["code"])
+        number = len(self.cursors)
+        total = page.get("total", len(self.rooms))
+        if self.rooms:
+            self.say(
+                f"Page {number}: {len(self.rooms)} of {total} open rooms. Enter joins, w watches."
+            )
+        else:
+            self.say("No open rooms: n makes a new one, or type a room's code below")
+
+    @staticmethod
+    def row(room: dict[str, Any]) -> list[Text]:
+        """A room's cells: Text, so what people typed is never read as markup."""
+        seats = room["seats"]
+        taken = sum(1 for s in seats if s["taken"] or s["kind"] == "computer")
+        cells = [room["code"], room.get("title", "") or "-", room["preset"]]
+        cells += [f"{taken}/{len(seats)}", str(room["deals"]), room["status"]]
+        return [Text(str(cell)) for cell in cells]
+
+    def _selected(self) -> str | None:
+        table = self.query_one(DataTable)
+        if not self.rooms or table.cursor_row < 0 or table.cursor_row >= len(self.rooms):
+            self.say("Choose a room first (arrows), or type its code below")
+            return None
+        return str(self.rooms[table.cursor_row]["code"])
+
+    async def action_join_selected(self) -> None:
+        code = self._selected()
+        if code is not None:
+            await self.enter(code)
+
+    async def action_watch_selected(self) -> None:
+        code = self._selected()
+        if code is not None:
+            await self.enter(code, watch=True)
+
+    @on(DataTable.RowSelected)
+    async def _row_chosen(self, event: DataTable.RowSelected) -> None:
+        await self.action_join_selected()
+
+    # -- a room by code or link -------------------------------------------------------------------
+    @on(Input.Submitted, "#room-input")
+    async def _typed(self) -> None:
+        await self._typed_room(watch=False)
+
+    async def _typed_room(self, *, watch: bool) -> None:
+        text = self.query_one("#room-input", Input).value.strip()
+        if not text:
+            self.say("Type a room's code (such as ABCDEF) or paste its share link")
+            return
+        server, code, invite = room_of(text)
+        if not code.isalnum():
+            self.say(f"{text!r} is neither a room code nor a share link")
+            return
+        await self.enter(code, watch=watch or bool(invite), invite=invite, server=server)
+
+    @on(Button.Pressed)
+    async def _button(self, event: Button.Pressed) -> None:
+        which = event.button.id
+        if which == "btn-join":
+            await self._typed_room(watch=False)
+        elif which == "btn-watch":
+            await self._typed_room(watch=True)
+        elif which == "btn-new":
+            self.action_new_room()
+        elif which == "btn-refresh":
+            await self.action_refresh()
+        elif which in ("btn-prev", "btn-next"):
+            await self.action_page(1 if which == "btn-next" else -1)
+
+    # -- a new room --------------------------------------------------------------------------------
+    def action_new_room(self) -> None:
+        from ..bots import bot_names
+
+        self.app.push_screen(NewRoomForm(bot_names()), self._create)
+
+    async def _create(self, body: dict[str, Any] | None) -> None:
+        if body is None:
+            return
+        try:
+            made = await self.lobby.create_room(**body)
+        except ServerError as exc:
+            self.say(f"The server did not make the room: {exc}")
+            return
+        except (httpx.HTTPError, OSError) as exc:
+            self.say(unreachable(self.server, exc))
+            return
+        code = str(made["code"])
+        await self.enter(code, link=str(made.get("link", "")))
+
+    # -- taking a seat -------------------------------------------------------------------------
+    async def enter(
+        self,
+        code: str,
+        *,
+        watch: bool = False,
+        invite: str = "",
+        server: str = "",
+        link: str = "",
+    ) -> NetGame | None:
+        """Sit down at (or watch) room ``code``; the app then shows its table."""
+        if self.busy:
+            return None
+        self.busy = True
+        try:
+            return await self._enter(code, watch, invite, server or self.server, link)
+        finally:
+            self.busy = False
+
+    async def _enter(
+        self, code: str, watch: bool, invite: str, server: str, link: str
+    ) -> NetGame | None:
+        lobby = self.lobby if server.rstrip("/") == self.server else Lobby(server, timeout=5.0)
+        self.say(f"{'Watching' if watch else 'Joining'} {code}…")
+        try:
+            if watch:
+                seat = await lobby.watch(code, invite)
+            else:
+                seat = await lobby.join(code, self.player_name or self.bigtwo.player_name())
+        except ServerError as exc:
+            self.say(f"Room {code}: {exc}")
+            return None
+        except (httpx.HTTPError, OSError) as exc:
+            self.say(unreachable(server, exc))
+            return None
+        finally:
+            if lobby is not self.lobby:
+                await lobby.close()
+        client = TableClient(str(seat["ws"]), str(seat["token"]), watch=watch)
+        net = NetGame(client, server=server, link=link or str(seat.get("link", "")))
+        try:
+            await client.connect(timeout=5.0)
+        except ActionRefused as exc:
+            self.say(f"Room {code}: {exc}")
+            return None
+        except (OSError, TimeoutError, BigTwoError) as exc:
+            self.say(f"Cannot connect to room {code}: {exc or type(exc).__name__}")
+            return None
+        net.ready()
+        self.say("")
+        self.bigtwo.sit(net)
+        return net
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+
+class NewRoomForm(ModalScreen[dict[str, Any] | None]):
+    """A new room: rule set, who sits at each seat, deals, public or private."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "create", "Create"),
+    ]
+    DEFAULT_CSS = """
+    NewRoomForm { align: center middle; }
+    #new-room { width: 60; height: auto; border: thick $primary; background: $surface;
+                padding: 0 1; }
+    #new-room Input { height: 1; border: none; margin: 0 0 0 1; }
+    #new-room-buttons { height: 1; margin-top: 1; }
+    #new-room-buttons Button { margin-right: 2; }
+    #new-room-note { color: $warning; height: auto; }
+    """
+
+    def __init__(self, levels: list[str]) -> None:
+        super().__init__()
+        self.levels = levels
+
+    def compose(self) -> ComposeResult:
+        seat_options: list[tuple[Any, str]] = [("human", "a person")]
+        seat_options += [(f"computer:{level}", f"computer ({level})") for level in self.levels]
+        with Vertical(id="new-room"):
+            yield Label("New room   (Tab moves, arrows change, ctrl+s creates)")
+            yield Choice("Rule set", [(r, r) for r in PLAYABLE_PRESETS], "palm", id="room-rules")
+            for i in range(4):
+                options = seat_options + ([("none", "no seat")] if i >= 2 else [])
+                first = "human" if i == 0 else f"computer:{self.levels[0]}"
+                yield Choice(f"Seat {i + 1}", options, first, id=f"room-seat-{i}")
+            yield Choice("Who may see it", [(True, "public: listed"), (False, "private: by link")],
+                         True, id="room-public")  # fmt: skip
+            yield Input(placeholder="Deals (blank: the rule set's)", id="room-deals")
+            yield Input(placeholder="Title (optional)", id="room-title")
+            yield Static(id="new-room-note")
+            with Horizontal(id="new-room-buttons"):
+                yield Button("Create", id="room-create", compact=True, variant="success")
+                yield Button("Cancel", id="room-cancel", compact=True)
+
+    def request(self) -> dict[str, Any] | str:
+        """The room to ask for, or what is wrong with the form, in words."""
+        preset = str(self.query_one("#room-rules", Choice).value)
+        seats = [str(self.query_one(f"#room-seat-{i}", Choice).value) for i in range(4)]
+        seats = [s for s in seats if s != "none"]
+        players = Rules.preset(preset).players
+        if len(seats) not in players:
+            counts = " or ".join(str(n) for n in players)
+            return f"{preset} is played by {counts} players, not {len(seats)}"
+        body: dict[str, Any] = {
+            "preset": preset,
+            "seats": seats,
+            "public": bool(self.query_one("#room-public", Choice).value),
+        }
+        deals = self.query_one("#room-deals", Input).value.strip()
+        if deals:
+            if not deals.isdigit() or int(deals) < 1:
+                return f"Deals must be a whole number of at least 1, not {deals!r}"
+            body["deals"] = int(deals)
+        title = self.query_one("#room-title", Input).value.strip()
+        if title:
+            body["title"] = title
+        return body
+
+    def action_create(self) -> None:
+        answer = self.request()
+        if isinstance(answer, str):
+            self.query_one("#new-room-note", Static).update(answer)
+            return
+        self.dismiss(answer)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed)
+    def _button(self, event: Button.Pressed) -> None:
+        if event.button.id == "room-create":
+            self.action_create()
+        else:
+            self.action_cancel()
+
+
+__all__ = ["LobbyScreen", "NewRoomForm", "unreachable"]

@@ -1,0 +1,341 @@
+"""A network table as the table screen drives it: the same questions as a local game.
+
+:class:`NetGame` answers what the table screen asks of a
+:class:`~bigtwo.tui.controller.GameController` (the view, whose turn, the trick, play, pass,
+hints) from the :class:`~bigtwo.service.mirror.TableMirror` that a
+:class:`~bigtwo.server.client.TableClient` keeps of a server's table, so a network room is
+drawn by the same screen as a local game. The server plays the computers and paces the
+deals, so nothing here waits or schedules: a person's play is sent, and the screen is told
+(:attr:`NetGame.changed`) whenever a message from the server changed the picture. The server's
+refusals reach the screen in words through :attr:`NetGame.refused`. It also keeps what only
+a network table has: the chat, the other players' presence, and the state of the link.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+from ..engine.cards import Mask, card_symbols
+from ..engine.deal import Action
+from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
+from ..engine.plays import Play
+from ..engine.rules import Rules
+from ..match.views import TableView
+from ..server.client import ConnectionLost, TableClient
+from ..service.mirror import TableMirror
+from ..service.table import TableStatus
+from .controller import Hint, hint_for, trick_of
+
+# How many lines of chat and table notices are kept for the screen.
+CHAT_LINES = 50
+
+
+class NetGame:
+    """One network table (a seat, or a spectator's place) for the table screen."""
+
+    hot_seat = False
+    computer_to_act = False  # the server plays the computers
+    talks = True  # a network table has a chat
+
+    def __init__(self, client: TableClient, *, server: str = "", link: str = "") -> None:
+        self.client = client
+        self.server = server
+        self.link = link  # the room's share link, for the waiting screen
+        self.changed: Callable[[], None] = lambda: None  # the picture changed
+        self.refused: Callable[[str], None] = lambda message: None  # an action was refused
+        self.lines: list[str] = []  # chat and table notices, oldest first
+        self.last_auto: list[Action] = []
+        self.reconnecting = False
+        self.gone = False  # the link is lost for good
+        self.sheets_shown = 0  # score sheets shown: one per deal result
+        self._tasks: set[asyncio.Task[Any]] = set()
+        client.on_message = self._message
+        client.on_connection = self._connection
+
+    # -- the picture -------------------------------------------------------------------------
+    @property
+    def mirror(self) -> TableMirror:
+        return self.client.state
+
+    @property
+    def code(self) -> str:
+        return str(self.mirror.room.get("code", ""))
+
+    @property
+    def seat(self) -> int | None:
+        return self.mirror.seat
+
+    @property
+    def humans(self) -> list[int]:
+        """The people at this screen: our seat, or nobody when we watch."""
+        return [] if self.seat is None else [self.seat]
+
+    @property
+    def viewer(self) -> int | None:
+        return self.seat
+
+    @property
+    def home(self) -> int:
+        return self.seat if self.seat is not None else 0
+
+    def is_human(self, seat: int) -> bool:
+        return seat == self.seat
+
+    @property
+    def players(self) -> int:
+        return len(self.mirror.room.get("seats", [])) or 4
+
+    @property
+    def names(self) -> list[str]:
+        return [
+            str(s.get("name") or f"Seat {s['seat'] + 1}") for s in self.mirror.room.get("seats", [])
+        ]
+
+    @property
+    def rules(self) -> Rules:
+        rules = self.mirror.rules
+        assert rules is not None
+        return rules
+
+    @property
+    def started(self) -> bool:
+        return self.mirror.status != TableStatus.WAITING and bool(self.mirror.counts)
+
+    @property
+    def turn(self) -> int:
+        return self.mirror.turn
+
+    @property
+    def deal_number(self) -> int:
+        return self.mirror.deal_number
+
+    @property
+    def deals(self) -> int:
+        return int(self.mirror.room.get("deals", 0))
+
+    @property
+    def totals(self) -> list[int]:
+        return list(self.mirror.totals) or [0] * self.players
+
+    @property
+    def deal_over(self) -> bool:
+        return self.started and self.mirror.winner is not None
+
+    @property
+    def game_over(self) -> bool:
+        return self.mirror.status == TableStatus.FINISHED
+
+    @property
+    def human_to_act(self) -> int | None:
+        return self.seat if self.mirror.my_turn else None
+
+    def needs_cover(self) -> bool:
+        return False
+
+    # The server moves the computers: nothing is ever due here.
+    def think_request(self) -> None:
+        return None
+
+    def deadline(self, delay: float) -> float | None:
+        return None
+
+    def computer_step(self) -> list[Action]:
+        return []
+
+    def run_computers(self, limit: int = 1000) -> list[Action]:
+        return []
+
+    def thought(self, request: Any, cards: Mask | None, bot: Any) -> list[Action]:
+        return []
+
+    def view(self, seat: int | None = None) -> TableView:
+        return self.mirror.seat_view()
+
+    def hand(self) -> Mask:
+        return self.mirror.hand
+
+    def trick(self) -> tuple[list[Action], bool]:
+        return trick_of(self.mirror.actions)
+
+    def hint(self, seat: int | None = None) -> Hint:
+        return hint_for(self.view())
+
+    def presence(self, seat: int) -> str:
+        """A seat's player in words when not simply here: away, or a computer in their place."""
+        for s in self.mirror.room.get("seats", []):
+            if s["seat"] != seat or s.get("kind") == "computer" or not s.get("taken"):
+                continue
+            if s.get("control") == "quit":
+                return "left the game"
+            if s.get("control") == "computer":
+                return "away: computer"
+            if not s.get("connected", True):
+                return "away"
+        return ""
+
+    @property
+    def connection_note(self) -> str:
+        if self.reconnecting:
+            return "Connection lost: reconnecting…"
+        if self.gone:
+            return "Disconnected from the table (q to leave)"
+        return ""
+
+    def waiting_note(self) -> str:
+        """Before the match: who is still to come."""
+        seats = self.mirror.room.get("seats", [])
+        free = sum(1 for s in seats if s.get("kind") != "computer" and not s.get("taken"))
+        text = f"Table {self.code}: waiting for "
+        text += f"{free} more player{'s' if free != 1 else ''}" if free else "everyone to be ready"
+        if self.link:
+            text += f"  (share {self.link})"
+        return text
+
+    # -- acting --------------------------------------------------------------------------------
+    def _check(self, seat: int) -> None:
+        if self.deal_over:
+            raise IllegalAction("The deal is over")
+        if not self.mirror.my_turn or seat != self.seat:
+            name = self.names[self.turn] if 0 <= self.turn < len(self.names) else "someone"
+            raise NotYourTurn(f"Not your turn: {name} is to play")
+
+    def play(self, seat: int, cards: Mask | Play) -> list[Action]:
+        """Send a play; a play the table would refuse is refused here at once, in the words
+        the engine uses (the table sent the legal plays), and the server has the last word."""
+        self._check(seat)
+        mask = cards.mask if isinstance(cards, Play) else Mask(cards)
+        if mask not in {p.mask for p in self.mirror.legal or ()}:
+            raise IllegalAction(self._why_not(mask))
+        self._send(self.client.play(mask))
+        return []
+
+    def _why_not(self, mask: Mask) -> str:
+        from ..engine.plays import catalog_for
+
+        play = catalog_for(self.rules).classify(mask)
+        if play is None:
+            return f"{card_symbols(mask)} is not a play"
+        to_beat = self.mirror.to_beat
+        if to_beat is not None:
+            return f"{play.symbols()} does not beat {to_beat.symbols()}"
+        opening = self.mirror.opening
+        if opening is not None and not mask >> opening & 1:
+            return f"The first play must include {card_symbols(Mask(1 << opening))}"
+        return f"{play.symbols()} cannot be played now"
+
+    def pass_(self, seat: int) -> list[Action]:
+        self._check(seat)
+        if not self.mirror.can_pass:
+            raise IllegalAction("You lead this trick: you cannot pass")
+        self._send(self.client.pass_())
+        return []
+
+    def next_deal(self) -> None:
+        """Between deals: we have read the score sheet."""
+        if self.seat is not None and not self.game_over and self.mirror.next_deal is not None:
+            self._send(self.client.next_deal())
+
+    def say(self, text: str) -> None:
+        """A line of chat to the table."""
+        if text.strip():
+            self._send(self.client.chat(text.strip()))
+
+    def ready(self) -> None:
+        if self.seat is not None and self.mirror.status == TableStatus.WAITING:
+            self._send(self.client.ready())
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        with contextlib.suppress(Exception):
+            await self.client.close()
+
+    def _send(self, request: Any) -> None:
+        """Send in the background; a refusal or a lost connection is said in words."""
+
+        async def run() -> None:
+            try:
+                await request
+            except (BigTwoError, TimeoutError) as exc:
+                text = (
+                    str(exc) if not isinstance(exc, TimeoutError) else "No answer from the server"
+                )
+                if isinstance(exc, ConnectionLost):
+                    text = "The connection to the table was lost"
+                self.refused(text)
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- hearing the table ----------------------------------------------------------------------
+    def _name(self, seat: int) -> str:
+        names = self.names
+        return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+
+    def _note(self, line: str) -> None:
+        self.lines = [*self.lines, line][-CHAT_LINES:]
+
+    def _message(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "chat":
+            self._note(f"{msg.get('name') or 'spectator'}: {msg.get('text', '')}")
+        elif kind == "sync":
+            self.lines = [
+                f"{m.get('name') or 'spectator'}: {m.get('text', '')}" for m in self.mirror.chat
+            ][-CHAT_LINES:]
+        elif kind == "presence" and msg.get("seat") != self.seat:
+            back = msg.get("connected")
+            self._note(f"* {self._name(msg['seat'])} {'is back' if back else 'is away'}")
+        elif kind == "control":
+            who = self._name(msg["seat"])
+            you = msg["seat"] == self.seat
+            if msg["control"] == "computer":
+                self._note(f"* A computer plays for {'you' if you else who} while away")
+            elif msg["control"] == "player":
+                self._note(f"* {'You play' if you else who + ' plays'} again")
+        elif kind == "joined":
+            self._note(f"* {msg.get('name') or 'A player'} sits down")
+        elif kind == "quit":
+            self._note(f"* {self._name(msg['seat'])} left the game")
+        elif kind == "closed":
+            self._note(f"* The table closed: {msg.get('reason', '')}")
+        elif kind == "action" and msg.get("auto") and msg.get("seat") == self.seat:
+            if self.mirror.actions:
+                self.last_auto = [*self.last_auto, self.mirror.actions[-1]]
+        elif kind == "deal":
+            self.last_auto = []
+        elif kind == "error" and msg.get("id") is None:
+            self.refused(str(msg.get("message", "")))
+        self.changed()
+
+    def _connection(self, state: str) -> None:
+        """The link to the table: "lost" (the client reconnects), "back", or "gone"."""
+        self.reconnecting = state == "lost"
+        self.gone = self.gone or state == "gone"
+        if state == "gone":
+            self._note("* Disconnected from the table")
+        elif state == "back":
+            self._note("* Reconnected")
+        self.changed()
+
+
+def room_of(text: str) -> tuple[str, str, str]:
+    """(server, code, invite) of a room code or a share link (``…/r/CODE``,
+    ``…/?room=CODE&invite=KEY``, ``…/r/CODE?invite=KEY``); server "" when only a code."""
+    from urllib.parse import parse_qs, urlsplit
+
+    text = text.strip()
+    if "://" not in text:
+        return "", text.upper(), ""
+    parts = urlsplit(text)
+    query = parse_qs(parts.query)
+    code = query.get("room", [""])[0] or parts.path.rstrip("/").rsplit("/", 1)[-1]
+    invite = query.get("invite", [""])[0]
+    return f"{parts.scheme}://{parts.netloc}", code.upper(), invite
+
+
+__all__ = ["NetGame", "room_of"]
