@@ -74,7 +74,8 @@ js:
 	  npm run --silent typecheck && npm test --silent; \
 	fi
 
-test: $(STAMP) browser-deps lint unit js
+# js first: npm ci installs axe-core, which the browser tests' accessibility checks load.
+test: $(STAMP) browser-deps lint js unit
 
 # The exhaustive checks, minutes long (CI runs them after make test).
 test-slow: $(STAMP)

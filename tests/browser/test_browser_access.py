@@ -4,6 +4,7 @@ violation. And a whole deal can be played with the keyboard alone."""
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -14,8 +15,10 @@ from .browser_steps import create_room, my_turn, shown_v, wait_until
 from .test_browser_replay import finished_record
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+# Skipped without axe-core, except on CI (CI set), where a missing axe-core fails the tests.
 needs_axe = pytest.mark.skipif(
-    not AXE.exists(), reason="axe-core is not installed: run npm ci at the repository root"
+    not AXE.exists() and not os.environ.get("CI"),
+    reason="axe-core is not installed: run npm ci at the repository root",
 )
 
 
