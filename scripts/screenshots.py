@@ -151,7 +151,7 @@ def pick_seed(limit: int = 500) -> int:
     with a DOUBLE! on the score sheet and cards still in our hand. The table service is
     played here exactly as the server will play it, so the choice holds for the real game
     whatever the computer players' code is today."""
-    from bigtwo.service.commands import ACT, JOIN, READY, Command
+    from bigtwo.service.commands import Command, Op
     from bigtwo.service.config import SeatConfig, TableConfig
     from bigtwo.service.table import TableService, hash_token
 
@@ -164,15 +164,15 @@ def pick_seed(limit: int = 500) -> int:
         config = TableConfig(preset="palm", seats=seats, seed=seed, seeded=True, deals=2,
                              autopass=True, autopass_five=False)  # fmt: skip
         table = TableService(config, "SHOTS")
-        table.submit(Command(JOIN, seat=0, name=NAMES[0], token=hash_token("shots")), 0.0)
+        table.submit(Command(Op.JOIN, seat=0, name=NAMES[0], token=hash_token("shots")), 0.0)
         table.connect(0, 0.0)
-        table.submit(Command(READY, seat=0), 0.0)
+        table.submit(Command(Op.READY, seat=0), 0.0)
         match = table.match
         assert match is not None
         while not match.results:
             view = match.deal.view(0)
             cards = view.legal[0].mask if view.legal else None
-            table.submit(Command(ACT, seat=0, cards=cards), 0.0)
+            table.submit(Command(Op.ACT, seat=0, cards=cards), 0.0)
         result = match.results[0]
         counts = [c.bit_count() for c in result.cards_left]
         if result.winner != 0 and 3 <= counts[0] <= 8:
@@ -180,6 +180,16 @@ def pick_seed(limit: int = 500) -> int:
             if max(counts) >= 10:
                 return seed
     return fallback or 1
+
+
+def named_context(browser: Any, url: str) -> Any:
+    """A browser context whose player has chosen a name and picture already (no first-visit
+    dialog over the page)."""
+    ctx = browser.new_context(viewport=VIEWPORT, base_url=url)
+    ctx.add_init_script(
+        "localStorage.setItem('bigtwo.prefs', JSON.stringify({name: 'Ada', avatar: 2}))"
+    )
+    return ctx
 
 
 def shoot_lobby(browser: Any, url: str, out: Path) -> None:
@@ -192,7 +202,7 @@ def shoot_lobby(browser: Any, url: str, out: Path) -> None:
         post(
             f"{url}/api/rooms/{made['code']}/join", {"name": "Mei" if "Friday" in title else "Sam"}
         )
-    ctx = browser.new_context(viewport=VIEWPORT, base_url=url)
+    ctx = named_context(browser, url)
     page = ctx.new_page()
     page.goto("/")
     page.wait_for_selector(".room")
@@ -201,10 +211,7 @@ def shoot_lobby(browser: Any, url: str, out: Path) -> None:
 
 
 def shoot_table_and_sheet(browser: Any, url: str, out: Path, seed: int) -> None:
-    ctx = browser.new_context(viewport=VIEWPORT, base_url=url)
-    ctx.add_init_script(
-        "localStorage.setItem('bigtwo.prefs', JSON.stringify({name: 'Ada', avatar: 2}))"
-    )
+    ctx = named_context(browser, url)
     page = ctx.new_page()
     page.set_default_timeout(10_000)
     create_room(page, deals=2, seed=seed, title="Evening game")
@@ -263,7 +270,7 @@ def finished_record(seed: int) -> str:
 
 
 def shoot_replay(browser: Any, url: str, out: Path, seed: int) -> None:
-    ctx = browser.new_context(viewport=VIEWPORT, base_url=url)
+    ctx = named_context(browser, url)
     page = ctx.new_page()
     page.goto("/#/replay")
     page.set_input_files(
