@@ -130,7 +130,39 @@ class Hint:
     reason: str
 
 
-class GameController:
+class MirroredTable:
+    """What the table screen reads the same way from any table, local or over the network:
+    the mirror of the seat on show (a subclass says which) and the deal in it."""
+
+    @property
+    def mirror(self) -> TableMirror:
+        raise NotImplementedError
+
+    @property
+    def rules(self) -> Rules:
+        rules = self.mirror.rules
+        assert rules is not None
+        return rules
+
+    @property
+    def turn(self) -> int:
+        return self.mirror.turn
+
+    @property
+    def deal_number(self) -> int:
+        return self.mirror.deal_number
+
+    @property
+    def deals(self) -> int:
+        return int(self.mirror.room.get("deals", 0))
+
+    def trick(self) -> tuple[list[Action], bool]:
+        """The actions of the trick in play, or of the trick just won when the next lead is
+        still to come (``True``), so the last plays stay on the table until someone leads."""
+        return trick_of(self.mirror.actions)
+
+
+class GameController(MirroredTable):
     """One game (a match of several deals) as the table screen drives it."""
 
     def __init__(
@@ -264,24 +296,6 @@ class GameController:
         return str(chosen["preset"]) if chosen else self.setup.rules
 
     # -- the deal --------------------------------------------------------------------------------
-    @property
-    def rules(self) -> Rules:
-        rules = self.mirror.rules
-        assert rules is not None
-        return rules
-
-    @property
-    def turn(self) -> int:
-        return self.mirror.turn
-
-    @property
-    def deal_number(self) -> int:
-        return self.mirror.deal_number
-
-    @property
-    def deals(self) -> int:
-        return int(self.mirror.room.get("deals", 0))
-
     @property
     def totals(self) -> list[int]:
         return list(self.mirror.totals)
@@ -433,11 +447,6 @@ class GameController:
         return hint_for(self.view(self.turn if seat is None else seat))
 
     # -- what the table shows -------------------------------------------------------------
-    def trick(self) -> tuple[list[Action], bool]:
-        """The actions of the trick in play, or of the trick just won when the next lead is
-        still to come (``True``), so the last plays stay on the table until someone leads."""
-        return trick_of(self.mirror.actions)
-
     # -- what only a network table has (see :class:`~bigtwo.tui.netgame.NetGame`) -----------
     talks = False  # no chat at one screen
     started = True  # a local match starts as it opens

@@ -22,18 +22,17 @@ from ..engine.cards import Mask, card_symbols
 from ..engine.deal import Action
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..engine.plays import Play
-from ..engine.rules import Rules
 from ..match.views import TableView
 from ..server.client import ConnectionLost, TableClient
 from ..service.mirror import TableMirror
 from ..service.table import TableStatus
-from .controller import Hint, hint_for, trick_of
+from .controller import Hint, MirroredTable, hint_for
 
 # How many lines of chat and table notices are kept for the screen.
 CHAT_LINES = 50
 
 
-class NetGame:
+class NetGame(MirroredTable):
     """One network table (a seat, or a spectator's place) for the table screen."""
 
     hot_seat = False
@@ -95,26 +94,8 @@ class NetGame:
         ]
 
     @property
-    def rules(self) -> Rules:
-        rules = self.mirror.rules
-        assert rules is not None
-        return rules
-
-    @property
     def started(self) -> bool:
         return self.mirror.status != TableStatus.WAITING and bool(self.mirror.counts)
-
-    @property
-    def turn(self) -> int:
-        return self.mirror.turn
-
-    @property
-    def deal_number(self) -> int:
-        return self.mirror.deal_number
-
-    @property
-    def deals(self) -> int:
-        return int(self.mirror.room.get("deals", 0))
 
     @property
     def totals(self) -> list[int]:
@@ -156,9 +137,6 @@ class NetGame:
 
     def hand(self) -> Mask:
         return self.mirror.hand
-
-    def trick(self) -> tuple[list[Action], bool]:
-        return trick_of(self.mirror.actions)
 
     def hint(self, seat: int | None = None) -> Hint:
         return hint_for(self.view())
