@@ -201,17 +201,24 @@ class LobbyScreen(Screen[None]):
         elif which == "btn-watch":
             await self._typed_room(watch=True)
         elif which == "btn-new":
-            self.action_new_room()
+            await self.action_new_room()
         elif which == "btn-refresh":
             await self.action_refresh()
         elif which in ("btn-prev", "btn-next"):
             await self.action_page(1 if which == "btn-next" else -1)
 
     # -- a new room --------------------------------------------------------------------------------
-    def action_new_room(self) -> None:
-        from ..bots import bot_names
-
-        self.app.push_screen(NewRoomForm(bot_names()), self._create)
+    async def action_new_room(self) -> None:
+        """The new-room form, offering the computer levels this server has."""
+        try:
+            levels = [str(level) for level in (await self.lobby.info())["levels"]]
+        except ServerError as exc:
+            self.say(str(exc))
+            return
+        except (httpx.HTTPError, OSError) as exc:
+            self.say(unreachable(self.server, exc))
+            return
+        self.app.push_screen(NewRoomForm(levels), self._create)
 
     async def _create(self, body: dict[str, Any] | None) -> None:
         if body is None:
