@@ -8,10 +8,11 @@ LOCK := requirements.lock
 STAMP := $(VENV)/.installed
 RAY_STAMP := $(VENV)/.installed-ray
 CHROMIUM := /usr/bin/chromium
-# pytest runs in parallel (pytest-xdist), one worker per core; `make test WORKERS=0` runs it
+# pytest runs in parallel (pytest-xdist), one worker per core, an idle worker taking tests queued
+# for a busy one (worksteal: the slow tests do not pile up on one worker); `make test WORKERS=0` runs it
 # in one process.
 WORKERS ?= auto
-PYTEST := $(BIN)/python -m pytest -n $(WORKERS)
+PYTEST := $(BIN)/python -m pytest -n $(WORKERS) --dist worksteal
 
 .PHONY: play test test-slow test-ray bench lint unit js browser-deps screenshots clean venv lock
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -209,11 +210,26 @@ def check_against_brute_force(rules: Rules, hand: int, seed: int) -> None:
         same(legal_plays(hand, rules, to_beat=to_beat), brute_force(hand, rules, to_beat=to_beat))
 
 
+# The brute force is slow: ``make test`` checks a few dozen hands of each preset, the thorough
+# run (marked ``slow``: ``make test-slow`` and CI) ten times as many.
+def depths(quick: int) -> list[Any]:
+    return [
+        pytest.param(quick, id="quick"),
+        pytest.param(quick * 10, id="thorough", marks=pytest.mark.slow),
+    ]
+
+
+@pytest.mark.parametrize("examples", depths(40))
 @pytest.mark.parametrize("preset", PRESETS)
-@settings(max_examples=150, deadline=None)
-@given(hand=hands, seed=st.integers(0, 2**32))
-def test_legal_plays_equal_brute_force(preset: str, hand: int, seed: int) -> None:
-    check_against_brute_force(Rules.preset(preset), hand, seed)
+def test_legal_plays_equal_brute_force(preset: str, examples: int) -> None:
+    rules = Rules.preset(preset)
+
+    @settings(max_examples=examples, deadline=None)
+    @given(hand=hands, seed=st.integers(0, 2**32))
+    def check(hand: int, seed: int) -> None:
+        check_against_brute_force(rules, hand, seed)
+
+    check()
 
 
 @st.composite
@@ -246,12 +262,14 @@ def house_rules(draw: st.DrawFn) -> Rules:
     )
 
 
-@settings(max_examples=250, deadline=None)
-@given(rules=house_rules(), hand=hands, seed=st.integers(0, 2**32))
-def test_legal_plays_equal_brute_force_under_house_rules(
-    rules: Rules, hand: int, seed: int
-) -> None:
-    check_against_brute_force(rules, hand, seed)
+@pytest.mark.parametrize("examples", depths(60))
+def test_legal_plays_equal_brute_force_under_house_rules(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(rules=house_rules(), hand=hands, seed=st.integers(0, 2**32))
+    def check(rules: Rules, hand: int, seed: int) -> None:
+        check_against_brute_force(rules, hand, seed)
+
+    check()
 
 
 @pytest.mark.parametrize("preset", PRESETS)

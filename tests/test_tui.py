@@ -381,27 +381,32 @@ async def test_history_after_a_deal_shows_every_hand(tmp_path: Path) -> None:
 
 
 # -- a whole game and the high scores -----------------------------------------------------------
-async def test_ten_deals_then_high_score_entry(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+# The Palm game's ten deals are played in full by the slow run (``make test-slow``, CI);
+# ``make test`` plays the same game over three deals.
+@pytest.mark.parametrize(
+    "deals", [pytest.param(3, id="three"), pytest.param(10, id="ten", marks=pytest.mark.slow)]
+)
+async def test_ten_deals_then_high_score_entry(tmp_path: Path, deals: int) -> None:
+    app = make_app(tmp_path, deals=deals)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        for number in range(1, 11):
+        for number in range(1, deals + 1):
             await play_deal(pilot, app)
             await pilot.press("enter")
             await pilot.pause()
-            if number < 10:
-                assert f"Deal {number + 1} of 10" in screen_text(app)
+            if number < deals:
+                assert f"Deal {number + 1} of {deals}" in screen_text(app)
         assert isinstance(app.screen, FinalScore)
         game = app.game
-        assert game is not None and len(game.match.results) == 10
+        assert game is not None and len(game.match.results) == deals
         text = screen_text(app)
-        assert "Final score after 10 deals" in text
+        assert f"Final score after {deals} deals" in text
         assert "New high score" in text
         await pilot.press("end", *["backspace"] * 12, *"Zoe", "enter")
         await pilot.pause()
         score = game.match.totals[0]
         assert isinstance(app.screen, TableScreen)
-        assert app.game is not game and "Deal 1 of 10" in screen_text(app)
+        assert app.game is not game and f"Deal 1 of {deals}" in screen_text(app)
         await pilot.press("f4")
         await pilot.pause()
         text = screen_text(app)
@@ -414,7 +419,7 @@ async def test_ten_deals_then_high_score_entry(tmp_path: Path) -> None:
         assert "Zoe" in stats and "You " not in stats
     store = MatchStore(tmp_path / "bigtwo.db")
     best = store.high_scores()[0]
-    assert (best.name, best.score, best.rounds) == ("Zoe", score, 10)
+    assert (best.name, best.score, best.rounds) == ("Zoe", score, deals)
     assert not store.unfinished() or store.unfinished()[0].deal_number == 1
     store.close()
 

@@ -345,19 +345,22 @@ class Abuse:
                     if listed.status_code >= 500:
                         pattern.server_errors += 1
                     rooms = listed.json().get("rooms", []) if listed.status_code == 200 else []
-                    if not rooms:  # nothing listed: make one to squat
+                    free = [(room["code"], seat["seat"]) for room in rooms[:20]
+                            for seat in room["seats"]
+                            if seat["kind"] == "human" and not seat["taken"]]  # fmt: skip
+                    if not free:  # no free seat listed: make a room to squat (every round squats)
                         made = await client.post("/api/rooms", json={"title": "squat"})
-                        rooms = [made.json()["room"]] if made.status_code == 201 else []
-                        if not rooms:
+                        if made.status_code != 201:
                             pattern.answer(made)
-                    for room in rooms[:20]:
-                        for seat in room["seats"]:
-                            if not self.live():
-                                return
-                            if seat["kind"] == "human" and not seat["taken"]:
-                                path = f"/api/rooms/{room['code']}/join"
-                                body = {"name": "squatter", "seat": seat["seat"]}
-                                pattern.answer(await client.post(path, json=body))
+                            continue
+                        room = made.json()["room"]
+                        free = [(room["code"], s["seat"]) for s in room["seats"]
+                                if s["kind"] == "human" and not s["taken"]]  # fmt: skip
+                    for k, (code, seat_no) in enumerate(free):
+                        if k > 0 and not self.live():
+                            return
+                        body = {"name": "squatter", "seat": seat_no}
+                        pattern.answer(await client.post(f"/api/rooms/{code}/join", json=body))
                 except (httpx.HTTPError, ValueError):
                     pattern.failures += 1
         finally:
