@@ -24,7 +24,6 @@ from textual.binding import Binding
 from textual.css.query import NoMatches
 
 from ..bots.levels import level_label
-from ..engine.cards import Mask
 from ..engine.errors import BigTwoError
 from ..engine.rules import Rules
 from ..match.history import score_table
@@ -38,10 +37,12 @@ from .storage import Saved, TuiStorage
 from .table import TableScreen
 
 if TYPE_CHECKING:
-    from .forms import NewGameRequest
+    from .forms import ChosenCards, NewGameRequest
     from .lobby import LobbyScreen
     from .netgame import NetGame
 
+# The deals a custom deal form offers at most (a long game's later deals wait for later).
+MAX_CHOSEN_DEALS = 20
 _ASCII_KEYS = {"⏎": "Enter", "↑": "Up", "↓": "Down", "←": "Left", "→": "Right", "⌫": "Bksp"}
 
 
@@ -337,6 +338,9 @@ class BigTwoApp(App[None]):
                 Menu(), lambda choice: self.open_page(choice or "", then=self.deal_finished)
             )
             return
+        if answer == "cards" and not game.game_over:
+            self.choose_cards(then=self.deal_finished)
+            return
         if answer not in (None, "next", "again"):
             self.open_page(answer, then=self.deal_finished)
             return
@@ -535,7 +539,7 @@ class BigTwoApp(App[None]):
         ).checked()
         save_prefs(self.storage, self.prefs)
 
-        def setup_of(custom: tuple[tuple[int, Mask], ...]) -> GameSetup:
+        def setup_of(custom: tuple[tuple[int, ...], ...]) -> GameSetup:
             return GameSetup.from_prefs(
                 self.prefs,
                 rules=request.rules,
@@ -549,18 +553,61 @@ class BigTwoApp(App[None]):
         if not request.custom:
             self._replace_game(setup_of(()))
             return
-        seat = next(i for i in range(request.players) if request.humans[i])
-        rules = Rules.preset(request.rules)
+        rules = RuleSet.preset(request.rules)
+        deals = self._deals() or rules.match.deals_per_game
+        people = [i for i in range(request.players) if request.humans[i]]
 
-        def chosen(mask: Mask | None) -> None:
-            if mask is not None:
-                self._replace_game(setup_of(((seat, mask),) if mask else ()))
+        def chosen(cards: ChosenCards | None) -> None:
+            if cards is not None:
+                self._replace_game(setup_of(tuple(cards.commands())))
 
         self.push_screen(
             CustomDealForm(
-                request.names[seat],
-                rules,
-                rules.hand_size(request.players),
+                request.names[: request.players],
+                rules.rules,
+                rules.rules.hand_size(request.players),
+                deals=range(1, min(deals, MAX_CHOSEN_DEALS) + 1),
+                seat=people[0] if people else 0,
+                ascii_only=self.ascii_only,
+            ),
+            chosen,
+        )
+
+    def choose_cards(self, then: Callable[[], None]) -> None:
+        """Between deals: choose any seat's cards for the deals to come, then ``then``."""
+        from .forms import CustomDealForm
+
+        game = self.game
+        assert game is not None and self.table is not None
+        first = game.local.between or game.deal_number + 1
+        last = min(game.match.deals, first + MAX_CHOSEN_DEALS - 1)
+        table = self.table
+
+        def chosen(cards: ChosenCards | None) -> None:
+            notes = []
+            for deal, seat, mask in cards.commands() if cards is not None else ():
+                try:
+                    game.choose_cards(seat, mask, deal=deal)
+                except BigTwoError as exc:
+                    notes.append(f"Deal {deal}, {game.names[seat]}: {exc}")
+            if cards is not None:
+                chosen_deals = sorted(cards.deals)
+                if notes:
+                    table.say("; ".join(notes), "error")
+                elif chosen_deals:
+                    which = ", ".join(str(d) for d in chosen_deals)
+                    table.say(f"Cards chosen for deal {which}")
+                self.autosave()
+            then()
+
+        people = game.humans
+        self.push_screen(
+            CustomDealForm(
+                game.names,
+                game.rules,
+                game.rules.hand_size(game.players),
+                deals=range(first, last + 1),
+                seat=people[0] if people else 0,
                 ascii_only=self.ascii_only,
             ),
             chosen,

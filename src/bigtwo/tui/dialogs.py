@@ -65,7 +65,7 @@ def score_sheet_text(
 
 class ScoreSheet(ModalScreen[str]):
     """After each deal; answers ``"next"``, ``"menu"``, ``"quit"``, ``"again"`` (with ``again``
-    offered: play this deal again) or the page to open first (``"history"``, ``"help"``,
+    offered: play this deal again), ``"cards"`` (choose cards for the deals to come) or the page to open first (``"history"``, ``"help"``,
     ...): the app shows the sheet again when the page closes."""
 
     BINDINGS = [
@@ -84,6 +84,7 @@ class ScoreSheet(ModalScreen[str]):
         Binding("f6,comma", "dismiss_with('prefs')", "Prefs", show=False),
         Binding("f7,n", "dismiss_with('new')", "New game", show=False),
         Binding("a", "again", "Play again"),
+        Binding("c", "dismiss_with('cards')", "Choose cards"),
     ]
     DEFAULT_CSS = """
     ScoreSheet { align: center middle; }
@@ -91,14 +92,14 @@ class ScoreSheet(ModalScreen[str]):
              background: $surface; padding: 0 1; }
     #sheet-title { text-style: bold; width: 1fr; content-align: center middle; }
     #sheet-buttons { height: 1; align: center middle; margin-top: 1; }
-    #sheet-buttons Button { margin: 0 1; }
+    #sheet-buttons Button { margin: 0 1; min-width: 0; width: auto; }
     """
 
     def __init__(
         self, text: Text, *, title: str, button: str, deals: str | None = None, again: bool = False
     ) -> None:
         """``deals``: every deal's points so far, a row a deal (``d`` shows it), or None;
-        ``again``: offer to play this deal again."""
+        ``again``: offer to play this deal again, or to choose cards for the next (``c``)."""
         super().__init__()
         self.sheet_text = text
         self.sheet_title = title
@@ -118,9 +119,12 @@ class ScoreSheet(ModalScreen[str]):
                 yield Button("History", id="history", compact=True)
                 if self.again:
                     yield Button("Again (a)", id="again", compact=True)
+                    yield Button("Cards (c)", id="cards", compact=True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return self.again if action == "again" else True
+        if action == "again" or (action == "dismiss_with" and parameters == ("cards",)):
+            return self.again  # a deal to come: play this one again, or choose its cards
+        return True
 
     def action_again(self) -> None:
         self.dismiss("again")
