@@ -357,6 +357,23 @@ class GameController(MirroredTable):
         self._check_person(seat)
         return self._actions(lambda: self.local.play(seat, None))
 
+    def undo_off(self) -> str:
+        """Why undo is off at this table, in words ("" when it is on)."""
+        if self.hot_seat:
+            return "Undo is off in a hot-seat game: the others have seen your play"
+        if not self.humans:
+            return "Undo takes back your own plays: nobody plays at this table"
+        return ""
+
+    def undo(self) -> None:
+        """Take back your last play of this deal and the computers' replies to it."""
+        why = self.undo_off()
+        if why:
+            raise IllegalAction(why)
+        if self.deal_over:
+            raise IllegalAction("The deal is over: its plays stand")
+        self.local.undo(self.humans[0])
+
     def _check_person(self, seat: int) -> None:
         if self.deal_over:
             raise IllegalAction("The deal is over")

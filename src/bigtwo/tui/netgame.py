@@ -211,6 +211,13 @@ class NetGame(MirroredTable):
         self._send(self.client.pass_())
         return []
 
+    def undo_off(self) -> str:
+        """Undo is never on at a network table."""
+        return "Undo is off at a network table: the other players have seen your play"
+
+    def undo(self) -> None:
+        raise IllegalAction(self.undo_off())
+
     def next_deal(self) -> None:
         """Between deals: we have read the score sheet."""
         if self.seat is not None and not self.game_over and self.mirror.next_deal is not None:
