@@ -138,6 +138,10 @@ async def test_the_lobby_lists_rooms_and_creates_one(server: Server, tmp_path: P
         room = game.mirror.room
         assert room["preset"] == "palm" and room["seats"][0]["name"] == "Ann"
         assert [s["kind"] for s in room["seats"]] == ["human", "computer", "computer", "computer"]
+        await pilot.press("u")  # undo is off here, and the table says why
+        await pilot.pause()
+        said = str(app.screen.query_one("#message").render())
+        assert "Undo is off at a network table" in said
         assert "Ann" in screen_text(app)
 
         await pilot.press("q")  # back to the lobby, which lists the new room
@@ -416,3 +420,40 @@ def test_play_and_join_refuse_bad_rooms_and_servers_in_words(
     assert main(argv) == 2
     out = capsys.readouterr()
     assert said in out.out + out.err and "Traceback" not in out.out + out.err
+
+
+async def test_the_seat_is_remembered_between_runs_and_offered_again(
+    server: Server, tmp_path: Path
+) -> None:
+    """Quit the app at a running room and start it again: it offers the same seat, and
+    rejoining sits down there with the same hand (the room is full: no new seat exists)."""
+    from bigtwo.tui.dialogs import Confirm
+
+    code, bob = await two_seat_room(server, seed=11)
+    try:
+        app = app_for(tmp_path, server.url, room=code, name="Ann")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(lambda: isinstance(app.screen, TableScreen), "the table")
+            game = table_game(app)
+            await until(lambda: game.started and game.hand(), "the first deal")
+            seat, cards = game.seat, game.hand()
+            await pilot.press("ctrl+q")  # back to the lobby, the seat kept on the server
+            await until(lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        again = app_for(tmp_path, server.url, name="Ann")
+        async with again.run_test(size=SIZE) as pilot:
+            await until(lambda: isinstance(again.screen, Confirm), "the offer to rejoin")
+            text = screen_text(again)
+            assert f"You have a seat at room {code}" in text and "Rejoin" in text
+            await pilot.press("y")
+            await until(lambda: isinstance(again.screen, TableScreen), "the table again")
+            back = table_game(again)
+            await until(lambda: back.started and back.hand(), "the deal again")
+            assert back.seat == seat and back.hand() == cards
+            assert back.code == code
+        # Joining the room by its code also sits down at the remembered seat.
+        third = app_for(tmp_path, server.url, room=code, name="Ann")
+        async with third.run_test(size=SIZE):
+            await until(lambda: isinstance(third.screen, TableScreen), "the table a third time")
+            assert table_game(third).seat == seat
+    finally:
+        await bob.close()
