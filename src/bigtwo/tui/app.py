@@ -12,6 +12,7 @@ exception from bad input reaches the screen as a traceback: refusals are shown a
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -33,6 +34,7 @@ from .controller import GameController, GameSetup
 from .dialogs import Cover, FinalScore, Menu, ResumeOffer, ScoreSheet, score_sheet_text
 from .hangup import watch_for_hang_up
 from .prefs import Prefs, load_prefs, save_prefs
+from .startup import PROBE as STARTUP_PROBE
 from .storage import Saved, TuiStorage
 from .table import TableScreen
 
@@ -105,6 +107,8 @@ class BigTwoApp(App[None]):
         self.name_override = name
         self.net: NetGame | None = None  # the network table being played, if any
         self.lobby: LobbyScreen | None = None
+        # Set by ``bigtwo bench startup``: where to note the time the table first took a key.
+        self.startup_probe = os.environ.get(STARTUP_PROBE) or None
 
     # -- start-up ---------------------------------------------------------------------------
     def on_mount(self) -> None:

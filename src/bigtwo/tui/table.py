@@ -629,6 +629,14 @@ class TableScreen(Screen[None]):
 
     @on(HandView.Changed)
     def _selection_changed(self) -> None:
+        probe = self.bigtwo.startup_probe
+        if probe is not None and self.hand_view.selected:  # bigtwo bench startup
+            from .startup import note_ready
+
+            note_ready(probe)
+            self.bigtwo.startup_probe = None
+            self.app.exit()
+            return
         if self.hand_view.selected:
             self._hinted_pass = False  # the person chose cards for themselves
         if self.message.plain.startswith("Select the cards"):
