@@ -179,8 +179,15 @@ async def test_undo_your_last_play_and_resume_after_a_restart(tmp_path: Path) ->
         said = "Your last play is taken back: your turn again"
         # The table as it was after the undo (but for the message said then).
         assert text == shown.replace(said, " " * len(said))
-        await take_turn(pilot, again)  # and play goes on from there
+        # The game's record was stored again without the plays taken back.
+        assert again.storage is not None and resumed.match_id is not None
+        stored = again.storage.store.load_match(resumed.match_id)
+        assert stored.deal.actions == resumed.match.deal.actions
+        await take_turn(pilot, again)  # and play goes on from there, and is stored
         assert len(resumed.mirror.actions) > len(actions)
+        again.autosave()
+        stored = again.storage.store.load_match(resumed.match_id)
+        assert stored.deal.actions == resumed.match.deal.actions
 
 
 async def test_undo_is_off_in_hot_seat_and_says_why(tmp_path: Path) -> None:

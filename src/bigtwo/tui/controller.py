@@ -186,6 +186,7 @@ class GameController(MirroredTable):
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.match_id: int | None = None  # the match store's id for this game, once saved
         self.saved_table: dict[str, Any] | None = None  # table data as last stored
+        self.taken_back = False  # an undo since the last save: the deal is stored again
         self.match.tick(clock())
 
     @staticmethod
@@ -373,6 +374,7 @@ class GameController(MirroredTable):
         if self.deal_over:
             raise IllegalAction("The deal is over: its plays stand")
         self.local.undo(self.humans[0])
+        self.taken_back = True
 
     def _check_person(self, seat: int) -> None:
         if self.deal_over:

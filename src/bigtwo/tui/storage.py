@@ -79,8 +79,11 @@ class TuiStorage:
         def save() -> None:
             if game.match_id is None:
                 game.match_id = self.store.new_match(game.match)
+            elif game.taken_back:  # an undo: the deal in play is stored again
+                self.store.take_back(game.match_id, game.match)
             else:
                 self.store.save(game.match_id, game.match)
+            game.taken_back = False
             key = _TABLE_KEY.format(game.match_id)
             table = game.table_data()
             if game.saved_table != table:
