@@ -378,9 +378,10 @@ class BigTwoApp(App[None]):
             for seat in game.humans
             if self.storage.qualifies(totals[seat])
         ]
-        self.push_screen(
-            FinalScore(standings, entries, deals=len(game.match.results)), self._after_final
+        final = FinalScore(
+            standings, entries, deals=len(game.match.results), replay=lambda: self.replay_game(game)
         )
+        self.push_screen(final, self._after_final)
 
     def _after_final(self, names: dict[int, str] | None) -> None:
         game = self.game
@@ -451,6 +452,7 @@ class BigTwoApp(App[None]):
                 pages.HistoryPage(
                     lambda scope: pages.history_text(game, scope, ascii_only=self.ascii_only),
                     self.export_history,
+                    replay=lambda: self.replay_game(game),
                 ),
                 closed,
             )
@@ -483,6 +485,24 @@ class BigTwoApp(App[None]):
             self.push_screen(form, new_game_chosen)
         else:
             closed()
+
+    def replay_game(self, game: GameController) -> str:
+        """Open the replay of ``game`` (its deals that are over) from its stored record; why
+        not, in words, when it cannot be ("" when it opened)."""
+        from .pages import ReplayPage
+
+        assert self.storage is not None
+        if not game.game_over:
+            self.autosave()  # the record as the game stands now
+        if game.match_id is None:
+            return "This game is not stored, so it cannot be replayed"
+        match = self.storage.stored_match(game.match_id)
+        if match is None:
+            return "The game's record cannot be read, so it cannot be replayed"
+        if not match.results:
+            return "No deal is over yet: a deal can be replayed once it is over"
+        self.push_screen(ReplayPage(match, ascii_only=self.ascii_only))
+        return ""
 
     def export_history(self, scope: str, text: str) -> Path:
         """Write the history to a text file (the Palm game exported to the Memo pad)."""

@@ -8,7 +8,7 @@ text is built by :func:`score_sheet_text`, a pure function the tests can read di
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.style import Style
 from rich.text import Text
@@ -154,7 +154,10 @@ class FinalScore(ModalScreen[dict[int, str]]):
     """After the last deal of a game: standings, and a name entry for each person whose score
     makes the high-score list. Answers the names entered, by seat."""
 
-    BINDINGS = [Binding("escape", "skip", "Skip", show=False)]
+    BINDINGS = [
+        Binding("escape", "skip", "Skip", show=False),
+        Binding("ctrl+r,f8", "replay", "Replay", show=False),
+    ]
     DEFAULT_CSS = """
     FinalScore { align: center middle; }
     #final { width: 60; height: auto; border: thick $success; background: $surface; padding: 0 1; }
@@ -163,6 +166,8 @@ class FinalScore(ModalScreen[dict[int, str]]):
     .entry Label { width: 26; }
     .entry Input { width: 1fr; }
     #final-buttons { height: 1; align: center middle; margin-top: 1; }
+    #final-buttons Button { margin: 0 1; }
+    #final-note { height: auto; color: $warning; }
     """
 
     def __init__(
@@ -171,13 +176,16 @@ class FinalScore(ModalScreen[dict[int, str]]):
         entries: Sequence[tuple[int, str, int]],
         *,
         deals: int,
+        replay: Callable[[], str] | None = None,
     ) -> None:
         """``standings``: (name, total) best first; ``entries``: (seat, name, score) of each
-        person who made the high-score list."""
+        person who made the high-score list; ``replay``: open the game's replay (it answers
+        why not, in words, or "")."""
         super().__init__()
         self.standings = list(standings)
         self.entries = list(entries)
         self.deals = deals
+        self.replay = replay
 
     def compose(self) -> ComposeResult:
         with Vertical(id="final"):
@@ -195,8 +203,11 @@ class FinalScore(ModalScreen[dict[int, str]]):
                     with Horizontal(classes="entry"):
                         yield Label(f"{name} ({score:+d})")
                         yield Input(value=name, max_length=12, id=f"name-{seat}", compact=True)
+            yield Static("", id="final-note")
             with Horizontal(id="final-buttons"):
                 yield Button("New game", id="done", compact=True, variant="primary")
+                if self.replay is not None:
+                    yield Button("Replay the game (F8)", id="replay", compact=True)
 
     def on_mount(self) -> None:
         inputs = self.query(Input)
@@ -222,6 +233,13 @@ class FinalScore(ModalScreen[dict[int, str]]):
     @on(Button.Pressed, "#done")
     def _done(self) -> None:
         self.dismiss(self._names())
+
+    @on(Button.Pressed, "#replay")
+    def action_replay(self) -> None:
+        """Step through the game just played; the standings wait here meanwhile."""
+        why = self.replay() if self.replay is not None else ""
+        if why:
+            self.query_one("#final-note", Static).update(why)
 
     def key_enter(self) -> None:
         if not self.entries:
