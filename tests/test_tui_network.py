@@ -457,3 +457,29 @@ async def test_the_seat_is_remembered_between_runs_and_offered_again(
             assert table_game(third).seat == seat
     finally:
         await bob.close()
+
+
+async def test_a_new_game_together_after_the_match(server: Server, tmp_path: Path) -> None:
+    """On the last score sheet, r opens a new game for the same players (the server's
+    rematch): the terminal sits down at its seat there, and the new deal is dealt."""
+    async with Lobby(server.url) as lobby:
+        made = await lobby.create_room(
+            preset="hongkong", seats=["human", "computer:classic"], public=False, seed=3, deals=1
+        )
+    app = app_for(tmp_path, server.url, room=made["code"], name="Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(lambda: isinstance(app.screen, TableScreen), "the table")
+        game = table_game(app)
+        await until(lambda: game.started, "the deal")
+        await follow_hints(pilot, game)
+        await until(lambda: isinstance(app.screen, ScoreSheet), "the last sheet", 5)
+        await until(lambda: "New game together (r)" in screen_text(app), "the offer", 5)
+        await pilot.press("r")
+        await until(
+            lambda: isinstance(app.net, NetGame) and app.net.code not in ("", made["code"]),
+            "the new table",
+        )
+        new = table_game(app)
+        await until(lambda: new.started and new.hand(), "the new deal", 15)
+        assert new.seat == 0 and new.mirror.room["seats"][0]["name"] == "Ann"
+        assert game.client.closed.is_set()  # the old table was left

@@ -194,18 +194,27 @@ class BigTwoApp(App[None]):
             return
         net.sheets_shown = shown
         number = net.mirror.results[-1]["deal"]
-        if net.game_over or number >= net.deals:  # the match's end may come just after
+        over = net.game_over or number >= net.deals  # the match's end may come just after
+        if over:
             title, button = "Score: the match is over", "Leave the table"
         else:
             title, button = f"Score of deal {number} of {net.deals}", "Next deal"
         text = Text(net_score_text(net))
-        sheet = ScoreSheet(text, title=title, button=button, deals=None, again=False)
+        rematch = over and net.seat is not None  # a player, not a spectator
+        sheet = ScoreSheet(
+            text, title=title, button=button, deals=None, again=False, rematch=rematch
+        )
         self.push_screen(sheet, lambda answer: self._after_net_sheet(net, answer))
 
     async def _after_net_sheet(self, net: NetGame, answer: str | None) -> None:
         if net is not self.net:
             return
         last = bool(net.mirror.results) and net.mirror.results[-1]["deal"] >= net.deals
+        if answer == "rematch" and self.lobby is not None:
+            code, token = net.code, net.client.token or ""
+            await self.leave_table()
+            await self.lobby.rematch(code, token, net.server or self.lobby.server)
+            return
         if answer == "quit" or net.game_over or last:
             await self.leave_table()
             return

@@ -85,6 +85,7 @@ class ScoreSheet(ModalScreen[str]):
         Binding("f7,n", "dismiss_with('new')", "New game", show=False),
         Binding("a", "again", "Play again"),
         Binding("c", "dismiss_with('cards')", "Choose cards"),
+        Binding("r", "dismiss_with('rematch')", "New game together"),
     ]
     DEFAULT_CSS = """
     ScoreSheet { align: center middle; }
@@ -96,10 +97,18 @@ class ScoreSheet(ModalScreen[str]):
     """
 
     def __init__(
-        self, text: Text, *, title: str, button: str, deals: str | None = None, again: bool = False
+        self,
+        text: Text,
+        *,
+        title: str,
+        button: str,
+        deals: str | None = None,
+        again: bool = False,
+        rematch: bool = False,
     ) -> None:
         """``deals``: every deal's points so far, a row a deal (``d`` shows it), or None;
-        ``again``: offer to play this deal again, or to choose cards for the next (``c``)."""
+        ``again``: offer to play this deal again, or to choose cards for the next (``c``);
+        ``rematch``: at a network table whose match is over, offer a new game together."""
         super().__init__()
         self.sheet_text = text
         self.sheet_title = title
@@ -107,6 +116,7 @@ class ScoreSheet(ModalScreen[str]):
         self.deals_text = deals
         self.by_deal = False
         self.again = again
+        self.rematch = rematch
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sheet"):
@@ -120,10 +130,14 @@ class ScoreSheet(ModalScreen[str]):
                 if self.again:
                     yield Button("Again (a)", id="again", compact=True)
                     yield Button("Cards (c)", id="cards", compact=True)
+                if self.rematch:
+                    yield Button("New game together (r)", id="rematch", compact=True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "again" or (action == "dismiss_with" and parameters == ("cards",)):
             return self.again  # a deal to come: play this one again, or choose its cards
+        if action == "dismiss_with" and parameters == ("rematch",):
+            return self.rematch
         return True
 
     def action_again(self) -> None:

@@ -354,6 +354,28 @@ class LobbyScreen(Screen[None]):
             self.remember(server, code, seat)
         return await self._connect(code, seat, watch, server, link)
 
+    async def rematch(self, code: str, token: str, server: str) -> NetGame | None:
+        """A new game for the players of finished room ``code`` (asked with our seat's token
+        there; asked again, or by another player first, it is the same new table): sit down
+        at our seat in it."""
+        lobby = self.lobby if server.rstrip("/") == self.server else Lobby(server, timeout=5.0)
+        self.say(f"A new game after room {code}…")
+        try:
+            seat = await lobby.rematch(code, token)
+        except ServerError as exc:
+            self.say(f"No new game after room {code}: {exc}")
+            return None
+        except (httpx.HTTPError, OSError) as exc:
+            self.say(unreachable(server, exc))
+            return None
+        finally:
+            if lobby is not self.lobby:
+                await lobby.close()
+        new = str(seat["code"])
+        self.forget(server, code)
+        self.remember(server, new, seat)
+        return await self._connect(new, seat, False, server, str(seat.get("link", "")))
+
     async def _connect(
         self,
         code: str,
