@@ -24,7 +24,7 @@ from bigtwo.tui.app import BigTwoApp
 from bigtwo.tui.dialogs import ScoreSheet
 from bigtwo.tui.lobby import PAGE, LobbyScreen, NewRoomForm
 from bigtwo.tui.netgame import NetGame, room_of
-from bigtwo.tui.pages import TrackerPage
+from bigtwo.tui.pages import HistoryPage, TrackerPage
 from bigtwo.tui.table import TableScreen
 from test_server_support import Server, restored_table
 
@@ -474,6 +474,14 @@ async def test_a_new_game_together_after_the_match(server: Server, tmp_path: Pat
         await follow_hints(pilot, game)
         await until(lambda: isinstance(app.screen, ScoreSheet), "the last sheet", 5)
         await until(lambda: "New game together (r)" in screen_text(app), "the offer", 5)
+        # History: what this screen saw, then the server's whole record, every hand.
+        await pilot.press("g")
+        await until(lambda: isinstance(app.screen, HistoryPage), "the history")
+        await until(lambda: "every hand, as the server recorded it" in screen_text(app), "record")
+        text = screen_text(app)
+        assert "Opening hands:" in text and "(hidden)" not in text
+        await pilot.press("escape")
+        await until(lambda: "New game together (r)" in screen_text(app), "the sheet again", 5)
         await pilot.press("r")
         await until(
             lambda: isinstance(app.net, NetGame) and app.net.code not in ("", made["code"]),

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
 # The deals a custom deal form offers at most (a long game's later deals wait for later).
 MAX_CHOSEN_DEALS = 20
+_SUITS_ASCII = str.maketrans({"♦": "d", "♣": "c", "♥": "h", "♠": "s"})
 _ASCII_KEYS = {"⏎": "Enter", "↑": "Up", "↓": "Down", "←": "Left", "→": "Right", "⌫": "Bksp"}
 
 
@@ -215,12 +216,12 @@ class BigTwoApp(App[None]):
             await self.leave_table()
             await self.lobby.rematch(code, token, net.server or self.lobby.server)
             return
-        if answer == "quit" or net.game_over or last:
-            await self.leave_table()
-            return
-        if answer not in (None, "next", "again"):
+        if answer not in (None, "next", "again", "quit"):
             net.sheets_shown -= 1  # the sheet comes back when the page closes
             self.open_page(answer, then=self.deal_finished)
+            return
+        if answer == "quit" or net.game_over or last:
+            await self.leave_table()
             return
         net.next_deal()
         assert self.table is not None
@@ -447,9 +448,11 @@ class BigTwoApp(App[None]):
             body = rules_help(ruleset, ascii_only=self.ascii_only) + "\n\n" + KEYS_HELP
             self.push_screen(pages.Page(body, title="Help: rules and keys   (Esc back)"), closed)
         elif what == "history" and self.net is not None:
-            assert self.table is not None
-            self.table.say("The history of a network game is not kept in the terminal", "error")
-            closed()
+            net = self.net
+            page = pages.HistoryPage(net.history_text, self.export_history, scope="game")
+            self.push_screen(page, closed)
+            if net.game_over:  # the server's record, every hand face up, now nothing is hidden
+                self.run_worker(self._server_history(net, page), exit_on_error=False)
         elif what == "tracker" and self.net is not None:
             net = self.net
             body = pages.tracker_text(
@@ -494,6 +497,21 @@ class BigTwoApp(App[None]):
             self.push_screen(form, new_game_chosen)
         else:
             closed()
+
+    async def _server_history(self, net: NetGame, page: Any) -> None:
+        from ..server.client import Lobby
+
+        try:
+            async with Lobby(net.server, timeout=5.0) as lobby:
+                response = await lobby.http.get(f"{lobby.url}/api/rooms/{net.code}/history")
+        except Exception as exc:  # the server went away: the page keeps what was seen here
+            page.note(f"The server's history could not be read: {exc or type(exc).__name__}")
+            return
+        if response.status_code == 200 and page.is_mounted:
+            text = response.text
+            page.make_text = lambda scope: text
+            page.set_body(text.translate(_SUITS_ASCII) if self.ascii_only else text)
+            page.note("The whole match, every hand, as the server recorded it")
 
     def replay_game(self, game: GameController) -> str:
         """Open the replay of ``game`` (its deals that are over) from its stored record; why
