@@ -92,7 +92,7 @@ async def test_new_game_chooses_any_seat_for_any_deal(tmp_path: Path) -> None:
         await pilot.pause()
         assert "You: 14 cards typed; a hand holds 13 cards" in error_text(app)
         await type_cards(pilot, app, 0, "3d 3c 3h 3s")
-        assert "4 of 13 cards chosen" in screen_text(app)  # the grid shows your seat's cards
+        assert "your cards, 4 of 13 chosen" in screen_text(app)  # the grid shows your seat's cards
         # Deal 2: Ann (a computer) holds the top pair.
         form.query_one("#custom-deal").focus()
         await pilot.press("right")

@@ -194,7 +194,7 @@ async def test_cover_and_custom_deal_speak_to_you(tmp_path: Path) -> None:
         await pilot.pause()
         assert isinstance(app.screen, CustomDealForm)
         text = screen_text(app)
-        assert "The grid picks for you:" in text and "You's" not in text
+        assert "On the grid: your cards" in text and "You's" not in text
 
 
 def test_help_counts_deals_in_words() -> None:

@@ -39,7 +39,7 @@ from ..match.settings import RuleSet
 from .helptext import first_sentence
 from .prefs import DEALS_CHOICES, PLAYABLE_PRESETS, SPEEDS, Prefs
 from .render import is_red
-from .words import count, whom
+from .words import count, whose
 
 
 class Choice(Widget, can_focus=True):
@@ -530,7 +530,7 @@ class CustomDealForm(Screen[ChosenCards | None]):
     CustomDealForm .cards-row Label { width: 14; text-style: bold; }
     CustomDealForm .cards-row Input { width: 1fr; }
     CustomDealForm .cards-row.-current Label { color: $warning; }
-    CustomDealForm #custom-count { height: 1; }
+    CustomDealForm #custom-count { height: auto; }
     CustomDealForm #custom-error { height: auto; max-height: 2; color: $error; }
     CustomDealForm #custom-buttons { height: 1; }
     CustomDealForm #custom-buttons Button { margin-right: 2; }
@@ -561,7 +561,7 @@ class CustomDealForm(Screen[ChosenCards | None]):
 
     def compose(self) -> ComposeResult:
         yield Label(
-            "Custom deal: type cards like 3d 4c Th 2s   (Tab moves, ctrl+s deals, Esc cancels)",
+            "Custom deal: type cards like 3d 4c Th 2s   (Tab moves, ctrl+s deals)",
             classes="page-title",
         )
         with Vertical(id="custom-body"):
@@ -618,8 +618,8 @@ class CustomDealForm(Screen[ChosenCards | None]):
         tail = f"; the other {rest} are dealt at random" if rest > 1 else ""
         tail = "; the other one is dealt at random" if rest == 1 else tail
         self.query_one("#custom-count", Static).update(
-            f"The grid picks for {whom(self.names[self.seat])}: "
-            f"{chosen} of {count(self.hand_size, 'card')} chosen{tail}."
+            f"On the grid: {whose(self.names[self.seat])} cards, "
+            f"{chosen} of {self.hand_size} chosen{tail}."
         )
 
     @on(events.DescendantFocus)
