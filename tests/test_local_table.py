@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bigtwo.engine.cards import Mask, parse_cards
 from bigtwo.engine.errors import BigTwoError
@@ -296,3 +298,35 @@ def test_undo_with_nothing_to_undo_and_in_hot_seat_says_why() -> None:
     play_deal(game)
     with pytest.raises(BigTwoError, match="deal is over"):
         game.undo()
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), moves=st.integers(0, 12))
+def test_undo_restores_the_position_before_your_play_on_any_deal(seed: int, moves: int) -> None:
+    """On any deal, after any number of your moves: your next play, the computers' replies,
+    then undo, give back exactly the table you had (and the stored log says the same)."""
+    from bigtwo.server.storage import MemoryStore
+
+    store = MemoryStore()
+    game = GameController(setup(seed=seed, deals=1), store=store)
+    for _ in range(moves):
+        game.run_computers()
+        if game.deal_over:
+            return
+        cheapest(game, 0)
+    game.run_computers()
+    if game.deal_over:
+        return
+    before = game.local.service.snapshot(0)
+    cheapest(game, 0)
+    if game.deal_over:
+        return  # the play won the deal: it stands
+    game.run_computers()
+    game.undo()
+    after = game.local.service.snapshot(0)
+    assert after["view"] == before["view"]
+    assert after["room"]["seats"] == before["room"]["seats"]
+    stored = store.load(game.local.code)
+    assert stored is not None
+    back = LocalTable.restore(stored, store, game.local.code)
+    assert back.service.snapshot(0) == after
