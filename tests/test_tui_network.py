@@ -491,3 +491,35 @@ async def test_a_new_game_together_after_the_match(server: Server, tmp_path: Pat
         await until(lambda: new.started and new.hand(), "the new deal", 15)
         assert new.seat == 0 and new.mirror.room["seats"][0]["name"] == "Ann"
         assert game.client.closed.is_set()  # the old table was left
+
+
+def test_the_history_of_a_network_table_is_what_the_screen_saw() -> None:
+    """A network table's History: each finished deal's result with the cards left, and the
+    plays of the deal in play, from the mirror alone (no hidden hand)."""
+    from bigtwo.engine.cards import card_symbols, to_mask
+    from bigtwo.tui.controller import GameController, GameSetup, SeatSetup
+
+    seats = (SeatSetup("Ann", True), *(SeatSetup(n, False, "random") for n in ("B", "C", "D")))
+    local = GameController(GameSetup(seats=seats, seed=4, deals=2))
+    net = NetGame(TableClient("ws://127.0.0.1:9/ws/TEST", "token"))
+    net.client.state = local.mirror
+    assert net.history_text("deal").startswith("=== Deal 1 of 2: the plays ===\n(no play yet)")
+    for _ in range(200):
+        if local.deal_over:
+            break
+        local.run_computers()
+        if local.human_to_act is not None:
+            view = local.view(0)
+            if view.legal:
+                local.play(0, view.legal[0])
+            else:
+                local.pass_(0)
+    result = local.mirror.results[0]
+    text = net.history_text("game")
+    winner = local.names[result["winner"]]
+    assert f"=== Deal 1 of 2: {winner} went out ===" in text
+    for left in result["left"]:
+        if left:
+            assert card_symbols(to_mask(left)) in text
+    first = local.mirror.actions[0]
+    assert f"{local.names[first.seat]}: {card_symbols(first.play.mask)}" in text  # type: ignore[union-attr]
