@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bigtwo.engine.cards import Mask, parse_cards
 from bigtwo.engine.errors import BigTwoError
@@ -251,3 +253,84 @@ def test_settings_are_stored_with_the_game_and_replayed_on_resume() -> None:
     assert service.snapshot(0) == game.local.service.snapshot(0)
     assert service.next_level == "greedy" and service.custom == game.local.service.custom
     assert service.match is not None and service.match.names[0] == "Zed"
+
+
+# -- undo: one person against computers takes back their last play ----------------------------
+def test_undo_takes_back_your_play_and_the_replies_and_survives_a_restart() -> None:
+    from bigtwo.server.storage import MemoryStore
+
+    store = MemoryStore()
+    game = GameController(setup(seed=5), store=store)
+    game.run_computers()
+    hand_before = game.hand()
+    actions_before = list(game.mirror.actions)
+    snapshot_before = game.local.service.snapshot(0)["view"]
+    cheapest(game, 0)
+    game.run_computers()
+    assert game.hand() != hand_before and len(game.mirror.actions) > len(actions_before)
+    game.undo()
+    assert game.hand() == hand_before
+    assert game.mirror.actions == actions_before
+    assert game.human_to_act == 0 and game.mirror.my_turn
+    assert game.local.service.snapshot(0)["view"] == snapshot_before
+    assert game.match.deal.hands[0] == hand_before
+    stored = store.load(game.local.code)
+    assert stored is not None and stored.commands[-1]["op"] == "undo"
+    back = LocalTable.restore(stored, store, game.local.code)
+    assert back.service.snapshot(0) == game.local.service.snapshot(0)
+    # Play on from the undo: the restored table and this one stay the same.
+    cheapest(game, 0)
+    game.run_computers()
+    assert game.mirror.my_turn or game.deal_over
+
+
+def test_undo_with_nothing_to_undo_and_in_hot_seat_says_why() -> None:
+    game = GameController(setup(seed=5))
+    game.run_computers()
+    with pytest.raises(BigTwoError, match="nothing to undo"):
+        game.undo()
+    hot = GameController(setup((True, True, False, False)))
+    assert "hot-seat" in hot.undo_off()
+    with pytest.raises(BigTwoError, match="hot-seat"):
+        hot.undo()
+    with pytest.raises(BigTwoError, match="one person playing against computers"):
+        hot.local.undo(0)  # the table itself refuses it too
+    play_deal(game)
+    with pytest.raises(BigTwoError, match="deal is over"):
+        game.undo()
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), moves=st.integers(0, 12))
+def test_undo_restores_the_position_before_your_play_on_any_deal(seed: int, moves: int) -> None:
+    """On any deal, after any number of your moves: your next play, the computers' replies,
+    then undo, give back exactly the table you had (and the stored log says the same)."""
+    from bigtwo.server.storage import MemoryStore
+
+    store = MemoryStore()
+    game = GameController(setup(seed=seed, deals=1), store=store)
+    for _ in range(moves):
+        game.run_computers()
+        if game.deal_over:
+            return
+        cheapest(game, 0)
+    game.run_computers()
+    if game.deal_over:
+        return
+    before = game.local.service.snapshot(0)
+    cheapest(game, 0)
+    if game.deal_over:
+        return  # the play won the deal: it stands
+    game.run_computers()
+    if game.deal_over:  # a computer went out: the deal's plays stand
+        with pytest.raises(BigTwoError, match="deal is over"):
+            game.undo()
+        return
+    game.undo()
+    after = game.local.service.snapshot(0)
+    assert after["view"] == before["view"]
+    assert after["room"]["seats"] == before["room"]["seats"]
+    stored = store.load(game.local.code)
+    assert stored is not None
+    back = LocalTable.restore(stored, store, game.local.code)
+    assert back.service.snapshot(0) == after

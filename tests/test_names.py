@@ -115,7 +115,7 @@ def test_closed_sets_are_string_enums() -> None:
     assert [str(op) for op in Op] == [
         "join", "leave", "ready", "act", "chat", "takeover", "handback", "quit", "next",
         "deal", "rematch", "kick", "computer", "settings", "busy",
-        "autopass", "level", "rules", "custom", "replay", "rename",
+        "autopass", "level", "rules", "custom", "replay", "rename", "undo",
     ]  # fmt: skip
     assert [str(s) for s in TableStatus] == ["waiting", "playing", "finished", "idle"]
     assert [str(c) for c in Control] == ["player", "computer", "quit"]

@@ -590,13 +590,17 @@ async def test_new_game_form_players_seats_and_custom_deal(tmp_path: Path) -> No
         await pilot.press("y")
         await pilot.pause()
         assert isinstance(app.screen, CustomDealForm)
-        # Pick 3 of the 13: the top-left corner of the grid (spades row) by keys, one by click.
+        # Pick 3 of the 13 on the grid, for your seat: the top-left corner of the grid (spades
+        # row) by keys, one by click.
+        app.screen.query_one("#grid").focus()
         await pilot.press("space", "right", "space")
         await pilot.click("#grid", offset=(6 + 4 * 12 + 2, 4))  # 2 of the third suit row
         await pilot.pause()
         chosen = app.screen.query_one("#grid").chosen  # type: ignore[attr-defined]
         assert chosen.bit_count() == 3
-        await pilot.press("enter")
+        typed = app.screen.query_one("#cards-0").value  # type: ignore[attr-defined]
+        assert parse_cards(typed).mask == chosen  # the grid wrote your cards in notation
+        await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)
         game = app.game

@@ -193,7 +193,8 @@ async def test_cover_and_custom_deal_speak_to_you(tmp_path: Path) -> None:
         await pilot.press("y")
         await pilot.pause()
         assert isinstance(app.screen, CustomDealForm)
-        assert "choose your cards" in screen_text(app)
+        text = screen_text(app)
+        assert "On the grid: your cards" in text and "You's" not in text
 
 
 def test_help_counts_deals_in_words() -> None:

@@ -24,7 +24,7 @@ from bigtwo.tui.app import BigTwoApp
 from bigtwo.tui.dialogs import ScoreSheet
 from bigtwo.tui.lobby import PAGE, LobbyScreen, NewRoomForm
 from bigtwo.tui.netgame import NetGame, room_of
-from bigtwo.tui.pages import TrackerPage
+from bigtwo.tui.pages import HistoryPage, TrackerPage
 from bigtwo.tui.table import TableScreen
 from test_server_support import Server, restored_table
 
@@ -138,6 +138,10 @@ async def test_the_lobby_lists_rooms_and_creates_one(server: Server, tmp_path: P
         room = game.mirror.room
         assert room["preset"] == "palm" and room["seats"][0]["name"] == "Ann"
         assert [s["kind"] for s in room["seats"]] == ["human", "computer", "computer", "computer"]
+        await pilot.press("u")  # undo is off here, and the table says why
+        await pilot.pause()
+        said = str(app.screen.query_one("#message").render())
+        assert "Undo is off at a network table" in said
         assert "Ann" in screen_text(app)
 
         await pilot.press("q")  # back to the lobby, which lists the new room
@@ -416,3 +420,106 @@ def test_play_and_join_refuse_bad_rooms_and_servers_in_words(
     assert main(argv) == 2
     out = capsys.readouterr()
     assert said in out.out + out.err and "Traceback" not in out.out + out.err
+
+
+async def test_the_seat_is_remembered_between_runs_and_offered_again(
+    server: Server, tmp_path: Path
+) -> None:
+    """Quit the app at a running room and start it again: it offers the same seat, and
+    rejoining sits down there with the same hand (the room is full: no new seat exists)."""
+    from bigtwo.tui.dialogs import Confirm
+
+    code, bob = await two_seat_room(server, seed=11)
+    try:
+        app = app_for(tmp_path, server.url, room=code, name="Ann")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(lambda: isinstance(app.screen, TableScreen), "the table")
+            game = table_game(app)
+            await until(lambda: game.started and game.hand(), "the first deal")
+            seat, cards = game.seat, game.hand()
+            await pilot.press("ctrl+q")  # back to the lobby, the seat kept on the server
+            await until(lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        again = app_for(tmp_path, server.url, name="Ann")
+        async with again.run_test(size=SIZE) as pilot:
+            await until(lambda: isinstance(again.screen, Confirm), "the offer to rejoin")
+            text = screen_text(again)
+            assert f"You have a seat at room {code}" in text and "Rejoin" in text
+            await pilot.press("y")
+            await until(lambda: isinstance(again.screen, TableScreen), "the table again")
+            back = table_game(again)
+            await until(lambda: back.started and back.hand(), "the deal again")
+            assert back.seat == seat and back.hand() == cards
+            assert back.code == code
+        # Joining the room by its code also sits down at the remembered seat.
+        third = app_for(tmp_path, server.url, room=code, name="Ann")
+        async with third.run_test(size=SIZE):
+            await until(lambda: isinstance(third.screen, TableScreen), "the table a third time")
+            assert table_game(third).seat == seat
+    finally:
+        await bob.close()
+
+
+async def test_a_new_game_together_after_the_match(server: Server, tmp_path: Path) -> None:
+    """On the last score sheet, r opens a new game for the same players (the server's
+    rematch): the terminal sits down at its seat there, and the new deal is dealt."""
+    async with Lobby(server.url) as lobby:
+        made = await lobby.create_room(
+            preset="hongkong", seats=["human", "computer:classic"], public=False, seed=3, deals=1
+        )
+    app = app_for(tmp_path, server.url, room=made["code"], name="Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(lambda: isinstance(app.screen, TableScreen), "the table")
+        game = table_game(app)
+        await until(lambda: game.started, "the deal")
+        await follow_hints(pilot, game)
+        await until(lambda: isinstance(app.screen, ScoreSheet), "the last sheet", 5)
+        await until(lambda: "New game together (r)" in screen_text(app), "the offer", 5)
+        # History: what this screen saw, then the server's whole record, every hand.
+        await pilot.press("g")
+        await until(lambda: isinstance(app.screen, HistoryPage), "the history")
+        await until(lambda: "every hand, as the server recorded it" in screen_text(app), "record")
+        text = screen_text(app)
+        assert "Opening hands:" in text and "(hidden)" not in text
+        await pilot.press("escape")
+        await until(lambda: "New game together (r)" in screen_text(app), "the sheet again", 5)
+        await pilot.press("r")
+        await until(
+            lambda: isinstance(app.net, NetGame) and app.net.code not in ("", made["code"]),
+            "the new table",
+        )
+        new = table_game(app)
+        await until(lambda: new.started and new.hand(), "the new deal", 15)
+        assert new.seat == 0 and new.mirror.room["seats"][0]["name"] == "Ann"
+        assert game.client.closed.is_set()  # the old table was left
+
+
+def test_the_history_of_a_network_table_is_what_the_screen_saw() -> None:
+    """A network table's History: each finished deal's result with the cards left, and the
+    plays of the deal in play, from the mirror alone (no hidden hand)."""
+    from bigtwo.engine.cards import card_symbols, to_mask
+    from bigtwo.tui.controller import GameController, GameSetup, SeatSetup
+
+    seats = (SeatSetup("Ann", True), *(SeatSetup(n, False, "random") for n in ("B", "C", "D")))
+    local = GameController(GameSetup(seats=seats, seed=4, deals=2))
+    net = NetGame(TableClient("ws://127.0.0.1:9/ws/TEST", "token"))
+    net.client.state = local.mirror
+    assert net.history_text("deal").startswith("=== Deal 1 of 2: the plays ===\n(no play yet)")
+    for _ in range(200):
+        if local.deal_over:
+            break
+        local.run_computers()
+        if local.human_to_act is not None:
+            view = local.view(0)
+            if view.legal:
+                local.play(0, view.legal[0])
+            else:
+                local.pass_(0)
+    result = local.mirror.results[0]
+    text = net.history_text("game")
+    winner = local.names[result["winner"]]
+    assert f"=== Deal 1 of 2: {winner} went out ===" in text
+    for left in result["left"]:
+        if left:
+            assert card_symbols(to_mask(left)) in text
+    first = local.mirror.actions[0]
+    assert f"{local.names[first.seat]}: {card_symbols(first.play.mask)}" in text  # type: ignore[union-attr]

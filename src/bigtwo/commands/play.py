@@ -10,6 +10,8 @@ import argparse
 import os
 import sys
 
+from . import bench_parser
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play = sub.add_parser(
@@ -43,6 +45,33 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play.add_argument("--watch", action="store_true", help="with --room: watch instead of playing")
     play.add_argument("--name", default="", help="your name at network tables")
     play.set_defaults(run=_play)
+    startup = bench_parser(sub).add_parser(
+        "startup", help="the terminal game: wall time from start to a table that takes a key"
+    )
+    startup.add_argument("--runs", type=int, default=5, help="fresh starts to time (default 5)")
+    startup.add_argument("--json", action="store_true")
+    startup.set_defaults(run=_bench_startup)
+
+
+def _bench_startup(args: argparse.Namespace) -> int:
+    import json
+
+    from ..tui.startup import bench_startup
+
+    if args.runs < 1:
+        print("bigtwo bench startup: --runs must be at least 1")
+        return 2
+    try:
+        result = bench_startup(args.runs)
+    except RuntimeError as exc:
+        print(f"bigtwo bench startup: {exc}")
+        return 1
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:>22}: {value}")
+    return 0
 
 
 def not_a_terminal() -> str | None:

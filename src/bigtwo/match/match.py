@@ -357,6 +357,18 @@ class Match:
         self._finish_if_over()
         return applied
 
+    def take_back(self, count: int) -> list[Action]:
+        """Take back the last ``count`` actions of the deal in play (an undo at a local
+        table), newest first; a finished deal's plays stand."""
+        if self.deal.over:
+            raise IllegalAction("The deal is over: its plays stand")
+        if not 0 < count <= len(self.deal.actions):
+            raise IllegalAction(f"The deal has {len(self.deal.actions)} actions to take back")
+        taken = [self.deal.undo() for _ in range(count)]
+        del self._action_switches[len(self.deal.actions) :]
+        self._checked = self.switches
+        return taken
+
     def _after(self) -> list[Action]:
         applied = self._autopass_now()
         self._finish_if_over()

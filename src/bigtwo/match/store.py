@@ -382,6 +382,21 @@ class MatchStore:
         self._live[match_id] = match
         return added
 
+    def take_back(self, match_id: int, match: Match) -> int:
+        """Save ``match`` after actions of its deal in play were taken back (an undo): that
+        deal's stored lines are written again from the match; earlier deals stay as stored."""
+        with self._write("save the game") as db:
+            row = db.execute("SELECT open_seq FROM matches WHERE id = ?", (match_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"There is no match {match_id} in {self.path}")
+            db.execute(
+                "DELETE FROM match_lines WHERE match_id = ? AND seq >= ?", (match_id, row[0])
+            )
+            db.execute("UPDATE matches SET line_count = ? WHERE id = ?", (row[0], match_id))
+            added = self._append(db, match_id, match)
+        self._live[match_id] = match
+        return added
+
     def append_actions(
         self, match_id: int, actions: Sequence[Action] = (), match: Match | None = None
     ) -> int:

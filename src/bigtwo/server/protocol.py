@@ -283,6 +283,7 @@ EVENT_TYPES = (
     "next", "match_end", "chat", "control", "quit", "closed", "rematch", "host", "settings", "busy",
     # Only local tables (the terminal game) send these: the protocol has no command for them.
     "autopass", "level", "rules", "custom", "replay", "renamed",
+    "undo",
 )  # fmt: skip
 SERVER_MESSAGE_TYPES = ("welcome", "sync", "ack", "error", "pong", "bye", "presence", "clock")
 

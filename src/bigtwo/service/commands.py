@@ -43,6 +43,7 @@ class Op(StrEnum):
     CUSTOM = "custom"  # a seat's chosen cards for a coming deal (``value``: deal, cards)
     REPLAY = "replay"  # between deals: the next deal is the one just played, dealt again
     RENAME = "rename"  # a seat's new name (``name``), as typed in Preferences
+    UNDO = "undo"  # the one person at a table of computers takes back their last play
 
 
 class By(StrEnum):

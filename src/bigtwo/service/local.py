@@ -200,6 +200,15 @@ class LocalTable:
             events += self._submit(None, limit=1)
         return events
 
+    def undo(self, seat: int) -> list[Event]:
+        """The person at ``seat`` takes back their last play of the deal and everything
+        after it (a table of one person and computers only). The undo is a stored command
+        like any other, so a table restored from the log is the table after the undo."""
+        events = self.send(Command(Op.UNDO, seat=seat))
+        self.autopasses.clear()
+        self.resync()  # the mirrors drop the actions taken back
+        return events
+
     def step(self) -> list[Event]:
         """The automatic move due now, if any (one: the front end paces the computers)."""
         due = self.deadline()

@@ -1153,6 +1153,55 @@ class TableService:
         self.replay = True
         self._emit("replay", Group.ALL, {"deal": self.between, "of": self.match.deal_number})
 
+    def _undo(self, cmd: Command, now: float) -> None:
+        """The one person at a table of computers takes back their last play of the deal in
+        play, and every action after it (the computers' replies, automatic passes): it is
+        their turn again, with those cards in hand. The computers start the rest of the deal
+        afresh, as after a restore, so a table resumed from its log plays on as this one."""
+        seat = self._seat(cmd.seat)
+        match = self.match
+        if self.status != TableStatus.PLAYING or match is None:
+            raise Refused("bad_command", "There is no play to undo: the match is not on")
+        if self.between is not None or match.deal.over:
+            raise Refused("between_deals", "The deal is over: its plays stand")
+        people = [s for s in self.seats if s.human]
+        if people != [seat] or seat.control != Control.PLAYER:
+            raise Refused("bad_command", "Undo is only for one person playing against computers")
+        actions = match.deal.actions
+        last = next(
+            (i for i in range(len(actions) - 1, -1, -1)
+             if actions[i].seat == seat.number and not actions[i].auto),
+            None,
+        )  # fmt: skip
+        if last is None:
+            raise Refused("bad_command", "You have not played in this deal yet: nothing to undo")
+        taken = match.take_back(len(actions) - last)
+        for other in self.seats:
+            if not other.human:
+                other.computer = None
+        deal = match.deal
+        public = deal.view(None)
+        self._emit(
+            "undo",
+            Group.ALL,
+            {
+                "deal": match.deal_number,
+                "seat": seat.number,
+                "taken": len(taken),
+                **public_state(public),
+                "actions": [action_json(a) for a in public.actions],
+            },
+            state=True,
+        )
+        view = deal.view(seat.number)
+        opening = None if view.opening is None else str(CARDS[view.opening])
+        self._emit(
+            "hand",
+            seat.number,
+            {"deal": match.deal_number, "cards": card_text(view.hand), "opening": opening},
+        )
+        self._turn(now)
+
     def _rematch(self, cmd: Command, now: float) -> None:
         """The match is over and a table for a new game was opened (its code in ``text``)."""
         if self.status != TableStatus.FINISHED or self.match is None:
@@ -1438,4 +1487,5 @@ _HANDLERS = {
     Op.CUSTOM: TableService._custom,
     Op.REPLAY: TableService._replay,
     Op.RENAME: TableService._rename,
+    Op.UNDO: TableService._undo,
 }

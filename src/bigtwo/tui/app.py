@@ -12,6 +12,7 @@ exception from bad input reaches the screen as a traceback: refusals are shown a
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -24,7 +25,6 @@ from textual.binding import Binding
 from textual.css.query import NoMatches
 
 from ..bots.levels import level_label
-from ..engine.cards import Mask
 from ..engine.errors import BigTwoError
 from ..engine.rules import Rules
 from ..match.history import score_table
@@ -34,14 +34,18 @@ from .controller import GameController, GameSetup
 from .dialogs import Cover, FinalScore, Menu, ResumeOffer, ScoreSheet, score_sheet_text
 from .hangup import watch_for_hang_up
 from .prefs import Prefs, load_prefs, save_prefs
+from .startup import PROBE as STARTUP_PROBE
 from .storage import Saved, TuiStorage
 from .table import TableScreen
 
 if TYPE_CHECKING:
-    from .forms import NewGameRequest
+    from .forms import ChosenCards, NewGameRequest
     from .lobby import LobbyScreen
     from .netgame import NetGame
 
+# The deals a custom deal form offers at most (a long game's later deals wait for later).
+MAX_CHOSEN_DEALS = 20
+_SUITS_ASCII = str.maketrans({"♦": "d", "♣": "c", "♥": "h", "♠": "s"})
 _ASCII_KEYS = {"⏎": "Enter", "↑": "Up", "↓": "Down", "←": "Left", "→": "Right", "⌫": "Bksp"}
 
 
@@ -104,6 +108,8 @@ class BigTwoApp(App[None]):
         self.name_override = name
         self.net: NetGame | None = None  # the network table being played, if any
         self.lobby: LobbyScreen | None = None
+        # Set by ``bigtwo bench startup``: where to note the time the table first took a key.
+        self.startup_probe = os.environ.get(STARTUP_PROBE) or None
 
     # -- start-up ---------------------------------------------------------------------------
     def on_mount(self) -> None:
@@ -189,24 +195,33 @@ class BigTwoApp(App[None]):
             return
         net.sheets_shown = shown
         number = net.mirror.results[-1]["deal"]
-        if net.game_over or number >= net.deals:  # the match's end may come just after
+        over = net.game_over or number >= net.deals  # the match's end may come just after
+        if over:
             title, button = "Score: the match is over", "Leave the table"
         else:
             title, button = f"Score of deal {number} of {net.deals}", "Next deal"
         text = Text(net_score_text(net))
-        sheet = ScoreSheet(text, title=title, button=button, deals=None, again=False)
+        rematch = over and net.seat is not None  # a player, not a spectator
+        sheet = ScoreSheet(
+            text, title=title, button=button, deals=None, again=False, rematch=rematch
+        )
         self.push_screen(sheet, lambda answer: self._after_net_sheet(net, answer))
 
     async def _after_net_sheet(self, net: NetGame, answer: str | None) -> None:
         if net is not self.net:
             return
         last = bool(net.mirror.results) and net.mirror.results[-1]["deal"] >= net.deals
-        if answer == "quit" or net.game_over or last:
+        if answer == "rematch" and self.lobby is not None:
+            code, token = net.code, net.client.token or ""
             await self.leave_table()
+            await self.lobby.rematch(code, token, net.server or self.lobby.server)
             return
-        if answer not in (None, "next", "again"):
+        if answer not in (None, "next", "again", "quit"):
             net.sheets_shown -= 1  # the sheet comes back when the page closes
             self.open_page(answer, then=self.deal_finished)
+            return
+        if answer == "quit" or net.game_over or last:
+            await self.leave_table()
             return
         net.next_deal()
         assert self.table is not None
@@ -337,6 +352,9 @@ class BigTwoApp(App[None]):
                 Menu(), lambda choice: self.open_page(choice or "", then=self.deal_finished)
             )
             return
+        if answer == "cards" and not game.game_over:
+            self.choose_cards(then=self.deal_finished)
+            return
         if answer not in (None, "next", "again"):
             self.open_page(answer, then=self.deal_finished)
             return
@@ -370,9 +388,10 @@ class BigTwoApp(App[None]):
             for seat in game.humans
             if self.storage.qualifies(totals[seat])
         ]
-        self.push_screen(
-            FinalScore(standings, entries, deals=len(game.match.results)), self._after_final
+        final = FinalScore(
+            standings, entries, deals=len(game.match.results), replay=lambda: self.replay_game(game)
         )
+        self.push_screen(final, self._after_final)
 
     def _after_final(self, names: dict[int, str] | None) -> None:
         game = self.game
@@ -429,9 +448,11 @@ class BigTwoApp(App[None]):
             body = rules_help(ruleset, ascii_only=self.ascii_only) + "\n\n" + KEYS_HELP
             self.push_screen(pages.Page(body, title="Help: rules and keys   (Esc back)"), closed)
         elif what == "history" and self.net is not None:
-            assert self.table is not None
-            self.table.say("The history of a network game is not kept in the terminal", "error")
-            closed()
+            net = self.net
+            page = pages.HistoryPage(net.history_text, self.export_history, scope="game")
+            self.push_screen(page, closed)
+            if net.game_over:  # the server's record, every hand face up, now nothing is hidden
+                self.run_worker(self._server_history(net, page), exit_on_error=False)
         elif what == "tracker" and self.net is not None:
             net = self.net
             body = pages.tracker_text(
@@ -443,6 +464,7 @@ class BigTwoApp(App[None]):
                 pages.HistoryPage(
                     lambda scope: pages.history_text(game, scope, ascii_only=self.ascii_only),
                     self.export_history,
+                    replay=lambda: self.replay_game(game),
                 ),
                 closed,
             )
@@ -475,6 +497,39 @@ class BigTwoApp(App[None]):
             self.push_screen(form, new_game_chosen)
         else:
             closed()
+
+    async def _server_history(self, net: NetGame, page: Any) -> None:
+        from ..server.client import Lobby
+
+        try:
+            async with Lobby(net.server, timeout=5.0) as lobby:
+                response = await lobby.http.get(f"{lobby.url}/api/rooms/{net.code}/history")
+        except Exception as exc:  # the server went away: the page keeps what was seen here
+            page.note(f"The server's history could not be read: {exc or type(exc).__name__}")
+            return
+        if response.status_code == 200 and page.is_mounted:
+            text = response.text
+            page.make_text = lambda scope: text
+            page.set_body(text.translate(_SUITS_ASCII) if self.ascii_only else text)
+            page.note("The whole match, every hand, as the server recorded it")
+
+    def replay_game(self, game: GameController) -> str:
+        """Open the replay of ``game`` (its deals that are over) from its stored record; why
+        not, in words, when it cannot be ("" when it opened)."""
+        from .pages import ReplayPage
+
+        assert self.storage is not None
+        if not game.game_over:
+            self.autosave()  # the record as the game stands now
+        if game.match_id is None:
+            return "This game is not stored, so it cannot be replayed"
+        match = self.storage.stored_match(game.match_id)
+        if match is None:
+            return "The game's record cannot be read, so it cannot be replayed"
+        if not match.results:
+            return "No deal is over yet: a deal can be replayed once it is over"
+        self.push_screen(ReplayPage(match, ascii_only=self.ascii_only))
+        return ""
 
     def export_history(self, scope: str, text: str) -> Path:
         """Write the history to a text file (the Palm game exported to the Memo pad)."""
@@ -535,7 +590,7 @@ class BigTwoApp(App[None]):
         ).checked()
         save_prefs(self.storage, self.prefs)
 
-        def setup_of(custom: tuple[tuple[int, Mask], ...]) -> GameSetup:
+        def setup_of(custom: tuple[tuple[int, ...], ...]) -> GameSetup:
             return GameSetup.from_prefs(
                 self.prefs,
                 rules=request.rules,
@@ -549,18 +604,61 @@ class BigTwoApp(App[None]):
         if not request.custom:
             self._replace_game(setup_of(()))
             return
-        seat = next(i for i in range(request.players) if request.humans[i])
-        rules = Rules.preset(request.rules)
+        rules = RuleSet.preset(request.rules)
+        deals = self._deals() or rules.match.deals_per_game
+        people = [i for i in range(request.players) if request.humans[i]]
 
-        def chosen(mask: Mask | None) -> None:
-            if mask is not None:
-                self._replace_game(setup_of(((seat, mask),) if mask else ()))
+        def chosen(cards: ChosenCards | None) -> None:
+            if cards is not None:
+                self._replace_game(setup_of(tuple(cards.commands())))
 
         self.push_screen(
             CustomDealForm(
-                request.names[seat],
-                rules,
-                rules.hand_size(request.players),
+                request.names[: request.players],
+                rules.rules,
+                rules.rules.hand_size(request.players),
+                deals=range(1, min(deals, MAX_CHOSEN_DEALS) + 1),
+                seat=people[0] if people else 0,
+                ascii_only=self.ascii_only,
+            ),
+            chosen,
+        )
+
+    def choose_cards(self, then: Callable[[], None]) -> None:
+        """Between deals: choose any seat's cards for the deals to come, then ``then``."""
+        from .forms import CustomDealForm
+
+        game = self.game
+        assert game is not None and self.table is not None
+        first = game.local.between or game.deal_number + 1
+        last = min(game.match.deals, first + MAX_CHOSEN_DEALS - 1)
+        table = self.table
+
+        def chosen(cards: ChosenCards | None) -> None:
+            notes = []
+            for deal, seat, mask in cards.commands() if cards is not None else ():
+                try:
+                    game.choose_cards(seat, mask, deal=deal)
+                except BigTwoError as exc:
+                    notes.append(f"Deal {deal}, {game.names[seat]}: {exc}")
+            if cards is not None:
+                chosen_deals = sorted(cards.deals)
+                if notes:
+                    table.say("; ".join(notes), "error")
+                elif chosen_deals:
+                    which = ", ".join(str(d) for d in chosen_deals)
+                    table.say(f"Cards chosen for deal {which}")
+                self.autosave()
+            then()
+
+        people = game.humans
+        self.push_screen(
+            CustomDealForm(
+                game.names,
+                game.rules,
+                game.rules.hand_size(game.players),
+                deals=range(first, last + 1),
+                seat=people[0] if people else 0,
                 ascii_only=self.ascii_only,
             ),
             chosen,

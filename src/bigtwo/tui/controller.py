@@ -186,6 +186,7 @@ class GameController(MirroredTable):
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.match_id: int | None = None  # the match store's id for this game, once saved
         self.saved_table: dict[str, Any] | None = None  # table data as last stored
+        self.taken_back = False  # an undo since the last save: the deal is stored again
         self.match.tick(clock())
 
     @staticmethod
@@ -356,6 +357,24 @@ class GameController(MirroredTable):
     def pass_(self, seat: int) -> list[Action]:
         self._check_person(seat)
         return self._actions(lambda: self.local.play(seat, None))
+
+    def undo_off(self) -> str:
+        """Why undo is off at this table, in words ("" when it is on)."""
+        if self.hot_seat:
+            return "Undo is off in a hot-seat game: the others have seen your play"
+        if not self.humans:
+            return "Undo takes back your own plays: nobody plays at this table"
+        return ""
+
+    def undo(self) -> None:
+        """Take back your last play of this deal and the computers' replies to it."""
+        why = self.undo_off()
+        if why:
+            raise IllegalAction(why)
+        if self.deal_over:
+            raise IllegalAction("The deal is over: its plays stand")
+        self.local.undo(self.humans[0])
+        self.taken_back = True
 
     def _check_person(self, seat: int) -> None:
         if self.deal_over:

@@ -8,7 +8,7 @@ text is built by :func:`score_sheet_text`, a pure function the tests can read di
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.style import Style
 from rich.text import Text
@@ -65,7 +65,7 @@ def score_sheet_text(
 
 class ScoreSheet(ModalScreen[str]):
     """After each deal; answers ``"next"``, ``"menu"``, ``"quit"``, ``"again"`` (with ``again``
-    offered: play this deal again) or the page to open first (``"history"``, ``"help"``,
+    offered: play this deal again), ``"cards"`` (choose cards for the deals to come) or the page to open first (``"history"``, ``"help"``,
     ...): the app shows the sheet again when the page closes."""
 
     BINDINGS = [
@@ -84,6 +84,8 @@ class ScoreSheet(ModalScreen[str]):
         Binding("f6,comma", "dismiss_with('prefs')", "Prefs", show=False),
         Binding("f7,n", "dismiss_with('new')", "New game", show=False),
         Binding("a", "again", "Play again"),
+        Binding("c", "dismiss_with('cards')", "Choose cards"),
+        Binding("r", "dismiss_with('rematch')", "New game together"),
     ]
     DEFAULT_CSS = """
     ScoreSheet { align: center middle; }
@@ -91,14 +93,22 @@ class ScoreSheet(ModalScreen[str]):
              background: $surface; padding: 0 1; }
     #sheet-title { text-style: bold; width: 1fr; content-align: center middle; }
     #sheet-buttons { height: 1; align: center middle; margin-top: 1; }
-    #sheet-buttons Button { margin: 0 1; }
+    #sheet-buttons Button { margin: 0 1; min-width: 0; width: auto; }
     """
 
     def __init__(
-        self, text: Text, *, title: str, button: str, deals: str | None = None, again: bool = False
+        self,
+        text: Text,
+        *,
+        title: str,
+        button: str,
+        deals: str | None = None,
+        again: bool = False,
+        rematch: bool = False,
     ) -> None:
         """``deals``: every deal's points so far, a row a deal (``d`` shows it), or None;
-        ``again``: offer to play this deal again."""
+        ``again``: offer to play this deal again, or to choose cards for the next (``c``);
+        ``rematch``: at a network table whose match is over, offer a new game together."""
         super().__init__()
         self.sheet_text = text
         self.sheet_title = title
@@ -106,6 +116,7 @@ class ScoreSheet(ModalScreen[str]):
         self.deals_text = deals
         self.by_deal = False
         self.again = again
+        self.rematch = rematch
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sheet"):
@@ -118,9 +129,16 @@ class ScoreSheet(ModalScreen[str]):
                 yield Button("History", id="history", compact=True)
                 if self.again:
                     yield Button("Again (a)", id="again", compact=True)
+                    yield Button("Cards (c)", id="cards", compact=True)
+                if self.rematch:
+                    yield Button("New game together (r)", id="rematch", compact=True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return self.again if action == "again" else True
+        if action == "again" or (action == "dismiss_with" and parameters == ("cards",)):
+            return self.again  # a deal to come: play this one again, or choose its cards
+        if action == "dismiss_with" and parameters == ("rematch",):
+            return self.rematch
+        return True
 
     def action_again(self) -> None:
         self.dismiss("again")
@@ -150,7 +168,10 @@ class FinalScore(ModalScreen[dict[int, str]]):
     """After the last deal of a game: standings, and a name entry for each person whose score
     makes the high-score list. Answers the names entered, by seat."""
 
-    BINDINGS = [Binding("escape", "skip", "Skip", show=False)]
+    BINDINGS = [
+        Binding("escape", "skip", "Skip", show=False),
+        Binding("ctrl+r,f8", "replay", "Replay", show=False),
+    ]
     DEFAULT_CSS = """
     FinalScore { align: center middle; }
     #final { width: 60; height: auto; border: thick $success; background: $surface; padding: 0 1; }
@@ -159,6 +180,8 @@ class FinalScore(ModalScreen[dict[int, str]]):
     .entry Label { width: 26; }
     .entry Input { width: 1fr; }
     #final-buttons { height: 1; align: center middle; margin-top: 1; }
+    #final-buttons Button { margin: 0 1; }
+    #final-note { height: auto; color: $warning; }
     """
 
     def __init__(
@@ -167,13 +190,16 @@ class FinalScore(ModalScreen[dict[int, str]]):
         entries: Sequence[tuple[int, str, int]],
         *,
         deals: int,
+        replay: Callable[[], str] | None = None,
     ) -> None:
         """``standings``: (name, total) best first; ``entries``: (seat, name, score) of each
-        person who made the high-score list."""
+        person who made the high-score list; ``replay``: open the game's replay (it answers
+        why not, in words, or "")."""
         super().__init__()
         self.standings = list(standings)
         self.entries = list(entries)
         self.deals = deals
+        self.replay = replay
 
     def compose(self) -> ComposeResult:
         with Vertical(id="final"):
@@ -191,8 +217,11 @@ class FinalScore(ModalScreen[dict[int, str]]):
                     with Horizontal(classes="entry"):
                         yield Label(f"{name} ({score:+d})")
                         yield Input(value=name, max_length=12, id=f"name-{seat}", compact=True)
+            yield Static("", id="final-note")
             with Horizontal(id="final-buttons"):
                 yield Button("New game", id="done", compact=True, variant="primary")
+                if self.replay is not None:
+                    yield Button("Replay the game (F8)", id="replay", compact=True)
 
     def on_mount(self) -> None:
         inputs = self.query(Input)
@@ -218,6 +247,13 @@ class FinalScore(ModalScreen[dict[int, str]]):
     @on(Button.Pressed, "#done")
     def _done(self) -> None:
         self.dismiss(self._names())
+
+    @on(Button.Pressed, "#replay")
+    def action_replay(self) -> None:
+        """Step through the game just played; the standings wait here meanwhile."""
+        why = self.replay() if self.replay is not None else ""
+        if why:
+            self.query_one("#final-note", Static).update(why)
 
     def key_enter(self) -> None:
         if not self.entries:

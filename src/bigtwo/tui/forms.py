@@ -23,7 +23,17 @@ from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, Static
 
 from ..bots.levels import level_label
-from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, Mask
+from ..engine.cards import (
+    RANK_NAMES,
+    SUIT_SYMBOLS,
+    SUITS,
+    Mask,
+    card_indices,
+    card_symbols,
+    card_text,
+    to_mask,
+)
+from ..engine.errors import BigTwoError
 from ..engine.rules import Rules
 from ..match.settings import RuleSet
 from .helptext import first_sentence
@@ -282,7 +292,7 @@ class NewGameForm(Screen[NewGameRequest | None]):
             )
             yield Choice("Deals per game", _deal_options(p.rules), p.deals, id="new-deals")
             yield Choice(
-                "Custom deal", [(False, "off"), (True, "choose your cards")], False, id="new-custom"
+                "Custom deal", [(False, "off"), (True, "choose the cards")], False, id="new-custom"
             )
             yield Label("", id="new-note")
             with Horizontal(id="new-buttons"):
@@ -330,9 +340,6 @@ class NewGameForm(Screen[NewGameRequest | None]):
 
     def action_start(self) -> None:
         request = self.result()
-        if request.custom and not any(request.humans[: request.players]):
-            self.query_one("#new-note", Label).update("A custom deal needs a person at the table")
-            return
         if self.playing is None:
             self.dismiss(request)
             return
@@ -458,60 +465,232 @@ class CardGrid(Widget, can_focus=True):
             self.action_pick_card()
 
 
-class CustomDealForm(Screen[Mask | None]):
-    """Choose your cards for the first deal (the Palm "select card for new game"); cards not
-    chosen are dealt at random. Answers the chosen cards as a mask."""
+@dataclass(frozen=True, slots=True)
+class ChosenCards:
+    """What a custom deal form answers: for each deal, the cards chosen for each seat (seats
+    left out, and the rest of a part-chosen hand, are dealt at random)."""
+
+    deals: dict[int, dict[int, Mask]]
+
+    def commands(self) -> list[tuple[int, int, Mask]]:
+        """(deal, seat, cards), in order."""
+        return [
+            (deal, seat, mask)
+            for deal, hands in sorted(self.deals.items())
+            for seat, mask in sorted(hands.items())
+        ]
+
+
+def read_hands(texts: Sequence[str], names: Sequence[str], hand_size: int) -> dict[int, Mask]:
+    """The hands typed for one deal, each seat's in card notation (``3d 4c 5h``; empty: dealt
+    at random), checked as the table would: a bad card, a card named twice, too many cards
+    for a hand, or a card given to two seats is refused in words naming the seat."""
+    hands: dict[int, Mask] = {}
+    owner: dict[int, int] = {}
+    for seat, text in enumerate(texts):
+        if not text.strip():
+            continue
+        try:
+            mask = to_mask(text)
+        except BigTwoError as exc:
+            raise BigTwoError(f"{names[seat]}: {exc}") from None
+        if mask.bit_count() > hand_size:
+            raise BigTwoError(
+                f"{names[seat]}: {count(mask.bit_count(), 'card')} typed; "
+                f"a hand holds {count(hand_size, 'card')}"
+            )
+        for card in card_indices(mask):
+            if card in owner:
+                raise BigTwoError(
+                    f"{card_symbols(Mask(1 << card))} is typed for both "
+                    f"{names[owner[card]]} and {names[seat]}"
+                )
+            owner[card] = seat
+        hands[seat] = mask
+    return hands
+
+
+class CustomDealForm(Screen[ChosenCards | None]):
+    """Choose the cards of any seat for any deal still to come (the Palm "select card for
+    new game", for every seat and every deal): type each seat's cards in notation, or pick
+    the cards of the seat last typed in on the grid. Cards not chosen are dealt at random.
+    Bad notation, a card typed twice and too many cards are refused in words; nothing is
+    answered until every deal typed is right."""
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
-        Binding("enter,ctrl+s", "start", "Deal"),
+        Binding("ctrl+s", "start", "Deal"),
     ]
     DEFAULT_CSS = """
     CustomDealForm { background: $surface; }
     CustomDealForm .page-title { height: 1; width: 1fr; background: $primary; text-style: bold;
                                  padding: 0 1; }
-    CustomDealForm #custom-body { padding: 1 1; height: 1fr; }
-    CustomDealForm #custom-count { height: 2; margin-top: 1; }
+    CustomDealForm #custom-body { padding: 0 1; height: 1fr; }
+    CustomDealForm .cards-row { height: 1; }
+    CustomDealForm .cards-row Label { width: 14; text-style: bold; }
+    CustomDealForm .cards-row Input { width: 1fr; }
+    CustomDealForm .cards-row.-current Label { color: $warning; }
+    CustomDealForm #custom-count { height: auto; }
+    CustomDealForm #custom-error { height: auto; max-height: 2; color: $error; }
     CustomDealForm #custom-buttons { height: 1; }
     CustomDealForm #custom-buttons Button { margin-right: 2; }
     """
 
-    def __init__(self, name: str, rules: Rules, hand_size: int, *, ascii_only: bool) -> None:
+    def __init__(
+        self,
+        names: Sequence[str],
+        rules: Rules,
+        hand_size: int,
+        *,
+        deals: Sequence[int] = (1,),
+        seat: int = 0,
+        ascii_only: bool,
+    ) -> None:
+        """``names``: every seat's; ``deals``: the deals cards may be chosen for (the first
+        is shown first); ``seat``: the seat the grid picks for at first."""
         super().__init__()
-        self.player = name
+        self.names = list(names)
         self.rules = rules
         self.hand_size = hand_size
+        self.deal_numbers = list(deals)
+        self.deal = self.deal_numbers[0]
+        self.seat = seat
         self.ascii_only = ascii_only
+        self.typed: dict[int, list[str]] = {}  # per deal, each seat's text as typed
+        self._filling = False  # the form itself is writing the inputs
 
     def compose(self) -> ComposeResult:
-        yield Label(f"Custom deal: choose {whose(self.player)} cards   (arrows, Space/click, Enter deals)",
-                    classes="page-title")  # fmt: skip
+        yield Label(
+            "Custom deal: type cards like 3d 4c Th 2s   (Tab moves, ctrl+s deals)",
+            classes="page-title",
+        )
         with Vertical(id="custom-body"):
+            if len(self.deal_numbers) > 1:
+                yield Choice(
+                    "For deal",
+                    [(n, f"deal {n}") for n in self.deal_numbers],
+                    self.deal,
+                    id="custom-deal",
+                    width=14,
+                )
+            else:
+                yield Label(f"For deal {self.deal}", id="custom-deal-label")
+            for i, name in enumerate(self.names):
+                with Horizontal(classes="cards-row", id=f"cards-row-{i}"):
+                    yield Label(name[:13])
+                    yield Input(
+                        placeholder="dealt at random", id=f"cards-{i}", compact=True,
+                        select_on_focus=False,
+                    )  # fmt: skip
             yield CardGrid(
                 self.rules.suit_order, self.hand_size, ascii_only=self.ascii_only, id="grid"
             )
-            yield Static(self._count_text(0), id="custom-count")
+            yield Static("", id="custom-count")
+            yield Static("", id="custom-error")
             with Horizontal(id="custom-buttons"):
                 yield Button("Deal", id="deal", compact=True, variant="primary")
                 yield Button("Cancel", id="cancel", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(CardGrid).focus()
+        self._set_seat(self.seat)
+        self.query_one(f"#cards-{self.seat}", Input).focus()
 
-    def _count_text(self, chosen: int) -> str:
+    # -- the seat the grid picks for ---------------------------------------------------------
+    def _set_seat(self, seat: int) -> None:
+        self.seat = seat
+        for i in range(len(self.names)):
+            self.query_one(f"#cards-row-{i}").set_class(i == seat, "-current")
+        grid = self.query_one(CardGrid)
+        grid.chosen = self._mask_of(seat)
+        grid.refresh()
+        self._show_count()
+
+    def _mask_of(self, seat: int) -> Mask:
+        try:
+            return Mask(to_mask(self.query_one(f"#cards-{seat}", Input).value))
+        except BigTwoError:
+            return Mask(0)
+
+    def _show_count(self) -> None:
+        chosen = self._mask_of(self.seat).bit_count()
         rest = self.hand_size - chosen
         tail = f"; the other {rest} are dealt at random" if rest > 1 else ""
         tail = "; the other one is dealt at random" if rest == 1 else tail
-        return f"{chosen} of {count(self.hand_size, 'card')} chosen{tail}."
+        self.query_one("#custom-count", Static).update(
+            f"On the grid: {whose(self.names[self.seat])} cards, "
+            f"{chosen} of {self.hand_size} chosen{tail}."
+        )
+
+    @on(events.DescendantFocus)
+    def _focused(self, event: events.DescendantFocus) -> None:
+        widget = event.widget
+        if isinstance(widget, Input) and widget.id and widget.id.startswith("cards-"):
+            self._set_seat(int(widget.id.removeprefix("cards-")))
+
+    @on(Input.Changed)
+    def _typed(self, event: Input.Changed) -> None:
+        if self._filling:
+            return
+        self.query_one("#custom-error", Static).update("")
+        if event.input.id == f"cards-{self.seat}":
+            grid = self.query_one(CardGrid)
+            grid.chosen = self._mask_of(self.seat)
+            grid.refresh()
+            self._show_count()
 
     @on(CardGrid.Changed)
-    def _changed(self) -> None:
+    def _picked(self) -> None:
         grid = self.query_one(CardGrid)
-        self.query_one("#custom-count", Static).update(self._count_text(grid.chosen.bit_count()))
+        self._filling = True
+        self.query_one(f"#cards-{self.seat}", Input).value = card_text(Mask(grid.chosen))
+        self._filling = False
+        self.query_one("#custom-error", Static).update("")
+        self._show_count()
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.focus_next()  # Enter finishes a seat's cards; ctrl+s or Deal deals
+
+    # -- deals ---------------------------------------------------------------------------------
+    @on(Choice.Changed, "#custom-deal")
+    def _deal_changed(self, event: Choice.Changed) -> None:
+        self.typed[self.deal] = self._texts()
+        self.deal = int(event.choice.value)
+        texts = self.typed.get(self.deal, [""] * len(self.names))
+        self._filling = True
+        for i, text in enumerate(texts):
+            self.query_one(f"#cards-{i}", Input).value = text
+        self._filling = False
+        self._set_seat(self.seat)
+
+    def _texts(self) -> list[str]:
+        return [self.query_one(f"#cards-{i}", Input).value for i in range(len(self.names))]
+
+    def result(self) -> ChosenCards:
+        """Every deal's hands as typed; raises :class:`BigTwoError` naming the first wrong one."""
+        self.typed[self.deal] = self._texts()
+        deals: dict[int, dict[int, Mask]] = {}
+        for deal in self.deal_numbers:
+            texts = self.typed.get(deal)
+            if texts is None:
+                continue
+            try:
+                hands = read_hands(texts, self.names, self.hand_size)
+            except BigTwoError as exc:
+                where = f"Deal {deal}: " if len(self.deal_numbers) > 1 else ""
+                raise BigTwoError(f"{where}{exc}") from None
+            if hands:
+                deals[deal] = hands
+        return ChosenCards(deals)
 
     def action_start(self) -> None:
-        self.dismiss(Mask(self.query_one(CardGrid).chosen))
+        try:
+            chosen = self.result()
+        except BigTwoError as exc:
+            self.query_one("#custom-error", Static).update(str(exc))
+            return
+        self.dismiss(chosen)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -6,6 +6,10 @@ and takes a seat (or a spectator's place) in a room chosen from the list, or nam
 code or a share link (``…/r/CODE``, ``…?invite=KEY``). Once connected it hands the app a
 :class:`~bigtwo.tui.netgame.NetGame`, which the same table screen as local play draws. Every
 refusal from the server is said in words; so is a server that cannot be reached.
+
+A seat taken is remembered between runs (its token, per server and room, in the local
+preferences), so that quitting and starting again offers to rejoin the same seat of a room
+still being played, and joining that room again sits down at that seat, not a new one.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ if TYPE_CHECKING:
     from .app import BigTwoApp
 
 PAGE = 10  # rooms per page
+SEATS_PREF = "network_seats"  # the seats taken at game servers: "server code" -> seat
 
 
 def unreachable(server: str, exc: BaseException) -> str:
@@ -99,6 +104,72 @@ class LobbyScreen(Screen[None]):
         table = self.query_one(DataTable)
         table.add_columns("Code", "Title", "Rules", "Seats", "Deals", "Status")
         await self.action_refresh()
+        if not self.bigtwo.room:  # a room named at start-up is entered at once instead
+            await self.offer_rejoin()
+
+    # -- seats remembered between runs -----------------------------------------------------------
+    def _seats(self) -> dict[str, dict[str, Any]]:
+        storage = self.bigtwo.storage
+        value = storage.get_pref(SEATS_PREF, {}) if storage is not None else {}
+        return value if isinstance(value, dict) else {}
+
+    @staticmethod
+    def _key(server: str, code: str) -> str:
+        return f"{server.rstrip('/')} {code.upper()}"
+
+    def remembered(self, server: str, code: str) -> dict[str, Any] | None:
+        """The seat we took at room ``code`` of ``server`` in an earlier run, if any."""
+        seat = self._seats().get(self._key(server, code))
+        if isinstance(seat, dict) and seat.get("ws") and seat.get("token"):
+            return seat
+        return None
+
+    def remember(self, server: str, code: str, seat: dict[str, Any]) -> None:
+        storage = self.bigtwo.storage
+        if storage is not None:
+            kept = {"ws": str(seat["ws"]), "token": str(seat["token"]), "seat": seat.get("seat"),
+                    "link": str(seat.get("link", ""))}  # fmt: skip
+            storage.set_pref(SEATS_PREF, {**self._seats(), self._key(server, code): kept})
+
+    def forget(self, server: str, code: str) -> None:
+        storage = self.bigtwo.storage
+        seats = self._seats()
+        if storage is not None and seats.pop(self._key(server, code), None) is not None:
+            storage.set_pref(SEATS_PREF, seats)
+
+    async def offer_rejoin(self) -> None:
+        """Offer the seat of a room of this server still being played that we sat at in an
+        earlier run (seats at rooms that are over, or gone, are forgotten)."""
+        prefix = self._key(self.server, "")
+        for key in list(self._seats()):
+            if not key.startswith(prefix):
+                continue
+            code = key[len(prefix) :]
+            try:
+                room = (await self.lobby.room(code)).get("room") or {}
+            except ServerError:
+                self.forget(self.server, code)  # the room is gone
+                continue
+            except (httpx.HTTPError, OSError):
+                return  # the server cannot be reached: the list says so already
+            if room.get("status") not in ("waiting", "playing"):
+                self.forget(self.server, code)
+                continue
+            from .dialogs import Confirm
+
+            title = f" ({room['title']})" if room.get("title") else ""
+            deal = f", deal {room['deal']} of {room['deals']}" if room.get("deal") else ""
+            question = (
+                f"You have a seat at room {code}{title}{deal}, which is still being played. "
+                "Rejoin it?"
+            )
+
+            async def answered(yes: bool | None, code: str = code) -> None:
+                if yes:
+                    await self.enter(code)
+
+            self.app.push_screen(Confirm(question, yes="Rejoin", no="Not now"), answered)
+            return
 
     async def on_unmount(self) -> None:
         await self.lobby.close()
@@ -256,6 +327,13 @@ class LobbyScreen(Screen[None]):
     async def _enter(
         self, code: str, watch: bool, invite: str, server: str, link: str
     ) -> NetGame | None:
+        if not watch:
+            kept = self.remembered(server, code)
+            if kept is not None:  # our seat from an earlier run: sit down there again
+                try:
+                    return await self._connect(code, kept, False, server, link, quiet=True)
+                except ActionRefused:
+                    self.forget(server, code)  # the seat is ours no more: take a new one
         lobby = self.lobby if server.rstrip("/") == self.server else Lobby(server, timeout=5.0)
         self.say(f"{'Watching' if watch else 'Joining'} {code}…")
         try:
@@ -272,11 +350,52 @@ class LobbyScreen(Screen[None]):
         finally:
             if lobby is not self.lobby:
                 await lobby.close()
+        if not watch:
+            self.remember(server, code, seat)
+        return await self._connect(code, seat, watch, server, link)
+
+    async def rematch(self, code: str, token: str, server: str) -> NetGame | None:
+        """A new game for the players of finished room ``code`` (asked with our seat's token
+        there; asked again, or by another player first, it is the same new table): sit down
+        at our seat in it."""
+        lobby = self.lobby if server.rstrip("/") == self.server else Lobby(server, timeout=5.0)
+        self.say(f"A new game after room {code}…")
+        try:
+            seat = await lobby.rematch(code, token)
+        except ServerError as exc:
+            self.say(f"No new game after room {code}: {exc}")
+            return None
+        except (httpx.HTTPError, OSError) as exc:
+            self.say(unreachable(server, exc))
+            return None
+        finally:
+            if lobby is not self.lobby:
+                await lobby.close()
+        new = str(seat["code"])
+        self.forget(server, code)
+        self.remember(server, new, seat)
+        return await self._connect(new, seat, False, server, str(seat.get("link", "")))
+
+    async def _connect(
+        self,
+        code: str,
+        seat: dict[str, Any],
+        watch: bool,
+        server: str,
+        link: str,
+        *,
+        quiet: bool = False,
+    ) -> NetGame | None:
+        """Open the table with a seat's (or a spectator's) token and show it; ``quiet``: a
+        refusal is raised, not said (a remembered seat that is gone is replaced by a new
+        one)."""
         client = TableClient(str(seat["ws"]), str(seat["token"]), watch=watch)
         net = NetGame(client, server=server, link=link or str(seat.get("link", "")))
         try:
             await client.connect(timeout=5.0)
         except ActionRefused as exc:
+            if quiet:
+                raise
             self.say(f"Room {code}: {exc}")
             return None
         except (OSError, TimeoutError, BigTwoError) as exc:

@@ -18,7 +18,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from ..engine.cards import Mask, card_symbols
+from ..engine.cards import Mask, card_symbols, to_mask
 from ..engine.deal import Action
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..engine.plays import Play
@@ -210,6 +210,41 @@ class NetGame(MirroredTable):
             raise IllegalAction("You lead this trick: you cannot pass")
         self._send(self.client.pass_())
         return []
+
+    def history_text(self, scope: str) -> str:
+        """The history as this screen saw it: every finished deal's result (``scope``
+        "game") and the plays of the deal in play, or of the one just over. The server keeps
+        the whole record; it gives every hand once the match is over (see the app)."""
+        names = self.names
+        lines: list[str] = []
+        if scope == "game":
+            for result in self.mirror.results:
+                winner = names[result["winner"]] if result["winner"] < len(names) else "?"
+                lines.append(f"=== Deal {result['deal']} of {self.deals}: {winner} went out ===")
+                left = result.get("left") or [""] * len(names)
+                for seat, name in enumerate(names):
+                    points = result.get("points", [0] * len(names))[seat]
+                    cards = card_symbols(to_mask(left[seat])) if left[seat] else ""
+                    lines.append(f"  {name:<12} {points:>+5}  {cards}".rstrip())
+                lines.append("")
+        if self.started:
+            lines.append(f"=== Deal {self.deal_number} of {self.deals}: the plays ===")
+            for action in self.mirror.actions:
+                name = names[action.seat] if action.seat < len(names) else "?"
+                if action.play is None:
+                    lines.append(f"{name}: pass" + (" (auto)" if action.auto else ""))
+                else:
+                    lines.append(f"{name}: {card_symbols(action.play.mask)}")
+            if not self.mirror.actions:
+                lines.append("(no play yet)")
+        return "\n".join(lines).strip("\n") + "\n" if lines else "Nothing has been played yet\n"
+
+    def undo_off(self) -> str:
+        """Undo is never on at a network table."""
+        return "Undo is off at a network table: the other players have seen your play"
+
+    def undo(self) -> None:
+        raise IllegalAction(self.undo_off())
 
     def next_deal(self) -> None:
         """Between deals: we have read the score sheet."""

@@ -28,6 +28,7 @@ from ..match.store import HighScore, PlayerStats
 from .render import RED_TEXT, cards_text, in_suit_order, is_red
 
 if TYPE_CHECKING:
+    from ..match.match import Match
     from .controller import GameController
 
 
@@ -97,6 +98,7 @@ class HistoryPage(Page):
         Binding("d", "scope('deal')", "This deal"),
         Binding("g", "scope('game')", "Whole game"),
         Binding("e", "export", "Export"),
+        Binding("r", "replay", "Replay"),
     ]
 
     def __init__(
@@ -104,20 +106,29 @@ class HistoryPage(Page):
         make_text: Callable[[str], str],
         export: Callable[[str, str], Path],
         scope: str = "deal",
+        replay: Callable[[], str] | None = None,
     ) -> None:
+        """``replay``: open the replay of the game's finished deals; it answers why not, in
+        words, when there is none ("" when it opened)."""
         self.make_text = make_text
         self.export_to = export
+        self.replay = replay
         self.scope = scope
         super().__init__(make_text(scope), title=self._title())
 
     def _title(self) -> str:
         which = "this deal" if self.scope == "deal" else "the whole game"
-        return f"Game history: {which}   (d deal, g game, e export, Esc back)"
+        return f"Game history: {which}   (d deal, g game, e export, r replay, Esc back)"
 
     def action_scope(self, scope: str) -> None:
         self.scope = scope
         self.set_body(self.make_text(scope))
         self.query_one(".page-title", Label).update(self._title())
+
+    def action_replay(self) -> None:
+        why = self.replay() if self.replay is not None else "This game cannot be replayed here"
+        if why:
+            self.note(why)
 
     def action_export(self) -> None:
         try:
@@ -126,6 +137,65 @@ class HistoryPage(Page):
             self.note(f"Could not export: {exc.strerror or exc}")
             return
         self.note(f"Exported to {path}")
+
+
+# -- replaying a game ----------------------------------------------------------------------------
+class ReplayPage(Page):
+    """Step through a game as its stored record has it, every hand face up, forwards and
+    backwards, a play or a deal at a time. Only deals that are over are shown: a deal in play
+    would give away the hands still hidden."""
+
+    BINDINGS = [
+        Binding("right,n,space", "step(1)", "Next"),
+        Binding("left,p", "step(-1)", "Back"),
+        Binding("down,pagedown", "deal(1)", "Next deal"),
+        Binding("up,pageup", "deal(-1)", "Previous deal"),
+        Binding("home", "go(0)", "Start", show=False),
+        Binding("end", "go(-1)", "End", show=False),
+    ]
+
+    def __init__(self, match: Match, *, ascii_only: bool = False) -> None:
+        self.match = match
+        self.ascii_only = ascii_only
+        self.steps = [p for p in history.positions(match) if p.record.result is not None]
+        if not self.steps:
+            raise ValueError("a replay needs a finished deal")
+        self.at = 0
+        super().__init__(self._text(), title=self._title())
+
+    def _title(self) -> str:
+        return (
+            f"Replay: {self.at + 1} of {len(self.steps)}   "
+            "(Left/Right a play, Up/Down a deal, Esc back)"
+        )
+
+    def _text(self) -> str:
+        text = history.position_text(self.match, self.steps[self.at])
+        return text.translate(_ASCII_SUITS) if self.ascii_only else text
+
+    def _show(self) -> None:
+        self.set_body(self._text())
+        self.query_one(".page-title", Label).update(self._title())
+
+    def action_step(self, step: int) -> None:
+        self.action_go(max(0, min(len(self.steps) - 1, self.at + step)))
+
+    def action_go(self, at: int) -> None:
+        self.at = at % len(self.steps)
+        self._show()
+
+    def action_deal(self, step: int) -> None:
+        """The start of the next deal (``step`` 1), or of this one and then the one before."""
+        deal = self.steps[self.at].deal
+        starts = {p.deal: i for i, p in reversed(list(enumerate(self.steps)))}
+        if step > 0:
+            later = [i for d, i in starts.items() if d > deal]
+            target = min(later) if later else len(self.steps) - 1
+        else:
+            here = starts[deal]
+            earlier = [i for d, i in starts.items() if d < deal]
+            target = here if self.at > here or not earlier else max(earlier)
+        self.action_go(target)
 
 
 # -- cards played ---------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 from ..engine.errors import BigTwoError
 from ..match.errors import StoreError
@@ -25,6 +25,9 @@ from ..match.store import HighScore, MatchInfo, MatchStore, PlayerStats
 from ..server.storage import MemoryStore, SQLiteStore
 from ..service.local import LocalTable
 from .controller import GameController
+
+if TYPE_CHECKING:
+    from ..match.match import Match
 
 T = TypeVar("T")
 _TABLE_KEY = "tui.table.{}"
@@ -79,8 +82,11 @@ class TuiStorage:
         def save() -> None:
             if game.match_id is None:
                 game.match_id = self.store.new_match(game.match)
+            elif game.taken_back:  # an undo: the deal in play is stored again
+                self.store.take_back(game.match_id, game.match)
             else:
                 self.store.save(game.match_id, game.match)
+            game.taken_back = False
             key = _TABLE_KEY.format(game.match_id)
             table = game.table_data()
             if game.saved_table != table:
@@ -117,6 +123,13 @@ class TuiStorage:
             return game
 
         return self._safe(None, load)
+
+    def stored_match(self, match_id: int) -> Match | None:
+        """A game as its stored record has it (read afresh: the game in play is untouched);
+        None (and a message) when the record cannot be read."""
+        from ..match.record import read_text
+
+        return self._safe(None, lambda: read_text(self.store.record_text(match_id)))
 
     def abandon(self, match_id: int | None) -> None:
         """Stop offering a game for continuing (its record stays in the store)."""

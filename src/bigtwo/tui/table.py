@@ -74,6 +74,7 @@ class TableScreen(Screen[None]):
         Binding("p", "pass_turn", "Pass"),
         Binding("c,escape", "clear", "Clear"),
         Binding("h", "hint", "Hint"),
+        Binding("u", "undo", "Undo", show=False),
         Binding("r", "sort('rank')", "Rank", show=False),
         Binding("s", "sort('suit')", "Suit", show=False),
         Binding("left", "cursor(-1)", "Left", show=False),
@@ -558,6 +559,27 @@ class TableScreen(Screen[None]):
         self.say(f"Hint: {hint.reason}" + ("  (Enter passes)" if passes else ""), "hint")
         self._hinted_pass = passes
 
+    def action_undo(self) -> None:
+        """Take back your last play (against computers only; the reason in words if not)."""
+        game = self.game
+        if game is None:
+            return
+        why = game.undo_off()
+        if why:
+            self.say(why, "error")
+            return
+        self.stop_timer()
+        self._thinking = None  # a computer thinking about the old position is not waited for
+        try:
+            game.undo()
+        except BigTwoError as exc:
+            self.say(str(exc), "error")
+            return
+        self.hand_view.clear()
+        self.say("Your last play is taken back: your turn again")
+        self.redraw()
+        self.advance()
+
     def action_sort(self, order: str) -> None:
         self.bigtwo.set_sort(order)
         self.redraw()
@@ -607,6 +629,14 @@ class TableScreen(Screen[None]):
 
     @on(HandView.Changed)
     def _selection_changed(self) -> None:
+        probe = self.bigtwo.startup_probe
+        if probe is not None and self.hand_view.selected:  # bigtwo bench startup
+            from .startup import note_ready
+
+            note_ready(probe)
+            self.bigtwo.startup_probe = None
+            self.app.exit()
+            return
         if self.hand_view.selected:
             self._hinted_pass = False  # the person chose cards for themselves
         if self.message.plain.startswith("Select the cards"):
