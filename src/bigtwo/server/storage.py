@@ -394,12 +394,15 @@ class PostgresStore(SQLStore):
         super().__init__(PostgresConnection(url, synchronous=sync == "full"))
 
 
-def open_store(db: str | Path, *, sync: str = "normal") -> SQLiteStore | PostgresStore:
-    """The store ``bigtwo serve --db`` names: a ``postgresql://`` URL, else a SQLite file."""
+def open_store(
+    db: str | Path, *, sync: str = "normal", checkpoint: bool = True
+) -> SQLiteStore | PostgresStore:
+    """The store ``bigtwo serve --db`` names: a ``postgresql://`` URL, else a SQLite file
+    (``checkpoint``: with its WAL checkpointer; tools that only read need none)."""
     if is_postgres_url(str(db)):
         return PostgresStore(str(db), sync=sync)
     try:
-        return SQLiteStore(db, sync=sync)
+        return SQLiteStore(db, sync=sync, checkpoint=checkpoint)
     except (sqlite3.Error, OSError) as exc:
         raise StoreError(f"Cannot open the table database {db}: {exc}") from None
 
