@@ -112,9 +112,11 @@ def _legacy_version(db: Connection) -> int:
     return 1
 
 
-def migrate(db: Connection, target: int = SCHEMA_VERSION) -> int:
+def migrate(db: Connection, target: int | None = None) -> int:
     """Bring the database to ``target`` (the newest by default), all steps or none; returns
     the version it had. Raises :class:`StoreError` for a database newer than this code."""
+    if target is None:
+        target = SCHEMA_VERSION
     if not 0 <= target <= SCHEMA_VERSION:
         raise ValueError(f"no schema version {target} (this code knows 1 to {SCHEMA_VERSION})")
     found = schema_version(db)

@@ -200,8 +200,15 @@ class PostgresConnection(Connection):
                 self._depth -= 1
 
     def table_exists(self, name: str) -> bool:
-        row = self.execute("SELECT to_regclass(?) IS NOT NULL", (name,)).fetchone()
-        return bool(row[0])
+        # A query of the catalog, not to_regclass(): that reads a cache which waiting for an
+        # advisory lock does not refresh, so a server that waited for another's migration
+        # would not see the tables it made.
+        row = self.execute(
+            "SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() "
+            "AND tablename = ?",
+            (name,),
+        ).fetchone()
+        return row is not None
 
     def lock_schema(self) -> None:
         # One server migrates a schema at a time; the others wait, then find it done.
@@ -210,3 +217,10 @@ class PostgresConnection(Connection):
     def close(self) -> None:
         with self._lock:
             self.raw.close()
+
+
+def connect(target: str | Path, *, synchronous: bool = True) -> Connection:
+    """A connection to ``target``: a ``postgresql://`` URL, else a SQLite file."""
+    if is_postgres_url(str(target)):
+        return PostgresConnection(str(target), synchronous=synchronous)
+    return SQLiteConnection(str(target))

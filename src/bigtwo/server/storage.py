@@ -148,6 +148,12 @@ class SQLStore:
         """Commands stored for the table since its latest snapshot (or since it was made)."""
         return self._since.get(code, 0)
 
+    def hot_log(self, code: str) -> int:
+        """The table's commands in the hot log, as the database has them now."""
+        with self._lock:
+            row = self._db.execute("SELECT COUNT(*) FROM log WHERE code = ?", (code,)).fetchone()
+        return int(row[0])
+
     def snapshot(self, code: str, state: bytes) -> None:
         """Store ``state`` as the table after every command stored so far, and drop those
         commands, in one transaction: the table is then its snapshot and what comes next."""
@@ -293,9 +299,9 @@ class SQLiteStore(SQLStore):
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         db = SQLiteConnection(self.path)
         raw = db.raw
+        raw.execute("PRAGMA busy_timeout=5000")  # first: another server may be opening it too
         raw.execute("PRAGMA journal_mode=WAL")
         raw.execute(f"PRAGMA synchronous={sync.upper()}")
-        raw.execute("PRAGMA busy_timeout=5000")
         # A WAL file is reused from its start after a checkpoint, not shrunk: this shrinks
         # it back whenever it is reset.
         raw.execute(f"PRAGMA journal_size_limit={self.WAL_LIMIT}")
