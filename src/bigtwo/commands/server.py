@@ -138,6 +138,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     server.add_argument("--level", default="greedy", help="computer level of the bots")
     server.add_argument("--url", help="a running server on this machine (default: start one)")
+    server.add_argument(
+        "--db",
+        help="where the server it starts keeps its tables: a SQLite file or a "
+        "postgresql:// URL (default: a fresh SQLite file)",
+    )
     server.add_argument("--json", action="store_true")
     server.set_defaults(run=_bench_server)
     abuse = bench.add_parser(
@@ -257,9 +262,20 @@ def _bench_server(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.url and args.db:
+        print(
+            "bigtwo bench server: --db is for the server the bench starts, not one at --url",
+            file=sys.stderr,
+        )
+        return 2
     try:
         result = run_bench(
-            args.tables, args.seconds, url=args.url, think=args.think_ms / 1000, level=args.level
+            args.tables,
+            args.seconds,
+            url=args.url,
+            think=args.think_ms / 1000,
+            level=args.level,
+            db=args.db,
         )
     except (ValueError, RuntimeError) as exc:
         print(f"bigtwo bench server: {exc}", file=sys.stderr)
