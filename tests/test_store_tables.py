@@ -73,6 +73,28 @@ def test_commands_come_back_in_order_with_their_status(store_db: str) -> None:
         open_store(store_db, sync="sometimes")
 
 
+@pytest.mark.parametrize("count", [3, SQLStore.ONE_STATEMENT + 36], ids=["few", "many"])
+def test_an_append_is_stored_whole_or_not_at_all(store_db: str, count: int) -> None:
+    """In one statement (a few commands) or one transaction (many): a row that cannot be
+    stored (its number is taken) leaves none of the others stored."""
+    store = open_store(store_db, checkpoint=False)
+    try:
+        store.create_room("WHOLE1", {})
+        store.append("WHOLE1", [{"op": "join", "seat": 0}])
+        with closing(connect(store_db)) as db:  # another writer took a number ahead
+            db.execute("""INSERT INTO log VALUES ('WHOLE1', 3, '{"op":"stray"}')""")
+        with pytest.raises(Exception, match="(?i)unique|duplicate"):
+            store.append("WHOLE1", [{"op": "chat", "n": i} for i in range(count)])
+        assert store.hot_log("WHOLE1") == 2  # the first command and the stray one
+        room = store.load("WHOLE1")  # numbering goes on after what is stored
+        assert room is not None and _ops(room) == ["join", "stray"]
+        store.append("WHOLE1", [{"op": "chat", "n": i} for i in range(count)])
+        room = store.load("WHOLE1")
+        assert room is not None and [c.get("n") for c in room.commands[2:]] == list(range(count))
+    finally:
+        store.close()
+
+
 def test_a_snapshot_takes_the_place_of_the_commands_it_holds(store: SQLStore) -> None:
     store.create_room("SNAPSH", {})
     store.append("SNAPSH", [{"op": "join", "seat": s} for s in range(3)])
