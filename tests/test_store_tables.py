@@ -5,8 +5,10 @@ failing step, two servers at once), and PostgreSQL's connection healing after it
 
 from __future__ import annotations
 
+import socket
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import closing
 from itertools import count
@@ -19,7 +21,7 @@ from hypothesis import strategies as st
 
 from bigtwo.cli import main
 from bigtwo.match.errors import StoreError
-from bigtwo.server import migrations
+from bigtwo.server import migrations, sql
 from bigtwo.server.migrations import MIGRATIONS, SCHEMA_VERSION, Migration, migrate
 from bigtwo.server.sql import connect, redact
 from bigtwo.server.storage import MemoryStore, PostgresStore, SQLStore, open_store
@@ -347,6 +349,33 @@ def test_postgres_heals_after_its_connection_is_cut(postgres: PostgresSchemas) -
             assert room is not None and _ops(room) == ["join", "ready"]
         finally:
             store.close()
+
+
+@pytest.mark.parametrize(("sync", "setting"), [("normal", "off"), ("full", "on")])
+def test_postgres_commits_as_the_sync_level_asks(
+    postgres: PostgresSchemas, sync: str, setting: str
+) -> None:
+    """normal: committed in the database (which outlives this server) before an append
+    returns; full: also on the database's disk."""
+    with postgres.schema() as url:
+        store = PostgresStore(url, sync=sync)
+        try:
+            assert store._db.execute("SHOW synchronous_commit").fetchone() == (setting,)
+        finally:
+            store.close()
+
+
+def test_a_postgres_that_never_answers_is_given_up_in_seconds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The server would wait for it on its event loop: it waits CONNECT_TIMEOUT, not for ever."""
+    monkeypatch.setattr(sql, "CONNECT_TIMEOUT", 2)  # libpq's least
+    with socket.create_server(("127.0.0.1", 0)) as mute:  # takes connections, never speaks
+        port = mute.getsockname()[1]
+        started = time.monotonic()
+        with pytest.raises(StoreError, match="Cannot reach the PostgreSQL database"):
+            PostgresStore(f"postgresql://postgres@127.0.0.1:{port}/tables")
+        assert time.monotonic() - started < 10
 
 
 def test_serve_says_in_words_when_postgres_cannot_be_reached(

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 from ..match.errors import StoreError
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")
+CONNECT_TIMEOUT = 5  # seconds to reach PostgreSQL before giving up
 
 
 def is_postgres_url(target: str | Path) -> bool:
@@ -153,8 +154,12 @@ class PostgresConnection(Connection):
 
     def _connect(self) -> Any:
         psycopg = self._psycopg
+        # The server's event loop waits for this: never for ever, unless the URL says so.
+        options: dict[str, Any] = {"application_name": "bigtwo"}
         try:
-            conn = psycopg.connect(self.url, autocommit=True, application_name="bigtwo")
+            if "connect_timeout" not in psycopg.conninfo.conninfo_to_dict(self.url):
+                options["connect_timeout"] = CONNECT_TIMEOUT
+            conn = psycopg.connect(self.url, autocommit=True, **options)
         except psycopg.Error as exc:
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise StoreError(
