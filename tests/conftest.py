@@ -78,6 +78,7 @@ def postgres() -> PostgresSchemas:
     if schemas is None:
         _service_missing(problem)
     assert schemas is not None
+    schemas.sweep()  # what killed test runs left behind
     return schemas
 
 

@@ -8,11 +8,14 @@ and, if not, how to start them; with ``CI`` set it fails, as the tests then woul
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
+import socket
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import pytest
@@ -31,6 +34,8 @@ START_REDIS = (
     "another with BIGTWO_TEST_REDIS=redis://host:port/db"
 )
 SCHEMA_PREFIX = "bigtwo_test_"
+# This machine, in the schemas' names: a sweep drops only what its own dead processes left.
+HOST = hashlib.sha1(socket.gethostname().encode()).hexdigest()[:8]
 # The table store's back ends, by the name a test's id carries (conftest's store_db and server).
 STORE_BACKENDS = ("sqlite", "postgresql")
 
@@ -57,7 +62,7 @@ class PostgresSchemas:
         import psycopg
         from psycopg import sql
 
-        name = f"{SCHEMA_PREFIX}{os.getpid()}_{secrets.token_hex(6)}"
+        name = f"{SCHEMA_PREFIX}{HOST}_{os.getpid()}_{secrets.token_hex(6)}"
         with psycopg.connect(self.url, autocommit=True) as admin:
             admin.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(name)))
         try:
@@ -66,6 +71,30 @@ class PostgresSchemas:
             with psycopg.connect(self.url, autocommit=True) as admin:
                 admin.execute("SET lock_timeout = '20s'")
                 admin.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(name)))
+
+    def sweep(self) -> list[str]:
+        """Drop the schemas that test processes of this machine which are gone left behind
+        (killed before they could drop them); returns their names."""
+        import psycopg
+        from psycopg import sql
+
+        dropped = []
+        with psycopg.connect(self.url, autocommit=True) as admin:
+            names = [r[0] for r in admin.execute(
+                "SELECT nspname FROM pg_namespace WHERE starts_with(nspname, %s)",
+                (f"{SCHEMA_PREFIX}{HOST}_",),
+            )]  # fmt: skip
+            for name in names:
+                pid = name.split("_")[-2]
+                if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+                    try:
+                        admin.execute(
+                            sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(name))
+                        )
+                    except psycopg.Error:  # another test process is sweeping it too
+                        continue
+                    dropped.append(name)
+        return dropped
 
     def exists(self, url: str) -> bool:
         """Whether the schema that ``url`` works in is there."""
@@ -127,6 +156,21 @@ def test_a_schema_is_the_tests_own_and_is_dropped_afterwards(postgres: PostgresS
         ):
             conn.execute("SELECT x FROM mine")
     assert not postgres.exists(first) and not postgres.exists(second)
+
+
+def test_a_sweep_drops_only_what_dead_test_processes_left(postgres: PostgresSchemas) -> None:
+    import psycopg
+    from psycopg import sql
+
+    orphan = f"{SCHEMA_PREFIX}{HOST}_{2**22 + 12345}_{secrets.token_hex(6)}"  # no such pid
+    with psycopg.connect(postgres.url, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(orphan)))
+    with postgres.schema() as mine:
+        assert orphan in postgres.sweep()
+        assert postgres.exists(mine)
+    with psycopg.connect(postgres.url, autocommit=True) as admin:
+        gone = admin.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (orphan,))
+        assert gone.fetchone() is None
 
 
 def test_redis_answers(redis_url: str) -> None:

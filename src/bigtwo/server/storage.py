@@ -39,10 +39,9 @@ from typing import Any, Protocol
 
 from ..match.errors import StoreError
 from ..service.table import TableStatus
-from .migrations import SCHEMA_VERSION, migrate
+from .migrations import migrate, schema_version
 from .sql import Connection, PostgresConnection, SQLiteConnection, is_postgres_url
 
-TABLE_SCHEMA_VERSION = SCHEMA_VERSION
 # Tables not reloaded at start-up: over, or unloaded for lack of players.
 _CLOSED = (TableStatus.FINISHED, TableStatus.IDLE)
 SYNC_LEVELS = ("normal", "full")
@@ -120,8 +119,7 @@ class SQLStore:
 
     @property
     def schema_version(self) -> int:
-        from .migrations import schema_version
-
+        """The database's schema version (see :mod:`.migrations`)."""
         with self._lock:
             return schema_version(self._db)
 
