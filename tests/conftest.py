@@ -129,8 +129,9 @@ def server(
     modules may run side by side in several test processes. On SQLite, unless the module
     parametrises it (``indirect``) with a back end of :data:`STORE_BACKENDS`."""
     backend = getattr(request, "param", "sqlite")
-    with _store_target(backend, tmp_path_factory.mktemp("server"), request) as target:
-        srv = launch(tmp_path_factory.mktemp("server"), db=target)
+    folder = tmp_path_factory.mktemp("server")
+    with _store_target(backend, folder, request) as target:
+        srv = launch(folder, db=target)
         yield srv
         srv.stop()
 
