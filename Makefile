@@ -14,7 +14,7 @@ CHROMIUM := /usr/bin/chromium
 WORKERS ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(WORKERS) --dist worksteal
 
-.PHONY: play test test-slow test-ray bench lint unit js browser-deps screenshots clean venv lock
+.PHONY: play test test-slow test-ray bench lint unit js browser-deps services screenshots clean venv lock
 
 $(STAMP): pyproject.toml $(LOCK)
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -52,6 +52,11 @@ browser-deps:
 	  fi; \
 	fi
 
+# PostgreSQL and Redis, which the table store's tests (and the cluster's) use: says how to
+# start whichever is missing, and fails in CI (CI=true), where every test must run.
+services: $(STAMP)
+	@$(BIN)/python tests/test_services.py
+
 play: $(STAMP)
 	@$(BIN)/bigtwo play
 
@@ -76,7 +81,7 @@ js:
 	fi
 
 # js first: npm ci installs axe-core, which the browser tests' accessibility checks load.
-test: $(STAMP) browser-deps lint js unit
+test: $(STAMP) browser-deps services lint js unit
 
 # The exhaustive checks, minutes long (CI runs them after make test).
 test-slow: $(STAMP)

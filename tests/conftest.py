@@ -1,5 +1,7 @@
 """Shared fixtures: card shorthand, random hands and random deals for the engine tests, one
-real server per server test module, and the 2018 network's data for the ``ppo2018`` tests.
+real server per server test module, the table store's two back ends (SQLite and PostgreSQL,
+each test in a PostgreSQL schema of its own, dropped after it), the test services (PostgreSQL
+and Redis, see :mod:`test_services`), and the 2018 network's data for the ``ppo2018`` tests.
 
 The engine helpers are session-scoped fixtures (so hypothesis tests may use them) that return
 plain functions; nothing here decides a rule, it only drives the engine.
@@ -7,6 +9,7 @@ plain functions; nothing here decides a rule, it only drives the engine.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import random
@@ -17,6 +20,7 @@ import pytest
 from bigtwo.bots import ppo2018_net
 from bigtwo.engine import Deal, Play, Rules, parse_cards, preset_names
 from test_server_support import Server, launch
+from test_services import STORE_BACKENDS, PostgresSchemas, postgres_schemas, redis_reachable
 
 PRESETS = preset_names()
 
@@ -65,13 +69,71 @@ def play_names() -> Callable[[list[Play]], list[str]]:
 # -- the server tests -----------------------------------------------------------------------
 
 
+@pytest.fixture(scope="session")
+def postgres() -> PostgresSchemas:
+    """The test PostgreSQL server (``$BIGTWO_TEST_POSTGRES``, else 127.0.0.1:5432 as user
+    postgres), to make schemas on; without one the test is skipped saying how to start it,
+    except on CI, where it fails."""
+    schemas, problem = postgres_schemas()
+    if schemas is None:
+        _service_missing(problem)
+    assert schemas is not None
+    schemas.sweep()  # what killed test runs left behind
+    return schemas
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """The test Redis (``$BIGTWO_TEST_REDIS``, else redis://127.0.0.1:6379/0), checked to
+    answer; missing, as for :func:`postgres`."""
+    url, problem = redis_reachable()
+    if url is None:
+        _service_missing(problem)
+    assert url is not None
+    return url
+
+
+def _service_missing(problem: str) -> None:
+    if on_ci():
+        pytest.fail(f"CI needs it: {problem}", pytrace=False)
+    pytest.skip(f"{problem} (tests that need it are skipped outside CI)")
+
+
+@contextlib.contextmanager
+def _store_target(
+    backend: str, folder: pathlib.Path, request: pytest.FixtureRequest
+) -> Iterator[str]:
+    """Where a store of ``backend`` lives for one test (or module): a SQLite file in
+    ``folder``, or a fresh PostgreSQL schema, dropped afterwards."""
+    if backend == "sqlite":
+        yield str(folder / "tables.sqlite3")
+        return
+    schemas: PostgresSchemas = request.getfixturevalue("postgres")
+    with schemas.schema() as url:
+        yield url
+
+
+@pytest.fixture(params=STORE_BACKENDS)
+def store_db(request: pytest.FixtureRequest, tmp_path: pathlib.Path) -> Iterator[str]:
+    """A fresh table database for ``open_store``, once on each back end: a SQLite file's path,
+    or the URL of a PostgreSQL schema of this test's own (dropped after it)."""
+    with _store_target(request.param, tmp_path, request) as target:
+        yield target
+
+
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Server]:
     """One ``bigtwo serve`` for a whole test module, on a free port with its own database, so
-    modules may run side by side in several test processes."""
-    srv = launch(tmp_path_factory.mktemp("server"))
-    yield srv
-    srv.stop()
+    modules may run side by side in several test processes. On SQLite, unless the module
+    parametrises it (``indirect``) with a back end of :data:`STORE_BACKENDS`."""
+    backend = getattr(request, "param", "sqlite")
+    folder = tmp_path_factory.mktemp("server")
+    with _store_target(backend, folder, request) as target:
+        srv = launch(folder, db=target)
+        yield srv
+        srv.stop()
 
 
 # -- the 2018 network's data ----------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Durability: the server is killed with SIGKILL in the middle of a match, restarted on the same
 database, and the clients reconnect and finish the match. Every action any client had an
 acknowledgement for is in the stored log, and every numbered event a client got, before or
-after the crash, is exactly the event the log rebuilds under that number."""
+after the crash, is exactly the event the log rebuilds under that number. On each store back
+end: SQLite, and PostgreSQL (whose server outlives ours)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from bigtwo.server.client import BotClient, Lobby
 from test_server_support import Server, launch, restored_table, stored_commands
 
 
-async def test_sigkill_mid_match_loses_nothing_acknowledged(tmp_path: Path) -> None:
-    server: Server = launch(tmp_path)
+async def test_sigkill_mid_match_loses_nothing_acknowledged(tmp_path: Path, store_db: str) -> None:
+    server: Server = launch(tmp_path, db=store_db)
     try:
         await asyncio.wait_for(_scenario(server), 60)
     finally:

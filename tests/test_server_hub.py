@@ -1,18 +1,15 @@
 """The hub in process, with fake sockets: storing before sending (a failed store sends nothing
 and the table reloads from its log), batching, slow readers, unloading idle and finished
-tables, and the SQLite store itself."""
+tables (the stores themselves: test_store_tables.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-from pathlib import Path
 from typing import Any
 
-import pytest
-
 from bigtwo.server.hub import Connection, Hub, Limits, Settings
-from bigtwo.server.storage import MemoryStore, SQLiteStore
+from bigtwo.server.storage import MemoryStore
 from bigtwo.service.config import TableConfig
 
 
@@ -109,26 +106,6 @@ async def test_idle_and_finished_tables_are_unloaded() -> None:
     assert list(store.open_rooms()) == []
     back = hub.get(idle.code.lower())
     assert back is not None and store.rooms[idle.code].status == "waiting"
-
-
-def test_sqlite_store_keeps_order_and_status(tmp_path: Path) -> None:
-    path = tmp_path / "t.sqlite3"
-    store = SQLiteStore(path)
-    store.create_room("AAAAAA", {"preset": "palm"})
-    store.append("AAAAAA", [{"op": "join", "seat": 0}, {"op": "ready", "seat": 0}])
-    store.append("AAAAAA", [{"op": "chat", "seat": 0, "text": "hi"}])
-    store.create_room("BBBBBB", {})
-    store.set_status("BBBBBB", "finished")
-    store.close()
-    again = SQLiteStore(path)
-    [room] = list(again.open_rooms())
-    assert room.code == "AAAAAA" and [c["op"] for c in room.commands] == ["join", "ready", "chat"]
-    again.append("AAAAAA", [{"op": "quit", "seat": 0}])  # numbering carries on after reopening
-    assert [c["op"] for c in again.load("AAAAAA").commands][-1] == "quit"  # type: ignore[union-attr]
-    assert again.load("ZZZZZZ") is None
-    with pytest.raises(ValueError):
-        SQLiteStore(path, sync="sometimes")
-    again.close()
 
 
 async def test_finished_tables_leave_memory_even_while_watched() -> None:

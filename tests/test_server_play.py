@@ -1,7 +1,8 @@
 """Network play against a real server: a seeded match of four clients to its end, a fifth
 refused, chat to everyone, a drop and a rejoin, a computer taking over an away seat and giving
 it back, the turn timer, spectators, and the HTTP lobby. Every message every client got is
-checked for cards it may not see."""
+checked for cards it may not see. The module's server runs once on each store back end
+(SQLite and PostgreSQL), and the stored log rebuilds the same table on both."""
 
 from __future__ import annotations
 
@@ -20,8 +21,12 @@ from test_server_support import (
     dealt_hands,
     restored_table,
 )
+from test_services import STORE_BACKENDS
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+    pytest.mark.parametrize("server", STORE_BACKENDS, indirect=True, scope="module"),
+]
 
 
 async def _seat_bots(

@@ -15,7 +15,7 @@ from typing import Any
 
 from bigtwo.engine.cards import to_mask
 from bigtwo.server.bench import free_port, start_server, wait_ready
-from bigtwo.server.storage import SQLiteStore
+from bigtwo.server.storage import open_store
 from bigtwo.service.commands import Command
 from bigtwo.service.config import TableConfig
 from bigtwo.service.table import TableService
@@ -36,7 +36,7 @@ STATS = {"Authorization": f"Bearer {STATS_TOKEN}"}  # the headers that read /api
 class Server:
     url: str
     port: int
-    db: Path
+    db: str | Path  # a SQLite file or a PostgreSQL URL
     process: subprocess.Popen[bytes]
 
     @property
@@ -62,10 +62,11 @@ class Server:
         return self.process.poll() is None
 
 
-def launch(tmp: Path, extra: list[str] | None = None) -> Server:
-    """A server on a free port with a database in ``tmp``; ``extra``: more serve options."""
+def launch(tmp: Path, extra: list[str] | None = None, *, db: str | Path | None = None) -> Server:
+    """A server on a free port with a database in ``tmp`` (or ``db``: a file or a PostgreSQL
+    URL); ``extra``: more serve options."""
     port = free_port()
-    db = tmp / "tables.sqlite3"
+    db = db if db is not None else tmp / "tables.sqlite3"
     process = start_server(port, db, extra=SERVER_OPTIONS + (extra or []), stats_token=STATS_TOKEN)
     server = Server(f"http://127.0.0.1:{port}", port, db, process)
     try:
@@ -76,9 +77,9 @@ def launch(tmp: Path, extra: list[str] | None = None) -> Server:
     return server
 
 
-def restored_table(db: Path, code: str) -> TableService:
+def restored_table(db: str | Path, code: str) -> TableService:
     """The table rebuilt from the stored log, as a restarted server would rebuild it."""
-    store = SQLiteStore(db, checkpoint=False)
+    store = open_store(db, checkpoint=False)
     try:
         room = store.load(code)
     finally:
@@ -91,9 +92,9 @@ def restored_table(db: Path, code: str) -> TableService:
     )
 
 
-def stored_commands(db: Path, code: str) -> list[dict[str, Any]]:
+def stored_commands(db: str | Path, code: str) -> list[dict[str, Any]]:
     """The commands stored after the table's latest snapshot (all of them when it has none)."""
-    store = SQLiteStore(db, checkpoint=False)
+    store = open_store(db, checkpoint=False)
     try:
         room = store.load(code)
     finally:

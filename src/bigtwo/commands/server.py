@@ -26,13 +26,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
     )
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--db", help="SQLite file for tables (default: in the user data folder)")
+    serve.add_argument(
+        "--db",
+        help="where tables are kept: a SQLite file (default: in the user data folder) or a "
+        "PostgreSQL database, postgresql://user@host:port/dbname",
+    )
     serve.add_argument("--memory", action="store_true", help="keep tables in memory only")
     serve.add_argument(
         "--sync",
         choices=("normal", "full"),
         default="normal",
-        help="normal: survives the server being killed; full: also power loss (slower)",
+        help="normal: survives the server being killed; full: also power loss (slower); "
+        "on PostgreSQL, synchronous_commit off or on",
     )
     serve.add_argument(
         "--allow-seeds", action="store_true", help="let room requests fix the shuffle (tests)"
@@ -133,6 +138,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     server.add_argument("--level", default="greedy", help="computer level of the bots")
     server.add_argument("--url", help="a running server on this machine (default: start one)")
+    server.add_argument(
+        "--db",
+        help="where the server it starts keeps its tables: a SQLite file or a "
+        "postgresql:// URL (default: a fresh SQLite file)",
+    )
     server.add_argument("--json", action="store_true")
     server.set_defaults(run=_bench_server)
     abuse = bench.add_parser(
@@ -162,21 +172,16 @@ def _serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
+    from ..match.errors import StoreError
     from ..server.app import create_app
     from ..server.hub import Settings
     from ..server.protocol import HARD_MAX_MESSAGE
-    from ..server.storage import MemoryStore, SQLiteStore, TableStore
+    from ..server.storage import MemoryStore, TableStore, open_store
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < hard:  # one descriptor per connection: take what the system allows
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    store: TableStore
-    if args.memory:
-        store, where = MemoryStore(), "memory only"
-    else:
-        path = Path(args.db) if args.db else _default_db()
-        store, where = SQLiteStore(path, sync=args.sync), str(path)
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     if args.think_budget <= 0 or (args.think_workers is not None and args.think_workers < 1):
         print("bigtwo serve: --think-budget and --think-workers must be positive", file=sys.stderr)
@@ -199,6 +204,17 @@ def _serve(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
+    store: TableStore
+    if args.memory:
+        store, where = MemoryStore(), "memory only"
+    else:
+        target = args.db or str(_default_db())
+        try:
+            opened = open_store(target, sync=args.sync)
+        except StoreError as exc:
+            print(f"bigtwo serve: {exc}", file=sys.stderr)
+            return 2
+        store, where = opened, opened.where
     settings = Settings(
         allow_seeds=args.allow_seeds,
         rooms_per_address=args.rooms_per_address,
@@ -246,9 +262,20 @@ def _bench_server(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.url and args.db:
+        print(
+            "bigtwo bench server: --db is for the server the bench starts, not one at --url",
+            file=sys.stderr,
+        )
+        return 2
     try:
         result = run_bench(
-            args.tables, args.seconds, url=args.url, think=args.think_ms / 1000, level=args.level
+            args.tables,
+            args.seconds,
+            url=args.url,
+            think=args.think_ms / 1000,
+            level=args.level,
+            db=args.db,
         )
     except (ValueError, RuntimeError) as exc:
         print(f"bigtwo bench server: {exc}", file=sys.stderr)

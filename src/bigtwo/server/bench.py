@@ -233,8 +233,11 @@ def run_bench(
     think: float = 0.5,
     level: str = "greedy",
     setup_timeout: float = 120.0,
+    db: str | None = None,
 ) -> dict[str, Any]:
-    """Run the benchmark and return its figures (see the module docstring)."""
+    """Run the benchmark and return its figures (see the module docstring). ``db``: where
+    the server it starts keeps its tables (a ``postgresql://`` URL; default a fresh SQLite
+    file)."""
     if url is not None:
         host = urlsplit(url).hostname or ""
         if host not in LOOPBACK:
@@ -251,7 +254,8 @@ def run_bench(
         limits = [
             "--rooms-per-address", "0", "--rooms-per-minute", "0", "--seats-per-address", "0",
         ]  # fmt: skip
-        server = start_server(port, Path(tmp) / "bench.sqlite3", extra=limits, stats_token=token)
+        store = db if db is not None else Path(tmp) / "bench.sqlite3"
+        server = start_server(port, store, extra=limits, stats_token=token)
         base = f"http://127.0.0.1:{port}"
         try:
             wait_ready(base, process=server)

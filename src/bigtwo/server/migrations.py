@@ -1,0 +1,154 @@
+"""The table store's schema, in numbered versions, and the step that brings a database to the
+newest: the same migrations on SQLite and PostgreSQL.
+
+A database records each version applied in the table ``store_schema`` (one row per version),
+so its version is the highest row. Migrations run in one transaction, under a lock that makes
+a second server opening the same database wait and then find the work done; a failing step
+leaves the database as it was. Files from before ``store_schema`` (versions 1 and 2 kept their
+version in ``meta``) are recognised and brought forward. A database newer than this code is
+refused in words and left untouched. Migrations are never edited once released, only added.
+This module knows the schema, not what the server keeps in it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..match.errors import StoreError
+from .sql import Connection
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One step: from ``version - 1`` to ``version``; statements in :mod:`.sql`'s words."""
+
+    version: int
+    summary: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "rooms, their command logs and their watchers",
+        (
+            "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+            """CREATE TABLE IF NOT EXISTS rooms (
+                code TEXT PRIMARY KEY,
+                config TEXT NOT NULL,
+                status TEXT NOT NULL,
+                created {double} NOT NULL,
+                updated {double} NOT NULL
+            )""",
+            """CREATE TABLE IF NOT EXISTS log (
+                code TEXT NOT NULL,
+                seq INTEGER NOT NULL,
+                command TEXT NOT NULL,
+                PRIMARY KEY (code, seq)
+            ){without_rowid}""",
+            """CREATE TABLE IF NOT EXISTS watchers (
+                token TEXT PRIMARY KEY,
+                code TEXT NOT NULL
+            )""",
+        ),
+    ),
+    Migration(
+        2,
+        "snapshots of tables and the archive of finished ones",
+        (
+            # seq: the last command a snapshot (or an archived table) holds; the log goes on
+            # after it. An archived table's commands: the zlib-compressed JSON list of those
+            # after its state.
+            """CREATE TABLE IF NOT EXISTS snapshots (
+                code TEXT PRIMARY KEY,
+                seq INTEGER NOT NULL,
+                state {blob} NOT NULL
+            )""",
+            """CREATE TABLE IF NOT EXISTS archive (
+                code TEXT PRIMARY KEY,
+                seq INTEGER NOT NULL,
+                state {blob},
+                commands {blob} NOT NULL
+            )""",
+        ),
+    ),
+    Migration(
+        3,
+        "the schema's versions in store_schema; open rooms found by their status",
+        (
+            "CREATE INDEX IF NOT EXISTS rooms_by_status ON rooms (status, created)",
+            "DELETE FROM meta WHERE key = 'schema'",
+        ),
+    ),
+)
+SCHEMA_VERSION = MIGRATIONS[-1].version
+assert [m.version for m in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1))
+
+_VERSIONS = """CREATE TABLE IF NOT EXISTS store_schema (
+    version INTEGER PRIMARY KEY,
+    summary TEXT NOT NULL,
+    applied {double} NOT NULL
+)"""
+
+
+def schema_version(db: Connection) -> int:
+    """The database's version: 0 for an empty one."""
+    if db.table_exists("store_schema"):
+        row = db.execute("SELECT MAX(version) FROM store_schema").fetchone()
+        if row is not None and row[0] is not None:
+            return int(row[0])
+    return _legacy_version(db)
+
+
+def _legacy_version(db: Connection) -> int:
+    """A file from before ``store_schema``: its version as ``meta`` has it (0: not one)."""
+    if not db.table_exists("rooms"):
+        return 0
+    if db.table_exists("meta"):
+        row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        if row is not None and str(row[0]).isdigit():
+            return int(row[0])
+    return 1
+
+
+def migrate(db: Connection, target: int | None = None) -> int:
+    """Bring the database to ``target`` (the newest by default), all steps or none; returns
+    the version it had. Raises :class:`StoreError` for a database newer than this code."""
+    if target is None:
+        target = SCHEMA_VERSION
+    if not 0 <= target <= SCHEMA_VERSION:
+        raise ValueError(f"no schema version {target} (this code knows 1 to {SCHEMA_VERSION})")
+    found = schema_version(db)
+    _refuse_newer(db, found)
+    if found >= target:
+        return found
+    with db.transaction(exclusive=True):
+        db.lock_schema()
+        # Again inside the lock: another server may have migrated meanwhile.
+        found = schema_version(db)
+        _refuse_newer(db, found)
+        db.execute(db.ddl(_VERSIONS))
+        now = time.time()
+        recorded = db.execute("SELECT COUNT(*) FROM store_schema").fetchone()[0]
+        if found and not recorded:  # versions applied before store_schema existed
+            db.executemany(
+                "INSERT INTO store_schema (version, summary, applied) VALUES (?, ?, ?)",
+                [(m.version, m.summary, now) for m in MIGRATIONS[:found]],
+            )
+        for step in MIGRATIONS[found:target]:
+            for statement in step.statements:
+                db.execute(db.ddl(statement))
+            db.execute(
+                "INSERT INTO store_schema (version, summary, applied) VALUES (?, ?, ?)",
+                (step.version, step.summary, now),
+            )
+    return found
+
+
+def _refuse_newer(db: Connection, found: int) -> None:
+    if found > SCHEMA_VERSION:
+        raise StoreError(
+            f"The table database {db.where} has schema version {found}, and this bigtwo knows "
+            f"up to {SCHEMA_VERSION}; it was left untouched. Update bigtwo."
+        )
