@@ -259,12 +259,9 @@ async def test_stored_chat_stays_bounded_and_a_restart_replays_a_bounded_tail(
         room = again.load(runner.code)
         assert room is not None and room.snapshot is not None and len(room.commands) < every
         restarted = Hub(again, Settings(think="inline"))
-        started = time.perf_counter()
-        assert restarted.load_all() == 1
-        took = time.perf_counter() - started
+        assert restarted.load_all() == 1  # replaying the snapshot and the short tail above
         table = restarted.tables[runner.code].service
         assert table.v == live.v and table.snapshot(0) == live.snapshot(0)
-        assert took < 0.5
     finally:
         again.close()
 
