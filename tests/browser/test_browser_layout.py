@@ -101,6 +101,7 @@ def mid_trick(page: Any) -> None:
         raise AssertionError("no turn of ours with a play to beat in 30 turns")
     page.keyboard.press("h")
     wait_until(lambda: page.locator(".hand .hand-card.selected").count(), what="raised cards")
+    page.wait_for_function("() => !document.getAnimations().length")  # the play has landed
 
 
 @SIZES
