@@ -24,7 +24,7 @@ export function moveToTable(cards, from, elapsed = 0) {
   const moves = [];
   cards.forEach((el, i) => {
     const start = from(el, i);
-    if (!start || typeof el.animate !== "function") return;
+    if (!start || !start.width || typeof el.animate !== "function") return; // nowhere shown
     const end = el.getBoundingClientRect();
     if (!end.width) return;
     const dx = start.left + start.width / 2 - (end.left + end.width / 2);

@@ -626,7 +626,7 @@ export class TableScreen {
     if (!this.meEl.isConnected) this.felt.append(this.meEl);
     if (model.seat === null) this.spectatorArea(model, me);
     else this.meArea(model, model.seat, covered);
-    this.showMove(model);
+    this.showMove();
     if (model.seat !== null && !covered) this.placeHand(model);
   }
 
@@ -636,7 +636,8 @@ export class TableScreen {
     const table = model.deal?.table;
     const key = table && model.deal ? `${model.deal.number}:${table.seat}:${table.cards.join(" ")}` : null;
     if (this.tableKey !== undefined && key !== null && key !== this.tableKey && table) {
-      const ours = table.seat === model.seat;
+      // Our own play comes from our hand, when it is on show (not behind the hot-seat cover).
+      const ours = table.seat === model.seat && this.hand.el.isConnected;
       /** @type {Map<number, DOMRect>} */
       const cards = new Map();
       if (ours) {
@@ -644,13 +645,13 @@ export class TableScreen {
           if (table.cards.includes(Number(el.dataset.card))) cards.set(Number(el.dataset.card), el.getBoundingClientRect());
         }
       }
-      this.move = { key, started: performance.now(), cards, from: ours && this.hand.el.isConnected ? this.hand.el.getBoundingClientRect() : null, seat: table.seat };
+      this.move = { key, started: performance.now(), cards, from: ours ? this.hand.el.getBoundingClientRect() : null, seat: table.seat };
     }
     if (model.deal) this.tableKey = key; // from the first drawing of a deal on: a play before it does not move
   }
 
-  /** The play's cards, drawn in the centre, move there from where they were. @param {Model} model */
-  showMove(model) {
+  /** The play's cards, drawn in the centre, move there from where they were. */
+  showMove() {
     const move = this.move;
     if (!move) return;
     const elapsed = performance.now() - move.started;
@@ -658,7 +659,7 @@ export class TableScreen {
       this.move = null;
       return;
     }
-    const seat = model.seat === move.seat ? null : this.felt.querySelector(`.seat[data-seat="${move.seat}"] .avatar-wrap`);
+    const seat = move.from ? null : this.felt.querySelector(`.seat[data-seat="${move.seat}"] .avatar-wrap, .me[data-seat="${move.seat}"] .avatar-wrap`);
     const from = seat ? seat.getBoundingClientRect() : move.from;
     const cards = /** @type {HTMLElement[]} */ ([...this.felt.querySelectorAll(".trick-play .card")]);
     moveToTable(cards, (el) => move.cards.get(Number(el.dataset.card)) || from, elapsed);
