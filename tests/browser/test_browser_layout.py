@@ -173,6 +173,7 @@ def test_the_replay_viewer_fits(new_page: Any, width: int, height: int) -> None:
     for _ in range(14):
         page.click("[data-replay-btn=forward]")
     page.wait_for_selector("[data-replay-step='1:14']")
+    page.wait_for_function("() => !document.getAnimations().length")  # the play has landed
     assert page.locator(".replay .trick-play .card").count()
     assert scroll_width(page) <= width
     assert problems(page, *seen, ".replay .trick-play .card", "[data-replay-message]") == []

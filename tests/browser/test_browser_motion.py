@@ -1,6 +1,6 @@
 """Cards move to the table when played: from our hand for our own play, from the player's
-seat for another's, and not at all for a player whose system asks for less motion
-(prefers-reduced-motion)."""
+seat for another's, in the replay from the player's hand shown face up, and not at all for a
+player whose system asks for less motion (prefers-reduced-motion)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from .browser_steps import create_room, my_turn, take_turn, wait_until
+from .test_browser_replay import finished_record
 
 # Each time the play on the table changes, in the same task as its drawing: the cards, who
 # played them, how many of the trick's cards are animated, where the first card is drawn at
@@ -95,3 +96,42 @@ def test_nothing_moves_when_less_motion_is_asked_for(new_page: Any) -> None:
     for play in seen:
         assert play["moving"] == 0, play
         assert inside(play["start"], play["centre"]), play  # drawn at once in its place
+
+
+# One step forward in the replay, and at once: how many of the cards now on the table move,
+# where the first starts, and the box of the same card in the hand it left (before the step).
+STEP = """() => {
+  const before = new Map([...document.querySelectorAll(".replay-seat .card[data-card]")]
+    .map((el) => [el.dataset.card, el.getBoundingClientRect()]));
+  document.querySelector("[data-replay-btn=forward]").click();
+  const cards = [...document.querySelectorAll(".replay .trick-play .card")];
+  const moving = document.getAnimations().filter((a) => cards.includes(a.effect?.target));
+  if (!cards.length) return null;
+  const r = cards[0].getBoundingClientRect(), from = before.get(cards[0].dataset.card);
+  return { cards: cards.length, moving: moving.length,
+    start: [r.left + r.width / 2, r.top + r.height / 2],
+    origin: from ? [from.left, from.top, from.right, from.bottom] : null };
+}"""
+
+
+@pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced"])
+def test_the_replay_moves_each_play_from_its_hand(new_page: Any, reduced: bool) -> None:
+    _, record = finished_record(deals=1)
+    page = new_page(width=1366, height=800)
+    if reduced:
+        page.emulate_media(reduced_motion="reduce")
+    page.goto("/#/replay")
+    page.set_input_files(
+        "[data-upload]",
+        files=[{"name": "m.json", "mimeType": "application/json", "buffer": record.encode()}],
+    )
+    page.wait_for_selector("[data-replay] .replay-seat")
+    steps = [page.evaluate(STEP) for _ in range(8)]
+    shown = [s for s in steps if s and s["origin"]]  # a step onto a new play
+    assert len(shown) >= 3, steps
+    for step in shown:
+        if reduced:
+            assert step["moving"] == 0, step
+        else:
+            assert step["moving"] == step["cards"], step
+            assert inside(step["start"], step["origin"]), step
