@@ -43,6 +43,8 @@ LEVELS = ["", "strong", "greedy", "strong"]
 SCREENS = [(390, 844), (844, 390), (1366, 800), (1920, 1080)]
 SHOTS = ("lobby", "table", "scoresheet", "replay")
 COLOURS = 64  # a palette PNG: a sixth of the size of the browser's own, and close to it
+# The play's cards have moved to the table (a turn timer's bar may go on moving).
+LANDED = "() => !document.getAnimations().some((a) => a.effect?.target?.closest?.('.trick-play'))"
 
 
 def free_port() -> int:
@@ -339,7 +341,7 @@ def shoot_table_and_sheet(camera: Camera, seed: int) -> None:
                     page.click(f".hand .hand-card[data-card='{card}']", position={"x": 5, "y": 40})
                 break
         take_turn(page)
-    page.wait_for_timeout(500)  # the cards have moved to the table
+    page.wait_for_function(LANDED)
     camera.shoot(page, "table")
     # Play the deal out; the score sheet appears when it ends.
     page.click("[data-action=clear]")
@@ -385,7 +387,7 @@ def shoot_replay(camera: Camera, record: str) -> None:
     page.wait_for_selector("[data-replay] .replay-seat")
     for _ in range(14):
         page.click("[data-replay-btn=forward]")
-    page.wait_for_timeout(200)
+    page.wait_for_function(LANDED)
     camera.shoot(page, "replay")
     ctx.close()
 
