@@ -2,14 +2,18 @@
 
 Starts ``bigtwo serve`` on a free loopback port with a temporary database, drives headless
 Chromium (Debian's /usr/bin/chromium; Playwright downloads nothing) through the lobby, a
-seeded game against computer players, the score sheet and the replay viewer, and writes
-lobby.png, table.png, scoresheet.png and replay.png. Run it as ``make screenshots`` or
+seeded game against computer players (a table mid-trick, then the score sheet) and the replay
+viewer, on each screen the game is checked on: a phone upright (390×844) and sideways
+(844×390), a laptop (1366×800) and a large screen (1920×1080). It writes
+``lobby-390x844.png`` … ``replay-1920x1080.png``, each reduced to 64 colours so that the
+sixteen stay small. Run it as ``make screenshots`` or
 ``python scripts/screenshots.py [--out DIR] [--chromium PATH]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
 import json
 import random
@@ -19,9 +23,12 @@ import sys
 import tempfile
 import time
 import urllib.request
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -33,7 +40,11 @@ CHROMIUM_ARGS = [
 ]
 NAMES = ["Ada", "Bill", "Carl", "Dean"]  # the Palm game's Adam, Bill, Carl and Dean
 LEVELS = ["", "strong", "greedy", "strong"]
-VIEWPORT = {"width": 1280, "height": 800}
+SCREENS = [(390, 844), (844, 390), (1366, 800), (1920, 1080)]
+SHOTS = ("lobby", "table", "scoresheet", "replay")
+COLOURS = 64  # a palette PNG: a sixth of the size of the browser's own, and close to it
+# The play's cards have moved to the table (a turn timer's bar may go on moving).
+LANDED = "() => !document.getAnimations().some((a) => a.effect?.target?.closest?.('.trick-play'))"
 
 
 def free_port() -> int:
@@ -182,18 +193,106 @@ def pick_seed(limit: int = 500) -> int:
     return fallback or 1
 
 
-def named_context(browser: Any, url: str) -> Any:
-    """A browser context whose player has chosen a name and picture already (no first-visit
-    dialog over the page)."""
-    ctx = browser.new_context(viewport=VIEWPORT, base_url=url)
-    ctx.add_init_script(
-        "localStorage.setItem('bigtwo.prefs', JSON.stringify({name: 'Ada', avatar: 2}))"
-    )
-    return ctx
+def palette_png(rgba: bytes, width: int, height: int, colours: int = COLOURS) -> bytes:
+    """A PNG of indexed colour (up to ``colours``) for the RGBA pixels: median cut over the
+    pixels' colours (to 6 bits a channel), each box split where its weighted error is
+    largest, each pixel drawn in its box's mean colour."""
+    pixels = np.frombuffer(rgba, dtype=np.uint8).reshape(-1, 4)[:, :3]
+    keys = (pixels[:, 0].astype(np.int32) >> 2) << 12
+    keys |= (pixels[:, 1].astype(np.int32) >> 2) << 6
+    keys |= pixels[:, 2].astype(np.int32) >> 2
+    unique, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+    rgb = np.stack([unique >> 12, (unique >> 6) & 63, unique & 63], axis=1) * 4 + 2
+    weight = counts.astype(np.float64)
+
+    def error(box: np.ndarray) -> float:
+        mean = np.average(rgb[box], axis=0, weights=weight[box])
+        return float((weight[box] * ((rgb[box] - mean) ** 2).sum(axis=1)).sum())
+
+    boxes = [np.arange(len(unique))]
+    errors = [error(boxes[0])]
+    while len(boxes) < colours:
+        worst = int(np.argmax(errors))
+        box = boxes[worst]
+        if len(box) < 2 or errors[worst] == 0:
+            break
+        channel = int(np.argmax(np.ptp(rgb[box], axis=0)))
+        order = box[np.argsort(rgb[box, channel], kind="stable")]
+        half = np.searchsorted(np.cumsum(weight[order]), weight[order].sum() / 2)
+        cut = min(max(int(half), 1), len(order) - 1)
+        low, high = order[:cut], order[cut:]
+        boxes[worst : worst + 1] = [low, high]
+        errors[worst : worst + 1] = [error(low), error(high)]
+    palette = np.zeros((len(boxes), 3), dtype=np.uint8)
+    index_of = np.zeros(len(unique), dtype=np.uint8)
+    for i, box in enumerate(boxes):
+        palette[i] = np.round(np.average(rgb[box], axis=0, weights=weight[box]))
+        index_of[box] = i
+    rows = index_of[inverse.reshape(-1)].reshape(height, width)
+    raw = np.concatenate([np.zeros((height, 1), dtype=np.uint8), rows], axis=1).tobytes()
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return len(data).to_bytes(4, "big") + body + zlib.crc32(body).to_bytes(4, "big")
+
+    header = width.to_bytes(4, "big") + height.to_bytes(4, "big") + bytes([8, 3, 0, 0, 0])
+    return b"".join([
+        b"\x89PNG\r\n\x1a\n",
+        chunk(b"IHDR", header),
+        chunk(b"PLTE", palette.tobytes()),
+        chunk(b"IDAT", zlib.compress(raw, 9)),
+        chunk(b"IEND", b""),
+    ])  # fmt: skip
 
 
-def shoot_lobby(browser: Any, url: str, out: Path) -> None:
-    # Two rooms waiting for players, so the list has something to show.
+# The screenshot's pixels, read back by the browser itself (it decodes PNG; Python's standard
+# library does not), on a blank page of its own.
+PIXELS = """async (b64) => {
+  const blob = await (await fetch("data:image/png;base64," + b64)).blob();
+  const img = await createImageBitmap(blob);
+  const canvas = new OffscreenCanvas(img.width, img.height);
+  const ctx = canvas.getContext("2d");
+  ctx.drawImage(img, 0, 0);
+  const data = ctx.getImageData(0, 0, img.width, img.height).data;
+  let text = "";
+  for (let i = 0; i < data.length; i += 0x8000) text += String.fromCharCode(...data.subarray(i, i + 0x8000));
+  return [img.width, img.height, btoa(text)];
+}"""
+
+
+class Camera:
+    """Takes the pictures of one screen size and writes them small (see palette_png)."""
+
+    def __init__(self, browser: Any, url: str, out: Path, size: tuple[int, int]) -> None:
+        self.browser, self.url, self.out, self.size = browser, url, out, size
+
+    def context(self) -> Any:
+        """A browser context whose player has chosen a name and picture already (no
+        first-visit dialog over the page)."""
+        width, height = self.size
+        ctx = self.browser.new_context(
+            viewport={"width": width, "height": height}, base_url=self.url
+        )
+        ctx.add_init_script(
+            "localStorage.setItem('bigtwo.prefs', JSON.stringify({name: 'Ada', avatar: 2}))"
+        )
+        ctx.set_default_timeout(10_000)
+        return ctx
+
+    def shoot(self, page: Any, name: str) -> Path:
+        shot = page.screenshot()
+        blank = page.context.new_page()
+        try:
+            width, height, data = blank.evaluate(PIXELS, base64.b64encode(shot).decode())
+        finally:
+            blank.close()
+        path = self.out / f"{name}-{self.size[0]}x{self.size[1]}.png"
+        path.write_bytes(palette_png(base64.b64decode(data), width, height))
+        return path
+
+
+def make_rooms(url: str) -> None:
+    """Two rooms waiting for players, so the lobby's list has something to show."""
     for title, seats in (
         ("Friday night", ["human", "human", "computer:strong", "human"]),
         ("Beginners welcome", ["human", "computer:greedy", "human", "computer:greedy"]),
@@ -202,21 +301,28 @@ def shoot_lobby(browser: Any, url: str, out: Path) -> None:
         post(
             f"{url}/api/rooms/{made['code']}/join", {"name": "Mei" if "Friday" in title else "Sam"}
         )
-    ctx = named_context(browser, url)
+
+
+def shoot_lobby(camera: Camera) -> None:
+    ctx = camera.context()
     page = ctx.new_page()
     page.goto("/")
     page.wait_for_selector(".room")
-    page.screenshot(path=str(out / "lobby.png"))
+    camera.shoot(page, "lobby")
     ctx.close()
 
 
-def shoot_table_and_sheet(browser: Any, url: str, out: Path, seed: int) -> None:
-    ctx = named_context(browser, url)
+def shoot_table_and_sheet(camera: Camera, seed: int) -> None:
+    ctx = camera.context()
     page = ctx.new_page()
-    page.set_default_timeout(10_000)
     create_room(page, deals=2, seed=seed, title="Evening game")
+    narrow = not page.locator(".chat input").is_visible()  # the side panel opens on a phone
+    if narrow:
+        page.click(".side-toggle")
     page.locator(".chat input").fill("Good luck everyone!")
     page.locator(".chat button[type=submit]").click()
+    if narrow:
+        page.click(".side.open .side-close")
     # A few turns in, on our turn with a play to beat: raise the cards Hint suggests.
     for _ in range(40):
         if not wait_my_turn(page):
@@ -231,11 +337,12 @@ def shoot_table_and_sheet(browser: Any, url: str, out: Path, seed: int) -> None:
             page.click("[data-action=clear]")
             if chosen:  # raise the suggested cards by clicking them, as a player would
                 for card in chosen:
-                    page.click(f".hand .hand-card[data-card='{card}']")
+                    # its left edge: on a phone the next card covers the rest of it
+                    page.click(f".hand .hand-card[data-card='{card}']", position={"x": 5, "y": 40})
                 break
         take_turn(page)
-    page.wait_for_timeout(300)
-    page.screenshot(path=str(out / "table.png"))
+    page.wait_for_function(LANDED)
+    camera.shoot(page, "table")
     # Play the deal out; the score sheet appears when it ends.
     page.click("[data-action=clear]")
     deadline = time.monotonic() + 90
@@ -247,7 +354,7 @@ def shoot_table_and_sheet(browser: Any, url: str, out: Path, seed: int) -> None:
         else:
             page.wait_for_timeout(30)
     page.wait_for_timeout(300)
-    page.screenshot(path=str(out / "scoresheet.png"))
+    camera.shoot(page, "scoresheet")
     ctx.close()
 
 
@@ -269,19 +376,19 @@ def finished_record(seed: int) -> str:
     return write_json(match)
 
 
-def shoot_replay(browser: Any, url: str, out: Path, seed: int) -> None:
-    ctx = named_context(browser, url)
+def shoot_replay(camera: Camera, record: str) -> None:
+    ctx = camera.context()
     page = ctx.new_page()
     page.goto("/#/replay")
     page.set_input_files(
         "[data-upload]",
-        files=[{"name": "match.json", "mimeType": "application/json", "buffer": finished_record(seed).encode()}],
+        files=[{"name": "match.json", "mimeType": "application/json", "buffer": record.encode()}],
     )  # fmt: skip
     page.wait_for_selector("[data-replay] .replay-seat")
     for _ in range(14):
         page.click("[data-replay-btn=forward]")
-    page.wait_for_timeout(200)
-    page.screenshot(path=str(out / "replay.png"))
+    page.wait_for_function(LANDED)
+    camera.shoot(page, "replay")
     ctx.close()
 
 
@@ -305,14 +412,21 @@ def main(argv: list[str] | None = None) -> int:
             executable_path=args.chromium, headless=True, args=CHROMIUM_ARGS
         )
         try:
-            shoot_lobby(browser, url, out)
+            make_rooms(url)
             seed = pick_seed()
-            shoot_table_and_sheet(browser, url, out, seed)
-            shoot_replay(browser, url, out, seed)
+            record = finished_record(seed)
+            cameras = [Camera(browser, url, out, size) for size in SCREENS]
+            for camera in cameras:  # the lobby first, before the games below are listed
+                shoot_lobby(camera)
+            for camera in cameras:
+                shoot_table_and_sheet(camera, seed)
+                shoot_replay(camera, record)
         finally:
             browser.close()
-    for name in ("lobby", "table", "scoresheet", "replay"):
-        print(out / f"{name}.png")
+    for width, height in SCREENS:
+        for name in SHOTS:
+            path = out / f"{name}-{width}x{height}.png"
+            print(f"{path}  {path.stat().st_size // 1024} KB")
     return 0
 
 

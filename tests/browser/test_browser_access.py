@@ -1,6 +1,7 @@
 """Accessibility: axe-core (from the npm registry, `npm ci`) checks the lobby, a table in
-play and the replay viewer, in English and in Chinese; none may have a serious or critical
-violation. And a whole deal can be played with the keyboard alone."""
+play (at its start and mid-trick), the score sheet and the replay viewer, in English and in
+Chinese; none may have a serious or critical violation. And a whole deal can be played with
+the keyboard alone."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 from .browser_steps import create_room, my_turn, shown_v, wait_until
+from .test_browser_layout import SHEET, mid_trick
 from .test_browser_replay import finished_record
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
@@ -46,6 +48,12 @@ def test_no_serious_accessibility_violations(new_page: Any, lang: str) -> None:
     assert violations(page) == [], "lobby"
     create_room(page, seats=["human", "greedy", "greedy", "greedy"], seed=8)
     assert violations(page) == [], "table"
+    mid_trick(page)
+    assert violations(page) == [], "table mid-trick"
+    page.evaluate(SHEET)
+    page.wait_for_selector("dialog.score-sheet[open] .cards-col .card")
+    assert violations(page) == [], "score sheet"
+    page.keyboard.press("Escape")
     _, record = finished_record(deals=1)
     page.goto("/#/replay")
     page.set_input_files(

@@ -1,8 +1,10 @@
 """The game fits the screens people play on: a phone upright (390×844) and sideways
 (844×390), a laptop (1366×800) and a large screen (1920×1080). On each, the lobby, a table
-in play and the replay viewer have no sideways scrolling (every card of the replay within the
-width), and at the table the hand and the Play and Pass buttons are in view without
-scrolling, and a notice (a chat line) covers none of them."""
+mid-trick (a play on the table, cards in every hand, some of ours raised), the score sheet
+and the replay viewer have no sideways scrolling (the page's scrollWidth is at most the
+viewport's width); at the table the hand and the Play and Pass buttons are in view without
+scrolling and nothing covers them (not a seat, the message, a notice or the side panel's
+button), as the score sheet's buttons and the replay's hands and controls are."""
 
 from __future__ import annotations
 
@@ -10,38 +12,59 @@ from typing import Any
 
 import pytest
 
-from .browser_steps import create_room
+from .browser_steps import create_room, my_turn, take_turn, wait_until
 from .test_browser_replay import finished_record
 
 SCREENS = [(390, 844), (844, 390), (1366, 800), (1920, 1080)]
+# The play's cards have moved to the table (a turn timer's bar may go on moving).
+LANDED = "() => !document.getAnimations().some((a) => a.effect?.target?.closest?.('.trick-play'))"
+SIZES = pytest.mark.parametrize(("width", "height"), SCREENS, ids=[f"{w}x{h}" for w, h in SCREENS])
 
-# Whether the page scrolls sideways, and which of the selected elements lie outside the
-# viewport, partly or wholly ([selector, count outside]); with `across` only, outside it
-# sideways (a long page may scroll down, never sideways).
-MEASURE = """([selectors, across]) => {
+# What is wrong with the selected elements: missing, outside the viewport (with `across`
+# only: outside it sideways, for a page that may scroll down), or covered by another element
+# where they show. A fanned card (the hand's, a row's) shows its strip left of (or above) the
+# next card, which is drawn over the rest; every other element shows whole. Five points of the part that shows are
+# tried with elementFromPoint, inset from the edges past any rounded corner.
+PROBLEMS = """([selectors, across]) => {
   const w = window.innerWidth, h = window.innerHeight;
+  const what = (el) => el ? (el.className?.baseVal ?? el.className) + " " + (el.textContent || "").slice(0, 30) : "nothing";
   const out = [];
   for (const sel of selectors) {
     const els = [...document.querySelectorAll(sel)];
-    if (!els.length) { out.push([sel, "missing"]); continue; }
-    const bad = els.filter((el) => {
+    if (!els.length) { out.push(`${sel}: missing`); continue; }
+    for (const el of els) {
       const r = el.getBoundingClientRect();
       const sideways = r.left < -0.5 || r.right > w + 0.5;
-      return sideways || (!across && (r.top < -0.5 || r.bottom > h + 0.5));
-    });
-    if (bad.length) out.push([sel, bad.length]);
+      if (sideways || (!across && (r.top < -0.5 || r.bottom > h + 0.5))) {
+        out.push(`${sel} "${what(el)}" outside the screen: ${JSON.stringify(r)}`);
+        continue;
+      }
+      if (across) continue;
+      let [x0, x1, y0, y1] = [r.left, r.right, r.top, r.bottom];
+      const next = el.matches(".card") ? el.nextElementSibling : null;
+      if (next) {  // a fanned card: the next one is drawn over its right (or lower) part
+        const n = next.getBoundingClientRect();
+        if (n.left > x0 + 1 && n.left < x1) x1 = n.left;
+        else if (n.top > y0 + 1 && n.top < y1) y1 = n.top;
+      }
+      const points = [[(x0 + x1) / 2, (y0 + y1) / 2], [x0 + (x1 - x0) * .25, (y0 + y1) / 2],
+        [x0 + (x1 - x0) * .75, (y0 + y1) / 2], [(x0 + x1) / 2, y0 + (y1 - y0) * .25],
+        [(x0 + x1) / 2, y0 + (y1 - y0) * .75]];
+      for (const [x, y] of points) {
+        const hit = document.elementFromPoint(x, y);
+        if (!hit || !el.contains(hit)) {
+          out.push(`${sel} "${what(el)}" covered at (${x | 0}, ${y | 0}) by ${what(hit)}`);
+          break;
+        }
+      }
+    }
   }
-  return { scroll: document.documentElement.scrollWidth, width: w, outside: out };
+  return out;
 }"""
 
-
-# The controls (hand, action buttons) that the element of a selector overlaps.
-COVERS = """(sel) => {
-  const box = document.querySelector(sel).getBoundingClientRect();
-  const hit = (r) => r.left < box.right && box.left < r.right && r.top < box.bottom && box.top < r.bottom;
-  return [...document.querySelectorAll(".hand .hand-card, .actions .btn")]
-    .filter((el) => hit(el.getBoundingClientRect())).map((el) => el.textContent);
-}"""
+# The hand and the buttons; with the other seats, what a table shows whole.
+CONTROLS = (".hand .hand-card", "[data-action=play]", "[data-action=pass]")
+TABLE = (*CONTROLS, ".seat")
 
 
 # A score sheet shown by the client's own module, for a deal that left 12, 9 and 7 cards.
@@ -58,64 +81,101 @@ SHEET = """async () => {
 }"""
 
 
-def measure(page: Any, *selectors: str, across: bool = False) -> dict[str, Any]:
-    return dict(page.evaluate(MEASURE, [list(selectors), across]))
+def problems(page: Any, *selectors: str, across: bool = False) -> list[str]:
+    return list(page.evaluate(PROBLEMS, [list(selectors), across]))
 
 
-@pytest.mark.parametrize(("width", "height"), SCREENS, ids=[f"{w}x{h}" for w, h in SCREENS])
-def test_lobby_table_and_replay_fit_the_screen(new_page: Any, width: int, height: int) -> None:
+def scroll_width(page: Any) -> int:
+    return int(page.evaluate("() => document.documentElement.scrollWidth"))
+
+
+def mid_trick(page: Any) -> None:
+    """Take turns until it is ours with another seat's play to beat on the table (every
+    hand still holding cards), then raise the cards Hint suggests."""
+    for _ in range(30):
+        wait_until(lambda: my_turn(page), what="our turn")
+        on_table = page.locator(".trick").get_attribute("data-trick")
+        by = page.locator(".trick-by").get_attribute("data-by") if on_table else None
+        if on_table and by != "0":
+            break
+        take_turn(page)
+    else:
+        raise AssertionError("no turn of ours with a play to beat in 30 turns")
+    page.keyboard.press("h")
+    wait_until(lambda: page.locator(".hand .hand-card.selected").count(), what="raised cards")
+    page.wait_for_function(LANDED)
+
+
+@SIZES
+def test_the_lobby_fits(new_page: Any, server: Any, width: int, height: int) -> None:
+    made = server.post("/api/rooms", {"preset": "palm", "title": "Friday night at Mei's place"})
+    server.post(f"/api/rooms/{made['code']}/join", {"name": "Mei"})
     page = new_page(width=width, height=height)
     page.goto("/")
-    page.wait_for_selector("[data-create]")
-    lobby = measure(page, "[data-create]", across=True)
-    assert lobby["scroll"] <= width, lobby
+    page.wait_for_selector(".room")
+    assert scroll_width(page) <= width
+    assert problems(page, "[data-create]", ".room", "select, input", across=True) == []
 
+
+@SIZES
+def test_a_table_mid_trick_and_its_score_sheet_fit(new_page: Any, width: int, height: int) -> None:
+    page = new_page(width=width, height=height)
     create_room(page, seats=["human", "greedy", "greedy", "greedy"], seed=8)
-    table = measure(page, ".hand .hand-card", "[data-action=play]", "[data-action=pass]", ".seat")
-    assert table["scroll"] <= width and not table["outside"], table
-    # A notice (a chat line from another player, one long word) covers none of the controls.
+    mid_trick(page)
+    counts = page.locator(".seat .count").evaluate_all("els => els.map(e => +e.textContent)")
+    assert len(counts) == 3 and min(counts) > 0, counts
+    assert scroll_width(page) <= width
+    assert problems(page, *TABLE) == []
+    # A notice (a chat line from another player, one long word) covers none of the controls;
+    # notices let clicks through, so for elementFromPoint to find one it is made to catch them.
     page.evaluate(
         "() => { const t = document.createElement('div'); t.className = 'toast';"
-        " t.textContent = 'Bill: ' + 'x'.repeat(300); document.getElementById('toasts').append(t); }"
+        " t.textContent = 'Bill: ' + 'x'.repeat(300); const box = document.getElementById('toasts');"
+        " box.style.pointerEvents = 'auto'; box.append(t); }"
     )
-    assert page.evaluate(COVERS, ".toast") == [], "a notice covers the controls"
-    assert measure(page, ".toast")["outside"] == []
+    assert problems(page, *CONTROLS, ".toast") == []
+    page.evaluate("() => document.querySelector('.toast').remove()")
     if width < 980:  # the side panel opens over the table: its close button covers no card
         page.click(".side-toggle")
         page.wait_for_selector(".side.open .tracker td")
-        covered = page.evaluate(
-            "() => { const b = document.querySelector('.side.open .side-close').getBoundingClientRect();"
-            " return [...document.querySelectorAll('.side.open .tracker td')].filter((c) => {"
-            " const r = c.getBoundingClientRect(); return r.left < b.right && b.left < r.right"
-            " && r.top < b.bottom && b.top < r.bottom; }).length; }"
-        )
-        assert covered == 0, f"the close button covers {covered} cells of the cards played"
+        assert problems(page, ".side.open .tracker td", ".side.open .side-close") == []
         page.click(".side.open .side-close")
+        assert problems(page, *TABLE) == []
 
-    # The score sheet of a deal with many cards left: every card in view, nothing sideways.
+    # The score sheet of a deal with many cards left: every card in view, nothing sideways,
+    # its button in view and uncovered.
     page.evaluate(SHEET)
     page.wait_for_selector("dialog.score-sheet[open] .cards-col .card")
-    sheet = measure(
-        page,
-        "dialog.score-sheet[open] .cards-col .card",
-        "dialog.score-sheet[open] td",
-        across=True,
-    )
-    assert not sheet["outside"], sheet
+    sheet = "dialog.score-sheet[open]"
+    assert problems(page, f"{sheet} .cards-col .card", f"{sheet} td", across=True) == []
+    assert problems(page, f"{sheet} [data-next-deal]", f"{sheet} h2") == []
     assert page.evaluate(
-        "() => { const d = document.querySelector('dialog.score-sheet[open]');"
+        f"() => {{ const d = document.querySelector('{sheet}');"
         " return d.scrollWidth <= d.clientWidth + 1; }"
     ), "the score sheet scrolls sideways"
+    assert scroll_width(page) <= width
     page.keyboard.press("Escape")
 
+
+@SIZES
+def test_the_replay_viewer_fits(new_page: Any, width: int, height: int) -> None:
     _, record = finished_record(deals=1)
+    page = new_page(width=width, height=height)
     page.goto("/#/replay")
     page.set_input_files(
         "[data-upload]",
         files=[{"name": "m.json", "mimeType": "application/json", "buffer": record.encode()}],
     )
     page.wait_for_selector("[data-replay] .replay-seat")
-    replay = measure(
-        page, ".replay-seat .card[data-card]", "[data-replay-btn=forward]", across=True
-    )
-    assert replay["scroll"] <= width and not replay["outside"], replay
+    # Every hand whole (13 cards each), then mid-trick: all in view, and the controls.
+    seen = (".replay-seat .card[data-card]", ".replay-seat .label", "[data-replay-btn]")
+    assert page.locator(".replay-seat .card[data-card]").count() == 52
+    assert scroll_width(page) <= width
+    assert problems(page, *seen) == []
+    for _ in range(14):
+        page.click("[data-replay-btn=forward]")
+    page.wait_for_selector("[data-replay-step='1:14']")
+    page.wait_for_function(LANDED)
+    assert page.locator(".replay .trick-play .card").count()
+    assert scroll_width(page) <= width
+    assert problems(page, *seen, ".replay .trick-play .card", "[data-replay-message]") == []

@@ -4,7 +4,7 @@
 // localStorage, so a reload keeps the deals already played; it can be downloaded as text.
 import { h } from "./dom.js";
 import { cardsSymbols, sortCards } from "./cards.js";
-import { t } from "./i18n.js";
+import { t, tOr } from "./i18n.js";
 
 /** @typedef {import("./state.js").Model} Model */
 /**
@@ -74,7 +74,7 @@ export function historyText(archive, model) {
   const numbers = Object.keys(archive.deals).map(Number).sort((a, b) => a - b);
   for (const n of numbers) {
     const d = archive.deals[n];
-    lines.push(`=== ${t("history.dealOf", { n, of: model.dealsTotal || "?" })}${d.actions && d.rules ? ` (${d.rules})` : ""} ===`);
+    lines.push(`=== ${t("history.dealOf", { n, of: model.dealsTotal || "?" })}${d.actions && d.rules ? ` (${tOr(`preset.${d.rules}`, d.rules)})` : ""} ===`);
     if (d.actions && d.myHand?.length && model.seat !== null) {
       lines.push(`${t("history.yourHand")}: ${cardsSymbols(sortCards(d.myHand))}`);
     }

@@ -45,6 +45,7 @@ export function translatePage(root = document) {
   for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(attr(el, "data-i18n-label")));
   for (const el of root.querySelectorAll("[data-i18n-title]")) el.setAttribute("title", t(attr(el, "data-i18n-title")));
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.setAttribute("placeholder", t(attr(el, "data-i18n-placeholder")));
+  if (root === document) document.title = t("app.title"); // the tab's name (a table's turn cue sets its own)
 }
 
 /** The value of an attribute the selector matched on. @param {Element} el @param {string} name */

@@ -10,6 +10,7 @@ import { readRecord, positionAt, RecordError } from "./record.js";
 import { avatar } from "./avatars.js";
 import { nameAvatar } from "./state.js";
 import { icon } from "./icons.js";
+import { moveToTable } from "./motion.js";
 
 /** @typedef {import("./record.js").MatchRecord} MatchRecord */
 
@@ -28,6 +29,8 @@ export class ReplayScreen {
     this.timer = undefined;
     /** @type {HTMLElement | null} */
     this.felt = null;
+    /** @type {{deal: number, step: number} | null} the position drawn last */
+    this.shown = null;
     this.controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": t("replay.controls") });
     /** @param {KeyboardEvent} e */
     this.onKey = (e) => this.key(e);
@@ -100,6 +103,7 @@ export class ReplayScreen {
     this.record = record;
     this.dealIndex = 0;
     this.step = 0;
+    this.shown = null;
     this.build();
     this.render();
   }
@@ -193,6 +197,15 @@ export class ReplayScreen {
     const record = this.record;
     const deal = this.deal;
     const pos = positionAt(deal, this.step);
+    // One step forward onto a play: its cards move from the player's hand to the table.
+    const played = this.shown && this.shown.deal === this.dealIndex && this.shown.step === this.step - 1 ? pos.last : null;
+    /** @type {Map<number, DOMRect>} */
+    const from = new Map();
+    for (const card of played?.cards || []) {
+      const el = this.felt.querySelector(`.replay-seat[data-seat="${played?.seat}"] .card[data-card="${card}"]`);
+      if (el) from.set(card, el.getBoundingClientRect());
+    }
+    this.shown = { deal: this.dealIndex, step: this.step };
     /** @param {number} s */
     const name = (s) => record.seats[s]?.name || t("seat.n", { n: s + 1 });
     const players = deal.hands.length;
@@ -214,6 +227,10 @@ export class ReplayScreen {
           pos.hands[seat].length ? cardRow(sortCards(pos.hands[seat], "rank", suitOrder)) : h("span", { class: "win" }, pos.over ? t("score.win") : ""));
       }),
       h("div", { class: "centre", style: { gridArea: "centre" } }, this.centre(pos, name)));
+    if (from.size) {
+      const cards = /** @type {HTMLElement[]} */ ([...this.felt.querySelectorAll(".trick-play .card")]);
+      moveToTable(cards, (el) => from.get(Number(el.dataset.card)));
+    }
     /** @param {Event} e @returns {string} */
     const valueOf = (e) => /** @type {HTMLInputElement | HTMLSelectElement} */ (e.target).value;
     const dealSelect = h("select", { "aria-label": t("replay.jump"), "data-deal-select": "", onchange: (e) => this.jump(Number(valueOf(e))) },

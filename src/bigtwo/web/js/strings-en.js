@@ -3,6 +3,7 @@
 export const STRINGS_EN = {
   "app.title": "Big Two",
   "app.loading": "Loading…",
+  "app.home": "Big Two lobby",
 
   "rank.3": "3", "rank.4": "4", "rank.5": "5", "rank.6": "6", "rank.7": "7", "rank.8": "8", "rank.9": "9",
   "rank.T": "10", "rank.J": "jack", "rank.Q": "queen", "rank.K": "king", "rank.A": "ace", "rank.2": "2",
@@ -15,6 +16,7 @@ export const STRINGS_EN = {
 
   "level.random": "random", "level.greedy": "easy", "level.classic": "classic (Palm)", "level.strong": "strong",
   "level.expert": "expert", "level.ppo2018": "PPO 2018 network",
+  "level.classic-fair": "classic, fair (Palm, sees only its own cards)", "level.ppo2018-greedy": "PPO 2018 network, steady",
 
   "preset.palm": "Palm (classic)", "preset.palm-hk": "Palm, Hong Kong rules", "preset.textbook": "Textbook",
   "preset.deduction": "Deduction (2–4 players)", "preset.revolution": "Revolution", "preset.hongkong": "Hong Kong",

@@ -3,6 +3,7 @@
 export const STRINGS_ZH = {
   "app.title": "鋤大D",
   "app.loading": "載入中…",
+  "app.home": "鋤大D 大廳",
 
   "rank.3": "3", "rank.4": "4", "rank.5": "5", "rank.6": "6", "rank.7": "7", "rank.8": "8", "rank.9": "9",
   "rank.T": "10", "rank.J": "J", "rank.Q": "Q", "rank.K": "K", "rank.A": "A", "rank.2": "2",
@@ -15,6 +16,7 @@ export const STRINGS_ZH = {
 
   "level.random": "隨機", "level.greedy": "簡單", "level.classic": "經典（Palm）", "level.strong": "強",
   "level.expert": "專家", "level.ppo2018": "PPO 2018 神經網絡",
+  "level.classic-fair": "公平經典（Palm，只看自己的牌）", "level.ppo2018-greedy": "PPO 2018 神經網絡（穩定）",
 
   "preset.palm": "Palm（經典）", "preset.palm-hk": "Palm 香港規則", "preset.textbook": "教科書",
   "preset.deduction": "扣分制（2–4 人）", "preset.revolution": "革命", "preset.hongkong": "香港",

@@ -23,6 +23,7 @@ import { toast, copyText } from "./toast.js";
 import { bindTableKeys } from "./keys.js";
 import { coverScreen } from "./hotseat.js";
 import { showDialog } from "./dialog.js";
+import { moveToTable, MOVE_MS } from "./motion.js";
 
 /** @typedef {import("./state.js").Model} Model */
 /** @typedef {import("./state.js").Effect} Effect */
@@ -84,6 +85,14 @@ export class TableScreen {
     this.cover = null;
     /** @type {number | null} the drawing asked for */
     this.frame = null;
+    /** @type {string | null | undefined} the play on the table last drawn (undefined: none drawn yet) */
+    this.tableKey = undefined;
+    /**
+     * The play moving to the table: since when, and where its cards come from (our hand's
+     * cards, else the seat of whoever played it).
+     * @type {{key: string, started: number, cards: Map<number, DOMRect>, from: DOMRect | null, seat: number} | null}
+     */
+    this.move = null;
     /** your seat, hand and buttons, kept between drawings */
     this.meEl = h("div", { class: "me" });
     this.hand = new Hand({ onChange: () => this.onSelection(), label: t("hand.label") });
@@ -609,6 +618,7 @@ export class TableScreen {
         : null,
       h("div", { class: `message ${this.message?.refused ? "refused" : ""}`, role: this.message?.refused ? "alert" : "status", "aria-live": "polite", "data-message": "" },
         this.message ? this.message.text : statusText(model, { covered: this.hotSeat && this.uncovered !== model.seat })));
+    this.noteMove(model);
     // The seats and the centre are drawn afresh; the "me" area stays, so the hand, the
     // buttons and whatever has the keyboard focus are never thrown away mid-game.
     for (const child of [...this.felt.children]) if (child !== this.meEl) child.remove();
@@ -616,7 +626,43 @@ export class TableScreen {
     if (!this.meEl.isConnected) this.felt.append(this.meEl);
     if (model.seat === null) this.spectatorArea(model, me);
     else this.meArea(model, model.seat, covered);
+    this.showMove();
     if (model.seat !== null && !covered) this.placeHand(model);
+  }
+
+  /** A new play on the table: remember where its cards come from, while they are still
+   * there (our hand is redrawn without them later in this drawing). @param {Model} model */
+  noteMove(model) {
+    const table = model.deal?.table;
+    const key = table && model.deal ? `${model.deal.number}:${table.seat}:${table.cards.join(" ")}` : null;
+    if (this.tableKey !== undefined && key !== null && key !== this.tableKey && table) {
+      // Our own play comes from our hand, when it is on show (not behind the hot-seat cover).
+      const ours = table.seat === model.seat && this.hand.el.isConnected;
+      /** @type {Map<number, DOMRect>} */
+      const cards = new Map();
+      if (ours) {
+        for (const el of this.hand.cardEls()) {
+          if (table.cards.includes(Number(el.dataset.card))) cards.set(Number(el.dataset.card), el.getBoundingClientRect());
+        }
+      }
+      this.move = { key, started: performance.now(), cards, from: ours ? this.hand.el.getBoundingClientRect() : null, seat: table.seat };
+    }
+    if (model.deal) this.tableKey = key; // from the first drawing of a deal on: a play before it does not move
+  }
+
+  /** The play's cards, drawn in the centre, move there from where they were. */
+  showMove() {
+    const move = this.move;
+    if (!move) return;
+    const elapsed = performance.now() - move.started;
+    if (move.key !== this.tableKey || elapsed >= MOVE_MS) {
+      this.move = null;
+      return;
+    }
+    const seat = move.from ? null : this.felt.querySelector(`.seat[data-seat="${move.seat}"] .avatar-wrap, .me[data-seat="${move.seat}"] .avatar-wrap`);
+    const from = seat ? seat.getBoundingClientRect() : move.from;
+    const cards = /** @type {HTMLElement[]} */ ([...this.felt.querySelectorAll(".trick-play .card")]);
+    moveToTable(cards, (el) => move.cards.get(Number(el.dataset.card)) || from, elapsed);
   }
 
   /** @param {Model} model @param {number} bottomSeat */
