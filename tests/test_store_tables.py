@@ -26,7 +26,7 @@ from bigtwo.match.errors import StoreError
 from bigtwo.match.record import to_data
 from bigtwo.server import migrations, sql
 from bigtwo.server.hub import Connection, Hub, Settings
-from bigtwo.server.migrations import MIGRATIONS, SCHEMA_VERSION, Migration, migrate
+from bigtwo.server.migrations import TABLE_MIGRATIONS, TABLE_SCHEMA_VERSION, Migration, migrate
 from bigtwo.server.sql import connect, redact
 from bigtwo.server.storage import MemoryStore, PostgresStore, SQLStore, open_store
 from bigtwo.service.commands import Command, Op
@@ -250,8 +250,8 @@ async def test_the_same_game_gives_the_same_record_on_both_back_ends(
 
 
 def test_a_new_database_has_every_version_recorded(store: SQLStore, store_db: str) -> None:
-    assert store.schema_version == SCHEMA_VERSION == len(MIGRATIONS)
-    assert _versions(store_db) == [(m.version, m.summary) for m in MIGRATIONS]
+    assert store.schema_version == TABLE_SCHEMA_VERSION == len(TABLE_MIGRATIONS)
+    assert _versions(store_db) == [(m.version, m.summary) for m in TABLE_MIGRATIONS]
 
 
 def test_a_database_migrated_step_by_step_keeps_what_it_held(store_db: str) -> None:
@@ -264,7 +264,7 @@ def test_a_database_migrated_step_by_step_keeps_what_it_held(store_db: str) -> N
         db.execute("""INSERT INTO log VALUES ('OLDONE', 2, '{"op":"ready","seat":0}')""")
     store = open_store(store_db)
     try:
-        assert store.schema_version == SCHEMA_VERSION
+        assert store.schema_version == TABLE_SCHEMA_VERSION
         [room] = list(store.open_rooms())
         assert room.snapshot == b"state" and _ops(room) == ["ready"]
         store.append("OLDONE", [{"op": "chat"}])
@@ -272,7 +272,7 @@ def test_a_database_migrated_step_by_step_keeps_what_it_held(store_db: str) -> N
         assert loaded is not None and _ops(loaded) == ["ready", "chat"]
     finally:
         store.close()
-    assert [v for v, _ in _versions(store_db)] == list(range(1, SCHEMA_VERSION + 1))
+    assert [v for v, _ in _versions(store_db)] == list(range(1, TABLE_SCHEMA_VERSION + 1))
 
 
 # What servers before the schema table wrote: version 2's tables, all at once, with the
@@ -322,7 +322,7 @@ def test_an_older_sqlite_file_is_brought_forward(
         old.executescript(script)
     store = open_store(path)
     try:
-        assert store.schema_version == SCHEMA_VERSION
+        assert store.schema_version == TABLE_SCHEMA_VERSION
         [room] = list(store.open_rooms())
         assert (room.code, room.config, _ops(room), room.snapshot) == (
             "KEPTUP", {"deals": 3}, ops, snapshot,
@@ -339,7 +339,7 @@ def test_an_older_sqlite_file_is_brought_forward(
         indexes = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
         assert "rooms_by_status" in indexes
     versions = _versions(str(path))
-    assert [v for v, _ in versions] == list(range(1, SCHEMA_VERSION + 1))
+    assert [v for v, _ in versions] == list(range(1, TABLE_SCHEMA_VERSION + 1))
 
 
 def test_a_newer_database_is_refused_and_left_untouched(store_db: str) -> None:
@@ -347,7 +347,7 @@ def test_a_newer_database_is_refused_and_left_untouched(store_db: str) -> None:
     with closing(connect(store_db)) as db:
         db.execute("INSERT INTO store_schema VALUES (99, 'from the future', 0)")
     with pytest.raises(
-        StoreError, match=rf"schema version 99.*knows up to {SCHEMA_VERSION}.*Update bigtwo"
+        StoreError, match=rf"schema version 99.*knows up to {TABLE_SCHEMA_VERSION}.*Update bigtwo"
     ):
         open_store(store_db)
     assert _versions(store_db)[-1] == (99, "from the future")
@@ -358,16 +358,16 @@ def test_a_failing_step_leaves_the_database_as_it_was(
 ) -> None:
     open_store(store_db).close()
     broken = Migration(
-        SCHEMA_VERSION + 1,
+        TABLE_SCHEMA_VERSION + 1,
         "a step that fails half-way",
         ("CREATE TABLE half_made (x INTEGER)", "ALTER TABLE no_such_table ADD COLUMN y INTEGER"),
     )
-    monkeypatch.setattr(migrations, "MIGRATIONS", (*MIGRATIONS, broken))
-    monkeypatch.setattr(migrations, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setattr(migrations, "TABLE_MIGRATIONS", (*TABLE_MIGRATIONS, broken))
+    monkeypatch.setattr(migrations, "TABLE_SCHEMA_VERSION", TABLE_SCHEMA_VERSION + 1)
     with pytest.raises(Exception, match="no_such_table"):
         open_store(store_db)
     monkeypatch.undo()
-    assert [v for v, _ in _versions(store_db)] == list(range(1, SCHEMA_VERSION + 1))
+    assert [v for v, _ in _versions(store_db)] == list(range(1, TABLE_SCHEMA_VERSION + 1))
     with closing(connect(store_db)) as db:
         assert not db.table_exists("half_made")
 
@@ -392,7 +392,7 @@ def test_two_servers_opening_a_new_database_migrate_it_once(store_db: str) -> No
     for store in opened:
         store.close()
     assert failures == [] and len(opened) == 3
-    assert [v for v, _ in _versions(store_db)] == list(range(1, SCHEMA_VERSION + 1))
+    assert [v for v, _ in _versions(store_db)] == list(range(1, TABLE_SCHEMA_VERSION + 1))
 
 
 # -- PostgreSQL's own -------------------------------------------------------------------------

@@ -128,7 +128,11 @@ def every_screen(new_page: Any, lang: str) -> list[str]:
     return found
 
 
-def test_every_screen_is_in_chinese(new_page: Any) -> None:
+def test_every_screen_is_in_chinese(new_page: Any, server: Any) -> None:
+    # A room the lobby lists with computer seats of the server's default names ("Computer 2"):
+    # shown in Chinese too.
+    room = server.request("POST", "/api/rooms", {"seats": ["human", *["computer:greedy"] * 3]})
+    assert room["room"]["seats"][1]["name"] == "Computer 2", room
     found = every_screen(lambda **kw: new_page(refusals=True, **kw), "zh-Hant")
     assert found == [], "\n".join(found)
 

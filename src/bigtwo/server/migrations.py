@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 
 from ..match.errors import StoreError
-from .sql import Connection
+from .sql import DatabaseConnection
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +28,7 @@ class Migration:
     statements: tuple[str, ...]
 
 
-MIGRATIONS: tuple[Migration, ...] = (
+TABLE_MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
         "rooms, their command logs and their watchers",
@@ -82,8 +82,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         ),
     ),
 )
-SCHEMA_VERSION = MIGRATIONS[-1].version
-assert [m.version for m in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1))
+TABLE_SCHEMA_VERSION = TABLE_MIGRATIONS[-1].version
+assert [m.version for m in TABLE_MIGRATIONS] == list(range(1, TABLE_SCHEMA_VERSION + 1))
 
 _VERSIONS = """CREATE TABLE IF NOT EXISTS store_schema (
     version INTEGER PRIMARY KEY,
@@ -92,7 +92,7 @@ _VERSIONS = """CREATE TABLE IF NOT EXISTS store_schema (
 )"""
 
 
-def schema_version(db: Connection) -> int:
+def schema_version(db: DatabaseConnection) -> int:
     """The database's version: 0 for an empty one."""
     if db.table_exists("store_schema"):
         row = db.execute("SELECT MAX(version) FROM store_schema").fetchone()
@@ -101,7 +101,7 @@ def schema_version(db: Connection) -> int:
     return _legacy_version(db)
 
 
-def _legacy_version(db: Connection) -> int:
+def _legacy_version(db: DatabaseConnection) -> int:
     """A file from before ``store_schema``: its version as ``meta`` has it (0: not one)."""
     if not db.table_exists("rooms"):
         return 0
@@ -112,13 +112,15 @@ def _legacy_version(db: Connection) -> int:
     return 1
 
 
-def migrate(db: Connection, target: int | None = None) -> int:
+def migrate(db: DatabaseConnection, target: int | None = None) -> int:
     """Bring the database to ``target`` (the newest by default), all steps or none; returns
     the version it had. Raises :class:`StoreError` for a database newer than this code."""
     if target is None:
-        target = SCHEMA_VERSION
-    if not 0 <= target <= SCHEMA_VERSION:
-        raise ValueError(f"no schema version {target} (this code knows 1 to {SCHEMA_VERSION})")
+        target = TABLE_SCHEMA_VERSION
+    if not 0 <= target <= TABLE_SCHEMA_VERSION:
+        raise ValueError(
+            f"no schema version {target} (this code knows 1 to {TABLE_SCHEMA_VERSION})"
+        )
     found = schema_version(db)
     _refuse_newer(db, found)
     if found >= target:
@@ -134,9 +136,9 @@ def migrate(db: Connection, target: int | None = None) -> int:
         if found and not recorded:  # versions applied before store_schema existed
             db.executemany(
                 "INSERT INTO store_schema (version, summary, applied) VALUES (?, ?, ?)",
-                [(m.version, m.summary, now) for m in MIGRATIONS[:found]],
+                [(m.version, m.summary, now) for m in TABLE_MIGRATIONS[:found]],
             )
-        for step in MIGRATIONS[found:target]:
+        for step in TABLE_MIGRATIONS[found:target]:
             for statement in step.statements:
                 db.execute(db.ddl(statement))
             db.execute(
@@ -146,9 +148,9 @@ def migrate(db: Connection, target: int | None = None) -> int:
     return found
 
 
-def _refuse_newer(db: Connection, found: int) -> None:
-    if found > SCHEMA_VERSION:
+def _refuse_newer(db: DatabaseConnection, found: int) -> None:
+    if found > TABLE_SCHEMA_VERSION:
         raise StoreError(
             f"The table database {db.where} has schema version {found}, and this bigtwo knows "
-            f"up to {SCHEMA_VERSION}; it was left untouched. Update bigtwo."
+            f"up to {TABLE_SCHEMA_VERSION}; it was left untouched. Update bigtwo."
         )

@@ -2,9 +2,9 @@
 embedded default, one file) and PostgreSQL (psycopg 3, for servers that share their tables).
 
 Statements are written once, with ``?`` for each parameter and the column types both databases
-share; :meth:`Connection.ddl` fills in the few words of a schema that differ (a binary column,
+share; :meth:`DatabaseConnection.ddl` fills in the few words of a schema that differ (a binary column,
 a double, SQLite's ``WITHOUT ROWID``). A connection runs in autocommit mode and groups
-statements with :meth:`Connection.transaction`: all of them are committed, or none. This
+statements with :meth:`DatabaseConnection.transaction`: all of them are committed, or none. This
 module knows nothing of tables, rooms or the game; it only speaks to the database.
 """
 
@@ -50,7 +50,7 @@ class Rows(Protocol):
     def __iter__(self) -> Iterator[Any]: ...
 
 
-class Connection(ABC):
+class DatabaseConnection(ABC):
     """One connection to the database, in autocommit mode; :meth:`transaction` groups."""
 
     dialect: str
@@ -88,7 +88,7 @@ class Connection(ABC):
     def close(self) -> None: ...
 
 
-class SQLiteConnection(Connection):
+class SQLiteConnection(DatabaseConnection):
     """A SQLite file (or ``:memory:``), usable from several threads one at a time."""
 
     dialect = "sqlite"
@@ -128,7 +128,7 @@ class SQLiteConnection(Connection):
         self.raw.close()
 
 
-class PostgresConnection(Connection):
+class PostgresConnection(DatabaseConnection):
     """A PostgreSQL database through psycopg 3. A connection that broke (the database
     restarted, the network dropped) is opened again by the next statement outside a
     transaction, so the store heals once the database is back."""
@@ -224,7 +224,7 @@ class PostgresConnection(Connection):
             self.raw.close()
 
 
-def connect(target: str | Path, *, synchronous: bool = True) -> Connection:
+def connect(target: str | Path, *, synchronous: bool = True) -> DatabaseConnection:
     """A connection to ``target``: a ``postgresql://`` URL, else a SQLite file."""
     if is_postgres_url(str(target)):
         return PostgresConnection(str(target), synchronous=synchronous)

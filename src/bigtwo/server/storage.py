@@ -40,7 +40,7 @@ from typing import Any, Protocol
 from ..match.errors import StoreError
 from ..service.table import TableStatus
 from .migrations import migrate, schema_version
-from .sql import Connection, PostgresConnection, SQLiteConnection, is_postgres_url
+from .sql import DatabaseConnection, PostgresConnection, SQLiteConnection, is_postgres_url
 
 # Tables not reloaded at start-up: over, or unloaded for lack of players.
 _CLOSED = (TableStatus.FINISHED, TableStatus.IDLE)
@@ -95,7 +95,7 @@ class SQLStore:
 
     ONE_STATEMENT = 64  # commands an append stores in one statement (more: a transaction)
 
-    def __init__(self, db: Connection) -> None:
+    def __init__(self, db: DatabaseConnection) -> None:
         self._db = db
         self.where = db.where
         self._lock = threading.RLock()

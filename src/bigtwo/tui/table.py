@@ -464,7 +464,10 @@ class TableScreen(Screen[None]):
 
     def on_screen_resume(self) -> None:
         if self.game is not None:
-            self.redraw()
+            try:
+                self.redraw()
+            except NoMatches:  # resumed while the app takes the screen down: nothing to draw
+                return
             if self._deferred:
                 self.advance()
 

@@ -37,6 +37,16 @@ export function t(key, params = {}) {
 }
 
 /**
+ * A player's name as shown: the server's default name of a computer seat ("Computer 2") in
+ * the page's language; any name a person chose, as it is.
+ * @param {string} name
+ */
+export function shownName(name) {
+  const computer = /^Computer (\d+)$/.exec(name);
+  return computer ? t("seat.computerN", { n: computer[1] }) : name;
+}
+
+/**
  * Put translated text into every [data-i18n] element under root (static parts of the page).
  * @param {ParentNode} [root]
  */

@@ -3,7 +3,7 @@
 // list the open rooms to join or watch, join by code, and open the replay viewer.
 import { h, mount } from "./dom.js";
 import { cardElement } from "./cards.js";
-import { t, tOr } from "./i18n.js";
+import { shownName, t, tOr } from "./i18n.js";
 import { prefs, setPrefs, rememberSeat, myName } from "./prefs.js";
 import { nameOrAsk } from "./welcome.js";
 import { api, errorOf } from "./net.js";
@@ -266,7 +266,7 @@ export class LobbyScreen {
   roomItem(room) {
     const seats = room.seats.map((s) => h("span", { class: `chip ${s.kind === "human" && !s.taken ? "free" : ""}` },
       s.kind === "computer" || s.taken ? avatar({ computer: s.kind === "computer", seat: s.seat, index: s.avatar ?? nameAvatar(s.name, s.seat), size: 18 }) : null,
-      s.kind === "computer" || s.taken ? s.name : t("seat.free")));
+      s.kind === "computer" || s.taken ? shownName(s.name) : t("seat.free")));
     const free = room.seats.filter((s) => s.kind === "human" && !s.taken);
     return h("li", { class: "room", dataset: { code: room.code } },
       h("div", { class: "room-head" },

@@ -2,6 +2,7 @@
 // Reading a match record (the JSON the server stores and lets you download) into plain
 // values the replay viewer and the history view use, and stepping through one deal.
 import { CardError, toCards } from "./cards.js";
+import { shownName, t } from "./i18n.js";
 
 /** Cards as a record may hold them: notation, a list, or an object with its cards. @typedef {string | number | Array<string | number> | {cards?: unknown, play?: unknown} | null} CardsData */
 
@@ -77,7 +78,7 @@ const playCards = (play) => {
  */
 function seatName(seat, i) {
   if (typeof seat === "string") return { name: seat, kind: "human" };
-  return { name: seat?.name ?? `Seat ${i + 1}`, kind: seat?.kind ?? (seat?.bot || seat?.level ? "computer" : "human"), level: seat?.level ?? seat?.bot };
+  return { name: seat?.name ? shownName(seat.name) : t("replay.seatN", { n: i + 1 }), kind: seat?.kind ?? (seat?.bot || seat?.level ? "computer" : "human"), level: seat?.level ?? seat?.bot };
 }
 
 /**

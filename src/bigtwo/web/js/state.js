@@ -3,6 +3,7 @@
 // a full "sync" and then numbered events applied in order. Rendering reads this model;
 // nothing here decides what is legal (the server sends the legal plays with each turn).
 import { toCards } from "./cards.js";
+import { shownName } from "./i18n.js";
 
 /** @typedef {import("./protocol.js").Room} Room */
 /** @typedef {import("./protocol.js").RoomSeat} RoomSeat */
@@ -155,7 +156,7 @@ export function emptyModel(code, seat) {
 function playersFrom(seats) {
   return seats.map((s) => ({
     seat: s.seat,
-    name: s.name,
+    name: shownName(s.name),
     kind: s.kind,
     level: s.level,
     taken: s.taken,

@@ -91,6 +91,7 @@ export const STRINGS_EN = {
   "seat.n": "Seat {n}",
   "seat.human": "Human",
   "seat.computer": "Computer",
+  "seat.computerN": "Computer {n}",
   "seat.free": "free seat",
   "seat.empty": "Empty seat",
   "seat.waiting": "waiting",
@@ -239,6 +240,7 @@ export const STRINGS_EN = {
   "hotseat.hidden": "Cards hidden until the next player is ready.",
 
   "replay.title": "Replay a match",
+  "replay.seatN": "Seat {n}",
   "replay.intro": "Open a match record (the JSON file a finished game can be saved as) to step through it with every hand face up.",
   "replay.drop": "Drop a record file here, or choose one:",
   "replay.upload": "Match record file",

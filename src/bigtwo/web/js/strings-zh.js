@@ -91,6 +91,7 @@ export const STRINGS_ZH = {
   "seat.n": "座位 {n}",
   "seat.human": "真人",
   "seat.computer": "電腦",
+  "seat.computerN": "電腦 {n}",
   "seat.free": "空位",
   "seat.empty": "空位",
   "seat.waiting": "等待中",
@@ -239,6 +240,7 @@ export const STRINGS_ZH = {
   "hotseat.hidden": "手牌已遮蓋，等下一位玩家準備好。",
 
   "replay.title": "重播牌局",
+  "replay.seatN": "座位 {n}",
   "replay.intro": "開啟牌局紀錄（完結牌局可儲存的 JSON 檔），所有手牌公開，逐步重看。",
   "replay.drop": "把紀錄檔拖到這裏，或選擇檔案：",
   "replay.upload": "牌局紀錄檔",
