@@ -120,12 +120,16 @@ class RevolutionAction(NamedTuple):
     auto: bool = False
     follows: bool = False
     trick_over: bool = False
+    given: int = 0  # the card an exchange would give: only its giver sees it here
 
     def seen_by(self, seat: int | None) -> RevolutionAction:
         """The action as ``seat`` (None: a spectator) may see it: a private card hidden."""
-        if not self.private or (seat is not None and self.private >> seat & 1):
-            return self
-        return self._replace(cards=0)
+        action = self
+        if self.given and seat != self.seat:
+            action = action._replace(given=0)
+        if self.private and not (seat is not None and self.private >> seat & 1):
+            action = action._replace(cards=0)
+        return action
 
     @property
     def is_pass(self) -> bool:
@@ -343,7 +347,7 @@ class RevolutionDeal:
         self.winner: int | None = None
         self.end: End | None = None
         self.opening: int | None = None
-        self._plays: dict[int, list[RevolutionPlay]] = {}
+        self._plays: list[tuple[int, list[RevolutionPlay]] | None] = [None] * self.players
         self._function = {rank: self.options.function_of(rank) for rank in CHARACTER_RANKS}
         if leader is None:
             seat, card = opening_of(rules, [Mask(m & NORMAL_CARDS) for m in masks])
@@ -400,11 +404,22 @@ class RevolutionDeal:
         return self._function.get(RANKS[rank_of(card)].replace("T", "10"), "none")
 
     def plays_of(self, seat: int) -> list[RevolutionPlay]:
+        """Every play of ``seat``'s hand. When cards have only left the hand since the last
+        call its plays are filtered, not enumerated again (as the 52-card movegen does)."""
         hand = self.hands[seat]
-        found = self._plays.get(hand)
-        if found is None:
-            found = self._plays[hand] = self.cards.plays_in(hand)
-        return found
+        known = self._plays[seat]
+        if known is not None:
+            before, plays = known
+            if before == hand:
+                return plays
+            if not hand & ~before:
+                gone = before & ~hand
+                plays = [p for p in plays if not p.mask & gone]
+                self._plays[seat] = (hand, plays)
+                return plays
+        plays = self.cards.plays_in(hand)
+        self._plays[seat] = (hand, plays)
+        return plays
 
     def legal_plays(self, seat: int | None = None) -> list[RevolutionPlay]:
         """The plays the seat to act may make now (empty for other seats and phases)."""
@@ -726,7 +741,12 @@ class RevolutionDeal:
         self.responder = self.next_seat(seat)
         return self._log(
             RevolutionAction(
-                seat, Move.ACTIVATE, 1 << pending.card, pending.function, pending.target
+                seat,
+                Move.ACTIVATE,
+                1 << pending.card,
+                pending.function,
+                pending.target,
+                given=1 << pending.give if pending.give >= 0 else 0,
             )
         )
 
@@ -1043,6 +1063,8 @@ class RevolutionDeal:
             for action in view.actions:
                 if action.private and not action.private >> seat & 1 and action.cards:
                     out.append(f"seat {seat} sees a card private to others: {action}")
+                if action.given and action.seat != seat:
+                    out.append(f"seat {seat} sees the card another's exchange would give")
         return out
 
 
