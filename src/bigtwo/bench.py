@@ -78,3 +78,55 @@ def _random_positions(
             pick = rng.randrange(len(plays) + (deal.to_beat is not None))
             deal.apply_unchecked(plays[pick] if pick < len(plays) else None)
     return out
+
+
+def bench_revolution(deals: int = 1000, seed: int = 1, players: int = 4) -> dict[str, Any]:
+    """Fuzz the expansion: play ``deals`` random hands of ``revolution`` (at every decision a
+    kind of action at random, then one of that kind: plays, passes, every function, counters,
+    declines, draws and stops all come up), checking after every action that the 104 cards are
+    each in one place and that no seat's view holds a card hidden from it. Counts what
+    happened and every violation found."""
+    from collections import Counter
+
+    from .engine.revolution import End, Move, RevolutionDeal
+
+    rules = Rules.preset("revolution")
+    rng = random.Random(seed)
+    moves: Counter[str] = Counter()
+    functions: Counter[str] = Counter()
+    ends: Counter[str] = Counter()
+    violations: list[str] = []
+    actions = 0
+    start = time.perf_counter()
+    for number in range(deals):
+        deal = RevolutionDeal.from_seed(rules, f"{seed}:{number}", players)
+        while not deal.over:
+            by_move: dict[Move, list[Any]] = {}
+            for choice in deal.choices():
+                by_move.setdefault(choice.move, []).append(choice)
+            kinds = list(by_move)
+            picked = rng.choice(by_move[kinds[rng.randrange(len(kinds))]])
+            checked = len(deal.actions)
+            action = deal.take(picked)
+            actions += 1
+            moves[action.move.value] += 1
+            if action.move is Move.ACTIVATE:
+                functions[action.function] += 1
+            for problem in deal.problems(since=checked):
+                violations.append(f"deal {number}, after '{action}': {problem}")
+        ends[(deal.end or End.OUT).value] += 1
+    elapsed = time.perf_counter() - start
+    return {
+        "rules": "revolution",
+        "deals": deals,
+        "players": players,
+        "seconds": round(elapsed, 3),
+        "deals_per_second": round(deals / elapsed, 1),
+        "actions_per_second": round(actions / elapsed, 1),
+        "violations": len(violations),
+        "first_violations": violations[:5],
+        "functions_per_deal": round(sum(functions.values()) / deals, 2),
+        "functions": dict(functions),
+        "moves": dict(moves),
+        "ended_by_exhaustion": round(ends["exhaustion"] / deals, 3),
+    }

@@ -332,6 +332,8 @@ class RevolutionDeal:
         self.discards = 0
         self.played = 0
         self.actions: list[RevolutionAction] = []
+        # Each seat's history as it may see it (the spectator's last), kept as actions come.
+        self._seen: list[list[RevolutionAction]] = [[] for _ in range(len(masks) + 1)]
         self._saved: list[_Saved] = []
         self.to_beat: RevolutionPlay | None = None
         self.to_beat_seat = -1
@@ -540,6 +542,26 @@ class RevolutionDeal:
         if move is Move.STOP:
             return self.stop(seat)
         raise IllegalAction(f"{move} is not something a player chooses", "not_a_choice")
+
+    def redo(self, action: RevolutionAction) -> RevolutionAction:
+        """Apply again an action of a full record (one the players chose, not one the deal
+        made by itself): the replay of records and of positions. A deck draw must find the
+        card the record says on top of the deck."""
+        if action.follows:
+            raise IllegalAction(f"'{action}' is made by the deal itself", "automatic")
+        seat, move = action.seat, action.move
+        if move is Move.PASS:
+            return self.pass_(seat, auto=action.auto)
+        if move is Move.DRAW and action.source == "deck":
+            card = action.cards.bit_length() - 1
+            if self.top < len(self.deck) and self.deck[self.top] != card:
+                top = card_symbol(self.deck[self.top])
+                raise IllegalAction(
+                    f"The deck's top card is {top}, not {card_symbol(card)}", "wrong_card"
+                )
+            return self.draw(seat, "deck")
+        give = action.given.bit_length() - 1 if action.given else -1
+        return self.take(Choice(seat, move, action.cards, action.target, give))
 
     # -- checks ------------------------------------------------------------------------------
     def _verify_acting(self, seat: int) -> None:
@@ -926,6 +948,10 @@ class RevolutionDeal:
 
     def _log(self, action: RevolutionAction) -> RevolutionAction:
         self.actions.append(action)
+        seen = self._seen
+        for seat in range(self.players):
+            seen[seat].append(action.seen_by(seat))
+        seen[-1].append(action.seen_by(None))
         return action
 
     def _save(self) -> None:
@@ -961,6 +987,8 @@ class RevolutionDeal:
         while self.actions[-1].follows:
             self.actions.pop()
         action = self.actions.pop()
+        for history in self._seen:
+            del history[len(self.actions) :]
         s = self._saved.pop()
         self.hands, self.top, self.gathering = list(s.hands), s.top, list(s.gathering)
         self.discards, self.played, self.turn = s.discards, s.played, s.turn
@@ -1033,7 +1061,7 @@ class RevolutionDeal:
             functions_used=self.used,
             draws_taken=self.drawn,
             opening=opening,
-            actions=tuple(a.seen_by(seat) for a in self.actions),
+            actions=tuple(self._seen[-1 if seat is None else seat]),
             winner=self.winner,
             end=self.end,
             legal=tuple(self.legal_plays(seat)) if acting else (),
@@ -1041,9 +1069,10 @@ class RevolutionDeal:
         )
 
     # -- invariants ----------------------------------------------------------------------------
-    def problems(self) -> list[str]:
+    def problems(self, since: int = 0) -> list[str]:
         """What is wrong with the state, in words (nothing, unless the engine has a bug): the
-        104 cards each in exactly one place, and no seat's view showing a hidden card."""
+        104 cards each in exactly one place, and no seat's view showing a hidden card (in
+        the history from action ``since`` on: a fuzz run checks each action once)."""
         out: list[str] = []
         places = [*self.hands, self.aside, self.played, self.discards, _mask(self.gathering)]
         places.append(_mask(self.deck[self.top :]))
@@ -1060,7 +1089,7 @@ class RevolutionDeal:
             view = self.view(seat)
             if view.hand != self.hands[seat]:
                 out.append(f"seat {seat}'s view does not hold its hand")
-            for action in view.actions:
+            for action in view.actions[since:]:
                 if action.private and not action.private >> seat & 1 and action.cards:
                     out.append(f"seat {seat} sees a card private to others: {action}")
                 if action.given and action.seat != seat:
