@@ -37,6 +37,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     revolution.add_argument("--deals", type=int, default=1000)
     revolution.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     revolution.add_argument("--seed", type=int, default=1)
+    revolution.add_argument(
+        "--bots",
+        metavar="LEVELS",
+        help="computer players, one a seat (e.g. greedy,greedy,random,random), instead of "
+        "random actions",
+    )
     revolution.add_argument("--json", action="store_true")
     revolution.set_defaults(run=_bench_revolution)
 
@@ -72,7 +78,16 @@ def _bench_revolution(args: argparse.Namespace) -> int:
     if args.deals < 1:
         print("bigtwo bench revolution: --deals must be at least 1")
         return 2
-    result = bench_revolution(args.deals, seed=args.seed, players=args.players)
+    if args.bots:
+        from ..bench import bench_revolution_bots
+
+        levels = [name.strip() for name in args.bots.split(",") if name.strip()]
+        if len(levels) not in (2, 3, 4):
+            print("bigtwo bench revolution: --bots names 2 to 4 levels, one a seat")
+            return 2
+        result = bench_revolution_bots(levels, args.deals, seed=args.seed)
+    else:
+        result = bench_revolution(args.deals, seed=args.seed, players=args.players)
     if args.json:
         print(json.dumps(result))
     else:

@@ -194,7 +194,8 @@ class RevolutionView:
     history with every card this seat may not see hidden; ``to_act`` the seat whose answer
     is awaited now, ``phase`` what it is to do, ``pending`` the function waiting in the
     counter window (its card and target, never an exchange's card); ``legal`` and
-    ``can_pass`` what this seat may play now."""
+    ``can_pass`` what this seat may play now; ``choices`` everything it may do now, in every
+    phase (empty unless its answer is awaited): what a computer player chooses from."""
 
     seat: int | None
     rules: Rules
@@ -223,6 +224,7 @@ class RevolutionView:
     end: End | None
     legal: tuple[RevolutionPlay, ...]
     can_pass: bool
+    choices: tuple[Choice, ...] = ()
 
     @property
     def players(self) -> int:
@@ -1066,6 +1068,7 @@ class RevolutionDeal:
             end=self.end,
             legal=tuple(self.legal_plays(seat)) if acting else (),
             can_pass=acting and self.can_pass(seat),
+            choices=tuple(self.choices()) if seat is not None and seat == self.to_act else (),
         )
 
     # -- invariants ----------------------------------------------------------------------------
