@@ -428,3 +428,14 @@ def test_replaying_the_actions_gives_the_same_hand() -> None:
             if not action.follows:
                 again.redo(action)
         assert again.state_key() == deal.state_key()
+
+
+def test_the_52_card_deal_refuses_revolution_rules_and_vice_versa() -> None:
+    from bigtwo.engine import Deal
+
+    with pytest.raises(IllegalAction, match="a 52-card deal cannot"):
+        Deal(RULES, ["3d", "4d", "5d", "6d"])
+    with pytest.raises(IllegalAction, match="palm does not play the revolution expansion"):
+        RevolutionDeal(Rules.preset("palm"), ["3d", "4d", "5d", "6d"], deck=range(52, 104))
+    with pytest.raises(IllegalAction, match="The Revolution deck must hold"):
+        RevolutionDeal(RULES, ["3d", "4d", "5d", "6d"], deck=range(52, 103))
