@@ -245,3 +245,17 @@ def test_record_check_replay_and_history_commands(
     path.write_text(_finished_text().replace("points ", "points 9 "), encoding="utf-8")
     assert main(["record", "check", str(path)]) != 0
     assert "the replay gives points" in capsys.readouterr().err
+
+
+def test_a_house_rules_record_carries_every_revolution_option() -> None:
+    house = RuleSet.from_toml(
+        'base = "revolution"\n[revolution]\nfunctions_per_turn = 1\nauto_draw = "two"\n'
+        '[revolution.functions]\nK = "jump"\n'
+    )
+    match = RevolutionMatch(house, seed=2, deals=1)
+    play_out(match, random.Random(2))
+    text = write_text(match)
+    assert '"revolution":{"functions_per_turn":1,' in text.splitlines()[2]
+    again = read_text(text)
+    assert again.ruleset == house
+    assert write_text(again) == text
