@@ -106,6 +106,33 @@ def test_a_revolution_reverses_power_within_a_kind_but_not_the_kinds() -> None:
     assert CARDS.beats(play_of("3d 4c 5h 6s 7d"), play_of("4d 5c 6h 7s 8d"), reversed=True)
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sets(st.integers(0, 103), min_size=1, max_size=9),
+    st.sets(st.integers(0, 103), min_size=1, max_size=9),
+    st.sampled_from([1, 2, 3, 5]),
+)
+def test_a_revolution_mirrors_every_comparison_within_a_kind(
+    a: set[int], b: set[int], size: int
+) -> None:
+    """Within one kind, a beats b after a revolution exactly when b beats a before it;
+    between kinds the order stays; twins never beat each other either way."""
+    pa = CARDS.plays_in(sum(1 << c for c in a))
+    pb = CARDS.plays_in(sum(1 << c for c in b))
+    first = next((p for p in pa if p.size == size), None)
+    second = next((p for p in reversed(pb) if p.size == size), None)
+    if first is None or second is None:
+        return
+    if first.kind is second.kind:
+        assert CARDS.beats(first, second, reversed=True) == CARDS.beats(
+            second, first, reversed=False
+        )
+    else:
+        assert CARDS.beats(first, second, reversed=True) == CARDS.beats(
+            first, second, reversed=False
+        )
+
+
 def test_plays_in_a_mixed_hand() -> None:
     plays = [str(p) for p in CARDS.plays_in(parse("7s 7h 7s*"))]
     assert plays == ["7h", "7s", "7s*", "7h 7s", "7h 7s*", "7s 7s*", "7h 7s 7s*"]

@@ -405,7 +405,7 @@ class RevolutionDeal:
         """What a card does when activated: a Character's function, else ``none``."""
         if card < REVOLUTION_BASE:
             return "none"
-        return self._function.get(RANKS[rank_of(card)].replace("T", "10"), "none")
+        return self._function.get(RANKS[rank_of(card)], "none")
 
     def plays_of(self, seat: int) -> list[RevolutionPlay]:
         """Every play of ``seat``'s hand. When cards have only left the hand since the last

@@ -33,8 +33,8 @@ from .revolution import RevolutionMatch, RevolutionResult
 from .settings import RuleSet
 
 FORMAT = "bigtwo-revolution-record"
+_MADE_BY_THE_DEAL = ("effect", "skip", "reveal")  # lines a record may never lead with
 VERSION = 1
-_AUTOMATIC = (Move.EFFECT, Move.SKIP, Move.REVEAL)
 
 
 def _cards(mask: int) -> str:
@@ -209,7 +209,7 @@ class _Reader:
         if self.expected:
             self._check_automatic(word, tokens)
             return
-        if word in ("effect", "skip", "reveal"):
+        if word in _MADE_BY_THE_DEAL:
             raise RecordError("", f"the replay makes no '{line}' here")
         self._apply(match, word, tokens)
 
