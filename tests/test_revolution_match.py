@@ -259,3 +259,20 @@ def test_a_house_rules_record_carries_every_revolution_option() -> None:
     again = read_text(text)
     assert again.ruleset == house
     assert write_text(again) == text
+
+
+def test_simulate_writes_a_revolution_record_that_checks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "sim.txt"
+    args = ["simulate", "--rules", "revolution", "--seats", "greedy,random,greedy"]
+    assert main([*args, "--deals", "2", "--seed", "5", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.startswith(f"Wrote {out}: 2 deals, totals ")
+    first = out.read_text(encoding="utf-8")
+    assert first.startswith("bigtwo-revolution-record 1\n")
+    assert main([*args, "--deals", "2", "--seed", "5", "--out", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == first  # the same seed, the same match
+    assert main(["record", "check", str(out)]) == 0
+    assert "a sound record. revolution, 3 seats, 2 of 2 deals (finished" in capsys.readouterr().out
+    assert main(["simulate", "--rules", "revolution", "--seats", "expert,random"]) != 0
+    assert "No computer player 'expert' plays revolution yet" in capsys.readouterr().err

@@ -112,6 +112,8 @@ def _simulate(args: argparse.Namespace) -> int:
     levels = [s.strip() for s in args.seats.split(",") if s.strip()]
     if not 2 <= len(levels) <= 4:
         raise BigTwoError(f"--seats needs 2 to 4 computer players, not {len(levels)}")
+    if rules.rules.revolution is not None:
+        return _simulate_revolution(args, rules, levels)
     bots = [make_bot(level) for level in levels]
     names = [n.strip() for n in args.names.split(",")] if args.names else None
     if args.deals is not None and args.deals < 1:
@@ -137,6 +139,32 @@ def _simulate(args: argparse.Namespace) -> int:
         print(f"Wrote {args.out}: {len(match.results)} deals, totals {totals}{saved}")
     else:
         sys.stdout.write(write_text(match) if args.format == "text" else write_json(match))
+    return 0
+
+
+def _simulate_revolution(args: argparse.Namespace, rules: RuleSet, levels: list[str]) -> int:
+    """A Big 2 RevolutioN match between computer players: its own record (text only)."""
+    from ..bots.revolution import revolution_bot
+    from ..match.revolution import play_out as play_out_revolution
+
+    if args.format != "text" or args.save:
+        raise BigTwoError("Revolution matches are written as text records only, not stored")
+    bots = [revolution_bot(level) for level in levels]
+    names = [n.strip() for n in args.names.split(",")] if args.names else None
+    if args.deals is not None and args.deals < 1:
+        raise BigTwoError("--deals must be at least 1")
+    seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    match = RevolutionMatch(rules, names, players=len(levels), seed=seed, deals=args.deals)
+    play_out_revolution(match, bots, seed)
+    text = revolution_record.write_text(match)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        totals = ", ".join(
+            f"{n} {signed(t)}" for n, t in zip(match.names, match.totals, strict=True)
+        )
+        print(f"Wrote {args.out}: {len(match.results)} deals, totals {totals}")
+    else:
+        sys.stdout.write(text)
     return 0
 
 

@@ -18,10 +18,18 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..engine.deal import deal_hands
 from ..engine.errors import IllegalAction
-from ..engine.revolution import Choice, End, RevolutionAction, RevolutionDeal, shuffled_deck
+from ..engine.revolution import (
+    Choice,
+    End,
+    RevolutionAction,
+    RevolutionDeal,
+    RevolutionView,
+    shuffled_deck,
+)
 from .match import DEFAULT_NAMES
 from .scoring import DealScore, score_revolution_hand
 from .settings import RuleSet
@@ -165,3 +173,25 @@ class RevolutionMatch:
             for seat, points in enumerate(score.points):
                 self.totals[seat] += points
         return action
+
+
+class RevolutionPlayer(Protocol):
+    """What :func:`play_out` needs of a computer player: a choice from one seat's view."""
+
+    def choose(self, view: RevolutionView, rng: random.Random) -> Choice: ...
+
+
+def play_out(match: RevolutionMatch, players: Sequence[RevolutionPlayer], seed: int | str) -> None:
+    """Play the match to its end, each seat's player choosing from that seat's view only
+    (with a generator of its own, from ``seed``), every choice checked by the deal."""
+    if len(players) != match.players:
+        raise IllegalAction(f"{match.players} seats need {match.players} players")
+    rngs = [random.Random(f"{seed}:seat:{s}") for s in range(match.players)]
+    while True:
+        deal = match.deal
+        while not deal.over:
+            seat = deal.to_act
+            match.take(players[seat].choose(deal.view(seat), rngs[seat]))
+        if match.over:
+            return
+        match.next_deal()
