@@ -412,21 +412,43 @@ def test_random_hands_keep_every_card_in_one_place_and_hide_what_is_hidden(
                 assert action.cards == 0
 
 
+AUTO_TWO = RULES.replace(revolution={"auto_draw": "two"})
+
+
 @settings(max_examples=30, deadline=None)
-@given(st.integers(0, 2**32))
-def test_undo_restores_the_state_exactly(seed: int) -> None:
+@given(st.integers(0, 2**32), st.sampled_from([RULES, AUTO_TWO]))
+def test_undo_restores_the_state_exactly(seed: int, rules: Rules) -> None:
+    """Every action, automatic passes (with their automatic draws) included, is taken back
+    to exactly the state before it."""
     rng = random.Random(seed)
-    deal = RevolutionDeal.from_seed(RULES, seed)
+    deal = RevolutionDeal.from_seed(rules, seed)
     keys = [deal.state_key()]
     while not deal.over:
-        deal.take(rng.choice(deal.choices()))
+        choice = rng.choice(deal.choices())
+        if choice.move is Move.PASS and rng.random() < 0.3:
+            deal.pass_(choice.seat, auto=True)
+        else:
+            deal.take(choice)
         keys.append(deal.state_key())
     keys.pop()
     while keys:
         deal.undo()
         assert deal.state_key() == keys.pop()
+        assert deal.problems() == []
     with pytest.raises(IllegalAction, match="Nothing to undo"):
         deal.undo()
+
+
+def test_the_seed_deals_the_normal_deck_then_shuffles_the_revolution_deck() -> None:
+    from bigtwo.engine.deal import deal_hands
+    from bigtwo.engine.revolution import shuffled_deck
+
+    rng = random.Random("abc")
+    hands = deal_hands(RULES, 3, rng)
+    deck = shuffled_deck(rng)
+    deal = RevolutionDeal.from_seed(RULES, "abc", players=3)
+    assert deal.dealt == tuple(hands) and deal.deck == deck
+    assert deal.gathering == list(deck[:4]) and deal.deck_left == 48
 
 
 def test_every_function_counter_and_draw_kind_occurs_in_random_hands() -> None:
@@ -466,3 +488,14 @@ def test_the_52_card_deal_refuses_revolution_rules_and_vice_versa() -> None:
         RevolutionDeal(Rules.preset("palm"), ["3d", "4d", "5d", "6d"], deck=range(52, 104))
     with pytest.raises(IllegalAction, match="The Revolution deck must hold"):
         RevolutionDeal(RULES, ["3d", "4d", "5d", "6d"], deck=range(52, 103))
+
+
+def test_each_check_can_be_asked_as_a_question() -> None:
+    deal = start(["3d 2s* Qh* 9h", "4d Qs* 8c", "5d 9c", "6d Tc"])
+    assert deal.can_play(0, "3d") and not deal.can_play(0, "9h")
+    assert not deal.can_play(0, "Zz")  # bad notation is a no, not a traceback
+    assert deal.can_activate(0, "2s*") and not deal.can_activate(0, "Qh*")
+    assert not deal.can_counter(1, "Qs*") and not deal.can_decline(1)
+    deal.activate(0, "2s*")
+    assert deal.can_counter(1, "Qs*") and deal.can_decline(1) and not deal.can_decline(2)
+    assert not deal.can_draw(1, "deck") and not deal.can_stop(1)

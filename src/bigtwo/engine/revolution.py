@@ -33,7 +33,7 @@ bigtwo.engine.errors.NotYourTurn: Not your turn: seat 0 is to play
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
@@ -41,6 +41,7 @@ from typing import NamedTuple
 from .cards import CARDS, RANKS, CardSet, Mask
 from .deal import deal_hands, opening_of
 from .errors import (
+    BigTwoError,
     CannotPass,
     DealOver,
     DoesNotBeat,
@@ -564,6 +565,27 @@ class RevolutionDeal:
             return self.draw(seat, "deck")
         give = action.given.bit_length() - 1 if action.given else -1
         return self.take(Choice(seat, move, action.cards, action.target, give))
+
+    # -- can: each check as a question ----------------------------------------------------------
+    def can_play(self, seat: int, cards: int | str | RevolutionPlay) -> bool:
+        return _passes(self.verify_play, seat, cards)
+
+    def can_activate(
+        self, seat: int, card: int | str, target: int | None = None, give: int | str | None = None
+    ) -> bool:
+        return _passes(self.verify_activate, seat, card, target, give)
+
+    def can_counter(self, seat: int, card: int | str) -> bool:
+        return _passes(self.verify_counter, seat, card)
+
+    def can_decline(self, seat: int) -> bool:
+        return _passes(self.verify_decline, seat)
+
+    def can_draw(self, seat: int, source: int | str) -> bool:
+        return _passes(self.verify_draw, seat, source)
+
+    def can_stop(self, seat: int) -> bool:
+        return _passes(self.verify_stop, seat)
 
     # -- checks ------------------------------------------------------------------------------
     def _verify_acting(self, seat: int) -> None:
@@ -1098,6 +1120,15 @@ class RevolutionDeal:
                 if action.given and action.seat != seat:
                     out.append(f"seat {seat} sees the card another's exchange would give")
         return out
+
+
+def _passes(verify: Callable[..., object], *args: object) -> bool:
+    """Whether a ``verify_*`` check lets these arguments through."""
+    try:
+        verify(*args)
+    except BigTwoError:
+        return False
+    return True
 
 
 def _mask(cards: Iterable[int]) -> int:
