@@ -16,7 +16,12 @@ from bigtwo.engine.revolution import Move
 from bigtwo.engine.revolution_cards import parse
 from bigtwo.match.errors import RecordError
 from bigtwo.match.revolution import RevolutionMatch
-from bigtwo.match.revolution_record import history_lines, positions, read_text, write_text
+from bigtwo.match.revolution_record import (
+    history_lines,
+    read_revolution_text,
+    revolution_positions,
+    write_revolution_text,
+)
 from bigtwo.match.scoring import score_revolution_hand
 from bigtwo.match.settings import RuleSet
 
@@ -92,7 +97,7 @@ def test_a_known_hand_records_every_activation_counter_decline_and_draw() -> Non
     match.decline(1)
     match.decline(2)
     match.decline(3)
-    text = write_text(match)
+    text = write_revolution_text(match)
     body = text.split("deck ", 1)[1].splitlines()[1:]
     assert body == [
         "play 0 3d",
@@ -107,7 +112,7 @@ def test_a_known_hand_records_every_activation_counter_decline_and_draw() -> Non
         "decline 3",
         "effect 0 exchange 2 9h",
     ]
-    assert write_text(read_text(text)) == text
+    assert write_revolution_text(read_revolution_text(text)) == text
     history = history_lines_of(match)
     assert history[:4] == [
         "Ann plays 3♦",
@@ -118,9 +123,9 @@ def test_a_known_hand_records_every_activation_counter_decline_and_draw() -> Non
 
 
 def history_lines_of(match: RevolutionMatch) -> list[str]:
-    from bigtwo.match.revolution_record import describe
+    from bigtwo.match.revolution_record import describe_action
 
-    return [describe(a, match.names) for a in match.deal.actions]
+    return [describe_action(a, match.names) for a in match.deal.actions]
 
 
 def test_a_finished_known_hand_has_its_result_lines_and_history() -> None:
@@ -137,7 +142,7 @@ def test_a_finished_known_hand_has_its_result_lines_and_history() -> None:
         match.stop(seat)
     match.play(3, "6d")  # the trick came back to Dan, who goes out
     assert match.over and match.results[0].winner == 3
-    text = write_text(match)
+    text = write_revolution_text(match)
     assert text.rstrip().splitlines()[-4:] == [
         "end out",
         "winner 3",
@@ -148,7 +153,7 @@ def test_a_finished_known_hand_has_its_result_lines_and_history() -> None:
     assert "  Ann activates A♠*: exchange on Dan" in lines
     assert "  Bob counters with Q♠*" in lines
     assert lines[-2:] == ["  Dan went out.", "  Points: Ann -2, Bob -1, Cat -1, Dan +0"]
-    assert read_text(text).totals == match.totals
+    assert read_revolution_text(text).totals == match.totals
 
 
 @settings(max_examples=12, deadline=None)
@@ -156,12 +161,12 @@ def test_a_finished_known_hand_has_its_result_lines_and_history() -> None:
 def test_records_of_random_matches_replay_exactly(seed: int, players: int) -> None:
     match = RevolutionMatch(REVOLUTION, players=players, seed=seed, deals=2)
     play_out(match, random.Random(seed))
-    text = write_text(match)
-    again = read_text(text)
-    assert write_text(again) == text
+    text = write_revolution_text(match)
+    again = read_revolution_text(text)
+    assert write_revolution_text(again) == text
     assert again.totals == match.totals
     assert [r.actions for r in again.results] == [r.actions for r in match.results]
-    assert len(positions(again)) == sum(
+    assert len(revolution_positions(again)) == sum(
         1 + sum(not a.follows for a in r.actions) for r in match.results
     )
 
@@ -169,7 +174,7 @@ def test_records_of_random_matches_replay_exactly(seed: int, players: int) -> No
 def _finished_text() -> str:
     match = RevolutionMatch(REVOLUTION, seed=4, deals=1)
     play_out(match, random.Random(4))
-    return write_text(match)
+    return write_revolution_text(match)
 
 
 def _edit_first(text: str, start: str, edit: Callable[[str], str], having: str = "") -> str:
@@ -224,7 +229,7 @@ def test_a_bad_record_is_refused_with_its_line_and_reason(name: str) -> None:
     bad = change(text)
     assert bad != text
     with pytest.raises(RecordError, match=reason) as err:
-        read_text(bad)
+        read_revolution_text(bad)
     assert str(err.value).startswith("line ")
 
 
@@ -254,11 +259,11 @@ def test_a_house_rules_record_carries_every_revolution_option() -> None:
     )
     match = RevolutionMatch(house, seed=2, deals=1)
     play_out(match, random.Random(2))
-    text = write_text(match)
+    text = write_revolution_text(match)
     assert '"revolution":{"functions_per_turn":1,' in text.splitlines()[2]
-    again = read_text(text)
+    again = read_revolution_text(text)
     assert again.ruleset == house
-    assert write_text(again) == text
+    assert write_revolution_text(again) == text
 
 
 def test_simulate_writes_a_revolution_record_that_checks(

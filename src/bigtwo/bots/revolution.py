@@ -17,15 +17,15 @@ import random
 from abc import ABC, abstractmethod
 
 from ..engine.errors import BigTwoError
-from ..engine.revolution import Choice, Move, RevolutionView
-from ..engine.revolution_cards import NORMAL_CARDS, REVOLUTION_BASE, ids, rank_of
+from ..engine.revolution import Move, RevolutionChoice, RevolutionView
+from ..engine.revolution_cards import NORMAL_CARDS, REVOLUTION_BASE, ids, twin_rank
 
 
 class RevolutionBot(ABC):
     name = "bot"
 
     @abstractmethod
-    def choose(self, view: RevolutionView, rng: random.Random) -> Choice:
+    def choose(self, view: RevolutionView, rng: random.Random) -> RevolutionChoice:
         """One of ``view.choices`` (the view is that of the seat whose answer is awaited)."""
 
 
@@ -34,8 +34,8 @@ class RandomRevolutionBot(RevolutionBot):
 
     name = "random"
 
-    def choose(self, view: RevolutionView, rng: random.Random) -> Choice:
-        by_move: dict[Move, list[Choice]] = {}
+    def choose(self, view: RevolutionView, rng: random.Random) -> RevolutionChoice:
+        by_move: dict[Move, list[RevolutionChoice]] = {}
         for choice in view.choices:
             by_move.setdefault(choice.move, []).append(choice)
         kinds = list(by_move)
@@ -47,11 +47,11 @@ class GreedyRevolutionBot(RevolutionBot):
 
     name = "greedy"
 
-    def choose(self, view: RevolutionView, rng: random.Random) -> Choice:
+    def choose(self, view: RevolutionView, rng: random.Random) -> RevolutionChoice:
         choices = view.choices
         seat = view.seat
         assert seat is not None
-        by_move: dict[Move, list[Choice]] = {}
+        by_move: dict[Move, list[RevolutionChoice]] = {}
         for choice in choices:
             by_move.setdefault(choice.move, []).append(choice)
         if Move.DECLINE in by_move:
@@ -68,7 +68,9 @@ class GreedyRevolutionBot(RevolutionBot):
             return (shedding or plays)[0]
         return by_move[Move.PASS][0]
 
-    def _answer(self, view: RevolutionView, by_move: dict[Move, list[Choice]]) -> Choice:
+    def _answer(
+        self, view: RevolutionView, by_move: dict[Move, list[RevolutionChoice]]
+    ) -> RevolutionChoice:
         counters = by_move.get(Move.COUNTER)
         if counters and view.pending is not None:
             by, function, _card, target = view.pending
@@ -85,10 +87,12 @@ class GreedyRevolutionBot(RevolutionBot):
                 return counters[0]
         return by_move[Move.DECLINE][0]
 
-    def _draw(self, view: RevolutionView, by_move: dict[Move, list[Choice]]) -> Choice:
+    def _draw(
+        self, view: RevolutionView, by_move: dict[Move, list[RevolutionChoice]]
+    ) -> RevolutionChoice:
         draws = by_move.get(Move.DRAW, [])
         characters = [
-            c for c in draws if c.cards and rank_of(c.cards.bit_length() - 1) >= 8
+            c for c in draws if c.cards and twin_rank(c.cards.bit_length() - 1) >= 8
         ]  # J and above: a Character of the Gathering
         if characters and view.draws_taken == 0:
             return characters[0]
@@ -101,7 +105,9 @@ class GreedyRevolutionBot(RevolutionBot):
                 return deck[0]  # hurry the end by exhaustion while it favours this seat
         return by_move[Move.STOP][0]
 
-    def _function(self, view: RevolutionView, by_move: dict[Move, list[Choice]]) -> Choice | None:
+    def _function(
+        self, view: RevolutionView, by_move: dict[Move, list[RevolutionChoice]]
+    ) -> RevolutionChoice | None:
         activations = by_move.get(Move.ACTIVATE, [])
         if not activations:
             return None
@@ -109,7 +115,7 @@ class GreedyRevolutionBot(RevolutionBot):
         assert seat is not None
         counts = view.normal_counts
         nxt = (seat + 1) % view.players
-        functions: dict[str, list[Choice]] = {}
+        functions: dict[str, list[RevolutionChoice]] = {}
         for choice in activations:
             card = choice.cards.bit_length() - 1
             name = _function_of(view, card)
@@ -131,7 +137,7 @@ class GreedyRevolutionBot(RevolutionBot):
 
     def _low(self, view: RevolutionView) -> bool:
         """Whether this seat's normal cards are mostly low (below 9 on average)."""
-        ranks = [rank_of(c) for c in ids(view.hand & NORMAL_CARDS)]
+        ranks = [twin_rank(c) for c in ids(view.hand & NORMAL_CARDS)]
         return bool(ranks) and sum(ranks) / len(ranks) < 6
 
     def _worst(self, view: RevolutionView) -> int:
@@ -147,7 +153,7 @@ def _function_of(view: RevolutionView, card: int) -> str:
     options = view.rules.revolution
     if options is None or card < REVOLUTION_BASE:
         return "none"
-    rank = "3456789TJQKA2"[rank_of(card)]
+    rank = "3456789TJQKA2"[twin_rank(card)]
     return options.function_of(rank)
 
 

@@ -145,7 +145,7 @@ def _simulate(args: argparse.Namespace) -> int:
 def _simulate_revolution(args: argparse.Namespace, rules: RuleSet, levels: list[str]) -> int:
     """A Big 2 RevolutioN match between computer players: its own record (text only)."""
     from ..bots.revolution import revolution_bot
-    from ..match.revolution import play_out as play_out_revolution
+    from ..match.revolution import play_revolution_match
 
     if args.format != "text" or args.save:
         raise BigTwoError("Revolution matches are written as text records only, not stored")
@@ -155,8 +155,8 @@ def _simulate_revolution(args: argparse.Namespace, rules: RuleSet, levels: list[
         raise BigTwoError("--deals must be at least 1")
     seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
     match = RevolutionMatch(rules, names, players=len(levels), seed=seed, deals=args.deals)
-    play_out_revolution(match, bots, seed)
-    text = revolution_record.write_text(match)
+    play_revolution_match(match, bots, seed)
+    text = revolution_record.write_revolution_text(match)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
         totals = ", ".join(
@@ -225,7 +225,7 @@ def _revolution_file(path: str | None) -> RevolutionMatch | None:
         return None
     if not revolution_record.is_revolution_record(head):
         return None
-    return revolution_record.read_file(path)
+    return revolution_record.read_revolution_file(path)
 
 
 def _history(args: argparse.Namespace) -> int:
@@ -308,7 +308,7 @@ def _record_convert(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     revolution = _revolution_file(args.file)
     if revolution is not None:
-        shown = revolution_record.positions(revolution)
+        shown = revolution_record.revolution_positions(revolution)
         if args.at is not None:
             if not 0 <= args.at < len(shown):
                 raise BigTwoError(f"--at must be 0 to {len(shown) - 1}")

@@ -59,12 +59,12 @@ from .revolution_cards import (
     RevolutionCatalog,
     RevolutionPlay,
     card_symbol,
-    card_text,
     ids,
     parse,
     parse_card,
-    rank_of,
+    starred_text,
     symbols,
+    twin_rank,
 )
 from .revolution_rules import CHARACTER_RANKS, RevolutionRules
 from .rules import Rules
@@ -137,7 +137,7 @@ class RevolutionAction(NamedTuple):
         return self.move is Move.PASS
 
     def __str__(self) -> str:
-        shown = " ".join(card_text(c) for c in ids(self.cards)) if self.cards else "a card"
+        shown = " ".join(starred_text(c) for c in ids(self.cards)) if self.cards else "a card"
         if self.move is Move.PLAY:
             return f"{self.seat} plays {shown}"
         if self.move is Move.ACTIVATE:
@@ -161,7 +161,7 @@ class RevolutionAction(NamedTuple):
         return f"{self.seat} {words[self.move]}"
 
 
-class Choice(NamedTuple):
+class RevolutionChoice(NamedTuple):
     """One thing the seat to act may do now, as :meth:`RevolutionDeal.choices` lists them
     and :meth:`RevolutionDeal.take` applies them: ``cards`` the play, the card activated or
     countered, or the Gathering card drawn (0 for the deck); ``target`` and ``give`` an
@@ -225,7 +225,7 @@ class RevolutionView:
     end: End | None
     legal: tuple[RevolutionPlay, ...]
     can_pass: bool
-    choices: tuple[Choice, ...] = ()
+    choices: tuple[RevolutionChoice, ...] = ()
 
     @property
     def players(self) -> int:
@@ -406,7 +406,7 @@ class RevolutionDeal:
         """What a card does when activated: a Character's function, else ``none``."""
         if card < REVOLUTION_BASE:
             return "none"
-        return self._function.get(RANKS[rank_of(card)], "none")
+        return self._function.get(RANKS[twin_rank(card)], "none")
 
     def plays_of(self, seat: int) -> list[RevolutionPlay]:
         """Every play of ``seat``'s hand. When cards have only left the hand since the last
@@ -490,41 +490,41 @@ class RevolutionDeal:
         return out
 
     def _is_character(self, card: int) -> bool:
-        return card >= REVOLUTION_BASE and RANKS[rank_of(card)] in "JQKA2"
+        return card >= REVOLUTION_BASE and RANKS[twin_rank(card)] in "JQKA2"
 
     def _counters(self, card: int) -> bool:
         return self.function_of(card) == "counter"
 
-    def choices(self) -> list[Choice]:
+    def choices(self) -> list[RevolutionChoice]:
         """Everything the seat to act may do now (an exchange once per player and card)."""
         if self.end is not None:
             return []
         seat = self.to_act
         if self.phase is Phase.COUNTER:
-            out = [Choice(seat, Move.COUNTER, 1 << c) for c in self.counters(seat)]
-            return out + [Choice(seat, Move.DECLINE)]
+            out = [RevolutionChoice(seat, Move.COUNTER, 1 << c) for c in self.counters(seat)]
+            return out + [RevolutionChoice(seat, Move.DECLINE)]
         if self.phase is Phase.DRAW:
             out = [
-                Choice(seat, Move.DRAW, 0 if c == "deck" else 1 << int(c))
+                RevolutionChoice(seat, Move.DRAW, 0 if c == "deck" else 1 << int(c))
                 for c in self.draw_choices()
             ]
-            return out + [Choice(seat, Move.STOP)]
-        out = [Choice(seat, Move.PLAY, p.mask) for p in self.legal_plays(seat)]
+            return out + [RevolutionChoice(seat, Move.STOP)]
+        out = [RevolutionChoice(seat, Move.PLAY, p.mask) for p in self.legal_plays(seat)]
         if self.can_pass(seat):
-            out.append(Choice(seat, Move.PASS))
+            out.append(RevolutionChoice(seat, Move.PASS))
         for card, function in self.activations(seat):
             if function != "exchange":
-                out.append(Choice(seat, Move.ACTIVATE, 1 << card))
+                out.append(RevolutionChoice(seat, Move.ACTIVATE, 1 << card))
                 continue
             for target in range(self.players):
                 if target != seat:
                     out += [
-                        Choice(seat, Move.ACTIVATE, 1 << card, target, give)
+                        RevolutionChoice(seat, Move.ACTIVATE, 1 << card, target, give)
                         for give in self.exchange_choices(seat)
                     ]
         return out
 
-    def take(self, choice: Choice) -> RevolutionAction:
+    def take(self, choice: RevolutionChoice) -> RevolutionAction:
         """Apply one of :meth:`choices` (checked like any other action)."""
         seat, move = choice.seat, choice.move
         if move is Move.PLAY:
@@ -544,14 +544,14 @@ class RevolutionDeal:
             return self.draw(seat, choice.cards.bit_length() - 1 if choice.cards else "deck")
         if move is Move.STOP:
             return self.stop(seat)
-        raise IllegalAction(f"{move} is not something a player chooses", "not_a_choice")
+        raise IllegalAction(f"{move} is not something a player chooses")
 
     def redo(self, action: RevolutionAction) -> RevolutionAction:
         """Apply again an action of a full record (one the players chose, not one the deal
         made by itself): the replay of records and of positions. A deck draw must find the
         card the record says on top of the deck."""
         if action.follows:
-            raise IllegalAction(f"'{action}' is made by the deal itself", "automatic")
+            raise IllegalAction(f"'{action}' is made by the deal itself")
         seat, move = action.seat, action.move
         if move is Move.PASS:
             return self.pass_(seat, auto=action.auto)
@@ -559,12 +559,10 @@ class RevolutionDeal:
             card = action.cards.bit_length() - 1
             if self.top < len(self.deck) and self.deck[self.top] != card:
                 top = card_symbol(self.deck[self.top])
-                raise IllegalAction(
-                    f"The deck's top card is {top}, not {card_symbol(card)}", "wrong_card"
-                )
+                raise IllegalAction(f"The deck's top card is {top}, not {card_symbol(card)}")
             return self.draw(seat, "deck")
         give = action.given.bit_length() - 1 if action.given else -1
-        return self.take(Choice(seat, move, action.cards, action.target, give))
+        return self.take(RevolutionChoice(seat, move, action.cards, action.target, give))
 
     # -- can: each check as a question ----------------------------------------------------------
     def can_play(self, seat: int, cards: int | str | RevolutionPlay) -> bool:
@@ -600,7 +598,7 @@ class RevolutionDeal:
         if seat != self.turn:
             raise NotYourTurn(f"Not your turn: seat {self.turn} is to play", seat=self.turn)
         if self.phase is Phase.DRAW:
-            raise IllegalAction("You passed: draw a card or stop drawing", "must_draw_or_stop")
+            raise IllegalAction("You passed: draw a card or stop drawing")
 
     def verify_activate(
         self, seat: int, card: int | str, target: int | None = None, give: int | str | None = None
@@ -615,36 +613,31 @@ class RevolutionDeal:
         if c < REVOLUTION_BASE:
             raise IllegalAction(
                 f"Only a Revolution card has a function: {card_symbol(c)} is a normal card",
-                "not_a_character",
                 card=card_symbol(c),
             )
         function = self.function_of(c)
-        rank = RANKS[rank_of(c)].replace("T", "10")
+        rank = RANKS[twin_rank(c)].replace("T", "10")
         if not self._is_character(c):
             raise IllegalAction(
                 f"A Revolution {rank} is a Civilian card: it has no function",
-                "civilian",
                 card=card_symbol(c),
             )
         if function == "none":
-            raise IllegalAction(
-                f"A Revolution {rank} has no function under these rules", "no_function"
-            )
+            raise IllegalAction(f"A Revolution {rank} has no function under these rules")
         if function == "counter":
             raise IllegalAction(
                 f"A Revolution {rank} has no function in your own turn: it only counters "
                 "another player's function",
-                "counter_in_own_turn",
             )
         self._check_activation(seat, c, function)
         tgt, given = -1, -1
         if function == "exchange":
             if target is None or not isinstance(target, int) or not 0 <= target < self.players:
-                raise IllegalAction("Name the player to give a card to", "needs_target")
+                raise IllegalAction("Name the player to give a card to")
             if target == seat:
-                raise IllegalAction("Give the card to another player", "needs_target")
+                raise IllegalAction("Give the card to another player")
             if give is None:
-                raise IllegalAction("Name the normal card you give", "needs_card")
+                raise IllegalAction("Name the normal card you give")
             given = _card_arg(give)
             if not self.hands[seat] >> given & 1:
                 raise NotYourCards(
@@ -652,33 +645,26 @@ class RevolutionDeal:
                     cards=card_symbol(given),
                 )
             if given >= REVOLUTION_BASE:
-                raise IllegalAction(
-                    f"An exchange gives a normal card, not {card_symbol(given)}", "give_normal"
-                )
+                raise IllegalAction(f"An exchange gives a normal card, not {card_symbol(given)}")
             if given == self.opening:
                 raise IllegalAction(
                     f"{card_symbol(given)} must open the hand: you cannot give it away",
-                    "give_opening",
                     card=card_symbol(given),
                 )
             tgt = target
         elif target is not None or give is not None:
-            raise IllegalAction(f"A {function} names no player and gives no card", "no_target")
+            raise IllegalAction(f"A {function} names no player and gives no card")
         return Pending(seat, function, c, tgt, given)
 
     def _check_activation(self, seat: int, card: int, function: str) -> None:
         limit = self.options.functions_per_turn
         if limit and self.used >= limit:
             what = "function" if limit == 1 else "functions"
-            raise IllegalAction(
-                f"You have used your {limit} {what} this turn", "functions_used", limit=limit
-            )
+            raise IllegalAction(f"You have used your {limit} {what} this turn", limit=limit)
         if function == "command" and self.to_beat is None:
-            raise IllegalAction(
-                "You lead already: there is no trick on the table to end", "nothing_to_end"
-            )
+            raise IllegalAction("You lead already: there is no trick on the table to end")
         if function == "exchange" and (self.hands[seat] & NORMAL_CARDS).bit_count() < 2:
-            raise IllegalAction("You cannot give away your last normal card", "last_normal_card")
+            raise IllegalAction("You cannot give away your last normal card")
 
     def verify_counter(self, seat: int, card: int | str) -> int:
         """The card ``seat`` would counter with; else raises the reason in words."""
@@ -687,8 +673,8 @@ class RevolutionDeal:
         c = _card_arg(card)
         if self.phase is not Phase.COUNTER:
             if self.actions and self.actions[-1].move is Move.COUNTER and self._counters(c):
-                raise IllegalAction("A Q cannot counter a Q", "counter_a_counter")
-            raise IllegalAction("There is no function to counter now", "nothing_to_counter")
+                raise IllegalAction("A Q cannot counter a Q")
+            raise IllegalAction("There is no function to counter now")
         if seat != self.responder:
             raise NotYourTurn(
                 f"Not your answer: seat {self.responder} is asked now", seat=self.responder
@@ -698,14 +684,14 @@ class RevolutionDeal:
                 f"Not your card: you do not hold {card_symbol(c)}", cards=card_symbol(c)
             )
         if not self._counters(c):
-            raise IllegalAction("Only a Revolution Q can counter", "only_q_counters")
+            raise IllegalAction("Only a Revolution Q can counter")
         return c
 
     def verify_decline(self, seat: int) -> None:
         if self.end is not None:
             raise DealOver("The hand is over")
         if self.phase is not Phase.COUNTER:
-            raise IllegalAction("There is no function to answer now", "nothing_to_counter")
+            raise IllegalAction("There is no function to answer now")
         if seat != self.responder:
             raise NotYourTurn(
                 f"Not your answer: seat {self.responder} is asked now", seat=self.responder
@@ -745,24 +731,22 @@ class RevolutionDeal:
         if self.end is not None:
             raise DealOver("The hand is over")
         if self.phase is not Phase.DRAW:
-            raise IllegalAction("Only a player who has just passed may draw", "not_drawing")
+            raise IllegalAction("Only a player who has just passed may draw")
         if seat != self.turn:
             raise NotYourTurn(f"Not your turn: seat {self.turn} is drawing", seat=self.turn)
         if source == "deck":
             if self.top >= len(self.deck):
-                raise IllegalAction("The Revolution deck is empty", "deck_empty")
+                raise IllegalAction("The Revolution deck is empty")
             return -1
         c = _card_arg(source)
         if c not in self.gathering:
             raise IllegalAction(
                 f"{card_symbol(c)} is not in the Gathering",
-                "not_in_gathering",
                 card=card_symbol(c),
             )
         if self.drawn and self._is_character(c):
             raise IllegalAction(
                 "A Character from the Gathering is a whole draw: take it first or not at all",
-                "character_alone",
             )
         return c
 
@@ -770,7 +754,7 @@ class RevolutionDeal:
         if self.end is not None:
             raise DealOver("The hand is over")
         if self.phase is not Phase.DRAW or seat != self.turn:
-            raise IllegalAction("Only a player who has just passed may stop drawing", "not_drawing")
+            raise IllegalAction("Only a player who has just passed may stop drawing")
 
     # -- actions -----------------------------------------------------------------------------
     def activate(
@@ -1147,7 +1131,7 @@ def _hand(cards: int | str | CardSet) -> int:
 
 
 __all__ = [
-    "Choice",
+    "RevolutionChoice",
     "End",
     "Move",
     "Phase",

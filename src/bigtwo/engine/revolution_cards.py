@@ -50,7 +50,7 @@ def is_revolution(card: int) -> bool:
     return card >= REVOLUTION_BASE
 
 
-def rank_of(card: int) -> int:
+def twin_rank(card: int) -> int:
     """0 for a 3 … 12 for a 2, for normal and Revolution cards alike."""
     return twin(card) >> 2
 
@@ -65,7 +65,7 @@ def ids(mask: int) -> list[int]:
     return out
 
 
-def card_text(card: int) -> str:
+def starred_text(card: int) -> str:
     """``Qs`` or ``Qs*``."""
     if not 0 <= card < 104:
         raise NotationError(f"There is no card number {card}: cards are 0 to 103", str(card))
@@ -81,7 +81,7 @@ def card_symbol(card: int) -> str:
 
 def text(mask: int) -> str:
     """Cards in ASCII notation by id: the normal cards, then the Revolution cards."""
-    return " ".join(card_text(c) for c in ids(mask))
+    return " ".join(starred_text(c) for c in ids(mask))
 
 
 def symbols(mask: int) -> str:
@@ -130,7 +130,7 @@ def parse(text: str) -> int:
                 end += 1
             card = parse_card(token[position:end])
             if mask >> card & 1:
-                raise NotationError(f"{card_text(card)} is named twice", card_text(card))
+                raise NotationError(f"{starred_text(card)} is named twice", starred_text(card))
             mask |= 1 << card
             position = end
     return mask
@@ -299,7 +299,7 @@ class RevolutionCatalog:
         then by kind and strength."""
         by_rank: list[list[int]] = [[] for _ in range(13)]
         for c in ids(hand):
-            by_rank[rank_of(c)].append(1 << c)
+            by_rank[twin_rank(c)].append(1 << c)
         masks: list[int] = [b for group in by_rank for b in group]
         pairs = [[a | b for a, b in combinations(g, 2)] for g in by_rank]
         triples = [[a | b | c for a, b, c in combinations(g, 3)] for g in by_rank]
@@ -353,12 +353,12 @@ __all__ = [
     "RevolutionCatalog",
     "RevolutionPlay",
     "card_symbol",
-    "card_text",
+    "starred_text",
     "ids",
     "is_revolution",
     "parse",
     "parse_card",
-    "rank_of",
+    "twin_rank",
     "symbols",
     "text",
     "twin",

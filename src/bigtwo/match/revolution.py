@@ -23,9 +23,9 @@ from typing import Protocol
 from ..engine.deal import deal_hands
 from ..engine.errors import IllegalAction
 from ..engine.revolution import (
-    Choice,
     End,
     RevolutionAction,
+    RevolutionChoice,
     RevolutionDeal,
     RevolutionView,
     shuffled_deck,
@@ -124,7 +124,7 @@ class RevolutionMatch:
         return self.deal.over and self.deal_number >= self.deals
 
     # -- actions: each the deal's own, then the hand scored once it is over -----------------
-    def take(self, choice: Choice) -> RevolutionAction:
+    def take(self, choice: RevolutionChoice) -> RevolutionAction:
         return self._settled(self.deal.take(choice))
 
     def play(self, seat: int, cards: int | str) -> RevolutionAction:
@@ -176,12 +176,14 @@ class RevolutionMatch:
 
 
 class RevolutionPlayer(Protocol):
-    """What :func:`play_out` needs of a computer player: a choice from one seat's view."""
+    """What :func:`play_revolution_match` needs of a computer player: a choice from one seat's view."""
 
-    def choose(self, view: RevolutionView, rng: random.Random) -> Choice: ...
+    def choose(self, view: RevolutionView, rng: random.Random) -> RevolutionChoice: ...
 
 
-def play_out(match: RevolutionMatch, players: Sequence[RevolutionPlayer], seed: int | str) -> None:
+def play_revolution_match(
+    match: RevolutionMatch, players: Sequence[RevolutionPlayer], seed: int | str
+) -> None:
     """Play the match to its end, each seat's player choosing from that seat's view only
     (with a generator of its own, from ``seed``), every choice checked by the deal."""
     if len(players) != match.players:

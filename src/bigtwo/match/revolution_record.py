@@ -10,11 +10,11 @@ Gathering), then how the hand ended and its score. Reading replays every line th
 the lines the deal makes by itself, a deck draw's card and the result must be exactly what
 the replay makes, or a :class:`~bigtwo.match.errors.RecordError` names the line and the
 reason. :func:`history_lines` tells a hand in words, Palm-style. No I/O here but
-:func:`read_file`.
+:func:`read_revolution_file`.
 
 >>> match = RevolutionMatch(RuleSet.preset("revolution"), seed=3, deals=1)
->>> text = write_text(match)
->>> text.splitlines()[0], read_text(text).deal.deck == match.deal.deck
+>>> text = write_revolution_text(match)
+>>> text.splitlines()[0], read_revolution_text(text).deal.deck == match.deal.deck
 ('bigtwo-revolution-record 1', True)
 """
 
@@ -26,22 +26,22 @@ from pathlib import Path
 
 from ..engine.errors import BigTwoError
 from ..engine.revolution import End, Move, RevolutionAction, RevolutionDeal
-from ..engine.revolution_cards import card_symbol, card_text, ids, parse, parse_card, symbols
+from ..engine.revolution_cards import card_symbol, ids, parse, parse_card, starred_text, symbols
 from ..engine.rules import expansion_preset_names
 from .errors import RecordError
 from .revolution import RevolutionMatch, RevolutionResult
 from .settings import RuleSet
 
-FORMAT = "bigtwo-revolution-record"
+REVOLUTION_FORMAT = "bigtwo-revolution-record"
 _MADE_BY_THE_DEAL = ("effect", "skip", "reveal")  # lines a record may never lead with
-VERSION = 1
+REVOLUTION_VERSION = 1
 
 
 def _cards(mask: int) -> str:
-    return " ".join(card_text(c) for c in ids(mask))
+    return " ".join(starred_text(c) for c in ids(mask))
 
 
-def action_line(action: RevolutionAction) -> str:
+def record_line(action: RevolutionAction) -> str:
     """One action as a record line (the full record: every card shown)."""
     a, move = action, action.move
     auto = " auto" if a.auto or (a.follows and move in (Move.DRAW, Move.STOP)) else ""
@@ -62,18 +62,18 @@ def action_line(action: RevolutionAction) -> str:
     return f"{move.value} {a.seat}{auto}"
 
 
-def rules_token(rules: RuleSet) -> str:
+def revolution_rules_token(rules: RuleSet) -> str:
     if rules.name in expansion_preset_names() and RuleSet.preset(rules.name) == rules:
         return rules.name
     return json.dumps(rules.to_mapping(), ensure_ascii=False, separators=(",", ":"))
 
 
-def write_text(match: RevolutionMatch) -> str:
+def write_revolution_text(match: RevolutionMatch) -> str:
     """The match so far as a record: every hand, the one in play last."""
     lines = [
-        f"{FORMAT} {VERSION}",
+        f"{REVOLUTION_FORMAT} {REVOLUTION_VERSION}",
         "# Big 2 RevolutioN game record, one line per action: see docs/record-format.md",
-        f"rules {rules_token(match.ruleset)}",
+        f"rules {revolution_rules_token(match.ruleset)}",
         f"deals {match.deals}",
         f"seed {match.seed}",
     ]
@@ -88,8 +88,8 @@ def write_text(match: RevolutionMatch) -> str:
     for number, dealt, deck, actions in hands:
         lines += ["", f"deal {number}"]
         lines += [f"hand {seat} {_cards(mask)}" for seat, mask in enumerate(dealt)]
-        lines.append("deck " + " ".join(card_text(c) for c in deck))
-        lines += [action_line(a) for a in actions]
+        lines.append("deck " + " ".join(starred_text(c) for c in deck))
+        lines += [record_line(a) for a in actions]
         if number <= len(match.results):
             result = match.results[number - 1]
             totals = [t + p for t, p in zip(totals, result.points, strict=True)]
@@ -102,7 +102,7 @@ def write_text(match: RevolutionMatch) -> str:
     return "\n".join(lines) + "\n"
 
 
-def read_file(path: str | Path) -> RevolutionMatch:
+def read_revolution_file(path: str | Path) -> RevolutionMatch:
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -111,7 +111,7 @@ def read_file(path: str | Path) -> RevolutionMatch:
     except UnicodeDecodeError:
         raise RecordError(str(p), "the record is not UTF-8 text") from None
     try:
-        return read_text(text)
+        return read_revolution_text(text)
     except RecordError as exc:
         raise RecordError(
             f"{p}: {exc.where}" if exc.where else str(p), exc.reason, exc.line
@@ -123,11 +123,11 @@ def is_revolution_record(text: str) -> bool:
     for line in text.splitlines():
         stripped = line.strip()
         if stripped and not stripped.startswith("#"):
-            return stripped.split()[0] == FORMAT
+            return stripped.split()[0] == REVOLUTION_FORMAT
     return False
 
 
-def read_text(text: str) -> RevolutionMatch:
+def read_revolution_text(text: str) -> RevolutionMatch:
     """Replay a record; every action is checked by the engine again."""
     return _Reader().read(text)
 
@@ -152,9 +152,10 @@ class _Reader:
             where = f"line {number}"
             try:
                 if not started:
-                    if line != f"{FORMAT} {VERSION}":
+                    if line != f"{REVOLUTION_FORMAT} {REVOLUTION_VERSION}":
                         raise RecordError(
-                            where, f"a revolution record starts with '{FORMAT} {VERSION}'"
+                            where,
+                            f"a revolution record starts with '{REVOLUTION_FORMAT} {REVOLUTION_VERSION}'",
                         )
                     started = True
                     continue
@@ -168,7 +169,7 @@ class _Reader:
         if not started:
             raise RecordError("", "the record is empty")
         if self.expected:
-            raise RecordError("end", f"the record leaves out '{action_line(self.expected[0])}'")
+            raise RecordError("end", f"the record leaves out '{record_line(self.expected[0])}'")
         self._begin_pending()
         if self.match is None:
             raise RecordError("end", "the record has no deal")
@@ -185,7 +186,7 @@ class _Reader:
             return
         if word == "deal":
             if self.expected:
-                raise RecordError("", f"the record leaves out '{action_line(self.expected[0])}'")
+                raise RecordError("", f"the record leaves out '{record_line(self.expected[0])}'")
             if int(rest) != self.number + 1:
                 raise RecordError("", f"deal {self.number + 1} comes next, not deal {rest}")
             if self.match is not None and not self.match.deal.over:
@@ -305,13 +306,13 @@ class _Reader:
     def _check_automatic(self, word: str, tokens: list[str]) -> None:
         made = self.expected.pop(0)
         line = " ".join([word, *tokens])
-        wanted = action_line(made)
+        wanted = record_line(made)
         if _normal(line) != _normal(wanted):
             raise RecordError("", f"the replay makes '{wanted}' here, not '{line}'")
 
     def _check_result(self, match: RevolutionMatch, word: str, tokens: list[str]) -> None:
         if self.expected:
-            raise RecordError("", f"the record leaves out '{action_line(self.expected[0])}'")
+            raise RecordError("", f"the record leaves out '{record_line(self.expected[0])}'")
         if len(match.results) < match.deal_number:
             raise RecordError("", f"'{word}' comes before the deal is over")
         result: RevolutionResult = match.results[match.deal_number - 1]
@@ -333,7 +334,7 @@ def _normal(line: str) -> list[str]:
     out = []
     for token in line.split():
         try:
-            out.append(card_text(parse_card(token)))
+            out.append(starred_text(parse_card(token)))
         except BigTwoError:
             out.append(token)
     return out
@@ -344,7 +345,7 @@ def history_lines(result: RevolutionResult, names: Sequence[str]) -> list[str]:
     """A finished hand in words, one line per action (Palm-style), face-down cards shown."""
     out = [f"Deal {result.number}"]
     for a in result.actions:
-        out.append("  " + describe(a, names))
+        out.append("  " + describe_action(a, names))
     how = "went out" if result.end is End.OUT else "had the fewest cards when the deck ran out"
     out.append(f"  {names[result.winner]} {how}.")
     points = ", ".join(f"{n} {p:+d}" for n, p in zip(names, result.points, strict=True))
@@ -352,7 +353,7 @@ def history_lines(result: RevolutionResult, names: Sequence[str]) -> list[str]:
     return out
 
 
-def describe(action: RevolutionAction, names: Sequence[str]) -> str:
+def describe_action(action: RevolutionAction, names: Sequence[str]) -> str:
     """One action for people, with suit symbols."""
     a, who = action, names[action.seat] if action.seat >= 0 else ""
     move = a.move
@@ -381,7 +382,7 @@ def describe(action: RevolutionAction, names: Sequence[str]) -> str:
 
 
 # -- replay ----------------------------------------------------------------------------------------
-def positions(match: RevolutionMatch) -> list[str]:
+def revolution_positions(match: RevolutionMatch) -> list[str]:
     """Every position of every hand so far, each as text with every hand face up: the
     start of each hand, then one after each action (what ``bigtwo replay`` steps through)."""
     out: list[str] = []
@@ -400,7 +401,7 @@ def positions(match: RevolutionMatch) -> list[str]:
                 continue
             deal.redo(action)
             made = deal.actions
-            last = [describe(a, match.names) for a in made[_start_of_last(made) :]]
+            last = [describe_action(a, match.names) for a in made[_start_of_last(made) :]]
             out.append(_position(deal, match.names, number, "; ".join(last)))
     return out
 
@@ -418,8 +419,8 @@ def _position(deal: RevolutionDeal, names: Sequence[str], number: int, caption: 
     order = "reversed" if deal.reversed else "normal"
     gathering = " ".join(card_symbol(c) for c in deal.gathering) or "(empty)"
     lines.append(f"  Gathering {gathering}; deck {deal.deck_left} cards; order {order}")
-    table = deal.to_beat.symbols() if deal.to_beat is not None else "(a lead)"
-    lines.append(f"  On the table: {table}")
+    to_beat = deal.to_beat.symbols() if deal.to_beat is not None else "(a lead)"
+    lines.append(f"  To beat: {to_beat}")
     for seat, name in enumerate(names):
         mark = ">" if seat == deal.to_act and not deal.over else " "
         lines.append(f" {mark}{name}: {symbols(deal.hands[seat]) or '(no cards)'}")
