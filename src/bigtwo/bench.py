@@ -78,3 +78,121 @@ def _random_positions(
             pick = rng.randrange(len(plays) + (deal.to_beat is not None))
             deal.apply_unchecked(plays[pick] if pick < len(plays) else None)
     return out
+
+
+def bench_revolution(deals: int = 1000, seed: int = 1, players: int = 4) -> dict[str, Any]:
+    """Fuzz the expansion: play ``deals`` random hands of ``revolution`` (at every decision a
+    kind of action at random, then one of that kind: plays, passes, every function, counters,
+    declines, draws and stops all come up), checking after every action that the 104 cards are
+    each in one place and that no seat's view holds a card hidden from it. Counts what
+    happened and every violation found."""
+    from collections import Counter
+
+    from .engine.revolution import End, Move, RevolutionDeal
+
+    rules = Rules.preset("revolution")
+    rng = random.Random(seed)
+    moves: Counter[str] = Counter()
+    functions: Counter[str] = Counter()
+    ends: Counter[str] = Counter()
+    violations: list[str] = []
+    actions = 0
+    start = time.perf_counter()
+    for number in range(deals):
+        deal = RevolutionDeal.from_seed(rules, f"{seed}:{number}", players)
+        while not deal.over:
+            by_move: dict[Move, list[Any]] = {}
+            for choice in deal.choices():
+                by_move.setdefault(choice.move, []).append(choice)
+            kinds = list(by_move)
+            picked = rng.choice(by_move[kinds[rng.randrange(len(kinds))]])
+            checked = len(deal.actions)
+            action = deal.take(picked)
+            actions += 1
+            moves[action.move.value] += 1
+            if action.move is Move.ACTIVATE:
+                functions[action.function] += 1
+            for problem in deal.problems(since=checked):
+                violations.append(f"deal {number}, after '{action}': {problem}")
+        ends[(deal.end or End.OUT).value] += 1
+    elapsed = time.perf_counter() - start
+    return {
+        "rules": "revolution",
+        "deals": deals,
+        "players": players,
+        "seconds": round(elapsed, 3),
+        "deals_per_second": round(deals / elapsed, 1),
+        "actions_per_second": round(actions / elapsed, 1),
+        "violations": len(violations),
+        "first_violations": violations[:5],
+        "functions_per_deal": round(sum(functions.values()) / deals, 2),
+        "functions": dict(functions),
+        "moves": dict(moves),
+        "ended_by_exhaustion": round(ends["exhaustion"] / deals, 3),
+    }
+
+
+def bench_revolution_bots(levels: list[str], deals: int = 200, seed: int = 1) -> dict[str, Any]:
+    """Computer players of the given levels (one a seat) play ``deals`` hands of
+    ``revolution``, each scored as the preset says; reports how the expansion is used (mean
+    functions, counters and draws per hand, the share ended by exhaustion) and each level's
+    mean points and wins. Seats rotate from hand to hand so no level keeps one seat."""
+    from collections import Counter
+
+    from .bots.revolution import revolution_bot
+    from .engine.revolution import End, Move, RevolutionDeal
+    from .match.scoring import score_revolution_hand
+    from .match.settings import RuleSet
+
+    ruleset = RuleSet.preset("revolution")
+    rules = ruleset.rules
+    players = len(levels)
+    bots = [revolution_bot(name) for name in levels]
+    rng = random.Random(seed)
+    counts: Counter[str] = Counter()
+    points: Counter[str] = Counter()
+    wins: Counter[str] = Counter()
+    violations = 0
+    start = time.perf_counter()
+    for number in range(deals):
+        deal = RevolutionDeal.from_seed(rules, f"{seed}:{number}", players)
+        at = [levels[(s + number) % players] for s in range(players)]
+        seated = [bots[(s + number) % players] for s in range(players)]
+        while not deal.over:
+            seat = deal.to_act
+            action = deal.take(seated[seat].choose(deal.view(seat), rng))
+            if action.move is Move.ACTIVATE:
+                counts["functions"] += 1
+                counts[action.function] += 1
+            elif action.move in (Move.COUNTER, Move.DRAW):
+                counts[action.move.value + "s"] += 1
+        violations += bool(deal.problems())
+        assert deal.winner is not None
+        exhausted = deal.end is End.EXHAUSTION
+        counts["exhaustion"] += exhausted
+        score = score_revolution_hand(ruleset, deal.hands, deal.winner, exhausted)
+        for s, p in enumerate(score.points):
+            points[at[s]] += p
+        wins[at[deal.winner]] += 1
+    elapsed = time.perf_counter() - start
+    seats_per_level = Counter(levels)
+    return {
+        "rules": "revolution",
+        "levels": levels,
+        "deals": deals,
+        "seconds": round(elapsed, 3),
+        "functions_per_deal": round(counts["functions"] / deals, 2),
+        "by_function_per_deal": {
+            f: round(counts[f] / deals, 2) for f in ("jump", "command", "exchange", "revolution")
+        },
+        "counters_per_deal": round(counts["counters"] / deals, 2),
+        "draws_per_deal": round(counts["draws"] / deals, 2),
+        "ended_by_exhaustion": round(counts["exhaustion"] / deals, 3),
+        "mean_points_per_seat": {
+            name: round(points[name] / (deals * n), 2) for name, n in seats_per_level.items()
+        },
+        "win_share_per_seat": {
+            name: round(wins[name] / (deals * n), 3) for name, n in seats_per_level.items()
+        },
+        "violations": violations,
+    }

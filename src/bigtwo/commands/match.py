@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..engine.errors import BigTwoError
+from ..match import revolution_record
 from ..match.autoplay import play_out
 from ..match.history import (
     export_history,
@@ -25,6 +26,7 @@ from ..match.history import (
 )
 from ..match.match import Match
 from ..match.record import FORMATS, read_file, write_file, write_json, write_text
+from ..match.revolution import RevolutionMatch
 from ..match.settings import RuleSet
 from ..match.store import MatchStore
 
@@ -110,6 +112,8 @@ def _simulate(args: argparse.Namespace) -> int:
     levels = [s.strip() for s in args.seats.split(",") if s.strip()]
     if not 2 <= len(levels) <= 4:
         raise BigTwoError(f"--seats needs 2 to 4 computer players, not {len(levels)}")
+    if rules.rules.revolution is not None:
+        return _simulate_revolution(args, rules, levels)
     bots = [make_bot(level) for level in levels]
     names = [n.strip() for n in args.names.split(",")] if args.names else None
     if args.deals is not None and args.deals < 1:
@@ -135,6 +139,32 @@ def _simulate(args: argparse.Namespace) -> int:
         print(f"Wrote {args.out}: {len(match.results)} deals, totals {totals}{saved}")
     else:
         sys.stdout.write(write_text(match) if args.format == "text" else write_json(match))
+    return 0
+
+
+def _simulate_revolution(args: argparse.Namespace, rules: RuleSet, levels: list[str]) -> int:
+    """A Big 2 RevolutioN match between computer players: its own record (text only)."""
+    from ..bots.revolution import revolution_bot
+    from ..match.revolution import play_revolution_match
+
+    if args.format != "text" or args.save:
+        raise BigTwoError("Revolution matches are written as text records only, not stored")
+    bots = [revolution_bot(level) for level in levels]
+    names = [n.strip() for n in args.names.split(",")] if args.names else None
+    if args.deals is not None and args.deals < 1:
+        raise BigTwoError("--deals must be at least 1")
+    seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    match = RevolutionMatch(rules, names, players=len(levels), seed=seed, deals=args.deals)
+    play_revolution_match(match, bots, seed)
+    text = revolution_record.write_revolution_text(match)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        totals = ", ".join(
+            f"{n} {signed(t)}" for n, t in zip(match.names, match.totals, strict=True)
+        )
+        print(f"Wrote {args.out}: {len(match.results)} deals, totals {totals}")
+    else:
+        sys.stdout.write(text)
     return 0
 
 
@@ -185,7 +215,32 @@ def _duration(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}"
 
 
+def _revolution_file(path: str | None) -> RevolutionMatch | None:
+    """The match of a Big 2 RevolutioN record file, or None for any other argument."""
+    if path is None or not Path(path).is_file():
+        return None
+    try:
+        head = Path(path).read_text(encoding="utf-8", errors="replace")[:4096]
+    except OSError:
+        return None
+    if not revolution_record.is_revolution_record(head):
+        return None
+    return revolution_record.read_revolution_file(path)
+
+
 def _history(args: argparse.Namespace) -> int:
+    revolution = _revolution_file(args.match)
+    if revolution is not None:
+        lines = [f"{revolution.ruleset.name}: {', '.join(revolution.names)}"]
+        for result in revolution.results:
+            lines += revolution_record.history_lines(result, revolution.names)
+        text = "\n".join(lines) + "\n"
+        if args.export:
+            Path(args.export).write_text(text, encoding="utf-8")
+            print(f"Exported the history of {len(revolution.results)} deals to {args.export}")
+        else:
+            sys.stdout.write(text)
+        return 0
     match = _find_match(args)
     if args.export:
         path = export_history(match, args.export)
@@ -213,6 +268,22 @@ def _find_match(args: argparse.Namespace) -> Match:
 
 # -- records --------------------------------------------------------------------------------------
 def _record_check(args: argparse.Namespace) -> int:
+    revolution = _revolution_file(args.file)
+    if revolution is not None:
+        actions = sum(len(r.actions) for r in revolution.results)
+        if len(revolution.results) < revolution.deal_number:
+            actions += len(revolution.deal.actions)
+        ends = ", ".join(r.end.value for r in revolution.results) or "none yet"
+        state = "finished" if revolution.over else f"in play at deal {revolution.deal_number}"
+        totals = ", ".join(
+            f"{n} {signed(t)}" for n, t in zip(revolution.names, revolution.totals, strict=True)
+        )
+        print(
+            f"{args.file}: a sound record. {revolution.ruleset.name}, {revolution.players} "
+            f"seats, {revolution.deal_number} of {revolution.deals} deals ({state}; ends: "
+            f"{ends}), {actions} actions; totals {totals}"
+        )
+        return 0
     match = read_file(args.file)
     actions = sum(len(r.actions) for r in match.deal_records())
     state = "finished" if match.over else f"in play at deal {match.deal_number}"
@@ -235,6 +306,16 @@ def _record_convert(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    revolution = _revolution_file(args.file)
+    if revolution is not None:
+        shown = revolution_record.revolution_positions(revolution)
+        if args.at is not None:
+            if not 0 <= args.at < len(shown):
+                raise BigTwoError(f"--at must be 0 to {len(shown) - 1}")
+            sys.stdout.write(shown[args.at])
+        else:
+            sys.stdout.write("\n".join(shown))
+        return 0
     match = read_file(args.file)
     steps = positions(match)
     if args.at is not None:

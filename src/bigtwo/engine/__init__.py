@@ -30,7 +30,9 @@ from .errors import (
 )
 from .movegen import HandPlays, legal_plays
 from .plays import Catalog, Kind, Play, beats, catalog_for, classify
-from .rules import Rules, preset_names
+from .revolution import RevolutionDeal, RevolutionView
+from .revolution_cards import RevolutionPlay
+from .rules import Rules, expansion_preset_names, preset_names
 from .views import SeatView
 
 __all__ = [
@@ -56,6 +58,9 @@ __all__ = [
     "NotationError",
     "Play",
     "Rules",
+    "RevolutionDeal",
+    "RevolutionPlay",
+    "RevolutionView",
     "RulesError",
     "SeatView",
     "beats",
@@ -64,6 +69,7 @@ __all__ = [
     "catalog_for",
     "classify",
     "deal_hands",
+    "expansion_preset_names",
     "legal_plays",
     "opening_of",
     "parse_cards",

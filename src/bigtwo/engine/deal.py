@@ -140,6 +140,11 @@ class Deal:
     ) -> None:
         """Start a deal from dealt ``hands``. ``leader`` names who leads when the previous
         winner leads (``next_leader = "winner"``); that lead need not include any card."""
+        if rules.revolution is not None:
+            raise IllegalAction(
+                f"{rules.name} plays the Big 2 RevolutioN expansion, which a 52-card deal "
+                "cannot: its hands are RevolutionDeals"
+            )
         masks = [to_mask(h) for h in hands]
         if len(masks) not in rules.players:
             allowed = ", ".join(str(p) for p in rules.players)

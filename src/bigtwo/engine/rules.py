@@ -29,6 +29,7 @@ from typing import Any
 
 from .cards import RANKS, SUITS, Card
 from .errors import RulesError
+from .revolution_rules import RevolutionRules
 
 KIND_NAMES = (
     "single",
@@ -61,6 +62,9 @@ _PRESET_NAMES = (
     "pusoy-dos",
     "charlesworth2018",
 )
+# Presets that play more than the 52-card game: loaded by name like the others, but not listed
+# among the presets every 52-card front end, bot and arena plays.
+_EXPANSION_PRESETS = ("revolution",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +96,9 @@ class Rules:
     - ``pass_lock``: a player who passes sits out the rest of the trick.
     - ``last_card``: when the next player holds one card, a single played must be your
       highest card.
+    - ``revolution``: the Big 2 RevolutioN expansion's options
+      (:class:`~bigtwo.engine.revolution_rules.RevolutionRules`), or None for the 52-card
+      game; a deal under such rules is a :class:`~bigtwo.engine.revolution.RevolutionDeal`.
 
     How a deal is scored, how many deals make a game and the other table settings are the
     match's (:class:`bigtwo.match.settings.MatchRules`), not the play's.
@@ -121,6 +128,7 @@ class Rules:
     straight_flush_beatable: bool = True
     pass_lock: bool = False
     last_card: bool = False
+    revolution: RevolutionRules | None = None
 
     def __post_init__(self) -> None:
         _check(self)
@@ -191,6 +199,10 @@ class Rules:
             value = getattr(self, f.name)
             if f.name == "cards_per_player":
                 value = {str(k): v for k, v in value}
+            elif f.name == "revolution":
+                if value is None:
+                    continue  # the 52-card game: TOML has no None, and nothing to say
+                value = value.to_mapping()
             elif isinstance(value, tuple):
                 value = list(value)
             out[f.name] = value
@@ -213,8 +225,15 @@ class Rules:
         for key, value in self.to_mapping().items():
             if key in ("name", "source"):
                 continue
-            lines.append(f"  {key} = {value}")
+            lines += describe_option(key, value)
         return "\n".join(lines)
+
+
+def describe_option(key: str, value: Any) -> list[str]:
+    """One option for ``bigtwo rules show``: the revolution table one sub-option a line."""
+    if key == "revolution" and isinstance(value, Mapping):
+        return [f"  revolution.{k} = {v}" for k, v in value.items()]
+    return [f"  {key} = {value}"]
 
 
 _OPTIONS = frozenset(f.name for f in dataclasses.fields(Rules))
@@ -240,7 +259,13 @@ def read_rules_file(path: str | Path) -> str:
 
 
 def preset_names() -> tuple[str, ...]:
+    """The presets of the 52-card game (the expansion's are :func:`expansion_preset_names`)."""
     return _PRESET_NAMES
+
+
+def expansion_preset_names() -> tuple[str, ...]:
+    """Presets that play an expansion (``revolution``): loaded by name like the others."""
+    return _EXPANSION_PRESETS
 
 
 @cache
@@ -251,8 +276,9 @@ def _load_preset(name: str) -> Rules:
 
 @cache
 def _preset_text(name: str) -> str:
-    if name not in _PRESET_NAMES:
-        raise RulesError(f"Unknown rule preset '{name}' (presets: {', '.join(_PRESET_NAMES)})")
+    if name not in _PRESET_NAMES and name not in _EXPANSION_PRESETS:
+        known = ", ".join(_PRESET_NAMES + _EXPANSION_PRESETS)
+        raise RulesError(f"Unknown rule preset '{name}' (presets: {known})")
     return resources.files("bigtwo").joinpath("presets", f"{name}.toml").read_text("utf-8")
 
 
@@ -263,6 +289,12 @@ def preset_data(name: str) -> dict[str, Any]:
 
 def _coerce(key: str, value: Any, current: Any) -> Any:
     where = f"option '{key}'"
+    if key == "revolution":
+        if isinstance(value, RevolutionRules):
+            return value
+        if value is False:
+            return None
+        return RevolutionRules.from_mapping(value, current)
     if key == "cards_per_player":
         if not isinstance(value, Mapping):
             raise RulesError(f"{where} must map player counts to cards, like {{4 = 13}}")
@@ -374,4 +406,16 @@ def _problems(rules: Any) -> list[str]:
     for bomb in rules.bombs:
         if bomb not in kinds and bomb not in rules.four_card_kinds:
             out.append(f"bomb '{bomb}' is not a kind these rules have")
+    if rules.revolution is not None:
+        # What the expansion's turn is defined for: REVOLUTION.md builds on deduction's play.
+        if rules.bombs:
+            out.append("the revolution expansion is not played with bombs")
+        if rules.pass_lock:
+            out.append("the revolution expansion is not played with pass_lock")
+        if rules.last_card:
+            out.append("the revolution expansion is not played with last_card")
+        if rules.first_play == "alone":
+            out.append("the revolution expansion is not played with first_play 'alone'")
+        if any(size > 13 for _, size in rules.cards_per_player):
+            out.append("the revolution expansion deals at most 13 normal cards a player")
     return out

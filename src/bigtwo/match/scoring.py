@@ -66,3 +66,45 @@ def score_deal(rules: RuleSet | Scoring, cards_left: Sequence[Mask], winner: int
     if scoring.winner_collects:
         points[winner] = -sum(points)
     return DealScore(tuple(points), tuple(multipliers))
+
+
+def score_revolution_hand(
+    rules: RuleSet, cards_left: Sequence[int], winner: int, exhausted: bool
+) -> DealScore:
+    """Points for a hand of Big 2 RevolutioN (``cards_left`` 104-bit masks). Normal cards
+    left cost as the scoring says; Revolution cards cost the same only with
+    ``revolution_cards_count``. A hand ended by exhaustion (``exhausted``) lets every player
+    with the fewest normal cards off (``exhaustion = "fewest_free"``) or makes everyone pay
+    (``"all_pay"``); a collecting winner takes what the others pay either way.
+
+    >>> from bigtwo.engine.revolution_cards import parse
+    >>> rules = RuleSet.preset("revolution")
+    >>> left = [parse("9h Jc Qs*"), parse("4d 8c"), parse("5d"), parse("6d Tc Ts")]
+    >>> score_revolution_hand(rules, left, winner=2, exhausted=True).points
+    (-2, -2, 0, -3)
+    """
+    options = rules.rules.revolution
+    if options is None:
+        raise RulesError(f"{rules.name} does not play the revolution expansion")
+    scoring = rules.scoring
+    normal = (1 << 52) - 1
+    counted = [left if options.revolution_cards_count else left & normal for left in cards_left]
+    free = {winner}
+    if exhausted:
+        fewest = min((left & normal).bit_count() for left in cards_left)
+        if options.exhaustion == "fewest_free":
+            free = {s for s, left in enumerate(cards_left) if (left & normal).bit_count() == fewest}
+        else:
+            free = set()
+    points = [0] * len(cards_left)
+    multipliers = [1] * len(cards_left)
+    for seat, left in enumerate(counted):
+        if seat in free:
+            continue
+        ranks = [(c if c < 52 else c - 52) >> 2 for c in card_indices(Mask(left))]
+        pay, factor = scoring.charge(len(ranks), ranks)
+        points[seat] = -pay
+        multipliers[seat] = factor
+    if scoring.winner_collects:
+        points[winner] -= sum(points)
+    return DealScore(tuple(points), tuple(multipliers))

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..engine.errors import RulesError
-from ..engine.rules import Rules, preset_data, read_rules_file, read_toml
+from ..engine.rules import Rules, describe_option, preset_data, read_rules_file, read_toml
 
 PER_CARD = ("rank", "one", "none")
 
@@ -245,7 +245,7 @@ class RuleSet:
         for key, value in self.to_mapping().items():
             if key in ("name", "source"):
                 continue
-            lines.append(f"  {key} = {value}")
+            lines += describe_option(key, value)
         return "\n".join(lines)
 
 

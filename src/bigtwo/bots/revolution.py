@@ -1,0 +1,178 @@
+"""Computer players for Big 2 RevolutioN at the ``random`` and ``greedy`` levels.
+
+A revolution bot reads one seat's :class:`~bigtwo.engine.revolution.RevolutionView` (never a
+hidden card) and returns one of its ``choices``: a play, a pass, a function, a counter or a
+decline, a draw or a stop. ``random`` picks a kind of action at random, then one of that kind
+(so an exchange, with its many targets and cards, is no likelier than a pass). ``greedy``
+sheds normal cards as cheaply as it can and uses each decision in the plain way: exchange its
+worst normal card to the player with the fewest cards, command when it cannot beat the table,
+jump a next player about to go out, revolution when its hand is low, counter what hurts it,
+take a Character from the Gathering, and draw from the deck only when an early end by
+exhaustion would favour it. Deterministic for a given ``random.Random``.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+
+from ..engine.errors import BigTwoError
+from ..engine.revolution import Move, RevolutionChoice, RevolutionView
+from ..engine.revolution_cards import NORMAL_CARDS, REVOLUTION_BASE, ids, twin_rank
+
+
+class RevolutionBot(ABC):
+    name = "bot"
+
+    @abstractmethod
+    def choose(self, view: RevolutionView, rng: random.Random) -> RevolutionChoice:
+        """One of ``view.choices`` (the view is that of the seat whose answer is awaited)."""
+
+
+class RandomRevolutionBot(RevolutionBot):
+    """A kind of action at random, then one of that kind at random."""
+
+    name = "random"
+
+    def choose(self, view: RevolutionView, rng: random.Random) -> RevolutionChoice:
+        by_move: dict[Move, list[RevolutionChoice]] = {}
+        for choice in view.choices:
+            by_move.setdefault(choice.move, []).append(choice)
+        kinds = list(by_move)
+        return rng.choice(by_move[kinds[rng.randrange(len(kinds))]])
+
+
+class GreedyRevolutionBot(RevolutionBot):
+    """Plain heuristics for every decision of the expansion (see the module's text)."""
+
+    name = "greedy"
+
+    def choose(self, view: RevolutionView, rng: random.Random) -> RevolutionChoice:
+        choices = view.choices
+        seat = view.seat
+        assert seat is not None
+        by_move: dict[Move, list[RevolutionChoice]] = {}
+        for choice in choices:
+            by_move.setdefault(choice.move, []).append(choice)
+        if Move.DECLINE in by_move:
+            return self._answer(view, by_move)
+        if Move.STOP in by_move:
+            return self._draw(view, by_move)
+        activation = self._function(view, by_move)
+        if activation is not None:
+            return activation
+        plays = by_move.get(Move.PLAY, [])
+        if plays:
+            # the cheapest play that sheds a normal card; Revolution cards do not win a hand
+            shedding = [c for c in plays if c.cards & NORMAL_CARDS]
+            return (shedding or plays)[0]
+        return by_move[Move.PASS][0]
+
+    def _answer(
+        self, view: RevolutionView, by_move: dict[Move, list[RevolutionChoice]]
+    ) -> RevolutionChoice:
+        counters = by_move.get(Move.COUNTER)
+        if counters and view.pending is not None:
+            by, function, _card, target = view.pending
+            seat = view.seat
+            jumped = function == "jump" and (by + 1) % view.players == seat
+            close = view.normal_counts[by] <= 3
+            hurts = (
+                jumped
+                or (function == "exchange" and (target == seat or close))
+                or (function == "command" and close)
+                or (function == "revolution" and self._low(view) == view.reversed)
+            )
+            if hurts:
+                return counters[0]
+        return by_move[Move.DECLINE][0]
+
+    def _draw(
+        self, view: RevolutionView, by_move: dict[Move, list[RevolutionChoice]]
+    ) -> RevolutionChoice:
+        draws = by_move.get(Move.DRAW, [])
+        characters = [
+            c for c in draws if c.cards and twin_rank(c.cards.bit_length() - 1) >= 8
+        ]  # J and above: a Character of the Gathering
+        if characters and view.draws_taken == 0:
+            return characters[0]
+        seat = view.seat
+        assert seat is not None
+        mine = view.normal_counts[seat]
+        if mine <= min(view.normal_counts):
+            deck = [c for c in draws if not c.cards]
+            if deck:
+                return deck[0]  # hurry the end by exhaustion while it favours this seat
+        return by_move[Move.STOP][0]
+
+    def _function(
+        self, view: RevolutionView, by_move: dict[Move, list[RevolutionChoice]]
+    ) -> RevolutionChoice | None:
+        activations = by_move.get(Move.ACTIVATE, [])
+        if not activations:
+            return None
+        seat = view.seat
+        assert seat is not None
+        counts = view.normal_counts
+        nxt = (seat + 1) % view.players
+        functions: dict[str, list[RevolutionChoice]] = {}
+        for choice in activations:
+            card = choice.cards.bit_length() - 1
+            name = _function_of(view, card)
+            functions.setdefault(name, []).append(choice)
+        if "exchange" in functions:
+            worst = self._worst(view)
+            others = [s for s in range(view.players) if s != seat]
+            target = min(others, key=lambda s: (counts[s], s))
+            for choice in functions["exchange"]:
+                if choice.target == target and choice.give == worst:
+                    return choice
+        if "jump" in functions and counts[nxt] <= 2:
+            return functions["jump"][0]
+        if "command" in functions and not by_move.get(Move.PLAY):
+            return functions["command"][0]
+        if "revolution" in functions and self._low(view) != view.reversed:
+            return functions["revolution"][0]
+        return None
+
+    def _low(self, view: RevolutionView) -> bool:
+        """Whether this seat's normal cards are mostly low (below 9 on average)."""
+        ranks = [twin_rank(c) for c in ids(view.hand & NORMAL_CARDS)]
+        return bool(ranks) and sum(ranks) / len(ranks) < 6
+
+    def _worst(self, view: RevolutionView) -> int:
+        """The normal card this seat would most like to be rid of: its lowest (its highest
+        when the order is reversed), never the card the first play must include."""
+        cards = [c for c in ids(view.hand & NORMAL_CARDS) if c != view.opening]
+        if not cards:
+            return -1
+        return max(cards) if view.reversed else min(cards)
+
+
+def _function_of(view: RevolutionView, card: int) -> str:
+    options = view.rules.revolution
+    if options is None or card < REVOLUTION_BASE:
+        return "none"
+    rank = "3456789TJQKA2"[twin_rank(card)]
+    return options.function_of(rank)
+
+
+_LEVELS: dict[str, type[RevolutionBot]] = {
+    "random": RandomRevolutionBot,
+    "greedy": GreedyRevolutionBot,
+}
+
+
+def revolution_bot(name: str) -> RevolutionBot:
+    """A revolution player of the named level (``random`` or ``greedy`` so far)."""
+    try:
+        return _LEVELS[name]()
+    except KeyError:
+        known = ", ".join(sorted(_LEVELS))
+        raise BigTwoError(
+            f"No computer player '{name}' plays revolution yet (levels: {known})"
+        ) from None
+
+
+def revolution_levels() -> tuple[str, ...]:
+    return tuple(sorted(_LEVELS))

@@ -1,0 +1,105 @@
+"""The random and greedy computer players play Big 2 RevolutioN legally and sensibly."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bigtwo.bench import bench_revolution_bots
+from bigtwo.bots.revolution import revolution_bot
+from bigtwo.engine import Rules
+from bigtwo.engine.errors import BigTwoError
+from bigtwo.engine.revolution import Move, RevolutionDeal
+from bigtwo.engine.revolution_cards import parse
+
+RULES = Rules.preset("revolution")
+GREEDY = revolution_bot("greedy")
+
+
+def start(hands: list[str], top: str = "") -> RevolutionDeal:
+    masks = [parse(h) for h in hands]
+    held = 0
+    for m in masks:
+        held |= m
+    first = [c for c in range(104) if parse(top) >> c & 1] if top else []
+    rest = [c for c in range(52, 104) if not held >> c & 1 and c not in first]
+    return RevolutionDeal(RULES, masks, deck=first + rest)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(["random", "greedy"]))
+def test_every_choice_is_one_the_view_offers_and_the_hand_ends(seed: int, level: str) -> None:
+    deal = RevolutionDeal.from_seed(RULES, seed)
+    bot, rng = revolution_bot(level), random.Random(seed)
+    while not deal.over:
+        seat = deal.to_act
+        view = deal.view(seat)
+        for other in range(deal.players):
+            if other != seat:
+                assert deal.view(other).choices == ()
+        for choice in view.choices:  # made of this seat's cards and public ones only
+            assert choice.cards & ~(view.hand | sum(1 << c for c in view.gathering)) == 0
+        choice = bot.choose(view, rng)
+        assert choice in view.choices
+        deal.take(choice)
+    assert deal.problems() == []
+
+
+def test_the_same_seed_gives_the_same_hand() -> None:
+    def run() -> tuple[object, ...]:
+        deal = RevolutionDeal.from_seed(RULES, 9)
+        bot, rng = revolution_bot("random"), random.Random(9)
+        while not deal.over:
+            deal.take(bot.choose(deal.view(deal.to_act), rng))
+        return tuple(deal.actions)
+
+    assert run() == run()
+
+
+def test_greedy_counters_a_jump_aimed_at_it_and_lets_others_stand() -> None:
+    deal = start(["3d Js* 9h", "4d Qs* 8c", "5d Qh* 9c", "6d Tc"])
+    deal.activate(0, "Js*")
+    assert GREEDY.choose(deal.view(1), random.Random(0)).move is Move.COUNTER
+    deal = start(["3d 2s* 9h 9s Tc Jc Qc", "4d Qs* 8c 8d 8h", "5d 9c", "6d Td"])
+    deal.activate(0, "2s*")  # a revolution while Bob's hand is low helps him
+    assert GREEDY.choose(deal.view(1), random.Random(0)).move is Move.DECLINE
+
+
+def test_greedy_exchanges_its_worst_card_to_the_player_with_fewest() -> None:
+    deal = start(["3d 4c 9h Kh As*", "4d 8c", "5d", "6d Tc Js"])
+    choice = GREEDY.choose(deal.view(0), random.Random(0))
+    assert (choice.move, choice.target, choice.give) == (Move.ACTIVATE, 2, 5)  # 4♣ to Cat
+
+
+def test_greedy_commands_when_it_cannot_beat_the_table() -> None:
+    deal = start(["3d 2s 9h", "4d 5c Ks*", "5d 9c", "6d Tc"])
+    deal.play(0, "3d")
+    deal.play(1, "4d")
+    deal.play(2, "9c")
+    deal.play(3, "Tc")
+    deal.play(0, "2s")
+    choice = GREEDY.choose(deal.view(1), random.Random(0))
+    assert choice.move is Move.ACTIVATE and choice.cards == parse("Ks*")
+
+
+def test_greedy_takes_a_character_from_the_gathering() -> None:
+    deal = start(["3d 9h", "4d 8c", "5d 9c", "6d Tc"], top="3c* Ks* 5c* 6c*")
+    deal.play(0, "3d")
+    deal.pass_(1)
+    choice = GREEDY.choose(deal.view(1), random.Random(0))
+    assert choice.move is Move.DRAW and choice.cards == parse("Ks*")
+
+
+def test_levels_without_revolution_play_say_so() -> None:
+    with pytest.raises(BigTwoError, match="No computer player 'expert' plays revolution yet"):
+        revolution_bot("expert")
+
+
+def test_greedy_beats_random_over_many_hands() -> None:
+    result = bench_revolution_bots(["greedy", "random", "greedy", "random"], deals=60, seed=3)
+    assert result["violations"] == 0
+    assert result["mean_points_per_seat"]["greedy"] > result["mean_points_per_seat"]["random"]
+    assert result["functions_per_deal"] > 0
