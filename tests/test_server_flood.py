@@ -19,6 +19,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from bigtwo.server import hub as hub_module
 from bigtwo.server.client import Lobby
 from bigtwo.server.hub import Connection, Hub, Settings
 from bigtwo.server.limits import KeyedLimiter
@@ -240,8 +241,11 @@ def _stored_bytes(target: str) -> int:
 
 
 async def test_stored_chat_stays_bounded_and_a_restart_replays_a_bounded_tail(
-    store_db: str,
+    store_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Snapshots every `snapshot_every` commands, however slow this machine makes them (else
+    # the interval grows with what a snapshot costs here).
+    monkeypatch.setattr(hub_module, "SNAPSHOT_SHARE", 1.0)
     store = open_store(store_db, checkpoint=False)
     hub = Hub(store, Settings(think="inline"))
     every = hub.settings.snapshot_every

@@ -28,7 +28,11 @@ WATCH = """() => {
     const by = document.querySelector(".trick-by")?.dataset.by;
     const cards = [...document.querySelectorAll(".trick-play .card")];
     const moving = document.getAnimations().filter((a) => cards.includes(a.effect?.target));
+    // Measured at the move's first frame, however late this runs on a busy machine.
+    const held = moving.filter((a) => a.effect?.target === cards[0]);
+    held.forEach((a) => { a.pause(); a.currentTime = 0; });
     const first = cards[0].getBoundingClientRect();
+    held.forEach((a) => a.play());
     const mine = document.querySelector(".me")?.dataset.seat === by;
     window.__plays.push({ cards: now, by: Number(by), mine, moving: moving.length,
       start: [first.left + first.width / 2, first.top + first.height / 2],
