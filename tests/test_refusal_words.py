@@ -93,6 +93,25 @@ def server_refusals() -> tuple[set[str], set[tuple[str, str]], set[str]]:
     return codes, reasons, closed - {""}
 
 
+def test_every_check_of_the_engine_names_its_reason() -> None:
+    """A refusal from a ``verify_*`` check (or a helper of one) names its reason word, so that
+    it reaches a client as more than the generic ``illegal``."""
+    generic = []
+    for file in (SOURCE / "engine").rglob("*.py"):
+        for check in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            if isinstance(check, ast.FunctionDef) and check.name.lstrip("_").startswith(
+                ("verify", "check")
+            ):
+                generic += [
+                    f"{file.name}:{node.lineno}"
+                    for node in ast.walk(check)
+                    if isinstance(node, ast.Call)
+                    and _name(node) == "IllegalAction"
+                    and len(node.args) < 2
+                ]
+    assert not generic, f"refusals without a reason word: {generic}"
+
+
 def strings(lang: str) -> set[str]:
     text = (WEB / f"strings-{lang}.js").read_text(encoding="utf-8")
     return set(re.findall(r'"([^"\n]+)":\s*"', text))
@@ -104,6 +123,8 @@ def test_the_source_is_read_for_the_codes_it_sends() -> None:
     assert {"illegal", "no_room", "table_full", "busy", "bad_json", "not_allowed"} <= codes
     assert {"duplicate", "internal"} <= codes  # Refused's subclasses
     assert {("illegal", "does_not_beat"), ("illegal", "highest_single")} <= reasons
+    revolution = {"only_q_counters", "q_cannot_counter_q", "last_normal_card", "deck_empty"}
+    assert {("illegal", r) for r in revolution} <= reasons
     assert ("busy", "spectators_per_address") in reasons
     assert ("no_room", "never_started") in reasons
     assert closed == {"match over", "every player quit"}
