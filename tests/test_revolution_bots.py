@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bigtwo.bench import bench_revolution_bots
-from bigtwo.bots.revolution import revolution_bot
+from bigtwo.bots.revolution import revolution_bot, revolution_levels
 from bigtwo.cli import main
 from bigtwo.engine import Rules
 from bigtwo.engine.errors import BigTwoError
@@ -19,6 +19,7 @@ from bigtwo.engine.revolution_cards import parse
 
 RULES = Rules.preset("revolution")
 GREEDY = revolution_bot("greedy")
+STRONG = revolution_bot("strong")
 
 
 def start(hands: list[str], top: str = "") -> RevolutionDeal:
@@ -32,7 +33,7 @@ def start(hands: list[str], top: str = "") -> RevolutionDeal:
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 2**32), st.sampled_from(["random", "greedy"]))
+@given(st.integers(0, 2**32), st.sampled_from(revolution_levels()))
 def test_every_choice_is_one_the_view_offers_and_the_hand_ends(seed: int, level: str) -> None:
     deal = RevolutionDeal.from_seed(RULES, seed)
     bot, rng = revolution_bot(level), random.Random(seed)
@@ -115,6 +116,31 @@ def _rows(out: str) -> dict[str, list[str]]:
         if line.startswith("│") and cells[0]:
             rows[cells[0]] = cells[1:]
     return rows
+
+
+def test_the_levels_that_play_revolution() -> None:
+    assert revolution_levels() == ("greedy", "random", "strong")
+
+
+def test_strong_leads_the_play_that_keeps_its_plan() -> None:
+    deal = start(["3d 4c 5h 6s 7d 9h", "4d 8c", "5d 9c", "6d Tc"])
+    assert GREEDY.choose(deal.view(0), random.Random(0)).cards == parse("3d")
+    assert STRONG.choose(deal.view(0), random.Random(0)).cards == parse("3d 4c 5h 6s 7d")
+
+
+def test_strong_sheds_normal_cards_before_their_revolution_twins() -> None:
+    deal = start(["3d 3c 9d", "4c 4h 8c", "7h 7h* 7s 9c", "6d Tc"])
+    deal.play(0, "3d 3c")
+    deal.play(1, "4c 4h")
+    assert GREEDY.choose(deal.view(2), random.Random(0)).cards == parse("7h 7h*")
+    assert STRONG.choose(deal.view(2), random.Random(0)).cards == parse("7h 7s")
+
+
+def test_strong_beats_greedy_over_many_hands() -> None:
+    result = bench_revolution_bots(["strong", "greedy", "greedy", "greedy"], deals=80, seed=5)
+    assert result["violations"] == 0
+    assert result["mean_points_per_seat"]["strong"] > result["mean_points_per_seat"]["greedy"]
+    assert result["functions_per_deal"] > 0
 
 
 def test_bench_revolution_prints_its_figures_as_tables(capsys: pytest.CaptureFixture[str]) -> None:
