@@ -112,6 +112,27 @@ def test_every_check_of_the_engine_names_its_reason() -> None:
     assert not generic, f"refusals without a reason word: {generic}"
 
 
+def test_each_engine_refusal_sends_the_params_its_words_fill_in() -> None:
+    """A wording's ``{name}`` slots are among the params every raise of its reason sends."""
+    classes = {
+        name: cls.reason
+        for name, cls in vars(engine_errors).items()
+        if isinstance(cls, type) and issubclass(cls, engine_errors.IllegalAction)
+    }
+    en, slots = wordings("en"), re.compile(r"\{(\w+)\}")
+    short: list[str] = []
+    for file in (SOURCE / "engine").rglob("*.py"):
+        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or _name(node) not in classes:
+                continue
+            reason = _text(node.args[1]) if len(node.args) > 1 else classes[_name(node)]
+            sent = {k.arg for k in node.keywords}
+            wanted = set(slots.findall(en.get(f"error.illegal.{reason}", "")))
+            if not wanted <= sent:
+                short.append(f"{file.name}:{node.lineno} {reason} sends {sorted(sent)}")
+    assert not short, f"refusals without the params their words fill in: {short}"
+
+
 def strings(lang: str) -> set[str]:
     text = (WEB / f"strings-{lang}.js").read_text(encoding="utf-8")
     return set(re.findall(r'"([^"\n]+)":\s*"', text))
@@ -144,6 +165,19 @@ def test_every_server_refusal_is_worded_in_both_languages(lang: str) -> None:
 
 def test_both_languages_have_the_same_strings() -> None:
     assert strings("en") ^ strings("zh") == set()
+
+
+def wordings(lang: str) -> dict[str, str]:
+    text = (WEB / f"strings-{lang}.js").read_text(encoding="utf-8")
+    return dict(re.findall(r'"([^"\n]+)":\s*"((?:[^"\\\n]|\\.)*)"', text))
+
+
+def test_both_languages_fill_in_the_same_params() -> None:
+    en, zh = wordings("en"), wordings("zh")
+    assert len(en) == len(strings("en")) and "error.illegal.only_q_counters" in en
+    slots = re.compile(r"\{(\w+)\}")
+    differ = {k for k in en if set(slots.findall(en[k])) != set(slots.findall(zh[k]))}
+    assert not differ, f"the two languages fill in different params in {sorted(differ)}"
 
 
 def test_an_illegal_play_names_its_reason_and_cards() -> None:
