@@ -93,6 +93,46 @@ def server_refusals() -> tuple[set[str], set[tuple[str, str]], set[str]]:
     return codes, reasons, closed - {""}
 
 
+def test_every_check_of_the_engine_names_its_reason() -> None:
+    """A refusal from a ``verify_*`` check (or a helper of one) names its reason word, so that
+    it reaches a client as more than the generic ``illegal``."""
+    generic = []
+    for file in (SOURCE / "engine").rglob("*.py"):
+        for check in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            if isinstance(check, ast.FunctionDef) and check.name.lstrip("_").startswith(
+                ("verify", "check")
+            ):
+                generic += [
+                    f"{file.name}:{node.lineno}"
+                    for node in ast.walk(check)
+                    if isinstance(node, ast.Call)
+                    and _name(node) == "IllegalAction"
+                    and len(node.args) < 2
+                ]
+    assert not generic, f"refusals without a reason word: {generic}"
+
+
+def test_each_engine_refusal_sends_the_params_its_words_fill_in() -> None:
+    """A wording's ``{name}`` slots are among the params every raise of its reason sends."""
+    classes = {
+        name: cls.reason
+        for name, cls in vars(engine_errors).items()
+        if isinstance(cls, type) and issubclass(cls, engine_errors.IllegalAction)
+    }
+    en, slots = wordings("en"), re.compile(r"\{(\w+)\}")
+    short: list[str] = []
+    for file in (SOURCE / "engine").rglob("*.py"):
+        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or _name(node) not in classes:
+                continue
+            reason = _text(node.args[1]) if len(node.args) > 1 else classes[_name(node)]
+            sent = {k.arg for k in node.keywords}
+            wanted = set(slots.findall(en.get(f"error.illegal.{reason}", "")))
+            if not wanted <= sent:
+                short.append(f"{file.name}:{node.lineno} {reason} sends {sorted(sent)}")
+    assert not short, f"refusals without the params their words fill in: {short}"
+
+
 def strings(lang: str) -> set[str]:
     text = (WEB / f"strings-{lang}.js").read_text(encoding="utf-8")
     return set(re.findall(r'"([^"\n]+)":\s*"', text))
@@ -104,6 +144,8 @@ def test_the_source_is_read_for_the_codes_it_sends() -> None:
     assert {"illegal", "no_room", "table_full", "busy", "bad_json", "not_allowed"} <= codes
     assert {"duplicate", "internal"} <= codes  # Refused's subclasses
     assert {("illegal", "does_not_beat"), ("illegal", "highest_single")} <= reasons
+    revolution = {"only_q_counters", "q_cannot_counter_q", "last_normal_card", "deck_empty"}
+    assert {("illegal", r) for r in revolution} <= reasons
     assert ("busy", "spectators_per_address") in reasons
     assert ("no_room", "never_started") in reasons
     assert closed == {"match over", "every player quit"}
@@ -123,6 +165,19 @@ def test_every_server_refusal_is_worded_in_both_languages(lang: str) -> None:
 
 def test_both_languages_have_the_same_strings() -> None:
     assert strings("en") ^ strings("zh") == set()
+
+
+def wordings(lang: str) -> dict[str, str]:
+    text = (WEB / f"strings-{lang}.js").read_text(encoding="utf-8")
+    return dict(re.findall(r'"([^"\n]+)":\s*"((?:[^"\\\n]|\\.)*)"', text))
+
+
+def test_both_languages_fill_in_the_same_params() -> None:
+    en, zh = wordings("en"), wordings("zh")
+    assert len(en) == len(strings("en")) and "error.illegal.only_q_counters" in en
+    slots = re.compile(r"\{(\w+)\}")
+    differ = {k for k in en if set(slots.findall(en[k])) != set(slots.findall(zh[k]))}
+    assert not differ, f"the two languages fill in different params in {sorted(differ)}"
 
 
 def test_an_illegal_play_names_its_reason_and_cards() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -9,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bigtwo.bench import bench_revolution_bots
-from bigtwo.bots.revolution import revolution_bot
+from bigtwo.bots.revolution import revolution_bot, revolution_levels
+from bigtwo.cli import main
 from bigtwo.engine import Rules
 from bigtwo.engine.errors import BigTwoError
 from bigtwo.engine.revolution import Move, RevolutionDeal
@@ -17,6 +19,7 @@ from bigtwo.engine.revolution_cards import parse
 
 RULES = Rules.preset("revolution")
 GREEDY = revolution_bot("greedy")
+STRONG = revolution_bot("strong")
 
 
 def start(hands: list[str], top: str = "") -> RevolutionDeal:
@@ -30,7 +33,7 @@ def start(hands: list[str], top: str = "") -> RevolutionDeal:
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 2**32), st.sampled_from(["random", "greedy"]))
+@given(st.integers(0, 2**32), st.sampled_from(revolution_levels()))
 def test_every_choice_is_one_the_view_offers_and_the_hand_ends(seed: int, level: str) -> None:
     deal = RevolutionDeal.from_seed(RULES, seed)
     bot, rng = revolution_bot(level), random.Random(seed)
@@ -103,3 +106,74 @@ def test_greedy_beats_random_over_many_hands() -> None:
     assert result["violations"] == 0
     assert result["mean_points_per_seat"]["greedy"] > result["mean_points_per_seat"]["random"]
     assert result["functions_per_deal"] > 0
+
+
+def _rows(out: str) -> dict[str, list[str]]:
+    """A printed table's rows by their first cell (the cells stripped of the box lines)."""
+    rows = {}
+    for line in out.splitlines():
+        cells = [c.strip() for c in line.strip("│").split("│")]
+        if line.startswith("│") and cells[0]:
+            rows[cells[0]] = cells[1:]
+    return rows
+
+
+def test_the_levels_that_play_revolution() -> None:
+    assert revolution_levels() == ("greedy", "random", "strong")
+
+
+def test_strong_leads_the_play_that_keeps_its_plan() -> None:
+    deal = start(["3d 4c 5h 6s 7d 9h", "4d 8c", "5d 9c", "6d Tc"])
+    assert GREEDY.choose(deal.view(0), random.Random(0)).cards == parse("3d")
+    assert STRONG.choose(deal.view(0), random.Random(0)).cards == parse("3d 4c 5h 6s 7d")
+
+
+def test_strong_sheds_normal_cards_before_their_revolution_twins() -> None:
+    deal = start(["3d 3c 9d", "4c 4h 8c", "7h 7h* 7s 9c", "6d Tc"])
+    deal.play(0, "3d 3c")
+    deal.play(1, "4c 4h")
+    assert GREEDY.choose(deal.view(2), random.Random(0)).cards == parse("7h 7h*")
+    assert STRONG.choose(deal.view(2), random.Random(0)).cards == parse("7h 7s")
+
+
+def test_strong_beats_greedy_over_many_hands() -> None:
+    result = bench_revolution_bots(["strong", "greedy", "greedy", "greedy"], deals=80, seed=5)
+    assert result["violations"] == 0
+    assert result["mean_points_per_seat"]["strong"] > result["mean_points_per_seat"]["greedy"]
+    assert result["functions_per_deal"] > 0
+
+
+def test_bench_revolution_prints_its_figures_as_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "revolution", "--deals", "6", "--seed", "4", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert main(["bench", "revolution", "--deals", "6", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("6 random hands, 4 players, ")
+    rows = _rows(out)
+    assert rows["invariant violations"] == ["0"]
+    assert rows["functions per hand"] == [str(figures["functions_per_deal"])]
+    assert rows["ended by exhaustion"] == [f"{figures['ended_by_exhaustion']:.1%}"]
+    for move, times in {**figures["moves"], **figures["functions"]}.items():
+        assert rows[move] == [f"{times:,}", f"{times / 6:.2f}"], move
+    assert out.index("activate") < out.index("jump") < out.index("decline")  # functions under it
+
+
+def test_bench_revolution_prints_the_computer_players_as_tables(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["bench", "revolution", "--deals", "8", "--seed", "2", "--bots", "greedy,random,greedy"]
+    assert main([*args, "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert main(args) == 0
+    rows = _rows(capsys.readouterr().out)
+    for level, seats in (("greedy", "2"), ("random", "1")):
+        points = f"{figures['mean_points_per_seat'][level]:+.2f}"
+        won = f"{figures['win_share_per_seat'][level]:.1%}"
+        assert rows[level] == [seats, points, won]
+    assert rows["functions"] == [f"{figures['functions_per_deal']:.2f}"]
+    assert rows["draws"] == [f"{figures['draws_per_deal']:.2f}"]
+    assert rows["hands with a violation"] == ["0"]
+    assert main(["bench", "revolution", "--bots", "greedy"]) == 2
+    assert "--bots names 2 to 4 levels" in capsys.readouterr().out
+    assert main(["bench", "revolution", "--deals", "0"]) == 2
+    assert "--deals must be at least 1" in capsys.readouterr().out

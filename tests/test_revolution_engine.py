@@ -4,6 +4,7 @@ counter and draw, both ends of a hand, undo and what each seat may see."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -340,6 +341,77 @@ def test_a_player_out_of_normal_cards_wins_holding_revolution_cards() -> None:
     assert deal.end is End.OUT and deal.winner == 0 and deal.revolution_counts()[0] == 2
     with pytest.raises(IllegalAction, match="The hand is over"):
         deal.play(1, "4d")
+
+
+def refusal(act: Callable[[], object]) -> tuple[str, dict[str, str | int]]:
+    """The reason and params of the refusal ``act`` meets (it must be refused)."""
+    with pytest.raises(IllegalAction) as refused:
+        act()
+    return refused.value.reason, refused.value.params
+
+
+def test_each_refusal_names_its_reason_and_cards() -> None:
+    """Every refusal of the expansion has its own reason word and the cards or numbers it
+    names, so that a front end can word it in any language (tests/test_refusal_words.py
+    checks that both languages word each of these reasons)."""
+    deal = start(["3d 2s* Qh* 9h As* Js* 5s* Ks*", "4d Qs* 8c", "5d 9c", "6d Qd Tc"])
+    assert refusal(lambda: deal.activate(0, "9h")) == ("normal_card", {"card": "9♥"})
+    assert refusal(lambda: deal.activate(0, "5s*")) == ("civilian_card", {"card": "5♠*"})
+    assert refusal(lambda: deal.activate(0, "Qh*")) == ("counter_in_own_turn", {"card": "Q♥*"})
+    assert refusal(lambda: deal.activate(0, "Ks*")) == ("command_when_leading", {})
+    assert refusal(lambda: deal.activate(0, "As*")) == ("name_a_player", {})
+    assert refusal(lambda: deal.activate(0, "As*", 0, "9h")) == ("give_to_another", {})
+    assert refusal(lambda: deal.activate(0, "As*", 1)) == ("name_a_card", {})
+    given = refusal(lambda: deal.activate(0, "As*", 1, "5s*"))
+    assert given == ("give_a_normal_card", {"card": "5♠*"})
+    opening = refusal(lambda: deal.activate(0, "As*", 1, "3d"))
+    assert opening == ("give_the_opening_card", {"card": "3♦"})
+    assert refusal(lambda: deal.activate(0, "Js*", 1)) == ("names_no_player", {})
+    assert refusal(lambda: deal.counter(1, "Qs*")) == ("nothing_to_counter", {})
+    assert refusal(lambda: deal.decline(1)) == ("nothing_to_answer", {})
+    assert refusal(lambda: deal.draw(0, "deck")) == ("draw_after_pass", {})
+    assert refusal(lambda: deal.stop(0)) == ("stop_after_pass", {})
+    deal.activate(0, "2s*")
+    deal.counter(1, "Qs*")
+    assert refusal(lambda: deal.counter(0, "Qh*")) == ("q_cannot_counter_q", {})
+    deal.activate(0, "Js*")
+    deal.decline(1)
+    deal.decline(2)
+    assert refusal(lambda: deal.counter(3, "Qd")) == ("only_q_counters", {"card": "Q♦"})
+
+    deal = start(["3d 9d", "4d As*", "5d 9c", "6d Tc"])
+    deal.play(0, "3d")
+    assert refusal(lambda: deal.activate(1, "As*", 2, "4d")) == ("last_normal_card", {})
+    deal.pass_(1)
+    assert refusal(lambda: deal.play(1, "4d")) == ("draw_or_stop", {})
+
+    deal = start(["3d 9h", "4d 8c", "5d 9c", "6d Tc"], top="3c* Ks* 5c* 6c*")
+    deal.play(0, "3d")
+    deal.pass_(1)
+    assert refusal(lambda: deal.draw(1, "2s*")) == ("not_in_gathering", {"card": "2♠*"})
+    deal.draw(1, "3c*")
+    whole = refusal(lambda: deal.draw(1, "Ks*"))
+    assert whole == ("character_is_a_whole_draw", {"card": "K♠*"})
+
+    once = Rules.from_mapping(
+        {"base": "revolution", "revolution": {"functions_per_turn": 1, "functions": {"K": "none"}}},
+        origin="house",
+    )
+    deal = start(["3d 2s* 2h* Ks*", "4d 8c", "5d 9c", "6d Tc"], rules=once)
+    assert refusal(lambda: deal.activate(0, "Ks*")) == ("function_off", {"card": "K♠*"})
+    deal.activate(0, "2s*")
+    for seat in (1, 2, 3):
+        deal.decline(seat)
+    assert refusal(lambda: deal.activate(0, "2h*")) == ("functions_used", {"limit": 1})
+
+    # The deck is empty from the start when the hands hold all but the Gathering's four.
+    deck = "3c* 4c* 5c* 6c*"
+    others = " ".join(text(1 << c) for c in range(52, 104) if not parse(deck) >> c & 1)
+    deal = start(["3d 9h", "4d 8c", "5d 9c", "6d Tc " + others], top=deck)
+    assert deal.deck_left == 0 and deal.end is None
+    deal.play(0, "3d")
+    deal.pass_(1)
+    assert refusal(lambda: deal.draw(1, "deck")) == ("deck_empty", {})
 
 
 # -- rules as data ---------------------------------------------------------------------------------

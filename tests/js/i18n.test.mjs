@@ -45,3 +45,12 @@ test("plain words: one of something, and sorting said in full", async () => {
   assert.equal(t("lobby.dealsN", { n: 1 }), "1 局");
   assert.equal(t("action.sortSuit"), "按花色");
 });
+
+test("a refusal of Big 2 RevolutioN is worded in both languages with its card", () => {
+  const counter = { reason: "only_q_counters", card: "Q♦" };
+  setLang("zh-Hant");
+  assert.equal(refusalWords("illegal", counter, "Only a Revolution Q can counter"), "只有革命 Q 可以反制：Q♦ 不行");
+  setLang("en");
+  assert.equal(refusalWords("illegal", counter, "ignored"), "Only a Revolution Q can counter: Q♦ cannot");
+  assert.equal(refusalWords("illegal", { reason: "functions_used", limit: 1 }, "ignored"), "You have used this turn's functions (at most 1)");
+});

@@ -1,4 +1,4 @@
-"""Computer players for Big 2 RevolutioN at the ``random`` and ``greedy`` levels.
+"""Computer players for Big 2 RevolutioN at the ``random``, ``greedy`` and ``strong`` levels.
 
 A revolution bot reads one seat's :class:`~bigtwo.engine.revolution.RevolutionView` (never a
 hidden card) and returns one of its ``choices``: a play, a pass, a function, a counter or a
@@ -8,7 +8,9 @@ sheds normal cards as cheaply as it can and uses each decision in the plain way:
 worst normal card to the player with the fewest cards, command when it cannot beat the table,
 jump a next player about to go out, revolution when its hand is low, counter what hurts it,
 take a Character from the Gathering, and draw from the deck only when an early end by
-exhaustion would favour it. Deterministic for a given ``random.Random``.
+exhaustion would favour it. ``strong`` decides functions, counters and draws as ``greedy``
+does, and chooses its plays by a plan of its normal cards. Deterministic for a given
+``random.Random``.
 """
 
 from __future__ import annotations
@@ -16,9 +18,11 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 
+from ..engine.cards import Mask
 from ..engine.errors import BigTwoError
 from ..engine.revolution import Move, RevolutionChoice, RevolutionView
 from ..engine.revolution_cards import NORMAL_CARDS, REVOLUTION_BASE, ids, twin_rank
+from .strong import planner_for
 
 
 class RevolutionBot(ABC):
@@ -61,6 +65,11 @@ class GreedyRevolutionBot(RevolutionBot):
         activation = self._function(view, by_move)
         if activation is not None:
             return activation
+        return self._play(view, by_move)
+
+    def _play(
+        self, view: RevolutionView, by_move: dict[Move, list[RevolutionChoice]]
+    ) -> RevolutionChoice:
         plays = by_move.get(Move.PLAY, [])
         if plays:
             # the cheapest play that sheds a normal card; Revolution cards do not win a hand
@@ -149,6 +158,40 @@ class GreedyRevolutionBot(RevolutionBot):
         return max(cards) if view.reversed else min(cards)
 
 
+class StrongRevolutionBot(GreedyRevolutionBot):
+    """``greedy``'s functions, counters and draws, with plays chosen by a plan: the normal
+    cards are split into the fewest plays (the 52-card ``strong`` player's
+    :class:`~bigtwo.bots.strong.Planner`), and of its legal plays it makes the one that
+    leaves the cheapest plan, leading or following (holding back a play it could make lost
+    to ``greedy`` in measurement: a pass gives the others the trick). Revolution cards cost
+    nothing at the end, so a play's Revolution cards count against it: a Civilian a little, a
+    Character (whose function is lost) more."""
+
+    name = "strong"
+
+    def _play(
+        self, view: RevolutionView, by_move: dict[Move, list[RevolutionChoice]]
+    ) -> RevolutionChoice:
+        plays = by_move.get(Move.PLAY, [])
+        if not plays:
+            return by_move[Move.PASS][0]
+        planner = planner_for(view.rules)
+        normal = view.hand & NORMAL_CARDS
+
+        def cost(choice: RevolutionChoice) -> float:
+            stars = ids(choice.cards & ~NORMAL_CARDS)
+            spent = sum(_CHARACTER_USE if twin_rank(c) >= 8 else _CIVILIAN_USE for c in stars)
+            # the normal cards, ids 0 to 51, are a 52-card hand as they are
+            return planner.cost(Mask(normal & ~choice.cards)) + spent
+
+        return min(plays, key=cost)  # min keeps the first (cheapest) of equal plans
+
+
+# What a Revolution card in a play costs the plan.
+_CIVILIAN_USE = 0.1
+_CHARACTER_USE = 0.5
+
+
 def _function_of(view: RevolutionView, card: int) -> str:
     options = view.rules.revolution
     if options is None or card < REVOLUTION_BASE:
@@ -160,11 +203,12 @@ def _function_of(view: RevolutionView, card: int) -> str:
 _LEVELS: dict[str, type[RevolutionBot]] = {
     "random": RandomRevolutionBot,
     "greedy": GreedyRevolutionBot,
+    "strong": StrongRevolutionBot,
 }
 
 
 def revolution_bot(name: str) -> RevolutionBot:
-    """A revolution player of the named level (``random`` or ``greedy`` so far)."""
+    """A revolution player of the named level (``random``, ``greedy`` or ``strong`` so far)."""
     try:
         return _LEVELS[name]()
     except KeyError:

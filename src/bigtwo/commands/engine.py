@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -90,10 +91,70 @@ def _bench_revolution(args: argparse.Namespace) -> int:
         result = bench_revolution(args.deals, seed=args.seed, players=args.players)
     if args.json:
         print(json.dumps(result))
+    elif args.bots:
+        _print_revolution_bots(result)
     else:
-        for key, value in result.items():
-            print(f"{key:>24}: {value}")
+        _print_revolution_fuzz(result)
     return 1 if result["violations"] else 0
+
+
+def _print_revolution_fuzz(result: dict[str, Any]) -> None:
+    """The fuzz run as tables: its figures, then how often each move and function came up,
+    then the first violations (if any)."""
+    deals = result["deals"]
+    figures = Table(
+        title=f"{deals:,} random hands, {result['players']} players, {result['seconds']} s"
+    )
+    figures.add_column("figure")
+    figures.add_column("value", justify="right")
+    violations = result["violations"]
+    figures.add_row("invariant violations", f"[{'red' if violations else 'green'}]{violations}")
+    figures.add_row("hands per second", f"{result['deals_per_second']:,}")
+    figures.add_row("actions per second", f"{result['actions_per_second']:,}")
+    figures.add_row("functions per hand", f"{result['functions_per_deal']}")
+    figures.add_row("ended by exhaustion", f"{result['ended_by_exhaustion']:.1%}")
+    counts = Table(title="Moves")
+    counts.add_column("move")
+    counts.add_column("times", justify="right")
+    counts.add_column("per hand", justify="right")
+    for move, times in result["moves"].items():
+        counts.add_row(move, f"{times:,}", f"{times / deals:.2f}")
+        if move == "activate":
+            for function, used in sorted(result["functions"].items()):
+                counts.add_row(f"  {function}", f"{used:,}", f"{used / deals:.2f}")
+    console = Console()
+    console.print(figures)
+    console.print(counts)
+    for line in result["first_violations"]:
+        console.print(line, style="red", markup=False, highlight=False)
+
+
+def _print_revolution_bots(result: dict[str, Any]) -> None:
+    """The computer players' hands as tables: each level's points and wins, then what the
+    hands held."""
+    levels = result["levels"]
+    seats = Table(title=f"{result['deals']:,} hands, seats rotating, {result['seconds']} s")
+    seats.add_column("level")
+    seats.add_column("seats", justify="right")
+    seats.add_column("points a seat a hand", justify="right")
+    seats.add_column("hands won a seat", justify="right")
+    for level, points in result["mean_points_per_seat"].items():
+        won = result["win_share_per_seat"][level]
+        seats.add_row(level, str(levels.count(level)), f"{points:+.2f}", f"{won:.1%}")
+    figures = Table(title="What the hands held")
+    figures.add_column("figure")
+    figures.add_column("per hand", justify="right")
+    figures.add_row("functions", f"{result['functions_per_deal']:.2f}")
+    for function, per_hand in result["by_function_per_deal"].items():
+        figures.add_row(f"  {function}", f"{per_hand:.2f}")
+    figures.add_row("counters", f"{result['counters_per_deal']:.2f}")
+    figures.add_row("draws", f"{result['draws_per_deal']:.2f}")
+    figures.add_row("ended by exhaustion", f"{result['ended_by_exhaustion']:.1%}")
+    violations = result["violations"]
+    figures.add_row("hands with a violation", f"[{'red' if violations else 'green'}]{violations}")
+    console = Console()
+    console.print(seats)
+    console.print(figures)
 
 
 def _bench_engine(args: argparse.Namespace) -> int:

@@ -133,5 +133,6 @@ def legal_plays(
     to_beat_mask = to_mask(to_beat)
     target = catalog.classify(to_beat_mask)
     if target is None:
-        raise NotACombination(f"The cards to beat {CardSet(to_beat_mask)} are not a play")
+        cards = CardSet(to_beat_mask)
+        raise NotACombination(f"The cards to beat {cards} are not a play", cards=cards.symbols())
     return hp.replies(target)

@@ -598,7 +598,7 @@ class RevolutionDeal:
         if seat != self.turn:
             raise NotYourTurn(f"Not your turn: seat {self.turn} is to play", seat=self.turn)
         if self.phase is Phase.DRAW:
-            raise IllegalAction("You passed: draw a card or stop drawing")
+            raise IllegalAction("You passed: draw a card or stop drawing", "draw_or_stop")
 
     def verify_activate(
         self, seat: int, card: int | str, target: int | None = None, give: int | str | None = None
@@ -613,6 +613,7 @@ class RevolutionDeal:
         if c < REVOLUTION_BASE:
             raise IllegalAction(
                 f"Only a Revolution card has a function: {card_symbol(c)} is a normal card",
+                "normal_card",
                 card=card_symbol(c),
             )
         function = self.function_of(c)
@@ -620,24 +621,31 @@ class RevolutionDeal:
         if not self._is_character(c):
             raise IllegalAction(
                 f"A Revolution {rank} is a Civilian card: it has no function",
+                "civilian_card",
                 card=card_symbol(c),
             )
         if function == "none":
-            raise IllegalAction(f"A Revolution {rank} has no function under these rules")
+            raise IllegalAction(
+                f"A Revolution {rank} has no function under these rules",
+                "function_off",
+                card=card_symbol(c),
+            )
         if function == "counter":
             raise IllegalAction(
                 f"A Revolution {rank} has no function in your own turn: it only counters "
                 "another player's function",
+                "counter_in_own_turn",
+                card=card_symbol(c),
             )
         self._check_activation(seat, c, function)
         tgt, given = -1, -1
         if function == "exchange":
             if target is None or not isinstance(target, int) or not 0 <= target < self.players:
-                raise IllegalAction("Name the player to give a card to")
+                raise IllegalAction("Name the player to give a card to", "name_a_player")
             if target == seat:
-                raise IllegalAction("Give the card to another player")
+                raise IllegalAction("Give the card to another player", "give_to_another")
             if give is None:
-                raise IllegalAction("Name the normal card you give")
+                raise IllegalAction("Name the normal card you give", "name_a_card")
             given = _card_arg(give)
             if not self.hands[seat] >> given & 1:
                 raise NotYourCards(
@@ -645,26 +653,37 @@ class RevolutionDeal:
                     cards=card_symbol(given),
                 )
             if given >= REVOLUTION_BASE:
-                raise IllegalAction(f"An exchange gives a normal card, not {card_symbol(given)}")
+                raise IllegalAction(
+                    f"An exchange gives a normal card, not {card_symbol(given)}",
+                    "give_a_normal_card",
+                    card=card_symbol(given),
+                )
             if given == self.opening:
                 raise IllegalAction(
                     f"{card_symbol(given)} must open the hand: you cannot give it away",
+                    "give_the_opening_card",
                     card=card_symbol(given),
                 )
             tgt = target
         elif target is not None or give is not None:
-            raise IllegalAction(f"A {function} names no player and gives no card")
+            raise IllegalAction(
+                f"A {function} names no player and gives no card", "names_no_player"
+            )
         return Pending(seat, function, c, tgt, given)
 
     def _check_activation(self, seat: int, card: int, function: str) -> None:
         limit = self.options.functions_per_turn
         if limit and self.used >= limit:
             what = "function" if limit == 1 else "functions"
-            raise IllegalAction(f"You have used your {limit} {what} this turn", limit=limit)
+            raise IllegalAction(
+                f"You have used your {limit} {what} this turn", "functions_used", limit=limit
+            )
         if function == "command" and self.to_beat is None:
-            raise IllegalAction("You lead already: there is no trick on the table to end")
+            raise IllegalAction(
+                "You lead already: there is no trick on the table to end", "command_when_leading"
+            )
         if function == "exchange" and (self.hands[seat] & NORMAL_CARDS).bit_count() < 2:
-            raise IllegalAction("You cannot give away your last normal card")
+            raise IllegalAction("You cannot give away your last normal card", "last_normal_card")
 
     def verify_counter(self, seat: int, card: int | str) -> int:
         """The card ``seat`` would counter with; else raises the reason in words."""
@@ -673,8 +692,8 @@ class RevolutionDeal:
         c = _card_arg(card)
         if self.phase is not Phase.COUNTER:
             if self.actions and self.actions[-1].move is Move.COUNTER and self._counters(c):
-                raise IllegalAction("A Q cannot counter a Q")
-            raise IllegalAction("There is no function to counter now")
+                raise IllegalAction("A Q cannot counter a Q", "q_cannot_counter_q")
+            raise IllegalAction("There is no function to counter now", "nothing_to_counter")
         if seat != self.responder:
             raise NotYourTurn(
                 f"Not your answer: seat {self.responder} is asked now", seat=self.responder
@@ -684,14 +703,16 @@ class RevolutionDeal:
                 f"Not your card: you do not hold {card_symbol(c)}", cards=card_symbol(c)
             )
         if not self._counters(c):
-            raise IllegalAction("Only a Revolution Q can counter")
+            raise IllegalAction(
+                "Only a Revolution Q can counter", "only_q_counters", card=card_symbol(c)
+            )
         return c
 
     def verify_decline(self, seat: int) -> None:
         if self.end is not None:
             raise DealOver("The hand is over")
         if self.phase is not Phase.COUNTER:
-            raise IllegalAction("There is no function to answer now")
+            raise IllegalAction("There is no function to answer now", "nothing_to_answer")
         if seat != self.responder:
             raise NotYourTurn(
                 f"Not your answer: seat {self.responder} is asked now", seat=self.responder
@@ -731,22 +752,25 @@ class RevolutionDeal:
         if self.end is not None:
             raise DealOver("The hand is over")
         if self.phase is not Phase.DRAW:
-            raise IllegalAction("Only a player who has just passed may draw")
+            raise IllegalAction("Only a player who has just passed may draw", "draw_after_pass")
         if seat != self.turn:
             raise NotYourTurn(f"Not your turn: seat {self.turn} is drawing", seat=self.turn)
         if source == "deck":
             if self.top >= len(self.deck):
-                raise IllegalAction("The Revolution deck is empty")
+                raise IllegalAction("The Revolution deck is empty", "deck_empty")
             return -1
         c = _card_arg(source)
         if c not in self.gathering:
             raise IllegalAction(
                 f"{card_symbol(c)} is not in the Gathering",
+                "not_in_gathering",
                 card=card_symbol(c),
             )
         if self.drawn and self._is_character(c):
             raise IllegalAction(
                 "A Character from the Gathering is a whole draw: take it first or not at all",
+                "character_is_a_whole_draw",
+                card=card_symbol(c),
             )
         return c
 
@@ -754,7 +778,9 @@ class RevolutionDeal:
         if self.end is not None:
             raise DealOver("The hand is over")
         if self.phase is not Phase.DRAW or seat != self.turn:
-            raise IllegalAction("Only a player who has just passed may stop drawing")
+            raise IllegalAction(
+                "Only a player who has just passed may stop drawing", "stop_after_pass"
+            )
 
     # -- actions -----------------------------------------------------------------------------
     def activate(
