@@ -1730,7 +1730,7 @@ class TableService:
         deal = match.deal
         self.turn_started = now
         if deal.phase is Phase.COUNTER and deal.pending is not None:
-            self.window_v = self.v
+            self.window_v = self.state_v
             pending = deal.pending
             options = self.rules.revolution
             assert options is not None
@@ -1954,6 +1954,8 @@ def _activation(cards: Mask | int | None) -> tuple[int, int | None]:
     """An activation's Character card and, for an exchange, the normal card it gives."""
     if cards is None or cards <= 0:
         raise IllegalAction("Name the Character card to activate")
+    if cards.bit_count() == 1:  # the engine says in words what a lone card cannot do
+        return cards.bit_length() - 1, None
     character = cards & REVOLUTION_CARDS
     give = cards & NORMAL_CARDS
     if character.bit_count() != 1 or give.bit_count() > 1:
