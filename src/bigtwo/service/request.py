@@ -182,6 +182,10 @@ def table_config(
     except BigTwoError as exc:
         raise ConfigError(str(exc)) from None
     levels = bot_names()
+    if rules.rules.revolution is not None:  # the levels that play the expansion so far
+        from ..bots.revolution import revolution_levels
+
+        levels = list(revolution_levels())
     seats = _seats(request, rules.rules, levels)
     if request.seed is not None and not allow_seed:
         raise ConfigError("This server does not accept a chosen seed")

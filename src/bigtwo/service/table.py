@@ -1103,6 +1103,16 @@ class TableService:
         self._deal_started(now)
 
     # -- a local table's settings (the Palm game's Preferences and New game) ----------------
+    def _levels(self) -> list[str]:
+        """The computer levels that play this table's rules."""
+        if self.rules.revolution is not None:
+            from ..bots.revolution import revolution_levels
+
+            return list(revolution_levels())
+        from ..bots import bot_names  # late, as for room requests: it imports every level
+
+        return list(bot_names())
+
     def _setting(self, cmd: Command, keys: tuple[str, ...]) -> dict[str, Any]:
         value = cmd.value
         if not isinstance(value, dict) or any(k not in value for k in keys):
@@ -1123,10 +1133,8 @@ class TableService:
 
     def _level_command(self, cmd: Command, now: float) -> None:
         """Every computer seat plays at a new level from the next deal (bots plan per deal)."""
-        from ..bots import bot_names  # late: the registry imports every level
-
         level = self._setting(cmd, ("level",))["level"]
-        levels = bot_names()
+        levels = self._levels()
         if level not in levels:
             raise Refused("bad_command", f"Unknown computer level {level!r} ({', '.join(levels)})")
         from_deal = 1 if self.match is None else self.match.deal_number + 1
@@ -1404,12 +1412,9 @@ class TableService:
     def _computer(self, cmd: Command, now: float) -> None:
         seat = self._host_check(cmd, "give a seat to a computer")
         level = cmd.text or self.config.takeover_level
-        from ..bots import bot_names  # late, as for room requests: it imports every level
-
-        if level not in bot_names():
-            raise Refused(
-                "bad_command", f"Unknown computer level {level!r} ({', '.join(bot_names())})"
-            )
+        levels = self._levels()
+        if level not in levels:
+            raise Refused("bad_command", f"Unknown computer level {level!r} ({', '.join(levels)})")
         if self.status == TableStatus.PLAYING:
             if not seat.human or seat.control == Control.QUIT:
                 raise Refused("bad_command", f"A computer plays seat {seat.number} already")
