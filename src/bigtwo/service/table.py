@@ -386,7 +386,7 @@ class TableService:
     def info(self) -> dict[str, Any]:
         """The room as anyone may see it: no seed, no token, no card."""
         match = self.match
-        played = self._played()
+        played = self.played_match()
         cfg = self.config
         return {
             "code": self.code,
@@ -432,7 +432,7 @@ class TableService:
             "v": self.v,
         }
 
-    def _played(self) -> Match | RevolutionMatch | None:
+    def played_match(self) -> Match | RevolutionMatch | None:
         """The match being played, of either kind (None before it starts)."""
         return self.match if self.match is not None else self.revolution
 
@@ -610,7 +610,7 @@ class TableService:
             grace = self.seat_grace
             absent = [s.away_since for s in self._absent() if s.away_since is not None]
             return min(absent) + grace if absent and grace is not None else None
-        if self.status != TableStatus.PLAYING or self._played() is None:
+        if self.status != TableStatus.PLAYING or self.played_match() is None:
             return None
         times: list[float] = []
         away = self.config.away_seconds
@@ -956,7 +956,7 @@ class TableService:
                 raise AlreadyApplied(cmd.id, done[0])
         if self.status == TableStatus.WAITING:
             raise Refused("not_started", "The match has not started yet")
-        if self.status == TableStatus.FINISHED or self._played() is None:
+        if self.status == TableStatus.FINISHED or self.played_match() is None:
             raise Refused("finished", "The match is over")
         if self.between is not None:
             raise Refused("between_deals", "The deal is over: the next one starts soon")
@@ -1018,7 +1018,7 @@ class TableService:
             )
 
     def _deal_finished(self, now: float) -> None:
-        match = self._played()
+        match = self.played_match()
         assert match is not None
         result = match.results[-1]
         pause = self.config.between_deals_seconds != 0 and not match.over
@@ -1075,7 +1075,11 @@ class TableService:
 
     def _deal(self, cmd: Command, now: float) -> None:
         """Between deals: the next deal starts."""
-        if self.status != TableStatus.PLAYING or self.between is None or self._played() is None:
+        if (
+            self.status != TableStatus.PLAYING
+            or self.between is None
+            or self.played_match() is None
+        ):
             raise Refused("bad_command", "The table is not waiting between deals")
         self.between = None
         for seat in self.seats:
@@ -1205,14 +1209,14 @@ class TableService:
         if not name:
             raise Refused("bad_command", "A name needs at least one letter")
         seat.name = name
-        played = self._played()
+        played = self.played_match()
         if played is not None:
             played.names[seat.number] = name
         self._emit("renamed", Group.ALL, {"seat": seat.number, "name": name})
 
     def _replay(self, cmd: Command, now: float) -> None:
         """Between deals: the coming deal is the one just played, with the same hands."""
-        played = self._played()
+        played = self.played_match()
         if self.status != TableStatus.PLAYING or self.between is None or played is None:
             raise Refused("bad_command", "A deal can be played again once it is over")
         self.replay = True
