@@ -629,7 +629,7 @@ class TableRunner:
 
     def _send_clock(self) -> None:
         svc = self.service
-        key = (svc.turn_deadline(), svc.pause_deadline())
+        key = (svc.turn_deadline(), svc.pause_deadline(), svc.counter_deadline())
         if key == self._clock:
             return
         self._clock = key
