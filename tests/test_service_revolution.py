@@ -7,8 +7,11 @@ card it may not see."""
 
 from __future__ import annotations
 
+import io
 import json
+import pickle
 import re
+import zlib
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -457,3 +460,19 @@ def test_no_event_holds_a_card_its_recipient_may_not_see(seed: int, person: bool
                     hidden = cards_in(event) - known[r]
                     assert not hidden, (event.json(), r, hidden)
     assert t.status == "finished"
+
+
+def test_a_snapshot_from_before_revolution_tables_still_thaws() -> None:
+    """A 52-card table's snapshot stored before the expansion's state existed."""
+    from bigtwo.service.table import SNAPSHOT_FORMAT, _SnapshotPickler, _SnapshotUnpickler
+
+    t = TableService(TableConfig(seed=2, deals=1), "OLD")
+    data = t.freeze()
+    fmt, state = _SnapshotUnpickler(io.BytesIO(zlib.decompress(data))).load()
+    for key in ("revolution", "answers", "window_v"):
+        del state[key]
+    out = io.BytesIO()
+    _SnapshotPickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump((SNAPSHOT_FORMAT, state))
+    old = TableService.thaw(zlib.compress(out.getvalue()), t.config, "OLD")
+    assert old.revolution is None and old.answers == {}
+    assert json.dumps(old.snapshot(0)) == json.dumps(t.snapshot(0))

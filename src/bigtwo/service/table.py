@@ -359,6 +359,8 @@ class TableService:
         if state.get("code") != code or state.get("room_config") != config:
             raise SnapshotError(f"table {code}: the snapshot is of another table")
         table = cls.__new__(cls)
+        # Snapshots stored before revolution tables existed lack their state: none was open.
+        table.__dict__.update({"revolution": None, "answers": {}, "window_v": 0})
         table.__dict__.update(state)
         table.offload, table.resync_gap, table._keep = offload, resync_gap, keep_events
         table.seat_grace = seat_grace  # the server's setting, not the table's state
