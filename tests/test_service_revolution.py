@@ -14,6 +14,7 @@ import re
 import zlib
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -138,6 +139,14 @@ def test_four_computers_play_a_seeded_room_to_the_end() -> None:
 
     t, texts = play()
     assert t.status == "finished" and t.closed_reason == "match over"
+    # Each counter window took one answer from each seat asked, at most.
+    asked: list[int] = []
+    for kind, to in zip(t._types, t._audiences, strict=True):
+        if kind == "counter":
+            asked.append(int(to))
+        elif kind == "answered":
+            assert int(to) in asked, "a seat answered a window twice, or unasked"
+            asked.remove(int(to))
     match = t.revolution
     assert match is not None and match.over and len(match.results) == 2
     # Every kind of move went through the service's commands.
@@ -271,14 +280,24 @@ def _open_window(t: TableService) -> tuple[list[Event], float]:
     raise AssertionError("the person never activated a function")
 
 
-def test_computers_answer_after_the_same_pause_whether_or_not_they_hold_a_q() -> None:
-    t = revolution_table(seed=SCENARIO_SEED, computer_delay=1.0)
+@pytest.mark.parametrize(
+    ("seed", "qs", "told"),
+    [
+        (1, {1: [], 2: [], 3: []}, ["decline", "decline", "decline"]),
+        (12, {1: [], 2: [], 3: ["Qc*"]}, ["decline", "decline", "counter"]),
+    ],
+)
+def test_computers_answer_after_the_same_pause_whether_or_not_they_hold_a_q(
+    seed: int, qs: dict[int, list[str]], told: list[str]
+) -> None:
+    t = revolution_table(seed=seed, computer_delay=1.0)
     events, now = _open_window(t)
     assert t.revolution is not None
     deal = t.revolution.deal
     assert deal.phase is Phase.COUNTER
     prompts = {e.to: e.message() for e in events if e.type == "counter"}
     assert sorted(prompts) == [1, 2, 3]
+    assert {seat: p["counters"] for seat, p in prompts.items()} == qs
     for seat, prompt in prompts.items():  # each prompt names the Qs its seat may counter with
         qs = [c for c in ids(deal.view(seat).hand) if deal.function_of(c) == "counter"]
         assert prompt["counters"] == [text(1 << c) for c in qs]
@@ -286,10 +305,15 @@ def test_computers_answer_after_the_same_pause_whether_or_not_they_hold_a_q() ->
     assert t.deadline() == now + 1.0
     assert t.submit(None, now + 0.99) == ([], [])
     applied, _ = t.submit(None, now + 1.0)
+    # Each asked seat answers once, in turn order, until the first counter; then the
+    # person's turn goes on.
     answers = [c for c in applied if c.op in (Op.COUNTER, Op.DECLINE)]
-    assert answers and answers[0].seat == 1
+    seats = [c.seat for c in answers]
+    assert seats == [1, 2, 3][: len(seats)] and answers[-1].op in (Op.COUNTER, Op.DECLINE)
+    assert len(seats) == 3 or answers[-1].op == Op.COUNTER
+    assert [c.op.value for c in answers] == told
     assert all(c.by == By.COMPUTER for c in answers)
-    assert deal.phase is not Phase.COUNTER or deal.pending is None or deal.pending.seat != 0
+    assert deal.phase is Phase.ACT and deal.turn == 0
 
 
 def test_a_person_who_does_not_answer_declines_when_the_clock_runs_out() -> None:

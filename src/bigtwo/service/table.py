@@ -256,8 +256,9 @@ class TableService:
         # Under the revolution expansion the match is a RevolutionMatch instead (``match``
         # stays None): its turn has phases that a 52-card match has not.
         self.revolution: RevolutionMatch | None = None
-        # The counter window's answers not yet due in turn order (seat -> its counter or
-        # decline), and the event that opened the window (answers older than it are stale).
+        # The open counter window's answers (seat -> its counter or decline), applied as
+        # the window comes to each seat in turn order, and the event that opened the window
+        # (answers older than it are stale).
         self.answers: dict[int, Command] = {}
         self.window_v = 0
         self.turn_started = now  # when the turn (or the pause between deals) began
@@ -1675,8 +1676,9 @@ class TableService:
             {"deal": match.deal_number, "seat": number, "answer": cmd.op.value},
         )
         # The answers now due in turn order reach the engine, each told as it is applied.
+        # (Applied answers stay in ``answers`` until the window closes: each seat answers once.)
         while deal.phase is Phase.COUNTER and deal.responder in self.answers:
-            answer = self.answers.pop(deal.responder)
+            answer = self.answers[deal.responder]
             before = len(deal.actions)
             hands = list(deal.hands)
             assert answer.seat is not None
@@ -1742,6 +1744,7 @@ class TableService:
         self.turn_started = now
         if deal.phase is Phase.COUNTER and deal.pending is not None:
             self.window_v = self.state_v
+            self.answers = {}
             pending = deal.pending
             options = self.rules.revolution
             assert options is not None
