@@ -23,6 +23,7 @@ from bigtwo.engine.revolution_cards import REVOLUTION_CARDS, ids, parse, text
 from bigtwo.match.revolution_record import read_revolution_text, write_revolution_text
 from bigtwo.service import (
     Command,
+    ConfigError,
     Event,
     Op,
     Refused,
@@ -32,6 +33,7 @@ from bigtwo.service import (
     hash_token,
 )
 from bigtwo.service.commands import By
+from bigtwo.service.config import RoomRequest
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][dchs]\*?)(?![A-Za-z0-9])")
 COMPUTERS = tuple(SeatConfig("computer", level) for level in ("greedy", "random") * 2)
@@ -123,6 +125,41 @@ def play_person_room(
 def cards_in(event: Event) -> set[int]:
     """Every card an event's wire text names."""
     return {ids(parse(token))[0] for token in CARD.findall(event.json())}
+
+
+# -- configuration ----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("request_", "words"),
+    [
+        (
+            {"preset": "revolution", "seats": ["human", "computer:strong", "computer", "computer"]},
+            "Seat 1: the strong computer does not play revolution yet (levels that do: greedy, "
+            "random)",
+        ),
+        (
+            {"preset": "revolution", "takeover_level": "expert"},
+            "The takeover level: the expert computer does not play revolution yet",
+        ),
+        (
+            {"preset": "revolution", "rules": {"revolution": {"counter_seconds": 0}}},
+            "rules: counter_seconds must be at least 1",
+        ),
+    ],
+)
+def test_revolution_room_requests_are_checked_in_words(
+    request_: dict[str, Any], words: str
+) -> None:
+    with pytest.raises(ConfigError, match=re.escape(words)):
+        TableConfig.from_request(request_)
+
+
+def test_a_revolution_room_is_made_by_its_preset_name() -> None:
+    config = TableConfig.from_request(
+        {"preset": "revolution", "seats": ["human", "computer:random", "computer", "computer"]}
+    )
+    assert config.preset == "revolution" and config.make_rules().rules.revolution is not None
+    schema = RoomRequest.model_json_schema()
+    assert "revolution" in schema["properties"]["preset"]["enum"]
 
 
 # -- a room of computers --------------------------------------------------------------------------
@@ -316,7 +353,8 @@ def test_computers_answer_after_the_same_pause_whether_or_not_they_hold_a_q(
     assert deal.phase is Phase.ACT and deal.turn == 0
 
 
-def test_a_person_who_does_not_answer_declines_when_the_clock_runs_out() -> None:
+@pytest.mark.parametrize("clock", [5, 2])
+def test_a_person_who_does_not_answer_declines_when_the_clock_runs_out(clock: int) -> None:
     # The person sits at seat 1: a computer at seat 0 activates, the person is asked.
     seats = (
         SeatConfig("computer", "random"),
@@ -324,7 +362,8 @@ def test_a_person_who_does_not_answer_declines_when_the_clock_runs_out() -> None
         SeatConfig("computer", "greedy"),
         SeatConfig("computer", "random"),
     )
-    t = revolution_table(seats, seed=3)
+    rules = {} if clock == 5 else {"revolution": {"counter_seconds": clock}}
+    t = revolution_table(seats, seed=3, rules=rules)
     t.apply(Command(Op.JOIN, seat=1, name="Bo", token=hash_token("bo")), 0.0)
     t.connect(1, 0.0)
     now = 0.0
@@ -345,12 +384,16 @@ def test_a_person_who_does_not_answer_declines_when_the_clock_runs_out() -> None
     else:
         raise AssertionError("nobody activated a function")
     opened = t.turn_started
-    assert t.counter_deadline() == opened + 5
-    assert t.clock(opened + 2)["counter"] is True and t.clock(opened + 2)["ms"] == 3000
+    prompt = [e.message() for e in t.events_since(t.v - 10, 1) or [] if e.type == "counter"]
+    assert prompt and prompt[-1]["seconds"] == clock
+    assert t.counter_deadline() == opened + clock
+    assert (
+        t.clock(opened + 1)["counter"] is True and t.clock(opened + 1)["ms"] == (clock - 1) * 1000
+    )
     # Before the clock runs out the window waits for the person (whatever the others said).
-    t.submit(None, opened + 4.9)
+    t.submit(None, opened + clock - 0.1)
     assert deal.phase is Phase.COUNTER and 1 not in t.answers
-    applied, events = t.submit(None, opened + 5)
+    applied, events = t.submit(None, opened + clock)
     assert Command(Op.DECLINE, seat=1, by=By.TIMER) in applied
     told = [e.message() for e in events if e.type == "action" and e.message()["seat"] == 1]
     assert told[0]["move"] == "decline" and told[0]["by"] == "timer"

@@ -189,6 +189,17 @@ def table_config(
         from ..bots.revolution import revolution_levels
 
         levels = list(revolution_levels())
+        said = [
+            (f"Seat {i}", seat.level)
+            for i, seat in enumerate(request.seats or ())
+            if seat.kind == "computer"
+        ]
+        for who, level in [*said, ("The takeover level", request.takeover_level)]:
+            if level in bot_names() and level not in levels:
+                raise ConfigError(
+                    f"{who}: the {level} computer does not play revolution yet "
+                    f"(levels that do: {', '.join(levels)})"
+                )
     seats = _seats(request, rules.rules, levels)
     if request.seed is not None and not allow_seed:
         raise ConfigError("This server does not accept a chosen seed")
