@@ -75,7 +75,7 @@ def person_command(t: TableService) -> Command | None:
     view = deal.view(0)
     seen = t.state_v
     if deal.phase is Phase.COUNTER:
-        if 0 in t._asked() and 0 not in t.answers:
+        if 0 in t.asked_seats() and 0 not in t.answers:
             return Command(Op.DECLINE, seat=0, seen=seen)
         return None
     if view.to_act != 0 or deal.over:
@@ -371,7 +371,7 @@ def test_a_person_who_does_not_answer_declines_when_the_clock_runs_out(clock: in
     assert t.revolution is not None
     deal = t.revolution.deal
     for _ in range(3000):
-        if deal.phase is Phase.COUNTER and 1 in t._asked():
+        if deal.phase is Phase.COUNTER and 1 in t.asked_seats():
             break
         view = deal.view(1)
         cmd = None
@@ -433,7 +433,7 @@ def test_an_early_answer_waits_for_its_turn_and_tells_only_its_seat() -> None:
     target = (actor + 1) % 4 if function == "exchange" else None
     give = 1 << deal.exchange_choices(actor)[0] if function == "exchange" else 0
     t.submit(Command(Op.ACTIVATE, seat=actor, cards=1 << card | give, target=target), 0.0)
-    first, second, third = t._asked()
+    first, second, third = t.asked_seats()
     # The last seat asked answers first: only it is told, and the engine still asks the first.
     _, events = t.submit(Command(Op.DECLINE, seat=third), 0.0)
     assert [(e.type, e.to) for e in events] == [("answered", third)]

@@ -18,6 +18,12 @@ choice into the command to apply. Events are built only from seat views and publ
 never from the deal's hands, so nothing leaves a table that its audience may not see; the
 cards a seat still held become public in ``deal_end`` once the deal is over.
 
+Under the revolution expansion (preset ``revolution``) the table plays a
+:class:`~bigtwo.match.revolution.RevolutionMatch` (``revolution``; ``match`` stays None) with
+the same commands and checks, and more moves (``activate``, ``counter``, ``decline``,
+``draw``, ``stop``); each of its actions reaches each seat as the engine lets that seat see
+it, and its counter window asks every other seat at once (see the section below).
+
 >>> from bigtwo.service.config import TableConfig, SeatConfig
 >>> seats = (SeatConfig(), SeatConfig("computer"), SeatConfig("computer"), SeatConfig("computer"))
 >>> table = TableService(TableConfig(seats=seats, seed=3, deals=1), "DEMO")
@@ -1748,7 +1754,7 @@ class TableService:
             pending = deal.pending
             options = self.rules.revolution
             assert options is not None
-            for s in self._asked():
+            for s in self.asked_seats():
                 hand = deal.view(s).hand
                 counters = [
                     c for c in ids(hand & REVOLUTION_CARDS) if deal.function_of(c) == "counter"
@@ -1774,7 +1780,7 @@ class TableService:
             {"deal": match.deal_number, "seat": deal.turn, **revolution_choices_json(view)},
         )
 
-    def _asked(self) -> list[int]:
+    def asked_seats(self) -> list[int]:
         """The seats the open counter window asks, in turn order from the activator's next."""
         assert self.revolution is not None
         deal = self.revolution.deal
@@ -1802,7 +1808,7 @@ class TableService:
         if deal.phase is Phase.COUNTER:
             window = self.counter_deadline()
             assert window is not None
-            waiting = [self.seats[s] for s in self._asked() if s not in self.answers]
+            waiting = [self.seats[s] for s in self.asked_seats() if s not in self.answers]
             times = [
                 self.turn_started + self.config.computer_delay
                 for s in waiting
@@ -1827,7 +1833,7 @@ class TableService:
         if deal.phase is Phase.COUNTER:
             window = self.counter_deadline()
             assert window is not None
-            for s in self._asked():
+            for s in self.asked_seats():
                 if s in self.answers:
                     continue
                 seat = self.seats[s]
