@@ -13,9 +13,9 @@ import httpx
 import pytest
 
 from bigtwo.engine.revolution_cards import parse_card
-from bigtwo.match.revolution_record import read_revolution_text
+from bigtwo.match.revolution_record import read_revolution_text, write_revolution_text
 from bigtwo.server.client import ActionRefused, Lobby, TableClient
-from test_server_support import Server
+from test_server_support import Server, restored_table
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][dchs]\*?)(?![A-Za-z0-9])")
@@ -127,6 +127,14 @@ async def test_a_person_plays_a_revolution_room_to_the_end(server: Server) -> No
                 named = _ids(str(m))
                 assert not (named & hidden) - public_after, m
             await client.close()
+            # The finished room is archived: rebuilt from what is stored, as a restarted
+            # server rebuilds it, it is the same table, event for event.
+            table = restored_table(server.db, code)
+            assert table.status == "finished" and table.revolution is not None
+            assert write_revolution_text(table.revolution) == answer["record"]
+            numbered = [m for m in client.messages if "v" in m and m["type"] != "sync"]
+            rebuilt = [e.message() for e in table.events_since(0, me) or []]
+            assert rebuilt[-len(numbered) :] == numbered
 
     await asyncio.wait_for(scenario(), 120)
 
