@@ -22,6 +22,7 @@ from bigtwo.engine.revolution import Move, Phase
 from bigtwo.engine.revolution_cards import REVOLUTION_CARDS, ids, parse, text
 from bigtwo.match.revolution_record import read_revolution_text, write_revolution_text
 from bigtwo.service import (
+    AlreadyApplied,
     Command,
     ConfigError,
     Event,
@@ -543,3 +544,31 @@ def test_a_snapshot_from_before_revolution_tables_still_thaws() -> None:
     old = TableService.thaw(zlib.compress(out.getvalue()), t.config, "OLD")
     assert old.revolution is None and old.answers == {}
     assert json.dumps(old.snapshot(0)) == json.dumps(t.snapshot(0))
+
+
+def test_an_action_id_names_one_action() -> None:
+    """Retried, an id is applied once; used again for another move, it is refused."""
+    t = revolution_table(seed=SCENARIO_SEED)
+    seat_person(t)
+    assert t.revolution is not None
+    deal = t.revolution.deal
+    for _ in range(200):  # on to the person's first pass: they may draw
+        if deal.phase is Phase.DRAW and deal.turn == 0:
+            break
+        t.submit(person_command(t), 0.0)
+    else:
+        raise AssertionError("the person never passed")
+    first = t.submit(Command(Op.STOP, seat=0, id="x1"), 0.0)[1]
+    try:
+        t.apply(Command(Op.STOP, seat=0, id="x1"), 0.0)
+    except AlreadyApplied as exc:
+        assert exc.v == first[0].v
+    else:
+        raise AssertionError("a retried id was applied again")
+    for other in (Command(Op.DECLINE, seat=0, id="x1"), Command(Op.ACT, seat=0, id="x1")):
+        try:
+            t.apply(other, 0.0)
+        except Refused as exc:
+            assert exc.code == "id_reused", exc
+        else:
+            raise AssertionError(f"{other} reused an id")

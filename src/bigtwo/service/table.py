@@ -194,8 +194,10 @@ class Seat:
     computer: ComputerSeat | None = None  # made on the computer's first move
     avatar: int | None = None  # the picture the player chose, if any
     said_next: bool = False  # between deals: this player asked for the next deal
-    # Action ids applied recently: id -> (first event number, the cards played; None: pass).
-    applied: OrderedDict[str, tuple[int, Mask | None]] = field(default_factory=OrderedDict)
+    # Action ids applied recently: id -> (first event number, the cards played (None: a
+    # pass), the operation). Snapshots stored before revolution tables hold no operation
+    # (they were all plays and passes).
+    applied: OrderedDict[str, tuple[int, Mask | None, str]] = field(default_factory=OrderedDict)
 
     @property
     def human(self) -> bool:
@@ -956,7 +958,7 @@ class TableService:
                 raise Refused("bad_command", f"An action id is at most {MAX_ACTION_ID} characters")
             done = seat.applied.get(cmd.id)
             if done is not None:
-                if done[1] != cmd.cards:
+                if done[1] != cmd.cards or (*done[2:], Op.ACT.value)[0] != cmd.op.value:
                     raise Refused(
                         "id_reused",
                         f"Action id {cmd.id!r} was already used for another action: "
@@ -1005,7 +1007,7 @@ class TableService:
         deal_number = match.deal_number
         first_v = self.v + 1
         if cmd.id:
-            seat.applied[cmd.id] = (first_v, cmd.cards)
+            seat.applied[cmd.id] = (first_v, cmd.cards, cmd.op.value)
             if len(seat.applied) > IDS_KEPT:
                 seat.applied.popitem(last=False)
         self._action_events(cmd, applied, deal_number)
@@ -1628,7 +1630,7 @@ class TableService:
 
     def _remember(self, seat: Seat, cmd: Command) -> None:
         if cmd.id:
-            seat.applied[cmd.id] = (self.v + 1, cmd.cards)
+            seat.applied[cmd.id] = (self.v + 1, cmd.cards, cmd.op.value)
             if len(seat.applied) > IDS_KEPT:
                 seat.applied.popitem(last=False)
 
