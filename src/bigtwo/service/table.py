@@ -1648,15 +1648,9 @@ class TableService:
                 deal.verify_decline(number)
             assert deal.pending is not None
             if number == deal.pending.seat:
-                raise Refused(
-                    "illegal",
-                    "You activated the function: the other players answer it",
-                    {"reason": "own_function"},
-                )
+                raise Refused("illegal", "You activated the function: the other players answer it")
             if number in self.answers:
-                raise Refused(
-                    "illegal", "You have answered this function already", {"reason": "answered"}
-                )
+                raise Refused("illegal", "You have answered this function already")
             if cmd.op == Op.COUNTER:
                 card = _one_card(cmd.cards)
                 if number == deal.responder:
