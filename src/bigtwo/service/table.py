@@ -1787,7 +1787,11 @@ class TableService:
 
     def counter_deadline(self) -> float | None:
         """When the open counter window's clock runs out (None: no window open)."""
-        if self.revolution is None or self.status != TableStatus.PLAYING or self.between:
+        if (
+            self.revolution is None
+            or self.status != TableStatus.PLAYING
+            or self.between is not None
+        ):
             return None
         if self.revolution.deal.phase is not Phase.COUNTER:
             return None
