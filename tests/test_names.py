@@ -116,6 +116,7 @@ def test_closed_sets_are_string_enums() -> None:
         "join", "leave", "ready", "act", "chat", "takeover", "handback", "quit", "next",
         "deal", "rematch", "kick", "computer", "settings", "busy",
         "autopass", "level", "rules", "custom", "replay", "rename", "undo",
+        "activate", "counter", "decline", "draw", "stop",
     ]  # fmt: skip
     assert [str(s) for s in TableStatus] == ["waiting", "playing", "finished", "idle"]
     assert [str(c) for c in Control] == ["player", "computer", "quit"]

@@ -115,6 +115,7 @@ def test_one_list_of_rate_limited_types_in_the_code_and_the_docs() -> None:
     actions = {t for t, limit in RATE_LIMITED.items() if limit == ACTION_LIMIT}
     assert limits["actions"] == actions == {
         "play", "pass", "next", "quit", "sync", "kick", "computer", "settings",
+        "activate", "counter", "decline", "draw", "stop",
     }  # fmt: skip
     assert limits["ready"] == {t for t, limit in RATE_LIMITED.items() if limit == READY_LIMIT}
     assert limits["ready"] == {"ready"}

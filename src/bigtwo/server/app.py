@@ -30,6 +30,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import __version__
 from ..engine.rules import preset_names
+from ..match.revolution import RevolutionMatch
+from ..match.revolution_record import history_lines, write_revolution_text
 from ..match.settings import RuleSet
 from ..service.config import MAX_NAME, ConfigError, TableConfig, clean_text
 from ..service.declare import Declared, NotJson, parse_json, words
@@ -395,7 +397,8 @@ def _finished_match(request: Request) -> Any:
             params={"code": request.path_params["code"][:12]},
         )
     svc = runner.service
-    if svc.match is None:
+    match = svc.played_match()
+    if match is None:
         return _error(
             "no_room", "This table never started a match", 404, {"reason": "never_started"}
         )
@@ -403,7 +406,7 @@ def _finished_match(request: Request) -> Any:
         return _error(
             "not_over", "The record is shown once the match is over: it holds every hand", 409
         )
-    return svc.match
+    return match
 
 
 async def room_record(request: Request) -> Response:
@@ -413,6 +416,18 @@ async def room_record(request: Request) -> Response:
     match = _finished_match(request)
     if isinstance(match, Response):
         return match
+    if isinstance(match, RevolutionMatch):
+        # The expansion's record is its text format (docs/record-format.md), which
+        # `bigtwo record check` reads and replays; here inside JSON with the names and totals.
+        return JSONResponse(
+            {
+                "format": "revolution",
+                "seats": list(match.names),
+                "totals": list(match.totals),
+                "deals": len(match.results),
+                "record": write_revolution_text(match),
+            }
+        )
     return JSONResponse(to_data(match))
 
 
@@ -423,6 +438,9 @@ async def room_history(request: Request) -> Response:
     match = _finished_match(request)
     if isinstance(match, Response):
         return match
+    if isinstance(match, RevolutionMatch):
+        lines = [line for r in match.results for line in history_lines(r, match.names)]
+        return PlainTextResponse("\n".join(lines) + "\n")
     return PlainTextResponse(match_history(match))
 
 

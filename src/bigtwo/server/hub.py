@@ -25,8 +25,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.cards import parse_cards
+from ..engine.cards import Mask, parse_cards
 from ..engine.errors import BigTwoError
+from ..engine.revolution_cards import parse as revolution_parse
 from ..service.commands import Command, Op
 from ..service.config import TableConfig
 from ..service.events import Event, dumps
@@ -60,6 +61,8 @@ from .room_limits import RoomLimits, SeatsWaiting
 from .storage import TableStore
 from .thinking import Thinker
 
+# The client messages of the revolution expansion's moves (see protocol.ActivateMessage …).
+REVOLUTION_MOVES = frozenset({"activate", "counter", "decline", "draw", "stop"})
 log = logging.getLogger(__name__)
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: codes are read aloud
@@ -422,7 +425,9 @@ class TableRunner:
                 return
             conn.error("not_seated", "Spectators cannot act at the table", msg_id)
             return
-        if kind in ("play", "pass"):
+        if kind in REVOLUTION_MOVES:
+            self._revolution_move(conn, kind, msg, msg_id)
+        elif kind in ("play", "pass"):
             claimed = msg.get("seat")
             if claimed is not None and claimed != seat:
                 conn.error(
@@ -434,7 +439,7 @@ class TableRunner:
             cards = None
             if kind == "play":
                 try:
-                    cards = parse_cards(msg["cards"]).mask
+                    cards = self._cards(msg["cards"])
                 except BigTwoError as exc:
                     conn.error("bad_cards", str(exc), msg_id)
                     return
@@ -461,6 +466,46 @@ class TableRunner:
             conn.reply({"type": "bye", "reason": "you quit"})
             conn.close(CLOSE_QUIT, "quit")
             self.detach(conn)
+
+    def _cards(self, text: str) -> Mask:
+        """Cards as a mask: the 104 cards of the revolution expansion at its tables."""
+        if self.service.rules.revolution is not None:
+            return Mask(revolution_parse(text))
+        return parse_cards(text).mask
+
+    def _revolution_move(
+        self, conn: Connection, kind: str, msg: dict[str, Any], msg_id: str | None
+    ) -> None:
+        """A move of the revolution expansion, as the command the table applies."""
+        seat = conn.seat
+        claimed = msg.get("seat")
+        if claimed is not None and claimed != seat:
+            conn.error(
+                "wrong_seat", f"You sit at seat {seat}; you cannot act for seat {claimed}", msg_id
+            )
+            return
+        if self.service.rules.revolution is None:
+            conn.error("bad_command", f"'{kind}' is a move of the revolution only", msg_id)
+            return
+        common = {"seat": seat, "id": msg["id"], "seen": msg["v"]}
+        try:
+            if kind == "activate":
+                cards = self._cards(msg["card"])
+                if msg.get("give"):
+                    cards = Mask(cards | self._cards(msg["give"]))
+                cmd = Command(Op.ACTIVATE, cards=cards, target=msg.get("target"), **common)
+            elif kind == "counter":
+                cmd = Command(Op.COUNTER, cards=self._cards(msg["card"]), **common)
+            elif kind == "draw":
+                source = msg["source"]
+                taken = None if source == "deck" else self._cards(source)
+                cmd = Command(Op.DRAW, cards=taken, **common)
+            else:
+                cmd = Command(Op.DECLINE if kind == "decline" else Op.STOP, **common)
+        except BigTwoError as exc:
+            conn.error("bad_cards", str(exc), msg_id)
+            return
+        self.run(cmd, conn, msg_id)
 
     # -- applying ----------------------------------------------------------------------------
     def run(
@@ -584,7 +629,7 @@ class TableRunner:
 
     def _send_clock(self) -> None:
         svc = self.service
-        key = (svc.turn_deadline(), svc.pause_deadline())
+        key = (svc.turn_deadline(), svc.pause_deadline(), svc.counter_deadline())
         if key == self._clock:
             return
         self._clock = key
@@ -940,7 +985,7 @@ class Hub:
         anyone seated here), it answers with the same table: the asker's seat there, or a
         free one. Returns the new table, the seat there, its token, and whether it is new."""
         svc = runner.service
-        if svc.status != TableStatus.FINISHED or svc.match is None:
+        if svc.status != TableStatus.FINISHED or svc.played_match() is None:
             raise Refused("not_over", "A new game can start once this match is over")
         me = svc.seats[seat]
         if svc.rematch:

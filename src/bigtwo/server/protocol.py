@@ -113,6 +113,68 @@ class PassMessage(ClientMessage):
     seat: Count | None = Field(default=None, description="The client's own seat, if given")
 
 
+# -- the revolution expansion's moves (preset ``revolution``; refused at other tables) ---------
+CardName = Annotated[str, Field(max_length=8, description='One card, "Qs*" for a Revolution Q')]
+
+
+class ActivateMessage(ClientMessage):
+    """Activate a Character card for its function; an exchange names the seat given to
+    (``target``) and the normal card it gives (``give``)."""
+
+    limit = ACTION_LIMIT
+    type: Literal["activate"]
+    id: MessageId
+    v: Count = Field(description="The newest event number the client has seen")
+    card: CardName
+    target: Annotated[int, Field(ge=0, le=3)] | None = Field(
+        default=None, description="An exchange: the seat the card goes to"
+    )
+    give: CardName | None = Field(default=None, description="An exchange: the normal card given")
+    seat: Count | None = Field(default=None, description="The client's own seat, if given")
+
+
+class CounterMessage(ClientMessage):
+    """Answer a counter window by cancelling the function with a Revolution Q."""
+
+    limit = ACTION_LIMIT
+    type: Literal["counter"]
+    id: MessageId
+    v: Count = Field(description="The newest event number the client has seen")
+    card: CardName
+    seat: Count | None = Field(default=None, description="The client's own seat, if given")
+
+
+class DeclineMessage(ClientMessage):
+    """Answer a counter window by letting the function stand."""
+
+    limit = ACTION_LIMIT
+    type: Literal["decline"]
+    id: MessageId
+    v: Count = Field(description="The newest event number the client has seen")
+    seat: Count | None = Field(default=None, description="The client's own seat, if given")
+
+
+class DrawMessage(ClientMessage):
+    """After a pass: take the deck's top card (face down) or a card of the Gathering."""
+
+    limit = ACTION_LIMIT
+    type: Literal["draw"]
+    id: MessageId
+    v: Count = Field(description="The newest event number the client has seen")
+    source: str = Field(max_length=8, description='"deck", or a card of the Gathering')
+    seat: Count | None = Field(default=None, description="The client's own seat, if given")
+
+
+class StopMessage(ClientMessage):
+    """After a pass: draw no more."""
+
+    limit = ACTION_LIMIT
+    type: Literal["stop"]
+    id: MessageId
+    v: Count = Field(description="The newest event number the client has seen")
+    seat: Count | None = Field(default=None, description="The client's own seat, if given")
+
+
 class ReadyMessage(ClientMessage):
     limit = READY_LIMIT
     type: Literal["ready"]
@@ -206,6 +268,11 @@ MESSAGES: tuple[type[ClientMessage], ...] = (
     ComputerMessage,
     SettingsMessage,
     PingMessage,
+    ActivateMessage,
+    CounterMessage,
+    DeclineMessage,
+    DrawMessage,
+    StopMessage,
 )
 AnyMessage = Annotated[
     HelloMessage
@@ -219,7 +286,12 @@ AnyMessage = Annotated[
     | KickMessage
     | ComputerMessage
     | SettingsMessage
-    | PingMessage,
+    | PingMessage
+    | ActivateMessage
+    | CounterMessage
+    | DeclineMessage
+    | DrawMessage
+    | StopMessage,
     Field(discriminator="type"),
 ]
 MESSAGE_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(AnyMessage)
@@ -284,6 +356,8 @@ EVENT_TYPES = (
     # Only local tables (the terminal game) send these: the protocol has no command for them.
     "autopass", "level", "rules", "custom", "replay", "renamed",
     "undo",
+    # Only revolution tables send these: a counter window's prompt, and an answer taken.
+    "counter", "answered",
 )  # fmt: skip
 SERVER_MESSAGE_TYPES = ("welcome", "sync", "ack", "error", "pong", "bye", "presence", "clock")
 

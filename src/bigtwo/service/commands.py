@@ -44,6 +44,13 @@ class Op(StrEnum):
     REPLAY = "replay"  # between deals: the next deal is the one just played, dealt again
     RENAME = "rename"  # a seat's new name (``name``), as typed in Preferences
     UNDO = "undo"  # the one person at a table of computers takes back their last play
+    # Big 2 RevolutioN (preset ``revolution``): the turn's other phases.
+    ACTIVATE = "activate"  # a Character card for its function (``cards``; ``target``: a seat)
+    COUNTER = "counter"  # a Revolution Q (``cards``) cancels the function just activated
+    DECLINE = "decline"  # the seat lets the function stand (``by``: its player, a computer,
+    # or the counter clock)
+    DRAW = "draw"  # after a pass: a card of the Gathering (``cards``), or the deck (None)
+    STOP = "stop"  # after a pass: draw no more
 
 
 class By(StrEnum):
@@ -54,6 +61,8 @@ class By(StrEnum):
     TIMER = "timer"
 
 
+# The operations that are moves of a seat in the deal: their ``cards`` and maker are stored.
+MOVES = frozenset({Op.ACT, Op.ACTIVATE, Op.COUNTER, Op.DECLINE, Op.DRAW, Op.STOP})
 _OPS = frozenset(Op)
 _BYS = frozenset(By)
 
@@ -69,6 +78,11 @@ class Command:
     ``computer``; ``target`` is the seat a host command is about (``seat`` is the host's own);
     ``value`` the plain JSON data of a setting: the table's settings a host's ``settings``
     sets, or a local table's ``autopass``, ``level``, ``rules`` or ``custom``.
+
+    Under the revolution expansion ``cards`` is a mask of the 104 cards: for ``activate``
+    the Character card, with an exchange's normal card beside it (and ``target`` the seat
+    it goes to); for ``counter`` the Revolution Q; for ``draw`` the Gathering card taken
+    (None: the deck's top card, which nobody knows before it is drawn).
 
     >>> c = Command(Op.ACT, seat=2, cards=3, id="a1", seen=7)
     >>> Command.from_log(c.to_log())
@@ -107,8 +121,9 @@ class Command:
         out: dict[str, Any] = {"op": self.op.value}
         if self.seat is not None:
             out["seat"] = self.seat
-        if self.op == Op.ACT:
-            out["cards"] = self.cards
+        if self.op in MOVES:
+            if self.op not in (Op.DECLINE, Op.STOP):
+                out["cards"] = self.cards
             if self.by != By.PLAYER:
                 out["by"] = self.by.value
         if self.id:

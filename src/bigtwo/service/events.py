@@ -18,9 +18,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from ..engine.cards import CARDS, Mask, card_text
+from ..engine.cards import CARDS, RANKS, Mask, card_text
 from ..engine.deal import Action
 from ..engine.plays import Play
+from ..engine.revolution import Move, RevolutionAction, RevolutionView
+from ..engine.revolution_cards import text as revolution_text
+from ..engine.revolution_cards import twin_rank
 from ..engine.views import SeatView
 
 
@@ -158,4 +161,128 @@ def view_json(view: SeatView, deal_number: int) -> dict[str, Any]:
     }
     if view.seat is not None:
         out["hand"] = card_text(view.hand)
+    return out
+
+
+# -- Big 2 RevolutioN: the JSON shapes of its views and actions ----------------------------------
+# Every card here comes from a RevolutionView or from an action as one seat may see it
+# (RevolutionAction.seen_by), so a face-down draw or an exchange's card reaches only the seats
+# the engine lets see it.
+
+
+def revolution_cards_json(mask: int) -> str:
+    """Cards of the expansion in notation, a Revolution card with its star (``"Qs*"``)."""
+    return revolution_text(mask)
+
+
+def revolution_action_json(action: RevolutionAction) -> dict[str, Any]:
+    """One action as its recipient may see it (pass it through ``seen_by`` first): ``cards``
+    None where a card is hidden (a face-down draw seen by another seat)."""
+    out: dict[str, Any] = {
+        "seat": action.seat,
+        "move": action.move.value,
+        "cards": revolution_text(action.cards) if action.cards else None,
+        "auto": action.auto,
+        "trick_over": action.trick_over,
+    }
+    if action.function:
+        out["function"] = action.function
+    if action.target >= 0:
+        out["target"] = action.target
+    if action.source:
+        out["source"] = action.source
+    if action.given:
+        out["given"] = revolution_text(action.given)
+    return out
+
+
+def revolution_public_state(view: RevolutionView) -> dict[str, Any]:
+    """The public part of a hand of the expansion: whose turn and whose answer, the phase,
+    each seat's normal and Revolution counts, the Gathering, the deck count, the revolution
+    marker, the play to beat and the function waiting in the counter window."""
+    pending = None
+    if view.pending is not None:
+        seat, function, card, target = view.pending
+        pending = {
+            "seat": seat,
+            "function": function,
+            "card": revolution_text(1 << card),
+            "target": None if target < 0 else target,
+        }
+    table = None
+    if view.to_beat is not None:
+        table = {
+            "seat": view.to_beat_seat,
+            "cards": revolution_text(view.to_beat.mask),
+            "kind": view.to_beat.kind.value,
+        }
+    return {
+        "turn": view.turn,
+        "to_act": view.to_act,
+        "phase": view.phase.value,
+        "counts": list(view.normal_counts),
+        "revolution_counts": list(view.revolution_counts),
+        "gathering": revolution_text(sum(1 << c for c in view.gathering)),
+        "deck_left": view.deck_left,
+        "reversed": view.reversed,
+        "table": table,
+        "passes": view.passes,
+        "pending": pending,
+        "winner": view.winner,
+        "end": None if view.end is None else view.end.value,
+    }
+
+
+def revolution_choices_json(view: RevolutionView) -> dict[str, Any]:
+    """What the seat whose answer is awaited may do now (its own cards: private)."""
+    plays: list[str] = []
+    activate: list[dict[str, Any]] = []
+    counters: list[str] = []
+    draws: list[str] = []
+    seen: set[int] = set()
+    for choice in view.choices:
+        if choice.move is Move.PLAY:
+            plays.append(revolution_text(choice.cards))
+        elif choice.move is Move.ACTIVATE and choice.cards not in seen:
+            seen.add(choice.cards)
+            card = choice.cards.bit_length() - 1
+            activate.append(
+                {"card": revolution_text(choice.cards), "function": _function(view, card)}
+            )
+        elif choice.move is Move.COUNTER:
+            counters.append(revolution_text(choice.cards))
+        elif choice.move is Move.DRAW:
+            draws.append(revolution_text(choice.cards) if choice.cards else "deck")
+    return {
+        "phase": view.phase.value,
+        "legal": plays,
+        "can_pass": view.can_pass,
+        "activate": activate,
+        "counters": counters,
+        "draws": draws,
+    }
+
+
+def _function(view: RevolutionView, card: int) -> str:
+    options = view.rules.revolution
+    if options is None:
+        return "none"
+    return options.function_of(RANKS[twin_rank(card)])
+
+
+def revolution_view_json(view: RevolutionView, deal_number: int) -> dict[str, Any]:
+    """A whole view of a hand of the expansion, for a resync."""
+    out: dict[str, Any] = {
+        "deal": deal_number,
+        "seat": view.seat,
+        "leader": view.leader,
+        **revolution_public_state(view),
+        "opening": None if view.opening is None else revolution_text(1 << view.opening),
+        "discards": revolution_text(view.discards),
+        "played": revolution_text(view.played),
+        "actions": [revolution_action_json(a) for a in view.actions],
+    }
+    if view.seat is not None:
+        out["hand"] = revolution_text(view.hand)
+        out["choices"] = revolution_choices_json(view)
     return out

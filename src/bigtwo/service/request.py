@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, ValidationError, field_validator
 
 from ..engine.errors import BigTwoError
-from ..engine.rules import Rules, preset_names
+from ..engine.rules import Rules, expansion_preset_names, preset_names
 from ..match.match import SeatKind
 from ..match.settings import RuleSet
 from .config import (
@@ -87,7 +87,9 @@ class RoomRequest(Declared):
     """A request to create a room: every field optional (``POST /api/rooms``)."""
 
     preset: str = Field(
-        default="textbook", max_length=40, json_schema_extra={"enum": list(preset_names())}
+        default="textbook",
+        max_length=40,
+        json_schema_extra={"enum": [*preset_names(), *expansion_preset_names()]},
     )
     rules: dict[str, Any] = Field(
         default_factory=dict,
@@ -175,13 +177,29 @@ def table_config(
         request = RoomRequest.model_validate(dict(data))
     except ValidationError as exc:
         raise ConfigError(words(exc, room_request_schema(), "room option")) from None
-    if request.preset not in preset_names():
-        raise ConfigError(f"Unknown preset {request.preset!r} (known: {', '.join(preset_names())})")
+    known = (*preset_names(), *expansion_preset_names())
+    if request.preset not in known:
+        raise ConfigError(f"Unknown preset {request.preset!r} (known: {', '.join(known)})")
     try:
         rules = RuleSet.preset(request.preset).replace(origin="rules", **request.rules)
     except BigTwoError as exc:
         raise ConfigError(str(exc)) from None
     levels = bot_names()
+    if rules.rules.revolution is not None:  # the levels that play the expansion so far
+        from ..bots.revolution import revolution_levels
+
+        levels = list(revolution_levels())
+        said = [
+            (f"Seat {i}", seat.level)
+            for i, seat in enumerate(request.seats or ())
+            if seat.kind == "computer"
+        ]
+        for who, level in [*said, ("The takeover level", request.takeover_level)]:
+            if level in bot_names() and level not in levels:
+                raise ConfigError(
+                    f"{who}: the {level} computer does not play revolution yet "
+                    f"(levels that do: {', '.join(levels)})"
+                )
     seats = _seats(request, rules.rules, levels)
     if request.seed is not None and not allow_seed:
         raise ConfigError("This server does not accept a chosen seed")

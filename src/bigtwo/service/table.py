@@ -18,6 +18,12 @@ choice into the command to apply. Events are built only from seat views and publ
 never from the deal's hands, so nothing leaves a table that its audience may not see; the
 cards a seat still held become public in ``deal_end`` once the deal is over.
 
+Under the revolution expansion (preset ``revolution``) the table plays a
+:class:`~bigtwo.match.revolution.RevolutionMatch` (``revolution``; ``match`` stays None) with
+the same commands and checks, and more moves (``activate``, ``counter``, ``decline``,
+``draw``, ``stop``); each of its actions reaches each seat as the engine lets that seat see
+it, and its counter window asks every other seat at once (see the section below).
+
 >>> from bigtwo.service.config import TableConfig, SeatConfig
 >>> seats = (SeatConfig(), SeatConfig("computer"), SeatConfig("computer"), SeatConfig("computer"))
 >>> table = TableService(TableConfig(seats=seats, seed=3, deals=1), "DEMO")
@@ -46,9 +52,13 @@ from ..bots.base import Bot
 from ..bots.seat import ComputerSeat
 from ..engine.cards import CARDS, Mask, card_text, to_mask
 from ..engine.deal import Deal
-from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
+from ..engine.errors import BigTwoError, IllegalAction, NotYourCards, NotYourTurn
 from ..engine.plays import Catalog, catalog_for
+from ..engine.revolution import Move, Phase, RevolutionAction, RevolutionChoice
+from ..engine.revolution_cards import NORMAL_CARDS, REVOLUTION_CARDS, card_symbol, ids
+from ..engine.revolution_cards import text as revolution_text
 from ..match.match import Applied, Match, SeatKind
+from ..match.revolution import RevolutionMatch, RevolutionResult
 from ..match.settings import RuleSet
 from ..match.views import TableView
 from .commands import By, Command, Op
@@ -60,6 +70,10 @@ from .events import (
     action_json,
     legal_json,
     public_state,
+    revolution_action_json,
+    revolution_choices_json,
+    revolution_public_state,
+    revolution_view_json,
     view_json,
 )
 
@@ -180,8 +194,10 @@ class Seat:
     computer: ComputerSeat | None = None  # made on the computer's first move
     avatar: int | None = None  # the picture the player chose, if any
     said_next: bool = False  # between deals: this player asked for the next deal
-    # Action ids applied recently: id -> (first event number, the cards played; None: pass).
-    applied: OrderedDict[str, tuple[int, Mask | None]] = field(default_factory=OrderedDict)
+    # Action ids applied recently: id -> (first event number, the cards played (None: a
+    # pass), the operation). Snapshots stored before revolution tables hold no operation
+    # (they were all plays and passes).
+    applied: OrderedDict[str, tuple[int, Mask | None, str]] = field(default_factory=OrderedDict)
 
     @property
     def human(self) -> bool:
@@ -245,6 +261,14 @@ class TableService:
         self.resync_gap = resync_gap
         self.chat: deque[Event] = deque(maxlen=CHAT_KEPT)
         self.match: Match | None = None
+        # Under the revolution expansion the match is a RevolutionMatch instead (``match``
+        # stays None): its turn has phases that a 52-card match has not.
+        self.revolution: RevolutionMatch | None = None
+        # The open counter window's answers (seat -> its counter or decline), applied as
+        # the window comes to each seat in turn order, and the event that opened the window
+        # (answers older than it are stale).
+        self.answers: dict[int, Command] = {}
+        self.window_v = 0
         self.turn_started = now  # when the turn (or the pause between deals) began
         self.between: int | None = None  # between deals: the number of the deal to come
         self.rematch = ""  # the code of the table opened for a new game, once there is one
@@ -344,6 +368,8 @@ class TableService:
         if state.get("code") != code or state.get("room_config") != config:
             raise SnapshotError(f"table {code}: the snapshot is of another table")
         table = cls.__new__(cls)
+        # Snapshots stored before revolution tables existed lack their state: none was open.
+        table.__dict__.update({"revolution": None, "answers": {}, "window_v": 0})
         table.__dict__.update(state)
         table.offload, table.resync_gap, table._keep = offload, resync_gap, keep_events
         table.seat_grace = seat_grace  # the server's setting, not the table's state
@@ -371,6 +397,7 @@ class TableService:
     def info(self) -> dict[str, Any]:
         """The room as anyone may see it: no seed, no token, no card."""
         match = self.match
+        played = self.played_match()
         cfg = self.config
         return {
             "code": self.code,
@@ -380,8 +407,8 @@ class TableService:
             "preset": cfg.preset,
             "rules": self.ruleset.to_mapping(),
             "players": cfg.players,
-            "deals": match.deals if match else (cfg.deals or self.ruleset.match.deals_per_game),
-            "deal": match.deal_number if match else 0,
+            "deals": played.deals if played else (cfg.deals or self.ruleset.match.deals_per_game),
+            "deal": played.deal_number if played else 0,
             "options": {
                 "turn_seconds": cfg.turn_seconds,
                 "away_seconds": cfg.away_seconds,
@@ -396,19 +423,18 @@ class TableService:
                 "between_deals_seconds": cfg.between_deals_seconds,
             },
             "seats": [s.public() for s in self.seats],
-            "totals": list(match.totals) if match else [0] * cfg.players,
+            "totals": list(played.totals) if played else [0] * cfg.players,
             "results": [
                 {
                     "deal": r.number,
                     "winner": r.winner,
                     "points": list(r.points),
-                    "counts": [c.bit_count() for c in r.cards_left],
                     # Public once the deal is over: every seat's cards left, and the band
                     # (2: DOUBLE!, 3: TRIPLE!) each loser's count reached.
-                    "left": [card_text(c) for c in r.cards_left],
+                    **_left_json(r),
                     "multipliers": list(r.score.multipliers),
                 }
-                for r in (match.results if match else [])
+                for r in (played.results if played else [])
             ],
             "next_deal": self._next_deal_json(),
             "rematch": self.rematch or None,
@@ -416,6 +442,10 @@ class TableService:
             "next_rules": self.next_rules,
             "v": self.v,
         }
+
+    def played_match(self) -> Match | RevolutionMatch | None:
+        """The match being played, of either kind (None before it starts)."""
+        return self.match if self.match is not None else self.revolution
 
     def _next_deal_json(self) -> dict[str, Any] | None:
         """Between deals: the deal to come, the longest wait, and whose "next" it awaits."""
@@ -434,6 +464,9 @@ class TableService:
     def clock(self, now: float) -> dict[str, Any] | None:
         """The running clock, for people: a player's turn timer (``seat``, ``ms`` left), or
         between deals the wait for the next one (``seat`` None, ``ms``, ``next_deal``)."""
+        window = self.counter_deadline()
+        if window is not None:
+            return {"seat": None, "ms": max(0, round((window - now) * 1000)), "counter": True}
         turn = self.turn_deadline()
         if turn is not None:
             seat, at = turn
@@ -450,6 +483,10 @@ class TableService:
         view = None
         if self.match is not None:
             view = view_json(self.match.deal.view(seat), self.match.deal_number)
+        elif self.revolution is not None:
+            view = revolution_view_json(
+                self.revolution.deal.view(seat), self.revolution.deal_number
+            )
         out = {
             "type": "sync",
             "v": self.v,
@@ -559,12 +596,14 @@ class TableService:
                 return Command(Op.HANDBACK, seat=s.number)
         if not self.player_connected():
             return None
-        assert self.match is not None
         if self.between is not None:
             pause = self.pause_deadline()
             if self._everyone_said_next() or (pause is not None and now >= pause[1]):
                 return Command(Op.DEAL)
             return None
+        if self.revolution is not None:
+            return self._revolution_due(now)
+        assert self.match is not None
         seat = self.seats[self.match.deal.turn]
         if seat.control != Control.PLAYER:
             if now >= self.turn_started + self.config.computer_delay and not self._offloaded(seat):
@@ -582,7 +621,7 @@ class TableService:
             grace = self.seat_grace
             absent = [s.away_since for s in self._absent() if s.away_since is not None]
             return min(absent) + grace if absent and grace is not None else None
-        if self.status != TableStatus.PLAYING or self.match is None:
+        if self.status != TableStatus.PLAYING or self.played_match() is None:
             return None
         times: list[float] = []
         away = self.config.away_seconds
@@ -599,7 +638,9 @@ class TableService:
             pause = self.pause_deadline()
             if pause is not None:
                 times.append(pause[1])
-            elif self.between is None:
+            elif self.revolution is not None:
+                times += self._revolution_times()
+            elif self.between is None and self.match is not None:
                 seat = self.seats[self.match.deal.turn]
                 if seat.control != Control.PLAYER:
                     if not self._offloaded(seat):
@@ -631,12 +672,19 @@ class TableService:
         """The seat to act and when its turn timer runs out, for clocks shown to players."""
         if (
             self.status != TableStatus.PLAYING
-            or self.match is None
             or self.config.turn_seconds is None
             or self.between is not None
         ):
             return None
-        seat = self.match.deal.turn
+        if self.revolution is not None:
+            deal = self.revolution.deal
+            if deal.over or deal.phase is Phase.COUNTER:
+                return None
+            seat = deal.turn
+        elif self.match is not None:
+            seat = self.match.deal.turn
+        else:
+            return None
         if self.seats[seat].control != Control.PLAYER:
             return None
         return seat, self.turn_started + self.config.turn_seconds
@@ -826,6 +874,9 @@ class TableService:
 
     def _start(self, now: float) -> None:
         cfg = self.config
+        if self.rules.revolution is not None:
+            self._start_revolution(now)
+            return
         self.match = Match(
             self.ruleset,
             [s.name for s in self.seats],
@@ -907,7 +958,7 @@ class TableService:
                 raise Refused("bad_command", f"An action id is at most {MAX_ACTION_ID} characters")
             done = seat.applied.get(cmd.id)
             if done is not None:
-                if done[1] != cmd.cards:
+                if done[1] != cmd.cards or (*done[2:], Op.ACT.value)[0] != cmd.op.value:
                     raise Refused(
                         "id_reused",
                         f"Action id {cmd.id!r} was already used for another action: "
@@ -916,23 +967,34 @@ class TableService:
                 raise AlreadyApplied(cmd.id, done[0])
         if self.status == TableStatus.WAITING:
             raise Refused("not_started", "The match has not started yet")
-        if self.status == TableStatus.FINISHED or self.match is None:
+        if self.status == TableStatus.FINISHED or self.played_match() is None:
             raise Refused("finished", "The match is over")
         if self.between is not None:
             raise Refused("between_deals", "The deal is over: the next one starts soon")
+        if cmd.op != Op.ACT and self.revolution is None:
+            raise Refused(
+                "bad_command", f"{cmd.op.value} is a move of the revolution expansion only"
+            )
         if cmd.by == By.PLAYER and seat.control != Control.PLAYER:
             raise Refused(
                 "not_in_control",
                 f"A computer is playing seat {seat.number} now",
                 {"seat": seat.number},
             )
-        if cmd.seen is not None and cmd.seen < self.state_v:
+        # An answer to the counter window is stale only if the window is not the one it saw
+        # (the other seats' answers before it change the table, but not its question).
+        newest = self.window_v if cmd.op in (Op.COUNTER, Op.DECLINE) else self.state_v
+        if cmd.seen is not None and cmd.seen < newest:
             raise Refused(
                 "stale",
-                f"The table has moved on since event {cmd.seen} (now at {self.state_v}): "
+                f"The table has moved on since event {cmd.seen} (now at {newest}): "
                 "look again and retry",
             )
+        if self.revolution is not None:
+            self._revolution_move(seat, cmd, now)
+            return
         match = self.match
+        assert match is not None
         number = seat.number
         try:
             applied = match.take_turn(number, cmd.cards)
@@ -945,7 +1007,7 @@ class TableService:
         deal_number = match.deal_number
         first_v = self.v + 1
         if cmd.id:
-            seat.applied[cmd.id] = (first_v, cmd.cards)
+            seat.applied[cmd.id] = (first_v, cmd.cards, cmd.op.value)
             if len(seat.applied) > IDS_KEPT:
                 seat.applied.popitem(last=False)
         self._action_events(cmd, applied, deal_number)
@@ -967,7 +1029,7 @@ class TableService:
             )
 
     def _deal_finished(self, now: float) -> None:
-        match = self.match
+        match = self.played_match()
         assert match is not None
         result = match.results[-1]
         pause = self.config.between_deals_seconds != 0 and not match.over
@@ -982,11 +1044,10 @@ class TableService:
             {
                 "deal": result.number,
                 "winner": result.winner,
-                "counts": [c.bit_count() for c in result.cards_left],
                 "points": list(result.points),
                 "totals": list(match.totals),
                 # The deal is over: what each seat still held is public now.
-                "left": [card_text(c) for c in result.cards_left],
+                **_left_json(result),
                 "multipliers": list(result.score.multipliers),
                 "next_deal": self._next_deal_json(),
             },
@@ -1025,7 +1086,11 @@ class TableService:
 
     def _deal(self, cmd: Command, now: float) -> None:
         """Between deals: the next deal starts."""
-        if self.status != TableStatus.PLAYING or self.between is None or self.match is None:
+        if (
+            self.status != TableStatus.PLAYING
+            or self.between is None
+            or self.played_match() is None
+        ):
             raise Refused("bad_command", "The table is not waiting between deals")
         self.between = None
         for seat in self.seats:
@@ -1035,6 +1100,9 @@ class TableService:
     def _next_deal(self, now: float) -> None:
         """The next deal: dealt again when a replay was asked for, else shuffled with the
         cards chosen for it; computers change level now if asked to."""
+        if self.revolution is not None:
+            self._next_revolution_deal(now)
+            return
         match = self.match
         assert match is not None
         hands = list(match.deal.dealt) if self.replay else None
@@ -1050,6 +1118,16 @@ class TableService:
         self._deal_started(now)
 
     # -- a local table's settings (the Palm game's Preferences and New game) ----------------
+    def _levels(self) -> list[str]:
+        """The computer levels that play this table's rules."""
+        if self.rules.revolution is not None:
+            from ..bots.revolution import revolution_levels
+
+            return list(revolution_levels())
+        from ..bots import bot_names  # late, as for room requests: it imports every level
+
+        return list(bot_names())
+
     def _setting(self, cmd: Command, keys: tuple[str, ...]) -> dict[str, Any]:
         value = cmd.value
         if not isinstance(value, dict) or any(k not in value for k in keys):
@@ -1070,10 +1148,8 @@ class TableService:
 
     def _level_command(self, cmd: Command, now: float) -> None:
         """Every computer seat plays at a new level from the next deal (bots plan per deal)."""
-        from ..bots import bot_names  # late: the registry imports every level
-
         level = self._setting(cmd, ("level",))["level"]
-        levels = bot_names()
+        levels = self._levels()
         if level not in levels:
             raise Refused("bad_command", f"Unknown computer level {level!r} ({', '.join(levels)})")
         from_deal = 1 if self.match is None else self.match.deal_number + 1
@@ -1106,6 +1182,8 @@ class TableService:
     def _custom(self, cmd: Command, now: float) -> None:
         """A seat's chosen cards (all or some of its hand) for a deal still to come."""
         seat = self._seat(cmd.seat)
+        if self.rules.revolution is not None:
+            raise Refused("bad_command", "Cards cannot be chosen for a deal of the revolution")
         value = self._setting(cmd, ("deal", "cards"))
         deal, text = value["deal"], value["cards"]
         first = 1 if self.match is None else self.match.deal_number + 1
@@ -1142,16 +1220,18 @@ class TableService:
         if not name:
             raise Refused("bad_command", "A name needs at least one letter")
         seat.name = name
-        if self.match is not None:
-            self.match.names[seat.number] = name
+        played = self.played_match()
+        if played is not None:
+            played.names[seat.number] = name
         self._emit("renamed", Group.ALL, {"seat": seat.number, "name": name})
 
     def _replay(self, cmd: Command, now: float) -> None:
         """Between deals: the coming deal is the one just played, with the same hands."""
-        if self.status != TableStatus.PLAYING or self.between is None or self.match is None:
+        played = self.played_match()
+        if self.status != TableStatus.PLAYING or self.between is None or played is None:
             raise Refused("bad_command", "A deal can be played again once it is over")
         self.replay = True
-        self._emit("replay", Group.ALL, {"deal": self.between, "of": self.match.deal_number})
+        self._emit("replay", Group.ALL, {"deal": self.between, "of": played.deal_number})
 
     def _undo(self, cmd: Command, now: float) -> None:
         """The one person at a table of computers takes back their last play of the deal in
@@ -1160,6 +1240,8 @@ class TableService:
         afresh, as after a restore, so a table resumed from its log plays on as this one."""
         seat = self._seat(cmd.seat)
         match = self.match
+        if self.revolution is not None:
+            raise Refused("bad_command", "Plays cannot be taken back in the revolution")
         if self.status != TableStatus.PLAYING or match is None:
             raise Refused("bad_command", "There is no play to undo: the match is not on")
         if self.between is not None or match.deal.over:
@@ -1279,6 +1361,14 @@ class TableService:
             and self.match.deal.turn == seat.number
         ):
             self._turn(now)  # a fresh turn (and timer) for the returning player
+        elif (
+            self.revolution is not None
+            and self.between is None
+            and not self.revolution.deal.over
+            and self.revolution.deal.to_act == seat.number
+            and self.revolution.deal.phase is not Phase.COUNTER
+        ):
+            self._revolution_prompt(now)
 
     def _quit(self, cmd: Command, now: float) -> None:
         seat = self._seat(cmd.seat)
@@ -1337,12 +1427,9 @@ class TableService:
     def _computer(self, cmd: Command, now: float) -> None:
         seat = self._host_check(cmd, "give a seat to a computer")
         level = cmd.text or self.config.takeover_level
-        from ..bots import bot_names  # late, as for room requests: it imports every level
-
-        if level not in bot_names():
-            raise Refused(
-                "bad_command", f"Unknown computer level {level!r} ({', '.join(bot_names())})"
-            )
+        levels = self._levels()
+        if level not in levels:
+            raise Refused("bad_command", f"Unknown computer level {level!r} ({', '.join(levels)})")
         if self.status == TableStatus.PLAYING:
             if not seat.human or seat.control == Control.QUIT:
                 raise Refused("bad_command", f"A computer plays seat {seat.number} already")
@@ -1429,6 +1516,371 @@ class TableService:
         cards = None if view.can_pass else view.legal[0].mask
         return Command(Op.ACT, seat=seat.number, cards=cards, by=By.TIMER)
 
+    # -- Big 2 RevolutioN: the turn's phases -------------------------------------------------
+    # Under the expansion the match is a RevolutionMatch and a turn has phases: the player to
+    # act may activate Character cards (each opens a counter window), then plays or passes,
+    # and after a pass may draw. The counter window asks every other seat at once, with the
+    # rules' clock (``counter_seconds``): each answer is kept until the engine, which asks in
+    # turn order, comes to that seat, so an early answer tells nobody anything; computers
+    # answer after the same pause (the computer delay) whether or not they hold a Q, and a
+    # person who has not answered when the clock runs out declines.
+    def _start_revolution(self, now: float) -> None:
+        cfg = self.config
+        self.revolution = RevolutionMatch(
+            self.ruleset, [s.name for s in self.seats], seed=cfg.seed, deals=cfg.deals
+        )
+        self.status = TableStatus.PLAYING
+        for seat in self.seats:
+            seat.ready = False
+        self._emit(
+            "started",
+            Group.ALL,
+            {
+                "players": cfg.players,
+                "deals": self.revolution.deals,
+                "names": [s.name for s in self.seats],
+            },
+            state=True,
+        )
+        self._revolution_deal_started(now)
+
+    def _revolution_deal_started(self, now: float) -> None:
+        """Events for a new hand: the public hand (the Gathering, the deck count) to all,
+        each seat its own cards."""
+        match = self.revolution
+        assert match is not None
+        deal = match.deal
+        public = deal.view(None)
+        self.answers = {}
+        self._emit(
+            "deal",
+            Group.ALL,
+            {
+                "deal": match.deal_number,
+                "deals": match.deals,
+                "leader": public.leader,
+                **revolution_public_state(public),
+                "actions": [revolution_action_json(a) for a in public.actions],
+            },
+            state=True,
+        )
+        for seat in self.seats:
+            self._revolution_hand(seat.number)
+        self._revolution_prompt(now)
+
+    def _revolution_hand(self, number: int) -> None:
+        match = self.revolution
+        assert match is not None
+        view = match.deal.view(number)
+        opening = None if view.opening is None else revolution_text(1 << view.opening)
+        self._emit(
+            "hand",
+            number,
+            {"deal": match.deal_number, "cards": revolution_text(view.hand), "opening": opening},
+        )
+
+    def _next_revolution_deal(self, now: float) -> None:
+        match = self.revolution
+        assert match is not None
+        if self.replay:
+            match.next_deal(list(match.deal.dealt), match.deal.deck)
+        else:
+            match.next_deal()
+        self.replay = False
+        if self.next_level is not None:
+            for seat in self.seats:
+                if not seat.human:
+                    seat.config = replace(seat.config, level=self.next_level)
+            self.next_level = None
+        self._revolution_deal_started(now)
+
+    def _revolution_move(self, seat: Seat, cmd: Command, now: float) -> None:
+        """A move of the expansion (``act``, ``activate``, ``draw``, ``stop``; a counter
+        window's ``counter`` or ``decline``), checked by the engine, then told."""
+        match = self.revolution
+        assert match is not None
+        deal = match.deal
+        number = seat.number
+        if cmd.op in (Op.COUNTER, Op.DECLINE):
+            self._revolution_answer(seat, cmd, now)
+            return
+        before = len(deal.actions)
+        hands = list(deal.hands)
+        try:
+            if cmd.op == Op.ACT:
+                if cmd.cards is None:
+                    match.pass_(number, auto=cmd.by == By.TIMER)
+                else:
+                    match.play(number, cmd.cards)
+            elif cmd.op == Op.ACTIVATE:
+                character, give = _activation(cmd.cards)
+                match.activate(number, character, cmd.target, give)
+            elif cmd.op == Op.DRAW:
+                match.draw(number, "deck" if cmd.cards is None else _one_card(cmd.cards))
+            else:
+                match.stop(number)
+        except NotYourTurn as exc:
+            raise Refused("not_your_turn", str(exc), exc.params) from None
+        except IllegalAction as exc:
+            raise Refused("illegal", str(exc), {"reason": exc.reason, **exc.params}) from None
+        except BigTwoError as exc:  # bad notation or a mask that is no set of cards
+            raise Refused("bad_cards", str(exc)) from None
+        self._remember(seat, cmd)
+        self._revolution_told(cmd, deal.actions[before:], hands, now)
+
+    def _remember(self, seat: Seat, cmd: Command) -> None:
+        if cmd.id:
+            seat.applied[cmd.id] = (self.v + 1, cmd.cards, cmd.op.value)
+            if len(seat.applied) > IDS_KEPT:
+                seat.applied.popitem(last=False)
+
+    def _revolution_answer(self, seat: Seat, cmd: Command, now: float) -> None:
+        """An answer to the counter window, from any seat it asks, kept until its turn."""
+        match = self.revolution
+        assert match is not None
+        deal = match.deal
+        number = seat.number
+        try:
+            if deal.phase is not Phase.COUNTER or deal.pending is None:
+                # The engine's own words: there is nothing to answer now.
+                if cmd.op == Op.COUNTER:
+                    deal.verify_counter(number, _one_card(cmd.cards))
+                deal.verify_decline(number)
+            assert deal.pending is not None
+            if number == deal.pending.seat:
+                raise Refused("illegal", "You activated the function: the other players answer it")
+            if number in self.answers:
+                raise Refused("illegal", "You have answered this function already")
+            if cmd.op == Op.COUNTER:
+                card = _one_card(cmd.cards)
+                if number == deal.responder:
+                    deal.verify_counter(number, card)
+                else:  # the checks the engine makes once it comes to this seat
+                    hand = deal.view(number).hand
+                    if not hand >> card & 1:
+                        raise NotYourCards(
+                            f"Not your card: you do not hold {card_symbol(card)}",
+                            cards=card_symbol(card),
+                        )
+                    if deal.function_of(card) != "counter":
+                        raise IllegalAction("Only a Revolution Q can counter")
+        except NotYourTurn as exc:
+            raise Refused("not_your_turn", str(exc), exc.params) from None
+        except IllegalAction as exc:
+            raise Refused("illegal", str(exc), {"reason": exc.reason, **exc.params}) from None
+        except BigTwoError as exc:
+            raise Refused("bad_cards", str(exc)) from None
+        self._remember(seat, cmd)
+        self.answers[number] = cmd
+        self._emit(
+            "answered",
+            number,
+            {"deal": match.deal_number, "seat": number, "answer": cmd.op.value},
+        )
+        # The answers now due in turn order reach the engine, each told as it is applied.
+        # (Applied answers stay in ``answers`` until the window closes: each seat answers once.)
+        while deal.phase is Phase.COUNTER and deal.responder in self.answers:
+            answer = self.answers[deal.responder]
+            before = len(deal.actions)
+            hands = list(deal.hands)
+            assert answer.seat is not None
+            if answer.op == Op.COUNTER:
+                match.counter(answer.seat, _one_card(answer.cards))
+            else:
+                match.decline(answer.seat)
+            self._revolution_told(answer, deal.actions[before:], hands, now)
+
+    def _revolution_told(
+        self, cmd: Command, actions: list[RevolutionAction], hands: list[int], now: float
+    ) -> None:
+        """The events of a move: each action as each audience may see it (a face-down card
+        only to the seats the engine lets see it), the public state after the move, the
+        changed hands to their seats, then the end of the hand or what is asked next."""
+        match = self.revolution
+        assert match is not None
+        deal = match.deal
+        public = revolution_public_state(deal.view(None))
+        players = deal.players
+        for i, action in enumerate(actions):
+            by = cmd.by.value if i == 0 else "auto"
+            shown = action.seen_by(None)
+            seen = [action.seen_by(s) for s in range(players)]
+            common = {"deal": match.deal_number, "by": by}
+            if all(a == shown for a in seen):
+                self._emit(
+                    "action",
+                    Group.ALL,
+                    {**common, **revolution_action_json(shown), **public},
+                    state=True,
+                )
+                continue
+            for s, own in enumerate(seen):
+                self._emit(
+                    "action", s, {**common, **revolution_action_json(own), **public}, state=True
+                )
+            self._emit(
+                "action",
+                Group.SPECTATORS,
+                {**common, **revolution_action_json(shown), **public},
+                state=True,
+            )
+        for s in range(players):
+            if deal.hands[s] != hands[s]:
+                self._revolution_hand(s)
+        if deal.over:
+            self.answers = {}
+            self._deal_finished(now)
+            return
+        if deal.phase is not Phase.COUNTER:
+            self.answers = {}
+        opened = deal.phase is Phase.COUNTER and actions[0].move is Move.ACTIVATE
+        if opened or deal.phase is not Phase.COUNTER:
+            self._revolution_prompt(now)
+
+    def _revolution_prompt(self, now: float) -> None:
+        """Ask what is to be done now: at a counter window every other seat (each its own
+        prompt, with the cards it may counter with, and the clock); else the seat to act."""
+        match = self.revolution
+        assert match is not None
+        deal = match.deal
+        self.turn_started = now
+        if deal.phase is Phase.COUNTER and deal.pending is not None:
+            self.window_v = self.state_v
+            self.answers = {}
+            pending = deal.pending
+            options = self.rules.revolution
+            assert options is not None
+            for s in self.asked_seats():
+                hand = deal.view(s).hand
+                counters = [
+                    c for c in ids(hand & REVOLUTION_CARDS) if deal.function_of(c) == "counter"
+                ]
+                self._emit(
+                    "counter",
+                    s,
+                    {
+                        "deal": match.deal_number,
+                        "seat": pending.seat,
+                        "function": pending.function,
+                        "card": revolution_text(1 << pending.card),
+                        "target": None if pending.target < 0 else pending.target,
+                        "seconds": options.counter_seconds,
+                        "counters": [revolution_text(1 << c) for c in counters],
+                    },
+                )
+            return
+        view = deal.view(deal.turn)
+        self._emit(
+            "turn",
+            deal.turn,
+            {"deal": match.deal_number, "seat": deal.turn, **revolution_choices_json(view)},
+        )
+
+    def asked_seats(self) -> list[int]:
+        """The seats the open counter window asks, in turn order from the activator's next."""
+        assert self.revolution is not None
+        deal = self.revolution.deal
+        if deal.phase is not Phase.COUNTER or deal.pending is None:
+            return []
+        first = deal.pending.seat
+        return [(first + k) % deal.players for k in range(1, deal.players)]
+
+    def counter_deadline(self) -> float | None:
+        """When the open counter window's clock runs out (None: no window open)."""
+        if (
+            self.revolution is None
+            or self.status != TableStatus.PLAYING
+            or self.between is not None
+        ):
+            return None
+        if self.revolution.deal.phase is not Phase.COUNTER:
+            return None
+        options = self.rules.revolution
+        assert options is not None
+        return self.turn_started + options.counter_seconds
+
+    def _revolution_times(self) -> list[float]:
+        """When :meth:`_revolution_due` may next have something."""
+        assert self.revolution is not None
+        deal = self.revolution.deal
+        if deal.over:
+            return []
+        if deal.phase is Phase.COUNTER:
+            window = self.counter_deadline()
+            assert window is not None
+            waiting = [self.seats[s] for s in self.asked_seats() if s not in self.answers]
+            times = [
+                self.turn_started + self.config.computer_delay
+                for s in waiting
+                if s.control != Control.PLAYER
+            ]
+            if any(s.control == Control.PLAYER for s in waiting):
+                times.append(window)
+            return times
+        seat = self.seats[deal.turn]
+        if seat.control != Control.PLAYER:
+            return [self.turn_started + self.config.computer_delay]
+        if self.config.turn_seconds is not None:
+            return [self.turn_started + self.config.turn_seconds]
+        return []
+
+    def _revolution_due(self, now: float) -> Command | None:
+        match = self.revolution
+        assert match is not None
+        deal = match.deal
+        if deal.over:
+            return None
+        if deal.phase is Phase.COUNTER:
+            window = self.counter_deadline()
+            assert window is not None
+            for s in self.asked_seats():
+                if s in self.answers:
+                    continue
+                seat = self.seats[s]
+                if seat.control != Control.PLAYER:
+                    if now >= self.turn_started + self.config.computer_delay:
+                        return self._revolution_computer(seat)
+                elif now >= window:
+                    return Command(Op.DECLINE, seat=s, by=By.TIMER)
+            return None
+        seat = self.seats[deal.turn]
+        if seat.control != Control.PLAYER:
+            if now >= self.turn_started + self.config.computer_delay:
+                return self._revolution_computer(seat)
+        elif (
+            self.config.turn_seconds is not None
+            and now >= self.turn_started + self.config.turn_seconds
+        ):
+            if deal.phase is Phase.DRAW:
+                return Command(Op.STOP, seat=seat.number, by=By.TIMER)
+            view = deal.view(seat.number)
+            cards = None if view.can_pass else Mask(view.legal[0].mask)
+            return Command(Op.ACT, seat=seat.number, cards=cards, by=By.TIMER)
+        return None
+
+    def _revolution_computer(self, seat: Seat) -> Command:
+        """A computer's move, chosen from its seat's view only. Asked in a counter window
+        before the engine comes to it, it answers the question as it stands (the answers of
+        the seats before it are not known to it, nor to anyone, until they are applied)."""
+        from ..bots.revolution import revolution_bot  # late: the bots import the levels
+
+        match = self.revolution
+        assert match is not None
+        deal = match.deal
+        number = seat.number
+        view = deal.view(number)
+        if deal.phase is Phase.COUNTER and view.to_act != number:
+            counters = [
+                RevolutionChoice(number, Move.COUNTER, 1 << c)
+                for c in ids(view.hand & REVOLUTION_CARDS)
+                if deal.function_of(c) == "counter"
+            ]
+            asked = (*counters, RevolutionChoice(number, Move.DECLINE))
+            view = dataclasses.replace(view, to_act=number, choices=asked)
+        rng = random.Random(f"{self.config.seed}:{match.deal_number}:{number}:{len(deal.actions)}")
+        choice = revolution_bot(self._level(seat)).choose(view, rng)
+        return _revolution_command(choice)
+
     # -- events ----------------------------------------------------------------------------------
     def _emit(self, kind: str, to: Audience, data: dict[str, Any], *, state: bool = False) -> None:
         self.v += 1
@@ -1488,4 +1940,70 @@ _HANDLERS = {
     Op.REPLAY: TableService._replay,
     Op.RENAME: TableService._rename,
     Op.UNDO: TableService._undo,
+    Op.ACTIVATE: TableService._act,
+    Op.COUNTER: TableService._act,
+    Op.DECLINE: TableService._act,
+    Op.DRAW: TableService._act,
+    Op.STOP: TableService._act,
 }
+
+
+def _left_json(result: Any) -> dict[str, Any]:
+    """What each seat held when a deal ended (public then): its count of normal cards (the
+    cards that are scored) and its cards, a Revolution card with its star."""
+    if isinstance(result, RevolutionResult):
+        return {
+            "counts": [(c & NORMAL_CARDS).bit_count() for c in result.cards_left],
+            "left": [revolution_text(c) for c in result.cards_left],
+            "end": result.end.value,
+        }
+    return {
+        "counts": [c.bit_count() for c in result.cards_left],
+        "left": [card_text(c) for c in result.cards_left],
+    }
+
+
+def _one_card(cards: Mask | int | None) -> int:
+    """The one card a counter or a Gathering draw names."""
+    if cards is None or cards <= 0 or cards.bit_count() != 1:
+        raise IllegalAction("Name one card")
+    return int(cards).bit_length() - 1
+
+
+def _activation(cards: Mask | int | None) -> tuple[int, int | None]:
+    """An activation's Character card and, for an exchange, the normal card it gives."""
+    if cards is None or cards <= 0:
+        raise IllegalAction("Name the Character card to activate")
+    if cards.bit_count() == 1:  # the engine says in words what a lone card cannot do
+        return cards.bit_length() - 1, None
+    character = cards & REVOLUTION_CARDS
+    give = cards & NORMAL_CARDS
+    if character.bit_count() != 1 or give.bit_count() > 1:
+        raise IllegalAction(
+            "Name one Character card to activate (and, for an exchange, one normal card to give)"
+        )
+    return character.bit_length() - 1, give.bit_length() - 1 if give else None
+
+
+def _revolution_command(choice: RevolutionChoice) -> Command:
+    """A computer's choice as the command it is stored as."""
+    seat, move, by = choice.seat, choice.move, By.COMPUTER
+    if move is Move.PLAY:
+        return Command(Op.ACT, seat=seat, cards=Mask(choice.cards), by=by)
+    if move is Move.PASS:
+        return Command(Op.ACT, seat=seat, cards=None, by=by)
+    if move is Move.ACTIVATE:
+        give = 1 << choice.give if choice.give >= 0 else 0
+        target = choice.target if choice.target >= 0 else None
+        return Command(
+            Op.ACTIVATE, seat=seat, cards=Mask(choice.cards | give), target=target, by=by
+        )
+    if move is Move.COUNTER:
+        return Command(Op.COUNTER, seat=seat, cards=Mask(choice.cards), by=by)
+    if move is Move.DECLINE:
+        return Command(Op.DECLINE, seat=seat, by=by)
+    if move is Move.DRAW:
+        return Command(
+            Op.DRAW, seat=seat, cards=Mask(choice.cards) if choice.cards else None, by=by
+        )
+    return Command(Op.STOP, seat=seat, by=by)
