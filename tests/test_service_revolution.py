@@ -133,9 +133,9 @@ def cards_in(event: Event) -> set[int]:
     ("request_", "words"),
     [
         (
-            {"preset": "revolution", "seats": ["human", "computer:strong", "computer", "computer"]},
-            "Seat 1: the strong computer does not play revolution yet (levels that do: greedy, "
-            "random)",
+            {"preset": "revolution", "seats": ["human", "computer:expert", "computer", "computer"]},
+            "Seat 1: the expert computer does not play revolution yet (levels that do: greedy, "
+            "random, strong)",
         ),
         (
             {"preset": "revolution", "takeover_level": "expert"},
