@@ -7,13 +7,14 @@ BIN := $(VENV)/bin
 LOCK := requirements.lock
 STAMP := $(VENV)/.installed
 RAY_STAMP := $(VENV)/.installed-ray
+TRAIN_STAMP := $(VENV)/.installed-train
 CHROMIUM := /usr/bin/chromium
 # pytest runs in parallel (pytest-xdist), one worker per core; `make test WORKERS=0` runs it
 # in one process.
 WORKERS ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(WORKERS)
 
-.PHONY: play test test-slow test-ray bench lint unit js browser-deps screenshots clean venv lock
+.PHONY: play test test-slow test-ray test-train bench lint unit js browser-deps screenshots clean venv lock
 
 $(STAMP): pyproject.toml $(LOCK)
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -25,6 +26,11 @@ $(STAMP): pyproject.toml $(LOCK)
 $(RAY_STAMP): $(STAMP)
 	@$(BIN)/python -m pip install -q -c $(LOCK) -e '.[dev,ray]'
 	@touch $(RAY_STAMP)
+
+# PyTorch is an extra (bigtwo[train]), installed only for the trainer's tests.
+$(TRAIN_STAMP): $(STAMP)
+	@$(BIN)/python -m pip install -q -c $(LOCK) -e '.[dev,train]'
+	@touch $(TRAIN_STAMP)
 
 venv: $(STAMP)
 
@@ -85,6 +91,10 @@ test-slow: $(STAMP)
 # checks that no Ray process is left behind, which a second instance beside it would upset.
 test-ray: $(RAY_STAMP)
 	$(BIN)/python -m pytest -m ray tests/test_arena_ray.py
+
+# The trainer (bigtwo train, PyTorch): tiny runs, resuming bit for bit, the export.
+test-train: $(TRAIN_STAMP)
+	$(PYTEST) -m train tests/test_learn_train.py
 
 bench: $(STAMP)
 	$(BIN)/bigtwo bench engine --games 5000
