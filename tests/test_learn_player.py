@@ -165,3 +165,16 @@ def test_the_shipped_weights_play_without_torch() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "4"
+
+
+def test_bigtwo_train_without_torch_says_how_to_get_it(tmp_path: Path) -> None:
+    code = (
+        "import sys; sys.modules['torch'] = None\n"
+        "from bigtwo.cli import main\n"
+        f"sys.exit(main(['train', {str(tmp_path / 'run')!r}]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 2
+    assert "bigtwo train needs PyTorch: pip install 'bigtwo[train]'" in out.stderr
+    assert "Traceback" not in out.stderr
+    assert not (tmp_path / "run").exists()

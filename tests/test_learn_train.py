@@ -185,4 +185,9 @@ def test_the_command_trains_resumes_and_writes_its_files(
     assert Network.load(folder / EXPORT).card["iterations"] == 2
     png = (folder / "curves.png").read_bytes()
     assert png.startswith(b"\x89PNG")
+    shipped = tmp_path / "shipped.npz"
+    assert main(["train", str(folder), "--export", str(shipped)]) == 0
+    assert Network.load(shipped).card["deals"] == 12
+    assert main(["train", str(tmp_path / "none"), "--export", str(shipped)]) == 2
+    assert "No checkpoint to resume" in capsys.readouterr().err
     assert main(["train", str(tmp_path / "x"), "--threads", "0"]) == 2
