@@ -116,7 +116,8 @@ def _train(args: argparse.Namespace) -> int:
         trainer.export(args.export)
         print(
             f"wrote {args.export}: iteration {trainer.iteration}, {trainer.total_deals} deals, "
-            f"{trainer.seconds / 60:.1f} minutes of training"
+            f"{trainer.seconds / 60:.1f} minutes of training "
+            f"({trainer.cpu_seconds / 60:.1f} CPU minutes)"
         )
         return 0
     if args.resume:

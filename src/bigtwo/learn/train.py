@@ -222,6 +222,7 @@ class Progress:
     eval_low: float | None = None
     eval_high: float | None = None
     eval_rules: str = ""
+    cpu_seconds: float = 0.0  # the process's CPU time, all its threads: a shared machine's measure
 
     @staticmethod
     def header() -> list[str]:
@@ -253,6 +254,7 @@ class Trainer:
     iteration: int = 0
     total_deals: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
     curves: list[Progress] = field(default_factory=list)
 
     @classmethod
@@ -311,6 +313,7 @@ class Trainer:
         trainer.iteration = saved["iteration"]
         trainer.total_deals = saved["total_deals"]
         trainer.seconds = saved["seconds"]
+        trainer.cpu_seconds = saved.get("cpu_seconds", 0.0)
         trainer.curves = [Progress(**row) for row in saved["curves"]]
         return trainer
 
@@ -325,6 +328,7 @@ class Trainer:
             "iteration": self.iteration,
             "total_deals": self.total_deals,
             "seconds": self.seconds,
+            "cpu_seconds": self.cpu_seconds,
             "curves": [dataclasses.asdict(p) for p in self.curves],
         }
         buffer = io.BytesIO()
@@ -412,13 +416,14 @@ class Trainer:
 
     def iterate(self) -> Progress:
         """One iteration: play, learn, maybe evaluate, save."""
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         rollouts = self.collect()
         batch = merge(rollouts, self.config.reward_scale, self.config.gae_lambda)
         figures = self.update(batch)
         self.iteration += 1
         self.total_deals += sum(len(r.points) for r in rollouts)
         self.seconds += time.perf_counter() - start
+        self.cpu_seconds += time.process_time() - cpu
         progress = Progress(
             iteration=self.iteration,
             deals=self.total_deals,
@@ -429,6 +434,7 @@ class Trainer:
             entropy=figures["entropy"],
             approx_kl=figures["kl"],
             clip_fraction=figures["clip"],
+            cpu_seconds=round(self.cpu_seconds, 2),
         )
         every = self.config.eval_every
         if every and self.config.eval_deals and self.iteration % every == 0:
@@ -446,6 +452,7 @@ class Trainer:
             "iterations": self.iteration,
             "deals": self.total_deals,
             "seconds": round(self.seconds, 1),
+            "cpu_seconds": round(self.cpu_seconds, 1),
             "device": str(self.device),
             "config": dataclasses.asdict(self.config),
         }
