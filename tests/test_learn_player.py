@@ -178,3 +178,14 @@ def test_bigtwo_train_without_torch_says_how_to_get_it(tmp_path: Path) -> None:
     assert "bigtwo train needs PyTorch: pip install 'bigtwo[train]'" in out.stderr
     assert "Traceback" not in out.stderr
     assert not (tmp_path / "run").exists()
+
+
+def test_the_shipped_bot_travels_to_other_processes_without_its_weights() -> None:
+    import pickle
+
+    data = pickle.dumps(LearnedBot())
+    assert len(data) < 1000
+    assert pickle.loads(data).network is shipped_network()
+    own = Network.initial(Shape(8, 8, 8), seed=1)
+    again = pickle.loads(pickle.dumps(LearnedBot(own)))
+    assert again.network.shape == Shape(8, 8, 8)

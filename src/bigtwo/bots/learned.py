@@ -51,7 +51,13 @@ class LearnedBot(Bot):
     name = "learned"
 
     def __init__(self, network: Network | None = None) -> None:
+        self._shipped = network is None
         self.network = network if network is not None else shipped_network()
+
+    def __reduce__(self) -> tuple[type[LearnedBot], tuple[Network, ...]]:
+        # The server's thinking workers receive a bot with each decision: the shipped
+        # network travels as its name (each process reads the file once), not its weights.
+        return (LearnedBot, ()) if self._shipped else (LearnedBot, (self.network,))
 
     def choose(self, view: TableView, rng: random.Random) -> Play | None:
         if not view.legal:
