@@ -191,3 +191,25 @@ def test_the_command_trains_resumes_and_writes_its_files(
     assert main(["train", str(tmp_path / "none"), "--export", str(shipped)]) == 2
     assert "No checkpoint to resume" in capsys.readouterr().err
     assert main(["train", str(tmp_path / "x"), "--threads", "0"]) == 2
+
+
+def test_advantages_follow_each_seats_own_decisions() -> None:
+    from bigtwo.learn.train import advantages
+
+    rollout = SelfPlayRunner("palm", batch=3, seed=9).collect(uniform_policy(2), deals=3)
+    values = np.random.default_rng(0).standard_normal(len(rollout)).astype(np.float32)
+    rollout.extras["value"] = values
+    # λ = 1: every target is the seat's final reward in its deal (the Monte Carlo return)
+    _, targets = advantages(rollout, 10.0, 1.0)
+    np.testing.assert_allclose(targets, rollout.returns() * 10.0, rtol=1e-5, atol=1e-5)
+    # λ = 0: one step, to the same seat's next decision's value, or the reward at its last
+    adv, _ = advantages(rollout, 10.0, 0.0)
+    for row in range(len(rollout)):
+        later = [
+            r
+            for r in range(row + 1, len(rollout))
+            if rollout.deals[r] == rollout.deals[row] and rollout.seats[r] == rollout.seats[row]
+        ]
+        nxt = values[later[0]] if later else rollout.rewards[row] * 10.0
+        assert not later or rollout.rewards[row] == 0.0
+        assert adv[row] == pytest.approx(nxt - values[row], abs=1e-5)
