@@ -183,6 +183,7 @@ def test_the_command_trains_resumes_and_writes_its_files(
     assert [r["deals"] for r in rows] == ["6", "12"]
     assert all(r["eval_points"] != "" and r["eval_rules"] == "charlesworth2018" for r in rows)
     assert Network.load(folder / EXPORT).card["iterations"] == 2
+    assert Network.load(folder / "learned-it1.npz").card["iterations"] == 1
     png = (folder / "curves.png").read_bytes()
     assert png.startswith(b"\x89PNG")
     shipped = tmp_path / "shipped.npz"

@@ -465,9 +465,13 @@ class Trainer:
     def evaluate(self, progress: Progress) -> None:
         """The exported network against three of ``eval_opponent`` in the duplicate arena,
         on the first rule set, on boards from ``eval_seed`` (never a training deal: those are
-        shuffled from integer seeds, the arena's from ``"seed:board"`` text)."""
+        shuffled from integer seeds, the arena's from ``"seed:board"`` text). The network
+        evaluated is kept as ``learned-it{iteration}.npz`` beside the last export."""
+        network = self.export()
+        # each evaluated network is kept too, so a run's best can be chosen afterwards
+        network.save(self.folder / f"learned-it{self.iteration}.npz")
         result = arena_figures(
-            self.export(),
+            network,
             self.config.rules[0],
             self.config.eval_opponent,
             deals=self.config.eval_deals,
