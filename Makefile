@@ -7,6 +7,7 @@ BIN := $(VENV)/bin
 LOCK := requirements.lock
 STAMP := $(VENV)/.installed
 RAY_STAMP := $(VENV)/.installed-ray
+TRAIN_STAMP := $(VENV)/.installed-train
 CHROMIUM := /usr/bin/chromium
 # pytest runs in parallel (pytest-xdist), one worker per core, an idle worker taking tests queued
 # for a busy one (worksteal: the slow tests do not pile up on one worker); `make test WORKERS=0` runs it
@@ -14,7 +15,7 @@ CHROMIUM := /usr/bin/chromium
 WORKERS ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(WORKERS) --dist worksteal
 
-.PHONY: play test test-slow test-ray bench lint unit js browser-deps services screenshots clean venv lock
+.PHONY: play test test-slow test-ray test-train bench lint unit js browser-deps services screenshots clean venv lock
 
 $(STAMP): pyproject.toml $(LOCK)
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -26,6 +27,11 @@ $(STAMP): pyproject.toml $(LOCK)
 $(RAY_STAMP): $(STAMP)
 	@$(BIN)/python -m pip install -q -c $(LOCK) -e '.[dev,ray]'
 	@touch $(RAY_STAMP)
+
+# PyTorch is an extra (bigtwo[train]), installed only for the trainer's tests.
+$(TRAIN_STAMP): $(STAMP)
+	@$(BIN)/python -m pip install -q -c $(LOCK) -e '.[dev,train]'
+	@touch $(TRAIN_STAMP)
 
 venv: $(STAMP)
 
@@ -91,6 +97,10 @@ test-slow: $(STAMP)
 # checks that no Ray process is left behind, which a second instance beside it would upset.
 test-ray: $(RAY_STAMP)
 	$(BIN)/python -m pytest -m ray tests/test_arena_ray.py
+
+# The trainer (bigtwo train, PyTorch): tiny runs, resuming bit for bit, the export.
+test-train: $(TRAIN_STAMP)
+	$(PYTEST) -m train tests/test_learn_train.py
 
 bench: $(STAMP)
 	$(BIN)/bigtwo bench engine --games 5000

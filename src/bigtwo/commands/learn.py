@@ -1,9 +1,12 @@
-"""``bigtwo bench learn``: the self-play runner's decisions per second."""
+"""``bigtwo bench learn`` (the self-play runner's decisions per second) and ``bigtwo train``
+(self-play training of the learned player, with the ``train`` extra)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+from typing import Any
 
 from . import bench_parser
 
@@ -24,6 +27,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     learn.add_argument("--seed", type=int, default=1)
     learn.add_argument("--json", action="store_true")
     learn.set_defaults(run=_bench_learn)
+    register_train(sub)
 
 
 def _bench_learn(args: argparse.Namespace) -> int:
@@ -45,4 +49,127 @@ def _bench_learn(args: argparse.Namespace) -> int:
     else:
         for key, value in result.items():
             print(f"{key:>40}: {value}")
+    return 0
+
+
+# -- bigtwo train ----------------------------------------------------------------------------
+
+
+def register_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    train = sub.add_parser(
+        "train",
+        help="train the learned player's network in self-play (needs bigtwo[train])",
+        description=(
+            "Self-play PPO for the learned player. A run lives in a folder (checkpoint.pt, "
+            "curves.csv, curves.png, learned.npz); --resume continues the folder's run from "
+            "its last checkpoint with the settings it started with."
+        ),
+    )
+    train.add_argument("folder", help="the run's folder")
+    train.add_argument("--resume", action="store_true", help="continue the run in the folder")
+    train.add_argument(
+        "--export", metavar="PATH", help="only write the folder's last checkpoint's weights to PATH"
+    )
+    train.add_argument(
+        "--iterations", type=int, default=1000, help="iterations in all, resumed ones counted"
+    )
+    train.add_argument("--minutes", type=float, help="stop after this many minutes of this call")
+    train.add_argument(
+        "--rules",
+        default="palm,charlesworth2018",
+        help="presets, by commas (the first is evaluated)",
+    )
+    train.add_argument("--deals", type=int, default=256, help="self-play deals an iteration")
+    train.add_argument("--batch", type=int, default=64, help="deals in play at once")
+    train.add_argument("--epochs", type=int, default=4, help="PPO passes over an iteration's data")
+    train.add_argument("--minibatch", type=int, default=1024, help="decisions a gradient step")
+    train.add_argument("--lr", type=float, default=3e-4, help="Adam's learning rate")
+    train.add_argument("--entropy", type=float, default=0.01, help="entropy bonus")
+    train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--eval-every", type=int, default=10, help="iterations between evaluations")
+    train.add_argument("--eval-deals", type=int, default=200, help="arena deals an evaluation")
+    train.add_argument("--eval-opponent", default="greedy", help="the three arena opponents")
+    train.add_argument("--threads", type=int, default=1, help="torch's CPU threads (default 1)")
+    train.add_argument("--device", help="cpu or cuda (default: cuda when torch sees one)")
+    train.set_defaults(run=_train)
+
+
+def _train(args: argparse.Namespace) -> int:
+    try:
+        import torch
+    except ImportError:
+        print("bigtwo train needs PyTorch: pip install 'bigtwo[train]'", file=sys.stderr)
+        return 2
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..learn.train import TrainConfig, Trainer, train
+
+    if args.threads < 1 or args.iterations < 0:
+        print(
+            "bigtwo train: --threads must be at least 1, --iterations at least 0", file=sys.stderr
+        )
+        return 2
+    torch.set_num_threads(args.threads)
+    if args.export:
+        trainer = Trainer.resume(args.folder, device="cpu")
+        trainer.export(args.export)
+        print(
+            f"wrote {args.export}: iteration {trainer.iteration}, {trainer.total_deals} deals, "
+            f"{trainer.seconds / 60:.1f} minutes of training "
+            f"({trainer.cpu_seconds / 60:.1f} CPU minutes)"
+        )
+        return 0
+    if args.resume:
+        trainer = Trainer.resume(args.folder, device=args.device)
+    else:
+        config = TrainConfig(
+            rules=tuple(r.strip() for r in args.rules.split(",") if r.strip()),
+            deals=args.deals,
+            batch=args.batch,
+            epochs=args.epochs,
+            minibatch=args.minibatch,
+            lr=args.lr,
+            entropy=args.entropy,
+            seed=args.seed,
+            eval_every=args.eval_every,
+            eval_deals=args.eval_deals,
+            eval_opponent=args.eval_opponent,
+        )
+        trainer = Trainer.create(args.folder, config, device=args.device)
+    console = Console(stderr=True)
+    console.print(
+        f"training in {args.folder} on {trainer.device} ({', '.join(trainer.config.rules)}), "
+        f"from iteration {trainer.iteration}"
+    )
+    with Progress(
+        TextColumn("[bold]iteration"),
+        MofNCompleteColumn(),
+        BarColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[figures]}"),
+        console=console,
+    ) as bar:
+        task = bar.add_task("train", total=args.iterations, completed=trainer.iteration, figures="")
+        last_eval = ""
+
+        def show(p: Any) -> None:
+            nonlocal last_eval
+            if p.eval_points is not None:
+                last_eval = f" arena {p.eval_points:+.2f} [{p.eval_low:+.2f}, {p.eval_high:+.2f}]"
+                console.print(
+                    f"iteration {p.iteration}: {p.deals} deals, vs {trainer.config.eval_opponent}"
+                    f"{last_eval}"
+                )
+            bar.update(
+                task,
+                completed=p.iteration,
+                figures=f"{p.deals} deals  entropy {p.entropy:.2f}  kl {p.approx_kl:.4f}{last_eval}",
+            )
+
+        train(trainer, iterations=args.iterations, minutes=args.minutes, on_iteration=show)
+    console.print(
+        f"stopped at iteration {trainer.iteration} ({trainer.total_deals} deals); "
+        f"weights in {trainer.folder / 'learned.npz'}, curves in {trainer.folder / 'curves.csv'}"
+    )
     return 0

@@ -130,6 +130,14 @@ class SelfPlayRunner:
         self.encoder = ObservationEncoder(self.ruleset)
         self._seeds = random.Random(seed)
 
+    def get_state(self) -> object:
+        """The state of the runner's stream of deal seeds (for a trainer's checkpoint)."""
+        return self._seeds.getstate()
+
+    def set_state(self, state: object) -> None:
+        """Go back to a state from :meth:`get_state`: the same deals follow as after it."""
+        self._seeds.setstate(state)  # type: ignore[arg-type]
+
     def collect(self, policy: BatchPolicy, *, deals: int) -> Rollout:
         """Play ``deals`` whole deals (``batch`` at a time) and return every decision."""
         if deals < 1:

@@ -1,0 +1,74 @@
+"""The ``learned`` computer player: bigtwo's own network, trained in self-play, alone.
+
+It encodes its seat's view (:mod:`bigtwo.learn.encoding`), scores every legal move with the
+network (:mod:`bigtwo.learn.network`, numpy only: no torch at play time) and makes the move
+with the highest score. It searches nothing and sees nothing but its seat's view. The weights
+ship beside this module (``learned.npz``, with the card ``learned.md`` saying how they were
+trained); a trainer's own export can be played instead by passing its
+:class:`~bigtwo.learn.network.Network`. Every rule set bigtwo accepts can be encoded (its
+straights are five ranks in a row), so it plays under any of them.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..learn.encoding import ObservationEncoder, index_of
+from ..learn.network import Network
+from ..match.settings import MatchRules, RuleSet
+from . import register_bot
+from .base import Bot
+
+if TYPE_CHECKING:
+    from ..engine.plays import Play
+    from ..engine.rules import Rules
+    from ..match.settings import Scoring
+    from ..match.views import TableView
+
+WEIGHTS = Path(__file__).with_name("learned.npz")
+"""The shipped weights."""
+
+
+@cache
+def shipped_network() -> Network:
+    """The weights shipped in the package, read once per process."""
+    return Network.load(WEIGHTS)
+
+
+@cache
+def _encoder(rules: Rules, scoring: Scoring) -> ObservationEncoder:
+    return ObservationEncoder(RuleSet(rules=rules, match=MatchRules(scoring=scoring)))
+
+
+class LearnedBot(Bot):
+    """The network's favourite legal move (see the module docstring)."""
+
+    name = "learned"
+
+    def __init__(self, network: Network | None = None) -> None:
+        self._shipped = network is None
+        self.network = network if network is not None else shipped_network()
+
+    def __reduce__(self) -> tuple[type[LearnedBot], tuple[Network, ...]]:
+        # The server's thinking workers receive a bot with each decision: the shipped
+        # network travels as its name (each process reads the file once), not its weights.
+        return (LearnedBot, ()) if self._shipped else (LearnedBot, (self.network,))
+
+    def choose(self, view: TableView, rng: random.Random) -> Play | None:
+        if not view.legal:
+            return None
+        encoder = _encoder(view.rules, view.scoring)
+        options: list[Play | None] = [None] if view.can_pass else []
+        options.extend(view.legal)
+        if len(options) == 1:
+            return options[0]
+        logits, _ = self.network.scores(encoder.encode(view), [index_of(play) for play in options])
+        return options[int(np.argmax(logits))]
+
+
+register_bot("learned", LearnedBot)

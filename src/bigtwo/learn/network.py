@@ -1,0 +1,143 @@
+"""The learned player's network in numpy: its shape, its weights file, and its forward pass.
+
+One network scores every legal move of a seat. The observation (:mod:`.encoding`, 599 floats)
+goes through two layers to a *state* vector ``h``; each legal action's features (its 52 cards
+and its block of the action space, :func:`action_features`) go through two layers to an
+*action* vector ``e``; the move's logit is ``h · e``, and a value head reads the seat's
+expected points (scaled) from ``h``. Scoring moves from their cards, as DouZero does, keeps the
+weights small (about 1 MB) and lets what is learnt of one five-card play carry to the next.
+
+This module is the single definition of the forward pass: the trainer (:mod:`.train`, in
+PyTorch) builds the same layers and exports its weights to the ``.npz`` this module reads, and
+the ``learned`` computer player runs it with numpy alone. It never imports torch.
+
+>>> net = Network.initial(seed=1)
+>>> import numpy as np
+>>> obs = np.zeros((1, OBS_SIZE), dtype=np.float32)
+>>> logits, value = net.scores(obs[0], [0, 1, 2])
+>>> logits.shape, isinstance(value, float)
+((3,), True)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .encoding import ACTION_SPACE_SIZE, BLOCKS, OBS_SIZE, LearningError, action_card_matrix
+
+FloatArray = npt.NDArray[np.float32]
+
+ACTION_FEATURES = 52 + len(BLOCKS)
+"""Features of one action: its 52 cards, then its block (pass, single, pair, …) one-hot."""
+
+
+@cache
+def action_features() -> FloatArray:
+    """The ``(ACTION_SPACE_SIZE, ACTION_FEATURES)`` float32 features of every action."""
+    out = np.zeros((ACTION_SPACE_SIZE, ACTION_FEATURES), dtype=np.float32)
+    out[:, :52] = action_card_matrix()
+    for b, block in enumerate(BLOCKS):
+        out[block.start : block.start + block.size, 52 + b] = 1.0
+    out.setflags(write=False)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """The network's widths: ``hidden`` for the state layers, ``action_hidden`` for the
+    first action layer, ``embed`` for the state and action vectors."""
+
+    hidden: int = 256
+    action_hidden: int = 128
+    embed: int = 128
+
+    def layers(self) -> dict[str, tuple[int, int]]:
+        """Each layer's (inputs, outputs)."""
+        return {
+            "state1": (OBS_SIZE, self.hidden),
+            "state2": (self.hidden, self.embed),
+            "action1": (ACTION_FEATURES, self.action_hidden),
+            "action2": (self.action_hidden, self.embed),
+            "value": (self.embed, 1),
+        }
+
+
+class Network:
+    """The weights of every layer (``{name}.w`` of shape (inputs, outputs), ``{name}.b``) and a
+    card: what the weights file says of how they were made."""
+
+    def __init__(self, shape: Shape, weights: dict[str, FloatArray], card: dict[str, Any]):
+        for name, (n_in, n_out) in shape.layers().items():
+            w, b = weights.get(f"{name}.w"), weights.get(f"{name}.b")
+            if w is None or b is None or w.shape != (n_in, n_out) or b.shape != (n_out,):
+                raise LearningError(f"The network's weights lack layer '{name}' of its shape")
+        self.shape = shape
+        self.weights = {k: np.ascontiguousarray(v, dtype=np.float32) for k, v in weights.items()}
+        self.card = card
+
+    @classmethod
+    def initial(cls, shape: Shape | None = None, *, seed: int = 0) -> Network:
+        """Random weights (for tests and measurements), scaled as the trainer starts them."""
+        shape = shape or Shape()
+        rng = np.random.default_rng(seed)
+        weights: dict[str, FloatArray] = {}
+        for name, (n_in, n_out) in shape.layers().items():
+            weights[f"{name}.w"] = (
+                rng.standard_normal((n_in, n_out), dtype=np.float32) / np.sqrt(n_in)
+            ).astype(np.float32)
+            weights[f"{name}.b"] = np.zeros(n_out, dtype=np.float32)
+        return cls(shape, weights, {})
+
+    # -- the forward pass ---------------------------------------------------------------------
+
+    def _layer(self, name: str, x: FloatArray, relu: bool) -> FloatArray:
+        y: FloatArray = x @ self.weights[f"{name}.w"] + self.weights[f"{name}.b"]
+        return np.maximum(y, 0.0) if relu else y
+
+    def state(self, obs: FloatArray) -> FloatArray:
+        """The state vectors ``(B, embed)`` of observations ``(B, OBS_SIZE)``."""
+        return self._layer("state2", self._layer("state1", obs, True), True)
+
+    def actions(self, indices: npt.ArrayLike) -> FloatArray:
+        """The action vectors ``(L, embed)`` of action indices."""
+        feats = action_features()[np.asarray(indices, dtype=np.int64)]
+        return self._layer("action2", self._layer("action1", feats, True), False)
+
+    def scores(self, obs: FloatArray, legal: npt.ArrayLike) -> tuple[FloatArray, float]:
+        """One observation's logits over its ``legal`` actions, and its value."""
+        h = self.state(obs[None, :])
+        logits: FloatArray = self.actions(legal) @ h[0]
+        value = float(self._layer("value", h, False)[0, 0])
+        return logits, value
+
+    # -- the weights file ---------------------------------------------------------------------
+
+    def save(self, path: str | Path) -> None:
+        """Write the weights and the card as one ``.npz`` (float32)."""
+        meta = {"shape": [self.shape.hidden, self.shape.action_hidden, self.shape.embed]}
+        arrays: dict[str, Any] = {"__meta__": np.array(json.dumps({**meta, "card": self.card}))}
+        arrays.update(self.weights)
+        np.savez_compressed(Path(path), **arrays)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Network:
+        """Read a weights file written by :meth:`save`; a missing or foreign file is refused
+        in words."""
+        path = Path(path)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["__meta__"]))
+                weights = {k: data[k] for k in data.files if k != "__meta__"}
+        except FileNotFoundError:
+            raise LearningError(f"No network weights at {path}") from None
+        except (KeyError, ValueError, OSError) as exc:
+            raise LearningError(f"{path} is not a bigtwo network weights file ({exc})") from None
+        hidden, action_hidden, embed = meta["shape"]
+        return cls(Shape(hidden, action_hidden, embed), weights, dict(meta.get("card", {})))

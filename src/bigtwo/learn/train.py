@@ -1,0 +1,605 @@
+"""Self-play training of the ``learned`` player's network: PPO over the vectorised runner.
+
+One *iteration* plays ``deals`` whole deals with the current network in every seat
+(current-policy self-play, :class:`~.vector.SelfPlayRunner`, one batched network call per
+step), then improves the network by proximal policy optimisation (PPO, clipped objective,
+generalised advantage estimates over each seat's decisions, an entropy bonus) on those
+decisions alone, and throws them away. After every iteration it writes a checkpoint (the
+network, the optimiser, every random generator's state), so a run stopped at any point
+resumes bit for bit from its last iteration; every ``eval_every`` iterations it exports the
+network and plays it in the duplicate arena against ``eval_opponent`` on boards no training
+deal uses. ``docs/learning.md`` says why these choices.
+
+The run's folder holds ``checkpoint.pt``, ``curves.csv`` (one row per iteration), ``curves.png``
+and ``learned.npz`` (the last export, in the format :mod:`.network` reads). This module needs
+PyTorch (the ``train`` extra); the player it trains does not.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import torch
+from torch import nn
+
+from ..match.settings import RuleSet
+from .deal import ruleset_of
+from .encoding import OBS_SIZE, BoolArray, LearningError, ObsArray
+from .network import ACTION_FEATURES, Network, Shape, action_features
+from .vector import Rollout, SelfPlayRunner
+
+CHECKPOINT = "checkpoint.pt"
+CURVES = "curves.csv"
+PLOT = "curves.png"
+EXPORT = "learned.npz"
+
+
+@dataclass(frozen=True, slots=True)
+class TrainConfig:
+    """Everything that decides a run (kept in its checkpoint; a resumed run keeps it)."""
+
+    rules: tuple[str, ...] = ("palm", "charlesworth2018")
+    deals: int = 128  # per iteration, shared between the rule sets
+    batch: int = 64  # deals in play at once in each runner
+    epochs: int = 4
+    minibatch: int = 1024
+    lr: float = 3e-4
+    clip: float = 0.2
+    entropy: float = 0.01
+    value_coef: float = 0.5
+    gae_lambda: float = 0.95
+    max_grad_norm: float = 0.5
+    reward_scale: float = 10.0  # rewards are the deal's points / the rules' bound * this
+    hidden: int = 256
+    action_hidden: int = 128
+    embed: int = 128
+    seed: int = 0
+    eval_every: int = 10
+    eval_deals: int = 200
+    eval_opponent: str = "greedy"
+    eval_seed: int = 18_000_001
+
+    def shape(self) -> Shape:
+        return Shape(self.hidden, self.action_hidden, self.embed)
+
+    def check(self) -> None:
+        problems = []
+        for name in ("deals", "batch", "epochs", "minibatch", "hidden", "action_hidden", "embed"):
+            if getattr(self, name) < 1:
+                problems.append(f"{name} must be at least 1")
+        if self.deals < len(self.rules):
+            problems.append("deals must be at least one per rule set")
+        if not self.rules:
+            problems.append("name at least one rule set")
+        if self.eval_every < 0 or self.eval_deals < 0:
+            problems.append("eval_every and eval_deals cannot be negative")
+        if problems:
+            raise LearningError("; ".join(problems))
+        for name in self.rules:
+            ruleset_of(name)
+
+
+class PolicyValue(nn.Module):
+    """The network of :mod:`.network` in PyTorch (the same layers, exported as its weights)."""
+
+    def __init__(self, shape: Shape) -> None:
+        super().__init__()
+        self.shape = shape
+        self.layers = nn.ModuleDict(
+            {name: nn.Linear(n_in, n_out) for name, (n_in, n_out) in shape.layers().items()}
+        )
+        self.register_buffer("features", torch.from_numpy(action_features().copy()))
+
+    def state(self, obs: torch.Tensor) -> torch.Tensor:
+        x = torch.relu(self.layers["state1"](obs))
+        return torch.relu(self.layers["state2"](x))
+
+    def value(self, h: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = self.layers["value"](h)
+        return out.squeeze(-1)
+
+    def logits(self, h: torch.Tensor, legal: torch.Tensor, row_of: torch.Tensor) -> torch.Tensor:
+        """The logit of every legal action (flat: ``legal[i]`` of row ``row_of[i]``)."""
+        unique, inverse = torch.unique(legal, return_inverse=True)
+        feats = self.get_buffer("features")[unique]
+        e: torch.Tensor = self.layers["action2"](torch.relu(self.layers["action1"](feats)))
+        return (h[row_of] * e[inverse]).sum(-1)
+
+    def export(self, card: dict[str, Any]) -> Network:
+        weights = {}
+        for name, layer in self.layers.items():
+            assert isinstance(layer, nn.Linear)
+            weights[f"{name}.w"] = layer.weight.detach().cpu().numpy().T.copy()
+            weights[f"{name}.b"] = layer.bias.detach().cpu().numpy().copy()
+        return Network(self.shape, weights, card)
+
+
+def segment_log_softmax(
+    logits: torch.Tensor, row_of: torch.Tensor, rows: int
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Log-probabilities of flat logits within each row, and each row's entropy."""
+    top = torch.full((rows,), -math.inf, dtype=logits.dtype, device=logits.device)
+    top = top.scatter_reduce(0, row_of, logits.detach(), reduce="amax")
+    shifted = logits - top[row_of]
+    sums = torch.zeros(rows, dtype=logits.dtype, device=logits.device)
+    sums = sums.index_add(0, row_of, shifted.exp())
+    logp = shifted - sums.log()[row_of]
+    entropy = torch.zeros(rows, dtype=logits.dtype, device=logits.device)
+    entropy = entropy.index_add(0, row_of, -(logp.exp() * logp))
+    return logp, entropy
+
+
+def ragged(
+    legal: npt.NDArray[np.int32], start: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The legal actions of ``rows`` flattened, and the minibatch row of each."""
+    lengths = start[rows + 1] - start[rows]
+    row_of = np.repeat(np.arange(len(rows)), lengths)
+    offsets = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    return legal[np.repeat(start[rows], lengths) + offsets].astype(np.int64), row_of
+
+
+@dataclass(slots=True)
+class Batch:
+    """One iteration's decisions, ready for PPO: advantages and value targets included."""
+
+    observations: ObsArray
+    legal: npt.NDArray[np.int32]
+    legal_start: npt.NDArray[np.int64]
+    actions: npt.NDArray[np.int64]
+    logp: npt.NDArray[np.float32]
+    advantages: npt.NDArray[np.float32]
+    targets: npt.NDArray[np.float32]
+
+    def __len__(self) -> int:
+        return int(self.actions.shape[0])
+
+
+def advantages(
+    rollout: Rollout, scale: float, lam: float
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """GAE(λ) advantages (no discounting: a deal is short and only its end pays) over each
+    seat's own decisions in a deal, and the value targets (advantage + value)."""
+    values = rollout.extras["value"].astype(np.float64)
+    rewards = rollout.rewards.astype(np.float64) * scale
+    order = np.lexsort((np.arange(len(rollout)), rollout.seats, rollout.deals))
+    adv = np.zeros(len(rollout), dtype=np.float64)
+    running = 0.0
+    next_value = 0.0
+    for row in order[::-1].tolist():
+        if rollout.dones[row]:
+            running, next_value = 0.0, 0.0
+        delta = rewards[row] + next_value - values[row]
+        running = delta + lam * running
+        adv[row] = running
+        next_value = values[row]
+    return adv.astype(np.float32), (adv + values).astype(np.float32)
+
+
+def merge(rollouts: Sequence[Rollout], scale: float, lam: float) -> Batch:
+    parts = [advantages(r, scale, lam) for r in rollouts]
+    starts = []
+    offset = 0
+    for r in rollouts:
+        starts.append(r.legal_start[:-1] + offset)
+        offset += int(r.legal_start[-1])
+    return Batch(
+        observations=np.concatenate([r.observations for r in rollouts]),
+        legal=np.concatenate([r.legal for r in rollouts]),
+        legal_start=np.concatenate([*starts, np.array([offset], dtype=np.int64)]),
+        actions=np.concatenate([r.actions for r in rollouts]),
+        logp=np.concatenate([r.extras["logp"] for r in rollouts]).astype(np.float32),
+        advantages=np.concatenate([a for a, _ in parts]),
+        targets=np.concatenate([t for _, t in parts]),
+    )
+
+
+@dataclass(slots=True)
+class Progress:
+    """One iteration's figures, as a row of ``curves.csv``."""
+
+    iteration: int
+    deals: int
+    decisions: int
+    seconds: float
+    policy_loss: float
+    value_loss: float
+    entropy: float
+    approx_kl: float
+    clip_fraction: float
+    eval_points: float | None = None
+    eval_low: float | None = None
+    eval_high: float | None = None
+    eval_rules: str = ""
+    cpu_seconds: float = 0.0  # the process's CPU time, all its threads: a shared machine's measure
+
+    @staticmethod
+    def header() -> list[str]:
+        return [f.name for f in dataclasses.fields(Progress)]
+
+    def row(self) -> list[str]:
+        out = []
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            out.append(
+                "" if value is None else f"{value:.6g}" if isinstance(value, float) else str(value)
+            )
+        return out
+
+
+@dataclass(slots=True)
+class Trainer:
+    """A run in a folder: :meth:`create` a new one or :meth:`resume` the folder's last
+    checkpoint, then :meth:`iterate`."""
+
+    folder: Path
+    config: TrainConfig
+    device: torch.device
+    model: PolicyValue
+    optimiser: torch.optim.Optimizer
+    runners: list[SelfPlayRunner]
+    sampler: np.random.Generator
+    shuffler: torch.Generator
+    iteration: int = 0
+    total_deals: int = 0
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    curves: list[Progress] = field(default_factory=list)
+
+    @classmethod
+    def create(cls, folder: str | Path, config: TrainConfig, device: str | None = None) -> Trainer:
+        """A new run in ``folder`` (refused when the folder holds a run already)."""
+        folder = Path(folder)
+        if (folder / CHECKPOINT).exists():
+            raise LearningError(
+                f"{folder} holds a run already: resume it (--resume) or choose another folder"
+            )
+        trainer = cls._build(folder, config, device)
+        folder.mkdir(parents=True, exist_ok=True)
+        return trainer
+
+    @classmethod
+    def _build(cls, folder: Path, config: TrainConfig, device: str | None) -> Trainer:
+        config.check()
+        torch.manual_seed(config.seed)
+        dev = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
+        model = PolicyValue(config.shape()).to(dev)
+        optimiser = torch.optim.Adam(model.parameters(), lr=config.lr)
+        runners = [
+            SelfPlayRunner(name, batch=config.batch, seed=config.seed * 1000 + i)
+            for i, name in enumerate(config.rules)
+        ]
+        return cls(
+            folder,
+            config,
+            dev,
+            model,
+            optimiser,
+            runners,
+            np.random.default_rng(config.seed),
+            torch.Generator().manual_seed(config.seed),
+        )
+
+    @classmethod
+    def resume(cls, folder: str | Path, device: str | None = None) -> Trainer:
+        """The run in ``folder`` as its last checkpoint left it (its own settings)."""
+        folder = Path(folder)
+        path = folder / CHECKPOINT
+        if not path.exists():
+            raise LearningError(f"No checkpoint to resume in {folder}")
+        try:
+            saved = torch.load(path, map_location="cpu", weights_only=False)
+        except Exception as exc:  # a damaged file: say so rather than show torch's traceback
+            raise LearningError(f"{path} cannot be read as a checkpoint ({exc})") from None
+        config = TrainConfig(**{**saved["config"], "rules": tuple(saved["config"]["rules"])})
+        trainer = cls._build(folder, config, device)
+        trainer.model.load_state_dict(saved["model"])
+        trainer.optimiser.load_state_dict(saved["optimiser"])
+        for runner, state in zip(trainer.runners, saved["runners"], strict=True):
+            runner.set_state(state)
+        trainer.sampler.bit_generator.state = saved["sampler"]
+        trainer.shuffler.set_state(saved["shuffler"])
+        trainer.iteration = saved["iteration"]
+        trainer.total_deals = saved["total_deals"]
+        trainer.seconds = saved["seconds"]
+        trainer.cpu_seconds = saved.get("cpu_seconds", 0.0)
+        trainer.curves = [Progress(**row) for row in saved["curves"]]
+        return trainer
+
+    def save(self) -> None:
+        state = {
+            "config": dataclasses.asdict(self.config),
+            "model": self.model.state_dict(),
+            "optimiser": self.optimiser.state_dict(),
+            "runners": [r.get_state() for r in self.runners],
+            "sampler": self.sampler.bit_generator.state,
+            "shuffler": self.shuffler.get_state(),
+            "iteration": self.iteration,
+            "total_deals": self.total_deals,
+            "seconds": self.seconds,
+            "cpu_seconds": self.cpu_seconds,
+            "curves": [dataclasses.asdict(p) for p in self.curves],
+        }
+        buffer = io.BytesIO()
+        torch.save(state, buffer)
+        tmp = self.folder / (CHECKPOINT + ".tmp")
+        tmp.write_bytes(buffer.getvalue())
+        os.replace(tmp, self.folder / CHECKPOINT)
+        self._write_curves()
+
+    # -- playing -----------------------------------------------------------------------------
+
+    def policy(
+        self, obs: ObsArray, mask: BoolArray
+    ) -> tuple[npt.NDArray[np.int64], dict[str, Any]]:
+        """The runner's policy: samples each row's move from the network (Gumbel-max)."""
+        rows, cols = np.nonzero(mask)
+        with torch.no_grad():
+            h = self.model.state(torch.from_numpy(obs).to(self.device))
+            legal = torch.from_numpy(cols.astype(np.int64)).to(self.device)
+            row_of = torch.from_numpy(rows.astype(np.int64)).to(self.device)
+            logits = self.model.logits(h, legal, row_of)
+            logp, _ = segment_log_softmax(logits, row_of, obs.shape[0])
+            values = self.model.value(h).cpu().numpy()
+        flat_logp = logp.cpu().numpy().astype(np.float64)
+        noisy = flat_logp - np.log(-np.log(self.sampler.random(flat_logp.shape[0]) + 1e-300))
+        starts = np.searchsorted(rows, np.arange(obs.shape[0]))
+        best = np.maximum.reduceat(noisy, starts)
+        hits = np.flatnonzero(noisy == best[rows])
+        _, first = np.unique(rows[hits], return_index=True)
+        picked = hits[first]
+        return cols[picked].astype(np.int64), {
+            "logp": flat_logp[picked].astype(np.float32),
+            "value": values.astype(np.float32),
+        }
+
+    def collect(self) -> list[Rollout]:
+        shares = _split(self.config.deals, len(self.runners))
+        self.model.eval()
+        return [r.collect(self.policy, deals=n) for r, n in zip(self.runners, shares, strict=True)]
+
+    # -- learning ----------------------------------------------------------------------------
+
+    def update(self, batch: Batch) -> dict[str, float]:
+        cfg = self.config
+        dev = self.device
+        self.model.train()
+        obs_all = torch.from_numpy(batch.observations).to(dev)
+        figures = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "kl": 0.0, "clip": 0.0}
+        steps = 0
+        for _ in range(cfg.epochs):
+            order = torch.randperm(len(batch), generator=self.shuffler).numpy()
+            for begin in range(0, len(batch), cfg.minibatch):
+                rows = order[begin : begin + cfg.minibatch].astype(np.int64)
+                legal_np, row_np = ragged(batch.legal, batch.legal_start, rows)
+                legal = torch.from_numpy(legal_np).to(dev)
+                row_of = torch.from_numpy(row_np).to(dev)
+                actions = torch.from_numpy(batch.actions[rows]).to(dev)
+                old = torch.from_numpy(batch.logp[rows]).to(dev)
+                adv = torch.from_numpy(batch.advantages[rows]).to(dev)
+                target = torch.from_numpy(batch.targets[rows]).to(dev)
+                if len(rows) > 1:
+                    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+                h = self.model.state(obs_all[torch.from_numpy(rows).to(dev)])
+                logits = self.model.logits(h, legal, row_of)
+                logp, entropy = segment_log_softmax(logits, row_of, len(rows))
+                chosen = legal == actions[row_of]
+                new = torch.zeros(len(rows), device=dev).index_add(0, row_of[chosen], logp[chosen])
+                ratio = (new - old).exp()
+                clipped = ratio.clamp(1 - cfg.clip, 1 + cfg.clip)
+                policy_loss = -torch.minimum(ratio * adv, clipped * adv).mean()
+                value_loss = (self.model.value(h) - target).pow(2).mean()
+                loss = policy_loss + cfg.value_coef * value_loss - cfg.entropy * entropy.mean()
+                self.optimiser.zero_grad()
+                torch.autograd.backward(loss)
+                nn.utils.clip_grad_norm_(self.model.parameters(), cfg.max_grad_norm)
+                self.optimiser.step()
+                with torch.no_grad():
+                    figures["policy_loss"] += float(policy_loss)
+                    figures["value_loss"] += float(value_loss)
+                    figures["entropy"] += float(entropy.mean())
+                    figures["kl"] += float((old - new).mean())
+                    figures["clip"] += float(((ratio - 1).abs() > cfg.clip).float().mean())
+                steps += 1
+        return {k: v / max(steps, 1) for k, v in figures.items()}
+
+    def iterate(self) -> Progress:
+        """One iteration: play, learn, maybe evaluate, save."""
+        start, cpu = time.perf_counter(), time.process_time()
+        rollouts = self.collect()
+        batch = merge(rollouts, self.config.reward_scale, self.config.gae_lambda)
+        figures = self.update(batch)
+        self.iteration += 1
+        self.total_deals += sum(len(r.points) for r in rollouts)
+        self.seconds += time.perf_counter() - start
+        self.cpu_seconds += time.process_time() - cpu
+        progress = Progress(
+            iteration=self.iteration,
+            deals=self.total_deals,
+            decisions=len(batch),
+            seconds=round(self.seconds, 2),
+            policy_loss=figures["policy_loss"],
+            value_loss=figures["value_loss"],
+            entropy=figures["entropy"],
+            approx_kl=figures["kl"],
+            clip_fraction=figures["clip"],
+            cpu_seconds=round(self.cpu_seconds, 2),
+        )
+        every = self.config.eval_every
+        if every and self.config.eval_deals and self.iteration % every == 0:
+            self.evaluate(progress)
+        self.curves.append(progress)
+        self.save()
+        return progress
+
+    # -- exporting and evaluating -------------------------------------------------------------
+
+    def card(self) -> dict[str, Any]:
+        return {
+            "method": "PPO, current-policy self-play (bigtwo train)",
+            "rules": list(self.config.rules),
+            "iterations": self.iteration,
+            "deals": self.total_deals,
+            "seconds": round(self.seconds, 1),
+            "cpu_seconds": round(self.cpu_seconds, 1),
+            "device": str(self.device),
+            "config": dataclasses.asdict(self.config),
+        }
+
+    def export(self, path: str | Path | None = None) -> Network:
+        network = self.model.export(self.card())
+        network.save(path if path is not None else self.folder / EXPORT)
+        return network
+
+    def evaluate(self, progress: Progress) -> None:
+        """The exported network against three of ``eval_opponent`` in the duplicate arena,
+        on the first rule set, on boards from ``eval_seed`` (never a training deal: those are
+        shuffled from integer seeds, the arena's from ``"seed:board"`` text). The network
+        evaluated is kept as ``learned-it{iteration}.npz`` beside the last export."""
+        network = self.export()
+        # each evaluated network is kept too, so a run's best can be chosen afterwards
+        network.save(self.folder / f"learned-it{self.iteration}.npz")
+        result = arena_figures(
+            network,
+            self.config.rules[0],
+            self.config.eval_opponent,
+            deals=self.config.eval_deals,
+            seed=self.config.eval_seed,
+            tag=f"it{self.iteration}",
+        )
+        progress.eval_points = result["mean_points"]
+        progress.eval_low, progress.eval_high = result["ci95"]
+        progress.eval_rules = self.config.rules[0]
+
+    def _write_curves(self) -> None:
+        tmp = self.folder / (CURVES + ".tmp")
+        with tmp.open("w", newline="") as out:
+            writer = csv.writer(out)
+            writer.writerow(Progress.header())
+            for p in self.curves:
+                writer.writerow(p.row())
+        os.replace(tmp, self.folder / CURVES)
+
+
+def arena_figures(
+    network: Network,
+    rules: str,
+    opponent: str,
+    *,
+    deals: int,
+    seed: int,
+    tag: str = "eval",
+    workers: int = 1,
+) -> dict[str, Any]:
+    """``network`` as the ``learned`` player against three ``opponent``: the arena's summary
+    of its seat (mean points a deal and 95% interval over boards)."""
+    from ..arena import run_arena
+    from ..bots import register_bot
+    from ..bots.learned import LearnedBot
+
+    name = f"learned@{tag}"
+    register_bot(name, lambda: _named(LearnedBot(network), name))
+    ruleset = RuleSet.preset(rules)
+    players = ruleset.rules.default_players
+    result = run_arena(
+        ruleset,
+        [name] + [opponent] * (players - 1),
+        deals=deals,
+        duplicate=True,
+        seed=seed,
+        workers=workers,
+    )
+    summary: dict[str, Any] = result.stats[0].summary()
+    return summary
+
+
+def _named(bot: Any, name: str) -> Any:
+    bot.name = name
+    return bot
+
+
+def _split(total: int, parts: int) -> list[int]:
+    return [total // parts + (1 if i < total % parts else 0) for i in range(parts)]
+
+
+def plot(curves: Sequence[Progress], path: Path) -> bool:
+    """Draw the curves as a PNG with matplotlib; False (and no file) without it."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    deals = [p.deals for p in curves]
+    fig, axes = plt.subplots(2, 2, figsize=(10, 7))
+    for ax, key, title in zip(
+        axes.flat,
+        ("policy_loss", "value_loss", "entropy", "eval_points"),
+        ("policy loss", "value loss", "entropy", "arena points a deal (95% interval)"),
+        strict=True,
+    ):
+        if key == "eval_points":
+            pts = [
+                (p.deals, p.eval_points, p.eval_low, p.eval_high)
+                for p in curves
+                if p.eval_points is not None
+            ]
+            if pts:
+                x, y, lo, hi = zip(*pts, strict=True)
+                ax.plot(x, y, marker="o")
+                ax.fill_between(x, lo, hi, alpha=0.3)
+                ax.axhline(0.0, color="grey", linewidth=0.8)
+        else:
+            ax.plot(deals, [getattr(p, key) for p in curves])
+        ax.set_title(title)
+        ax.set_xlabel("self-play deals")
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+    return True
+
+
+def train(
+    trainer: Trainer,
+    *,
+    iterations: int,
+    minutes: float | None = None,
+    on_iteration: Callable[[Progress], None] | None = None,
+) -> Trainer:
+    """Iterate until the run has ``iterations`` in all (a resumed run counts what it had) or
+    ``minutes`` of this call are up; then export and plot."""
+    deadline = None if minutes is None else time.monotonic() + minutes * 60
+    while trainer.iteration < iterations:
+        if deadline is not None and time.monotonic() >= deadline:
+            break
+        progress = trainer.iterate()
+        if on_iteration is not None:
+            on_iteration(progress)
+    trainer.export()
+    plot(trainer.curves, trainer.folder / PLOT)
+    return trainer
+
+
+__all__ = [
+    "ACTION_FEATURES",
+    "OBS_SIZE",
+    "Batch",
+    "PolicyValue",
+    "Progress",
+    "TrainConfig",
+    "Trainer",
+    "arena_figures",
+    "train",
+]

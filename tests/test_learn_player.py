@@ -1,0 +1,191 @@
+"""The ``learned`` computer player: the shipped network's moves, numpy only, fast, fair, and
+the weights file's refusals in words (no torch needed: this runs in make test)."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bigtwo.arena import run_arena
+from bigtwo.bots import bot_names, make_bot
+from bigtwo.bots.learned import WEIGHTS, LearnedBot, shipped_network
+from bigtwo.bots.levels import level_label
+from bigtwo.engine.deal import deal_hands
+from bigtwo.learn.encoding import OBS_SIZE, LearningError, ObservationEncoder, index_of
+from bigtwo.learn.network import ACTION_FEATURES, Network, Shape, action_features
+from bigtwo.match import Match
+from bigtwo.match.settings import RuleSet
+
+CARD = WEIGHTS.with_suffix(".md")
+
+
+def test_learned_is_a_level_with_shipped_weights_and_a_card() -> None:
+    assert "learned" in bot_names()
+    assert level_label("learned") == "Self-taught (learned)"
+    assert WEIGHTS.stat().st_size < 4_000_000
+    network = shipped_network()
+    assert network.card["method"].startswith("PPO")
+    text = CARD.read_text()
+    for word in ("trained", "self-play", "deals", "arena", "95%"):
+        assert word in text, word
+
+
+def test_the_network_file_round_trips(tmp_path: Path) -> None:
+    net = Network.initial(Shape(16, 8, 8), seed=4)
+    net.card["note"] = "test"
+    net.save(tmp_path / "w.npz")
+    again = Network.load(tmp_path / "w.npz")
+    assert again.card == {"note": "test"} and again.shape == Shape(16, 8, 8)
+    obs = np.random.default_rng(0).random(OBS_SIZE, dtype=np.float32)
+    a, va = net.scores(obs, [0, 5, 900])
+    b, vb = again.scores(obs, [0, 5, 900])
+    assert np.array_equal(a, b) and va == vb
+
+
+def test_a_missing_or_foreign_weights_file_is_refused_in_words(tmp_path: Path) -> None:
+    with pytest.raises(LearningError, match="No network weights at"):
+        Network.load(tmp_path / "none.npz")
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(LearningError, match="is not a bigtwo network weights file"):
+        Network.load(tmp_path / "junk.npz")
+    np.savez(tmp_path / "other.npz", x=np.zeros(3))
+    with pytest.raises(LearningError, match="is not a bigtwo network weights file"):
+        Network.load(tmp_path / "other.npz")
+
+
+def test_action_features_are_the_cards_and_the_block() -> None:
+    feats = action_features()
+    assert feats.shape[1] == ACTION_FEATURES
+    assert feats[0].sum() == 1.0 and feats[0, 52] == 1.0  # the pass: no cards, its block
+    assert feats[1, 0] == 1.0 and feats[1, 53] == 1.0  # 3♦ alone: one card, the singles
+    assert set(feats[:, 52:].sum(axis=1).tolist()) == {1.0}
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    rules=st.sampled_from(["palm", "charlesworth2018", "pusoy-dos", "deduction"]),
+)
+def test_it_plays_whole_deals_legally_with_the_networks_favourite(seed: int, rules: str) -> None:
+    ruleset = RuleSet.preset(rules)
+    players = ruleset.rules.default_players
+    match = Match(
+        ruleset,
+        players=players,
+        hands=deal_hands(ruleset.rules, players, random.Random(seed)),
+        deals=1,
+        seed=0,
+    )
+    bot = LearnedBot()
+    encoder = ObservationEncoder(ruleset)
+    rng = random.Random(seed)
+    while not match.deal.over:
+        seat = match.deal.turn
+        view = match.view(seat)
+        if not view.legal:
+            match.pass_(seat)
+            continue
+        play = bot.choose(view, rng)
+        options = ([None] if view.can_pass else []) + list(view.legal)
+        assert play in options
+        if len(options) > 1:
+            logits, _ = bot.network.scores(encoder.encode(view), [index_of(p) for p in options])
+            assert index_of(play) == index_of(options[int(np.argmax(logits))])
+        match.act(seat, play)
+
+
+def test_it_plays_house_rules_wrapping_straights() -> None:
+    ruleset = RuleSet.preset("palm")
+    ruleset = RuleSet(
+        rules=ruleset.rules.replace(straights=["QKA23", "KA234", "34567"]), match=ruleset.match
+    )
+    match = Match(
+        ruleset, players=4, hands=deal_hands(ruleset.rules, 4, random.Random(1)), deals=1, seed=0
+    )
+    bot = make_bot("learned")
+    seat = match.deal.turn
+    view = match.view(seat)
+    assert bot.choose(view, random.Random(1)) in view.legal
+
+
+def test_it_decides_in_under_five_milliseconds_a_move() -> None:
+    ruleset = RuleSet.preset("palm")
+    bot = LearnedBot()
+    times = []
+    for seed in range(6):
+        match = Match(
+            ruleset,
+            players=4,
+            hands=deal_hands(ruleset.rules, 4, random.Random(seed)),
+            deals=1,
+            seed=0,
+        )
+        while not match.deal.over:
+            seat = match.deal.turn
+            view = match.view(seat)
+            if not view.legal:
+                match.pass_(seat)
+                continue
+            start = time.process_time()  # CPU time: the machine's other work does not count
+            play = bot.choose(view, random.Random(0))
+            times.append(time.process_time() - start)
+            match.act(seat, play)
+    assert statistics.median(times) < 0.005
+
+
+def test_it_plays_in_the_arena_same_results_for_the_same_seed() -> None:
+    ruleset = RuleSet.preset("charlesworth2018")
+    one = run_arena(
+        ruleset, ["learned", "greedy", "greedy", "greedy"], deals=8, duplicate=True, seed=3
+    )
+    two = run_arena(
+        ruleset, ["learned", "greedy", "greedy", "greedy"], deals=8, duplicate=True, seed=3
+    )
+    assert one.stats[0].points == two.stats[0].points
+    assert sum(sum(s.points) for s in one.stats) == 0  # the winner collects what the others pay
+
+
+def test_the_shipped_weights_play_without_torch() -> None:
+    code = (
+        "import sys; sys.modules['torch'] = None\n"  # any import of torch now fails
+        "from bigtwo.arena import run_arena\n"
+        "from bigtwo.match.settings import RuleSet\n"
+        "r = run_arena(RuleSet.preset('palm'), ['learned', 'greedy', 'greedy', 'greedy'], deals=4, duplicate=True)\n"
+        "print(len(r.stats[0].points))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "4"
+
+
+def test_bigtwo_train_without_torch_says_how_to_get_it(tmp_path: Path) -> None:
+    code = (
+        "import sys; sys.modules['torch'] = None\n"
+        "from bigtwo.cli import main\n"
+        f"sys.exit(main(['train', {str(tmp_path / 'run')!r}]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 2
+    assert "bigtwo train needs PyTorch: pip install 'bigtwo[train]'" in out.stderr
+    assert "Traceback" not in out.stderr
+    assert not (tmp_path / "run").exists()
+
+
+def test_the_shipped_bot_travels_to_other_processes_without_its_weights() -> None:
+    import pickle
+
+    data = pickle.dumps(LearnedBot())
+    assert len(data) < 1000
+    assert pickle.loads(data).network is shipped_network()
+    own = Network.initial(Shape(8, 8, 8), seed=1)
+    again = pickle.loads(pickle.dumps(LearnedBot(own)))
+    assert again.network.shape == Shape(8, 8, 8)

@@ -1,0 +1,216 @@
+"""The trainer (``bigtwo train``, PyTorch): tiny runs that resume bit for bit, an export that
+plays as the numpy network computes it, and the command's files and refusals."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="the trainer needs PyTorch: make test-train")
+
+from bigtwo.cli import main  # noqa: E402
+from bigtwo.engine.errors import BigTwoError  # noqa: E402
+from bigtwo.learn.encoding import ACTION_SPACE_SIZE, LearningError  # noqa: E402
+from bigtwo.learn.network import Network  # noqa: E402
+from bigtwo.learn.train import (  # noqa: E402
+    CHECKPOINT,
+    CURVES,
+    EXPORT,
+    TrainConfig,
+    Trainer,
+    ragged,
+    segment_log_softmax,
+)
+from bigtwo.learn.vector import SelfPlayRunner, uniform_policy  # noqa: E402
+
+pytestmark = pytest.mark.train
+
+TINY = TrainConfig(
+    deals=8,
+    batch=4,
+    epochs=2,
+    minibatch=64,
+    hidden=32,
+    action_hidden=16,
+    embed=16,
+    eval_every=2,
+    eval_deals=4,
+    eval_opponent="greedy",
+)
+
+
+@pytest.fixture(autouse=True)
+def one_thread() -> None:
+    torch.set_num_threads(1)
+
+
+def _weights(trainer: Trainer) -> dict[str, np.ndarray]:
+    return {k: v.detach().numpy().copy() for k, v in trainer.model.state_dict().items()}
+
+
+def test_a_resumed_run_is_the_same_run_bit_for_bit(tmp_path: Path) -> None:
+    straight = Trainer.create(tmp_path / "straight", TINY, device="cpu")
+    for _ in range(3):
+        straight.iterate()
+    first = Trainer.create(tmp_path / "stopped", TINY, device="cpu")
+    first.iterate()
+    del first
+    again = Trainer.resume(tmp_path / "stopped", device="cpu")
+    assert again.iteration == 1
+    again.iterate()
+    again.iterate()
+    a, b = _weights(straight), _weights(again)
+    assert a.keys() == b.keys()
+    for key in a:
+        assert np.array_equal(a[key], b[key]), key
+    for p, q in zip(straight.curves, again.curves, strict=True):
+        assert (p.policy_loss, p.value_loss, p.entropy, p.eval_points) == (
+            q.policy_loss,
+            q.value_loss,
+            q.entropy,
+            q.eval_points,
+        )
+    assert straight.curves[1].eval_points is not None  # the evaluation ran in both
+    # and the optimiser's moments too: one more step from each stays equal
+    straight.iterate()
+    again.iterate()
+    assert all(
+        np.array_equal(x, y)
+        for x, y in zip(_weights(straight).values(), _weights(again).values(), strict=True)
+    )
+
+
+def test_learning_changes_the_weights_and_the_checkpoint_keeps_them(tmp_path: Path) -> None:
+    trainer = Trainer.create(tmp_path / "run", TINY, device="cpu")
+    before = _weights(trainer)
+    trainer.iterate()
+    after = _weights(trainer)
+    assert any(not np.array_equal(before[k], after[k]) for k in before)
+    resumed = Trainer.resume(tmp_path / "run", device="cpu")
+    assert all(np.array_equal(after[k], v) for k, v in _weights(resumed).items())
+
+
+def test_the_export_scores_moves_as_the_torch_network_does(tmp_path: Path) -> None:
+    trainer = Trainer.create(tmp_path / "run", TINY, device="cpu")
+    trainer.iterate()
+    trainer.export()
+    network = Network.load(tmp_path / "run" / EXPORT)
+    assert network.card["iterations"] == 1 and network.card["deals"] == 8
+    rollout = SelfPlayRunner("palm", batch=4, seed=5).collect(uniform_policy(1), deals=2)
+    rows = np.arange(len(rollout))
+    legal, row_of = ragged(rollout.legal, rollout.legal_start, rows)
+    with torch.no_grad():
+        h = trainer.model.state(torch.from_numpy(rollout.observations))
+        flat = trainer.model.logits(h, torch.from_numpy(legal), torch.from_numpy(row_of)).numpy()
+        values = trainer.model.value(h).numpy()
+    for row in rows[:40]:
+        mine = rollout.legal[rollout.legal_start[row] : rollout.legal_start[row + 1]]
+        logits, value = network.scores(rollout.observations[row], mine)
+        np.testing.assert_allclose(logits, flat[row_of == row], rtol=1e-4, atol=1e-5)
+        assert value == pytest.approx(float(values[row]), rel=1e-4, abs=1e-5)
+
+
+def test_segment_log_softmax_is_the_masked_softmax() -> None:
+    gen = torch.Generator().manual_seed(3)
+    dense = torch.randn(5, 40, generator=gen)
+    mask = torch.rand(5, 40, generator=gen) < 0.3
+    mask[:, 0] = True
+    rows, cols = mask.nonzero(as_tuple=True)
+    logp, entropy = segment_log_softmax(dense[rows, cols], rows, 5)
+    expected = torch.log_softmax(dense.masked_fill(~mask, -torch.inf), dim=1)
+    assert torch.allclose(logp, expected[rows, cols], atol=1e-6)
+    p = expected.exp()
+    want = -(p * expected.masked_fill(~mask, 0.0)).sum(1)
+    assert torch.allclose(entropy, want, atol=1e-6)
+
+
+def test_ragged_picks_each_rows_legal_actions() -> None:
+    rollout = SelfPlayRunner("palm", batch=2, seed=2).collect(uniform_policy(0), deals=1)
+    rows = np.array([3, 0, 5])
+    legal, row_of = ragged(rollout.legal, rollout.legal_start, rows)
+    masks = rollout.masks(rows)
+    for i in range(3):
+        assert sorted(legal[row_of == i].tolist()) == np.flatnonzero(masks[i]).tolist()
+    assert legal.max() < ACTION_SPACE_SIZE
+
+
+def test_sampled_moves_are_legal_and_follow_the_network(tmp_path: Path) -> None:
+    trainer = Trainer.create(tmp_path / "run", TINY, device="cpu")
+    rollout = trainer.runners[0].collect(trainer.policy, deals=3)
+    masks = rollout.masks()
+    assert masks[np.arange(len(rollout)), rollout.actions].all()
+    assert (rollout.extras["logp"] <= 0).all()
+    # the logged log-probability is the chosen move's under the network
+    rows = np.arange(len(rollout))
+    legal, row_of = ragged(rollout.legal, rollout.legal_start, rows)
+    with torch.no_grad():
+        h = trainer.model.state(torch.from_numpy(rollout.observations))
+        logits = trainer.model.logits(h, torch.from_numpy(legal), torch.from_numpy(row_of))
+        logp, _ = segment_log_softmax(logits, torch.from_numpy(row_of), len(rows))
+    chosen = legal == rollout.actions[row_of]
+    np.testing.assert_allclose(logp.numpy()[chosen], rollout.extras["logp"], atol=1e-5)
+
+
+def test_bad_settings_are_refused_in_words(tmp_path: Path) -> None:
+    with pytest.raises(LearningError, match="deals must be at least 1"):
+        Trainer.create(tmp_path / "a", TrainConfig(deals=0))
+    with pytest.raises(BigTwoError, match="Unknown rule preset 'not-a-preset'"):
+        Trainer.create(tmp_path / "b", TrainConfig(rules=("not-a-preset",)))
+    with pytest.raises(LearningError, match="No checkpoint to resume"):
+        Trainer.resume(tmp_path / "nothing")
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / CHECKPOINT).write_text("not a checkpoint")
+    with pytest.raises(LearningError, match="cannot be read as a checkpoint"):
+        Trainer.resume(tmp_path / "bad")
+
+
+def test_the_command_trains_resumes_and_writes_its_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "run"
+    tiny = ["--deals", "6", "--batch", "3", "--epochs", "1", "--minibatch", "64"]
+    tiny += ["--eval-every", "1", "--eval-deals", "4", "--rules", "charlesworth2018"]
+    assert main(["train", str(folder), "--iterations", "1", *tiny]) == 0
+    assert main(["train", str(folder), "--iterations", "1", *tiny]) == 2
+    assert "holds a run already" in capsys.readouterr().err
+    assert main(["train", str(folder), "--resume", "--iterations", "2"]) == 0
+    with (folder / CURVES).open() as f:
+        rows = list(csv.DictReader(f))
+    assert [r["iteration"] for r in rows] == ["1", "2"]
+    assert [r["deals"] for r in rows] == ["6", "12"]
+    assert all(r["eval_points"] != "" and r["eval_rules"] == "charlesworth2018" for r in rows)
+    assert Network.load(folder / EXPORT).card["iterations"] == 2
+    assert Network.load(folder / "learned-it1.npz").card["iterations"] == 1
+    png = (folder / "curves.png").read_bytes()
+    assert png.startswith(b"\x89PNG")
+    shipped = tmp_path / "shipped.npz"
+    assert main(["train", str(folder), "--export", str(shipped)]) == 0
+    assert Network.load(shipped).card["deals"] == 12
+    assert main(["train", str(tmp_path / "none"), "--export", str(shipped)]) == 2
+    assert "No checkpoint to resume" in capsys.readouterr().err
+    assert main(["train", str(tmp_path / "x"), "--threads", "0"]) == 2
+
+
+def test_advantages_follow_each_seats_own_decisions() -> None:
+    from bigtwo.learn.train import advantages
+
+    rollout = SelfPlayRunner("palm", batch=3, seed=9).collect(uniform_policy(2), deals=3)
+    values = np.random.default_rng(0).standard_normal(len(rollout)).astype(np.float32)
+    rollout.extras["value"] = values
+    # λ = 1: every target is the seat's final reward in its deal (the Monte Carlo return)
+    _, targets = advantages(rollout, 10.0, 1.0)
+    np.testing.assert_allclose(targets, rollout.returns() * 10.0, rtol=1e-5, atol=1e-5)
+    # λ = 0: one step, to the same seat's next decision's value, or the reward at its last
+    adv, _ = advantages(rollout, 10.0, 0.0)
+    for row in range(len(rollout)):
+        later = [
+            r
+            for r in range(row + 1, len(rollout))
+            if rollout.deals[r] == rollout.deals[row] and rollout.seats[r] == rollout.seats[row]
+        ]
+        nxt = values[later[0]] if later else rollout.rewards[row] * 10.0
+        assert not later or rollout.rewards[row] == 0.0
+        assert adv[row] == pytest.approx(nxt - values[row], abs=1e-5)
