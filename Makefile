@@ -41,7 +41,7 @@ lock:
 	rm -rf .lock-venv
 	$(PY) -m venv .lock-venv
 	.lock-venv/bin/python -m pip install -q --upgrade pip
-	.lock-venv/bin/python -m pip install -q '.[dev,ray]'
+	.lock-venv/bin/python -m pip install -q '.[dev,ray,train]'
 	{ echo "# Exact versions for make's installs (pip install -c); rewrite with make lock."; \
 	  .lock-venv/bin/python -m pip freeze --all --exclude bigtwo --exclude setuptools \
 	    --exclude wheel; } > $(LOCK)
