@@ -21,7 +21,7 @@ from bigtwo.bots.learned import WEIGHTS, LearnedBot, shipped_network
 from bigtwo.bots.levels import level_label
 from bigtwo.engine.deal import deal_hands
 from bigtwo.learn.encoding import OBS_SIZE, LearningError, ObservationEncoder, index_of
-from bigtwo.learn.network import ACTION_FEATURES, Network, Shape, action_features
+from bigtwo.learn.network import ACTION_FEATURES, LearnedNetwork, Shape, action_features
 from bigtwo.match import Match
 from bigtwo.match.settings import RuleSet
 
@@ -40,10 +40,10 @@ def test_learned_is_a_level_with_shipped_weights_and_a_card() -> None:
 
 
 def test_the_network_file_round_trips(tmp_path: Path) -> None:
-    net = Network.initial(Shape(16, 8, 8), seed=4)
+    net = LearnedNetwork.initial(Shape(16, 8, 8), seed=4)
     net.card["note"] = "test"
     net.save(tmp_path / "w.npz")
-    again = Network.load(tmp_path / "w.npz")
+    again = LearnedNetwork.load(tmp_path / "w.npz")
     assert again.card == {"note": "test"} and again.shape == Shape(16, 8, 8)
     obs = np.random.default_rng(0).random(OBS_SIZE, dtype=np.float32)
     a, va = net.scores(obs, [0, 5, 900])
@@ -53,13 +53,13 @@ def test_the_network_file_round_trips(tmp_path: Path) -> None:
 
 def test_a_missing_or_foreign_weights_file_is_refused_in_words(tmp_path: Path) -> None:
     with pytest.raises(LearningError, match="No network weights at"):
-        Network.load(tmp_path / "none.npz")
+        LearnedNetwork.load(tmp_path / "none.npz")
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
     with pytest.raises(LearningError, match="is not a bigtwo network weights file"):
-        Network.load(tmp_path / "junk.npz")
+        LearnedNetwork.load(tmp_path / "junk.npz")
     np.savez(tmp_path / "other.npz", x=np.zeros(3))
     with pytest.raises(LearningError, match="is not a bigtwo network weights file"):
-        Network.load(tmp_path / "other.npz")
+        LearnedNetwork.load(tmp_path / "other.npz")
 
 
 def test_action_features_are_the_cards_and_the_block() -> None:
@@ -186,6 +186,6 @@ def test_the_shipped_bot_travels_to_other_processes_without_its_weights() -> Non
     data = pickle.dumps(LearnedBot())
     assert len(data) < 1000
     assert pickle.loads(data).network is shipped_network()
-    own = Network.initial(Shape(8, 8, 8), seed=1)
+    own = LearnedNetwork.initial(Shape(8, 8, 8), seed=1)
     again = pickle.loads(pickle.dumps(LearnedBot(own)))
     assert again.network.shape == Shape(8, 8, 8)

@@ -14,7 +14,7 @@ torch = pytest.importorskip("torch", reason="the trainer needs PyTorch: make tes
 from bigtwo.cli import main  # noqa: E402
 from bigtwo.engine.errors import BigTwoError  # noqa: E402
 from bigtwo.learn.encoding import ACTION_SPACE_SIZE, LearningError  # noqa: E402
-from bigtwo.learn.network import Network  # noqa: E402
+from bigtwo.learn.network import LearnedNetwork  # noqa: E402
 from bigtwo.learn.train import (  # noqa: E402
     CHECKPOINT,
     CURVES,
@@ -97,7 +97,7 @@ def test_the_export_scores_moves_as_the_torch_network_does(tmp_path: Path) -> No
     trainer = Trainer.create(tmp_path / "run", TINY, device="cpu")
     trainer.iterate()
     trainer.export()
-    network = Network.load(tmp_path / "run" / EXPORT)
+    network = LearnedNetwork.load(tmp_path / "run" / EXPORT)
     assert network.card["iterations"] == 1 and network.card["deals"] == 8
     rollout = SelfPlayRunner("palm", batch=4, seed=5).collect(uniform_policy(1), deals=2)
     rows = np.arange(len(rollout))
@@ -182,13 +182,13 @@ def test_the_command_trains_resumes_and_writes_its_files(
     assert [r["iteration"] for r in rows] == ["1", "2"]
     assert [r["deals"] for r in rows] == ["6", "12"]
     assert all(r["eval_points"] != "" and r["eval_rules"] == "charlesworth2018" for r in rows)
-    assert Network.load(folder / EXPORT).card["iterations"] == 2
-    assert Network.load(folder / "learned-it1.npz").card["iterations"] == 1
+    assert LearnedNetwork.load(folder / EXPORT).card["iterations"] == 2
+    assert LearnedNetwork.load(folder / "learned-it1.npz").card["iterations"] == 1
     png = (folder / "curves.png").read_bytes()
     assert png.startswith(b"\x89PNG")
     shipped = tmp_path / "shipped.npz"
     assert main(["train", str(folder), "--export", str(shipped)]) == 0
-    assert Network.load(shipped).card["deals"] == 12
+    assert LearnedNetwork.load(shipped).card["deals"] == 12
     assert main(["train", str(tmp_path / "none"), "--export", str(shipped)]) == 2
     assert "No checkpoint to resume" in capsys.readouterr().err
     assert main(["train", str(tmp_path / "x"), "--threads", "0"]) == 2

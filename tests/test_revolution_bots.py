@@ -148,7 +148,7 @@ def test_bench_revolution_prints_its_figures_as_tables(capsys: pytest.CaptureFix
     figures = json.loads(capsys.readouterr().out)
     assert main(["bench", "revolution", "--deals", "6", "--seed", "4"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("6 random hands, 4 players, ")
+    assert out.lstrip().startswith("6 random hands, 4 players, ")  # the title is centred
     rows = _rows(out)
     assert rows["invariant violations"] == ["0"]
     assert rows["functions per hand"] == [str(figures["functions_per_deal"])]

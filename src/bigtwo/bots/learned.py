@@ -5,7 +5,7 @@ network (:mod:`bigtwo.learn.network`, numpy only: no torch at play time) and mak
 with the highest score. It searches nothing and sees nothing but its seat's view. The weights
 ship beside this module (``learned.npz``, with the card ``learned.md`` saying how they were
 trained); a trainer's own export can be played instead by passing its
-:class:`~bigtwo.learn.network.Network`. Every rule set bigtwo accepts can be encoded (its
+:class:`~bigtwo.learn.network.LearnedNetwork`. Every rule set bigtwo accepts can be encoded (its
 straights are five ranks in a row), so it plays under any of them.
 """
 
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..learn.encoding import ObservationEncoder, index_of
-from ..learn.network import Network
+from ..learn.network import LearnedNetwork
 from ..match.settings import MatchRules, RuleSet
 from . import register_bot
 from .base import Bot
@@ -35,9 +35,9 @@ WEIGHTS = Path(__file__).with_name("learned.npz")
 
 
 @cache
-def shipped_network() -> Network:
+def shipped_network() -> LearnedNetwork:
     """The weights shipped in the package, read once per process."""
-    return Network.load(WEIGHTS)
+    return LearnedNetwork.load(WEIGHTS)
 
 
 @cache
@@ -50,11 +50,11 @@ class LearnedBot(Bot):
 
     name = "learned"
 
-    def __init__(self, network: Network | None = None) -> None:
+    def __init__(self, network: LearnedNetwork | None = None) -> None:
         self._shipped = network is None
         self.network = network if network is not None else shipped_network()
 
-    def __reduce__(self) -> tuple[type[LearnedBot], tuple[Network, ...]]:
+    def __reduce__(self) -> tuple[type[LearnedBot], tuple[LearnedNetwork, ...]]:
         # The server's thinking workers receive a bot with each decision: the shipped
         # network travels as its name (each process reads the file once), not its weights.
         return (LearnedBot, ()) if self._shipped else (LearnedBot, (self.network,))

@@ -11,7 +11,7 @@ This module is the single definition of the forward pass: the trainer (:mod:`.tr
 PyTorch) builds the same layers and exports its weights to the ``.npz`` this module reads, and
 the ``learned`` computer player runs it with numpy alone. It never imports torch.
 
->>> net = Network.initial(seed=1)
+>>> net = LearnedNetwork.initial(seed=1)
 >>> import numpy as np
 >>> obs = np.zeros((1, OBS_SIZE), dtype=np.float32)
 >>> logits, value = net.scores(obs[0], [0, 1, 2])
@@ -32,14 +32,14 @@ import numpy.typing as npt
 
 from .encoding import ACTION_SPACE_SIZE, BLOCKS, OBS_SIZE, LearningError, action_card_matrix
 
-FloatArray = npt.NDArray[np.float32]
+Floats = npt.NDArray[np.float32]
 
 ACTION_FEATURES = 52 + len(BLOCKS)
 """Features of one action: its 52 cards, then its block (pass, single, pair, …) one-hot."""
 
 
 @cache
-def action_features() -> FloatArray:
+def action_features() -> Floats:
     """The ``(ACTION_SPACE_SIZE, ACTION_FEATURES)`` float32 features of every action."""
     out = np.zeros((ACTION_SPACE_SIZE, ACTION_FEATURES), dtype=np.float32)
     out[:, :52] = action_card_matrix()
@@ -69,11 +69,11 @@ class Shape:
         }
 
 
-class Network:
+class LearnedNetwork:
     """The weights of every layer (``{name}.w`` of shape (inputs, outputs), ``{name}.b``) and a
     card: what the weights file says of how they were made."""
 
-    def __init__(self, shape: Shape, weights: dict[str, FloatArray], card: dict[str, Any]):
+    def __init__(self, shape: Shape, weights: dict[str, Floats], card: dict[str, Any]):
         for name, (n_in, n_out) in shape.layers().items():
             w, b = weights.get(f"{name}.w"), weights.get(f"{name}.b")
             if w is None or b is None or w.shape != (n_in, n_out) or b.shape != (n_out,):
@@ -83,11 +83,11 @@ class Network:
         self.card = card
 
     @classmethod
-    def initial(cls, shape: Shape | None = None, *, seed: int = 0) -> Network:
+    def initial(cls, shape: Shape | None = None, *, seed: int = 0) -> LearnedNetwork:
         """Random weights (for tests and measurements), scaled as the trainer starts them."""
         shape = shape or Shape()
         rng = np.random.default_rng(seed)
-        weights: dict[str, FloatArray] = {}
+        weights: dict[str, Floats] = {}
         for name, (n_in, n_out) in shape.layers().items():
             weights[f"{name}.w"] = (
                 rng.standard_normal((n_in, n_out), dtype=np.float32) / np.sqrt(n_in)
@@ -97,23 +97,23 @@ class Network:
 
     # -- the forward pass ---------------------------------------------------------------------
 
-    def _layer(self, name: str, x: FloatArray, relu: bool) -> FloatArray:
-        y: FloatArray = x @ self.weights[f"{name}.w"] + self.weights[f"{name}.b"]
+    def _layer(self, name: str, x: Floats, relu: bool) -> Floats:
+        y: Floats = x @ self.weights[f"{name}.w"] + self.weights[f"{name}.b"]
         return np.maximum(y, 0.0) if relu else y
 
-    def state(self, obs: FloatArray) -> FloatArray:
+    def state(self, obs: Floats) -> Floats:
         """The state vectors ``(B, embed)`` of observations ``(B, OBS_SIZE)``."""
         return self._layer("state2", self._layer("state1", obs, True), True)
 
-    def actions(self, indices: npt.ArrayLike) -> FloatArray:
+    def actions(self, indices: npt.ArrayLike) -> Floats:
         """The action vectors ``(L, embed)`` of action indices."""
         feats = action_features()[np.asarray(indices, dtype=np.int64)]
         return self._layer("action2", self._layer("action1", feats, True), False)
 
-    def scores(self, obs: FloatArray, legal: npt.ArrayLike) -> tuple[FloatArray, float]:
+    def scores(self, obs: Floats, legal: npt.ArrayLike) -> tuple[Floats, float]:
         """One observation's logits over its ``legal`` actions, and its value."""
         h = self.state(obs[None, :])
-        logits: FloatArray = self.actions(legal) @ h[0]
+        logits: Floats = self.actions(legal) @ h[0]
         value = float(self._layer("value", h, False)[0, 0])
         return logits, value
 
@@ -127,7 +127,7 @@ class Network:
         np.savez_compressed(Path(path), **arrays)
 
     @classmethod
-    def load(cls, path: str | Path) -> Network:
+    def load(cls, path: str | Path) -> LearnedNetwork:
         """Read a weights file written by :meth:`save`; a missing or foreign file is refused
         in words."""
         path = Path(path)

@@ -36,7 +36,7 @@ from torch import nn
 from ..match.settings import RuleSet
 from .deal import ruleset_of
 from .encoding import OBS_SIZE, BoolArray, LearningError, ObsArray
-from .network import ACTION_FEATURES, Network, Shape, action_features
+from .network import ACTION_FEATURES, LearnedNetwork, Shape, action_features
 from .vector import Rollout, SelfPlayRunner
 
 CHECKPOINT = "checkpoint.pt"
@@ -116,13 +116,13 @@ class PolicyValue(nn.Module):
         e: torch.Tensor = self.layers["action2"](torch.relu(self.layers["action1"](feats)))
         return (h[row_of] * e[inverse]).sum(-1)
 
-    def export(self, card: dict[str, Any]) -> Network:
+    def export(self, card: dict[str, Any]) -> LearnedNetwork:
         weights = {}
         for name, layer in self.layers.items():
             assert isinstance(layer, nn.Linear)
             weights[f"{name}.w"] = layer.weight.detach().cpu().numpy().T.copy()
             weights[f"{name}.b"] = layer.bias.detach().cpu().numpy().copy()
-        return Network(self.shape, weights, card)
+        return LearnedNetwork(self.shape, weights, card)
 
 
 def segment_log_softmax(
@@ -457,7 +457,7 @@ class Trainer:
             "config": dataclasses.asdict(self.config),
         }
 
-    def export(self, path: str | Path | None = None) -> Network:
+    def export(self, path: str | Path | None = None) -> LearnedNetwork:
         network = self.model.export(self.card())
         network.save(path if path is not None else self.folder / EXPORT)
         return network
@@ -493,7 +493,7 @@ class Trainer:
 
 
 def arena_figures(
-    network: Network,
+    network: LearnedNetwork,
     rules: str,
     opponent: str,
     *,
