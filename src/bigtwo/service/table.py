@@ -958,7 +958,9 @@ class TableService:
                 raise Refused("bad_command", f"An action id is at most {MAX_ACTION_ID} characters")
             done = seat.applied.get(cmd.id)
             if done is not None:
-                if done[1] != cmd.cards or (*done[2:], Op.ACT.value)[0] != cmd.op.value:
+                # (an entry of a snapshot from before revolution tables holds no operation)
+                done_op = done[2] if len(done) > 2 else Op.ACT.value
+                if done[1] != cmd.cards or done_op != cmd.op.value:
                     raise Refused(
                         "id_reused",
                         f"Action id {cmd.id!r} was already used for another action: "
