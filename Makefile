@@ -13,6 +13,10 @@ CHROMIUM := /usr/bin/chromium
 # for a busy one (worksteal: the slow tests do not pile up on one worker); `make test WORKERS=0` runs it
 # in one process.
 WORKERS ?= auto
+# Python may write its bytecode caches: with PYTHONDONTWRITEBYTECODE set (some shells set it),
+# every pytest process compiles its assertion-rewritten plugins again, and every server and
+# command the tests start compiles bigtwo again, each time.
+unexport PYTHONDONTWRITEBYTECODE
 PYTEST := $(BIN)/python -m pytest -n $(WORKERS) --dist worksteal
 
 .PHONY: play test test-slow test-ray test-train bench lint unit js browser-deps services screenshots clean venv lock
