@@ -296,6 +296,9 @@ def _bytes(value: Any) -> bytes | None:
     return None if value is None else bytes(value)
 
 
+OPEN_LOCKED_SECONDS = 10.0  # how long open_store tries a SQLite file another server is opening
+
+
 class SQLiteStore(SQLStore):
     """Tables in one SQLite file."""
 
@@ -421,10 +424,18 @@ def open_store(
     (``checkpoint``: with its WAL checkpointer; tools that only read need none)."""
     if is_postgres_url(str(db)):
         return PostgresStore(str(db), sync=sync)
-    try:
-        return SQLiteStore(db, sync=sync, checkpoint=checkpoint)
-    except (sqlite3.Error, OSError) as exc:
-        raise StoreError(f"Cannot open the table database {db}: {exc}") from None
+    # Servers opening one new file at once: the one turning it to WAL may be refused at once
+    # ("database is locked", past the busy timeout's waiting); it tries again for a while.
+    give_up = time.monotonic() + OPEN_LOCKED_SECONDS
+    while True:
+        try:
+            return SQLiteStore(db, sync=sync, checkpoint=checkpoint)
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= give_up:
+                raise StoreError(f"Cannot open the table database {db}: {exc}") from None
+            time.sleep(0.05)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"Cannot open the table database {db}: {exc}") from None
 
 
 class MemoryStore:
