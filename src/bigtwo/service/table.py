@@ -888,6 +888,11 @@ class TableService:
             # Who sat where, for the match record: "human" or the computer's level.
             kinds=[s.config.kind if s.human else s.config.level for s in self.seats],
         )
+        self._announce_start(self.match.deals)
+        self._deal_started(now)
+
+    def _announce_start(self, deals: int) -> None:
+        """The match is on: nobody is waiting to be ready, and everyone is told so."""
         self.status = TableStatus.PLAYING
         for seat in self.seats:
             seat.ready = False
@@ -895,13 +900,12 @@ class TableService:
             "started",
             Group.ALL,
             {
-                "players": cfg.players,
-                "deals": self.match.deals,
+                "players": self.config.players,
+                "deals": deals,
                 "names": [s.name for s in self.seats],
             },
             state=True,
         )
-        self._deal_started(now)
 
     def _deal_started(self, now: float) -> None:
         """Events for a new deal: the public deal to all, each seat its own hand."""
@@ -1531,19 +1535,7 @@ class TableService:
         self.revolution = RevolutionMatch(
             self.ruleset, [s.name for s in self.seats], seed=cfg.seed, deals=cfg.deals
         )
-        self.status = TableStatus.PLAYING
-        for seat in self.seats:
-            seat.ready = False
-        self._emit(
-            "started",
-            Group.ALL,
-            {
-                "players": cfg.players,
-                "deals": self.revolution.deals,
-                "names": [s.name for s in self.seats],
-            },
-            state=True,
-        )
+        self._announce_start(self.revolution.deals)
         self._revolution_deal_started(now)
 
     def _revolution_deal_started(self, now: float) -> None:
