@@ -989,29 +989,31 @@ class RevolutionDeal:
         return action
 
     def _save(self) -> None:
-        self._saved.append(
-            _Saved(
-                tuple(self.hands),
-                self.top,
-                tuple(self.gathering),
-                self.discards,
-                self.played,
-                self.turn,
-                self.to_beat,
-                self.to_beat_seat,
-                self.passes,
-                self.opening,
-                self.reversed,
-                self.phase,
-                self.pending,
-                self.responder,
-                self.skips,
-                self.used,
-                self.drawn,
-                self.after_draw,
-                self.winner,
-                self.end,
-            )
+        self._saved.append(self._state())
+
+    def _state(self) -> _Saved:
+        """What an undo restores: the hand's whole state but its list of actions."""
+        return _Saved(
+            tuple(self.hands),
+            self.top,
+            tuple(self.gathering),
+            self.discards,
+            self.played,
+            self.turn,
+            self.to_beat,
+            self.to_beat_seat,
+            self.passes,
+            self.opening,
+            self.reversed,
+            self.phase,
+            self.pending,
+            self.responder,
+            self.skips,
+            self.used,
+            self.drawn,
+            self.after_draw,
+            self.winner,
+            self.end,
         )
 
     def undo(self) -> RevolutionAction:
@@ -1035,29 +1037,7 @@ class RevolutionDeal:
 
     def state_key(self) -> tuple[object, ...]:
         """Everything the hand's future depends on, for tests of undo and replay."""
-        return (
-            tuple(self.hands),
-            self.top,
-            tuple(self.gathering),
-            self.discards,
-            self.played,
-            self.turn,
-            self.to_beat,
-            self.to_beat_seat,
-            self.passes,
-            self.opening,
-            self.reversed,
-            self.phase,
-            self.pending,
-            self.responder,
-            self.skips,
-            self.used,
-            self.drawn,
-            self.after_draw,
-            self.winner,
-            self.end,
-            tuple(self.actions),
-        )
+        return (*self._state(), tuple(self.actions))
 
     # -- views -------------------------------------------------------------------------------
     def view(self, seat: int | None) -> RevolutionView:
