@@ -14,6 +14,12 @@ or :meth:`hurry` to play the computers out at once (``f``). A computer of a leve
 ``offload`` names thinks away from the caller: :meth:`think_request` hands out the decision
 to make (see :func:`think`, safe to run in a worker thread) and :meth:`thought` applies its
 answer. Refused commands raise :class:`~bigtwo.service.table.Refused` with the reason.
+
+At a table of Big 2 RevolutioN the computers also answer counter windows (after the same
+pause, whether or not they hold a Q). A counter window's clock is the front end's at one
+screen: the table never declines for a local person because time ran out (a hot-seat person
+may first have to sit down at the keyboard), so the front end shows the clock and sends the
+decline itself when it runs out.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine.cards import Mask
 from ..engine.deal import Action
+from ..engine.revolution import Phase
 from .commands import Command, Op
 from .config import TableConfig
 from .events import Event
@@ -161,11 +168,71 @@ class LocalTable:
         return [s for s in self.people if not self.service.seats[s].said_next]
 
     def computer_to_act(self) -> bool:
+        """A computer's move (or, at a revolution table, a computer's answer to a counter
+        window) is what the table waits for."""
         service = self.service
+        if service.revolution is not None:
+            return bool(self._computers_asked()) or self._revolution_computer_turn()
         match = service.match
         if service.status != TableStatus.PLAYING or match is None or service.between is not None:
             return False
         return match.deal.turn not in self.people or not self._person_in_control(match.deal.turn)
+
+    def _revolution_on(self) -> bool:
+        service = self.service
+        return (
+            service.status == TableStatus.PLAYING
+            and service.revolution is not None
+            and service.between is None
+            and not service.revolution.deal.over
+        )
+
+    def _revolution_computer_turn(self) -> bool:
+        if not self._revolution_on():
+            return False
+        assert self.service.revolution is not None
+        deal = self.service.revolution.deal
+        if deal.phase is Phase.COUNTER:
+            return False
+        return deal.turn not in self.people or not self._person_in_control(deal.turn)
+
+    def _computers_asked(self) -> list[int]:
+        """In an open counter window: the computers (and computers playing for a person)
+        that have not answered yet."""
+        if not self._revolution_on():
+            return []
+        assert self.service.revolution is not None
+        if self.service.revolution.deal.phase is not Phase.COUNTER:
+            return []
+        return [
+            s
+            for s in self.service.asked_seats()
+            if s not in self.service.answers
+            and (s not in self.people or not self._person_in_control(s))
+        ]
+
+    def people_asked(self) -> list[int]:
+        """In an open counter window: the local people still to answer it, in turn order."""
+        if not self._revolution_on():
+            return []
+        assert self.service.revolution is not None
+        if self.service.revolution.deal.phase is not Phase.COUNTER:
+            return []
+        return [
+            s
+            for s in self.service.asked_seats()
+            if s in self.people and s not in self.service.answers and self._person_in_control(s)
+        ]
+
+    def _now(self) -> float:
+        """The time the table is told. While a local person has a counter window to answer
+        it stops short of the window's end: at one screen the front end keeps that clock."""
+        now = self.clock()
+        if self.people_asked():
+            end = self.service.counter_deadline()
+            if end is not None:
+                now = min(now, max(self.service.turn_started, end - 1e-3))
+        return now
 
     def _person_in_control(self, seat: int) -> bool:
         return self.service.seats[seat].control == "player"
@@ -229,7 +296,7 @@ class LocalTable:
         return events
 
     def _submit(self, cmd: Command | None, *, limit: int) -> list[Event]:
-        now = self.clock()
+        now = self._now()
         applied, events = self.service.submit(cmd, now, limit=limit)
         if applied:
             self.store.append(self.code, [c.to_log() for c in applied])

@@ -6,6 +6,15 @@ that seat sees it, the legal plays on its turn, the scores, the chat. The networ
 keeps one per connection; the local table (:mod:`bigtwo.service.local`) feeds one per
 local person. It decides nothing about legality (the table sends the legal plays with
 each turn) and sees no card its recipient may not see.
+
+At a table of Big 2 RevolutioN (preset ``revolution``) it keeps the expansion's picture too:
+the actions as :class:`~bigtwo.engine.revolution.RevolutionAction` (``moves``), the
+Gathering, the deck count, the revolution marker, each seat's normal and Revolution counts,
+the Character cards discarded, the phase and whose answer is awaited, what the seat may do
+now (``choices``, from its ``turn`` event) and the counter window it is asked about
+(``prompt``, from its ``counter`` event). :meth:`TableMirror.revolution_view` rebuilds the
+seat's :class:`~bigtwo.engine.revolution.RevolutionView` from them, with every choice the
+table offers it, for a screen to offer and a computer to choose from.
 """
 
 from __future__ import annotations
@@ -16,6 +25,25 @@ from ..engine.cards import CardIndex, Mask, to_mask
 from ..engine.deal import Action
 from ..engine.errors import BigTwoError
 from ..engine.plays import Play, catalog_for
+from ..engine.revolution import (
+    End,
+    Move,
+    Phase,
+    RevolutionAction,
+    RevolutionChoice,
+    RevolutionView,
+)
+from ..engine.revolution_cards import (
+    NORMAL_CARDS,
+    RANKS,
+    REVOLUTION_BASE,
+    RevolutionCatalog,
+    RevolutionPlay,
+    ids,
+    parse,
+    twin_rank,
+)
+from ..engine.revolution_cards import text as revolution_text
 from ..engine.rules import Rules
 from ..engine.views import SeatView
 from ..match.settings import RuleSet, Switches
@@ -56,6 +84,22 @@ class TableMirror:
         self.clock: dict[str, Any] | None = None  # the newest clock: {seat, ms[, next_deal]}
         self.next_deal: dict[str, Any] | None = None  # between deals: {deal, seconds, waiting}
         self.rematch: dict[str, Any] | None = None  # {code[, seat, token]} once there is one
+        # -- Big 2 RevolutioN (``revolution`` is True at such a table) ------------------------
+        self.revolution = False
+        self.moves: list[RevolutionAction] = []  # the hand's actions as this seat saw them
+        self.rev_to_beat: RevolutionPlay | None = None
+        self.revolution_counts: list[int] = []
+        self.gathering: list[int] = []  # the face-up cards, by id
+        self.deck_left = 0
+        self.reversed = False  # the revolution marker: the order of cards is reversed
+        self.phase = Phase.ACT
+        self.to_act = -1  # whose answer is awaited (another seat in a counter window)
+        self.pending: dict[str, Any] | None = None  # {seat, function, card, target}
+        self.discards = 0  # Character cards discarded for a function or a counter
+        self.end: End | None = None
+        self.choices: dict[str, Any] | None = None  # what this seat may do now (its turn)
+        self.prompt: dict[str, Any] | None = None  # the counter window asking this seat
+        self.answered = False  # this seat has answered the open counter window
 
     # -- reading the wire ------------------------------------------------------------------------
     def _play(self, cards: str | None) -> Play | None:
@@ -68,6 +112,9 @@ class TableMirror:
         return play
 
     def _public(self, msg: dict[str, Any]) -> None:
+        if self.revolution:
+            self._revolution_public(msg)
+            return
         self.turn = msg["turn"]
         self.counts = list(msg["counts"])
         to_beat = msg["table"]
@@ -77,6 +124,92 @@ class TableMirror:
         self.passes = msg["passes"]
         self.locked = sum(1 << s for s in msg["locked"])
         self.winner = msg["winner"]
+
+    # -- Big 2 RevolutioN ---------------------------------------------------------------------
+    def _cards(self, cards: str | None) -> int:
+        """Cards of the expansion from notation (a Revolution card with its star)."""
+        return parse(cards) if cards else 0
+
+    def _rev_play(self, cards: str) -> RevolutionPlay:
+        assert self.rules is not None
+        play = RevolutionCatalog.of(self.rules).classify(parse(cards))
+        if play is None:
+            raise BigTwoError(f"The server sent {cards!r}, which is not a play")
+        return play
+
+    def _revolution_public(self, msg: dict[str, Any]) -> None:
+        self.turn = msg["turn"]
+        self.to_act = msg["to_act"]
+        self.phase = Phase(msg["phase"])
+        self.counts = list(msg["counts"])
+        self.revolution_counts = list(msg["revolution_counts"])
+        self.gathering = ids(self._cards(msg["gathering"]))
+        self.deck_left = msg["deck_left"]
+        self.reversed = bool(msg["reversed"])
+        table = msg["table"]
+        self.rev_to_beat = self._rev_play(table["cards"]) if table else None
+        if table:
+            self.to_beat_seat = table["seat"]
+        self.passes = msg["passes"]
+        self.pending = msg["pending"]
+        self.winner = msg["winner"]
+        self.end = End(msg["end"]) if msg.get("end") else None
+        if self.phase is not Phase.COUNTER:
+            self.prompt, self.answered = None, False
+
+    def _move(self, a: dict[str, Any]) -> RevolutionAction:
+        """One action of the expansion as this seat was told it."""
+        cards = self._cards(a.get("cards"))
+        move = Move(a["move"])
+        if move is Move.PLAY:
+            self.played = Mask(self.played | cards)
+        elif move in (Move.ACTIVATE, Move.COUNTER):
+            self.discards |= cards
+        given = self._cards(a.get("given"))
+        return RevolutionAction(
+            a["seat"],
+            move,
+            cards,
+            a.get("function", ""),
+            a.get("target", -1),
+            a.get("source", ""),
+            auto=bool(a.get("auto")),
+            trick_over=bool(a.get("trick_over")),
+            given=given,
+        )
+
+    def _revolution_deal(self, msg: dict[str, Any], view: dict[str, Any] | None = None) -> None:
+        self.played = Mask(0)
+        self.discards = 0
+        self.to_beat_seat = -1
+        self.choices, self.prompt, self.answered = None, None, False
+        self.moves = [self._move(a) for a in msg["actions"]]
+        self.action_switches = []
+        self._public(msg)
+        if view is not None:
+            self.played = Mask(self._cards(view["played"]))
+            self.discards = self._cards(view.get("discards"))
+            self.hand = Mask(self._cards(view.get("hand")))
+            opening = view["opening"]
+            self.opening = CardIndex(self._cards(opening).bit_length() - 1) if opening else None
+            choices = view.get("choices")
+            seat = self.seat
+            acting = seat is not None and seat == self.turn and self.phase is not Phase.COUNTER
+            if acting and choices and self.winner is None:
+                self.choices = dict(choices)
+            if seat is not None and self.pending is not None and self.pending["seat"] != seat:
+                # A resync in a counter window: the question again, as the table asked it.
+                self.prompt = {**self.pending, "deal": self.deal_number, "seconds": None}
+                self.prompt["counters"] = [
+                    revolution_text(1 << c) for c in ids(int(self.hand)) if self._is_counter(c)
+                ]
+
+    def _is_counter(self, card: int) -> bool:
+        assert self.rules is not None
+        options = self.rules.revolution
+        if options is None or card < REVOLUTION_BASE:
+            return False
+        return options.function_of(RANKS[twin_rank(card)]) == "counter"
 
     def _action(self, a: dict[str, Any]) -> Action:
         play = self._play(a["cards"])
@@ -105,6 +238,10 @@ class TableMirror:
             return
         self.deal_number = view["deal"]
         self.leader = view["leader"]
+        if self.revolution:
+            self.actions = []
+            self._revolution_deal(view, view)
+            return
         self.actions = [self._action(a) for a in view["actions"]]
         # A resync does not say which switches earlier actions had: those in force now.
         self.action_switches = [self.switches()] * len(self.actions)
@@ -124,6 +261,7 @@ class TableMirror:
         self.status = TableStatus(room["status"])
         self.ruleset = RuleSet.from_mapping(room["rules"], origin="server rules")
         self.rules = self.ruleset.rules
+        self.revolution = self.rules.revolution is not None
         self.totals = list(room["totals"])
         self.results = list(room["results"])
         self.connected = {s["seat"]: s["connected"] for s in room["seats"]}
@@ -180,16 +318,33 @@ class TableMirror:
         self.opening = None
         self.to_beat_seat = -1
         self.legal = None
+        if self.revolution:
+            self.actions = []
+            self._revolution_deal(msg)
+            return
         self.actions = [self._action(a) for a in msg["actions"]]
         self.action_switches = [self.switches()] * len(self.actions)
         self._public(msg)
 
     def _on_hand(self, msg: dict[str, Any]) -> None:
+        if self.revolution:
+            self.hand = Mask(self._cards(msg["cards"]))
+            opening = msg["opening"]
+            self.opening = CardIndex(self._cards(opening).bit_length() - 1) if opening else None
+            return
         self.hand = to_mask(msg["cards"])
         opening = msg["opening"]
         self.opening = CardIndex(to_mask(opening).bit_length() - 1) if opening else None
 
     def _on_action(self, msg: dict[str, Any]) -> None:
+        if self.revolution:
+            move = self._move(msg)
+            self.moves.append(move)
+            self.choices = None
+            if move.move is Move.PLAY:
+                self.opening = None
+            self._public(msg)
+            return
         self.actions.append(self._action(msg))
         self.action_switches.append(self.switches())
         self._public(msg)
@@ -197,16 +352,32 @@ class TableMirror:
         self.opening = None if msg["cards"] else self.opening
 
     def _on_turn(self, msg: dict[str, Any]) -> None:
+        if self.revolution:
+            if msg["seat"] == self.seat:
+                self.choices = {k: v for k, v in msg.items() if k not in ("type", "v")}
+            return
         if msg["seat"] == self.seat:
             self.legal = [p for p in (self._play(c) for c in msg["legal"]) if p is not None]
             self.can_pass = msg["can_pass"]
 
+    def _on_counter(self, msg: dict[str, Any]) -> None:
+        """A counter window asks this seat (every other seat is asked, Q or not)."""
+        self.prompt = {k: v for k, v in msg.items() if k not in ("type", "v")}
+        self.answered = False
+
+    def _on_answered(self, msg: dict[str, Any]) -> None:
+        if msg["seat"] == self.seat:
+            self.answered = True
+
     def _on_deal_end(self, msg: dict[str, Any]) -> None:
+        self.choices, self.prompt, self.answered = None, None, False
+        if msg.get("end"):
+            self.end = End(msg["end"])
         self.winner = msg["winner"]
         self.totals = list(msg["totals"])
         self.legal = None
         self.next_deal = msg.get("next_deal")
-        keys = ("winner", "points", "counts", "left", "multipliers")
+        keys = ("winner", "points", "counts", "left", "multipliers", "end")
         self.results.append({k: msg[k] for k in keys if k in msg} | {"deal": msg["deal"]})
 
     def _on_next(self, msg: dict[str, Any]) -> None:
@@ -245,13 +416,130 @@ class TableMirror:
     # -- questions ------------------------------------------------------------------------------
     @property
     def my_turn(self) -> bool:
+        """This seat is to act now (at a revolution table: to play, pass or draw; see
+        :attr:`asked` for a counter window)."""
+        told = self.choices is not None if self.revolution else self.legal is not None
         return (
             self.status == TableStatus.PLAYING
             and self.seat is not None
             and self.turn == self.seat
             and self.winner is None
-            and self.legal is not None
+            and told
+            and not (self.revolution and self.phase is Phase.COUNTER)
         )
+
+    @property
+    def asked(self) -> bool:
+        """An open counter window asks this seat, and it has not answered yet."""
+        return (
+            self.revolution
+            and self.status == TableStatus.PLAYING
+            and self.prompt is not None
+            and not self.answered
+            and self.phase is Phase.COUNTER
+            and self.winner is None
+        )
+
+    def revolution_view(self) -> RevolutionView:
+        """The seat's view of a hand of the expansion rebuilt from the mirror, with every
+        choice the table offers it now (``choices`` empty when nothing is asked of it): an
+        exchange once for each other player and each normal card it may give, as the
+        engine enumerates them."""
+        assert self.rules is not None and self.revolution
+        seat = self.seat
+        choices: list[RevolutionChoice] = []
+        legal: list[RevolutionPlay] = []
+        can_pass = False
+        to_act = self.to_act
+        if seat is not None and self.asked:
+            assert self.prompt is not None
+            choices += [
+                RevolutionChoice(seat, Move.COUNTER, self._cards(c))
+                for c in self.prompt.get("counters", [])
+            ]
+            choices.append(RevolutionChoice(seat, Move.DECLINE))
+            to_act = seat
+        elif seat is not None and self.my_turn:
+            assert self.choices is not None
+            offered = self.choices
+            if self.phase is Phase.DRAW:
+                choices += [
+                    RevolutionChoice(seat, Move.DRAW, 0 if d == "deck" else self._cards(d))
+                    for d in offered.get("draws", [])
+                ]
+                choices.append(RevolutionChoice(seat, Move.STOP))
+            else:
+                legal = [self._rev_play(c) for c in offered.get("legal", [])]
+                can_pass = bool(offered.get("can_pass"))
+                choices += [RevolutionChoice(seat, Move.PLAY, p.mask) for p in legal]
+                if can_pass:
+                    choices.append(RevolutionChoice(seat, Move.PASS))
+                for entry in offered.get("activate", []):
+                    card = self._cards(entry["card"])
+                    if entry.get("function") != "exchange":
+                        choices.append(RevolutionChoice(seat, Move.ACTIVATE, card))
+                        continue
+                    for target in range(len(self.counts)):
+                        if target != seat:
+                            choices += [
+                                RevolutionChoice(seat, Move.ACTIVATE, card, target, give)
+                                for give in self.exchange_gives()
+                            ]
+        pending = None
+        if self.pending is not None:
+            p = self.pending
+            aim = p.get("target")
+            pending = (
+                int(p["seat"]),
+                str(p["function"]),
+                self._cards(p["card"]).bit_length() - 1,
+                -1 if aim is None else int(aim),
+            )
+        drawn = 0
+        if self.phase is Phase.DRAW:
+            for action in reversed(self.moves):
+                if action.move is not Move.DRAW and action.move is not Move.REVEAL:
+                    break
+                drawn += action.move is Move.DRAW
+        return RevolutionView(
+            seat=seat,
+            rules=self.rules,
+            hand=int(self.hand),
+            normal_counts=tuple(self.counts),
+            revolution_counts=tuple(self.revolution_counts),
+            gathering=tuple(self.gathering),
+            deck_left=self.deck_left,
+            discards=self.discards,
+            played=int(self.played),
+            reversed=self.reversed,
+            turn=self.turn,
+            to_act=to_act,
+            phase=self.phase if self.winner is None else Phase.OVER,
+            leader=self.leader,
+            to_beat=self.rev_to_beat,
+            to_beat_seat=self.to_beat_seat,
+            passes=self.passes,
+            skips=0,
+            pending=pending,
+            functions_used=0,
+            draws_taken=drawn,
+            opening=self.opening,
+            actions=tuple(self.moves),
+            winner=self.winner,
+            end=self.end,
+            legal=tuple(legal),
+            can_pass=can_pass,
+            choices=tuple(choices),
+        )
+
+    def exchange_gives(self) -> list[int]:
+        """The normal cards an exchange by this seat may give: any but the card the first
+        play must include, and only while it holds two normal cards or more (the engine's
+        rule: never the last one)."""
+        normal = int(self.hand) & NORMAL_CARDS
+        if normal.bit_count() < 2:
+            return []
+        return [c for c in ids(normal) if c != self.opening]
 
     def switches(self) -> Switches:
         """The table's autopass switches (before the match starts the options may leave
