@@ -29,7 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import __version__
-from ..engine.rules import preset_names
+from ..engine.rules import expansion_preset_names, preset_names
 from ..match.revolution import RevolutionMatch
 from ..match.revolution_record import history_lines, write_revolution_text
 from ..match.settings import RuleSet
@@ -247,17 +247,22 @@ async def api_info(request: Request) -> Response:
 
 
 async def api_presets(request: Request) -> Response:
+    """Every preset a room may use: the 52-card ones, then the expansions (``revolution``),
+    which also say the computer levels that play them so far (``levels``)."""
+    from ..bots.revolution import revolution_levels  # late: the bots import the levels
+
     out = []
-    for name in preset_names():
+    for name in (*preset_names(), *expansion_preset_names()):
         r = RuleSet.preset(name)
-        out.append(
-            {
-                "name": name,
-                "players": list(r.rules.players),
-                "source": r.source,
-                "deals": r.match.deals_per_game,
-            }
-        )
+        preset: dict[str, Any] = {
+            "name": name,
+            "players": list(r.rules.players),
+            "source": r.source,
+            "deals": r.match.deals_per_game,
+        }
+        if r.rules.revolution is not None:
+            preset["levels"] = list(revolution_levels())
+        out.append(preset)
     return JSONResponse({"presets": out})
 
 

@@ -61,6 +61,11 @@ class Preset(Answer):
     players: list[int]
     source: str
     deals: int
+    levels: list[str] | None = Field(
+        None,
+        description="The computer levels that play this preset (an expansion's); "
+        "absent: every level GET /api lists",
+    )
 
 
 class Presets(Answer):

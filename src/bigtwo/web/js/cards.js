@@ -1,6 +1,8 @@
 // @ts-check
 // Cards as the engine numbers them (rank * 4 + suit: 3♦ = 0, 2♠ = 51), their notation,
-// their spoken names and their faces drawn as SVG. Nothing here decides legality.
+// their spoken names and their faces drawn as SVG. Nothing here decides legality. Big 2
+// RevolutioN adds a second deck: a Revolution card is 52 to 103 (its normal twin + 52),
+// written with a star ("Qs*", shown Q♠*); its J, Q, K, A and 2 are Character cards.
 import { h, svg } from "./dom.js";
 import { t, lang } from "./i18n.js";
 
@@ -10,9 +12,17 @@ export const RANK_LABELS = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "
 export const SUIT_SYMBOLS = "♦♣♥♠";
 
 /** @param {number} card */
-export const rankOf = (card) => card >> 2;
+export const rankOf = (card) => (card % 52) >> 2;
 /** @param {number} card */
 export const suitOf = (card) => card & 3;
+/** A card of the Revolution deck (52 to 103). @param {number} card */
+export const isRevolution = (card) => card >= 52;
+/** The normal card a Revolution card stands for (a normal card is its own). @param {number} card */
+export const twinOf = (card) => card % 52;
+/** A Character card: a Revolution J, Q, K, A or 2. @param {number} card */
+export const isCharacter = (card) => card >= 52 && rankOf(card) >= 8;
+/** The rank letter of a card ("Q"), the key of its function in the rules. @param {number} card */
+export const rankLetter = (card) => RANKS[rankOf(card)];
 /** @param {number} card */
 export const isRed = (card) => suitOf(card) === 0 || suitOf(card) === 2;
 
@@ -26,13 +36,15 @@ export class CardError extends Error {}
  */
 export function toCard(value) {
   if (typeof value === "number") return value;
-  const text = String(value).trim();
+  const full = String(value).trim();
+  const star = full.endsWith("*"); // a Revolution card
+  const text = star ? full.slice(0, -1) : full;
   const m = /^(10|[2-9TJQKA])([dchs♦♣♥♠])$/i.exec(text) || /^([dchs♦♣♥♠])(10|[2-9TJQKA])$/i.exec(text);
   if (!m) throw new CardError(`not a card: ${value}`);
   const [rankText, suitText] = /^[dchs♦♣♥♠]$/i.test(m[1]) ? [m[2], m[1]] : [m[1], m[2]];
   const rank = rankText === "10" ? 7 : RANKS.indexOf(rankText.toUpperCase());
   const suit = "dchs".includes(suitText.toLowerCase()) ? "dchs".indexOf(suitText.toLowerCase()) : SUIT_SYMBOLS.indexOf(suitText);
-  return rank * 4 + suit;
+  return rank * 4 + suit + (star ? 52 : 0);
 }
 
 /**
@@ -58,10 +70,10 @@ export function cardsOfMask(mask) {
   return out;
 }
 
-/** Engine notation: 3d, Th, 2s. @param {number} card */
-export const cardText = (card) => RANKS[rankOf(card)] + SUITS[suitOf(card)];
-/** For people: 10♥. @param {number} card */
-export const cardSymbol = (card) => RANK_LABELS[rankOf(card)] + SUIT_SYMBOLS[suitOf(card)];
+/** Engine notation: 3d, Th, 2s; a Revolution card with its star, Qs*. @param {number} card */
+export const cardText = (card) => RANKS[rankOf(card)] + SUITS[suitOf(card)] + (isRevolution(card) ? "*" : "");
+/** For people: 10♥, Q♠*. @param {number} card */
+export const cardSymbol = (card) => RANK_LABELS[rankOf(card)] + SUIT_SYMBOLS[suitOf(card)] + (isRevolution(card) ? "*" : "");
 /** @param {number[]} cards */
 export const cardsSymbols = (cards) => cards.map(cardSymbol).join(" ");
 
@@ -69,7 +81,8 @@ export const cardsSymbols = (cards) => cards.map(cardSymbol).join(" ");
 export function cardName(card) {
   const rank = t(`rank.${RANKS[rankOf(card)]}`);
   const suit = t(`suit.${SUITS[suitOf(card)]}`);
-  return lang() === "zh-Hant" ? `${suit}${rank}` : `${rank} of ${suit}`;
+  const name = lang() === "zh-Hant" ? `${suit}${rank}` : `${rank} of ${suit}`;
+  return isRevolution(card) ? t("card.revolution", { name }) : name;
 }
 
 /**
@@ -84,7 +97,8 @@ export function sortCards(cards, by = "rank", suitOrder = "dchs") {
   const key = by === "suit"
     ? (/** @type {number} */ c) => suitPower(c) * 16 + rankOf(c)
     : (/** @type {number} */ c) => rankOf(c) * 4 + suitPower(c);
-  return [...cards].sort((a, b) => key(a) - key(b));
+  // A Revolution card beside its normal twin, after it.
+  return [...cards].sort((a, b) => key(a) - key(b) || a - b);
 }
 
 // Suit shapes drawn in a 100 x 100 box, so no font is needed for them.
@@ -166,20 +180,102 @@ function centre(card, suit, color) {
   return svg("g", {}, PIPS[count].map(([x, y]) => pip(suit, x, y, 17, color)));
 }
 
+// -- Big 2 RevolutioN: Character functions and their icons ----------------------------------
+/** The functions of the Character cards by rank letter (the rules' [revolution.functions]). */
+const DEFAULT_FUNCTIONS = { J: "jump", Q: "counter", K: "command", A: "exchange", 2: "revolution" };
+/** @type {Record<string, string>} */
+let characterFunctions = { ...DEFAULT_FUNCTIONS };
+/** The five functions, in the order the reference card lists them. */
+export const FUNCTIONS = ["jump", "counter", "command", "exchange", "revolution"];
+
+/**
+ * The table's rules name the Character cards' functions (a house rule may reassign them).
+ * @param {Record<string, unknown> | null | undefined} functions rank letter -> function
+ */
+export function setCharacterFunctions(functions) {
+  characterFunctions = { ...DEFAULT_FUNCTIONS };
+  for (const [rank, fn] of Object.entries(functions || {})) if (typeof fn === "string") characterFunctions[rank] = fn;
+}
+
+/** A Character card's function ("jump" …), or null for any other card (or "none"). @param {number} card */
+export function functionOf(card) {
+  if (!isCharacter(card)) return null;
+  const fn = characterFunctions[rankLetter(card)];
+  return fn && fn !== "none" ? fn : null;
+}
+
+// Each function's icon, stroked in a 100 x 100 box.
+/** @type {Record<string, string>} */
+const FUNCTION_PATHS = {
+  jump: "M12 78 C22 18 78 18 88 78 M72 66 L88 80 L96 60 M8 92 L40 92",
+  counter: "M50 6 L88 20 C88 58 76 80 50 95 C24 80 12 58 12 20 Z M30 30 L70 70",
+  command: "M22 95 L22 8 M22 12 L86 28 L22 48",
+  exchange: "M10 34 L84 34 M66 16 L86 34 L66 52 M90 68 L16 68 M34 50 L14 68 L34 86",
+  revolution: "M82 44 A33 33 0 1 0 70 78 M84 20 L84 46 L58 46",
+};
+const VIOLET = "#5b21b6";
+
+/**
+ * A function's icon as SVG (for cards, buttons and the reference card).
+ * @param {string} fn
+ * @param {{x?: number, y?: number, size?: number, color?: string}} [at] its box inside a parent SVG
+ */
+export function functionShape(fn, { x = 0, y = 0, size = 100, color = VIOLET } = {}) {
+  return svg("path", {
+    d: FUNCTION_PATHS[fn] || "M50 20 L50 60 M50 78 L50 82", fill: "none", stroke: color, "stroke-width": 11,
+    "stroke-linecap": "round", "stroke-linejoin": "round", transform: `translate(${x} ${y}) scale(${size / 100})`,
+  });
+}
+
+/** A function's icon on its own (an inline SVG). @param {string} fn @param {number} [size] */
+export function functionIcon(fn, size = 18) {
+  return svg("svg", { viewBox: "-8 -8 116 116", width: size, height: size, class: "fn-icon", "aria-hidden": "true", focusable: "false" },
+    functionShape(fn));
+}
+
+/** A five-pointed star, for a Revolution card's corner. @param {number} x @param {number} y @param {number} r */
+function star(x, y, r) {
+  const points = Array.from({ length: 10 }, (_, i) => {
+    const a = (Math.PI / 5) * i - Math.PI / 2;
+    const d = i % 2 ? r * 0.45 : r;
+    return `${(x + d * Math.cos(a)).toFixed(1)},${(y + d * Math.sin(a)).toFixed(1)}`;
+  });
+  return svg("polygon", { points: points.join(" "), fill: "#d9a520", stroke: "#7a5200", "stroke-width": 1 });
+}
+
 /** The face of a card as an SVG element, 100 x 140 units. @param {number} card */
 export function cardFace(card) {
   const color = suitColor(card);
   const rank = RANK_LABELS[rankOf(card)];
   const suit = SUITS[suitOf(card)];
+  const rev = isRevolution(card);
+  const fn = functionOf(card);
+  // A Revolution card: a star under its corner, and a Character's icon under the star, so
+  // both show on the strip of a card the next one in a fanned hand leaves in view.
   const corner = (/** @type {boolean} */ rotate) => svg("g", rotate ? { transform: "rotate(180 50 70)" } : {},
     svg("text", {
       x: 13, y: 27, "text-anchor": "middle", "font-size": rank === "10" ? 22 : 26,
       "font-weight": 700, fill: color, "font-family": FONT, "letter-spacing": rank === "10" ? -2.5 : 0,
     }, rank),
-    suitShape(suit, 5, 32, 16, color));
-  return svg("svg", { viewBox: "0 0 100 140", class: "card-svg", "aria-hidden": "true", focusable: "false" },
-    svg("rect", { x: 1, y: 1, width: 98, height: 138, rx: 9, fill: "#fffdf8", stroke: "#8a8a8a", "stroke-width": 1.5 }),
-    corner(false), corner(true), centre(card, suit, color));
+    suitShape(suit, 5, 32, 16, color),
+    rev ? star(13, 60, 9) : null,
+    fn && !rotate ? functionShape(fn, { x: 3, y: 74, size: 20 }) : null);
+  return svg("svg", { viewBox: "0 0 100 140", class: `card-svg${rev ? " rev" : ""}`, "aria-hidden": "true", focusable: "false" },
+    svg("rect", { x: 1, y: 1, width: 98, height: 138, rx: 9, fill: rev ? "#f6f1ff" : "#fffdf8", stroke: rev ? VIOLET : "#8a8a8a", "stroke-width": rev ? 2.5 : 1.5 }),
+    rev ? svg("rect", { x: 24, y: 8, width: 52, height: 124, rx: 5, fill: "#ede4ff" }) : null,
+    corner(false), corner(true),
+    fn ? characterCentre(card, fn, suit, color) : centre(card, suit, color));
+}
+
+/** A Character's middle: its suit, its function's icon large and the function's name. @param {number} card @param {string} fn @param {string} suit @param {string} color */
+function characterCentre(card, fn, suit, color) {
+  return svg("g", {},
+    svg("rect", { x: 26, y: 14, width: 48, height: 112, rx: 6, fill: "#fff", stroke: VIOLET, "stroke-width": 1.5 }),
+    suitShape(suit, 41, 20, 18, color),
+    functionShape(fn, { x: 30, y: 46, size: 40 }),
+    svg("text", { x: 50, y: 108, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: VIOLET, "font-family": FONT,
+      textLength: t(`fn.${fn}`).length > 8 ? 44 : undefined, lengthAdjust: "spacingAndGlyphs" }, t(`fn.${fn}`)),
+    svg("text", { x: 50, y: 121, "text-anchor": "middle", "font-size": 10, fill: color, "font-family": FONT }, RANK_LABELS[rankOf(card)]));
 }
 
 /** The back of a card (its weave pattern is defined once in index.html). */
@@ -202,6 +298,7 @@ export function cardElement(card, extraClass = "") {
     class: `card ${down ? "card-back" : ""} ${extraClass}`.trim(),
     role: "img",
     "aria-label": down ? t("card.back") : cardName(card),
+    title: down || !functionOf(card) ? undefined : t(`fn.${functionOf(card)}`),
     dataset: down ? {} : { card: String(card) },
   }, down ? cardBack() : cardFace(card));
 }

@@ -3,7 +3,8 @@
 // rank, long press for all of a suit, drag to reorder, arrows + space from the keyboard.
 // It knows nothing of the rules: it only keeps order and selection.
 import { h } from "./dom.js";
-import { cardFace, cardName, rankOf, suitOf, sortCards } from "./cards.js";
+import { cardFace, cardName, rankOf, suitOf, sortCards, functionOf, isRevolution } from "./cards.js";
+import { t } from "./i18n.js";
 
 const LONG_PRESS_MS = 550;
 const DRAG_START_PX = 8;
@@ -140,7 +141,9 @@ export class Hand {
   /** @param {number} card @param {number} index */
   cardEl(card, index) {
     const el = h("div", {
-      class: "card hand-card", role: "option", "aria-label": cardName(card), "aria-selected": "false",
+      class: `card hand-card${isRevolution(card) ? " rev" : ""}`, role: "option", "aria-selected": "false",
+      "aria-label": functionOf(card) ? `${cardName(card)}, ${t(`fn.${functionOf(card)}`)}` : cardName(card),
+      title: functionOf(card) ? `${t(`fn.${functionOf(card)}`)}: ${t(`fn.${functionOf(card)}.what`)}` : undefined,
       dataset: { card: String(card), index: String(index) }, tabindex: -1,
     }, cardFace(card));
     el.addEventListener("pointerdown", (e) => this.pointerDown(e, card, el));

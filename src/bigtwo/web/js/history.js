@@ -5,13 +5,14 @@
 import { h } from "./dom.js";
 import { cardsSymbols, sortCards } from "./cards.js";
 import { t, tOr } from "./i18n.js";
+import { moveText } from "./revolution.js";
 
 /** @typedef {import("./state.js").Model} Model */
 /**
  * A deal as this table saw it: its leader, rules and actions, and what we were dealt (null:
  * watching); only its result when it was played before we came. Its result once over.
  * @typedef {{number: number, result?: import("./state.js").Result} & ({actions: null} | {
- *   actions: Array<{seat: number, cards: number[] | null, auto: boolean, trickOver: boolean}>,
+ *   actions: Array<{seat: number, cards: number[] | null, auto: boolean, trickOver: boolean} & Partial<Pick<import("./state.js").Action, "move" | "shown" | "fn" | "target" | "source">>>,
  *   leader: number, rules: string, myHand: number[] | null,
  * })} ArchivedDeal
  */
@@ -48,7 +49,9 @@ export function updateArchive(archive, model) {
       number: deal.number,
       leader: deal.leader,
       rules: model.rules?.name || model.room?.preset || "",
-      actions: deal.actions.map((a) => ({ seat: a.seat, cards: a.cards, auto: a.auto, trickOver: a.trickOver })),
+      actions: deal.actions.map((a) => ({ seat: a.seat, cards: a.cards, auto: a.auto, trickOver: a.trickOver,
+        // a revolution hand's other moves (a function, an answer, a draw …)
+        ...(!a.move || a.move === "play" || a.move === "pass" ? {} : { move: a.move, shown: a.shown, fn: a.fn, target: a.target, source: a.source }) })),
       // What we were dealt: what we hold plus what we have played.
       myHand: model.seat === null ? null
         : [...deal.hand, ...deal.actions.filter((a) => a.seat === model.seat && a.cards).flatMap((a) => a.cards || [])],
@@ -82,7 +85,10 @@ export function historyText(archive, model) {
       lines.push(`${t("history.lead")}: ${names[d.leader]}`);
       let lastPlayer = d.leader;
       for (const a of d.actions) {
-        if (a.cards) {
+        if (a.move) {
+          const text = moveText(model, { ...a, kind: null, reason: "", move: a.move });
+          if (text) lines.push(text);
+        } else if (a.cards) {
           lastPlayer = a.seat;
           lines.push(`${names[a.seat]}: ${cardsSymbols(a.cards)}`);
         } else lines.push(`${names[a.seat]}: ${t("history.pass")}${a.auto ? ` (${t("history.auto")})` : ""}`);

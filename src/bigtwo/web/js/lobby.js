@@ -17,6 +17,8 @@ const TIMERS = [0, 15, 30, 60, 120];
 const AWAY = [0, 30, 60, 120, 300]; // seconds away before a computer plays for someone (0: never)
 const PUBLIC_TIMER = 30; // a public room's turn timer unless the host says otherwise (the server's too)
 const ROOMS_PAGE = 10; // open rooms fetched and shown at a time
+const COUNTER_SECONDS = [5, 10, 20, 30]; // revolution: how long a counter window waits (the rules' default is 5)
+const HOTSEAT_COUNTER = 20; // time enough to hand the device over for a counter
 
 /** The value of the form control called `name` under root. @param {ParentNode} root @param {string} name */
 const valueIn = (root, name) => /** @type {HTMLInputElement | HTMLSelectElement} */ (root.querySelector(`[name=${name}]`)).value;
@@ -116,16 +118,27 @@ export class LobbyScreen {
     const spectatorChat = h("input", { type: "checkbox", name: "spectator_chat" });
     const title = h("input", { type: "text", name: "title", maxlength: 60, placeholder: t("lobby.titlePlaceholder") });
     const seed = h("input", { type: "text", name: "seed", inputmode: "numeric", placeholder: t("lobby.seedPlaceholder"), "aria-label": t("lobby.seed") });
+    const counterSeconds = select("counter_seconds", COUNTER_SECONDS.map((s) => [s, t("lobby.seconds", { n: s })]), COUNTER_SECONDS[0]);
+    let counterChosen = false; // the player picked a time: hot-seat no longer changes it
+    counterSeconds.addEventListener("change", () => (counterChosen = true));
+    hotseat.addEventListener("change", () => {
+      if (!counterChosen) counterSeconds.value = String(hotseat.checked ? HOTSEAT_COUNTER : COUNTER_SECONDS[0]);
+    });
+    const counterField = field(t("lobby.counterSeconds"), counterSeconds);
     const seatRows = h("div", { class: "seat-rows" });
+    /** The computer levels the preset chosen plays with (a revolution room: the levels that play it). */
+    const levels = () => this.presets.find((x) => x.name === preset.value)?.levels?.filter((l) => this.levels.includes(l)) || this.levels;
     const drawSeats = () => {
       const n = Number(players.value);
       const old = [...seatRows.querySelectorAll(".seat-row")].map((row) => ({
         kind: valueIn(row, "kind"), level: valueIn(row, "level"), name: valueIn(row, "seat-name"),
       }));
       mount(seatRows, Array.from({ length: n }, (_, i) => {
-        const prev = old[i] || { kind: i === 0 ? "human" : "computer", level: this.levels.includes("strong") ? "strong" : "greedy", name: i === 0 ? myName() : p.names[i] || "" };
+        const offered = levels();
+        const fallback = offered.includes("strong") ? "strong" : offered.includes("greedy") ? "greedy" : offered[0];
+        const prev = old[i] || { kind: i === 0 ? "human" : "computer", level: fallback, name: i === 0 ? myName() : p.names[i] || "" };
         const kind = select("kind", [["human", t("seat.human")], ["computer", t("seat.computer")]], prev.kind);
-        const level = select("level", this.levels.map((l) => [l, tOr(`level.${l}`, l)]), prev.level);
+        const level = select("level", offered.map((l) => [l, tOr(`level.${l}`, l)]), offered.includes(prev.level) ? prev.level : fallback);
         const name = h("input", { type: "text", name: "seat-name", maxlength: 24, value: prev.name, "aria-label": t("lobby.seatName", { n: i + 1 }), class: "seat-name" });
         const sync = () => {
           level.disabled = kind.value !== "computer";
@@ -144,6 +157,7 @@ export class LobbyScreen {
       for (const opt of players.options) opt.disabled = !info.players.includes(Number(opt.value));
       if (!info.players.includes(Number(players.value))) players.value = String(info.players.includes(4) ? 4 : info.players[0]);
       deals.value = String(info.deals);
+      counterField.hidden = preset.value !== "revolution";
       drawSeats();
     };
     preset.addEventListener("change", syncPreset);
@@ -169,7 +183,7 @@ export class LobbyScreen {
       h("div", { class: "row" }, field(t("lobby.preset"), preset, "grow"), field(t("lobby.players"), players), field(t("lobby.deals"), deals)),
       h("fieldset", {}, h("legend", {}, t("lobby.seats")), seatRows,
         h("label", { class: "field inline" }, hotseat, h("span", {}, t("lobby.hotseat")))),
-      h("div", { class: "row" }, field(t("lobby.timer"), timer), field(t("lobby.away"), away), field(t("lobby.pace"), pace), field(t("lobby.title"), title, "grow")),
+      h("div", { class: "row" }, field(t("lobby.timer"), timer), counterField, field(t("lobby.away"), away), field(t("lobby.pace"), pace), field(t("lobby.title"), title, "grow")),
       h("div", { class: "row" },
         h("label", { class: "field inline" }, autopass, h("span", {}, t("prefs.autopass"))),
         h("label", { class: "field inline" }, autopassFive, h("span", {}, t("prefs.autopassFive"))),
@@ -211,6 +225,9 @@ export class LobbyScreen {
     };
     const title = String(data.get("title") || "").trim();
     if (title) config.title = title;
+    // Revolution: the counter window's clock (a rule of the preset, 5 s unless changed).
+    const counter = Number(data.get("counter_seconds"));
+    if (config.preset === "revolution" && counter && counter !== COUNTER_SECONDS[0]) config.rules = { revolution: { counter_seconds: counter } };
     const seed = String(data.get("seed") || "").trim();
     if (seed) config.seed = Number(seed);
     const humanSeats = seats.map((s, i) => (s.kind === "human" ? i : -1)).filter((i) => i >= 0);

@@ -93,7 +93,8 @@ export const api = {
 };
 
 const PROTOCOL = 1;
-const RESENT = new Set(["play", "pass"]);
+// The moves of a hand, sent again with the same id after a reconnect (applied once).
+const RESENT = new Set(["play", "pass", "activate", "counter", "decline", "draw", "stop"]);
 const FINAL_CLOSES = new Set([4400, 4401, 4404, 4409, 4410]); // bad hello, no seat, no room, replaced, quit
 let idCounter = 0;
 /** An action id, unique for this page. */
@@ -275,6 +276,34 @@ export class TableSocket {
   /** @param {number} v the newest event seen */
   pass(v) {
     return this.request({ type: "pass", v, id: newId() });
+  }
+
+  /**
+   * Revolution: activate a Character card; an exchange gives `give` (a normal card) to `target`.
+   * @param {string} card in notation ("As*") @param {number} v @param {{target?: number, give?: string}} [exchange]
+   */
+  activate(card, v, exchange = {}) {
+    return this.request({ type: "activate", card, v, id: newId(), ...exchange });
+  }
+
+  /** Revolution: cancel the function in the counter window with a Revolution Q. @param {string} card @param {number} v */
+  counter(card, v) {
+    return this.request({ type: "counter", card, v, id: newId() });
+  }
+
+  /** Revolution: let the function in the counter window stand. @param {number} v */
+  decline(v) {
+    return this.request({ type: "decline", v, id: newId() });
+  }
+
+  /** Revolution: after a pass, take "deck" (its top card, face down) or a card of the Gathering. @param {string} source @param {number} v */
+  draw(source, v) {
+    return this.request({ type: "draw", source, v, id: newId() });
+  }
+
+  /** Revolution: after a pass, draw no more. @param {number} v */
+  stop(v) {
+    return this.request({ type: "stop", v, id: newId() });
   }
 
   /** Ready (or not) in the lobby. @param {boolean} [ready] */

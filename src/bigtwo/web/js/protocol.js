@@ -113,6 +113,7 @@
  * @property {number[]} players
  * @property {string} source
  * @property {number} deals
+ * @property {string[]} [levels] the computer levels that play it (absent: every level of GET /api)
  */
 
 /**
@@ -136,6 +137,7 @@
  * @property {number | null} [away_seconds] null: a computer never takes over
  * @property {string} [title]
  * @property {number} [seed] only on servers started with --allow-seeds
+ * @property {Record<string, unknown>} [rules] options of the preset changed for this room
  */
 
 /**
@@ -208,6 +210,36 @@
  * @property {number} passes
  * @property {number[]} locked seats passed out of the trick (rules with pass locks)
  * @property {number | null} winner null until the deal ends
+ * @property {number} [to_act] revolution: the seat whose answer is awaited (another seat in a counter window)
+ * @property {RevolutionPhase} [phase] revolution: what the turn is at
+ * @property {number[]} [revolution_counts] revolution: Revolution cards in each hand (counts: normal cards)
+ * @property {string} [gathering] revolution: the Gathering's face-up cards
+ * @property {number} [deck_left] revolution: cards left in the Revolution deck
+ * @property {boolean} [reversed] revolution: the order of cards is reversed
+ * @property {Pending | null} [pending] revolution: the function in the counter window
+ * @property {"out" | "exhaustion" | null} [end] revolution: how the hand ended
+ */
+
+/** @typedef {"act" | "counter" | "draw" | "over"} RevolutionPhase */
+/**
+ * A function activated and waiting in its counter window: who, which, with which card, on whom.
+ * @typedef {{seat: number, function: string, card: string, target: number | null}} Pending
+ */
+/**
+ * The moves of a revolution hand: besides plays and passes, a Character activated, a
+ * counter window answered, its function's effect, a draw or its stop after a pass, a jumped
+ * turn, a card of the deck revealed into the Gathering (seat -1).
+ * @typedef {"play" | "pass" | "activate" | "counter" | "decline" | "effect" | "draw" | "stop" | "skip" | "reveal"} Move
+ */
+/**
+ * What the seat may do now at a revolution table (a turn event, and a sync's view).
+ * @typedef {object} RevolutionChoices
+ * @property {RevolutionPhase} phase
+ * @property {string[]} legal
+ * @property {boolean} can_pass
+ * @property {Array<{card: string, function: string}>} activate the Characters it may activate
+ * @property {string[]} counters
+ * @property {string[]} draws "deck" and the Gathering's cards it may take
  */
 
 /**
@@ -215,23 +247,29 @@
  * @typedef {object} ActionData
  * @property {number} seat
  * @property {string | null} cards
- * @property {string | null} kind
+ * @property {string | null} [kind] (revolution tables: the kind of a play is on the table's play)
  * @property {boolean} auto
- * @property {string} reason
+ * @property {string} [reason]
  * @property {boolean} trick_over
+ * @property {Move} [move] revolution: the move (cards: the play, or the card the move shows; null: hidden or none)
+ * @property {string} [function] revolution: the function activated, countered or in effect
+ * @property {number} [target] revolution: the seat an exchange gives to
+ * @property {"deck" | "gathering"} [source] revolution: where a draw came from
  */
 
 /**
  * A seat's whole view of the deal in play, in a "sync"; a spectator's has no hand.
  * @typedef {PublicState & {
  *   deal: number, seat: number | null, leader: number, opening: string | null,
- *   actions: ActionData[], played: string, legal: string[], can_pass: boolean, hand?: string,
+ *   actions: ActionData[], played: string, legal?: string[], can_pass?: boolean, hand?: string,
+ *   discards?: string, choices?: RevolutionChoices,
  * }} View
  */
 
 /**
  * The running clock: a player's turn timer, or between deals the wait for the next deal.
- * @typedef {{seat: number, ms: number} | {seat: null, ms: number, next_deal: number}} Clock
+ * At a revolution table, the open counter window's clock ({seat: null, ms, counter: true}).
+ * @typedef {{seat: number, ms: number} | {seat: null, ms: number, next_deal: number} | {seat: null, ms: number, counter: true}} Clock
  */
 
 // -- numbered events (every one has a type and its number v) ---------------------------------------
@@ -246,12 +284,17 @@
 /** @typedef {{type: "started", v: number, players: number, deals: number, names: string[]}} StartedEvent */
 /** @typedef {PublicState & {type: "deal", v: number, deal: number, deals: number, leader: number, actions: ActionData[]}} DealEvent */
 /** @typedef {{type: "hand", v: number, deal: number, cards: string, opening: string | null}} HandEvent */
-/** @typedef {{type: "turn", v: number, deal: number, seat: number, legal: string[], can_pass: boolean}} TurnEvent */
+/** @typedef {{type: "turn", v: number, deal: number, seat: number, legal: string[], can_pass: boolean} & Partial<RevolutionChoices>} TurnEvent */
+/**
+ * Revolution: a counter window asks this seat (every other seat is asked at once).
+ * @typedef {{type: "counter", v: number, deal: number, seat: number, function: string, card: string, target: number | null, seconds: number, counters: string[]}} CounterEvent
+ */
+/** Revolution: this seat's answer to the counter window is taken. @typedef {{type: "answered", v: number, deal: number, seat: number, answer: "counter" | "decline"}} AnsweredEvent */
 /** @typedef {PublicState & ActionData & {type: "action", v: number, deal: number, by: MoveBy}} ActionEvent */
 /**
  * @typedef {{
  *   type: "deal_end", v: number, deal: number, winner: number, counts: number[], points: number[],
- *   totals: number[], left: string[], multipliers: number[], next_deal: NextDeal | null,
+ *   totals: number[], left: string[], multipliers: number[], next_deal: NextDeal | null, end?: "out" | "exhaustion",
  * }} DealEndEvent
  */
 /** @typedef {{type: "next", v: number, seat: number, deal: number}} NextEvent */
@@ -280,7 +323,7 @@
  * @typedef {JoinedEvent | LeftEvent | ReadyEvent | StartedEvent | DealEvent | HandEvent | TurnEvent
  *   | ActionEvent | DealEndEvent | NextEvent | MatchEndEvent | ChatEvent | ControlEvent | QuitEvent
  *   | ClosedEvent | RematchEvent | HostEvent | SettingsEvent
- *   | BusyEvent} TableEvent
+ *   | BusyEvent | CounterEvent | AnsweredEvent} TableEvent
  */
 
 // -- unnumbered server messages ----------------------------------------------------------------------
@@ -334,9 +377,19 @@
  */
 
 /**
+ * Revolution: activate a Character (an exchange names the seat given to and the normal card given).
+ * @typedef {{type: "activate", card: string, target?: number, give?: string, v: number, id: string}} ActivateMessage
+ */
+/** Revolution: cancel the function in the counter window with a Revolution Q. @typedef {{type: "counter", card: string, v: number, id: string}} CounterMessage */
+/** Revolution: let the function in the counter window stand. @typedef {{type: "decline", v: number, id: string}} DeclineMessage */
+/** Revolution: after a pass, take the deck's top card ("deck") or a card of the Gathering. @typedef {{type: "draw", source: string, v: number, id: string}} DrawMessage */
+/** Revolution: after a pass, draw no more. @typedef {{type: "stop", v: number, id: string}} StopMessage */
+
+/**
  * Anything the client sends after its hello.
  * @typedef {PlayMessage | PassMessage | ReadyMessage | NextMessage | ChatMessage | QuitMessage
- *   | SyncRequest | PingMessage | KickMessage | ComputerMessage | SettingsMessage} ClientMessage
+ *   | SyncRequest | PingMessage | KickMessage | ComputerMessage | SettingsMessage
+ *   | ActivateMessage | CounterMessage | DeclineMessage | DrawMessage | StopMessage} ClientMessage
  */
 
 export {};

@@ -60,6 +60,8 @@ function lastMove(model, seat) {
   for (let i = trick.length - 1; i >= 0; i--) {
     if (trick[i].seat !== seat) continue;
     if (trick[i].cards) return null;
+    if (trick[i].move === "skip") return t("seat.jumped");
+    if (trick[i].move && trick[i].move !== "pass") continue; // revolution: a function, an answer or a draw
     return trick[i].auto ? t("seat.autopassed") : t("seat.passed");
   }
   return null;
@@ -71,10 +73,12 @@ export function seatPanel(model, seat, place) {
   const count = model.deal?.counts[seat] ?? 0;
   const turn = model.deal && !model.deal.over && model.deal.turn === seat;
   const moved = lastMove(model, seat);
+  const revCount = model.deal?.rev?.revolutionCounts[seat];
   const label = [
     player.name || t("seat.empty"),
     player.kind === "computer" ? t("seat.computer") : "",
     model.deal ? t("seat.cardsLeft", { count }) : "",
+    revCount !== undefined ? t("rev.count", { count: revCount }) : "",
     turn ? t("seat.theirTurn") : "",
   ].filter(Boolean).join(", ");
   const backs = h("div", { class: "backs", "aria-hidden": "true" },
@@ -85,7 +89,8 @@ export function seatPanel(model, seat, place) {
     dataset: { seat: String(seat), place },
   },
     h("div", { class: "avatar-wrap" }, playerAvatar(player, 54),
-      model.deal ? h("span", { class: `count ${count > 0 && count <= 2 ? "low" : ""}`, "aria-hidden": "true", title: t("seat.cardsLeftShort") }, String(count)) : null),
+      model.deal ? h("span", { class: `count ${count > 0 && count <= 2 ? "low" : ""}`, "aria-hidden": "true", title: t("seat.cardsLeftShort") }, String(count)) : null,
+      revCount !== undefined ? h("span", { class: "rev-count", "aria-hidden": "true", title: t("rev.count", { count: revCount }), dataset: { revCount: String(revCount) } }, `★${revCount}`) : null),
     h("div", { class: "who" },
       h("div", { class: "name" }, player.name || t("seat.empty")),
       h("div", { class: "meta" },

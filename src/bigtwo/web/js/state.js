@@ -2,7 +2,7 @@
 // The client's picture of one table, built only from what the server sends this seat:
 // a full "sync" and then numbered events applied in order. Rendering reads this model;
 // nothing here decides what is legal (the server sends the legal plays with each turn).
-import { toCards } from "./cards.js";
+import { toCard, toCards, functionOf } from "./cards.js";
 import { shownName } from "./i18n.js";
 
 /** @typedef {import("./protocol.js").Room} Room */
@@ -23,6 +23,10 @@ import { shownName } from "./i18n.js";
 /** @typedef {import("./protocol.js").SeatControl} SeatControl */
 /** @typedef {import("./protocol.js").RoomStatus} RoomStatus */
 /** @typedef {import("./protocol.js").MoveBy} MoveBy */
+/** @typedef {import("./protocol.js").Move} Move */
+/** @typedef {import("./protocol.js").PublicState} PublicState */
+/** @typedef {import("./protocol.js").RevolutionChoices} RevolutionChoices */
+/** @typedef {import("./protocol.js").RevolutionPhase} RevolutionPhase */
 
 /**
  * A seat as the table shows it.
@@ -40,15 +44,50 @@ import { shownName } from "./i18n.js";
  */
 
 /**
- * One play or pass, cards as numbers (3♦ = 0 … 2♠ = 51); cards null: a pass.
+ * One play or pass, cards as numbers (3♦ = 0 … 2♠ = 51, a Revolution card 52 … 103); cards
+ * null: a pass (or, at a revolution table, a move that plays nothing: see move).
  * @typedef {object} Action
  * @property {number} seat
- * @property {number[] | null} cards
+ * @property {number[] | null} cards the cards played (a play only)
  * @property {string | null} kind
  * @property {boolean} auto
  * @property {string} reason
  * @property {boolean} trickOver
  * @property {MoveBy} [by] who made it (events say; a resync's list of actions does not)
+ * @property {Move} [move] at a revolution table: the move (a play, a pass or any other)
+ * @property {number[] | null} [shown] revolution: the card a move other than a play shows (null: none, or hidden)
+ * @property {string} [fn] revolution: the function activated, countered or in effect
+ * @property {number} [target] revolution: the seat an exchange gives to
+ * @property {"deck" | "gathering"} [source] revolution: where a draw came from
+ */
+
+/**
+ * A function waiting in its counter window.
+ * @typedef {{seat: number, fn: string, card: number, target: number | null}} PendingFunction
+ */
+
+/**
+ * A counter window that asks this seat: the function, the Revolution Qs it may counter with,
+ * the clock (endsAt in local ms) and its answer once given.
+ * @typedef {PendingFunction & {counters: number[], seconds: number, endsAt: number, answer: "counter" | "decline" | null}} CounterPrompt
+ */
+
+/**
+ * What a revolution hand adds to a deal (Big 2 RevolutioN; null at other tables).
+ * @typedef {object} Revolution
+ * @property {RevolutionPhase} phase
+ * @property {number} toAct whose answer is awaited (another seat than turn in a counter window)
+ * @property {number[]} revolutionCounts Revolution cards in each hand (Deal.counts: normal cards)
+ * @property {number[]} gathering the face-up cards beside the deck
+ * @property {number} deckLeft
+ * @property {boolean} reversed the order of cards is reversed
+ * @property {PendingFunction | null} pending
+ * @property {"out" | "exhaustion" | null} end
+ * @property {number[]} discards Character cards discarded (activated, or countering)
+ * @property {Array<{card: number, fn: string}>} activate Characters we may activate now
+ * @property {number[]} counters
+ * @property {Array<number | "deck">} draws what we may draw now, after a pass
+ * @property {CounterPrompt | null} prompt the counter window asking us, while it is open
  */
 
 /** @typedef {{seat: number, cards: number[], kind: string}} Play */
@@ -73,6 +112,7 @@ import { shownName } from "./i18n.js";
  * @property {number[][]} legal
  * @property {boolean} canPass
  * @property {{seat: number, cards: number[]} | null} [lastTrick] the play that won the last trick
+ * @property {Revolution} [rev] Big 2 RevolutioN's part of the hand (absent at other tables)
  */
 
 /**
@@ -120,7 +160,7 @@ import { shownName } from "./i18n.js";
  *   | {type: "match_end"} | {type: "chat"} | {type: "closed"}
  *   | {type: "rematch", code: string, by: number, seat?: number, token?: string}
  *   | {type: "removed", reason: string} | {type: "freed", seat: number, name: string}
- *   | {type: "busy", busy: boolean, level: string, usual: string}} Effect
+ *   | {type: "busy", busy: boolean, level: string, usual: string} | {type: "counter", seat: number}} Effect
  */
 
 /**
@@ -213,7 +253,10 @@ function setRoom(model, room) {
  */
 function newDeal(model, data) {
   const actions = data.actions.map(readAction);
-  const view = "legal" in data ? data : null; // a resync's view holds what a "deal" event leaves to "hand" and "turn"
+  // A resync's view holds what a "deal" event leaves to "hand" and "turn" (and names the opening card).
+  const view = "opening" in data ? data : null;
+  const choices = view?.choices;
+  const known = model.deal?.number === data.deal ? model.deal : null;
   model.deal = {
     number: data.deal,
     leader: data.leader,
@@ -228,11 +271,63 @@ function newDeal(model, data) {
     actions,
     trick: trickOf(actions),
     played: actions.flatMap((a) => a.cards || []),
-    hand: view?.hand !== undefined ? toCards(view.hand) : model.deal?.number === data.deal ? model.deal.hand : [],
-    legal: view ? view.legal.map(toCards) : [],
-    canPass: view ? view.can_pass : false,
+    hand: view?.hand !== undefined ? toCards(view.hand) : known ? known.hand : [],
+    legal: (choices?.legal ?? view?.legal ?? []).map(toCards),
+    canPass: !!(choices?.can_pass ?? view?.can_pass),
   };
   if ("deals" in data) model.dealsTotal = data.deals;
+  if (data.phase !== undefined) {
+    const rev = emptyRevolution();
+    model.deal.rev = rev;
+    readRevolution(rev, data);
+    rev.discards = view?.discards !== undefined ? toCards(view.discards) : known?.rev?.discards ?? [];
+    if (choices) readChoices(rev, choices);
+    // A window open at a resync asks us too (unless we opened it): with our Revolution Qs.
+    const pending = rev.pending;
+    if (pending && rev.phase === "counter" && model.seat !== null && pending.seat !== model.seat) {
+      const kept = known?.rev?.prompt;
+      rev.prompt = kept && kept.card === pending.card ? kept : {
+        ...pending, counters: model.deal.hand.filter((c) => functionOf(c) === "counter"), seconds: 0, endsAt: 0, answer: null,
+      };
+    }
+  }
+}
+
+/** @returns {Revolution} */
+function emptyRevolution() {
+  return {
+    phase: "act", toAct: 0, revolutionCounts: [], gathering: [], deckLeft: 0, reversed: false, pending: null, end: null,
+    discards: [], activate: [], counters: [], draws: [], prompt: null,
+  };
+}
+
+/**
+ * The public part of a revolution hand, from a deal or action event or a resync's view.
+ * @param {Revolution} rev
+ * @param {PublicState} data
+ */
+function readRevolution(rev, data) {
+  rev.phase = data.phase ?? rev.phase;
+  rev.toAct = data.to_act ?? data.turn;
+  rev.revolutionCounts = data.revolution_counts ?? rev.revolutionCounts;
+  rev.gathering = data.gathering !== undefined ? toCards(data.gathering) : rev.gathering;
+  rev.deckLeft = data.deck_left ?? rev.deckLeft;
+  rev.reversed = !!data.reversed;
+  const p = data.pending;
+  rev.pending = p ? { seat: p.seat, fn: p.function, card: toCard(p.card), target: p.target } : null;
+  rev.end = data.end ?? null;
+  if (rev.phase !== "counter" || !rev.pending || (rev.prompt && rev.prompt.card !== rev.pending.card)) rev.prompt = null;
+}
+
+/**
+ * What we may do now (a turn event, or a resync's choices).
+ * @param {Revolution} rev
+ * @param {Partial<RevolutionChoices>} c
+ */
+function readChoices(rev, c) {
+  rev.activate = (c.activate || []).map((a) => ({ card: toCard(a.card), fn: a.function }));
+  rev.counters = (c.counters || []).map(toCard);
+  rev.draws = (c.draws || []).map((d) => (d === "deck" ? "deck" : toCard(d)));
 }
 
 /** @param {TablePlay | null} table @returns {Play | null} */
@@ -242,15 +337,25 @@ function readTable(table) {
 
 /** @param {ActionData & {by?: MoveBy}} a @returns {Action} */
 function readAction(a) {
-  return {
+  const cards = a.cards === null ? null : toCards(a.cards);
+  const move = a.move;
+  /** @type {Action} */
+  const action = {
     seat: a.seat,
-    cards: a.cards === null ? null : toCards(a.cards),
-    kind: a.kind,
+    cards: move === undefined || move === "play" ? cards : null,
+    kind: a.kind ?? null,
     auto: a.auto,
-    reason: a.reason,
+    reason: a.reason ?? "",
     trickOver: a.trick_over,
     by: a.by,
   };
+  if (move === undefined) return action; // a 52-card table: a play, or a pass when cards is null
+  action.move = move;
+  if (move !== "play") action.shown = cards;
+  if (a.function !== undefined) action.fn = a.function;
+  if (a.target !== undefined) action.target = a.target;
+  if (a.source !== undefined) action.source = a.source;
+  return action;
 }
 
 /**
@@ -299,6 +404,13 @@ export function applyClock(model, clock) {
     return;
   }
   const endsAt = Date.now() + clock.ms;
+  if ("counter" in clock) {
+    // Revolution: the counter window's clock (a turn timer waits meanwhile).
+    const prompt = model.deal?.rev?.prompt;
+    if (prompt) prompt.endsAt = endsAt;
+    model.timer = null;
+    return;
+  }
   if (clock.seat === null) {
     model.nextDeal = { deal: clock.next_deal, seconds: null, waiting: [], ...model.nextDeal, endsAt };
     model.nextDeal.deal = clock.next_deal;
@@ -376,8 +488,26 @@ export function applyEvent(model, e) {
         model.deal.legal = e.legal.map(toCards);
         model.deal.canPass = e.can_pass;
         model.deal.turn = e.seat;
+        if (model.deal.rev) readChoices(model.deal.rev, e);
       }
       break;
+    case "counter": {
+      // Revolution: a counter window asks us (every other seat is asked at once).
+      const rev = model.deal?.number === e.deal ? model.deal.rev : null;
+      if (rev) {
+        rev.prompt = {
+          seat: e.seat, fn: e.function, card: toCard(e.card), target: e.target, counters: e.counters.map(toCard),
+          seconds: e.seconds, endsAt: Date.now() + e.seconds * 1000, answer: null,
+        };
+        effects.push({ type: "counter", seat: e.seat });
+      }
+      break;
+    }
+    case "answered": {
+      const prompt = model.deal?.number === e.deal ? model.deal.rev?.prompt : null;
+      if (prompt) prompt.answer = e.answer;
+      break;
+    }
     case "action":
       applyAction(model, e, effects);
       break;
@@ -398,6 +528,11 @@ export function applyEvent(model, e) {
         model.deal.over = true;
         model.deal.winner = e.winner;
         model.deal.counts = e.counts;
+        if (model.deal.rev) {
+          model.deal.rev.phase = "over";
+          model.deal.rev.prompt = null;
+          model.deal.rev.end = e.end ?? model.deal.rev.end;
+        }
       }
       model.timer = null;
       const next = e.next_deal;
@@ -470,6 +605,14 @@ function applyAction(model, e, effects) {
   if (!deal || deal.number !== e.deal) return;
   const action = readAction(e);
   deal.actions.push(action);
+  if (deal.rev) {
+    readRevolution(deal.rev, e);
+    // Character cards activated, and the Qs that counter them, lie face up.
+    if ((action.move === "activate" || action.move === "counter") && action.shown) deal.rev.discards.push(...action.shown);
+    deal.rev.activate = [];
+    deal.rev.counters = [];
+    deal.rev.draws = [];
+  }
   if (action.cards) {
     deal.played.push(...action.cards);
     if (action.seat === model.seat) {
@@ -493,6 +636,6 @@ function applyAction(model, e, effects) {
   // The legal plays were for the turn just taken; the next "turn" event brings new ones.
   deal.legal = [];
   deal.canPass = false;
-  if (model.timer && model.timer.seat !== e.turn) model.timer = null;
+  if (model.timer && (model.timer.seat !== e.turn || deal.rev?.phase === "counter")) model.timer = null;
   effects.push({ type: "action", action });
 }

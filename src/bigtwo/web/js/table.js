@@ -4,7 +4,7 @@
 // sits at (several in hot-seat play, none but a spectator's when watching) and renders the
 // model of the seat whose turn it is.
 import { h, mount } from "./dom.js";
-import { cardsSymbols, cardText } from "./cards.js";
+import { cardsSymbols, cardText, setCharacterFunctions } from "./cards.js";
 import { refusalWords, t, tOr } from "./i18n.js";
 import { prefs, setPrefs, rememberSeat, forgetTable, savedOrder, saveOrder, myName, seatsAt } from "./prefs.js";
 import { TableSocket, api, errorOf } from "./net.js";
@@ -24,6 +24,7 @@ import { bindTableKeys } from "./keys.js";
 import { coverScreen } from "./hotseat.js";
 import { showDialog } from "./dialog.js";
 import { moveToTable, MOVE_MS } from "./motion.js";
+import { revolutionStrip, revolutionPanel, panelKey, showReference, askExchange, tickCounterClock } from "./revolution.js";
 
 /** @typedef {import("./state.js").Model} Model */
 /** @typedef {import("./state.js").Effect} Effect */
@@ -57,6 +58,10 @@ export const inviteLink = (code, invite) => `${location.origin}/r/${code}?invite
 
 const HOST_TIMERS = [0, 10, 15, 30, 60, 120]; // turn timers the host may pick at the table (0: none)
 const HOST_AWAY = [0, 15, 30, 60, 120, 300]; // away times (0: never)
+
+/** Our Revolution cards beside our name: "★ 2 Revolution cards" (on a phone "★ 2"). @param {number} count */
+const revCountBits = (count) => h("span", { class: "muted-light rev-mine", title: t("rev.count", { count }), dataset: { revCount: String(count) } },
+  "★ ", h("span", { class: "rev-full" }, t("rev.count", { count })), h("span", { class: "rev-short", "aria-hidden": "true" }, String(count)));
 
 export class TableScreen {
   /**
@@ -95,6 +100,9 @@ export class TableScreen {
     this.move = null;
     /** your seat, hand and buttons, kept between drawings */
     this.meEl = h("div", { class: "me" });
+    /** Big 2 RevolutioN: what may be done beyond a play or a pass (drawn again only when it changes) */
+    this.revPanel = h("div", { class: "rev-slot" });
+    this.revKey = "";
     this.hand = new Hand({ onChange: () => this.onSelection(), label: t("hand.label") });
     this.hand.el.addEventListener("reordered", () => {
       setPrefs({ sort: "custom" });
@@ -283,6 +291,43 @@ export class TableScreen {
     }
   }
 
+  // -- Big 2 RevolutioN's moves ------------------------------------------------------------
+  /** Activate a Character; an exchange asks first for the card to give and to whom. @param {number} card @param {string} fn */
+  activate(card, fn) {
+    const conn = this.shown;
+    if (!this.myTurn()) return;
+    const send = (/** @type {{target?: number, give?: string}} */ exchange) =>
+      conn.socket.activate(cardText(card), conn.model.v, exchange).catch((err) => this.refused(err));
+    if (fn === "exchange") askExchange(conn.model, card, this.hand.selectedCards(), (target, give) => send({ target, give: cardText(give) }));
+    else send({});
+  }
+
+  /** Answer the counter window that asks the seat on show: cancel it with this Q. @param {number} card */
+  counter(card) {
+    const conn = this.shown;
+    conn.socket.counter(cardText(card), conn.model.v).catch((err) => this.refused(err));
+  }
+
+  /** Answer the counter window: let the function stand. */
+  decline() {
+    const conn = this.shown;
+    conn.socket.decline(conn.model.v).catch((err) => this.refused(err));
+  }
+
+  /** After a pass: take the deck's top card or a card of the Gathering. @param {number | "deck"} source */
+  draw(source) {
+    const conn = this.shown;
+    if (!this.myTurn()) return;
+    conn.socket.draw(source === "deck" ? "deck" : cardText(source), conn.model.v).catch((err) => this.refused(err));
+  }
+
+  /** After a pass: draw no more. */
+  stopDrawing() {
+    const conn = this.shown;
+    if (!this.myTurn()) return;
+    conn.socket.stop(conn.model.v).catch((err) => this.refused(err));
+  }
+
   /** @param {unknown} err a RequestError, or anything a request threw */
   refused(err) {
     const { code, message } = errorOf(err);
@@ -383,7 +428,9 @@ export class TableScreen {
 
   myTurn() {
     const d = this.model.deal;
-    return !!d && !d.over && this.model.seat !== null && d.turn === this.model.seat && this.uncovered === this.model.seat;
+    // At a revolution table the turn waits while a counter window is open.
+    return !!d && !d.over && this.model.seat !== null && d.turn === this.model.seat && this.uncovered === this.model.seat
+      && d.rev?.phase !== "counter";
   }
 
   /** @param {string} text @param {boolean} [refused] */
@@ -402,8 +449,20 @@ export class TableScreen {
   pickShown() {
     if (!this.hotSeat) return;
     const anyModel = this.conns[0].model;
-    const turn = anyModel.deal && !anyModel.deal.over ? anyModel.deal.turn : null;
+    let turn = anyModel.deal && !anyModel.deal.over ? anyModel.deal.turn : null;
     if (turn === null) return;
+    // Revolution: a counter window asks the people here one at a time, in turn order from
+    // the seat after the one who activated, each behind the cover; then the turn goes on.
+    const pending = anyModel.deal?.rev?.phase === "counter" ? anyModel.deal.rev.pending : null;
+    if (pending) {
+      const players = anyModel.players.length || 4;
+      const asked = this.conns
+        .filter((c) => c.seat !== null && c.model.deal?.rev?.prompt && !c.model.deal.rev.prompt.answer)
+        .sort((a, b) => ((/** @type {number} */ (a.seat) - pending.seat + players) % players) - ((/** @type {number} */ (b.seat) - pending.seat + players) % players));
+      const still = asked.find((c) => c.seat === this.uncovered) || asked[0];
+      if (still && still.seat !== null) turn = still.seat;
+      else if (this.shown.seat !== null && this.shown.seat === this.uncovered) return; // answered: stay until the turn goes on
+    }
     const next = this.conns.find((c) => c.seat === turn);
     if (next && next !== this.shown) {
       this.shown = next;
@@ -436,6 +495,8 @@ export class TableScreen {
   render() {
     this.pickShown();
     const model = this.model;
+    const revRules = /** @type {{functions?: Record<string, unknown>} | undefined} */ (model.rules?.revolution);
+    setCharacterFunctions(revRules?.functions);
     turnCue(this.myTurn());
     this.renderInfobar(model);
     this.renderFelt(model);
@@ -475,7 +536,8 @@ export class TableScreen {
       },
       restart: this.model.seat === null ? null : () => this.restart(),
       leave: () => this.leave(),
-      replay: () => (location.hash = `#/replay/${this.code}`),
+      // the replay viewer reads 52-card records only
+      replay: this.model.room?.preset === "revolution" ? undefined : () => (location.hash = `#/replay/${this.code}`),
       record: () => this.downloadRecord(),
     });
     dialog.addEventListener("close", () => this.schedule());
@@ -503,7 +565,7 @@ export class TableScreen {
             model.seat === null ? t("action.watchNewGame") : t("action.joinNewGame"))
         : model.matchOver && model.seat !== null
           ? h("button", { class: "btn small", type: "button", onclick: () => this.restart(), "data-restart": "" }, t("action.newGame")) : null,
-      model.matchOver
+      model.matchOver && room?.preset !== "revolution" // the replay viewer reads 52-card records only
         ? h("a", { class: "btn small", href: `#/replay/${this.code}`, "data-replay-match": "" }, t("action.replay")) : null,
       h("button", { class: "btn small", type: "button", onclick: () => this.leave(), "data-leave": "" },
         model.seat === null || model.status !== "playing" ? t("action.leave") : t("action.quit")));
@@ -612,6 +674,10 @@ export class TableScreen {
       model.status === "waiting"
         ? waitingView(model, { seats: this.conns.flatMap((c) => (c.seat === null ? [] : [c.seat])), link: shareLink(this.code),
             onReady: (seat, on) => this.ready(this.conns.find((c) => c.seat === seat), on) })
+        : model.deal?.rev ? h("div", { class: "centre-play" }, trickView(model), revolutionStrip(model, {
+            draw: (card) => this.draw(card), reference: () => showReference(),
+            canDraw: (card) => this.myTurn() && !!model.deal?.rev && model.deal.rev.phase === "draw" && model.deal.rev.draws.includes(card),
+          }))
         : trickView(model),
       model.status !== "waiting" && !model.deal?.table && model.deal?.lastTrick
         ? h("div", { class: "trick-earlier" }, t("table.trickWon", { name: model.players[model.deal.lastTrick.seat]?.name, cards: cardsSymbols(model.deal.lastTrick.cards) }))
@@ -680,15 +746,33 @@ export class TableScreen {
       h("strong", {}, player.name),
       turn ? h("span", { class: "your-turn" }, t("table.yourTurn")) : null,
       timerBits(model, seat),
-      model.deal ? h("span", { class: "muted-light" }, t("seat.cardsLeft", { count: model.deal.counts[seat] })) : null);
+      model.deal ? h("span", { class: "muted-light" }, t("seat.cardsLeft", { count: model.deal.counts[seat] })) : null,
+      model.deal?.rev ? revCountBits(model.deal.rev.revolutionCounts[seat] ?? 0) : null);
     this.meEl.className = `me ${turn ? "turn" : ""}`;
     this.meEl.dataset.seat = String(seat);
+    this.renderPanel(model, covered);
     const body = model.status === "waiting" ? []
-      : covered ? [h("p", { class: "spectating" }, t("hotseat.hidden"))] : [this.hand.el, this.actions.el];
+      : covered ? [h("p", { class: "spectating" }, t("hotseat.hidden"))] : [this.revPanel, this.hand.el, this.actions.el];
     const current = [...this.meEl.children];
     if (current.length !== body.length + 1 || body.some((el, i) => current[i + 1] !== el)) mount(this.meEl, head, body);
     else current[0].replaceWith(head);
     this.renderActions();
+  }
+
+  /** Revolution: the panel of what may be done beyond a play or a pass, drawn again only when it changes. @param {Model} model @param {boolean} covered */
+  renderPanel(model, covered) {
+    const mine = this.myTurn() || (!covered && model.deal?.rev?.phase === "draw" && model.deal.turn === model.seat && !model.deal.over);
+    const key = covered ? "" : panelKey(model, mine);
+    if (key === this.revKey && this.revPanel.isConnected) return;
+    this.revKey = key;
+    mount(this.revPanel, key ? revolutionPanel(model, mine, {
+      activate: (card, fn) => this.activate(card, fn),
+      counter: (card) => this.counter(card),
+      decline: () => this.decline(),
+      draw: (source) => this.draw(source),
+      stop: () => this.stopDrawing(),
+    }) : null);
+    this.revPanel.hidden = !key;
   }
 
   /** @param {Model} model */
@@ -706,7 +790,11 @@ export class TableScreen {
       const saved = sortBy ? null : savedOrder(this.code, model.seat, deal?.number);
       this.hand.cards = saved ? saved.filter((c) => cards.includes(c)) : [];
       this.hand.set(cards, saved ? null : sortBy || "rank", suitOrder);
-    } else this.hand.set(cards, null, suitOrder);
+    } else {
+      // Cards that came to the hand (a draw, an exchange: revolution) go to their place in the sort chosen.
+      const arrived = sortBy !== null && cards.some((c) => !this.hand.cards.includes(c));
+      this.hand.set(cards, arrived ? sortBy : null, suitOrder);
+    }
     this.hand.enabled = !!deal && !deal.over;
     this.hand.el.classList.toggle("disabled", !this.hand.enabled);
     requestAnimationFrame(() => this.hand.layout());
@@ -716,7 +804,7 @@ export class TableScreen {
   renderActions() {
     const deal = this.model.deal;
     this.actions.update({
-      myTurn: this.myTurn(),
+      myTurn: this.myTurn() && (!deal?.rev || deal.rev.phase === "act"), // not while drawing after a pass
       selected: this.hand.selectedCards().length,
       lead: !deal?.table,
       canPass: !!deal?.canPass,
@@ -753,6 +841,7 @@ export class TableScreen {
       if (el.textContent !== text) el.textContent = text;
     }
     if (next?.endsAt && !document.querySelector("dialog[open]")) this.schedule(); // the countdown in the message
+    tickCounterClock(model, this.view);
     if (!model.timer) return;
     for (const el of this.view.querySelectorAll("[data-timer-seat]")) {
       const left = Math.max(0, Math.ceil((model.timer.endsAt - Date.now()) / 1000));

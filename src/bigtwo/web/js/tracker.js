@@ -7,8 +7,11 @@ import { t } from "./i18n.js";
 
 /** @param {import("./state.js").Model} model */
 export function trackerView(model) {
-  const played = new Set(model.deal?.played || []);
-  const mine = new Set(model.deal?.hand || []);
+  const all = model.deal?.played || [];
+  // A Revolution card (52 …) is marked on its normal twin's cell, with a star.
+  const played = new Set(all.filter((c) => c < 52));
+  const twins = new Set(all.filter((c) => c >= 52).map((c) => c - 52));
+  const mine = new Set((model.deal?.hand || []).map((c) => c % 52));
   const suitRows = [3, 2, 1, 0].map((suit) =>
     h("tr", {},
       h("th", { scope: "row", "aria-label": t(`suit.${SUITS[suit]}`) }, suitIcon(suit, 14)),
@@ -17,7 +20,7 @@ export function trackerView(model) {
         const state = played.has(card) ? "played" : mine.has(card) ? "mine" : "out";
         return h("td", {
           class: state, "aria-label": `${cardName(card)}: ${t(`tracker.${state}`)}`, dataset: { card: String(card) },
-        }, label);
+        }, label, twins.has(card) ? h("sup", { class: "twin", title: t("tracker.twin") }, "★") : null);
       })));
   const left = 52 - played.size;
   return h("div", { class: "tracker-wrap" },

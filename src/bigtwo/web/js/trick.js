@@ -4,6 +4,7 @@
 import { h } from "./dom.js";
 import { cardRow, cardsSymbols, cardSymbol, toCard } from "./cards.js";
 import { t, tOr } from "./i18n.js";
+import { lastMoveText, fnName } from "./revolution.js";
 
 /** @typedef {import("./state.js").Model} Model */
 
@@ -50,7 +51,8 @@ export function statusText(model, { covered = false } = {}) {
   const deal = model.deal;
   if (!deal) return "";
   if (deal.over) {
-    const over = t("table.dealOver", { name: name(/** @type {number} a deal over has its winner */ (deal.winner)) });
+    const winner = name(/** @type {number} a deal over has its winner */ (deal.winner));
+    const over = deal.rev?.end === "exhaustion" ? t("rev.dealOverExhausted", { name: winner }) : t("table.dealOver", { name: winner });
     const next = model.nextDeal;
     if (!next || model.matchOver) return over;
     if (next.endsAt) {
@@ -61,11 +63,19 @@ export function statusText(model, { covered = false } = {}) {
     return names ? `${over} — ${t("table.nextDealWaiting", { names })}` : over;
   }
   const last = deal.actions.at(-1);
+  const rev = deal.rev;
   const lastText = !last ? "" : last.cards
-    ? t("table.lastPlay", { name: name(last.seat), cards: cardsSymbols(last.cards), kind: kindName(last.kind) })
+    ? t("table.lastPlay", { name: name(last.seat), cards: cardsSymbols(last.cards), kind: kindName(last.kind || deal.table?.kind) })
+    : last.move && last.move !== "pass" ? lastMoveText(model)
     : last.auto ? t("table.lastAutoPass", { name: name(last.seat) }) : t("table.lastPass", { name: name(last.seat) });
   let turnText;
-  if (deal.turn !== model.seat || covered) turnText = t("table.waitingFor", { name: name(deal.turn) });
+  if (rev?.phase === "counter" && rev.pending) {
+    // Revolution: a counter window is open; it may ask us.
+    const p = rev.prompt;
+    turnText = p && !p.answer && !covered ? t("rev.statusAsked") : t("rev.statusWindow", { name: name(rev.pending.seat), fn: fnName(rev.pending.fn) });
+  } else if (rev?.phase === "draw") {
+    turnText = deal.turn === model.seat && !covered ? t("rev.statusDraw") : t("rev.statusDrawing", { name: name(deal.turn) });
+  } else if (deal.turn !== model.seat || covered) turnText = t("table.waitingFor", { name: name(deal.turn) });
   else if (deal.table) turnText = t("table.yourReply");
   else turnText = deal.opening ? t("table.yourLeadWith", { card: cardSymbolOf(deal.opening) }) : t("table.yourLead");
   return lastText ? `${lastText} — ${turnText}` : turnText;
