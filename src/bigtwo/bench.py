@@ -80,56 +80,87 @@ def _random_positions(
     return out
 
 
-def bench_revolution(deals: int = 1000, seed: int = 1, players: int = 4) -> dict[str, Any]:
+def bench_revolution(
+    deals: int = 1000, seed: int = 1, players: int = 4, workers: int = 1
+) -> dict[str, Any]:
     """Fuzz the expansion: play ``deals`` random hands of ``revolution`` (at every decision a
     kind of action at random, then one of that kind: plays, passes, every function, counters,
     declines, draws and stops all come up), checking after every action that the 104 cards are
     each in one place and that no seat's view holds a card hidden from it. Counts what
-    happened and every violation found."""
+    happened and every violation found. Hand ``n`` is shuffled from ``seed:n`` and played with
+    a generator of its own, so ``workers`` processes (each a share of the hands) find the
+    same figures as one."""
     from collections import Counter
 
-    from .engine.revolution import End, Move, RevolutionDeal
-
-    rules = Rules.preset("revolution")
-    rng = random.Random(seed)
-    moves: Counter[str] = Counter()
-    functions: Counter[str] = Counter()
-    ends: Counter[str] = Counter()
+    if workers < 1:
+        raise ValueError("workers must be at least 1")
+    step = max(1, min(500, -(-deals // (workers * 4))))
+    chunks = [(seed, players, a, min(deals, a + step)) for a in range(0, deals, step)]
+    totals: Counter[str] = Counter()
     violations: list[str] = []
-    actions = 0
     start = time.perf_counter()
-    for number in range(deals):
-        deal = RevolutionDeal.from_seed(rules, f"{seed}:{number}", players)
-        while not deal.over:
-            by_move: dict[Move, list[Any]] = {}
-            for choice in deal.choices():
-                by_move.setdefault(choice.move, []).append(choice)
-            kinds = list(by_move)
-            picked = rng.choice(by_move[kinds[rng.randrange(len(kinds))]])
-            checked = len(deal.actions)
-            action = deal.take(picked)
-            actions += 1
-            moves[action.move.value] += 1
-            if action.move is Move.ACTIVATE:
-                functions[action.function] += 1
-            for problem in deal.problems(since=checked):
-                violations.append(f"deal {number}, after '{action}': {problem}")
-        ends[(deal.end or End.OUT).value] += 1
+    if workers == 1:
+        parts = map(_fuzz_revolution, chunks)
+        for counts, found in parts:
+            totals.update(counts)
+            violations += found
+    else:
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            for counts, found in pool.imap(_fuzz_revolution, chunks):
+                totals.update(counts)
+                violations += found
     elapsed = time.perf_counter() - start
+    actions = totals["actions"]
+    moves = {k[5:]: v for k, v in totals.items() if k.startswith("move:")}
+    functions = {k[9:]: v for k, v in totals.items() if k.startswith("function:")}
     return {
         "rules": "revolution",
         "deals": deals,
         "players": players,
+        "workers": workers,
         "seconds": round(elapsed, 3),
         "deals_per_second": round(deals / elapsed, 1),
         "actions_per_second": round(actions / elapsed, 1),
         "violations": len(violations),
         "first_violations": violations[:5],
         "functions_per_deal": round(sum(functions.values()) / deals, 2),
-        "functions": dict(functions),
-        "moves": dict(moves),
-        "ended_by_exhaustion": round(ends["exhaustion"] / deals, 3),
+        "functions": functions,
+        "moves": moves,
+        "ended_by_exhaustion": round(totals["exhaustion"] / deals, 3),
     }
+
+
+def _fuzz_revolution(chunk: tuple[int, int, int, int]) -> tuple[dict[str, int], list[str]]:
+    """Hands ``first`` to ``stop`` - 1 of a fuzz run: what happened, and the violations."""
+    from collections import Counter
+
+    from .engine.revolution import End, Move, RevolutionChoice, RevolutionDeal
+
+    seed, players, first, stop = chunk
+    rules = Rules.preset("revolution")
+    counts: Counter[str] = Counter()
+    violations: list[str] = []
+    for number in range(first, stop):
+        deal = RevolutionDeal.from_seed(rules, f"{seed}:{number}", players)
+        rng = random.Random(f"{seed}:{number}:moves")
+        while not deal.over:
+            by_move: dict[Move, list[RevolutionChoice]] = {}
+            for choice in deal.choices():
+                by_move.setdefault(choice.move, []).append(choice)
+            kinds = list(by_move)
+            picked = rng.choice(by_move[kinds[rng.randrange(len(kinds))]])
+            checked = len(deal.actions)
+            action = deal.take(picked)
+            counts["actions"] += 1
+            counts["move:" + action.move.value] += 1
+            if action.move is Move.ACTIVATE:
+                counts["function:" + action.function] += 1
+            for problem in deal.problems(since=checked):
+                violations.append(f"deal {number}, after '{action}': {problem}")
+        counts["exhaustion"] += deal.end is End.EXHAUSTION
+    return dict(counts), violations
 
 
 def bench_revolution_bots(levels: list[str], deals: int = 200, seed: int = 1) -> dict[str, Any]:

@@ -39,6 +39,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     revolution.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     revolution.add_argument("--seed", type=int, default=1)
     revolution.add_argument(
+        "--workers", type=int, default=1, help="processes for the random hands (default 1)"
+    )
+    revolution.add_argument(
         "--bots",
         metavar="LEVELS",
         help="computer players, one a seat (e.g. greedy,greedy,random,random), instead of "
@@ -88,7 +91,12 @@ def _bench_revolution(args: argparse.Namespace) -> int:
             return 2
         result = bench_revolution_bots(levels, args.deals, seed=args.seed)
     else:
-        result = bench_revolution(args.deals, seed=args.seed, players=args.players)
+        if args.workers < 1:
+            print("bigtwo bench revolution: --workers must be at least 1")
+            return 2
+        result = bench_revolution(
+            args.deals, seed=args.seed, players=args.players, workers=args.workers
+        )
     if args.json:
         print(json.dumps(result))
     elif args.bots:
@@ -104,6 +112,7 @@ def _print_revolution_fuzz(result: dict[str, Any]) -> None:
     deals = result["deals"]
     figures = Table(
         title=f"{deals:,} random hands, {result['players']} players, {result['seconds']} s"
+        + (f", {result['workers']} processes" if result["workers"] > 1 else "")
     )
     figures.add_column("figure")
     figures.add_column("value", justify="right")

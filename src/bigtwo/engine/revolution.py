@@ -497,6 +497,10 @@ class RevolutionDeal:
 
     def choices(self) -> list[RevolutionChoice]:
         """Everything the seat to act may do now (an exchange once per player and card)."""
+        return self._choices(None)
+
+    def _choices(self, legal: list[RevolutionPlay] | None) -> list[RevolutionChoice]:
+        """:meth:`choices`, given the legal plays when they are known already."""
         if self.end is not None:
             return []
         seat = self.to_act
@@ -509,7 +513,9 @@ class RevolutionDeal:
                 for c in self.draw_choices()
             ]
             return out + [RevolutionChoice(seat, Move.STOP)]
-        out = [RevolutionChoice(seat, Move.PLAY, p.mask) for p in self.legal_plays(seat)]
+        if legal is None:
+            legal = self.legal_plays(seat)
+        out = [RevolutionChoice(seat, Move.PLAY, p.mask) for p in legal]
         if self.can_pass(seat):
             out.append(RevolutionChoice(seat, Move.PASS))
         for card, function in self.activations(seat):
@@ -1043,6 +1049,11 @@ class RevolutionDeal:
     def view(self, seat: int | None) -> RevolutionView:
         """What ``seat`` may know (None: a spectator, who holds no hand): its own cards, the
         public cards and counts, and the history with every card it may not see hidden."""
+        return self._view(seat, decisions=True)
+
+    def _view(self, seat: int | None, *, decisions: bool) -> RevolutionView:
+        """:meth:`view`; without ``decisions`` its ``legal`` and ``choices`` are left empty
+        (the invariants read a view's cards and history, not what it may do)."""
         if seat is not None and not 0 <= seat < self.players:
             raise IllegalAction(f"There is no seat {seat}")
         own = 0 if seat is None else self.hands[seat]
@@ -1051,7 +1062,8 @@ class RevolutionDeal:
         if self.pending is not None:
             p = self.pending
             pending = (p.seat, p.function, p.card, p.target)
-        acting = seat is not None and seat == self.turn and self.phase is Phase.ACT
+        acting = decisions and seat is not None and seat == self.turn and self.phase is Phase.ACT
+        legal = self.legal_plays(seat) if acting else []
         return RevolutionView(
             seat=seat,
             rules=self.rules,
@@ -1078,9 +1090,13 @@ class RevolutionDeal:
             actions=tuple(self._seen[-1 if seat is None else seat]),
             winner=self.winner,
             end=self.end,
-            legal=tuple(self.legal_plays(seat)) if acting else (),
+            legal=tuple(legal),
             can_pass=acting and self.can_pass(seat),
-            choices=tuple(self.choices()) if seat is not None and seat == self.to_act else (),
+            choices=(
+                tuple(self._choices(legal if acting else None))
+                if decisions and seat is not None and seat == self.to_act
+                else ()
+            ),
         )
 
     # -- invariants ----------------------------------------------------------------------------
@@ -1101,7 +1117,7 @@ class RevolutionDeal:
         if len(self.gathering) < GATHERING_SIZE and self.top < len(self.deck):
             out.append("the Gathering is not full while the deck holds cards")
         for seat in range(self.players):
-            view = self.view(seat)
+            view = self._view(seat, decisions=False)
             if view.hand != self.hands[seat]:
                 out.append(f"seat {seat}'s view does not hold its hand")
             for action in view.actions[since:]:
