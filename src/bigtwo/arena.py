@@ -9,8 +9,17 @@ seeded from ``seed:board:rotation`` and the position (see
 :class:`~bigtwo.bots.seat.ComputerSeat`), so results do not depend on the number of workers
 or their scheduling. For each lineup entry the arena reports mean points per deal with a 95%
 confidence interval (over boards in duplicate mode, whose rotations are not independent),
-win rate, mean cards left and decision times. It plays and measures; it never changes a
+win rate, mean cards left and decision times, and its *margin*: its points less the mean of
+the other seats' points in the same deal, with its interval, which says who is better also
+where every seat loses points (deduction scoring, where nobody collects). It plays and measures; it never changes a
 rule or a bot.
+
+Under a rule set of Big 2 RevolutioN (``revolution``) a board is a shuffle of both decks: the
+normal cards dealt, then the Revolution deck's order, from the same generator. Every rotation
+plays the same Revolution deck with the normal hands rotated, so duplicate play cancels the
+luck of both. Each hand is a :class:`~bigtwo.engine.revolution.RevolutionDeal` played by the
+revolution players (:func:`~bigtwo.bots.revolution.revolution_bot`); the arena also reports
+the functions used per deal and the share of hands ended by exhaustion.
 """
 
 from __future__ import annotations
@@ -25,11 +34,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import Bot, make_bot
-from .bots.seat import ComputerSeat
+from .bots.revolution import RevolutionBot, revolution_bot
+from .bots.seat import ComputerSeat, position_rng
 from .engine.cards import Mask
 from .engine.deal import deal_hands
 from .engine.errors import BigTwoError
+from .engine.revolution import End, Move, RevolutionDeal, shuffled_deck
+from .engine.revolution_cards import NORMAL_CARDS
 from .match import Match
+from .match.scoring import score_revolution_hand
 from .match.settings import RuleSet
 
 
@@ -41,6 +54,8 @@ class BoardDeal:
     cards_left: tuple[int, ...]
     winner: int
     decision_ms: tuple[tuple[float, ...], ...]
+    functions: int = 0  # Character functions activated (revolution), all seats together
+    exhausted: bool = False  # the hand ended when the Revolution deck ran out
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +68,7 @@ class BoardTask:
 
 
 _BOTS: dict[tuple[str, ...], list[Bot]] = {}
+_REVOLUTION_BOTS: dict[tuple[str, ...], list[RevolutionBot]] = {}
 
 
 def lineup_bots(lineup: Sequence[str]) -> list[Bot]:
@@ -103,18 +119,77 @@ def play_deal(
     )
 
 
+def play_revolution_deal(
+    rules: RuleSet,
+    bots: Sequence[RevolutionBot],
+    hands: Sequence[int],
+    deck: Sequence[int],
+    rng_key: str,
+) -> BoardDeal:
+    """Play one hand of Big 2 RevolutioN from ``hands`` and the Revolution ``deck`` (top card
+    first) with ``bots[seat]`` in each seat, each deciding from its seat's view with a
+    generator drawn from ``rng_key`` and the position. A seat with one thing to do (a decline
+    without a Q) does it without a decision; a bot whose choice the view does not offer stops
+    the arena with the reason."""
+    n = len(bots)
+    deal = RevolutionDeal(rules.rules, list(hands), deck=deck)
+    times: list[list[float]] = [[] for _ in range(n)]
+    while not deal.over:
+        seat = deal.to_act
+        view = deal.view(seat)
+        if len(view.choices) == 1:
+            deal.take(view.choices[0])
+            continue
+        rng = position_rng(rng_key, 1, len(deal.actions))
+        started = time.perf_counter()
+        choice = bots[seat].choose(view, rng)
+        times[seat].append((time.perf_counter() - started) * 1000.0)
+        if choice not in view.choices:
+            raise BigTwoError(f"{bots[seat].name} in seat {seat} chose what it may not: {choice}")
+        deal.take(choice)
+    assert deal.winner is not None and deal.end is not None
+    exhausted = deal.end is End.EXHAUSTION
+    score = score_revolution_hand(rules, deal.hands, deal.winner, exhausted)
+    return BoardDeal(
+        points=score.points,
+        cards_left=tuple((h & NORMAL_CARDS).bit_count() for h in deal.hands),
+        winner=deal.winner,
+        decision_ms=tuple(tuple(t) for t in times),
+        functions=sum(1 for a in deal.actions if a.move is Move.ACTIVATE),
+        exhausted=exhausted,
+    )
+
+
+def board_cards(task: BoardTask) -> tuple[list[Mask], tuple[int, ...] | None]:
+    """A board's shuffle, from the seed and the board number: the normal hands, and under
+    revolution rules the Revolution deck's order (None otherwise), shuffled after them."""
+    rng = random.Random(f"{task.seed}:{task.board}")
+    hands = deal_hands(task.rules.rules, len(task.lineup), rng)
+    deck = shuffled_deck(rng) if task.rules.rules.revolution is not None else None
+    return hands, deck
+
+
 def run_board(task: BoardTask) -> list[BoardDeal]:
     """Every deal of one board, results indexed by lineup entry (= seat)."""
-    bots = _BOTS.get(task.lineup)
-    if bots is None:
-        bots = _BOTS[task.lineup] = lineup_bots(task.lineup)
     n = len(task.lineup)
-    hands = deal_hands(task.rules.rules, n, random.Random(f"{task.seed}:{task.board}"))
+    hands, deck = board_cards(task)
     rotations = range(n) if task.duplicate else range(1)
     out = []
     for r in rotations:
         rotated = [hands[(seat + r) % n] for seat in range(n)]
-        out.append(play_deal(task.rules, bots, rotated, f"{task.seed}:{task.board}:{r}"))
+        key = f"{task.seed}:{task.board}:{r}"
+        if deck is None:
+            bots = _BOTS.get(task.lineup)
+            if bots is None:
+                bots = _BOTS[task.lineup] = lineup_bots(task.lineup)
+            out.append(play_deal(task.rules, bots, rotated, key))
+        else:
+            players = _REVOLUTION_BOTS.get(task.lineup)
+            if players is None:
+                players = _REVOLUTION_BOTS[task.lineup] = [
+                    revolution_bot(name) for name in task.lineup
+                ]
+            out.append(play_revolution_deal(task.rules, players, rotated, deck, key))
     return out
 
 
@@ -128,27 +203,40 @@ class BotStats:
     name: str
     board_means: list[float] = field(default_factory=list)
     points: list[int] = field(default_factory=list)
+    # per board, the mean of (this seat's points - the other seats' mean) over its deals
+    board_margins: list[float] = field(default_factory=list)
     wins: int = 0
     cards_left: list[int] = field(default_factory=list)
     decision_ms: list[float] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
-        samples = self.board_means
+        _, half = _mean_ci(self.board_means)
         mean = statistics.fmean(self.points) if self.points else 0.0
-        half = 0.0
-        if len(samples) > 1:
-            half = 1.96 * statistics.stdev(samples) / math.sqrt(len(samples))
+        margin, margin_half = _mean_ci(self.board_margins)
         deals = len(self.points)
         return {
             "name": self.name,
             "mean_points": round(mean, 3),
             "ci95": [round(mean - half, 3), round(mean + half, 3)],
+            "margin": round(margin, 3),
+            "margin_ci95": [round(margin - margin_half, 3), round(margin + margin_half, 3)],
             "win_rate": round(self.wins / deals, 4) if deals else 0.0,
             "mean_cards_left": round(statistics.fmean(self.cards_left), 3) if deals else 0.0,
             "decisions": len(self.decision_ms),
             "decision_ms_median": round(_quantile(self.decision_ms, 0.5), 3),
             "decision_ms_p99": round(_quantile(self.decision_ms, 0.99), 3),
         }
+
+
+def _mean_ci(samples: list[float]) -> tuple[float, float]:
+    """The mean of the per-board samples (boards hold equally many deals, so it is the mean
+    per deal) and the half-width of its 95% confidence interval."""
+    if not samples:
+        return 0.0, 0.0
+    half = 0.0
+    if len(samples) > 1:
+        half = 1.96 * statistics.stdev(samples) / math.sqrt(len(samples))
+    return statistics.fmean(samples), half
 
 
 def _quantile(values: list[float], q: float) -> float:
@@ -168,14 +256,19 @@ class ArenaResult:
     seed: int
     seconds: float
     stats: list[BotStats]
+    revolution: bool = False
+    functions: int = 0  # functions activated over every deal (revolution)
+    exhausted: int = 0  # deals ended by exhaustion (revolution)
 
     @property
     def deals(self) -> int:
         return len(self.stats[0].points) if self.stats else 0
 
     def to_json(self) -> dict[str, Any]:
-        """``deals`` counts every deal played (boards × seats in duplicate mode)."""
-        return {
+        """``deals`` counts every deal played (boards × seats in duplicate mode); under
+        revolution rules ``functions_per_deal`` (all seats together) and
+        ``ended_by_exhaustion`` (a share of the deals) come too."""
+        out: dict[str, Any] = {
             "rules": self.rules,
             "deals": self.deals,
             "boards": self.boards,
@@ -184,13 +277,25 @@ class ArenaResult:
             "seconds": round(self.seconds, 2),
             "bots": [s.summary() for s in self.stats],
         }
+        if self.revolution:
+            deals = max(1, self.deals)
+            out["functions_per_deal"] = round(self.functions / deals, 3)
+            out["ended_by_exhaustion"] = round(self.exhausted / deals, 4)
+        return out
 
 
 def _add_board(stats: list[BotStats], records: list[BoardDeal]) -> None:
+    n = len(stats)
     for seat, s in enumerate(stats):
         pts = [r.points[seat] for r in records]
         s.points.extend(pts)
         s.board_means.append(statistics.fmean(pts))
+        if n > 1:
+            s.board_margins.append(
+                statistics.fmean(
+                    r.points[seat] - (sum(r.points) - r.points[seat]) / (n - 1) for r in records
+                )
+            )
         s.wins += sum(1 for r in records if r.winner == seat)
         s.cards_left.extend(r.cards_left[seat] for r in records)
         for r in records:
@@ -321,8 +426,10 @@ def run_arena(
     if len(lineup) not in rules.rules.players:
         allowed = ", ".join(str(p) for p in rules.rules.players)
         raise BigTwoError(f"{rules.name} is played by {allowed} players, not {len(lineup)}")
+    revolution = rules.rules.revolution is not None
     for name in lineup:
-        make_bot(name)  # an unknown name fails here, with the list of known ones
+        # an unknown name fails here, with the list of known ones
+        revolution_bot(name) if revolution else make_bot(name)
     if deals < 1:
         raise BigTwoError("An arena needs at least one deal")
     boards = -(-deals // len(lineup)) if duplicate else deals
@@ -337,10 +444,12 @@ def run_arena(
         results = _serial(tasks)
     else:
         results = _processes(tasks, workers)
-    done = 0
+    done = functions = exhausted = 0
     for records in results:
         _add_board(stats, records)
         done += len(records)
+        functions += sum(r.functions for r in records)
+        exhausted += sum(r.exhausted for r in records)
         if on_board is not None:
             on_board(done)
     return ArenaResult(
@@ -351,4 +460,7 @@ def run_arena(
         seed=seed,
         seconds=time.perf_counter() - start,
         stats=stats,
+        revolution=revolution,
+        functions=functions,
+        exhausted=exhausted,
     )

@@ -120,6 +120,7 @@ def _arena(args: argparse.Namespace) -> int:
         "bot",
         "points/deal",
         "95% CI",
+        "margin (95% CI)",
         "wins",
         "cards left",
         "ms median",
@@ -133,12 +134,19 @@ def _arena(args: argparse.Namespace) -> int:
             bot["name"],
             f"{bot['mean_points']:+.2f}",
             f"[{low:+.2f}, {high:+.2f}]",
+            f"{bot['margin']:+.2f} [{bot['margin_ci95'][0]:+.2f}, {bot['margin_ci95'][1]:+.2f}]",
             f"{bot['win_rate']:.1%}",
             f"{bot['mean_cards_left']:.2f}",
             f"{bot['decision_ms_median']:.2f}",
             f"{bot['decision_ms_p99']:.2f}",
         )
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    if "functions_per_deal" in data:
+        console.print(
+            f"Functions used: {data['functions_per_deal']:.2f} a deal; "
+            f"ended by exhaustion: {data['ended_by_exhaustion']:.1%} of the deals"
+        )
     return 0
 
 
