@@ -1,4 +1,5 @@
-"""The random and greedy computer players play Big 2 RevolutioN legally and sensibly."""
+"""Every computer level plays Big 2 RevolutioN legally and sensibly; the expert searches
+fairly (its worlds come from its view alone) and deterministically."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bigtwo.bench import bench_revolution_bots
-from bigtwo.bots.revolution import revolution_bot, revolution_levels
+from bigtwo.bots.revolution import RevolutionBot, revolution_bot, revolution_levels
+from bigtwo.bots.revolution_expert import ExpertRevolutionBot, SimulatedHand, sample_world
 from bigtwo.cli import main
 from bigtwo.engine import Rules
 from bigtwo.engine.errors import BigTwoError
@@ -20,6 +22,13 @@ from bigtwo.engine.revolution_cards import parse
 RULES = Rules.preset("revolution")
 GREEDY = revolution_bot("greedy")
 STRONG = revolution_bot("strong")
+CLASSIC = revolution_bot("classic")
+# The expert with a small budget: the same search, quick enough for many hands in a test.
+QUICK_EXPERT = ExpertRevolutionBot(rollouts=12)
+
+
+def player(level: str) -> RevolutionBot:
+    return QUICK_EXPERT if level == "expert" else revolution_bot(level)
 
 
 def start(hands: list[str], top: str = "") -> RevolutionDeal:
@@ -32,11 +41,11 @@ def start(hands: list[str], top: str = "") -> RevolutionDeal:
     return RevolutionDeal(RULES, masks, deck=first + rest)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(revolution_levels()))
 def test_every_choice_is_one_the_view_offers_and_the_hand_ends(seed: int, level: str) -> None:
     deal = RevolutionDeal.from_seed(RULES, seed)
-    bot, rng = revolution_bot(level), random.Random(seed)
+    bot, rng = player(level), random.Random(seed)
     while not deal.over:
         seat = deal.to_act
         view = deal.view(seat)
@@ -97,8 +106,8 @@ def test_greedy_takes_a_character_from_the_gathering() -> None:
 
 
 def test_levels_without_revolution_play_say_so() -> None:
-    with pytest.raises(BigTwoError, match="No computer player 'expert' plays revolution yet"):
-        revolution_bot("expert")
+    with pytest.raises(BigTwoError, match="No computer player 'ppo2018' plays revolution yet"):
+        revolution_bot("ppo2018")
 
 
 def test_greedy_beats_random_over_many_hands() -> None:
@@ -119,7 +128,7 @@ def _rows(out: str) -> dict[str, list[str]]:
 
 
 def test_the_levels_that_play_revolution() -> None:
-    assert revolution_levels() == ("greedy", "random", "strong")
+    assert revolution_levels() == ("classic", "expert", "greedy", "random", "strong")
 
 
 def test_strong_leads_the_play_that_keeps_its_plan() -> None:
@@ -177,3 +186,168 @@ def test_bench_revolution_prints_the_computer_players_as_tables(
     assert "--bots names 2 to 4 levels" in capsys.readouterr().out
     assert main(["bench", "revolution", "--deals", "0"]) == 2
     assert "--deals must be at least 1" in capsys.readouterr().out
+
+
+def test_every_level_plays_legally_at_a_table_of_every_level() -> None:
+    levels = revolution_levels()
+    for number in range(8):
+        deal = RevolutionDeal.from_seed(RULES, f"levels:{number}", 4 - number % 3)
+        seated = [player(levels[(s + number) % len(levels)]) for s in range(deal.players)]
+        rng = random.Random(number)
+        while not deal.over:
+            view = deal.view(deal.to_act)
+            choice = seated[deal.to_act].choose(view, rng)
+            assert choice in view.choices
+            deal.take(choice)
+        assert deal.problems() == []
+
+
+@pytest.mark.slow
+def test_every_level_plays_legally_over_many_hands() -> None:
+    for number in range(120):
+        deal = RevolutionDeal.from_seed(RULES, f"many:{number}", 2 + number % 3)
+        names = revolution_levels()
+        seated = [player(names[(s + number) % len(names)]) for s in range(deal.players)]
+        rng = random.Random(number)
+        while not deal.over:
+            view = deal.view(deal.to_act)
+            choice = seated[deal.to_act].choose(view, rng)
+            assert choice in view.choices
+            deal.take(choice)
+        assert deal.problems() == []
+
+
+def test_classic_plays_simply() -> None:
+    # leading: the longest play that holds its lowest normal card
+    deal = start(["3d 3c 3h 9h Kd", "4d 8c", "5d 9c", "6d Tc"])
+    assert CLASSIC.choose(deal.view(0), random.Random(0)).cards == parse("3d 3c 3h")
+    # it commands when it cannot beat the table, and uses no exchange or revolution
+    deal = start(["3d 2s 9h", "4d 5c Ks* As* 2h*", "5d 9c", "6d Tc"])
+    for seat, cards in ((0, "3d"), (1, "4d"), (2, "9c"), (3, "Tc"), (0, "2s")):
+        deal.play(seat, cards)
+    choice = CLASSIC.choose(deal.view(1), random.Random(0))
+    assert choice.move is Move.ACTIVATE and choice.cards == parse("Ks*")
+    deal = start(["3d 4c 9h Kh As* 2h*", "4d 8c 9d", "5d 9s Th", "6d Tc Jc"])
+    choice = CLASSIC.choose(deal.view(0), random.Random(0))
+    assert choice.move is Move.PLAY and choice.cards == parse("3d")
+
+
+def test_the_simulated_hand_follows_the_engine_action_by_action() -> None:
+    fields = [
+        "hands", "top", "gathering", "turn", "to_beat", "to_beat_seat", "passes", "reversed",
+        "phase", "pending", "responder", "skips", "used", "drawn", "after_draw", "opening",
+        "winner", "end",
+    ]  # fmt: skip
+    for number in range(40):
+        deal = RevolutionDeal.from_seed(RULES, f"sim:{number}", 4 - number % 3)
+        sim = SimulatedHand.of_deal(deal)
+        rng = random.Random(number)
+        while not deal.over:
+            by_move: dict[Move, list[object]] = {}
+            for choice in deal.choices():
+                by_move.setdefault(choice.move, []).append(choice)
+            kinds = list(by_move)
+            choice = rng.choice(by_move[kinds[rng.randrange(len(kinds))]])  # type: ignore[assignment]
+            deal.take(choice)
+            sim.take(choice)
+            for name in fields:
+                real, simulated = getattr(deal, name), getattr(sim, name)
+                if name in ("hands", "gathering"):
+                    real, simulated = list(real), list(simulated)
+                assert real == simulated, (number, str(choice), name)
+
+
+def _positions(seed: str, players: int = 4) -> list[RevolutionDeal]:
+    """A hand's positions, played by greedy players: one deal per position."""
+    out = []
+    actions = []
+    deal = RevolutionDeal.from_seed(RULES, seed, players)
+    rng = random.Random(seed)
+    while not deal.over:
+        choice = GREEDY.choose(deal.view(deal.to_act), rng)
+        actions.append(choice)
+        deal.take(choice)
+        copy = RevolutionDeal(RULES, deal.dealt, deck=deal.deck)
+        for done in actions:
+            copy.take(done)
+        out.append(copy)
+    return out[:-1]
+
+
+def test_a_world_agrees_with_everything_the_view_shows() -> None:
+    for position in _positions("worlds")[::3]:
+        seat = position.to_act
+        view = position.view(seat)
+        world = sample_world(view, random.Random(1))
+        assert world.hands[seat] == view.hand
+        assert [(h & NORMAL).bit_count() for h in world.hands] == list(view.normal_counts)
+        assert [(h >> 52).bit_count() for h in world.hands] == list(view.revolution_counts)
+        assert len(world.deck) - world.top == view.deck_left
+        assert world.gathering == list(view.gathering)
+        held = 0
+        for hand in world.hands:
+            assert not hand & held
+            held |= hand
+        assert not held & (view.played | view.discards)
+        assert (world.turn, world.phase, world.reversed) == (view.turn, view.phase, view.reversed)
+
+
+def test_the_expert_is_deterministic_for_a_seed_and_never_reads_hidden_cards() -> None:
+    """Two hands that look the same from one seat (the other seats' cards swapped and the
+    deck below the Gathering reordered) get the same choices from the expert, whatever the
+    hidden cards; and the same view with the same seed gives the same choice twice."""
+    expert = ExpertRevolutionBot(rollouts=24)
+    checked = 0
+    for number in range(3):
+        real = RevolutionDeal.from_seed(RULES, f"hidden:{number}")
+        hands = list(real.dealt)
+        one, two = hands[1], hands[2]
+        low_one = [c for c in range(1, 52) if one >> c & 1][0]
+        low_two = [c for c in range(1, 52) if two >> c & 1][0]
+        hands[1] = one ^ (1 << low_one) | 1 << low_two
+        hands[2] = two ^ (1 << low_two) | 1 << low_one
+        deck = list(real.deck)
+        deck[6:] = reversed(deck[6:])
+        twin = RevolutionDeal(RULES, hands, deck=deck)
+        rng = random.Random(number)
+        while not real.over and checked < 4 * (number + 1):
+            seen = real.view(0)
+            if twin.view(0) != seen:
+                break  # the hidden cards now show (a play, a draw): the two hands part
+            seat = real.to_act
+            view = real.view(seat)
+            if seat == 0 and len(view.choices) > 1:
+                key = f"{number}:{len(real.actions)}"
+                first = expert.choose(view, random.Random(key))
+                again = expert.choose(view, random.Random(key))
+                other = expert.choose(twin.view(0), random.Random(key))
+                assert first == again == other
+                checked += 1
+            choice = GREEDY.choose(view, rng)
+            real.take(choice)
+            try:
+                twin.take(choice)
+            except BigTwoError:
+                break
+    assert checked >= 3
+
+
+def test_the_expert_takes_a_play_that_goes_out_at_once() -> None:
+    deal = start(["3d 9h 4c*", "4d 8c", "5d 7c", "6d Tc"])
+    for seat, cards in ((0, "3d"), (1, "4d"), (2, "5d"), (3, "6d")):
+        deal.play(seat, cards)
+    view = deal.view(0)
+    assert len(view.choices) > 1
+    choice = ExpertRevolutionBot().choose(view, random.Random(0))
+    assert (choice.move, choice.cards) == (Move.PLAY, parse("9h"))  # its last normal card
+
+
+def test_the_expert_answers_a_counter_window_without_a_q_at_once() -> None:
+    deal = start(["3d Js* 9h", "4d 8c", "5d Qh* 9c", "6d Tc"])
+    deal.activate(0, "Js*")
+    view = deal.view(1)
+    assert [c.move for c in view.choices] == [Move.DECLINE]
+    assert ExpertRevolutionBot().choose(view, random.Random(0)).move is Move.DECLINE
+
+
+NORMAL = (1 << 52) - 1

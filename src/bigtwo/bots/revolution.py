@@ -1,4 +1,5 @@
-"""Computer players for Big 2 RevolutioN at the ``random``, ``greedy`` and ``strong`` levels.
+"""Computer players for Big 2 RevolutioN at every level: ``random``, ``greedy``, ``classic``,
+``strong`` and ``expert`` (:mod:`.revolution_expert`).
 
 A revolution bot reads one seat's :class:`~bigtwo.engine.revolution.RevolutionView` (never a
 hidden card) and returns one of its ``choices``: a play, a pass, a function, a counter or a
@@ -9,19 +10,27 @@ worst normal card to the player with the fewest cards, command when it cannot be
 jump a next player about to go out, revolution when its hand is low, counter what hurts it,
 take a Character from the Gathering, and draw from the deck only when an early end by
 exhaustion would favour it. ``strong`` decides functions, counters and draws as ``greedy``
-does, and chooses its plays by a plan of its normal cards. Deterministic for a given
-``random.Random``.
+does, and chooses its plays by a plan of its normal cards. ``classic`` keeps the Palm-era
+player's simple rules (:class:`ClassicRevolutionBot`); ``expert`` searches. Deterministic
+for a given ``random.Random``.
 """
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 
 from ..engine.cards import Mask
 from ..engine.errors import BigTwoError
 from ..engine.revolution import Move, RevolutionChoice, RevolutionView
-from ..engine.revolution_cards import NORMAL_CARDS, REVOLUTION_BASE, ids, twin_rank
+from ..engine.revolution_cards import (
+    NORMAL_CARDS,
+    REVOLUTION_BASE,
+    RevolutionCatalog,
+    ids,
+    twin_rank,
+)
 from .strong import planner_for
 
 
@@ -187,6 +196,84 @@ class StrongRevolutionBot(GreedyRevolutionBot):
         return min(plays, key=cost)  # min keeps the first (cheapest) of equal plans
 
 
+class ClassicRevolutionBot(GreedyRevolutionBot):
+    """The Palm-era player's simple rules, carried to the expansion. Leading, it plays the
+    longest play that holds its lowest normal card; following, the cheapest reply of normal
+    cards it has (Revolution cards only when nothing else answers), and against a player on
+    one card the strongest single. Of the functions it uses the two plain ones: a command
+    when it cannot beat the table, a jump when the next player is on one card. It counters
+    only a function aimed at it (a jump that skips it, an exchange that gives it a card), and
+    after a pass takes a Character from the Gathering when one is there, else nothing."""
+
+    name = "classic"
+
+    def _function(
+        self, view: RevolutionView, by_move: dict[Move, list[RevolutionChoice]]
+    ) -> RevolutionChoice | None:
+        seat = view.seat
+        assert seat is not None
+        nxt = (seat + 1) % view.players
+        for choice in by_move.get(Move.ACTIVATE, []):
+            function = _function_of(view, choice.cards.bit_length() - 1)
+            if function == "command" and not by_move.get(Move.PLAY):
+                return choice
+            if function == "jump" and view.normal_counts[nxt] == 1:
+                return choice
+        return None
+
+    def _answer(
+        self, view: RevolutionView, by_move: dict[Move, list[RevolutionChoice]]
+    ) -> RevolutionChoice:
+        counters = by_move.get(Move.COUNTER)
+        if counters and view.pending is not None:
+            by, function, _card, target = view.pending
+            aimed = (function == "jump" and (by + 1) % view.players == view.seat) or (
+                function == "exchange" and target == view.seat
+            )
+            if aimed:
+                return counters[0]
+        return by_move[Move.DECLINE][0]
+
+    def _draw(
+        self, view: RevolutionView, by_move: dict[Move, list[RevolutionChoice]]
+    ) -> RevolutionChoice:
+        if view.draws_taken == 0:
+            for choice in by_move.get(Move.DRAW, []):
+                if choice.cards and twin_rank(choice.cards.bit_length() - 1) >= 8:
+                    return choice
+        return by_move[Move.STOP][0]
+
+    def _play(
+        self, view: RevolutionView, by_move: dict[Move, list[RevolutionChoice]]
+    ) -> RevolutionChoice:
+        plays = by_move.get(Move.PLAY, [])
+        if not plays:
+            return by_move[Move.PASS][0]
+        normal_only = [c for c in plays if not c.cards & ~NORMAL_CARDS]
+        pool = normal_only or [c for c in plays if c.cards & NORMAL_CARDS] or plays
+        catalog = RevolutionCatalog.of(view.rules)
+        sign = -1 if view.reversed else 1
+
+        def power(choice: RevolutionChoice) -> int:
+            play = catalog.classify(choice.cards)
+            return sign * play.power if play is not None else 0
+
+        seat = view.seat
+        assert seat is not None
+        if view.to_beat is None:
+            normal = ids(view.hand & NORMAL_CARDS)
+            if not normal:
+                return pool[0]
+            card_power = catalog.catalog.card_power
+            low = min(normal, key=lambda c: sign * card_power[c])
+            holding = [c for c in pool if c.cards >> low & 1] or pool
+            return max(holding, key=lambda c: (c.cards.bit_count(), -power(c)))
+        others = [view.normal_counts[s] for s in range(view.players) if s != seat]
+        if view.to_beat.size == 1 and min(others) == 1:
+            return max(pool, key=power)
+        return min(pool, key=power)
+
+
 # What a Revolution card in a play costs the plan.
 _CIVILIAN_USE = 0.1
 _CHARACTER_USE = 0.5
@@ -200,22 +287,32 @@ def _function_of(view: RevolutionView, card: int) -> str:
     return options.function_of(rank)
 
 
-_LEVELS: dict[str, type[RevolutionBot]] = {
+def _expert() -> RevolutionBot:
+    from .revolution_expert import ExpertRevolutionBot
+
+    return ExpertRevolutionBot()
+
+
+_LEVELS: dict[str, Callable[[], RevolutionBot]] = {
     "random": RandomRevolutionBot,
     "greedy": GreedyRevolutionBot,
+    "classic": ClassicRevolutionBot,
     "strong": StrongRevolutionBot,
+    "expert": _expert,
 }
 
 
 def revolution_bot(name: str) -> RevolutionBot:
-    """A revolution player of the named level (``random``, ``greedy`` or ``strong`` so far)."""
+    """A revolution player of the named level (``random``, ``greedy``, ``classic``,
+    ``strong`` or ``expert``)."""
     try:
-        return _LEVELS[name]()
+        factory = _LEVELS[name]
     except KeyError:
         known = ", ".join(sorted(_LEVELS))
         raise BigTwoError(
             f"No computer player '{name}' plays revolution yet (levels: {known})"
         ) from None
+    return factory()
 
 
 def revolution_levels() -> tuple[str, ...]:
