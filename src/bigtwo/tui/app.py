@@ -319,25 +319,35 @@ class BigTwoApp(App[None]):
             # table: the sheet is up already, or a form opened from it is still in use.
             return
         self.autosave()
-        result = game.match.results[-1]
-        scored = game.match.ruleset.scoring.per_card != "none"
+        played = game.played
+        result = played.results[-1]
+        scored = played.ruleset.scoring.per_card != "none"
         text = score_sheet_text(
             game.score_rows(),
             number=result.number,
-            deals=game.match.deals,
+            deals=played.deals,
             show_cards_left=self.prefs.show_cards_left,
             ascii_only=self.ascii_only,
             scored=scored,
             rules=game.rules,
         )
+        if game.revolution:
+            text = revolution_sheet_note(text, game)
         title = "Score" if not game.game_over else "Score: last deal of the game"
         button = "Final score" if game.game_over else "Next deal"
-        deals = score_table(game.match) if scored else None
+        deals = score_table(played) if scored else None  # type: ignore[arg-type]
         waiting = game.local.waiting_for_next()
         if game.hot_seat and waiting and not game.game_over:
             # The table waits for every person's "next": each reads the sheet in turn.
             title = f"Score   {game.names[waiting[0]]}, press Next deal when you have read it"
-        sheet = ScoreSheet(text, title=title, button=button, deals=deals, again=not game.game_over)
+        sheet = ScoreSheet(
+            text,
+            title=title,
+            button=button,
+            deals=deals,
+            again=not game.game_over,
+            cards=not game.revolution,
+        )
         self.push_screen(sheet, self._after_sheet)
 
     def _after_sheet(self, answer: str | None) -> None:
@@ -353,6 +363,11 @@ class BigTwoApp(App[None]):
             )
             return
         if answer == "cards" and not game.game_over:
+            if game.revolution:
+                assert self.table is not None
+                self.table.say("Cards cannot be chosen for a deal of the revolution", "error")
+                self.deal_finished()
+                return
             self.choose_cards(then=self.deal_finished)
             return
         if answer not in (None, "next", "again"):
@@ -380,16 +395,21 @@ class BigTwoApp(App[None]):
         game = self.game
         assert game is not None and self.storage is not None
         self.storage.finish(game)
-        totals = game.match.totals
+        totals = game.played.totals
         order = sorted(range(game.players), key=lambda s: (-totals[s], s))
         standings = [(game.names[s], totals[s]) for s in order]
+        # High scores are kept with the game's record, which the revolution has not in the
+        # match store: its final score offers none.
         entries = [
             (seat, game.names[seat], totals[seat])
             for seat in game.humans
-            if self.storage.qualifies(totals[seat])
+            if not game.revolution and self.storage.qualifies(totals[seat])
         ]
         final = FinalScore(
-            standings, entries, deals=len(game.match.results), replay=lambda: self.replay_game(game)
+            standings,
+            entries,
+            deals=len(game.played.results),
+            replay=lambda: self.replay_game(game),
         )
         self.push_screen(final, self._after_final)
 
@@ -406,6 +426,11 @@ class BigTwoApp(App[None]):
         if game is None or isinstance(self.screen, Cover):
             return
         self.autosave()
+        note = ""
+        if game.revolution and seat in game.asked():
+            pending = game.mirror.pending or {}
+            who = game.names[int(pending.get("seat", 0))]
+            note = f"{who} activated a function: {game.names[seat]} may counter it"
 
         def uncovered(_: None) -> None:
             assert self.table is not None
@@ -413,7 +438,7 @@ class BigTwoApp(App[None]):
             self.table.redraw()
             self.table.advance()
 
-        self.push_screen(Cover(game.names[seat]), uncovered)
+        self.push_screen(Cover(game.names[seat], note=note), uncovered)
 
     # -- pages and forms ---------------------------------------------------------------------
     def open_menu(self) -> None:
@@ -443,9 +468,13 @@ class BigTwoApp(App[None]):
                 ruleset = self.net.mirror.ruleset
             else:
                 ruleset = (
-                    game.match.ruleset if game is not None else RuleSet.preset(self.prefs.rules)
+                    game.played.ruleset if game is not None else RuleSet.preset(self.prefs.rules)
                 )
             body = rules_help(ruleset, ascii_only=self.ascii_only) + "\n\n" + KEYS_HELP
+            if ruleset.rules.revolution is not None:
+                from .revolution import reference_text
+
+                body += "\n\n" + reference_text(ruleset.rules, ascii_only=self.ascii_only)
             self.push_screen(pages.Page(body, title="Help: rules and keys   (Esc back)"), closed)
         elif what == "history" and self.net is not None:
             net = self.net
@@ -455,9 +484,14 @@ class BigTwoApp(App[None]):
                 self.run_worker(self._server_history(net, page), exit_on_error=False)
         elif what == "tracker" and self.net is not None:
             net = self.net
-            body = pages.tracker_text(
-                net.view().played, net.hand(), net.rules, ascii_only=self.ascii_only
-            )
+            if net.revolution:
+                body = pages.revolution_tracker_text(
+                    net.mirror, net.hand(), net.rules, ascii_only=self.ascii_only
+                )
+            else:
+                body = pages.tracker_text(
+                    net.view().played, net.hand(), net.rules, ascii_only=self.ascii_only
+                )
             self.push_screen(pages.TrackerPage(body), closed)
         elif what == "history" and game is not None:
             self.push_screen(
@@ -469,10 +503,14 @@ class BigTwoApp(App[None]):
                 closed,
             )
         elif what == "tracker" and game is not None:
-            view = game.view()
-            body = pages.tracker_text(
-                view.played, game.hand(), game.rules, ascii_only=self.ascii_only
-            )
+            if game.revolution:
+                body = pages.revolution_tracker_text(
+                    game.mirror, game.hand(), game.rules, ascii_only=self.ascii_only
+                )
+            else:
+                body = pages.tracker_text(
+                    game.view().played, game.hand(), game.rules, ascii_only=self.ascii_only
+                )
             self.push_screen(pages.TrackerPage(body), closed)
         elif what == "scores":
             body = pages.high_scores_text(self.storage.high_scores())
@@ -534,7 +572,7 @@ class BigTwoApp(App[None]):
     def export_history(self, scope: str, text: str) -> Path:
         """Write the history to a text file (the Palm game exported to the Memo pad)."""
         game = self.game
-        number = game.match.deal_number if game is not None else 0
+        number = game.played.deal_number if game is not None else 0
         stamp = time.strftime("%Y%m%d-%H%M%S")
         which = f"deal{number}" if scope == "deal" else "game"
         self.export_dir.mkdir(parents=True, exist_ok=True)
@@ -572,7 +610,7 @@ class BigTwoApp(App[None]):
         game = self.game
         if game is None or game.game_over:
             return None
-        return f"deal {game.match.deal_number} of {game.match.deals}"
+        return f"deal {game.played.deal_number} of {game.played.deals}"
 
     def _new_game_chosen(self, request: NewGameRequest | None) -> None:
         if request is None:
@@ -699,6 +737,19 @@ def net_score_text(net: NetGame) -> str:
         lines.append("")
         lines.append("Waiting for: " + ", ".join(names[s] for s in waiting if s < len(names)))
     return "\n".join(lines)
+
+
+def revolution_sheet_note(text: Text, game: GameController) -> Text:
+    """The score sheet of a hand of the expansion says how it ended, and that only normal
+    cards are scored."""
+    result = game.played.results[-1]
+    end = getattr(result, "end", None)
+    note = Text()
+    if end is not None and end.value == "exhaustion":
+        note.append("The Revolution deck ran out: the fewest normal cards pay nothing.\n")
+    note.append("Cards left are normal cards; Revolution cards cost nothing.\n\n")
+    note.append_text(text)
+    return note
 
 
 def _levels() -> list[str]:

@@ -11,6 +11,11 @@ worker thread (:meth:`GameController.think_request`), never on the screen's loop
 which person's hand may be shown in a hot-seat game and says which plays make up the trick.
 The table's command log is stored as it goes, so a quit game resumes by replaying it. It
 never draws and never sleeps; refused actions raise :class:`BigTwoError` with the reason.
+
+A game of Big 2 RevolutioN (preset ``revolution``) is played through the same table: the
+person's moves of the expansion (:meth:`GameController.activate`, ``counter``, ``decline``,
+``draw``, ``stop``) are the table's commands, the computers answer its counter windows, and a
+hot-seat game covers the hand for each person a counter window asks in turn.
 """
 
 from __future__ import annotations
@@ -19,12 +24,14 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..engine.cards import Mask, card_symbols, card_text
 from ..engine.deal import Action
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..engine.plays import Play
+from ..engine.revolution import Move, Phase, RevolutionChoice, RevolutionView
+from ..engine.revolution_cards import NORMAL_CARDS, symbols
 from ..engine.rules import Rules
 from ..engine.views import SeatView
 from ..match.history import ScoreRow, score_rows
@@ -34,11 +41,13 @@ from ..service.config import SeatConfig, TableConfig
 from ..service.local import LocalTable, LogStore
 from ..service.mirror import TableMirror
 from ..service.table import ThinkRequest
+from .prefs import levels_for, playing_level
 
 if TYPE_CHECKING:
     from ..bots.base import Bot
     from ..bots.seat import ComputerSeat
     from ..match.match import Match
+    from ..match.revolution import RevolutionMatch
     from .prefs import Prefs
 
 # Levels that decide in microseconds think on the screen's loop; the others in a thread.
@@ -89,7 +98,7 @@ class GameSetup:
             count = preset.default_players
         who = list(humans if humans is not None else prefs.humans)
         who = (who + [False] * 4)[:count]
-        level = prefs.bot_level()
+        level = playing_level(name, prefs.bot_level())
         seats = tuple(SeatSetup(prefs.names[i], bool(who[i]), level) for i in range(count))
         return GameSetup(
             seats=seats,
@@ -161,6 +170,15 @@ class MirroredTable:
         still to come (``True``), so the last plays stay on the table until someone leads."""
         return trick_of(self.mirror.actions)
 
+    @property
+    def revolution(self) -> bool:
+        """A game of Big 2 RevolutioN."""
+        return self.mirror.revolution
+
+    def revolution_view(self) -> RevolutionView:
+        """The hand of the expansion as the seat on show sees it, with what it may do now."""
+        return self.mirror.revolution_view()
+
 
 class GameController(MirroredTable):
     """One game (a match of several deals) as the table screen drives it."""
@@ -187,7 +205,7 @@ class GameController(MirroredTable):
         self.match_id: int | None = None  # the match store's id for this game, once saved
         self.saved_table: dict[str, Any] | None = None  # table data as last stored
         self.taken_back = False  # an undo since the last save: the deal is stored again
-        self.match.tick(clock())
+        self._tick()
 
     @staticmethod
     def _open(
@@ -228,6 +246,17 @@ class GameController(MirroredTable):
         return match
 
     @property
+    def played(self) -> Match | RevolutionMatch:
+        """The table's match of either kind (a 52-card one, or Big 2 RevolutioN's)."""
+        played = self.local.service.played_match()
+        assert played is not None
+        return played
+
+    def _tick(self) -> None:
+        if self.local.service.match is not None:
+            self.match.tick(self.clock())
+
+    @property
     def players(self) -> int:
         return len(self.local.service.seats)
 
@@ -259,7 +288,11 @@ class GameController(MirroredTable):
 
     # -- settings: commands to the table ------------------------------------------------------
     def set_level(self, level: str) -> None:
-        """Computer seats play at ``level`` from the next deal on (bots plan per deal)."""
+        """Computer seats play at ``level`` from the next deal on (bots plan per deal); a
+        level that does not play these rules changes nothing (the form offers only those
+        that do)."""
+        if level not in levels_for(self.setup.rules, [level]):
+            return
         self.local.send(Command(Op.LEVEL, value={"level": level}))
         seats = tuple(s if s.human else SeatSetup(s.name, False, level) for s in self.setup.seats)
         self.setup = replace(self.setup, seats=seats)
@@ -276,6 +309,9 @@ class GameController(MirroredTable):
 
     def set_autopass(self, autopass: bool, autopass_five: bool) -> None:
         """Autopass takes effect at once: it decides nothing already played."""
+        if self.local.service.match is None:  # the revolution has no autopass
+            self.setup = replace(self.setup, autopass=autopass, autopass_five=autopass_five)
+            return
         if (autopass, autopass_five) != (self.match.autopass, self.match.autopass_five):
             value = {"autopass": autopass, "autopass_five": autopass_five}
             self.local.send(Command(Op.AUTOPASS, value=value))
@@ -317,15 +353,35 @@ class GameController(MirroredTable):
     def human_to_act(self) -> int | None:
         if self.deal_over or self.game_over or not self.is_human(self.turn):
             return None
+        if self.revolution and self.mirror.phase is Phase.COUNTER:
+            return None  # the others answer the counter window: see asked()
         return self.turn
+
+    def asked(self) -> list[int]:
+        """The people at this screen a counter window asks and who have not answered yet,
+        in turn order."""
+        if not self.revolution or self.deal_over:
+            return []
+        return self.local.people_asked()
+
+    def cover_for(self) -> int | None:
+        """The person to sit down at the keyboard behind the cover (hot-seat), or None: a
+        counter window asks the people at this screen one after another (the one on show
+        first), else the table waits for the person whose turn it is."""
+        if not self.hot_seat:
+            return None
+        asked = self.asked()
+        if asked:
+            return None if self.viewer in asked else asked[0]
+        seat = self.human_to_act
+        if seat is None or seat == self.viewer:
+            return None
+        return seat if self.local.mirrors[seat].my_turn else None
 
     def needs_cover(self) -> bool:
         """A different person is to act than the one whose hand is showing (hot-seat): the
-        table's turn event went to a seat that is not on show."""
-        seat = self.human_to_act
-        if not self.hot_seat or seat is None or seat == self.viewer:
-            return False
-        return self.local.mirrors[seat].my_turn
+        table's turn event (or a counter window) went to a seat that is not on show."""
+        return self.cover_for() is not None
 
     def reveal(self, seat: int) -> None:
         """Show ``seat``'s hand: called once the cover for that person has been dismissed."""
@@ -358,8 +414,57 @@ class GameController(MirroredTable):
         self._check_person(seat)
         return self._actions(lambda: self.local.play(seat, None))
 
+    # -- the moves of Big 2 RevolutioN ------------------------------------------------------------
+    def activate(self, seat: int, card: int, target: int | None = None, give: int = -1) -> None:
+        """Activate a Character card (an exchange names the player and the normal card)."""
+        self._check_person(seat)
+        cards = 1 << card | (1 << give if give >= 0 else 0)
+        self._send(Command(Op.ACTIVATE, seat=seat, cards=Mask(cards), target=target))
+
+    def counter(self, seat: int, card: int) -> None:
+        """Answer the counter window by cancelling its function with a Revolution Q."""
+        self._check_asked(seat)
+        self._send(Command(Op.COUNTER, seat=seat, cards=Mask(1 << card)))
+
+    def decline(self, seat: int) -> None:
+        """Answer the counter window by letting its function stand."""
+        self._check_asked(seat)
+        self._send(Command(Op.DECLINE, seat=seat))
+
+    def draw(self, seat: int, card: int | None) -> None:
+        """After a pass: the deck's top card (None) or a card of the Gathering."""
+        self._check_person(seat)
+        cards = None if card is None else Mask(1 << card)
+        self._send(Command(Op.DRAW, seat=seat, cards=cards))
+
+    def stop(self, seat: int) -> None:
+        """After a pass: draw no more."""
+        self._check_person(seat)
+        self._send(Command(Op.STOP, seat=seat))
+
+    def _check_asked(self, seat: int) -> None:
+        if self.deal_over:
+            raise IllegalAction("The deal is over")
+        if not self.is_human(seat):
+            raise NotYourTurn(f"{self.names[seat]} is a computer player")
+
+    def _send(self, cmd: Command) -> None:
+        self.local.send(cmd)
+
+    def revolution_hint(self, seat: int) -> tuple[RevolutionChoice, str]:
+        """What to do now in a hand of the expansion, as the greedy computer would, in words."""
+        from ..bots.revolution import revolution_bot
+
+        view = self.local.mirrors[seat].revolution_view()
+        if not view.choices:
+            raise IllegalAction("Hints are for your turn")
+        choice = revolution_bot("greedy").choose(view, random.Random(0))
+        return choice, choice_words(choice, self.names)
+
     def undo_off(self) -> str:
         """Why undo is off at this table, in words ("" when it is on)."""
+        if self.revolution:
+            return "Plays cannot be taken back in Big 2 RevolutioN"
         if self.hot_seat:
             return "Undo is off in a hot-seat game: the others have seen your play"
         if not self.humans:
@@ -389,7 +494,7 @@ class GameController(MirroredTable):
         mirror = self.mirror
         deal, before = mirror.deal_number, len(mirror.actions)
         step()
-        self.match.tick(self.clock())
+        self._tick()
         if mirror.deal_number != deal:
             return list(mirror.actions)
         return list(mirror.actions[before:])
@@ -491,8 +596,28 @@ class GameController(MirroredTable):
         return ""
 
     def score_rows(self, number: int | None = None) -> list[ScoreRow]:
-        """The score sheet of deal ``number`` (the last finished one by default)."""
-        return score_rows(self.match, number)
+        """The score sheet of deal ``number`` (the last finished one by default): under the
+        revolution expansion the normal cards left, which are the ones scored."""
+        played = self.played
+        if self.local.service.match is not None or not played.results:
+            return score_rows(self.match, number)
+        result = played.results[-1] if number is None else played.results[number - 1]
+        totals = [0] * played.players
+        for r in played.results[: result.number]:
+            totals = [t + p for t, p in zip(totals, r.points, strict=True)]
+        return [
+            ScoreRow(
+                seat=seat,
+                name=played.names[seat],
+                cards_left=(result.cards_left[seat] & NORMAL_CARDS).bit_count(),
+                cards=Mask(result.cards_left[seat] & NORMAL_CARDS),
+                multiplier=result.score.multipliers[seat],
+                won=seat == result.winner,
+                points=result.points[seat],
+                total=totals[seat],
+            )
+            for seat in range(played.players)
+        ]
 
     @property
     def seconds(self) -> int:
@@ -588,9 +713,17 @@ def hint_for(view: TableView) -> Hint:
     return cheapest_hint(view)
 
 
-def trick_of(actions: Sequence[Action]) -> tuple[list[Action], bool]:
+class _Ends(Protocol):
+    @property
+    def trick_over(self) -> bool: ...
+
+
+_A = TypeVar("_A", bound=_Ends)
+
+
+def trick_of(actions: Sequence[_A]) -> tuple[list[_A], bool]:
     """The actions of the trick in play, or of the trick just won when the next lead is
-    still to come (``True``)."""
+    still to come (``True``): 52-card actions, or those of a hand of the expansion."""
     actions = list(actions)
     if not actions:
         return [], False
@@ -600,6 +733,36 @@ def trick_of(actions: Sequence[Action]) -> tuple[list[Action], bool]:
         return actions[start:], True
     start = ends[-1] + 1 if ends else 0
     return actions[start:], False
+
+
+FUNCTION_WORDS = {
+    "jump": "the next player loses their next turn",
+    "counter": "cancels another player's function, out of turn",
+    "command": "the trick ends; you lead a new one",
+    "exchange": "give another player one of your normal cards",
+    "revolution": "the order of cards is reversed",
+}
+
+
+def choice_words(choice: RevolutionChoice, names: Sequence[str]) -> str:
+    """One choice of the expansion in words (for a hint)."""
+    move, cards = choice.move, symbols(choice.cards) if choice.cards else ""
+    if move is Move.PLAY:
+        return f"play {cards}"
+    if move is Move.PASS:
+        return "pass"
+    if move is Move.ACTIVATE:
+        if choice.target >= 0:
+            give = symbols(1 << choice.give)
+            return f"activate {cards} (exchange): give {give} to {names[choice.target]}"
+        return f"activate {cards}"
+    if move is Move.COUNTER:
+        return f"counter with {cards}"
+    if move is Move.DECLINE:
+        return "let it stand"
+    if move is Move.DRAW:
+        return f"draw {cards} from the Gathering" if cards else "draw from the deck"
+    return "stop drawing"
 
 
 def cheapest_hint(view: SeatView) -> Hint:

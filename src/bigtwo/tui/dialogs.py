@@ -105,6 +105,7 @@ class ScoreSheet(ModalScreen[str]):
         deals: str | None = None,
         again: bool = False,
         rematch: bool = False,
+        cards: bool = True,
     ) -> None:
         """``deals``: every deal's points so far, a row a deal (``d`` shows it), or None;
         ``again``: offer to play this deal again, or to choose cards for the next (``c``);
@@ -117,6 +118,7 @@ class ScoreSheet(ModalScreen[str]):
         self.by_deal = False
         self.again = again
         self.rematch = rematch
+        self.cards = cards  # cards may be chosen for the deals to come (not the revolution)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sheet"):
@@ -129,12 +131,15 @@ class ScoreSheet(ModalScreen[str]):
                 yield Button("History", id="history", compact=True)
                 if self.again:
                     yield Button("Again (a)", id="again", compact=True)
-                    yield Button("Cards (c)", id="cards", compact=True)
+                    if self.cards:
+                        yield Button("Cards (c)", id="cards", compact=True)
                 if self.rematch:
                     yield Button("New game together (r)", id="rematch", compact=True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "again" or (action == "dismiss_with" and parameters == ("cards",)):
+        if action == "dismiss_with" and parameters == ("cards",):
+            return self.again and self.cards
+        if action == "again":
             return self.again  # a deal to come: play this one again, or choose its cards
         if action == "dismiss_with" and parameters == ("rematch",):
             return self.rematch
@@ -273,14 +278,16 @@ class Cover(Screen[None]):
              text-align: center; text-style: bold; background: $surface; }
     """
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, *, note: str = "") -> None:
+        """``note``: why this person is asked (a counter window), instead of their turn."""
         super().__init__()
         self.player = name
+        self.note = note
 
     def compose(self) -> ComposeResult:
+        head = self.note or f"Next player's turn: {self.player}"
         yield Static(
-            f"Next player's turn: {self.player}\n\nPass the keyboard to {whom(self.player)},\n"
-            "then press any key or click.",
+            f"{head}\n\nPass the keyboard to {whom(self.player)},\nthen press any key or click.",
             id="cover",
         )
 

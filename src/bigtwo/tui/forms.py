@@ -37,7 +37,7 @@ from ..engine.errors import BigTwoError
 from ..engine.rules import Rules
 from ..match.settings import RuleSet
 from .helptext import first_sentence
-from .prefs import DEALS_CHOICES, PLAYABLE_PRESETS, SPEEDS, Prefs
+from .prefs import DEALS_CHOICES, PLAYABLE_PRESETS, SPEEDS, Prefs, levels_for, playing_level
 from .render import is_red
 from .words import count, whose
 
@@ -284,16 +284,15 @@ class NewGameForm(Screen[NewGameRequest | None]):
                     yield Input(value=p.names[i], max_length=12, id=f"new-name-{i}", compact=True)
                     yield Choice("", [(True, "person"), (False, "computer")], p.humans[i],
                                  id=f"new-human-{i}", width=0)  # fmt: skip
+            levels = levels_for(p.rules, self.levels)
             yield Choice(
                 "Computer level",
-                [(lv, level_label(lv)) for lv in self.levels],
-                p.bot_level(),
+                [(lv, level_label(lv)) for lv in levels],
+                playing_level(p.rules, p.bot_level()),
                 id="new-level",
             )
             yield Choice("Deals per game", _deal_options(p.rules), p.deals, id="new-deals")
-            yield Choice(
-                "Custom deal", [(False, "off"), (True, "choose the cards")], False, id="new-custom"
-            )
+            yield Choice("Custom deal", _custom_options(rules), False, id="new-custom")
             yield Label("", id="new-note")
             with Horizontal(id="new-buttons"):
                 yield Button("Start", id="start", compact=True, variant="primary")
@@ -312,6 +311,17 @@ class NewGameForm(Screen[NewGameRequest | None]):
         players.set_options(_player_options(rules), current)
         deals = self.query_one("#new-deals", Choice)
         deals.set_options(_deal_options(event.choice.value), deals.value)
+        # Only the computer levels that play these rules (the revolution has its own).
+        level = self.query_one("#new-level", Choice)
+        levels = levels_for(event.choice.value, self.levels)
+        chosen = (
+            level.value
+            if level.value in levels
+            else playing_level(event.choice.value, self.prefs.bot_level())
+        )
+        level.set_options([(lv, level_label(lv)) for lv in levels], chosen)
+        custom = self.query_one("#new-custom", Choice)
+        custom.set_options(_custom_options(rules), False)
         self._show_seats()
 
     @on(Choice.Changed, "#new-players")
@@ -377,6 +387,13 @@ def _deal_options(rules_name: str) -> list[tuple[int, str]]:
     return [(0, f"{count(own, 'deal')}, as the rules say")] + [
         (n, count(n, "deal")) for n in DEALS_CHOICES if n
     ]
+
+
+def _custom_options(rules: Rules) -> list[tuple[bool, str]]:
+    """A custom deal, where the rules let cards be chosen (not the revolution's two decks)."""
+    if rules.revolution is not None:
+        return [(False, "off (not for the revolution)")]
+    return [(False, "off"), (True, "choose the cards")]
 
 
 def _player_options(rules: Rules) -> list[tuple[int, str]]:

@@ -22,6 +22,9 @@ from ..engine.cards import Mask, card_symbols, to_mask
 from ..engine.deal import Action
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..engine.plays import Play
+from ..engine.revolution import Move, RevolutionChoice
+from ..engine.revolution_cards import starred_text
+from ..engine.revolution_cards import text as revolution_text
 from ..match.views import TableView
 from ..server.client import ConnectionLost, TableClient
 from ..service.mirror import TableMirror
@@ -116,6 +119,13 @@ class NetGame(MirroredTable):
     def needs_cover(self) -> bool:
         return False
 
+    def cover_for(self) -> int | None:
+        return None
+
+    def asked(self) -> list[int]:
+        """Our seat while a counter window asks it (the server keeps the clock)."""
+        return [self.seat] if self.seat is not None and self.mirror.asked else []
+
     # The server moves the computers: nothing is ever due here.
     def think_request(self) -> None:
         return None
@@ -185,6 +195,13 @@ class NetGame(MirroredTable):
         the engine uses (the table sent the legal plays), and the server has the last word."""
         self._check(seat)
         mask = cards.mask if isinstance(cards, Play) else Mask(cards)
+        if self.revolution:
+            view = self.revolution_view()
+            if not any(c.move is Move.PLAY and c.cards == mask for c in view.choices):
+                raise IllegalAction(self._why_not_revolution(mask))
+            message = {"type": "play", "cards": revolution_text(mask), "v": self.client.seen}
+            self._send(self.client.request(message, resend=True))
+            return []
         if mask not in {p.mask for p in self.mirror.legal or ()}:
             raise IllegalAction(self._why_not(mask))
         self._send(self.client.play(mask))
@@ -204,8 +221,67 @@ class NetGame(MirroredTable):
             return f"The first play must include {card_symbols(Mask(1 << opening))}"
         return f"{play.symbols()} cannot be played now"
 
+    def _why_not_revolution(self, mask: int) -> str:
+        from ..engine.revolution_cards import RevolutionCatalog, symbols
+
+        play = RevolutionCatalog.of(self.rules).classify(mask)
+        if play is None:
+            return f"{symbols(mask)} is not a play"
+        to_beat = self.mirror.rev_to_beat
+        if to_beat is not None:
+            return f"{play.symbols()} does not beat {to_beat.symbols()}"
+        return f"{play.symbols()} cannot be played now"
+
+    # -- the moves of Big 2 RevolutioN: sent to the server, which has the last word ---------------
+    def _move(self, message: dict[str, Any]) -> None:
+        self._send(self.client.request({**message, "v": self.client.seen}))
+
+    def activate(self, seat: int, card: int, target: int | None = None, give: int = -1) -> None:
+        self._check(seat)
+        message: dict[str, Any] = {"type": "activate", "card": starred_text(card)}
+        if target is not None:
+            message["target"] = target
+        if give >= 0:
+            message["give"] = starred_text(give)
+        self._move(message)
+
+    def counter(self, seat: int, card: int) -> None:
+        if not self.mirror.asked:
+            raise IllegalAction("There is no function to counter now")
+        self._move({"type": "counter", "card": starred_text(card)})
+
+    def decline(self, seat: int) -> None:
+        if not self.mirror.asked:
+            raise IllegalAction("There is no function to answer now")
+        self._move({"type": "decline"})
+
+    def draw(self, seat: int, card: int | None) -> None:
+        self._check(seat)
+        self._move({"type": "draw", "source": "deck" if card is None else starred_text(card)})
+
+    def stop(self, seat: int) -> None:
+        self._check(seat)
+        self._move({"type": "stop"})
+
+    def revolution_hint(self, seat: int) -> tuple[RevolutionChoice, str]:
+        import random
+
+        from ..bots.revolution import revolution_bot
+        from .controller import choice_words
+
+        view = self.revolution_view()
+        if not view.choices:
+            raise IllegalAction("Hints are for your turn")
+        choice = revolution_bot("greedy").choose(view, random.Random(0))
+        return choice, choice_words(choice, self.names)
+
     def pass_(self, seat: int) -> list[Action]:
         self._check(seat)
+        if self.revolution:
+            if not self.revolution_view().can_pass:
+                raise IllegalAction("You lead this trick: you cannot pass")
+            self._send(self.client.pass_())
+            return []
         if not self.mirror.can_pass:
             raise IllegalAction("You lead this trick: you cannot pass")
         self._send(self.client.pass_())

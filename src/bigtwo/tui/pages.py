@@ -25,6 +25,7 @@ from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, Mask, card_indices
 from ..engine.rules import Rules
 from ..match import history
 from ..match.store import HighScore, PlayerStats
+from ..service.mirror import TableMirror
 from .render import RED_TEXT, cards_text, in_suit_order, is_red
 
 if TYPE_CHECKING:
@@ -78,6 +79,9 @@ def history_text(game: GameController, scope: str, *, ascii_only: bool = False) 
     While a deal is in play the other players' opening hands are secret, so each of them is
     replaced by ``(hidden)``; once the deal is over every hand is public.
     """
+    if game.revolution:
+        text = revolution_history_text(game, scope)
+        return text.translate(_ASCII_SUITS) if ascii_only else text
     m = game.match
     shown = () if game.viewer is None else (game.viewer,)
     if scope == "deal":
@@ -87,6 +91,55 @@ def history_text(game: GameController, scope: str, *, ascii_only: bool = False) 
     text = in_suit_order(text, game.rules)
     if ascii_only:
         text = text.translate(_ASCII_SUITS)
+    return text
+
+
+def revolution_history_text(game: GameController, scope: str) -> str:
+    """The history of a game of Big 2 RevolutioN: each finished hand in words, and the hand
+    in play as the seat on show saw it (a card drawn face down by another player hidden)."""
+    from ..match.revolution_record import describe_action, history_lines
+
+    names = game.names
+    lines: list[str] = []
+    if scope != "deal":
+        for result in game.played.results:
+            lines += history_lines(result, names)  # type: ignore[arg-type]
+            lines.append("")
+    if not game.deal_over:
+        lines.append(f"Deal {game.deal_number} (in play)")
+        for action in game.mirror.moves:
+            lines.append("  " + describe_action(action, names))
+        if not game.mirror.moves:
+            lines.append("  (nothing played yet)")
+    elif scope == "deal" and game.played.results:
+        lines += history_lines(game.played.results[-1], names)  # type: ignore[arg-type]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def revolution_tracker_text(
+    mirror: TableMirror, hand: Mask, rules: Rules, *, ascii_only: bool = False
+) -> Text:
+    """Cards played in a hand of Big 2 RevolutioN: the normal deck's grid (a Revolution card
+    played counts for its twin's place), then the Revolution cards played and the Character
+    cards discarded."""
+    from ..engine.revolution_cards import NORMAL_CARDS
+
+    played = int(mirror.played)
+    text = tracker_text(
+        Mask(played & NORMAL_CARDS), Mask(hand & NORMAL_CARDS), rules, ascii_only=ascii_only
+    )
+    starred = played & ~NORMAL_CARDS
+    text.append("\n  Revolution cards played: ", Style(bold=True))
+    if starred:
+        text.append_text(cards_text(card_indices(Mask(starred)), ascii_only=ascii_only))
+    else:
+        text.append("none")
+    text.append("\n  Discarded for a function: ", Style(bold=True))
+    if mirror.discards:
+        text.append_text(cards_text(card_indices(Mask(mirror.discards)), ascii_only=ascii_only))
+    else:
+        text.append("none")
+    text.append("\n")
     return text
 
 

@@ -8,19 +8,38 @@ back to the defaults instead of stopping the game. This module draws nothing.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Protocol
 
-from ..engine.rules import preset_names
+from ..engine.rules import Rules, expansion_preset_names, preset_names
 from ..match.match import DEFAULT_NAMES
 
 PREFS_KEY = "tui.prefs"
 SPEEDS: dict[str, float] = {"slow": 1.2, "medium": 0.6, "fast": 0.2}
 SORTS = ("rank", "suit")
 DEALS_CHOICES = (0, 1, 2, 3, 5, 10, 15, 20)  # deals per game offered in New game (0: the rules')
-# Presets whose deals the table can play as they are; ``revolution`` needs its second deck,
-# which lives outside the match core, so it is offered as its base game only by the CLI.
-PLAYABLE_PRESETS = tuple(p for p in preset_names() if p != "revolution")
+# Presets the terminal game plays: every one, Big 2 RevolutioN (``revolution``) included.
+PLAYABLE_PRESETS = (*preset_names(), *expansion_preset_names())
+
+
+def levels_for(rules: str, levels: Sequence[str]) -> list[str]:
+    """The computer levels that play ``rules``: under the revolution expansion those of
+    :func:`~bigtwo.bots.revolution.revolution_levels`, else ``levels``."""
+    if Rules.preset(rules).revolution is None:
+        return list(levels)
+    from ..bots.revolution import revolution_levels
+
+    return list(revolution_levels())
+
+
+def playing_level(rules: str, level: str) -> str:
+    """``level`` when it plays ``rules``, else ``greedy`` (which plays every rule set)."""
+    if Rules.preset(rules).revolution is None:
+        return level
+    from ..bots.revolution import revolution_levels
+
+    return level if level in revolution_levels() else "greedy"
 
 
 class PrefStore(Protocol):

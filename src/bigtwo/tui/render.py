@@ -3,6 +3,10 @@
 Everything drawn for a card goes through here, so the plain-ASCII mode (suit letters, ``+-|``
 borders) and the colours (red ♥ ♦) are decided in one place. Nothing here knows about
 Textual widgets, the match or whose turn it is: callers pass in what to draw.
+
+Cards of Big 2 RevolutioN (ids 52 to 103, each the Revolution twin of ``id - 52``) are drawn
+by the same functions: their label carries a star (``Q♠*``, ``Qs*`` in ASCII), their face a
+colour of its own, and a Character card the icon of its function on its top edge.
 """
 
 from __future__ import annotations
@@ -54,16 +58,51 @@ POSITION_KEY_NAMES = [
 
 AVATAR_COLOURS = ("dark_green", "dark_blue", "dark_magenta", "dark_orange3")
 
+REVOLUTION_BASE = 52  # the first Revolution card's id (3♦*); id - 52 is its normal twin
+# A Revolution card's face: a colour of its own, so the two decks tell apart at a glance.
+REVOLUTION_CARD_STYLE = Style(color="black", bgcolor="plum1")
+RED_REVOLUTION_CARD_STYLE = Style(color="red3", bgcolor="plum1", bold=True)
+REVOLUTION_TEXT = Style(color="magenta", bold=True)
+# Each Character function's icon: one cell wide, and a letter or sign in ASCII mode.
+FUNCTION_ICONS = {
+    "jump": "»",
+    "counter": "×",
+    "command": "!",
+    "exchange": "⇄",
+    "revolution": "↻",
+}
+FUNCTION_ICONS_ASCII = {
+    "jump": ">",
+    "counter": "x",
+    "command": "!",
+    "exchange": "~",
+    "revolution": "@",
+}
+
+
+def function_icon(function: str, *, ascii_only: bool = False) -> str:
+    """The icon of a Character function ("" for none)."""
+    return (FUNCTION_ICONS_ASCII if ascii_only else FUNCTION_ICONS).get(function, "")
+
+
+def twin(card: int) -> int:
+    """The normal card a card stands for (itself for a normal card)."""
+    return card - REVOLUTION_BASE if card >= REVOLUTION_BASE else card
+
 
 def is_red(card: int) -> bool:
     return card & 3 in RED_SUITS
 
 
-def card_label(card: int, *, ascii_only: bool = False, short: bool = False) -> str:
-    """``10♥``, or ``10h`` in ASCII mode; ``short`` writes ten as ``T`` to fit narrow cards."""
-    rank = RANKS[card >> 2] if short else RANK_NAMES[card >> 2]
+def card_label(
+    card: int, *, ascii_only: bool = False, short: bool = False, star: bool = True
+) -> str:
+    """``10♥``, or ``10h`` in ASCII mode; ``short`` writes ten as ``T`` to fit narrow cards.
+    A Revolution card has its star (``Q♠*``) unless ``star`` is False."""
+    normal = twin(card)
+    rank = RANKS[normal >> 2] if short else RANK_NAMES[normal >> 2]
     suit = SUITS[card & 3] if ascii_only else SUIT_SYMBOLS[card & 3]
-    return rank + suit
+    return rank + suit + ("*" if star and card >= REVOLUTION_BASE else "")
 
 
 def in_order(mask: Mask | Sequence[int], rules: Rules | None = None) -> list[int]:
@@ -73,10 +112,11 @@ def in_order(mask: Mask | Sequence[int], rules: Rules | None = None) -> list[int
     if rules is None:
         return cards
     power = catalog_for(rules).card_power
-    return sorted(cards, key=power.__getitem__)
+    return sorted(cards, key=lambda c: (power[twin(c)], c))
 
 
-_CARD = r"(?:10|[2-9JQKA])[♦♣♥♠]"
+# A card in a message; a Revolution card (with its star) is left where it is.
+_CARD = r"(?:10|[2-9JQKA])[♦♣♥♠](?!\*)"
 _CARD_RUN = re.compile(rf"{_CARD}(?: {_CARD})+")
 
 
@@ -114,7 +154,9 @@ def cards_text(
         if i:
             text.append(" ")
         style = (RED_TEXT if is_red(card) else BLACK_TEXT) if colour else Style()
-        text.append(card_label(card, ascii_only=ascii_only), style)
+        text.append(card_label(card, ascii_only=ascii_only, star=False), style)
+        if card >= REVOLUTION_BASE:
+            text.append("*", REVOLUTION_TEXT if colour else Style())
     return text
 
 
@@ -145,14 +187,15 @@ class HandLayout:
     """Where each card of a hand sits on screen, so drawing and mouse hits agree.
 
     Cards are ``width`` columns wide side by side; a hand too wide for 5-column cards gets
-    4-column ones (ten written ``T``).
+    4-column ones (ten written ``T``), and one too wide even for those (a hand of Big 2
+    RevolutioN may grow past 20 cards) 3-column ones without side edges.
     """
 
     HEIGHT = 5  # a raised row, three card rows, a row of position keys
 
     def __init__(self, count: int, available: int) -> None:
         self.count = count
-        self.width = 5 if count * 5 <= available else 4
+        self.width = 5 if count * 5 <= available else 4 if count * 4 <= available else 3
         self.left = max(0, (available - count * self.width) // 2)
 
     def index_at(self, x: int) -> int | None:
@@ -171,34 +214,58 @@ def render_hand(
     *,
     ascii_only: bool = False,
     focused: bool = True,
+    functions: dict[int, str] | None = None,
 ) -> Text:
-    """A hand face up: selected cards raised one row, position keys below, cursor marked."""
+    """A hand face up: selected cards raised one row, position keys below, cursor marked.
+    A Revolution card has its own face colour and its star (on the label, or on the top edge
+    where the label has no room); ``functions`` names each Character card's function, whose
+    icon goes on its top edge."""
     layout = HandLayout(len(cards), available)
     w = layout.width
-    inner = w - 2
+    inner = max(1, w - 2)
     if ascii_only:
-        top, bottom, side = "+" + "-" * inner + "+", "+" + "-" * inner + "+", "|"
+        corner, edge, side = "+", "-", "|"
     else:
-        top, bottom, side = "┌" + "─" * inner + "┐", "└" + "─" * inner + "┘", "│"
+        corner, edge, side = "┌", "─", "│"
+    low, low_edge = ("+", "-") if ascii_only else ("└", "─")
     rows = [Text(" " * layout.left) for _ in range(HandLayout.HEIGHT)]
     for i, card in enumerate(cards):
         up = card in selected
         red = is_red(card)
+        revolution = card >= REVOLUTION_BASE
         if up:
             face_style = RED_SELECTED_STYLE if red else SELECTED_STYLE
+        elif revolution:
+            face_style = RED_REVOLUTION_CARD_STYLE if red else REVOLUTION_CARD_STYLE
         else:
             face_style = RED_CARD_STYLE if red else CARD_STYLE
         border_style = Style(color="black", bgcolor=face_style.bgcolor)
-        label = card_label(card, ascii_only=ascii_only, short=w < 5).rjust(inner)
-        parts = [(top, border_style), (side, border_style), (bottom, border_style)]
+        label = card_label(card, ascii_only=ascii_only, short=w < 5, star=False)
+        mark = function_icon((functions or {}).get(card, ""), ascii_only=ascii_only)
+        if revolution:
+            if len(label) + 1 <= (inner if w > 3 else w):
+                label += "*"
+            else:
+                mark += "*"
+        if w == 3:  # no side edges: the face alone, its marks on the top row
+            top = (mark[:3]).ljust(3)
+            parts = [(top, border_style), ("", border_style), ("   ", border_style)]
+            label = label.ljust(3)[:3]
+        else:
+            top = corner + (mark + edge * inner)[:inner] + ("┐" if not ascii_only else "+")
+            bottom = low + low_edge * inner + ("┘" if not ascii_only else "+")
+            parts = [(top, border_style), (side, border_style), (bottom, border_style)]
+            label = label.rjust(inner)
         first = 0 if up else 1
         for r in range(4):
             k = r - first
             if 0 <= k < 3:
                 if k == 1:
-                    rows[r].append(side, border_style)
+                    if w > 3:
+                        rows[r].append(side, border_style)
                     rows[r].append(label, face_style)
-                    rows[r].append(side, border_style)
+                    if w > 3:
+                        rows[r].append(side, border_style)
                 else:
                     rows[r].append(*parts[k])
             else:

@@ -77,7 +77,11 @@ class TuiStorage:
 
     # -- the game in play ------------------------------------------------------------------------
     def save_game(self, game: GameController) -> None:
-        """Store the game's new actions (a new game is stored whole the first time)."""
+        """Store the game's new actions (a new game is stored whole the first time). A game
+        of the revolution expansion keeps its table's command log only (the match store has
+        no record of its hands yet)."""
+        if game.revolution:
+            return
 
         def save() -> None:
             if game.match_id is None:
@@ -138,6 +142,8 @@ class TuiStorage:
 
     def finish(self, game: GameController) -> None:
         """Mark the game finished and count it in the statistics of the people who played."""
+        if game.revolution:
+            return
 
         def finish() -> None:
             if game.match_id is None:
@@ -153,6 +159,8 @@ class TuiStorage:
         return self._safe(False, lambda: self.store.is_high_score(score))
 
     def add_high_score(self, game: GameController, seat: int, name: str) -> None:
+        if game.revolution:
+            return
         self._safe(
             None,
             lambda: self.store.add_match_high_score(

@@ -20,19 +20,28 @@ from ..engine.cards import Mask
 from ..engine.deal import Action
 from ..engine.plays import catalog_for
 from ..engine.rules import Rules
-from .render import HandLayout, avatar, card_backs, cards_text, render_hand
+from .render import (
+    REVOLUTION_TEXT,
+    HandLayout,
+    avatar,
+    card_backs,
+    cards_text,
+    render_hand,
+    twin,
+)
 
 
 def sort_cards(mask: Mask, rules: Rules, order: str) -> list[int]:
-    """A hand in display order: by rank (then suit, as the rules rank suits) or by suit."""
+    """A hand in display order: by rank (then suit, as the rules rank suits) or by suit; a
+    Revolution card beside its normal twin."""
     from ..engine.cards import card_indices
 
     power = catalog_for(rules).card_power
     cards = card_indices(mask)
     if order == "suit":
         suit_rank = catalog_for(rules).suit_rank
-        return sorted(cards, key=lambda c: (suit_rank[c & 3], power[c]))
-    return sorted(cards, key=lambda c: power[c])
+        return sorted(cards, key=lambda c: (suit_rank[c & 3], power[twin(c)], c))
+    return sorted(cards, key=lambda c: (power[twin(c)], c))
 
 
 class HandView(Widget):
@@ -53,6 +62,7 @@ class HandView(Widget):
         self.selected: set[int] = set()
         self.cursor = 0
         self.hidden_text = ""
+        self.functions: dict[int, str] = {}  # each Character card's function (the revolution)
 
     # -- state ---------------------------------------------------------------------------
     def set_cards(self, cards: Sequence[int], hidden_text: str = "") -> None:
@@ -97,7 +107,7 @@ class HandView(Widget):
         self.cursor = index
         card = self.cards[index]
         if by == "rank":
-            group = {c for c in self.cards if c >> 2 == card >> 2}
+            group = {c for c in self.cards if twin(c) >> 2 == twin(card) >> 2}
         else:
             group = {c for c in self.cards if c & 3 == card & 3}
         if group <= self.selected:
@@ -121,6 +131,7 @@ class HandView(Widget):
             self.size.width,
             ascii_only=self.ascii_only,
             focused=True,
+            functions=self.functions,
         )
 
     def on_click(self, event: events.Click) -> None:
@@ -160,7 +171,10 @@ class SeatPanel(Static):
         *,
         turn: bool,
         ascii_only: bool,
+        revolution: int | None = None,
     ) -> None:
+        """``revolution``: at a table of Big 2 RevolutioN, the Revolution cards the player
+        holds besides ``count`` normal cards."""
         self.set_class(turn, "-turn")
         text = Text()
         text.append_text(avatar(name, seat, ascii_only=ascii_only))
@@ -172,7 +186,11 @@ class SeatPanel(Static):
         # The count, and a back for every card when they all fit beside it: a fan cut short
         # would show fewer cards than the player holds, so then the count is said in words.
         room = self.content_size.width or 15
-        if count > 0 and count + 3 <= room:
+        if revolution is not None:
+            text.append(f"{count:>2}", Style(bold=True))
+            text.append(f" +{revolution}*", REVOLUTION_TEXT)
+            text.append(" cards" if count + revolution != 1 else " card", Style(dim=True))
+        elif count > 0 and count + 3 <= room:
             text.append(f"{count:>2} ", Style(bold=True))
             text.append_text(card_backs(count, ascii_only=ascii_only, limit=count))
         else:
@@ -247,4 +265,22 @@ class TrickView(Static):
             if shown:
                 text.append("\n")
             text.append(footer, Style(color="yellow", italic=True))
+        self.update(text)
+
+    def show_texts(self, head: Text | None, lines: Sequence[Text], footer: str, rows: int) -> None:
+        """Lines already drawn (a hand of Big 2 RevolutioN): ``head`` first (the Gathering),
+        then the newest of ``lines`` that fit, then ``footer``."""
+        text = Text()
+        width = self.content_size.width or 36
+        budget = max(0, rows - (1 if footer else 0) - (1 if head is not None else 0))
+        shown = list(lines)[-budget:] if budget else []
+        parts: list[Text] = ([head] if head is not None else []) + shown
+        if footer:
+            parts.append(Text(footer, Style(color="yellow", italic=True)))
+        for i, part in enumerate(parts):
+            if i:
+                text.append("\n")
+            part = part.copy()
+            part.truncate(width, overflow="ellipsis")  # one line each: the newest stay in view
+            text.append_text(part)
         self.update(text)

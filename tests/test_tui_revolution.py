@@ -1,0 +1,261 @@
+"""Big 2 RevolutioN in the terminal game, played as a person would: Textual's Pilot presses
+the keys of the table (``a`` activates the raised Character card, ``y`` counters and ``x``
+lets a function stand, ``d`` and ``1``-``4`` draw after a pass, Enter stops drawing, ``k``
+shows the reference card) and the screen is read back as plain text.
+
+The games run on known seeds against ``greedy`` computers with no wait between moves, and
+with the app's clock standing still, so no counter window runs out while a test reads it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from bigtwo.bots.revolution import revolution_levels
+from bigtwo.engine.revolution import Move, Phase
+from bigtwo.tui.app import BigTwoApp
+from bigtwo.tui.dialogs import Cover, ScoreSheet
+from bigtwo.tui.forms import NewGameForm
+from bigtwo.tui.pages import Page
+from bigtwo.tui.render import POSITION_KEYS
+from bigtwo.tui.table import TableScreen
+from test_tui import SIZE, hand, make_app, message, screen_text, set_prefs, status
+
+SEED = 1  # you pass and draw early, start a revolution, and counter Bill's exchange with Q♦*
+
+
+def revolution_app(tmp_path: Path, *, seed: int = SEED, **kwargs: Any) -> BigTwoApp:
+    """An app whose preferences start a game of Big 2 RevolutioN, its clock standing still."""
+    humans = kwargs.pop("humans", (True, False, False, False))
+    players = kwargs.pop("players", 4)
+    set_prefs(tmp_path / "bigtwo.db", rules="revolution", humans=humans, players=players)
+    return make_app(tmp_path, seed=seed, clock=lambda: 1.0, **kwargs)
+
+
+async def raise_cards(pilot: Pilot[None], app: BigTwoApp, mask: int) -> None:
+    """Raise ``mask`` by the key under each card."""
+    view = hand(app)
+    for card in [c for c in view.cards if mask >> c & 1]:
+        index = view.cards.index(card)
+        assert index < len(POSITION_KEYS)
+        await pilot.press(POSITION_KEYS[index])
+
+
+class Person:
+    """What a person at the screen does, by keys: answer a counter window (counter when they
+    hold a Q), draw from the deck after a pass, activate each function they may (once
+    ``activate`` allows), pass once early on to draw, else make the cheapest play. Keeps
+    what the screen showed at each kind of moment."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, str] = {}
+        self.passed = False
+        self.activated = 0
+        self.draws = True  # after a pass: draw from the deck (else stop at once, Enter)
+
+    def note(self, what: str, read: Any) -> None:
+        """Keep the first sight of a kind of moment (the screen is read only then)."""
+        if what not in self.seen:
+            self.seen[what] = read()
+
+    async def act(self, pilot: Pilot[None], app: BigTwoApp) -> None:
+        game = app.game
+        assert game is not None
+        rv = game.revolution_view()
+        if game.mirror.asked:
+            counters = [c for c in rv.choices if c.move is Move.COUNTER]
+            self.note("asked", lambda: screen_text(app))
+            if counters:
+                self.note("counter prompt", lambda: status(app))
+            await pilot.press("y" if counters else "x")
+            if counters:
+                self.seen["countered"] = ""
+        elif rv.phase is Phase.DRAW and not self.draws:
+            await pilot.press("enter")
+        elif rv.phase is Phase.DRAW:
+            self.note("draw prompt", lambda: screen_text(app))
+            await pilot.press("d")
+            await pilot.pause()
+            self.note("drew", lambda: screen_text(app))
+        else:
+            activations = [c for c in rv.choices if c.move is Move.ACTIVATE and c.target < 0]
+            plays = [c for c in rv.choices if c.move is Move.PLAY]
+            if activations and not self.activated:
+                await raise_cards(pilot, app, activations[0].cards)
+                await pilot.press("a")
+                await pilot.pause()
+                self.activated += 1
+                self.seen["activated"] = screen_text(app)
+            elif rv.can_pass and (not self.passed or not plays):
+                self.passed = True
+                await pilot.press("p")
+            else:  # raised at once, as the other tests of the table do (one key a turn)
+                hand(app).select_mask(plays[0].cards)  # type: ignore[arg-type]
+                await pilot.press("enter")
+        await pilot.pause()
+
+
+async def test_a_revolution_hand_by_keys(tmp_path: Path) -> None:
+    """The Gathering, the deck, the counts and the marker on the table; you pass and draw,
+    start a revolution, and counter a computer's exchange (Bill's, to Cat) with your Q♦*."""
+    app = revolution_app(tmp_path)
+    person = Person()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        game = app.game
+        assert game is not None and game.revolution and game.rules.name == "revolution"
+        text = screen_text(app)
+        assert "Gathering 6♥* 7♣* A♣* 2♠*" in text  # the four face-up Revolution cards
+        assert "Trick 1  deck 48" in text  # the Revolution deck's count
+        assert "Cat        3♦" in text and "12 +0* cards" in text  # Cat led 3♦
+        assert text.count("13 +0* cards") == 2  # normal and Revolution counts
+        assert "13+0*" in text.splitlines()[0]  # yours, on the top bar
+        assert "Your Play  - beat Cat's 3♦" in status(app)
+        assert "REVOLUTION" not in text
+        for _ in range(60):
+            if "countered" in person.seen or isinstance(app.screen, ScoreSheet):
+                break
+            await person.act(pilot, app)
+        seen = person.seen
+        assert {"draw prompt", "drew", "activated", "counter prompt", "countered"} <= set(seen)
+        # After a pass: what may be drawn, and the draw told in the trick, face up to you.
+        assert "Draw: d the deck, 1-4 the Gathering, Enter stops" in seen["draw prompt"]
+        assert "Gathering: 1 " in seen["draw prompt"]  # numbered while you draw
+        assert "draws from the deck (" in seen["drew"]
+        assert "+1*" in seen["drew"]  # your count of Revolution cards on the top bar
+        # Your revolution: the card and its function in the trick, the marker on the table.
+        assert "↻ revolution" in seen["activated"]
+        assert "REVOLUTION: order reversed" in seen["activated"]
+        assert "↻ REVOLUTION" in seen["activated"].splitlines()[0]
+        # Bill's exchange is put to you: counter with your Q, or let it stand; then it is.
+        prompt = seen["counter prompt"]
+        assert prompt.startswith("5s  ")  # the clock, counter_seconds from the question
+        assert "Bill activated A♣* ⇄ exchange to Cat. Counter with Q♦*? y/x" in prompt
+        # Your counter cancels it when the window comes to you; play has moved on since, and
+        # the game's history says what happened (g).
+        await pilot.press("g")
+        await pilot.pause()
+        history = str(app.screen.query_one("#page-body").render())
+        assert "Bill activates A♣*: exchange on Cat" in history
+        assert "counters with Q♦*" in history
+        await pilot.press("escape")
+        await pilot.pause()
+        assert any(m.move is Move.COUNTER and m.seat == 0 for m in game.mirror.moves)
+
+
+async def test_functions_reference_refusals_and_ascii(tmp_path: Path) -> None:
+    """k shows the five functions; a refused activation says why in words; --ascii marks
+    Revolution cards with a star and draws no suit symbol; the table fits 70 x 22."""
+    app = revolution_app(tmp_path, ascii_only=True)
+    person = Person()
+    async with app.run_test(size=(70, 22)) as pilot:
+        await pilot.pause()
+        await pilot.press("k")
+        await pilot.pause()
+        assert isinstance(app.screen, Page)
+        reference = screen_text(app)
+        for function in ("jump", "counter", "command", "exchange", "revolution"):
+            assert function in reference
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        # A normal card raised and a: no function; the reason in words.
+        await pilot.press("1", "a")
+        assert "Raise one Character card" in message(app) or "no function" in message(app)
+        await pilot.press("c")
+        for _ in range(40):
+            if "activated" in person.seen:
+                break
+            await person.act(pilot, app)
+        text = person.seen["activated"]
+        assert not any(symbol in text for symbol in "♦♣♥♠↻")
+        assert "revolution" in text and "@ REVOLUTION" in text
+        assert "*" in screen_text(app)  # Revolution cards in hand, the Gathering: Qs*
+        assert "Gathering" in screen_text(app) or "deck" in screen_text(app)
+
+
+async def test_hot_seat_cover_for_the_countering_person(tmp_path: Path) -> None:
+    """Two people at one screen: a function puts the counter window to each of them in turn
+    behind the cover, which says why it came up."""
+    app = revolution_app(tmp_path, humans=(True, False, True, False))
+    people = Person()
+    covers: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        game = app.game
+        assert game is not None and game.hot_seat
+        for _ in range(120):
+            if isinstance(app.screen, ScoreSheet):
+                break
+            if isinstance(app.screen, Cover):
+                text = screen_text(app)
+                covers.append(text)
+                if "may counter it" in text:
+                    asked = game.asked()
+                    assert asked and asked[0] not in (game.viewer,)
+                    assert not hand(app).cards  # nobody's cards under the cover
+                    await pilot.press("space")
+                    await pilot.pause()
+                    assert game.viewer == asked[0]
+                    assert "activated" in status(app)  # the question, to this person
+                    break
+                await pilot.press("space")
+                await pilot.pause()
+                continue
+            await people.act(pilot, app)
+        assert any("may counter it" in c for c in covers)
+        await people.act(pilot, app)  # the answer, by this person's keys
+        assert not game.mirror.asked or game.viewer != game.home
+
+
+async def test_new_game_form_offers_the_revolution(tmp_path: Path) -> None:
+    """F7: the revolution among the rule sets, with its own computer levels, 2 to 4 players
+    and no custom deal; the score sheet counts normal cards only."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("f7")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, NewGameForm)
+        rules = form.query_one("#new-rules")
+        rules.focus()
+        await pilot.press("left")  # the last rule set: the list wraps round
+        assert rules.value == "revolution"  # type: ignore[attr-defined]
+        await pilot.pause()
+        level = form.query_one("#new-level")
+        offered = [v for v, _ in level.options]  # type: ignore[attr-defined]
+        assert offered == list(revolution_levels())
+        players = [v for v, _ in form.query_one("#new-players").options]  # type: ignore[attr-defined]
+        assert players == [2, 3, 4]
+        custom = [v for v, _ in form.query_one("#new-custom").options]  # type: ignore[attr-defined]
+        assert custom == [False]
+        form.query_one("#new-players").focus()
+        while form.query_one("#new-players").value != 2:  # type: ignore[attr-defined]
+            await pilot.press("right")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("y")  # set aside the game in play
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        game = app.game
+        assert game is not None and game.revolution and game.players == 2
+        assert "revolution" in screen_text(app) and "deck" in screen_text(app)
+
+        assert game.local.service.seats[1].config.level in revolution_levels()
+        # Play the hand out by keys: the score sheet counts normal cards only.
+        person = Person()
+        # Plays when it can and draws nothing: the end comes soon.
+        person.activated, person.passed, person.draws = 1, True, False
+        for _ in range(200):
+            if isinstance(app.screen, ScoreSheet):
+                break
+            await person.act(pilot, app)
+        assert isinstance(app.screen, ScoreSheet)
+        sheet = screen_text(app)
+        assert "Revolution cards cost nothing" in sheet
+        assert "Cards (c)" not in sheet  # no chosen cards for the revolution
+        assert game.played.results and sum(game.totals) <= 0
