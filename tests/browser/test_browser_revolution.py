@@ -1,0 +1,262 @@
+"""Big 2 RevolutioN in the browser: a seeded revolution room against three computers, played
+by clicks. The table shows the Gathering, the Revolution deck and each seat's Revolution
+count; the person activates a Character's function (which leaves their hand and lies face
+up), answers a counter window that asks them (its clock running), draws from the deck after
+a pass and stops; the reference card lists the five functions. In hot-seat play the cover
+comes up for the person a counter window asks. The seeds are found by playing the table
+service exactly as the page's clicks play it, so the scenario holds for today's computers."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .browser_steps import create_room, message, wait_until
+from .test_browser_layout import CONTROLS, problems, scroll_width
+
+LEVELS = ["greedy", "greedy", "greedy"]
+
+
+def plan_seed(humans: int, levels: list[str], limit: int = 120, steps: int = 40) -> int:
+    """The first seed under which, with every person here following ``person`` below, a
+    person activates a function, a counter window asks a person, and a person draws from
+    the deck after a pass, all within ``steps`` of their decisions."""
+    from bigtwo.match.match import SeatKind
+    from bigtwo.service.commands import Command, Op
+    from bigtwo.service.config import SeatConfig, TableConfig
+    from bigtwo.service.table import TableService, hash_token
+
+    seats = (
+        *(SeatConfig() for _ in range(humans)),
+        *(SeatConfig(SeatKind.COMPUTER, lv) for lv in levels),
+    )
+    for seed in range(1, limit):
+        config = TableConfig(preset="revolution", seats=seats, seed=seed, seeded=True, deals=1,
+                             autopass=True, autopass_five=False)  # fmt: skip
+        table = TableService(config, "SEED")
+        for s in range(humans):
+            table.submit(Command(Op.JOIN, seat=s, name=f"P{s}", token=hash_token(f"t{s}")), 0.0)
+            table.connect(s, 0.0)
+            table.submit(Command(Op.READY, seat=s), 0.0)
+        done: set[str] = set()
+        activated: set[int] = set()
+        now, decisions = 0.0, 0
+        while decisions < steps and table.status == "playing":
+            match = table.revolution
+            assert match is not None
+            if match.deal.over:
+                break
+            cmd = person(table, humans, activated)
+            if cmd is not None:
+                decisions += 1
+                done.add(cmd[1])
+                applied, _ = table.submit(cmd[0], now)
+            else:
+                applied, _ = table.submit(None, now)
+            if not applied:
+                now += 10.0  # a counter window waits for its clock
+            if {"activate", "decline", "draw"} <= done:
+                return seed
+    raise AssertionError(f"no seed under {limit} plays the scenario")
+
+
+def person(table: Any, humans: int, activated: set[int]) -> tuple[Any, str] | None:
+    """What a person here does now, as the test's clicks do it: let every function stand;
+    after a pass draw one card from the deck, then stop; in their turn activate the first
+    function that names nobody (once each), else pass, else make Hint's play (the cheapest)."""
+    from bigtwo.engine.revolution import Move, Phase
+    from bigtwo.service.commands import Command, Op
+
+    deal = table.revolution.deal
+    seen = table.state_v
+    if deal.phase is Phase.COUNTER:
+        for s in table.asked_seats():
+            if s < humans and s not in table.answers:
+                return Command(Op.DECLINE, seat=s, seen=seen), "decline"
+        return None
+    seat = deal.to_act
+    if seat >= humans:
+        return None
+    view = deal.view(seat)
+    if deal.phase is Phase.DRAW:
+        deck = [c for c in view.choices if c.move is Move.DRAW and not c.cards]
+        if deck and view.draws_taken == 0:
+            return Command(Op.DRAW, seat=seat, seen=seen), "draw"
+        return Command(Op.STOP, seat=seat, seen=seen), "stop"
+    functions = [c for c in view.choices if c.move is Move.ACTIVATE and c.target < 0]
+    if functions and seat not in activated:
+        activated.add(seat)
+        return Command(Op.ACTIVATE, seat=seat, cards=functions[0].cards, seen=seen), "activate"
+    if view.can_pass:
+        return Command(Op.ACT, seat=seat, cards=None, seen=seen), "pass"
+    return Command(Op.ACT, seat=seat, cards=view.legal[0].mask, seen=seen), "play"
+
+
+def hand(page: Any) -> list[int]:
+    return [
+        int(c)
+        for c in page.locator(".hand .hand-card").evaluate_all(
+            "els => els.map(e => e.dataset.card)"
+        )
+    ]
+
+
+def my_rev_count(page: Any) -> int:
+    return int(page.locator(".me-head [data-rev-count]").get_attribute("data-rev-count") or -1)
+
+
+def deck_left(page: Any) -> int:
+    return int(page.locator("[data-deck-left]").get_attribute("data-deck-left") or -1)
+
+
+def act(page: Any, activated: set[str], seen: dict[str, Any]) -> str | None:
+    """One decision of the person on show, by clicks (see ``person``); None: nothing asked."""
+    if page.locator(".cover [data-reveal]").count():
+        seen.setdefault("covers", []).append(page.locator(".cover").get_attribute("data-cover"))
+        page.click(".cover [data-reveal]")
+        return "reveal"
+    if page.locator("[data-prompt=open]").count():
+        prompt = page.locator("[data-prompt=open]")
+        seen.setdefault("prompt", prompt.inner_text())
+        # Whose cards are on show as they answer, and the cover that came up last.
+        seen.setdefault(
+            "asked",
+            (page.locator(".me").get_attribute("data-seat"), (seen.get("covers") or [None])[-1]),
+        )
+        seen.setdefault("clock", page.locator("[data-counter-clock]").inner_text())
+        prompt.locator("[data-decline]").click()
+        # Taken: the prompt says so (or the window closed and it is gone).
+        wait_until(lambda: not page.locator("[data-prompt=open]").count(), what="the answer taken")
+        return "decline"
+    if page.locator("[data-draw-panel]").count():
+        me = page.locator(".me").get_attribute("data-seat")
+        if page.locator("[data-draw=deck]").count() and me not in activated_draws(seen):
+            before, count, deck = hand(page), my_rev_count(page), deck_left(page)
+            seen.setdefault(
+                "draw_buttons", page.locator("[data-draw-panel] button").all_inner_texts()
+            )
+            page.click("[data-draw=deck]")
+            wait_until(
+                lambda: len(hand(page)) == len(before) + 1, what="the drawn card in the hand"
+            )
+            new = set(hand(page)) - set(before)
+            assert len(new) == 1 and min(new) >= 52, new  # a Revolution card, face up to its drawer
+            assert my_rev_count(page) == count + 1 and deck_left(page) < deck
+            seen["drawn"] = page.locator(
+                f".hand .hand-card[data-card='{new.pop()}']"
+            ).get_attribute("aria-label")
+            activated_draws(seen).add(me)
+            return "draw"
+        activated_draws(seen).discard(me)
+        page.click("[data-stop]")
+        wait_until(lambda: not page.locator("[data-draw-panel]").count(), what="the draw to stop")
+        return "stop"
+    hint = page.locator("[data-action=hint]")
+    if not hint.count() or hint.is_disabled() or page.locator("dialog[open]").count():
+        return None
+    me = page.locator(".me").get_attribute("data-seat") or ""
+    functions = page.locator("[data-activate]:not([data-fn=exchange])")
+    if functions.count() and me not in activated:
+        activated.add(me)
+        card = int(functions.first.get_attribute("data-activate") or -1)
+        seen["activated"] = (card, functions.first.inner_text())
+        functions.first.click()
+        wait_until(lambda: card not in hand(page), what="the activated card to leave the hand")
+        seen["after_activate"] = message(page)
+        return "activate"
+    if page.locator("[data-action=pass]").is_enabled():
+        page.click("[data-action=pass]")
+        wait_until(
+            lambda: (
+                page.locator("[data-draw-panel]").count()
+                or not page.locator("[data-action=pass]").is_enabled()
+            ),
+            what="the pass",
+        )
+        return "pass"
+    hint.click()
+    page.click("[data-action=play]")
+    wait_until(lambda: not page.locator(".hand .hand-card.selected").count(), what="the play")
+    return "play"
+
+
+def activated_draws(seen: dict[str, Any]) -> set[str]:
+    """The seats that drew from the deck since their last pass (one card each, then stop)."""
+    drawing: set[str] = seen.setdefault("drawing", set())
+    return drawing
+
+
+def play_scenario(page: Any, limit: int = 80) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    activated: set[str] = set()
+    done: set[str] = set()
+    for _ in range(limit):
+        did = wait_until(
+            lambda: act(page, activated, seen), timeout=8, step=0.03, what="something to do"
+        )
+        done.add(did)
+        if {"activate", "decline", "draw"} <= done:
+            return seen
+    raise AssertionError(f"the scenario did not happen in {limit} moves: {done}")
+
+
+def test_a_person_activates_answers_a_counter_and_draws(new_page: Any) -> None:
+    seed = plan_seed(1, LEVELS)
+    page = new_page()
+    create_room(page, preset="revolution", seats=["human", *LEVELS], seed=seed)
+    # The hand's table: the Gathering's four face-up cards, the deck, each seat's counts.
+    assert page.locator("[data-gathering] .card").count() == 4
+    assert deck_left(page) == 48
+    assert page.locator(".seat [data-rev-count]").count() == 3
+    assert page.locator(".seat .count").count() == 3
+    # The reference card: every function in a line.
+    page.click("[data-reference]")
+    items = page.locator("dialog.reference [data-reference-list] li")
+    assert items.count() == 5
+    assert "Jump" in items.nth(0).inner_text() and "Revolution" in items.nth(4).inner_text()
+    page.keyboard.press("Escape")
+
+    seen = play_scenario(page)
+    card, label = seen["activated"]
+    assert card >= 52 and re.search(
+        r"(Jump|Counter|Command|Revolution) [0-9JQKA]+[♦♣♥♠]\*", label
+    ), label
+    # Told in words: the activation, or at once its counter or its effect.
+    told = r"activated|countered it|Revolution! The order|jump: the next player|ends the trick"
+    assert re.search(told, seen["after_activate"]), seen["after_activate"]
+    assert re.match(r".+ activates .+\*: (Jump|Command|Exchange|Revolution)", seen["prompt"]), seen[
+        "prompt"
+    ]
+    assert re.fullmatch(r"[0-5]s", seen["clock"]), seen["clock"]
+    assert (
+        seen["draw_buttons"][0].startswith("From the deck")
+        and seen["draw_buttons"][-1] == "Stop drawing"
+    )
+    # The card drawn face down came to the hand, said to be a Revolution card.
+    assert re.fullmatch(
+        r".+ of .+, Revolution card(, (Jump|Counter|Command|Exchange|Revolution))?", seen["drawn"]
+    ), seen["drawn"]
+    assert scroll_width(page) <= 1280
+    assert problems(page, *CONTROLS, "[data-rev-strip]") == []
+
+
+def test_in_hot_seat_the_cover_comes_up_for_the_person_a_counter_window_asks(new_page: Any) -> None:
+    names = ["Ann", "Bob", "", ""]
+    seed = plan_seed(2, LEVELS[:2])
+    page = new_page()
+    create_room(
+        page,
+        preset="revolution",
+        seats=["human", "human", *LEVELS[:2]],
+        seed=seed,
+        hotseat=True,
+        names=names,
+    )
+    seen = play_scenario(page)
+    seat, cover = seen["asked"]
+    assert seat in ("0", "1") and cover == names[int(seat)], seen["asked"]
+    assert re.match(r".+ activates .+\*: (Jump|Command|Exchange|Revolution)", seen["prompt"]), seen[
+        "prompt"
+    ]
+    # Hot-seat rooms give the device time to change hands: the counter clock is 20 s.
+    assert int(seen["clock"].rstrip("s")) > 5, seen["clock"]
