@@ -427,9 +427,11 @@ def run_arena(
         allowed = ", ".join(str(p) for p in rules.rules.players)
         raise BigTwoError(f"{rules.name} is played by {allowed} players, not {len(lineup)}")
     revolution = rules.rules.revolution is not None
-    for name in lineup:
-        # an unknown name fails here, with the list of known ones
-        revolution_bot(name) if revolution else make_bot(name)
+    for name in lineup:  # an unknown name fails here, with the list of known ones
+        if revolution:
+            revolution_bot(name)
+        else:
+            make_bot(name)
     if deals < 1:
         raise BigTwoError("An arena needs at least one deal")
     boards = -(-deals // len(lineup)) if duplicate else deals

@@ -1049,11 +1049,6 @@ class RevolutionDeal:
     def view(self, seat: int | None) -> RevolutionView:
         """What ``seat`` may know (None: a spectator, who holds no hand): its own cards, the
         public cards and counts, and the history with every card it may not see hidden."""
-        return self._view(seat, decisions=True)
-
-    def _view(self, seat: int | None, *, decisions: bool) -> RevolutionView:
-        """:meth:`view`; without ``decisions`` its ``legal`` and ``choices`` are left empty
-        (the invariants read a view's cards and history, not what it may do)."""
         if seat is not None and not 0 <= seat < self.players:
             raise IllegalAction(f"There is no seat {seat}")
         own = 0 if seat is None else self.hands[seat]
@@ -1062,7 +1057,7 @@ class RevolutionDeal:
         if self.pending is not None:
             p = self.pending
             pending = (p.seat, p.function, p.card, p.target)
-        acting = decisions and seat is not None and seat == self.turn and self.phase is Phase.ACT
+        acting = seat is not None and seat == self.turn and self.phase is Phase.ACT
         legal = self.legal_plays(seat) if acting else []
         return RevolutionView(
             seat=seat,
@@ -1087,23 +1082,28 @@ class RevolutionDeal:
             functions_used=self.used,
             draws_taken=self.drawn,
             opening=opening,
-            actions=tuple(self._seen[-1 if seat is None else seat]),
+            actions=tuple(self._history(seat)),
             winner=self.winner,
             end=self.end,
             legal=tuple(legal),
             can_pass=acting and self.can_pass(seat),
             choices=(
                 tuple(self._choices(legal if acting else None))
-                if decisions and seat is not None and seat == self.to_act
+                if seat is not None and seat == self.to_act
                 else ()
             ),
         )
+
+    def _history(self, seat: int | None) -> list[RevolutionAction]:
+        """The actions as ``seat`` sees them (None: a spectator): what its view shows."""
+        return self._seen[-1 if seat is None else seat]
 
     # -- invariants ----------------------------------------------------------------------------
     def problems(self, since: int = 0) -> list[str]:
         """What is wrong with the state, in words (nothing, unless the engine has a bug): the
         104 cards each in exactly one place, and no seat's view showing a hidden card (in
-        the history from action ``since`` on: a fuzz run checks each action once)."""
+        the history its view shows, from action ``since`` on: a fuzz run checks each action
+        once)."""
         out: list[str] = []
         places = [*self.hands, self.aside, self.played, self.discards, _mask(self.gathering)]
         places.append(_mask(self.deck[self.top :]))
@@ -1117,10 +1117,7 @@ class RevolutionDeal:
         if len(self.gathering) < GATHERING_SIZE and self.top < len(self.deck):
             out.append("the Gathering is not full while the deck holds cards")
         for seat in range(self.players):
-            view = self._view(seat, decisions=False)
-            if view.hand != self.hands[seat]:
-                out.append(f"seat {seat}'s view does not hold its hand")
-            for action in view.actions[since:]:
+            for action in self._history(seat)[since:]:
                 if action.private and not action.private >> seat & 1 and action.cards:
                     out.append(f"seat {seat} sees a card private to others: {action}")
                 if action.given and action.seat != seat:
