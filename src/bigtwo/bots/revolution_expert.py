@@ -547,8 +547,7 @@ def _quick_play(deal: SimulatedHand, seat: int, counts: list[int], masks: _Masks
     cheapest that beats it, Characters last, the strongest when someone could go out;
     following a longer play: the cheapest of the listed replies that sheds a normal card."""
     cards = deal.cards
-    classify, catalog = cards.classify, cards.catalog
-    power = catalog.card_power
+    classify = cards.classify
     hand = deal.hands[seat]
     sign = -1 if deal.reversed else 1
     n = deal.players
@@ -564,50 +563,54 @@ def _quick_play(deal: SimulatedHand, seat: int, counts: list[int], masks: _Masks
             return None
         plain = [p for p in plays if not p.mask & masks.character] or plays
         return min(plain, key=lambda p: sign * p.power).mask
-    # the cards by rank (twins together), weakest first, Characters after the rest
-    by_rank: dict[int, list[int]] = {}
-    for c in sorted(ids(hand), key=masks.order.__getitem__):
-        r = (c % 52) >> 2
-        if r in by_rank:
-            by_rank[r].append(c)
-        else:
-            by_rank[r] = [c]
     character = masks.character
     normal = hand & NORMAL_CARDS
+    reversed_ = deal.reversed
+    # ranks from the weakest in the order now in force
+    ranks = _DOWN if reversed_ else _UP
+    order = masks.order
     if to_beat is None:
         if not normal:
             return None
         opening = deal.opening
-        low = opening if opening is not None else min(ids(normal), key=lambda c: sign * power[c])
+        if opening is not None:
+            low = opening
+        else:
+            low = normal.bit_length() - 1 if reversed_ else (normal & -normal).bit_length() - 1
         if counts[(seat + 1) % n] == 1:
-            for group in by_rank.values():
-                if len(group) >= 2:
-                    pair = 1 << group[0] | 1 << group[1]
-                    if (opening is None or pair >> opening & 1) and classify(pair):
-                        return pair
+            for r in ranks:  # a pair or more keeps a player on one card from going out
+                held = hand & _RANK[r] & ~character
+                if held.bit_count() >= 2 and held & NORMAL_CARDS:
+                    pair = sorted(ids(held), key=order.__getitem__)[:2]
+                    mask = 1 << pair[0] | 1 << pair[1]
+                    if (opening is None or mask >> opening & 1) and classify(mask):
+                        return mask
             if opening is None:
-                best = max(ids(normal), key=lambda c: sign * power[c])
-                return 1 << best
-        group = [c for c in by_rank[twin_rank(low)] if not character >> c & 1]
-        if low not in group:
-            group = [low]
-        group = [low] + [c for c in group if c != low]
+                top = (normal & -normal).bit_length() - 1 if reversed_ else normal.bit_length() - 1
+                return 1 << top
+        rest = sorted(ids(hand & _RANK[low >> 2] & ~character & ~(1 << low)), key=order.__getitem__)
+        lowest = [low, *rest]
         for size in (3, 2):
-            if len(group) >= size:
-                mask = sum(1 << c for c in group[:size])
+            if len(lowest) >= size:
+                mask = 0
+                for c in lowest[:size]:
+                    mask |= 1 << c
                 if classify(mask) is not None:
                     return mask
         return 1 << low
     size = to_beat.size
     beats = cards.beats
     near = min(counts[s] for s in range(n) if s != seat)
-    best_mask, best_key = None, None
     racing = near <= size
-    for group in by_rank.values():
-        if len(group) < size:
+    best_mask, best_key = None, None
+    for r in reversed(ranks) if racing else ranks:
+        group_mask = hand & _RANK[r]
+        count = group_mask.bit_count()
+        if count < size or not group_mask & NORMAL_CARDS:
             continue
         # breaking up a bigger set of one rank costs it, unless someone could go out
-        splits = 0 if racing else int(len(group) > size)
+        splits = 0 if racing else int(count > size)
+        group = sorted(ids(group_mask), key=order.__getitem__)
         for option in combinations(group, size):
             mask = 0
             for c in option:
@@ -615,13 +618,20 @@ def _quick_play(deal: SimulatedHand, seat: int, counts: list[int], masks: _Masks
             if not mask & NORMAL_CARDS:
                 continue
             play = classify(mask)
-            if play is None or not beats(play, to_beat, reversed=deal.reversed):
+            if play is None or not beats(play, to_beat, reversed=reversed_):
                 continue
-            strength = sign * play.power
-            key = ((mask & character).bit_count(), splits, -strength if racing else strength)
+            key = ((mask & character).bit_count(), splits)
             if best_key is None or key < best_key:
                 best_mask, best_key = mask, key
+            break  # the weakest (or strongest) beating option of this rank
+        if best_key == (0, 0):
+            break  # nothing is better than the first clean reply found in order
     return best_mask
+
+
+_RANK = [0xF << 4 * r | 0xF << (REVOLUTION_BASE + 4 * r) for r in range(13)]
+_UP = tuple(range(13))
+_DOWN = tuple(reversed(_UP))
 
 
 def margin_points(ruleset: RuleSet, deal: SimulatedHand, seat: int) -> float:
@@ -663,7 +673,7 @@ class ExpertRevolutionBot(RevolutionBot):
 
     def __init__(
         self,
-        rollouts: int = 96,
+        rollouts: int = 64,
         max_steps: int = 4800,
         candidates: int = 6,
         threshold: float = 0.25,
