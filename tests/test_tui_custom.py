@@ -27,12 +27,19 @@ from test_tui import (
 )
 
 
-async def type_cards(pilot, app: BigTwoApp, seat: int, text: str) -> None:  # type: ignore[no-untyped-def]
+async def type_cards(  # type: ignore[no-untyped-def]
+    pilot, app: BigTwoApp, seat: int, text: str, *, by_keys: bool = False
+) -> None:
+    """Fill a seat's line of the custom deal form: key by key with ``by_keys``, else the
+    whole text at once, as a paste puts it (the form reads the field's value either way)."""
     field = app.screen.query_one(f"#cards-{seat}", Input)
     field.focus()
     field.value = ""
     await pilot.pause()
-    await pilot.press(*(" " if c == " " else c for c in text))
+    if by_keys:
+        await pilot.press(*(" " if c == " " else c for c in text))
+    else:
+        field.insert_text_at_cursor(text)
     await pilot.pause()
 
 
@@ -77,7 +84,7 @@ async def test_new_game_chooses_any_seat_for_any_deal(tmp_path: Path) -> None:
         assert "For deal" in screen_text(app) and "Bill" in screen_text(app)
         # Bad notation, a card for two seats and too many cards are refused in words, and
         # the form stays open.
-        await type_cards(pilot, app, 2, "3d zz")
+        await type_cards(pilot, app, 2, "3d zz", by_keys=True)
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert app.screen is form

@@ -36,7 +36,10 @@ def violations(page: Any) -> list[str]:
 
 
 @needs_axe
-@pytest.mark.parametrize("lang", ["en", "zh-Hant"])
+@pytest.mark.parametrize(
+    "lang",
+    ["en", pytest.param("zh-Hant", marks=pytest.mark.slow)],  # Chinese in the slow run
+)
 def test_no_serious_accessibility_violations(new_page: Any, lang: str) -> None:
     page = new_page(bypass_csp=True)  # axe is put into the page as a script of the test's
     page.add_init_script(

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from .browser_steps import create_room, my_turn, take_turn, wait_until
 from .test_browser_replay import finished_record
 
@@ -128,6 +130,8 @@ def every_screen(new_page: Any, lang: str) -> list[str]:
     return found
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 def test_every_screen_is_in_chinese(new_page: Any, server: Any) -> None:
     # A room the lobby lists with computer seats of the server's default names ("Computer 2"):
     # shown in Chinese too.
@@ -137,6 +141,8 @@ def test_every_screen_is_in_chinese(new_page: Any, server: Any) -> None:
     assert found == [], "\n".join(found)
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 def test_the_walk_reads_the_words_of_every_screen(new_page: Any) -> None:
     found = every_screen(lambda **kw: new_page(refusals=True, **kw), "en")
     places = {line.split(":")[0] for line in found}

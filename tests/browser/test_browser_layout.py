@@ -16,9 +16,18 @@ from .browser_steps import create_room, my_turn, take_turn, wait_until
 from .test_browser_replay import finished_record
 
 SCREENS = [(390, 844), (844, 390), (1366, 800), (1920, 1080)]
+# make test checks the two phone shapes, where room is shortest; make test-slow (and CI) adds
+# the laptop and the large screen.
+QUICK = {(390, 844), (844, 390)}
 # The play's cards have moved to the table (a turn timer's bar may go on moving).
 LANDED = "() => !document.getAnimations().some((a) => a.effect?.target?.closest?.('.trick-play'))"
-SIZES = pytest.mark.parametrize(("width", "height"), SCREENS, ids=[f"{w}x{h}" for w, h in SCREENS])
+SIZES = pytest.mark.parametrize(
+    ("width", "height"),
+    [
+        pytest.param(w, h, id=f"{w}x{h}", marks=() if (w, h) in QUICK else pytest.mark.slow)
+        for w, h in SCREENS
+    ],
+)
 
 # What is wrong with the selected elements: missing, outside the viewport (with `across`
 # only: outside it sideways, for a page that may scroll down), or covered by another element

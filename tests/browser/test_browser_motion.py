@@ -71,7 +71,10 @@ def watch_plays(page: Any, ours: int = 2) -> list[dict[str, Any]]:
     return plays(page)
 
 
-@pytest.mark.parametrize("width", [1366, 390])
+@pytest.mark.parametrize(
+    "width",
+    [pytest.param(1366, marks=pytest.mark.slow), 390],  # the laptop in the slow run
+)
 def test_played_cards_move_to_the_table(new_page: Any, width: int) -> None:
     page = new_page(width=width, height=800 if width > 980 else 844)
     create_room(page, seats=["human", "greedy", "greedy", "greedy"], seed=8, pace="0.6")

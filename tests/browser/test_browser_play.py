@@ -53,6 +53,8 @@ def play_until_final(
     raise AssertionError(f"the match did not finish in {limit_s:g} s ({seen})")
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 def test_human_plays_a_seeded_match_to_the_final_score(new_page: Any, server: Any) -> None:
     page = new_page()
     code = create_room(page, seats=["human", "greedy", "strong", "random"], deals=2, seed=2024)

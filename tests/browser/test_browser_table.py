@@ -8,6 +8,8 @@ import json
 import time
 from typing import Any
 
+import pytest
+
 from .browser_steps import create_room, hand_cards, my_turn, take_turn, wait_until
 
 
@@ -20,6 +22,8 @@ def with_avatar(page: Any, avatar: int) -> Any:
     return page
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 def test_four_browsers_play_one_table_and_see_only_their_own_cards(
     new_page: Any, server: Any
 ) -> None:
