@@ -32,7 +32,8 @@ def revolution_app(tmp_path: Path, *, seed: int = SEED, **kwargs: Any) -> BigTwo
     humans = kwargs.pop("humans", (True, False, False, False))
     players = kwargs.pop("players", 4)
     set_prefs(tmp_path / "bigtwo.db", rules="revolution", humans=humans, players=players)
-    return make_app(tmp_path, seed=seed, clock=lambda: 1.0, **kwargs)
+    kwargs.setdefault("clock", lambda: 1.0)
+    return make_app(tmp_path, seed=seed, **kwargs)
 
 
 async def raise_cards(pilot: Pilot[None], app: BigTwoApp, mask: int) -> None:
@@ -124,7 +125,7 @@ async def test_a_revolution_hand_by_keys(tmp_path: Path) -> None:
         # After a pass: what may be drawn, and the draw told in the trick, face up to you.
         assert "Draw: d the deck, 1-4 the Gathering, Enter stops" in seen["draw prompt"]
         assert "Gathering: 1 " in seen["draw prompt"]  # numbered while you draw
-        assert "draws from the deck (" in seen["drew"]
+        assert "You        draw from the deck (" in seen["drew"]  # face up to you
         assert "+1*" in seen["drew"]  # your count of Revolution cards on the top bar
         # Your revolution: the card and its function in the trick, the marker on the table.
         assert "↻ revolution" in seen["activated"]
@@ -179,8 +180,10 @@ async def test_functions_reference_refusals_and_ascii(tmp_path: Path) -> None:
 
 async def test_hot_seat_cover_for_the_countering_person(tmp_path: Path) -> None:
     """Two people at one screen: a function puts the counter window to each of them in turn
-    behind the cover, which says why it came up."""
-    app = revolution_app(tmp_path, humans=(True, False, True, False))
+    behind the cover, which says why it came up; the clock starts once the cover is lifted,
+    and when it runs out that person lets the function stand."""
+    now = [1.0]
+    app = revolution_app(tmp_path, humans=(True, False, True, False), clock=lambda: now[0])
     people = Person()
     covers: list[str] = []
     async with app.run_test(size=SIZE) as pilot:
@@ -194,21 +197,27 @@ async def test_hot_seat_cover_for_the_countering_person(tmp_path: Path) -> None:
                 text = screen_text(app)
                 covers.append(text)
                 if "may counter it" in text:
-                    asked = game.asked()
-                    assert asked and asked[0] not in (game.viewer,)
-                    assert not hand(app).cards  # nobody's cards under the cover
-                    await pilot.press("space")
-                    await pilot.pause()
-                    assert game.viewer == asked[0]
-                    assert "activated" in status(app)  # the question, to this person
                     break
                 await pilot.press("space")
                 await pilot.pause()
                 continue
             await people.act(pilot, app)
-        assert any("may counter it" in c for c in covers)
-        await people.act(pilot, app)  # the answer, by this person's keys
-        assert not game.mirror.asked or game.viewer != game.home
+        assert isinstance(app.screen, Cover) and "may counter it" in covers[-1]
+        asked = game.asked()
+        assert asked and asked[0] != game.viewer
+        assert not hand(app).cards  # nobody's cards under the cover
+        now[0] += 30  # time spent behind the cover does not count
+        await pilot.press("space")
+        await pilot.pause()
+        assert game.viewer == asked[0]
+        assert status(app).startswith("5s  ") and "activated" in status(app)
+        now[0] += 2.5
+        await pilot.pause(0.6)
+        assert status(app).startswith("3s  ")
+        now[0] += 3
+        await pilot.pause(0.6)
+        assert "Time is up" in message(app)
+        assert asked[0] not in game.asked()  # the answer is in: the function stands for them
 
 
 async def test_new_game_form_offers_the_revolution(tmp_path: Path) -> None:

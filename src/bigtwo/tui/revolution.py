@@ -16,10 +16,11 @@ from rich.text import Text
 
 from ..engine.cards import Mask
 from ..engine.revolution import Move, RevolutionAction
-from ..engine.revolution_cards import REVOLUTION_BASE, twin_rank
+from ..engine.revolution_cards import REVOLUTION_BASE, RevolutionCatalog, twin_rank
 from ..engine.revolution_rules import CHARACTER_RANKS
 from ..engine.rules import Rules
 from .render import REVOLUTION_TEXT, cards_text, function_icon
+from .words import is_you, whom
 
 # Each function in one line, for the reference card and the prompts.
 FUNCTION_WORDS = {
@@ -92,28 +93,55 @@ def reference_text(rules: Rules, *, ascii_only: bool = False) -> str:
     return "\n".join(lines)
 
 
+AFTER_A_TRICK = frozenset({Move.DRAW, Move.STOP, Move.REVEAL})
+
+
+def trick_moves(moves: Sequence[RevolutionAction]) -> tuple[list[RevolutionAction], bool]:
+    """The actions of the trick in play, or of the trick just ended (``True``) until someone
+    leads: the draws of the player whose pass ended it belong to it."""
+    ends = [i for i, a in enumerate(moves) if a.trick_over]
+    if not ends:
+        return list(moves), False
+    last = ends[-1]
+    if all(a.move in AFTER_A_TRICK for a in moves[last + 1 :]):
+        start = ends[-2] + 1 if len(ends) > 1 else 0
+        return list(moves[start:]), True
+    return list(moves[last + 1 :]), False
+
+
 def move_line(
-    action: RevolutionAction, names: Sequence[str], rules: Rules, *, ascii_only: bool = False
+    action: RevolutionAction,
+    names: Sequence[str],
+    rules: Rules,
+    *,
+    ascii_only: bool = False,
+    width: int = 0,
 ) -> Text | None:
     """One action of the trick: who, then what (None for what the trick need not show: a
-    decline, a player drawing no more, the Gathering filled again)."""
+    decline, a player drawing no more, the Gathering filled again). A play says its kind
+    where it fits in ``width``."""
     move = action.move
     if move in (Move.DECLINE, Move.STOP, Move.REVEAL):
         return None
     text = Text()
     name = names[action.seat] if 0 <= action.seat < len(names) else ""
+    you = is_you(name)
     text.append(f"{name[:10]:<10} ")
     if move is Move.PLAY:
         text.append_text(cards_text(Mask(action.cards), ascii_only=ascii_only, rules=rules))
+        play = RevolutionCatalog.of(rules).classify(action.cards)
+        label = f"  {play.kind.label}" if play is not None else ""
+        if label and (not width or text.cell_len + len(label) <= width):
+            text.append(label, Style(dim=True, italic=True))
     elif move is Move.PASS:
         text.append("pass" + (" (auto)" if action.auto else ""), Style(dim=True))
     elif move is Move.ACTIVATE:
         card = action.cards.bit_length() - 1
         text.append_text(card_words(card, rules, ascii_only=ascii_only))
         if action.target >= 0:
-            text.append(f" to {names[action.target]}")
+            text.append(f" to {whom(names[action.target])}")
     elif move is Move.COUNTER:
-        text.append("counters with ")
+        text.append("counter with " if you else "counters with ")
         text.append_text(cards_text(Mask(action.cards), ascii_only=ascii_only))
     elif move is Move.EFFECT:
         words = {
@@ -123,30 +151,30 @@ def move_line(
             "revolution": "the order turns over",
         }.get(action.function, "takes effect")
         if action.function == "exchange" and action.cards:
-            words = "gives "
+            words = "give " if you else "gives "
             text.append(
                 f"{function_icon('exchange', ascii_only=ascii_only)} {words}", REVOLUTION_TEXT
             )
             text.append_text(cards_text(Mask(action.cards), ascii_only=ascii_only))
             if action.target >= 0:
-                text.append(f" to {names[action.target]}", REVOLUTION_TEXT)
+                text.append(f" to {whom(names[action.target])}", REVOLUTION_TEXT)
             return text
         icon = function_icon(action.function, ascii_only=ascii_only)
         text.append(f"{icon} {action.function}: {words}", REVOLUTION_TEXT)
     elif move is Move.DRAW:
         if action.source == "deck":
-            text.append("draws from the deck", Style(dim=True))
+            text.append(f"{'draw' if you else 'draws'} from the deck", Style(dim=True))
             if action.cards:
                 text.append(" (")
                 text.append_text(cards_text(Mask(action.cards), ascii_only=ascii_only))
                 text.append(")")
         else:
-            text.append("takes ", Style(dim=True))
+            text.append("take " if you else "takes ", Style(dim=True))
             text.append_text(cards_text(Mask(action.cards), ascii_only=ascii_only))
     elif move is Move.SKIP:
-        text.append(
-            f"loses a turn ({function_icon('jump', ascii_only=ascii_only)} jump)", Style(dim=True)
-        )
+        icon = function_icon("jump", ascii_only=ascii_only)
+        lose = "lose" if you else "loses"
+        text.append(f"{lose} a turn ({icon} jump)", Style(dim=True))
     return text
 
 

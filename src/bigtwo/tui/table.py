@@ -36,9 +36,16 @@ from ..engine.cards import CardIndex, Mask
 from ..engine.errors import BigTwoError
 from ..engine.revolution import End, Move, Phase, RevolutionView
 from ..engine.revolution_cards import REVOLUTION_BASE
-from .controller import trick_of
 from .render import POSITION_KEY_NAMES, REVOLUTION_TEXT, avatar, cards_text, in_suit_order
-from .revolution import MARKER, card_words, function_of, functions_in, gathering_text, move_line
+from .revolution import (
+    MARKER,
+    card_words,
+    function_of,
+    functions_in,
+    gathering_text,
+    move_line,
+    trick_moves,
+)
 from .widgets import HandView, SeatPanel, TooSmall, TrickView, sort_cards
 from .words import count, does, whose
 
@@ -204,6 +211,7 @@ class TableScreen(Screen[None]):
         self.message = Text()
         self._giving = None
         self._asked_since = {}
+        self.refresh_bindings()  # the footer offers the reference card at a revolution table
         if self.is_mounted:
             hand = self.hand_view
             hand.selected = set()
@@ -743,7 +751,7 @@ class TableScreen(Screen[None]):
         self.query_one("#topbar", Static).update(bar)
 
         moves = game.mirror.moves
-        trick, finished = trick_of(moves)
+        trick, finished = trick_moves(moves)
         passed = (
             {a.seat for a in trick if a.move in (Move.PASS, Move.SKIP)} if not finished else set()
         )
@@ -787,16 +795,19 @@ class TableScreen(Screen[None]):
         width = trick_view.content_size.width or 36
         lines = [
             line
-            for line in (move_line(a, names, rules, ascii_only=ascii_only) for a in trick)
+            for line in (
+                move_line(a, names, rules, ascii_only=ascii_only, width=width) for a in trick
+            )
             if line is not None
         ]
         if over:
             how = "is out" if rv.end is End.OUT else "has the fewest cards: the deck ran out"
             footer = f"{names[rv.winner or 0]} {how}"
-        elif finished:
-            footer = does(names[rv.turn], "takes the trick and leads", "take the trick and lead")
-        elif not trick:
-            footer = f"{names[rv.turn]} to lead"
+        elif finished:  # while its last passer draws, the lead waits for the trick's winner
+            leader = rv.to_beat_seat if rv.phase is Phase.DRAW else rv.turn
+            footer = does(names[leader], "takes the trick and leads", "take the trick and lead")
+        elif not any(a.move is Move.PLAY for a in trick) and rv.to_beat is None:
+            footer = does(names[rv.turn], "to lead", "to lead")
             if rv.opening is not None and rv.seat == rv.turn:
                 footer += f", with {self._card(CardIndex(rv.opening))} in the first play"
         else:
@@ -857,17 +868,15 @@ class TableScreen(Screen[None]):
         return seat
 
     def _window_key(self) -> tuple[int, int, int, int] | None:
+        """The open counter window: its deal, where its activation stands in the hand, who
+        activated what (the answers told since do not make it another window)."""
         game = self.game
         if game is None or game.mirror.pending is None:
             return None
-        pending = game.mirror.pending
-        card = game.revolution_view().pending
-        return (
-            game.deal_number,
-            len(game.mirror.moves),
-            int(pending["seat"]),
-            card[2] if card else -1,
-        )
+        moves = game.mirror.moves
+        at = max((i for i, m in enumerate(moves) if m.move is Move.ACTIVATE), default=-1)
+        card = moves[at].cards.bit_length() - 1 if at >= 0 else -1
+        return (game.deal_number, at, int(game.mirror.pending["seat"]), card)
 
     def _seconds_left(self) -> int | None:
         """The counter window's clock for the person on show, from when it was put to them
