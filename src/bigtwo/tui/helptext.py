@@ -160,6 +160,12 @@ Keys at the table:
   F7 or n  new game
 Mouse: click a card to raise it; right-click for its whole rank,
 shift-click (or middle-click) for its whole suit; click the buttons
-under your hand."""
+under your hand.
+Big 2 RevolutioN (rule set revolution) adds:
+  a              activate the raised Character card (an exchange: raise the
+                 A* and the normal card to give, a, then the player's key)
+  y / x          counter the function with your Revolution Q / let it stand
+  d, 1-4         after a pass: draw the deck's top card / a Gathering card
+  Enter          stop drawing               k or F9  the five functions"""
 # Every line fits the help page at 80 columns (76 after its padding and scroll bar).
 KEYS_WIDTH = 76
