@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -96,3 +97,24 @@ def test_the_command_reports_functions_and_exhaustion(capsys: pytest.CaptureFixt
 def test_a_level_that_does_not_play_revolution_is_refused() -> None:
     with pytest.raises(BigTwoError, match="plays revolution yet"):
         run_arena(REVOLUTION, ["ppo2018", "greedy", "greedy", "greedy"], deals=4)
+
+
+def test_a_checkpoint_holds_the_figures_so_far(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seen: list[int] = []
+    result = run_arena(
+        REVOLUTION,
+        LINEUP,
+        deals=12,
+        duplicate=True,
+        seed=3,
+        on_result=lambda r: seen.append(r.deals),
+    )
+    assert seen == [4, 8, 12] and result.deals == 12
+    path = tmp_path / "figures.json"
+    argv = ["arena", "--rules", "revolution", "--seats", ",".join(LINEUP), "--deals", "8"]
+    assert main([*argv, "--duplicate", "--json", "--quiet", "--checkpoint", str(path)]) == 0
+    final = json.loads(capsys.readouterr().out)
+    kept = json.loads(path.read_text(encoding="utf-8"))
+    assert {**kept, "seconds": 0} == {**final, "seconds": 0}

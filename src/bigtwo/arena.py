@@ -415,12 +415,15 @@ def run_arena(
     seed: int = 1,
     backend: str = "process",
     on_board: Callable[[int], None] | None = None,
+    on_result: Callable[[ArenaResult], None] | None = None,
 ) -> ArenaResult:
     """Play ``deals`` deals and gather results. In duplicate mode they are played as boards of
     one deal per seat rotation: ``deals`` is rounded up to whole boards (4,000 deals for four
     players are 1,000 boards).
 
-    ``on_board(deals_done)`` is called after each board, for progress displays.
+    ``on_board(deals_done)`` is called after each board, for progress displays, and
+    ``on_result(result)`` with the figures of the boards played so far (a long run keeps
+    them: an interrupted run still has its figures).
     """
     lineup = tuple(lineup)
     if len(lineup) not in rules.rules.players:
@@ -447,22 +450,28 @@ def run_arena(
     else:
         results = _processes(tasks, workers)
     done = functions = exhausted = 0
-    for records in results:
+
+    def result(boards: int) -> ArenaResult:
+        return ArenaResult(
+            rules=rules.name,
+            lineup=lineup,
+            boards=boards,
+            duplicate=duplicate,
+            seed=seed,
+            seconds=time.perf_counter() - start,
+            stats=stats,
+            revolution=revolution,
+            functions=functions,
+            exhausted=exhausted,
+        )
+
+    for played, records in enumerate(results, 1):
         _add_board(stats, records)
         done += len(records)
         functions += sum(r.functions for r in records)
         exhausted += sum(r.exhausted for r in records)
         if on_board is not None:
             on_board(done)
-    return ArenaResult(
-        rules=rules.name,
-        lineup=lineup,
-        boards=boards,
-        duplicate=duplicate,
-        seed=seed,
-        seconds=time.perf_counter() - start,
-        stats=stats,
-        revolution=revolution,
-        functions=functions,
-        exhausted=exhausted,
-    )
+        if on_result is not None:
+            on_result(result(played))
+    return result(boards)

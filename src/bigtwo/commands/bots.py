@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.progress import (
@@ -25,6 +27,9 @@ from rich.table import Table
 from ..engine.errors import BigTwoError
 from ..engine.rules import preset_names
 from ..match.settings import RuleSet
+
+if TYPE_CHECKING:
+    from ..arena import ArenaResult
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -56,6 +61,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="run workers as local processes (default) or on Ray (optional extra)",
     )
     arena.add_argument("--json", action="store_true", help="print the results as JSON")
+    arena.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="write the figures of the boards played so far to FILE (JSON) after each board",
+    )
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
     arena.set_defaults(run=_arena)
 
@@ -104,6 +114,7 @@ def _arena(args: argparse.Namespace) -> int:
             seed=args.seed,
             backend=args.backend,
             on_board=lambda done: progress.update(task, completed=done),
+            on_result=_checkpoint(args.checkpoint) if args.checkpoint else None,
         )
     data = result.to_json()
     if args.json:
@@ -148,6 +159,18 @@ def _arena(args: argparse.Namespace) -> int:
             f"ended by exhaustion: {data['ended_by_exhaustion']:.1%} of the deals"
         )
     return 0
+
+
+def _checkpoint(path: str) -> Callable[[ArenaResult], None]:
+    """Write a run's figures so far to ``path`` after each board, replacing the file whole."""
+    target = Path(path)
+
+    def write(result: ArenaResult) -> None:
+        partial = target.with_name(target.name + ".part")
+        partial.write_text(json.dumps(result.to_json()) + "\n", encoding="utf-8")
+        partial.replace(target)
+
+    return write
 
 
 def _bots(args: argparse.Namespace) -> int:
