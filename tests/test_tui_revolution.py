@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 from bigtwo.bots.revolution import revolution_levels
 from bigtwo.engine.revolution import Move, Phase
 from bigtwo.tui.app import BigTwoApp
-from bigtwo.tui.dialogs import Cover, ScoreSheet
+from bigtwo.tui.dialogs import Cover, ResumeOffer, ScoreSheet
 from bigtwo.tui.forms import NewGameForm
 from bigtwo.tui.pages import Page
 from bigtwo.tui.render import POSITION_KEYS
@@ -268,3 +268,30 @@ async def test_new_game_form_offers_the_revolution(tmp_path: Path) -> None:
         assert "Revolution cards cost nothing" in sheet
         assert "Cards (c)" not in sheet  # no chosen cards for the revolution
         assert game.played.results and sum(game.totals) <= 0
+
+
+async def test_a_game_of_the_revolution_resumes(tmp_path: Path) -> None:
+    """Quit in the middle of a hand; the next start offers to continue it, and it goes on
+    where it was, from its table's stored commands."""
+    app = revolution_app(tmp_path)
+    person = Person()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for _ in range(3):  # pass, then draw
+            await person.act(pilot, app)
+        game = app.game
+        assert game is not None and game.mirror.moves
+        moves, cards = list(game.mirror.moves), game.hand()
+        await pilot.press("q")
+        await pilot.pause()
+    again = make_app(tmp_path, seed=SEED, clock=lambda: 1.0)
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(again.screen, ResumeOffer)
+        assert "revolution: deal 1 of 10" in screen_text(again)
+        await pilot.press("enter")
+        await pilot.pause()
+        resumed = again.game
+        assert resumed is not None and resumed.revolution
+        assert resumed.mirror.moves == moves and resumed.hand() == cards
+        assert "Gathering" in screen_text(again)

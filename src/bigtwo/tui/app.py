@@ -35,7 +35,7 @@ from .dialogs import Cover, FinalScore, Menu, ResumeOffer, ScoreSheet, score_she
 from .hangup import watch_for_hang_up
 from .prefs import Prefs, load_prefs, save_prefs
 from .startup import PROBE as STARTUP_PROBE
-from .storage import Saved, TuiStorage
+from .storage import Saved, SavedRevolution, TuiStorage
 from .table import TableScreen
 
 if TYPE_CHECKING:
@@ -231,13 +231,16 @@ class BigTwoApp(App[None]):
         """A storage problem: say it and play on (the game is then not saved)."""
         self.notify(message, title="Not saved", severity="error", timeout=8)
 
-    def _resume(self, saved: Saved, yes: bool | None) -> None:
+    def _resume(self, saved: Saved | SavedRevolution, yes: bool | None) -> None:
         assert self.storage is not None
         game = self.storage.load(saved, clock=self.clock) if yes else None
         if game is not None:
             self.attach(game)
             return
-        self.storage.abandon(saved.info.id)
+        if isinstance(saved, SavedRevolution):
+            self.storage.forget_revolution()
+        else:
+            self.storage.abandon(saved.info.id)
         self.start_game(self.new_setup())
 
     def new_setup(self, **changes: Any) -> GameSetup:
@@ -706,6 +709,8 @@ class BigTwoApp(App[None]):
         assert self.storage is not None
         if self.game is not None and not self.game.game_over:
             self.storage.abandon(self.game.match_id)
+            if self.game.revolution:
+                self.storage.forget_revolution()
         self.start_game(setup)
 
     # -- looks ------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
@@ -31,6 +32,10 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 _TABLE_KEY = "tui.table.{}"
+# The game of Big 2 RevolutioN in play: the match store keeps no record of its hands yet, so
+# what resumes it (its table's code, whose log is in the same file, and a summary) is kept
+# here, one game at a time.
+_REVOLUTION_KEY = "tui.revolution"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +50,23 @@ class Saved:
         when = info.updated.replace("T", " ")[:16]
         return (
             f"{info.rules}: deal {info.deal_number} of {info.deals}, last played {when}\n{totals}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SavedRevolution:
+    """An unfinished game of Big 2 RevolutioN found at start-up, not yet replayed."""
+
+    table: dict[str, Any]
+
+    def summary(self) -> str:
+        t = self.table
+        names, totals = t.get("names", []), t.get("totals", [])
+        scores = "  ".join(f"{n} {p:+d}" for n, p in zip(names, totals, strict=False))
+        when = str(t.get("updated", "")).replace("T", " ")[:16]
+        return (
+            f"revolution: deal {t.get('deal_number', 1)} of {t.get('deals_in_game', '?')}, "
+            f"last played {when}\n{scores}"
         )
 
 
@@ -81,6 +103,7 @@ class TuiStorage:
         of the revolution expansion keeps its table's command log only (the match store has
         no record of its hands yet)."""
         if game.revolution:
+            self._save_revolution(game)
             return
 
         def save() -> None:
@@ -99,13 +122,40 @@ class TuiStorage:
 
         self._safe(None, save)
 
-    def unfinished(self) -> Saved | None:
+    def _save_revolution(self, game: GameController) -> None:
+        from datetime import datetime
+
+        played = game.played
+        table = {
+            **game.table_data(),
+            "names": list(game.names),
+            "totals": list(played.totals),
+            "deal_number": played.deal_number,
+            "deals_in_game": played.deals,
+        }
+        if game.saved_table != table:
+            stamp = datetime.now(UTC).isoformat(timespec="seconds")
+            self.set_pref(_REVOLUTION_KEY, {**table, "updated": stamp})
+            game.saved_table = table
+
+    def forget_revolution(self) -> None:
+        """No game of the revolution to offer for continuing (it ended, or was set aside)."""
+        self._safe(None, lambda: self.store.delete_pref(_REVOLUTION_KEY))
+
+    def unfinished(self) -> Saved | SavedRevolution | None:
         """The most recently played unfinished game, if any."""
+        revolution = self.get_pref(_REVOLUTION_KEY, None)
+        if isinstance(revolution, dict) and isinstance(revolution.get("room"), str):
+            return SavedRevolution(revolution)
         games: list[MatchInfo] = self._safe([], self.store.unfinished)
         return Saved(games[0]) if games else None
 
-    def load(self, saved: Saved, *, clock: Callable[[], float]) -> GameController | None:
+    def load(
+        self, saved: Saved | SavedRevolution, *, clock: Callable[[], float]
+    ) -> GameController | None:
         """Replay a saved game; None (and a message) when it cannot be read back."""
+        if isinstance(saved, SavedRevolution):
+            return self._safe(None, lambda: self._load_revolution(saved, clock))
 
         def load() -> GameController:
             table = self.store.get_pref(_TABLE_KEY.format(saved.info.id), {}) or {}
@@ -128,6 +178,19 @@ class TuiStorage:
 
         return self._safe(None, load)
 
+    def _load_revolution(
+        self, saved: SavedRevolution, clock: Callable[[], float]
+    ) -> GameController:
+        code = str(saved.table["room"])
+        stored = self.tables.load(code)
+        if stored is None:
+            raise StoreError("This game of the revolution cannot be found to continue it")
+        local = LocalTable.restore(stored, self.tables, code, clock=clock)
+        game = GameController.resume(local, saved.table, clock=clock)
+        if not game.revolution:
+            raise StoreError("This game is not one of the revolution")
+        return game
+
     def stored_match(self, match_id: int) -> Match | None:
         """A game as its stored record has it (read afresh: the game in play is untouched);
         None (and a message) when the record cannot be read."""
@@ -142,7 +205,8 @@ class TuiStorage:
 
     def finish(self, game: GameController) -> None:
         """Mark the game finished and count it in the statistics of the people who played."""
-        if game.revolution:
+        if game.revolution:  # no record in the match store yet: nothing to count it in
+            self.forget_revolution()
             return
 
         def finish() -> None:
