@@ -169,7 +169,11 @@ async def test_a_strong_table_is_served_in_turn_beside_six_expert_tables() -> No
     thinker = Thinker("process", workers=1, budget=4.0)
     loop = asyncio.get_running_loop()
     try:
-        assert await thinker.think(strong, "warm") is not None  # the worker has loaded
+        # The worker has loaded (its first start may outlast the budget on a busy machine).
+        warm_until = loop.time() + 60
+        while await thinker.think(strong, "warm") is None:
+            assert loop.time() < warm_until, "the worker process did not start in 60 s"
+        warm_fallbacks = thinker.stats()["fallbacks"]
         deadline = loop.time() + 4.0
         levels: list[str] = []
 
@@ -204,7 +208,7 @@ async def test_a_strong_table_is_served_in_turn_beside_six_expert_tables() -> No
     assert len(waits) >= 20
     assert p99 < 0.5, f"the strong table's computers waited {p99 * 1000:.0f} ms (p99)"
     assert "strong" in levels and stats["stepped_down"] >= levels.count("strong")
-    assert stats["fallbacks"] == 0
+    assert stats["fallbacks"] == warm_fallbacks
 
 
 async def test_a_table_is_told_when_its_computers_step_down_and_when_they_are_back(
