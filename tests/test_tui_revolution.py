@@ -20,7 +20,7 @@ from bigtwo.tui.app import BigTwoApp
 from bigtwo.tui.dialogs import Cover, ResumeOffer, ScoreSheet
 from bigtwo.tui.forms import NewGameForm
 from bigtwo.tui.pages import Page
-from bigtwo.tui.render import POSITION_KEYS
+from bigtwo.tui.render import POSITION_KEYS, card_label
 from bigtwo.tui.table import TableScreen
 from test_tui import SIZE, hand, make_app, message, screen_text, set_prefs, status
 
@@ -141,7 +141,7 @@ async def test_a_revolution_hand_by_keys(tmp_path: Path) -> None:
         await pilot.pause()
         history = str(app.screen.query_one("#page-body").render())
         assert "Bill activates A♣*: exchange on Cat" in history
-        assert "counters with Q♦*" in history
+        assert "You counter with Q♦*" in history
         await pilot.press("escape")
         await pilot.pause()
         assert any(m.move is Move.COUNTER and m.seat == 0 for m in game.mirror.moves)
@@ -211,11 +211,15 @@ async def test_hot_seat_cover_for_the_countering_person(tmp_path: Path) -> None:
         await pilot.pause()
         assert game.viewer == asked[0]
         assert status(app).startswith("5s  ") and "activated" in status(app)
+        table = app.table
+        assert table is not None
         now[0] += 2.5
-        await pilot.pause(0.6)
+        table._counter_clock()  # what its twice-a-second timer does
+        await pilot.pause()
         assert status(app).startswith("3s  ")
         now[0] += 3
-        await pilot.pause(0.6)
+        table._counter_clock()
+        await pilot.pause()
         assert "Time is up" in message(app)
         assert asked[0] not in game.asked()  # the answer is in: the function stands for them
 
@@ -295,3 +299,38 @@ async def test_a_game_of_the_revolution_resumes(tmp_path: Path) -> None:
         assert resumed is not None and resumed.revolution
         assert resumed.mirror.moves == moves and resumed.hand() == cards
         assert "Gathering" in screen_text(again)
+
+
+async def test_an_exchange_names_the_card_and_the_player(tmp_path: Path) -> None:
+    """Take a Character from the Gathering after a pass (its number), then exchange: raise
+    the A* and the card to give, a, and the player's number; the trick tells the card given,
+    face up to you."""
+    app = revolution_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        game = app.game
+        assert game is not None
+        await pilot.press("p")
+        await pilot.pause()
+        ace = next(c for c in game.mirror.gathering if c >= 52 and (c - 52) >> 2 == 11)
+        await pilot.press(str(game.mirror.gathering.index(ace) + 1))  # a whole draw
+        await pilot.pause()
+        assert ace in hand(app).cards and "take A♣*" in screen_text(app)
+        for _ in range(10):  # to your turn again
+            if game.human_to_act == 0:
+                break
+            await pilot.pause()
+        low = min(c for c in hand(app).cards if c < 52)
+        await raise_cards(pilot, app, 1 << ace | 1 << low)
+        await pilot.press("a")
+        await pilot.pause()
+        assert "to whom? 1 Ann  2 Bill  3 Cat" in status(app)
+        await pilot.press("2")
+        await pilot.pause()
+        trick = str(app.table.query_one("#trick").render()) if app.table else ""
+        assert "A♣* ⇄ exchange to Bill" in trick
+        # Nobody countered it on this deal: the card is Bill's now, and only you two see it.
+        last = game.mirror.moves[-5:]
+        assert [m.move for m in last] == [Move.ACTIVATE] + [Move.DECLINE] * 3 + [Move.EFFECT]
+        assert last[-1].cards == 1 << low and low not in hand(app).cards
+        assert f"⇄ give {card_label(low)} to Bill" in trick

@@ -819,7 +819,9 @@ class TableScreen(Screen[None]):
             width=width,
         )
         trick_view.border_title = f"Trick {_trick_number(moves)}  deck {rv.deck_left}"
-        trick_view.border_subtitle = f"{'@' if ascii_only else '↻'} {MARKER}" if rv.reversed else ""
+        marker = MARKER if len(MARKER) + 6 <= width else MARKER.split(":")[0]
+        icon = "@" if ascii_only else "↻"
+        trick_view.border_subtitle = f"{icon} {marker}" if rv.reversed else ""
         rows = trick_view.size.height or 6
         trick_view.show_texts(head, lines, footer, rows)
 
@@ -1016,6 +1018,8 @@ class TableScreen(Screen[None]):
                 text.append_text(
                     cards_text(Mask(rv.to_beat.mask), ascii_only=ascii_only, rules=game.rules)
                 )
+                if rv.reversed:
+                    text.append(" (reversed: lower wins)", REVOLUTION_TEXT)
             if any(c.move is Move.ACTIVATE for c in rv.choices):
                 text.append("  a", Style(reverse=True, bold=True))
                 text.append(" activates", Style(dim=True))
