@@ -2,11 +2,12 @@
 
 Starts ``bigtwo serve`` on a free loopback port with a temporary database, drives headless
 Chromium (Debian's /usr/bin/chromium; Playwright downloads nothing) through the lobby, a
-seeded game against computer players (a table mid-trick, then the score sheet) and the replay
-viewer, on each screen the game is checked on: a phone upright (390×844) and sideways
-(844×390), a laptop (1366×800) and a large screen (1920×1080). It writes
-``lobby-390x844.png`` … ``replay-1920x1080.png``, each reduced to 64 colours so that the
-sixteen stay small. Run it as ``make screenshots`` or
+seeded game against computer players (a table mid-trick, then the score sheet), the replay
+viewer and a Big 2 RevolutioN table (the person's turn with a function to activate, then a
+counter window asking them), on each screen the game is checked on: a phone upright
+(390×844) and sideways (844×390), a laptop (1366×800) and a large screen (1920×1080). It
+writes ``lobby-390x844.png`` … ``revolution-counter-1920x1080.png``, each reduced to 64
+colours so that the twenty-four stay small. Run it as ``make screenshots`` or
 ``python scripts/screenshots.py [--out DIR] [--chromium PATH]``.
 """
 
@@ -41,7 +42,7 @@ CHROMIUM_ARGS = [
 NAMES = ["Ada", "Bill", "Carl", "Dean"]  # the Palm game's Adam, Bill, Carl and Dean
 LEVELS = ["", "strong", "greedy", "strong"]
 SCREENS = [(390, 844), (844, 390), (1366, 800), (1920, 1080)]
-SHOTS = ("lobby", "table", "scoresheet", "replay")
+SHOTS = ("lobby", "table", "scoresheet", "replay", "revolution", "revolution-counter")
 COLOURS = 64  # a palette PNG: a sixth of the size of the browser's own, and close to it
 # The play's cards have moved to the table (a turn timer's bar may go on moving).
 LANDED = "() => !document.getAnimations().some((a) => a.effect?.target?.closest?.('.trick-play'))"
@@ -136,9 +137,9 @@ def wait_my_turn(page: Any, timeout: float = 20.0) -> bool:
     raise SystemExit("timed out waiting for our turn")
 
 
-def create_room(page: Any, *, deals: int, seed: int, title: str = "") -> str:
+def create_room(page: Any, *, deals: int, seed: int, title: str = "", preset: str = "palm") -> str:
     page.goto("/")
-    page.select_option("select[name=preset]", "palm")
+    page.select_option("select[name=preset]", preset)
     page.fill("input[name=deals]", str(deals))
     for i in range(4):
         row = page.locator(f".seat-row[data-seat='{i}']")
@@ -392,6 +393,114 @@ def shoot_replay(camera: Camera, record: str) -> None:
     ctx.close()
 
 
+def pick_revolution_seed(limit: int = 200) -> int:
+    """A seed whose revolution hand, played as shoot_revolution plays our seat, gives us a
+    function to activate and then a counter window opened by another seat while we hold a
+    Revolution Q. The table service is played here as the server will play it."""
+    from bigtwo.engine.revolution import Move, Phase
+    from bigtwo.service.commands import Command, Op
+    from bigtwo.service.config import SeatConfig, TableConfig
+    from bigtwo.service.table import TableService, hash_token
+
+    seats = tuple(
+        SeatConfig(name=n) if not lvl else SeatConfig("computer", lvl, n)  # type: ignore[arg-type]
+        for n, lvl in zip(NAMES, LEVELS, strict=True)
+    )
+    for seed in range(1, limit):
+        config = TableConfig(preset="revolution", seats=seats, seed=seed, seeded=True, deals=1,
+                             autopass=True, autopass_five=False)  # fmt: skip
+        table = TableService(config, "SHOTS")
+        table.submit(Command(Op.JOIN, seat=0, name=NAMES[0], token=hash_token("shots")), 0.0)
+        table.connect(0, 0.0)
+        table.submit(Command(Op.READY, seat=0), 0.0)
+        match = table.revolution
+        assert match is not None
+        now, offered, activated = 0.0, False, False
+        for _ in range(2000):
+            deal = match.deal
+            if deal.over:
+                break
+            view, v = deal.view(0), table.state_v
+            cmd = None
+            if deal.phase is Phase.COUNTER:
+                if 0 in table.asked_seats() and 0 not in table.answers:
+                    pending = deal.pending
+                    qs = [c for c in view.choices if c.move is Move.COUNTER]
+                    held = any(deal.function_of(c) == "counter" for c in range(52, 104)
+                               if view.hand >> c & 1)  # fmt: skip
+                    if offered and pending is not None and pending.seat != 0 and (qs or held):
+                        return seed
+                    cmd = Command(Op.DECLINE, seat=0, seen=v)
+            elif view.to_act == 0 and deal.phase is Phase.DRAW:
+                deck = any(c.move is Move.DRAW and not c.cards for c in view.choices)
+                first = view.draws_taken == 0 and deck
+                cmd = Command(Op.DRAW if first else Op.STOP, seat=0, seen=v)
+            elif view.to_act == 0:
+                functions = [c for c in view.choices if c.move is Move.ACTIVATE and c.target < 0]
+                offered = offered or bool(functions)
+                if functions and not activated:
+                    activated = True
+                    cmd = Command(Op.ACTIVATE, seat=0, cards=functions[0].cards, seen=v)
+                else:
+                    cards = view.legal[0].mask if view.legal else None
+                    cmd = Command(Op.ACT, seat=0, cards=cards, seen=v)
+            applied, _ = table.submit(cmd, now)
+            if not applied:
+                now += 10.0  # the counter window or a computer waits for the clock
+    raise SystemExit(f"no seed under {limit} gives a counter window to show")
+
+
+def shoot_revolution(camera: Camera, seed: int) -> None:
+    """A revolution table: on our turn with a Character to activate (after a few draws, so
+    the counts show Revolution cards), then a counter window opened by another seat, with
+    our Revolution Q to counter with (pick_revolution_seed). We let every function stand,
+    draw one card from the deck after each pass, activate the first function that names
+    nobody, and otherwise make Hint's play (or pass)."""
+    ctx = camera.context()
+    page = ctx.new_page()
+    create_room(page, deals=1, seed=seed, title="Revolution night", preset="revolution")
+    shot: set[str] = set()
+    activated = False
+    deadline = time.monotonic() + 90
+
+    def click(selector: str) -> None:
+        """Click, then wait until the page has heard the answer (a newer event shown)."""
+        before = shown_v(page)
+        page.click(selector)
+        until = time.monotonic() + 5
+        while shown_v(page) <= before and time.monotonic() < until:
+            page.wait_for_timeout(20)
+
+    while len(shot) < 2:
+        if time.monotonic() > deadline or page.locator("dialog.score-sheet[open]").count():
+            raise SystemExit(f"the revolution table showed only {sorted(shot)}")
+        if page.locator("[data-prompt=open]").count():
+            mine = page.locator("[data-prompt=open]").get_attribute("data-prompt-by") != "0"
+            if "revolution" in shot and mine and page.locator("[data-counter]").count():
+                page.wait_for_timeout(300)  # the play's cards have landed
+                camera.shoot(page, "revolution-counter")
+                shot.add("revolution-counter")
+                break
+            click("[data-decline]")
+        elif page.locator("[data-draw-panel]").count():
+            drawing = page.locator("[data-draw-panel]").get_attribute("data-drawn") == "0"
+            deck = page.locator("[data-draw=deck]").count()
+            click("[data-draw=deck]" if drawing and deck else "[data-stop]")
+        elif my_turn(page):
+            functions = page.locator("[data-activate]:not([data-fn=exchange])")
+            if functions.count() and "revolution" not in shot:
+                page.wait_for_function(LANDED)
+                camera.shoot(page, "revolution")
+                shot.add("revolution")
+            if functions.count() and not activated:
+                activated = True
+                click("[data-activate]:not([data-fn=exchange])")
+            else:
+                take_turn(page)
+        page.wait_for_timeout(40)
+    ctx.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="docs/screenshots", help="folder for the PNG files")
@@ -415,12 +524,14 @@ def main(argv: list[str] | None = None) -> int:
             make_rooms(url)
             seed = pick_seed()
             record = finished_record(seed)
+            revolution_seed = pick_revolution_seed()
             cameras = [Camera(browser, url, out, size) for size in SCREENS]
             for camera in cameras:  # the lobby first, before the games below are listed
                 shoot_lobby(camera)
             for camera in cameras:
                 shoot_table_and_sheet(camera, seed)
                 shoot_replay(camera, record)
+                shoot_revolution(camera, revolution_seed)
         finally:
             browser.close()
     for width, height in SCREENS:

@@ -101,7 +101,7 @@ export function panelKey(model, mine) {
   const p = rev.prompt;
   if (p) return `prompt:${p.seat}:${p.card}:${p.answer}:${p.counters.join(",")}`;
   if (!mine) return "";
-  if (rev.phase === "draw") return `draw:${rev.draws.join(",")}`;
+  if (rev.phase === "draw") return `draw:${rev.draws.join(",")}:${drawnSincePass(model)}`;
   if (rev.phase === "act" && rev.activate.length) return `act:${rev.activate.map((a) => a.card).join(",")}`;
   return "";
 }
@@ -126,7 +126,7 @@ export function revolutionPanel(model, mine, on) {
       return h("div", { class: "rev-panel prompt answered", role: "status", "data-prompt": "answered" },
         functionIcon(p.fn, 20), h("span", {}, ask), h("strong", {}, t(p.answer === "counter" ? "rev.answeredCounter" : "rev.answeredDecline")));
     }
-    return h("div", { class: "rev-panel prompt", role: "alertdialog", "aria-label": ask, "data-prompt": "open" },
+    return h("div", { class: "rev-panel prompt", role: "alertdialog", "aria-label": ask, "data-prompt": "open", "data-prompt-by": String(p.seat) },
       h("span", { class: "rev-ask" }, functionIcon(p.fn, 20), h("span", {}, ask)),
       h("span", { class: "row" },
         p.counters.map((card) => h("button", { class: "btn small primary", type: "button", "data-counter": String(card), onclick: () => on.counter(card) },
@@ -139,8 +139,10 @@ export function revolutionPanel(model, mine, on) {
   if (!mine) return null;
   if (rev.phase === "draw") {
     const takes = rev.draws.filter((d) => d !== "deck");
-    return h("div", { class: "rev-panel draw", role: "group", "aria-label": t("rev.drawTitle"), "data-draw-panel": "" },
-      h("strong", {}, t("rev.drawTitle")),
+    const drawn = drawnSincePass(model);
+    const title = t(drawn ? "rev.drawMore" : "rev.drawTitle");
+    return h("div", { class: "rev-panel draw", role: "group", "aria-label": title, "data-draw-panel": "", "data-drawn": String(drawn) },
+      h("strong", {}, title),
       rev.draws.includes("deck")
         ? h("button", { class: "btn small primary", type: "button", "data-draw": "deck", onclick: () => on.draw("deck") }, t("rev.drawDeck", { n: rev.deckLeft })) : null,
       takes.map((card) => h("button", { class: "btn small", type: "button", "data-draw": String(card), onclick: () => on.draw(/** @type {number} */ (card)) },
@@ -150,10 +152,19 @@ export function revolutionPanel(model, mine, on) {
   if (rev.phase === "act" && rev.activate.length) {
     return h("div", { class: "rev-panel act", role: "group", "aria-label": t("rev.functions"), "data-functions": "" },
       h("strong", {}, t("rev.functions")),
-      rev.activate.map(({ card, fn }) => h("button", { class: "btn small fn", type: "button", "data-activate": String(card), title: t(`fn.${fn}.what`),
+      rev.activate.map(({ card, fn }) => h("button", { class: "btn small fn", type: "button", "data-activate": String(card), "data-fn": fn, title: t(`fn.${fn}.what`),
         onclick: () => on.activate(card, fn) }, functionIcon(fn, 16), `${fnName(fn)} ${cardSymbol(card)}`)));
   }
   return null;
+}
+
+/** The cards the seat to act has drawn since its pass (a draw is up to two). @param {Model} model */
+function drawnSincePass(model) {
+  const actions = model.deal?.actions || [];
+  const seat = model.deal?.turn;
+  let drawn = 0;
+  for (let i = actions.length - 1; i >= 0 && actions[i].move !== "pass"; i--) if (actions[i].move === "draw" && actions[i].seat === seat) drawn++;
+  return drawn;
 }
 
 /** @param {import("./state.js").CounterPrompt} p */

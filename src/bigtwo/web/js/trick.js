@@ -72,7 +72,9 @@ export function statusText(model, { covered = false } = {}) {
   if (rev?.phase === "counter" && rev.pending) {
     // Revolution: a counter window is open; it may ask us.
     const p = rev.prompt;
-    turnText = p && !p.answer && !covered ? t("rev.statusAsked") : t("rev.statusWindow", { name: name(rev.pending.seat), fn: fnName(rev.pending.fn) });
+    // Asked: the prompt under our name says what was activated; the message stays short.
+    if (p && !p.answer && !covered) return t("rev.statusAsked", { name: name(rev.pending.seat), fn: fnName(rev.pending.fn) });
+    turnText = t("rev.statusWindow", { name: name(rev.pending.seat), fn: fnName(rev.pending.fn) });
   } else if (rev?.phase === "draw") {
     turnText = deal.turn === model.seat && !covered ? t("rev.statusDraw") : t("rev.statusDrawing", { name: name(deal.turn) });
   } else if (deal.turn !== model.seat || covered) turnText = t("table.waitingFor", { name: name(deal.turn) });
