@@ -334,3 +334,71 @@ async def test_an_exchange_names_the_card_and_the_player(tmp_path: Path) -> None
         assert [m.move for m in last] == [Move.ACTIVATE] + [Move.DECLINE] * 3 + [Move.EFFECT]
         assert last[-1].cards == 1 << low and low not in hand(app).cards
         assert f"⇄ give {card_label(low)} to Bill" in trick
+
+
+async def test_a_network_table_sends_the_moves_of_the_revolution() -> None:
+    """At a server's table the same screen sends each move of the expansion as its protocol
+    message (docs/protocol.md), a Revolution card with its star; the table's events reach
+    the client's mirror as they would over the WebSocket."""
+    import asyncio
+
+    from bigtwo.server.client import TableClient
+    from bigtwo.service import Command, Op, SeatConfig, TableConfig, TableService, hash_token
+    from bigtwo.tui.netgame import NetGame
+
+    seats = (SeatConfig(), *(SeatConfig("computer", "greedy"),) * 3)
+    table = TableService(TableConfig(preset="revolution", seats=seats, seed=SEED, deals=1), "NET")
+    table.apply(Command(Op.JOIN, seat=0, name="Ann", token=hash_token("t")), 0.0)
+    table.connect(0, 0.0)
+    game = NetGame(TableClient("ws://127.0.0.1:9/ws/NET", "t"))
+    sent: list[dict[str, Any]] = []
+
+    async def request(message: dict[str, Any], *args: Any, **kwargs: Any) -> dict[str, Any]:
+        sent.append({k: v for k, v in message.items() if k != "id"})
+        return {}
+
+    game.client.request = request  # type: ignore[method-assign]
+    game.client.seen = 7
+
+    def told(cmd: Command | None) -> None:
+        _, events = table.submit(cmd, 1.0)
+        for event in events:
+            if event.reaches(0):
+                game.mirror.apply(event.message())
+
+    game.mirror.apply(table.snapshot(0))  # the sync after hello
+    told(Command(Op.READY, seat=0))
+    assert game.revolution and game.mirror.my_turn
+    game.pass_(0)
+    told(Command(Op.ACT, seat=0, cards=None))
+    assert game.mirror.phase is Phase.DRAW
+    ace = next(c for c in game.mirror.gathering if c >= 52 and (c - 52) >> 2 == 11)
+    game.draw(0, None)
+    game.draw(0, ace)
+    game.stop(0)
+    told(Command(Op.DRAW, seat=0, cards=1 << ace))  # type: ignore[arg-type]
+    while not game.mirror.my_turn:
+        told(None)
+    low = min(c for c in range(52) if game.hand() >> c & 1)
+    game.activate(0, ace, 2, low)
+    await asyncio.sleep(0)  # the messages go out in the background
+    assert sent == [
+        {"type": "pass", "v": 7},
+        {"type": "draw", "source": "deck", "v": 7},
+        {"type": "draw", "source": "Ac*", "v": 7},
+        {"type": "stop", "v": 7},
+        {
+            "type": "activate",
+            "card": "Ac*",
+            "target": 2,
+            "give": card_label(low, ascii_only=True),
+            "v": 7,
+        },
+    ]
+    try:
+        game.decline(0)
+    except Exception as exc:  # nothing asks this seat: refused in words, nothing sent
+        assert "no function to answer" in str(exc)
+    else:
+        raise AssertionError("a decline with no counter window was sent")
+    await game.close()

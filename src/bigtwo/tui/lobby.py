@@ -30,7 +30,7 @@ from ..engine.rules import Rules
 from ..server.client import ActionRefused, Lobby, ServerError, TableClient
 from .forms import Choice
 from .netgame import NetGame, room_of
-from .prefs import PLAYABLE_PRESETS
+from .prefs import PLAYABLE_PRESETS, levels_for
 
 if TYPE_CHECKING:
     from .app import BigTwoApp
@@ -459,6 +459,11 @@ class NewRoomForm(ModalScreen[dict[str, Any] | None]):
         if len(seats) not in players:
             counts = " or ".join(str(n) for n in players)
             return f"{preset} is played by {counts} players, not {len(seats)}"
+        playing = levels_for(preset, self.levels)
+        for seat in seats:
+            level = seat.partition(":")[2]
+            if level and level not in playing:
+                return f"The {level} computer does not play {preset}: {', '.join(playing)} do"
         body: dict[str, Any] = {
             "preset": preset,
             "seats": seats,

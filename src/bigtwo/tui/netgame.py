@@ -300,10 +300,18 @@ class NetGame(MirroredTable):
                 left = result.get("left") or [""] * len(names)
                 for seat, name in enumerate(names):
                     points = result.get("points", [0] * len(names))[seat]
-                    cards = card_symbols(to_mask(left[seat])) if left[seat] else ""
+                    cards = _left_symbols(left[seat], self.revolution)
                     lines.append(f"  {name:<12} {points:>+5}  {cards}".rstrip())
                 lines.append("")
-        if self.started:
+        if self.started and self.revolution:
+            from ..match.revolution_record import describe_action
+            from .pages import second_person
+
+            lines.append(f"=== Deal {self.deal_number} of {self.deals}: as you saw it ===")
+            lines += [second_person(describe_action(a, names)) for a in self.mirror.moves]
+            if not self.mirror.moves:
+                lines.append("(no play yet)")
+        elif self.started:
             lines.append(f"=== Deal {self.deal_number} of {self.deals}: the plays ===")
             for action in self.mirror.actions:
                 name = names[action.seat] if action.seat < len(names) else "?"
@@ -410,6 +418,17 @@ class NetGame(MirroredTable):
         elif state == "back":
             self._note("* Reconnected")
         self.changed()
+
+
+def _left_symbols(text: str, revolution: bool) -> str:
+    """A seat's cards left, from the server's notation (a Revolution card with its star)."""
+    if not text:
+        return ""
+    if revolution:
+        from ..engine.revolution_cards import parse, symbols
+
+        return symbols(parse(text))
+    return card_symbols(to_mask(text))
 
 
 def room_of(text: str) -> tuple[str, str, str]:

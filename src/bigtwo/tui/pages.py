@@ -114,7 +114,7 @@ def revolution_history_text(game: GameController, scope: str) -> str:
             lines.append("  (nothing played yet)")
     elif scope == "deal" and game.played.results:
         lines += history_lines(game.played.results[-1], names)  # type: ignore[arg-type]
-    return "\n".join(_second_person(line) for line in lines).rstrip("\n") + "\n"
+    return "\n".join(second_person(line) for line in lines).rstrip("\n") + "\n"
 
 
 _YOU_DO = re.compile(r"^(\s*)You (plays|passes|draws|activates|counters|does not|loses|had|went)\b")
@@ -123,7 +123,7 @@ _SECOND = {"plays": "play", "passes": "pass", "draws": "draw", "activates": "act
            "went": "went"}  # fmt: skip
 
 
-def _second_person(line: str) -> str:
+def second_person(line: str) -> str:
     """A line of the history about the person called "You" in the second person."""
     line = _YOU_DO.sub(lambda m: f"{m.group(1)}You {_SECOND[m.group(2)]}", line)
     return line.replace("You's ", "Your ")
