@@ -18,10 +18,10 @@ from .test_browser_layout import CONTROLS, SCREENS, problems, scroll_width
 LEVELS = ["greedy", "greedy", "greedy"]
 
 
-def plan_seed(humans: int, levels: list[str], limit: int = 120, steps: int = 40) -> int:
+def plan_seed(humans: int, levels: list[str], limit: int = 120, steps: int = 16) -> int:
     """The first seed under which, with every person here following ``person`` below, a
     person activates a function, a counter window asks a person, and a person draws from
-    the deck after a pass, all within ``steps`` of their decisions."""
+    the deck after a pass, all within ``steps`` of their decisions (few clicks: a fast test)."""
     from bigtwo.match.match import SeatKind
     from bigtwo.service.commands import Command, Op
     from bigtwo.service.config import SeatConfig, TableConfig
@@ -196,8 +196,9 @@ def layouts(page: Any, *panel: str) -> dict[str, list[str]]:
     the Gathering and the panel's buttons in view and uncovered (the problems, by screen)."""
     size = page.viewport_size
     found = {}
-    for width, height in SCREENS:
-        page.set_viewport_size({"width": width, "height": height})
+    for width, height in sorted(SCREENS, key=lambda wh: wh != (size["width"], size["height"])):
+        if (width, height) != (size["width"], size["height"]):
+            page.set_viewport_size({"width": width, "height": height})
         with contextlib.suppress(Exception):  # what did not settle in time is told below
             page.wait_for_function(SETTLED, arg=width, timeout=2000)
         wide = [f"scrolls sideways: {scroll_width(page)}"] if scroll_width(page) > width else []
@@ -257,7 +258,7 @@ STATE = """() => ({
 
 def test_a_person_activates_answers_a_counter_and_draws(new_page: Any) -> None:
     seed = plan_seed(1, LEVELS)
-    page = new_page()
+    page = new_page(width=1366, height=800)  # a laptop's screen, the first the layout is checked on
     create_room(page, preset="revolution", seats=["human", *LEVELS], seed=seed)
     # The hand's table: the Gathering's four face-up cards, the deck, each seat's counts.
     assert page.locator("[data-gathering] .card").count() == 4
@@ -322,3 +323,110 @@ def test_in_hot_seat_the_cover_comes_up_for_the_person_a_counter_window_asks(new
     ]
     # Hot-seat rooms give the device time to change hands: the counter clock is 20 s.
     assert int(seen["clock"].rstrip("s")) > 5, seen["clock"]
+
+
+def exchange_seed(levels: list[str], limit: int = 200) -> int:
+    """A seed under which the person, passing when they may (else making the cheapest play),
+    taking a Revolution A from the Gathering when one is offered after a pass and letting
+    every function stand, soon holds an exchange to activate."""
+    from bigtwo.engine.cards import Mask
+    from bigtwo.engine.revolution import Move, Phase
+    from bigtwo.match.match import SeatKind
+    from bigtwo.service.commands import Command, Op
+    from bigtwo.service.config import SeatConfig, TableConfig
+    from bigtwo.service.table import TableService, hash_token
+
+    seats = (SeatConfig(), *(SeatConfig(SeatKind.COMPUTER, lv) for lv in levels))
+    for seed in range(1, limit):
+        config = TableConfig(preset="revolution", seats=seats, seed=seed, seeded=True, deals=1,
+                             autopass=True, autopass_five=False)  # fmt: skip
+        table = TableService(config, "SEED")
+        table.submit(Command(Op.JOIN, seat=0, name="A", token=hash_token("a")), 0.0)
+        table.connect(0, 0.0)
+        table.submit(Command(Op.READY, seat=0), 0.0)
+        match = table.revolution
+        assert match is not None
+        now = 0.0
+        for _ in range(60):
+            deal, seen = match.deal, table.state_v
+            if deal.over:
+                break
+            view, cmd = deal.view(0), None
+            if deal.phase is Phase.COUNTER:
+                if 0 in table.asked_seats() and 0 not in table.answers:
+                    cmd = Command(Op.DECLINE, seat=0, seen=seen)
+            elif view.to_act == 0 and deal.phase is Phase.DRAW:
+                aces = [c for c in view.choices if c.move is Move.DRAW and is_ace(c.cards)]
+                take = Mask(aces[0].cards) if aces else None
+                cmd = Command(Op.DRAW, seat=0, cards=take, seen=seen) if take else None
+                cmd = cmd or Command(Op.STOP, seat=0, seen=seen)
+            elif view.to_act == 0:
+                if any(c.move is Move.ACTIVATE and c.target >= 0 for c in view.choices):
+                    return seed
+                cards = None if view.can_pass else Mask(view.legal[0].mask)
+                cmd = Command(Op.ACT, seat=0, cards=cards, seen=seen)
+            applied, _ = table.submit(cmd, now)
+            if not applied:
+                now += 10.0
+    raise AssertionError(f"no seed under {limit} gives the person an exchange")
+
+
+def is_ace(card: int) -> bool:
+    """A Revolution A (an id of 52 to 103, or a one-card mask of one)."""
+    index = card.bit_length() - 1 if card > 103 else card
+    return index >= 52 and (index - 52) >> 2 == 11
+
+
+def test_an_exchange_gives_the_chosen_card_to_the_chosen_player(new_page: Any) -> None:
+    seed = exchange_seed(LEVELS)
+    page = new_page()
+    create_room(page, preset="revolution", seats=["human", *LEVELS], seed=seed)
+    exchange = page.locator("[data-activate][data-fn=exchange]")
+    for _ in range(40):
+        wait_until(
+            lambda: (
+                exchange.count()
+                or page.locator("[data-prompt=open], [data-draw-panel]").count()
+                or page.locator("[data-action=pass]").is_enabled()
+                or page.locator("[data-action=hint]").is_enabled()
+            ),
+            what="something to do",
+        )
+        if exchange.count():
+            break
+        if page.locator("[data-prompt=open]").count():
+            page.click("[data-decline]")
+        elif page.locator("[data-draw-panel]").count():
+            aces = [
+                c
+                for c in page.locator("[data-draw-panel] [data-draw]").evaluate_all(
+                    "els => els.map(e => e.dataset.draw)"
+                )
+                if c != "deck" and is_ace(int(c))
+            ]
+            page.click(f"[data-draw='{aces[0]}']" if aces else "[data-stop]")
+        elif page.locator("[data-action=pass]").is_enabled():
+            page.click("[data-action=pass]")
+        else:
+            page.click("[data-action=hint]")
+            page.click("[data-action=play]")
+        page.wait_for_timeout(80)
+    ace = int(exchange.get_attribute("data-activate") or -1)
+    exchange.click()
+    # The dialog asks for a player and a normal card; Give is off until both are chosen.
+    dialog = page.locator("dialog.exchange[open]")
+    assert dialog.locator("[data-exchange-go]").is_disabled()
+    to = page.locator(".seat[data-seat='2'] .name").inner_text()
+    dialog.locator("[data-exchange-to='2']").click()
+    cards = dialog.locator("[data-exchange-card]:not([disabled])")
+    give = int(cards.first.get_attribute("data-exchange-card") or -1)
+    assert give < 52  # only normal cards are offered
+    cards.first.click()
+    assert f"{symbol(give)} goes to {to}, face down." in dialog.inner_text()
+    dialog.locator("[data-exchange-go]").click()
+    # Let stand by the computers, the exchange takes the card from the hand to seat 2.
+    wait_until(lambda: give not in hand(page) and ace not in hand(page), what="the exchange")
+    page.click("[data-tab=history]")
+    told = page.locator(".history pre").inner_text()
+    assert f"Tess activated {symbol(ace)}: Exchange with {to}" in told, told
+    assert f"Tess gave {symbol(give)} to {to}" in told, told
