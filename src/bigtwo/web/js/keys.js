@@ -3,6 +3,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { showDialog } from "./dialog.js";
+import { showReference } from "./revolution.js";
 
 export const SHORTCUTS = [
   ["Enter", "keys.play"],
@@ -17,6 +18,7 @@ export const SHORTCUTS = [
   ["Space / ↑ ↓", "keys.select"],
   ["1 … 9, 0", "keys.nth"],
   ["T", "keys.chat"],
+  ["F", "keys.functions"],
   ["?", "keys.help"],
 ];
 
@@ -58,6 +60,7 @@ export function bindTableKeys(screen) {
       screen.render();
       screen.chat.input.focus();
     } else if (key === "?") showShortcuts();
+    else if ((key === "f" || key === "F") && screen.model.deal?.rev) showReference(); // Big 2 RevolutioN's functions
     else if (/^[0-9]$/.test(key)) {
       const index = key === "0" ? 9 : Number(key) - 1;
       const card = hand.cards[index];

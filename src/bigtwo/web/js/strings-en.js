@@ -299,6 +299,7 @@ export const STRINGS_EN = {
   "keys.select": "Select or deselect the current card",
   "keys.nth": "Select the 1st … 10th card",
   "keys.chat": "Chat",
+  "keys.functions": "Big 2 RevolutioN: the reference card of the functions",
   "keys.help": "Show these shortcuts",
   "welcome.title": "Welcome to Big Two",
   "welcome.intro": "Choose the name and picture the other players will see. You can change them later under Preferences.",

@@ -299,6 +299,7 @@ export const STRINGS_ZH = {
   "keys.select": "選取或取消目前的牌",
   "keys.nth": "選取第 1 … 10 張牌",
   "keys.chat": "聊天",
+  "keys.functions": "Big 2 RevolutioN：角色牌功能一覽",
   "keys.help": "顯示快捷鍵",
   "welcome.title": "歡迎來玩大老二",
   "welcome.intro": "選一個其他玩家會看到的名字和頭像。之後可以在「偏好設定」裡更改。",

@@ -280,6 +280,7 @@ export class TableScreen {
   }
 
   async pass() {
+    if (this.model.deal?.rev?.phase === "draw") return; // passed already: the panel offers the draw or stop
     if (!this.myTurn() || !this.model.deal?.canPass) {
       if (this.myTurn()) this.setMessage(t("table.cannotPass"), true);
       return;
@@ -497,7 +498,9 @@ export class TableScreen {
     const model = this.model;
     const revRules = /** @type {{functions?: Record<string, unknown>} | undefined} */ (model.rules?.revolution);
     setCharacterFunctions(revRules?.functions);
-    turnCue(this.myTurn());
+    // Our turn, or (revolution) a counter window asking us.
+    const asked = !!model.deal?.rev?.prompt && !model.deal.rev.prompt.answer && (!this.hotSeat || this.uncovered === model.seat);
+    turnCue(this.myTurn() || asked);
     this.renderInfobar(model);
     this.renderFelt(model);
     this.side.render(model, this.archive);
