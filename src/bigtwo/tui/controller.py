@@ -676,7 +676,9 @@ class GameController(MirroredTable):
     def new_game(self, store: LogStore | None = None) -> GameController:
         """The next game with the same seats (the Palm game restarts after the last deal),
         under the rules chosen for it."""
-        setup = replace(self.setup, custom=(), rules=self.next_rules)
+        rules = self.next_rules
+        seats = tuple(replace(s, level=playing_level(rules, s.level)) for s in self.setup.seats)
+        setup = replace(self.setup, custom=(), rules=rules, seats=seats)
         return GameController(
             setup,
             store=store if store is not None else self.local.store,
