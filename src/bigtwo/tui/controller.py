@@ -737,15 +737,6 @@ def trick_of(actions: Sequence[_A]) -> tuple[list[_A], bool]:
     return actions[start:], False
 
 
-FUNCTION_WORDS = {
-    "jump": "the next player loses their next turn",
-    "counter": "cancels another player's function, out of turn",
-    "command": "the trick ends; you lead a new one",
-    "exchange": "give another player one of your normal cards",
-    "revolution": "the order of cards is reversed",
-}
-
-
 def choice_words(choice: RevolutionChoice, names: Sequence[str]) -> str:
     """One choice of the expansion in words (for a hint)."""
     move, cards = choice.move, symbols(choice.cards) if choice.cards else ""

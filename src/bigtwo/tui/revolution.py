@@ -9,6 +9,7 @@ Nothing here knows about Textual or the table: callers pass in what to draw.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 from rich.style import Style
@@ -25,13 +26,14 @@ from .words import is_you, whom
 # Each function in one line, for the reference card and the prompts.
 FUNCTION_WORDS = {
     "jump": "the next player loses their next turn",
-    "counter": "out of turn: cancels the function another player just activated",
-    "command": "the trick on the table ends: you lead a new one (not when leading)",
+    "counter": "out of turn: cancels the function just activated",
+    "command": "ends the trick on the table: you lead a new one",
     "exchange": "give another player one of your normal cards, face down",
-    "revolution": "reverses the order of cards until the hand ends or the next revolution",
+    "revolution": "lower beats higher; another revolution turns it back",
     "none": "no function under these rules",
 }
 MARKER = "REVOLUTION: order reversed"
+REFERENCE_WIDTH = 76  # the reference card fits a page at 80 columns
 
 
 def function_of(card: int, rules: Rules) -> str:
@@ -76,18 +78,19 @@ def reference_text(rules: Rules, *, ascii_only: bool = False) -> str:
         icon = function_icon(function, ascii_only=ascii_only) or " "
         name = rank + "*"
         lines.append(f" {icon}  {name:<3} {function:<10} {FUNCTION_WORDS.get(function, '')}")
-    lines += [
-        "",
-        "Before playing or passing you may activate Character cards, one at a time: raise one",
-        "and press a (an exchange: raise the A* and the normal card to give, then a, then the",
-        "player's number). Every other player may then cancel it with a Revolution Q:",
-        "y counters, x lets it stand. After a pass you may draw: d the deck's top card, 1-4 a",
-        "card of the Gathering (a Character is a whole draw; else up to two), Enter stops.",
-        "",
-        "Revolution cards (marked *) also play as the normal card of the same rank and suit,",
-        "equally strong. You win when your normal cards are gone; when the Revolution deck runs",
-        "out the hand ends and the fewest normal cards pay nothing.",
+    paragraphs = [
+        "Before playing or passing you may activate Character cards, one at a time: raise "
+        "one and press a (an exchange: raise the A* and the normal card to give, then a, "
+        "then the player's number). Every other player may then cancel it with a "
+        "Revolution Q: y counters, x lets it stand. After a pass you may draw: d the "
+        "deck's top card, 1-4 a card of the Gathering (a Character is a whole draw; else "
+        "up to two), Enter stops.",
+        "Revolution cards (marked *) also play as the normal card of the same rank and "
+        "suit, equally strong. You win when your normal cards are gone; when the Revolution "
+        "deck runs out the hand ends and the fewest normal cards pay nothing.",
     ]
+    for paragraph in paragraphs:
+        lines += ["", *textwrap.wrap(paragraph, REFERENCE_WIDTH)]
     if options is not None and options.functions_per_turn:
         lines.append(f"At most {options.functions_per_turn} function(s) a turn.")
     return "\n".join(lines)
