@@ -18,9 +18,11 @@ export function trackerView(model) {
       RANK_LABELS.map((label, rank) => {
         const card = rank * 4 + suit;
         const state = played.has(card) ? "played" : mine.has(card) ? "mine" : "out";
+        const twin = twins.has(card); // its Revolution twin played: a star after the rank
         return h("td", {
-          class: state, "aria-label": `${cardName(card)}: ${t(`tracker.${state}`)}`, dataset: { card: String(card) },
-        }, label, twins.has(card) ? h("sup", { class: "twin", title: t("tracker.twin") }, "★") : null);
+          class: `${state}${twin ? " twin" : ""}`, "aria-label": `${cardName(card)}: ${t(`tracker.${state}`)}${twin ? `, ${t("tracker.twin")}` : ""}`,
+          title: twin ? t("tracker.twin") : undefined, dataset: { card: String(card) },
+        }, label);
       })));
   const left = 52 - played.size;
   return h("div", { class: "tracker-wrap" },
