@@ -68,6 +68,9 @@ class Person:
         rv = game.revolution_view()
         if game.mirror.asked:
             counters = [c for c in rv.choices if c.move is Move.COUNTER]
+            if "asked" not in self.seen:  # Enter plays nothing while the question is open
+                await pilot.press("enter")
+                self.note("enter when asked", lambda: message(app))
             self.note("asked", lambda: screen_text(app))
             if counters:
                 self.note("counter prompt", lambda: status(app))
@@ -132,6 +135,9 @@ async def test_a_revolution_hand_by_keys(tmp_path: Path) -> None:
         assert "REVOLUTION: order reversed" in seen["activated"]
         assert "↻ REVOLUTION" in seen["activated"].splitlines()[0]
         # Bill's exchange is put to you: counter with your Q, or let it stand; then it is.
+        assert (
+            "First answer the function: y counters it, x lets it stand" in seen["enter when asked"]
+        )
         prompt = seen["counter prompt"]
         assert prompt.startswith("5s  ")  # the clock, counter_seconds from the question
         assert "Bill activated A♣* ⇄ exchange to Cat. Counter with Q♦*? y/x" in prompt

@@ -529,6 +529,9 @@ class TableScreen(Screen[None]):
         if game.revolution and self._giving is not None:
             self.say("Give the card to whom? Press the player's number (Esc cancels)", "error")
             return
+        if game.revolution and self._viewer_asked() is not None:
+            self.say("First answer the function: y counters it, x lets it stand", "error")
+            return
         seat = self._acting_seat()
         if seat is None:
             if game.computer_to_act:
@@ -569,6 +572,9 @@ class TableScreen(Screen[None]):
             return
         if game.revolution and self._drawing() is not None:
             self.action_stop_drawing()
+            return
+        if game.revolution and self._viewer_asked() is not None:
+            self.say("First answer the function: y counters it, x lets it stand", "error")
             return
         seat = self._acting_seat()
         if seat is None:
