@@ -222,3 +222,18 @@ test("a hand ended by exhaustion: the end, the cards left with their stars", () 
   assert.deepEqual(model.results[0].cardsLeft[0], toCards("5d 9h Ts Qs 2s*"));
   assert.deepEqual(model.results[0].cardsLeft[3], [45, 44, 92]);
 });
+
+test("a house rule that moves a function moves its icon and its place on the reference card", async () => {
+  const { setCharacterFunctions, ranksWith } = await import("../../src/bigtwo/web/js/cards.js");
+  setCharacterFunctions({ J: "none", 2: "jump" });
+  try {
+    assert.equal(functionOf(toCard("Js*")), null);
+    assert.equal(functionOf(toCard("2s*")), "jump");
+    assert.deepEqual(ranksWith("jump"), ["2"]);
+    assert.deepEqual(ranksWith("revolution"), []);
+    assert.equal(functionOf(toCard("Qs*")), "counter", "the functions the rules leave alone stay");
+  } finally {
+    setCharacterFunctions(null);
+  }
+  assert.deepEqual(ranksWith("jump"), ["J"]);
+});

@@ -197,6 +197,9 @@ export function setCharacterFunctions(functions) {
   for (const [rank, fn] of Object.entries(functions || {})) if (typeof fn === "string") characterFunctions[rank] = fn;
 }
 
+/** The rank letters whose Characters have this function under the table's rules ("J"). @param {string} fn */
+export const ranksWith = (fn) => Object.keys(characterFunctions).filter((rank) => characterFunctions[rank] === fn);
+
 /** A Character card's function ("jump" …), or null for any other card (or "none"). @param {number} card */
 export function functionOf(card) {
   if (!isCharacter(card)) return null;

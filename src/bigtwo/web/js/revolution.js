@@ -5,7 +5,7 @@
 // the reference card of the five functions; and every move of the expansion in words.
 // The server decides what is legal and says what may be done now (docs/protocol.md).
 import { h, mount } from "./dom.js";
-import { FUNCTIONS, cardElement, cardSymbol, cardText, cardsSymbols, functionIcon, isRevolution } from "./cards.js";
+import { FUNCTIONS, cardElement, cardSymbol, cardText, cardsSymbols, functionIcon, isRevolution, ranksWith } from "./cards.js";
 import { t } from "./i18n.js";
 import { showDialog } from "./dialog.js";
 import { playerAvatar } from "./seats.js";
@@ -196,10 +196,11 @@ export function showReference() {
     className: "reference",
     body: [
       h("p", {}, t("rev.referenceIntro")),
+      // Each function with the Characters that carry it under this table's rules (a house rule may move one).
       h("ul", { class: "fn-list", "data-reference-list": "" }, FUNCTIONS.map((fn) => {
-        const rank = { jump: "J", counter: "Q", command: "K", exchange: "A", revolution: "2" }[fn];
+        const ranks = ranksWith(fn).map((rank) => `${rank}★`).join(" ");
         return h("li", { dataset: { fn } }, functionIcon(fn, 26),
-          h("span", {}, h("strong", {}, `${rank}★ ${fnName(fn)}`), " — ", t(`fn.${fn}.what`)));
+          h("span", {}, h("strong", {}, `${ranks} ${fnName(fn)}`.trim()), " — ", t(`fn.${fn}.what`)));
       })),
       h("p", {}, t("rev.referenceDraw")),
       h("p", {}, t("rev.referenceEnd")),
