@@ -19,6 +19,7 @@ from rich.text import Text
 
 from ..engine.cards import RANK_NAMES, RANKS, SUIT_SYMBOLS, SUITS, Mask, card_indices
 from ..engine.plays import catalog_for
+from ..engine.revolution_cards import REVOLUTION_BASE, twin
 from ..engine.rules import Rules
 
 RED_SUITS = (0, 2)  # ♦ and ♥
@@ -58,7 +59,6 @@ POSITION_KEY_NAMES = [
 
 AVATAR_COLOURS = ("dark_green", "dark_blue", "dark_magenta", "dark_orange3")
 
-REVOLUTION_BASE = 52  # the first Revolution card's id (3♦*); id - 52 is its normal twin
 # A Revolution card's face: a colour of its own, so the two decks tell apart at a glance.
 REVOLUTION_CARD_STYLE = Style(color="black", bgcolor="plum1")
 RED_REVOLUTION_CARD_STYLE = Style(color="red3", bgcolor="plum1", bold=True)
@@ -83,11 +83,6 @@ FUNCTION_ICONS_ASCII = {
 def function_icon(function: str, *, ascii_only: bool = False) -> str:
     """The icon of a Character function ("" for none)."""
     return (FUNCTION_ICONS_ASCII if ascii_only else FUNCTION_ICONS).get(function, "")
-
-
-def twin(card: int) -> int:
-    """The normal card a card stands for (itself for a normal card)."""
-    return card - REVOLUTION_BASE if card >= REVOLUTION_BASE else card
 
 
 def is_red(card: int) -> bool:

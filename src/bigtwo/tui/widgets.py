@@ -19,6 +19,7 @@ from textual.widgets import Static
 from ..engine.cards import Mask
 from ..engine.deal import Action
 from ..engine.plays import catalog_for
+from ..engine.revolution_cards import twin
 from ..engine.rules import Rules
 from .render import (
     REVOLUTION_TEXT,
@@ -27,7 +28,6 @@ from .render import (
     card_backs,
     cards_text,
     render_hand,
-    twin,
 )
 
 
