@@ -452,7 +452,7 @@ export const STRINGS_EN = {
   "rev.answeredCounter": "You countered it",
   "rev.answeredDecline": "You let it stand",
   "rev.statusAsked": "{name}'s {fn}: counter it, or let it stand?",
-  "rev.statusWindow": "waiting for counters to {fn}",
+  "rev.statusWindow": "the others may counter it",
   "rev.statusDraw": "draw, or stop",
   "rev.statusDrawing": "{name} is drawing",
   "rev.dealOverExhausted": "The Revolution deck ran out: {name} wins!",

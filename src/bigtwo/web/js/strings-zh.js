@@ -452,7 +452,7 @@ export const STRINGS_ZH = {
   "rev.answeredCounter": "你反制了",
   "rev.answeredDecline": "你沒有反制",
   "rev.statusAsked": "{name} 的{fn}：要反制嗎？",
-  "rev.statusWindow": "等待其他玩家反制{fn}",
+  "rev.statusWindow": "其他玩家可以反制",
   "rev.statusDraw": "抽牌，或停止",
   "rev.statusDrawing": "{name} 正在抽牌",
   "rev.dealOverExhausted": "革命牌堆用完了：{name} 贏！",
