@@ -133,13 +133,16 @@ def cards_in(event: Event) -> set[int]:
     ("request_", "words"),
     [
         (
-            {"preset": "revolution", "seats": ["human", "computer:expert", "computer", "computer"]},
-            "Seat 1: the expert computer does not play revolution yet (levels that do: greedy, "
-            "random, strong)",
+            {
+                "preset": "revolution",
+                "seats": ["human", "computer:ppo2018", "computer", "computer"],
+            },
+            "Seat 1: the ppo2018 computer does not play revolution yet (levels that do: classic, "
+            "expert, greedy, random, strong)",
         ),
         (
-            {"preset": "revolution", "takeover_level": "expert"},
-            "The takeover level: the expert computer does not play revolution yet",
+            {"preset": "revolution", "takeover_level": "learned"},
+            "The takeover level: the learned computer does not play revolution yet",
         ),
         (
             {"preset": "revolution", "rules": {"revolution": {"counter_seconds": 0}}},
