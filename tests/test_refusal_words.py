@@ -71,11 +71,13 @@ def server_refusals() -> tuple[set[str], set[tuple[str, str]], set[str]]:
                     isinstance(t, ast.Attribute) and t.attr == "closed_reason" for t in node.targets
                 ):
                     closed.add(_text(node.value) or "")
-    # The engine's reasons for an illegal play, named by its classes and its raises.
+    # The engine's reasons for an illegal play, named by its classes and its raises (and
+    # the raises of the table service's own checks of a revolution move, which the table
+    # sends as the engine's).
     for cls in vars(engine_errors).values():
         if isinstance(cls, type) and issubclass(cls, engine_errors.IllegalAction):
             reasons.add(("illegal", cls.reason))
-    for file in (SOURCE / "engine").rglob("*.py"):
+    for file in [*(SOURCE / "engine").rglob("*.py"), *(SOURCE / "service").rglob("*.py")]:
         for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Call)
@@ -112,6 +114,58 @@ def test_every_check_of_the_engine_names_its_reason() -> None:
     assert not generic, f"refusals without a reason word: {generic}"
 
 
+def service_illegal_refusals() -> list[tuple[str, int, str | None, set[str]]]:
+    """Every ``illegal`` refusal the table service raises itself (file, line, its reason
+    word or None, the params it sends): an ``IllegalAction`` (sent with its reason and
+    params) or a ``Refused("illegal", ...)`` with a params mapping written out."""
+    found: list[tuple[str, int, str | None, set[str]]] = []
+    for file in (SOURCE / "service").rglob("*.py"):
+        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            if _name(node) == "IllegalAction":
+                reason = _text(node.args[1]) if len(node.args) > 1 else None
+                sent = {str(k.arg) for k in node.keywords}
+                found.append((file.name, node.lineno, reason, sent))
+            elif _name(node) == "Refused" and node.args and _text(node.args[0]) == "illegal":
+                params = node.args[2] if len(node.args) > 2 else None
+                if isinstance(params, ast.Dict):
+                    keys = {_text(k) for k in params.keys if k is not None}
+                    given = next(
+                        (v for k, v in zip(params.keys, params.values, strict=True)
+                         if k is not None and _text(k) == "reason"),
+                        None,
+                    )  # fmt: skip
+                    if isinstance(given, ast.Attribute):  # an engine error's own reason
+                        continue
+                    found.append(
+                        (file.name, node.lineno, _text(given), {str(k) for k in keys} - {"reason"})
+                    )
+                else:
+                    found.append((file.name, node.lineno, None, set()))
+    return found
+
+
+def test_every_illegal_refusal_of_the_service_names_its_reason() -> None:
+    """The table service's own checks of a revolution move (an answer from the seat that
+    activated the function, a second answer, a counter or draw that names no one card, an
+    activation that names no Character) name their reason word too, as the engine's do, so
+    that a client words them in its player's language instead of "That play is not
+    allowed"."""
+    found = service_illegal_refusals()
+    words = {r for _, _, r, _ in found}
+    assert {"own_function", "answered_already", "name_one_card", "only_q_counters"} <= words
+    generic = [f"{file}:{line}" for file, line, reason, _ in found if not reason]
+    assert not generic, f"illegal refusals of the service without a reason word: {generic}"
+    en, slots = wordings("en"), re.compile(r"\{(\w+)\}")
+    short = [
+        f"{file}:{line} {reason} sends {sorted(sent)}"
+        for file, line, reason, sent in found
+        if not set(slots.findall(en.get(f"error.illegal.{reason}", ""))) <= sent
+    ]
+    assert not short, f"refusals without the params their words fill in: {short}"
+
+
 def test_each_engine_refusal_sends_the_params_its_words_fill_in() -> None:
     """A wording's ``{name}`` slots are among the params every raise of its reason sends."""
     classes = {
@@ -145,6 +199,7 @@ def test_the_source_is_read_for_the_codes_it_sends() -> None:
     assert {"duplicate", "internal"} <= codes  # Refused's subclasses
     assert {("illegal", "does_not_beat"), ("illegal", "highest_single")} <= reasons
     revolution = {"only_q_counters", "q_cannot_counter_q", "last_normal_card", "deck_empty"}
+    revolution |= {"own_function", "answered_already", "name_one_card", "name_a_character"}
     assert {("illegal", r) for r in revolution} <= reasons
     assert ("busy", "spectators_per_address") in reasons
     assert ("no_room", "never_started") in reasons

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bigtwo.engine.revolution import Move, Phase
-from bigtwo.engine.revolution_cards import REVOLUTION_CARDS, ids, parse, text
+from bigtwo.engine.revolution_cards import REVOLUTION_CARDS, card_symbol, ids, parse, text
 from bigtwo.match.revolution_record import read_revolution_text, write_revolution_text
 from bigtwo.service import (
     AlreadyApplied,
@@ -403,9 +403,10 @@ def test_a_person_who_does_not_answer_declines_when_the_clock_runs_out(clock: in
     assert told[0]["move"] == "decline" and told[0]["by"] == "timer"
 
 
-def test_an_early_answer_waits_for_its_turn_and_tells_only_its_seat() -> None:
-    seats = (SeatConfig(), SeatConfig(), SeatConfig(), SeatConfig())
-    t = revolution_table(seats, seed=SCENARIO_SEED)
+def _four_people_at_a_window(t: TableService) -> int:
+    """Four people sit down and play (pass or the cheapest play, one card drawn after a
+    pass) until one may activate a function, which they do: the window is then open, and
+    nobody has answered it. Returns the seat that activated it."""
     for s in range(4):
         t.apply(Command(Op.JOIN, seat=s, name=f"P{s}", token=hash_token(f"t{s}")), 0.0)
         t.connect(s, 0.0)
@@ -437,24 +438,82 @@ def test_an_early_answer_waits_for_its_turn_and_tells_only_its_seat() -> None:
     target = (actor + 1) % 4 if function == "exchange" else None
     give = 1 << deal.exchange_choices(actor)[0] if function == "exchange" else 0
     t.submit(Command(Op.ACTIVATE, seat=actor, cards=1 << card | give, target=target), 0.0)
+    assert deal.phase is Phase.COUNTER and not t.answers
+    return actor
+
+
+def four_people(seed: int = SCENARIO_SEED) -> TableService:
+    return revolution_table((SeatConfig(),) * 4, seed=seed)
+
+
+def refusal(t: TableService, cmd: Command) -> Refused:
+    """The refusal of ``cmd``, which changes nothing, not even a seat's sync."""
+    everyone = (0, 1, 2, 3, None)
+    before = (t.v, [json.dumps(t.snapshot(s)) for s in everyone])
+    try:
+        t.apply(cmd, 0.0)
+    except Refused as exc:
+        assert (t.v, [json.dumps(t.snapshot(s)) for s in everyone]) == before
+        return exc
+    raise AssertionError(f"{cmd} was not refused")
+
+
+def test_an_early_answer_waits_for_its_turn_and_tells_only_its_seat() -> None:
+    t = four_people()
+    actor = _four_people_at_a_window(t)
+    assert t.revolution is not None
+    deal = t.revolution.deal
     first, second, third = t.asked_seats()
     # The last seat asked answers first: only it is told, and the engine still asks the first.
     _, events = t.submit(Command(Op.DECLINE, seat=third), 0.0)
     assert [(e.type, e.to) for e in events] == [("answered", third)]
     assert deal.responder == first
-    again = Command(Op.DECLINE, seat=third)
-    try:
-        t.apply(again, 0.0)
-    except Refused as exc:
-        assert "answered this function already" in str(exc)
-    else:
-        raise AssertionError("a second answer was taken")
+    again = refusal(t, Command(Op.DECLINE, seat=third))
+    assert "answered this function already" in str(again)
     # The first and second decline: the third's answer is applied in its turn, and it stands.
     t.submit(Command(Op.DECLINE, seat=first), 0.0)
     _, events = t.submit(Command(Op.DECLINE, seat=second), 0.0)
     told = [(e.message()["seat"], e.message()["move"]) for e in events if e.type == "action"]
     assert told[:3] == [(second, "decline"), (third, "decline"), (actor, "effect")]
     assert deal.phase is not Phase.COUNTER
+
+
+def test_the_service_s_own_refusals_of_an_answer_name_their_reason() -> None:
+    """The refusals the table makes itself in a counter window carry a reason word and its
+    params (docs/protocol.md, "Refusals in any language"), as the engine's do, so a client
+    words them in its player's language."""
+    t = four_people(seed=16)  # seat 0 activates an exchange; seat 3, asked last, holds Qs*
+    actor = _four_people_at_a_window(t)
+    assert t.revolution is not None
+    deal = t.revolution.deal
+    assert deal.pending is not None and actor == 0 and t.asked_seats() == [1, 2, 3]
+    own = refusal(t, Command(Op.DECLINE, seat=actor))
+    assert (own.code, own.params) == ("illegal", {"reason": "own_function", "function": "exchange"})
+    assert str(own) == "You activated the function: the other players answer it"
+    # Before the engine comes to seat 3: a counter naming no card, or two, and one naming a
+    # card that is no Revolution Q (the engine's reason, with the card).
+    hand = ids(deal.hands[3])
+    queen = next(c for c in hand if deal.function_of(c) == "counter")
+    other = next(c for c in hand if deal.function_of(c) != "counter")
+    assert text(1 << queen) == "Qs*"
+    for cards in (None, 1 << queen | 1 << other):
+        named = refusal(t, Command(Op.COUNTER, seat=3, cards=cards))
+        assert (named.code, named.params) == ("illegal", {"reason": "name_one_card"})
+        assert str(named) == "Name one card"
+    no_q = refusal(t, Command(Op.COUNTER, seat=3, cards=1 << other))
+    assert (no_q.code, no_q.params) == (
+        "illegal",
+        {"reason": "only_q_counters", "card": card_symbol(other)},
+    )
+    # Seat 3 counters early; a second answer, of either kind, is refused with its own.
+    t.submit(Command(Op.COUNTER, seat=3, cards=1 << queen), 0.0)
+    for again in (Command(Op.DECLINE, seat=3), Command(Op.COUNTER, seat=3, cards=1 << queen)):
+        twice = refusal(t, again)
+        assert (twice.code, twice.params) == (
+            "illegal",
+            {"reason": "answered_already", "answer": "counter"},
+        )
+        assert str(twice) == "You have answered this function already"
 
 
 # -- durability -------------------------------------------------------------------------------------

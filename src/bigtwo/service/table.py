@@ -1642,9 +1642,17 @@ class TableService:
                 deal.verify_decline(number)
             assert deal.pending is not None
             if number == deal.pending.seat:
-                raise Refused("illegal", "You activated the function: the other players answer it")
+                raise Refused(
+                    "illegal",
+                    "You activated the function: the other players answer it",
+                    {"reason": "own_function", "function": deal.pending.function},
+                )
             if number in self.answers:
-                raise Refused("illegal", "You have answered this function already")
+                raise Refused(
+                    "illegal",
+                    "You have answered this function already",
+                    {"reason": "answered_already", "answer": self.answers[number].op.value},
+                )
             if cmd.op == Op.COUNTER:
                 card = _one_card(cmd.cards)
                 if number == deal.responder:
@@ -1657,7 +1665,13 @@ class TableService:
                             cards=card_symbol(card),
                         )
                     if deal.function_of(card) != "counter":
-                        raise IllegalAction("Only a Revolution Q can counter")
+                        raise IllegalAction(
+                            "Only a Revolution Q can counter",
+                            "only_q_counters",
+                            card=card_symbol(card),
+                        )
+        except Refused:  # the table's own refusals above, as they are (not as bad cards)
+            raise
         except NotYourTurn as exc:
             raise Refused("not_your_turn", str(exc), exc.params) from None
         except IllegalAction as exc:
@@ -1960,21 +1974,22 @@ def _left_json(result: Any) -> dict[str, Any]:
 def _one_card(cards: Mask | int | None) -> int:
     """The one card a counter or a Gathering draw names."""
     if cards is None or cards <= 0 or cards.bit_count() != 1:
-        raise IllegalAction("Name one card")
+        raise IllegalAction("Name one card", "name_one_card")
     return int(cards).bit_length() - 1
 
 
 def _activation(cards: Mask | int | None) -> tuple[int, int | None]:
     """An activation's Character card and, for an exchange, the normal card it gives."""
     if cards is None or cards <= 0:
-        raise IllegalAction("Name the Character card to activate")
+        raise IllegalAction("Name the Character card to activate", "name_a_character")
     if cards.bit_count() == 1:  # the engine says in words what a lone card cannot do
         return cards.bit_length() - 1, None
     character = cards & REVOLUTION_CARDS
     give = cards & NORMAL_CARDS
     if character.bit_count() != 1 or give.bit_count() > 1:
         raise IllegalAction(
-            "Name one Character card to activate (and, for an exchange, one normal card to give)"
+            "Name one Character card to activate (and, for an exchange, one normal card to give)",
+            "name_one_character",
         )
     return character.bit_length() - 1, give.bit_length() - 1 if give else None
 
