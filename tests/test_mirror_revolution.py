@@ -191,6 +191,49 @@ def test_counter_window_question_and_answer() -> None:
     check(table, mirrors)
 
 
+def test_a_resync_after_answering_does_not_ask_again() -> None:
+    """A seat that answered the open window and then resyncs (a reload, a reconnect) is not
+    asked again: its sync says it answered. A seat that has not answered is asked again,
+    and a spectator's or the activator's resync asks nothing."""
+    table, mirrors = full_table(5)
+    for _ in range(400):
+        assert table.revolution is not None
+        deal = table.revolution.deal
+        if deal.phase is Phase.COUNTER:
+            break
+        choices = [c for c in deal.choices() if c.move is Move.ACTIVATE and c.target < 0]
+        cmd = _revolution_command(choices[0] if choices else sorted(deal.choices())[0])
+        feed(mirrors, table.apply(dataclasses.replace(cmd, by=By.PLAYER), 1.0))
+    assert table.revolution is not None
+    deal = table.revolution.deal
+    assert deal.phase is Phase.COUNTER and deal.pending is not None
+    first, *_, last = table.asked_seats()
+    feed(mirrors, table.apply(Command(Op.DECLINE, seat=last), 1.0))  # early: not applied yet
+    assert deal.responder == first
+
+    def resynced(seat: int | None) -> TableMirror:
+        mirror = TableMirror()
+        mirror.apply(table.snapshot(seat))
+        return mirror
+
+    again = resynced(last)
+    assert again.answered and not again.asked and again.prompt is not None
+    assert not again.revolution_view().choices and again.revolution_view().to_act == first
+    asked = resynced(first)
+    assert asked.asked and not asked.answered
+    assert not resynced(deal.pending.seat).asked and not resynced(None).asked
+    check(table, {**mirrors, last: again, first: asked})
+    # The window goes on: the resynced mirrors follow it to its end as the others do.
+    fresh: dict[int | None, TableMirror] = {last: again, first: asked}
+    for seat in table.asked_seats()[:-1]:
+        events = table.apply(Command(Op.DECLINE, seat=seat), 1.0)
+        feed(mirrors, events)
+        feed(fresh, events)
+    assert deal.phase is not Phase.COUNTER
+    assert not again.asked and not again.answered and again.prompt is None
+    check(table, {**mirrors, last: again, first: asked})
+
+
 def test_a_two_player_hand_in_the_mirror() -> None:
     table, mirrors = full_table(9, players=2)
     rng = random.Random(9)

@@ -516,6 +516,50 @@ def test_the_service_s_own_refusals_of_an_answer_name_their_reason() -> None:
         assert str(twice) == "You have answered this function already"
 
 
+@pytest.mark.parametrize(("seed", "answer"), [(SCENARIO_SEED, Op.DECLINE), (16, Op.COUNTER)])
+def test_a_seat_s_sync_says_its_own_answer_to_the_open_window_only(seed: int, answer: Op) -> None:
+    """A seat that reloads in a counter window it has answered is told so by its sync (so
+    it is not asked again); no other seat's sync, nor the spectators', changes at all (it
+    says neither that the seat answered nor how, so nothing tells who holds a Q) until the
+    engine comes to that seat in turn order."""
+    t = four_people(seed)
+    actor = _four_people_at_a_window(t)
+    assert t.revolution is not None
+    deal = t.revolution.deal
+    first, second, third = t.asked_seats()
+    everyone: list[int | None] = [0, 1, 2, 3, None]
+
+    def views() -> dict[int | None, dict[str, Any]]:
+        return {s: t.snapshot(s)["view"] for s in everyone}
+
+    before = views()
+    assert {s: before[s]["answered"] for s in range(4)} == dict.fromkeys(range(4))
+    assert "answered" not in before[None]  # spectators answer nothing
+    queens = [c for c in ids(deal.hands[third]) if deal.function_of(c) == "counter"]
+    cards = 1 << queens[0] if answer == Op.COUNTER else None
+    t.submit(Command(answer, seat=third, cards=cards), 0.0)
+    after = views()
+    assert after[third]["answered"] == answer.value
+    assert {k: v for k, v in after[third].items() if k != "answered"} == {
+        k: v for k, v in before[third].items() if k != "answered"
+    }
+    for s in everyone:  # every other view is exactly what it was
+        if s != third:
+            assert json.dumps(after[s]) == json.dumps(before[s]), s
+    # The first seat asked declines: its own sync says so, the others' still nothing.
+    t.submit(Command(Op.DECLINE, seat=first), 0.0)
+    mid = views()
+    assert (mid[first]["answered"], mid[second]["answered"]) == ("decline", None)
+    assert (mid[third]["answered"], mid[actor]["answered"]) == (answer.value, None)
+    # The second declines: the third's answer is applied, the window closes, no sync says
+    # any answer any more.
+    t.submit(Command(Op.DECLINE, seat=second), 0.0)
+    assert deal.phase is not Phase.COUNTER
+    moves = [(a.seat, a.move) for a in deal.actions[-4:]]
+    assert (third, Move(answer.value)) in moves
+    assert [views()[s]["answered"] for s in range(4)] == [None] * 4
+
+
 # -- durability -------------------------------------------------------------------------------------
 def test_a_table_rebuilt_from_its_log_is_the_same_table() -> None:
     t = revolution_table(seed=SCENARIO_SEED, deals=2)

@@ -203,6 +203,9 @@ class TableMirror:
                 self.prompt["counters"] = [
                     revolution_text(1 << c) for c in ids(int(self.hand)) if self._is_counter(c)
                 ]
+                # ... unless the seat has answered it already (its own answer only: the
+                # view says nothing of the others' until they are applied).
+                self.answered = bool(view.get("answered"))
 
     def _is_counter(self, card: int) -> bool:
         assert self.rules is not None

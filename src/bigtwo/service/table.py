@@ -487,6 +487,8 @@ class TableService:
             view = revolution_view_json(
                 self.revolution.deal.view(seat), self.revolution.deal_number
             )
+            if seat is not None:
+                view["answered"] = self.own_answer(seat)
         out = {
             "type": "sync",
             "v": self.v,
@@ -1792,6 +1794,16 @@ class TableService:
             return []
         first = deal.pending.seat
         return [(first + k) % deal.players for k in range(1, deal.players)]
+
+    def own_answer(self, seat: int) -> str | None:
+        """The seat's own answer to the open counter window (``counter`` or ``decline``, as
+        its ``answered`` event said), or None: no window is open, or the seat has not
+        answered it. Only ever told to that seat: the other seats' answers are not public
+        until the engine comes to them."""
+        if self.revolution is None or self.revolution.deal.phase is not Phase.COUNTER:
+            return None
+        answer = self.answers.get(seat)
+        return None if answer is None else answer.op.value
 
     def counter_deadline(self) -> float | None:
         """When the open counter window's clock runs out (None: no window open)."""
