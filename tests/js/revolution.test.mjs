@@ -2,9 +2,9 @@
 // messages a revolution room sends (docs/protocol.md, "Revolution tables") in node: the
 // Gathering, the deck and the counts, the Characters we may activate, a counter window that
 // asks us and its clock, the draw after a pass, a face-down draw by another seat, the
-// revolution marker, a resync in the middle of a window, and the end by exhaustion. Cards in
-// the model are numbers: a normal card rank * 4 + suit (3♦ = 0 … 2♠ = 51), a Revolution card
-// its twin + 52 (Q♠* = 91).
+// revolution marker, a resync in the middle of a window (and after our answer to it), and the
+// end by exhaustion. Cards in the model are numbers: a normal card rank * 4 + suit (3♦ = 0 …
+// 2♠ = 51), a Revolution card its twin + 52 (Q♠* = 91).
 import { test, mock } from "node:test";
 import assert from "node:assert/strict";
 
@@ -207,6 +207,43 @@ test("a resync in the middle of a counter window asks us again, with the Qs in o
   assert.deepEqual(deal.rev.prompt, { seat: 1, fn: "jump", card: 84, target: null, counters: toCards("Qd* Qc*"), seconds: 0, endsAt: NOW + 2500, answer: null });
   assert.equal(deal.actions[1].move, "activate");
   assert.deepEqual(deal.actions[1].shown, [84]);
+});
+
+test("a resync after we answered the window shows our answer and does not ask again", () => {
+  /** @param {"counter" | "decline" | null | undefined} answered @param {ReturnType<typeof emptyModel>} [model] */
+  const synced = (answered, model = emptyModel("REVO22", 0)) => {
+    /** @type {View} */
+    const view = {
+      deal: 1, seat: 0, leader: 3, opening: null, played: "3d", discards: "Jd*", hand: "5d 9h Qs Qd* Qc*",
+      actions: [{ seat: 3, move: "play", cards: "3d", auto: false, trick_over: false }, { seat: 1, move: "activate", cards: "Jd*", function: "jump", auto: false, trick_over: false }],
+      choices: { phase: "counter", legal: [], can_pass: false, activate: [], counters: [], draws: [] },
+      ...state({ turn: 1, to_act: 2, phase: "counter", pending: { seat: 1, function: "jump", card: "Jd*", target: null } }),
+    };
+    if (answered !== undefined) view.answered = answered;
+    applySync(model, { type: "sync", v: 40, seat: 0, room: room(), view, chat: [], clock: { seat: null, ms: 2500, counter: true } });
+    return model;
+  };
+  // A reload: a fresh model, and the view says we declined (the engine asks seat 2 first).
+  const declined = synced("decline");
+  assert.equal(declined.deal?.rev?.prompt?.answer, "decline");
+  assert.deepEqual(declined.deal?.rev?.prompt?.counters, toCards("Qd* Qc*"));
+  assert.equal(synced("counter").deal?.rev?.prompt?.answer, "counter");
+  // Not answered (null), or a server that does not say (no field): asked again.
+  assert.equal(synced(null).deal?.rev?.prompt?.answer, null);
+  assert.equal(synced(undefined).deal?.rev?.prompt?.answer, null);
+  // A resync of the same model: the server's word wins over what the model kept.
+  const model = synced(null);
+  applyEvent(model, { type: "answered", v: 41, deal: 1, seat: 0, answer: "decline" });
+  assert.equal(model.deal?.rev?.prompt?.answer, "decline");
+  assert.equal(synced("decline", model).deal?.rev?.prompt?.answer, "decline");
+  const kept = synced(undefined, synced("counter"));
+  assert.equal(kept.deal?.rev?.prompt?.answer, "counter", "a view that does not say keeps what we knew");
+  // The window closes (our answer applied in turn): the prompt goes, answer and all.
+  applyEvent(model, action(42, 2, { move: "decline", ...state({ turn: 1, to_act: 3, phase: "counter", pending: { seat: 1, function: "jump", card: "Jd*", target: null } }) }));
+  assert.equal(model.deal?.rev?.prompt?.answer, "decline");
+  applyEvent(model, action(43, 3, { move: "decline", ...state({ turn: 1, to_act: 0, phase: "counter", pending: { seat: 1, function: "jump", card: "Jd*", target: null } }) }));
+  applyEvent(model, action(44, 0, { move: "decline", ...state({ turn: 1, to_act: 1, phase: "act" }) }));
+  assert.equal(model.deal?.rev?.prompt, null);
 });
 
 test("a hand ended by exhaustion: the end, the cards left with their stars", () => {

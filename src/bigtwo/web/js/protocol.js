@@ -258,11 +258,13 @@
  */
 
 /**
- * A seat's whole view of the deal in play, in a "sync"; a spectator's has no hand.
+ * A seat's whole view of the deal in play, in a "sync"; a spectator's has no hand. At a
+ * revolution table a seat's view also says its own answer to the open counter window
+ * (answered: null when none is open or it has not answered; never another seat's).
  * @typedef {PublicState & {
  *   deal: number, seat: number | null, leader: number, opening: string | null,
  *   actions: ActionData[], played: string, legal?: string[], can_pass?: boolean, hand?: string,
- *   discards?: string, choices?: RevolutionChoices,
+ *   discards?: string, choices?: RevolutionChoices, answered?: "counter" | "decline" | null,
  * }} View
  */
 

@@ -282,13 +282,15 @@ function newDeal(model, data) {
     readRevolution(rev, data);
     rev.discards = view?.discards !== undefined ? toCards(view.discards) : known?.rev?.discards ?? [];
     if (choices) readChoices(rev, choices);
-    // A window open at a resync asks us too (unless we opened it): with our Revolution Qs.
+    // A window open at a resync asks us too (unless we opened it): with our Revolution Qs,
+    // and with our answer when the view says we gave one (then nothing is asked again).
     const pending = rev.pending;
     if (pending && rev.phase === "counter" && model.seat !== null && pending.seat !== model.seat) {
       const kept = known?.rev?.prompt;
       rev.prompt = kept && kept.card === pending.card ? kept : {
         ...pending, counters: model.deal.hand.filter((c) => functionOf(c) === "counter"), seconds: 0, endsAt: 0, answer: null,
       };
+      if (view?.answered !== undefined) rev.prompt.answer = view.answered;
     }
   }
 }
