@@ -289,6 +289,10 @@ def test_refusals_are_in_words_and_change_nothing() -> None:
         else:
             raise AssertionError(f"{cmd} was not refused")
         assert (t.v, json.dumps(t.snapshot(0)), json.dumps(t.info())) == before
+    # An activation that names no Character, or two, is refused with its reason word.
+    for cards, reason in [(None, "name_a_character"), (1 << 100 | 1 << 101, "name_one_character")]:
+        named = refusal(t, Command(Op.ACTIVATE, seat=0, cards=cards))
+        assert (named.code, named.params) == ("illegal", {"reason": reason})
 
 
 def test_undo_and_chosen_cards_are_refused_under_the_revolution() -> None:
