@@ -38,7 +38,7 @@ from ..match.history import ScoreRow, score_rows
 from ..match.views import TableView
 from ..service.commands import Command, Op
 from ..service.config import SeatConfig, TableConfig
-from ..service.local import LocalTable, LogStore
+from ..service.local import LocalTable, LogStore, RevolutionThinkRequest
 from ..service.mirror import TableMirror
 from ..service.table import ThinkRequest
 from .prefs import levels_for, playing_level
@@ -205,6 +205,8 @@ class GameController(MirroredTable):
         self.match_id: int | None = None  # the match store's id for this game, once saved
         self.saved_table: dict[str, Any] | None = None  # table data as last stored
         self.taken_back = False  # an undo since the last save: the deal is stored again
+        self.seconds_before = 0.0  # a revolution game's time played before it was resumed
+        self._taken_up = clock()
         self._tick()
 
     @staticmethod
@@ -525,9 +527,23 @@ class GameController(MirroredTable):
             limit -= 1
         return applied
 
-    def think_request(self) -> ThinkRequest | None:
-        """The decision a computer of a slow level is to make in a worker thread."""
+    def think_request(self) -> ThinkRequest | RevolutionThinkRequest | None:
+        """The decision a computer of a slow level is to make in a worker thread (at a table
+        of the revolution, any of its decisions: a move, a draw, an answer to a counter
+        window)."""
         return self.local.think_request()
+
+    def revolution_thought(self, request: RevolutionThinkRequest, choice: RevolutionChoice) -> None:
+        """Apply what a computer chose in its thread in a hand of the expansion (nothing if
+        the table moved on)."""
+        self.local.revolution_thought(request, choice)
+
+    def thinking_wait(self, delay: float) -> float:
+        """Seconds until a move a computer thought in its thread may be shown at a revolution
+        table: ``delay`` after its turn (or the counter window) began, as the others' moves,
+        so a quick answer (no Q to counter with) looks like a slow one."""
+        self.local.delay = delay
+        return max(0.0, self.local.thinking_due() - self.clock())
 
     def thought(self, request: ThinkRequest, cards: Mask | None, bot: Bot | None) -> list[Action]:
         """Apply what a computer chose in its thread (nothing if the table moved on)."""
@@ -621,11 +637,19 @@ class GameController(MirroredTable):
 
     @property
     def seconds(self) -> int:
+        if self.local.service.match is None:
+            return int(self.revolution_seconds)
         self.match.tick(self.clock())
         return int(self.match.seconds)
 
+    @property
+    def revolution_seconds(self) -> float:
+        """A game of the revolution's time played: its match keeps no clock, so the time
+        since this screen took it up, after what was stored before (``seconds_before``)."""
+        return self.seconds_before + max(0.0, self.clock() - self._taken_up)
+
     def max_deal_score(self, seat: int) -> int:
-        return self.match.best_deal(seat)
+        return max((r.points[seat] for r in self.played.results), default=0)
 
     # -- saving and resuming -------------------------------------------------------------
     def table_data(self) -> dict[str, Any]:

@@ -50,6 +50,8 @@ from .widgets import HandView, SeatPanel, TooSmall, TrickView, sort_cards
 from .words import count, does, whose
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .app import BigTwoApp
     from .controller import GameController
     from .netgame import NetGame
@@ -147,6 +149,8 @@ class TableScreen(Screen[None]):
         self.game: Game | None = None
         self._timer: Timer | None = None
         self._thinking: object | None = None  # the decision a worker thread is making
+        # A revolution computer's move thought in its thread, shown once its pause is over.
+        self._thought: Callable[[], object] | None = None
         self._deferred = False
         self.message = Text()
         self._message_trick: tuple[int, int] | None = None
@@ -207,6 +211,7 @@ class TableScreen(Screen[None]):
     def attach(self, game: Game) -> None:
         self.stop_timer()
         self._thinking = None
+        self._thought = None
         self.game = game
         self.message = Text()
         self._giving = None
@@ -410,6 +415,10 @@ class TableScreen(Screen[None]):
             self._deferred = True  # a page is open: carry on when the table is back
             return
         self._deferred = False
+        if self._thought is not None:  # its pause is over (or f hurried it)
+            apply, self._thought = self._thought, None
+            self._thinking = None
+            self._guarded(apply)  # nothing when the table moved on meanwhile
         if game.deal_over:
             self._note_autopass()
             self.redraw()
@@ -461,8 +470,23 @@ class TableScreen(Screen[None]):
         assert game is not None
 
         async def decide() -> None:
-            from ..service.local import think
+            from ..service.local import RevolutionThinkRequest, think, think_revolution
+            from .controller import GameController
 
+            if isinstance(request, RevolutionThinkRequest):
+                assert isinstance(game, GameController)
+                choice = await asyncio.to_thread(think_revolution, request)
+                if self._thinking != key or self.game is not game:
+                    return
+                # Shown after the same pause as the others' moves (advance applies it).
+                self._thought = lambda: game.revolution_thought(request, choice)
+                wait = game.thinking_wait(self.bigtwo.turn_delay())
+                if wait > 0 and self._timer is None:
+                    self._timer = self.set_timer(wait, self._thought_due)
+                    return
+                if self.is_mounted:
+                    self.advance()
+                return
             cards, bot = await asyncio.to_thread(think, request)
             if self._thinking != key or self.game is not game:
                 return
@@ -478,6 +502,10 @@ class TableScreen(Screen[None]):
                 pass
 
         self.run_worker(decide(), group="think", exit_on_error=False)
+
+    def _thought_due(self) -> None:
+        self._timer = None
+        self.advance()
 
     def _computers_now(self) -> None:
         game = self.game
@@ -640,6 +668,7 @@ class TableScreen(Screen[None]):
             return
         self.stop_timer()
         self._thinking = None  # a computer thinking about the old position is not waited for
+        self._thought = None
         try:
             game.undo()
         except BigTwoError as exc:
