@@ -10,6 +10,13 @@ version and migrates forward in one transaction. A damaged, foreign, newer or lo
 raises a :class:`~bigtwo.match.errors.StoreError` in words and is never modified, let alone
 replaced. This module decides no rules: it only keeps what the match and the record say.
 
+A game of Big 2 RevolutioN (a :class:`~bigtwo.match.revolution.RevolutionMatch`) is kept the
+same way, as its own record (:mod:`bigtwo.match.revolution_record`, which replays exactly):
+:meth:`MatchStore.new_match`, :meth:`~MatchStore.save` and :meth:`~MatchStore.finish` take
+either kind, :meth:`~MatchStore.load_game` gives back either, and its games count in the high
+scores (labelled by their rules, as every preset's) and the statistics. Such a match keeps no
+clock, so its time played is given to the store (``seconds=``) and kept beside the record.
+
 How a front end uses it::
 
     store = MatchStore()                     # or MatchStore(args.db)
@@ -38,9 +45,12 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.deal import Action
-from . import record
+from . import record, revolution_record
 from .errors import RecordError, StoreCorrupt, StoreError, StoreLocked
 from .match import Match
+from .revolution import RevolutionMatch
+
+StoredGame = Match | RevolutionMatch  # a stored game of either kind
 
 SCHEMA_VERSION = 2
 APPLICATION_ID = 0x42324442  # "B2DB": marks a file as a bigtwo database
@@ -198,7 +208,7 @@ class MatchStore:
         self.path = Path(path).expanduser() if path is not None else default_path()
         self._now = now or _utc_now
         self._lock = threading.RLock()
-        self._live: dict[int, Match] = {}
+        self._live: dict[int, StoredGame] = {}
         self._conn: sqlite3.Connection | None = None
         self._conn = self._open(timeout)
 
@@ -359,26 +369,27 @@ class MatchStore:
         return self._now().isoformat(timespec="seconds")
 
     # -- matches -----------------------------------------------------------------------------------
-    def new_match(self, match: Match) -> int:
+    def new_match(self, match: StoredGame, *, seconds: float | None = None) -> int:
         """Store a match that has just begun (or any match) and return its id."""
-        header = "\n".join(record.header_lines(match))
+        header = "\n".join(_header_lines(match))
         with self._write("store the new game") as db:
             now = self._stamp()
             cursor = db.execute(
                 "INSERT INTO matches (created, updated, rules, names, header, deals)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                (now, now, match.first_ruleset.name, json.dumps(match.names), header, match.deals),
+                (now, now, _ruleset_name(match), json.dumps(match.names), header, match.deals),
             )
             match_id = int(cursor.lastrowid or 0)
-            self._append(db, match_id, match)
+            self._append(db, match_id, match, seconds)
         self._live[match_id] = match
         return match_id
 
-    def save(self, match_id: int, match: Match) -> int:
+    def save(self, match_id: int, match: StoredGame, *, seconds: float | None = None) -> int:
         """Append whatever ``match`` did since the last save, durably; returns how many
-        record lines were added. Call it after every action: it costs one transaction."""
+        record lines were added. Call it after every action: it costs one transaction.
+        ``seconds``: a revolution game's time played so far (a 52-card match keeps its own)."""
         with self._write("save the game") as db:
-            added = self._append(db, match_id, match)
+            added = self._append(db, match_id, match, seconds)
         self._live[match_id] = match
         return added
 
@@ -412,20 +423,24 @@ class MatchStore:
                 f"Match {match_id} is not open in this store: pass match=, or create or load "
                 "it through this store first"
             )
+        if not isinstance(target, Match):
+            raise StoreError("A game of the revolution is saved whole: save the match instead")
         deal_actions = target.deal.actions
         for action in actions:
             if action not in deal_actions:
                 raise StoreError("Those actions are not the match's latest: save the match instead")
         return self.save(match_id, target)
 
-    def _append(self, db: sqlite3.Connection, match_id: int, match: Match) -> int:
+    def _append(
+        self, db: sqlite3.Connection, match_id: int, match: StoredGame, seconds: float | None = None
+    ) -> int:
         row = db.execute(
-            "SELECT line_count, open_deal, open_seq FROM matches WHERE id = ?",
+            "SELECT line_count, open_deal, open_seq, open_seconds FROM matches WHERE id = ?",
             (match_id,),
         ).fetchone()
         if row is None:
             raise StoreError(f"There is no match {match_id} in {self.path}")
-        count, open_deal, open_seq = row
+        count, open_deal, open_seq, kept_seconds = row
         stored = [
             r[0]
             for r in db.execute(
@@ -433,11 +448,7 @@ class MatchStore:
                 (match_id, open_seq),
             )
         ]
-        lines = (
-            record.body_lines(match, from_deal=open_deal, open_seconds=False)
-            if match.deal_number >= open_deal
-            else []
-        )
+        lines = _body_lines(match, open_deal) if match.deal_number >= open_deal else []
         # The stored lines of the deal in play must be where this match's lines begin:
         # otherwise this is another game, and saving it would spoil the stored one.
         if lines[: len(stored)] != stored:
@@ -458,13 +469,13 @@ class MatchStore:
             (
                 self._stamp(),
                 json.dumps(match.names),
-                "\n".join(record.header_lines(match)),
+                "\n".join(_header_lines(match)),
                 match.deal_number,
                 json.dumps(match.totals),
                 count + len(new),
                 match.deal_number,
                 open_seq + start,
-                match.deal_seconds[-1],
+                _open_seconds(match, kept_seconds if seconds is None else seconds),
                 match_id,
             ),
         )
@@ -485,21 +496,47 @@ class MatchStore:
                 )
             ]
         header, seconds = row
-        if seconds:
+        # A revolution record has no clock: its time is kept beside it (revolution_seconds).
+        if seconds and not revolution_record.is_revolution_record(header):
             lines.append(f"seconds {record.format_seconds(seconds)}")
         return "\n".join([header, "", *lines]) + "\n"
 
     def load_match(self, match_id: int) -> Match:
         """Replay a stored match, finished or not, to exactly where it was last saved."""
+        game = self.load_game(match_id)
+        if not isinstance(game, Match):
+            raise StoreError(
+                f"Match {match_id} in {self.path} is a game of Big 2 RevolutioN: "
+                "read it with load_game"
+            )
+        return game
+
+    def load_game(self, match_id: int) -> StoredGame:
+        """Replay a stored game of either kind (a 52-card match, or a game of Big 2
+        RevolutioN), finished or not, to exactly where it was last saved."""
         text = self.record_text(match_id)
         try:
-            match = record.read_text(text)
+            game: StoredGame = (
+                revolution_record.read_revolution_text(text)
+                if revolution_record.is_revolution_record(text)
+                else record.read_text(text)
+            )
         except RecordError as exc:
             raise RecordError(
                 f"match {match_id} in {self.path}, {exc.where}", exc.reason, exc.line
             ) from None
-        self._live[match_id] = match
-        return match
+        self._live[match_id] = game
+        return game
+
+    def revolution_seconds(self, match_id: int) -> float:
+        """The time played so far in a stored game of the revolution (as last saved)."""
+        with self._read("read the game") as db:
+            row = db.execute(
+                "SELECT open_seconds FROM matches WHERE id = ?", (match_id,)
+            ).fetchone()
+        if row is None:
+            raise StoreError(f"There is no match {match_id} in {self.path}")
+        return float(row[0])
 
     def unfinished(self) -> list[MatchInfo]:
         """Matches left in play, the most recently played first."""
@@ -539,16 +576,22 @@ class MatchStore:
         ]
 
     def finish(
-        self, match_id: int, match: Match | None = None, *, stats_for: Iterable[int] | None = None
+        self,
+        match_id: int,
+        match: StoredGame | None = None,
+        *,
+        stats_for: Iterable[int] | None = None,
+        seconds: float | None = None,
     ) -> None:
         """Save the match a last time, mark it finished and count it in the lifetime
         statistics of each seat's name (``stats_for``: only these seats). Doing it twice
-        counts it once."""
-        game = match if match is not None else self._live.get(match_id) or self.load_match(match_id)
+        counts it once. ``seconds``: a revolution game's time played."""
+        game = match if match is not None else self._live.get(match_id) or self.load_game(match_id)
         seats = range(game.players) if stats_for is None else list(stats_for)
         best = max(game.totals)
         with self._write("finish the game") as db:
-            self._append(db, match_id, game)
+            self._append(db, match_id, game, seconds)
+            played = _played_seconds(game, db, match_id, seconds)
             now = self._stamp()
             db.execute(
                 "UPDATE matches SET status = ?, finished = ? WHERE id = ?",
@@ -563,13 +606,13 @@ class MatchStore:
                         seat,
                         game.names[seat],
                         now,
-                        game.first_ruleset.name,
+                        _ruleset_name(game),
                         game.totals[seat],
                         int(game.totals[seat] == best),
                         len(game.results),
-                        game.deals_won(seat),
-                        game.seconds,
-                        game.best_deal(seat),
+                        _deals_won(game, seat),
+                        played,
+                        _best_deal(game, seat),
                     ),  # fmt: skip
                 )
         self._live[match_id] = game
@@ -644,16 +687,24 @@ class MatchStore:
         )  # fmt: skip
 
     def add_match_high_score(
-        self, match: Match, seat: int, *, name: str | None = None, match_id: int | None = None
+        self,
+        match: StoredGame,
+        seat: int,
+        *,
+        name: str | None = None,
+        match_id: int | None = None,
+        seconds: float | None = None,
     ) -> HighScore:
-        """Enter ``seat``'s final score of ``match`` (under ``name``, else the seat's name)."""
+        """Enter ``seat``'s final score of ``match`` (under ``name``, else the seat's name);
+        ``seconds``: a revolution game's time played (a 52-card match keeps its own)."""
+        played = match.seconds if isinstance(match, Match) else seconds or 0.0
         return self.add_high_score(
             name or match.names[seat],
             match.totals[seat],
-            rules=match.first_ruleset.name,
+            rules=_ruleset_name(match),
             rounds=len(match.results),
-            seconds=round(match.seconds, 3),
-            max_score=match.best_deal(seat),
+            seconds=round(played, 3),
+            max_score=_best_deal(match, seat),
             match_id=match_id,
             seat=seat,
         )
@@ -739,3 +790,52 @@ class MatchStore:
     def delete_pref(self, key: str) -> None:
         with self._write("remove the preference") as db:
             db.execute("DELETE FROM prefs WHERE key = ?", (key,))
+
+
+# -- either kind of game -----------------------------------------------------------------------
+def _ruleset_name(game: StoredGame) -> str:
+    return game.first_ruleset.name if isinstance(game, Match) else game.ruleset.name
+
+
+def _header_lines(game: StoredGame) -> list[str]:
+    if isinstance(game, Match):
+        return record.header_lines(game)
+    text = revolution_record.write_revolution_text(game)
+    return text.split("\n\n", 1)[0].splitlines()
+
+
+def _body_lines(game: StoredGame, from_deal: int) -> list[str]:
+    """The record's lines of the deals from ``from_deal`` on (a deal's lines, once written,
+    never change: the deal in play only gains lines, and its result comes last)."""
+    if isinstance(game, Match):
+        return record.body_lines(game, from_deal=from_deal, open_seconds=False)
+    lines = [line for line in revolution_record.write_revolution_text(game).splitlines() if line]
+    start = next((i for i, line in enumerate(lines) if line == f"deal {from_deal}"), len(lines))
+    return lines[start:]
+
+
+def _open_seconds(game: StoredGame, seconds: float) -> float:
+    """What the store keeps of the time: a 52-card match's deal in play (its record has the
+    rest); the whole time played of a game of the revolution, whose record has none."""
+    if isinstance(game, Match):
+        return game.deal_seconds[-1]
+    return float(seconds)
+
+
+def _played_seconds(
+    game: StoredGame, db: sqlite3.Connection, match_id: int, seconds: float | None
+) -> float:
+    if isinstance(game, Match):
+        return game.seconds
+    if seconds is not None:
+        return seconds
+    row = db.execute("SELECT open_seconds FROM matches WHERE id = ?", (match_id,)).fetchone()
+    return float(row[0]) if row else 0.0
+
+
+def _deals_won(game: StoredGame, seat: int) -> int:
+    return sum(1 for r in game.results if r.winner == seat)
+
+
+def _best_deal(game: StoredGame, seat: int) -> int:
+    return max((r.points[seat] for r in game.results), default=0)

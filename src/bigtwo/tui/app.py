@@ -401,12 +401,11 @@ class BigTwoApp(App[None]):
         totals = game.played.totals
         order = sorted(range(game.players), key=lambda s: (-totals[s], s))
         standings = [(game.names[s], totals[s]) for s in order]
-        # High scores are kept with the game's record, which the revolution has not in the
-        # match store: its final score offers none.
+        # High scores of every rule set share one list, each labelled by its rules.
         entries = [
             (seat, game.names[seat], totals[seat])
             for seat in game.humans
-            if not game.revolution and self.storage.qualifies(totals[seat])
+            if self.storage.qualifies(totals[seat])
         ]
         final = FinalScore(
             standings,

@@ -31,6 +31,7 @@ from .render import RED_TEXT, cards_text, in_suit_order, is_red
 
 if TYPE_CHECKING:
     from ..match.match import Match
+    from ..match.revolution import RevolutionMatch
     from .controller import GameController
 
 
@@ -220,10 +221,10 @@ class ReplayPage(Page):
         Binding("end", "go(-1)", "End", show=False),
     ]
 
-    def __init__(self, match: Match, *, ascii_only: bool = False) -> None:
+    def __init__(self, match: Match | RevolutionMatch, *, ascii_only: bool = False) -> None:
         self.match = match
         self.ascii_only = ascii_only
-        self.steps = [p for p in history.positions(match) if p.record.result is not None]
+        self.steps = replay_steps(match)
         if not self.steps:
             raise ValueError("a replay needs a finished deal")
         self.at = 0
@@ -236,7 +237,7 @@ class ReplayPage(Page):
         )
 
     def _text(self) -> str:
-        text = history.position_text(self.match, self.steps[self.at])
+        text = self.steps[self.at][1]()
         return text.translate(_ASCII_SUITS) if self.ascii_only else text
 
     def _show(self) -> None:
@@ -252,8 +253,8 @@ class ReplayPage(Page):
 
     def action_deal(self, step: int) -> None:
         """The start of the next deal (``step`` 1), or of this one and then the one before."""
-        deal = self.steps[self.at].deal
-        starts = {p.deal: i for i, p in reversed(list(enumerate(self.steps)))}
+        deal = self.steps[self.at][0]
+        starts = {d: i for i, (d, _) in reversed(list(enumerate(self.steps)))}
         if step > 0:
             later = [i for d, i in starts.items() if d > deal]
             target = min(later) if later else len(self.steps) - 1
@@ -262,6 +263,30 @@ class ReplayPage(Page):
             earlier = [i for d, i in starts.items() if d < deal]
             target = here if self.at > here or not earlier else max(earlier)
         self.action_go(target)
+
+
+def replay_steps(match: Match | RevolutionMatch) -> list[tuple[int, Callable[[], str]]]:
+    """Each position of the deals that are over, as its deal's number and its text with
+    every hand face up: a play at a time, or under the revolution an action at a time (with
+    the Gathering, the deck, the order of cards and what each function, counter and draw
+    did, in words)."""
+    from ..match.revolution import RevolutionMatch
+    from ..match.revolution_record import revolution_positions
+
+    if not isinstance(match, RevolutionMatch):
+        return [
+            (p.deal, lambda p=p: history.position_text(match, p))  # type: ignore[misc]
+            for p in history.positions(match)
+            if p.record.result is not None
+        ]
+
+    finished = len(match.results)
+    steps: list[tuple[int, Callable[[], str]]] = []
+    for text in revolution_positions(match):
+        deal = int(text.split(":", 1)[0].split()[1])  # "Deal 2: ..."
+        if deal <= finished:
+            steps.append((deal, lambda text=text: text))  # type: ignore[misc]
+    return steps
 
 
 # -- cards played ---------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 in play, preferences, high scores and statistics.
 
 The store keeps the match as its game record (for the history, high scores and statistics),
-and beside it, in the same file, the local table's command log in the server's table store
+a game of Big 2 RevolutioN as its own record (:mod:`bigtwo.match.revolution_record`), and beside it, in the same file, the local table's command log in the server's table store
 (:class:`~bigtwo.server.storage.SQLiteStore`): a game resumes by replaying that log
 (:meth:`~bigtwo.service.table.TableService.restore`). The little the screen adds (the table's
 code, which game of the session this is, the seed it came from, the hand on show) rides
@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
@@ -25,16 +24,17 @@ from ..match.errors import StoreError
 from ..match.store import HighScore, MatchInfo, MatchStore, PlayerStats
 from ..server.storage import MemoryStore, SQLiteStore
 from ..service.local import LocalTable
-from .controller import GameController
+from .controller import GameController, thinks_in_a_thread
 
 if TYPE_CHECKING:
     from ..match.match import Match
+    from ..match.revolution import RevolutionMatch
 
 T = TypeVar("T")
 _TABLE_KEY = "tui.table.{}"
-# The game of Big 2 RevolutioN in play: the match store keeps no record of its hands yet, so
-# what resumes it (its table's code, whose log is in the same file, and a summary) is kept
-# here, one game at a time.
+# A game of Big 2 RevolutioN left by a bigtwo whose match store kept no record of its hands:
+# what resumes it (its table's code, whose log is in the same file, and a summary). Read
+# only: such a game is stored in the match store like any other once it goes on.
 _REVOLUTION_KEY = "tui.revolution"
 
 
@@ -99,20 +99,18 @@ class TuiStorage:
 
     # -- the game in play ------------------------------------------------------------------------
     def save_game(self, game: GameController) -> None:
-        """Store the game's new actions (a new game is stored whole the first time). A game
-        of the revolution expansion keeps its table's command log only (the match store has
-        no record of its hands yet)."""
-        if game.revolution:
-            self._save_revolution(game)
-            return
+        """Store the game's new actions (a new game is stored whole the first time): a
+        52-card match or a game of the revolution, each as its own record."""
 
         def save() -> None:
+            played = game.played
+            seconds = game.revolution_seconds if game.revolution else None
             if game.match_id is None:
-                game.match_id = self.store.new_match(game.match)
+                game.match_id = self.store.new_match(played, seconds=seconds)
             elif game.taken_back:  # an undo: the deal in play is stored again
                 self.store.take_back(game.match_id, game.match)
             else:
-                self.store.save(game.match_id, game.match)
+                self.store.save(game.match_id, played, seconds=seconds)
             game.taken_back = False
             key = _TABLE_KEY.format(game.match_id)
             table = game.table_data()
@@ -122,24 +120,9 @@ class TuiStorage:
 
         self._safe(None, save)
 
-    def _save_revolution(self, game: GameController) -> None:
-        from datetime import datetime
-
-        played = game.played
-        table = {
-            **game.table_data(),
-            "names": list(game.names),
-            "totals": list(played.totals),
-            "deal_number": played.deal_number,
-            "deals_in_game": played.deals,
-        }
-        if game.saved_table != table:
-            stamp = datetime.now(UTC).isoformat(timespec="seconds")
-            self.set_pref(_REVOLUTION_KEY, {**table, "updated": stamp})
-            game.saved_table = table
-
     def forget_revolution(self) -> None:
-        """No game of the revolution to offer for continuing (it ended, or was set aside)."""
+        """No game of the revolution left by an older bigtwo to offer for continuing (it
+        ended, was set aside, or is now stored in the match store)."""
         self._safe(None, lambda: self.store.delete_pref(_REVOLUTION_KEY))
 
     def unfinished(self) -> Saved | SavedRevolution | None:
@@ -166,12 +149,17 @@ class TuiStorage:
                     "This game was left by an older bigtwo and cannot be continued; "
                     "its record stays in the history"
                 )
-            local = LocalTable.restore(stored, self.tables, code or "", clock=clock)
+            local = LocalTable.restore(
+                stored, self.tables, code or "", clock=clock, offload=thinks_in_a_thread
+            )
             game = GameController.resume(local, table, clock=clock)
             # The log holds no clock: the time played so far comes from the stored record.
-            played = self.store.load_match(saved.info.id).deal_seconds
-            if len(played) == len(game.match.deal_seconds):
-                game.match.deal_seconds[:] = played
+            if game.revolution:
+                game.seconds_before = self.store.revolution_seconds(saved.info.id)
+            else:
+                played = self.store.load_match(saved.info.id).deal_seconds
+                if len(played) == len(game.match.deal_seconds):
+                    game.match.deal_seconds[:] = played
             game.match_id = saved.info.id
             game.saved_table = table
             return game
@@ -185,18 +173,29 @@ class TuiStorage:
         stored = self.tables.load(code)
         if stored is None:
             raise StoreError("This game of the revolution cannot be found to continue it")
-        local = LocalTable.restore(stored, self.tables, code, clock=clock)
+        local = LocalTable.restore(
+            stored, self.tables, code, clock=clock, offload=thinks_in_a_thread
+        )
         game = GameController.resume(local, saved.table, clock=clock)
         if not game.revolution:
             raise StoreError("This game is not one of the revolution")
+        # From now on it is kept in the match store, as every game.
+        self.store.delete_pref(_REVOLUTION_KEY)
         return game
 
-    def stored_match(self, match_id: int) -> Match | None:
-        """A game as its stored record has it (read afresh: the game in play is untouched);
-        None (and a message) when the record cannot be read."""
+    def stored_match(self, match_id: int) -> Match | RevolutionMatch | None:
+        """A game of either kind as its stored record has it (read afresh: the game in play
+        is untouched); None (and a message) when the record cannot be read."""
         from ..match.record import read_text
+        from ..match.revolution_record import is_revolution_record, read_revolution_text
 
-        return self._safe(None, lambda: read_text(self.store.record_text(match_id)))
+        def read() -> Match | RevolutionMatch:
+            text = self.store.record_text(match_id)
+            if is_revolution_record(text):
+                return read_revolution_text(text)
+            return read_text(text)
+
+        return self._safe(None, read)
 
     def abandon(self, match_id: int | None) -> None:
         """Stop offering a game for continuing (its record stays in the store)."""
@@ -205,15 +204,14 @@ class TuiStorage:
 
     def finish(self, game: GameController) -> None:
         """Mark the game finished and count it in the statistics of the people who played."""
-        if game.revolution:  # no record in the match store yet: nothing to count it in
-            self.forget_revolution()
-            return
 
         def finish() -> None:
+            played = game.played
+            seconds = game.revolution_seconds if game.revolution else None
             if game.match_id is None:
-                game.match_id = self.store.new_match(game.match)
+                game.match_id = self.store.new_match(played, seconds=seconds)
             seats = game.humans or list(range(game.players))
-            self.store.finish(game.match_id, game.match, stats_for=seats)
+            self.store.finish(game.match_id, played, stats_for=seats, seconds=seconds)
             self.store.delete_pref(_TABLE_KEY.format(game.match_id))
 
         self._safe(None, finish)
@@ -223,14 +221,17 @@ class TuiStorage:
         return self._safe(False, lambda: self.store.is_high_score(score))
 
     def add_high_score(self, game: GameController, seat: int, name: str) -> None:
-        if game.revolution:
-            return
-        self._safe(
-            None,
-            lambda: self.store.add_match_high_score(
-                game.match, seat, name=name, match_id=game.match_id
-            ),
-        )
+        def add() -> None:
+            seconds = None
+            if game.revolution:  # the time the game was finished with, as its statistics
+                match_id = game.match_id
+                stored = None if match_id is None else self.store.revolution_seconds(match_id)
+                seconds = stored or game.revolution_seconds
+            self.store.add_match_high_score(
+                game.played, seat, name=name, match_id=game.match_id, seconds=seconds
+            )
+
+        self._safe(None, add)
 
     def close(self) -> None:
         self.tables.close()
