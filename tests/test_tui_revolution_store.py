@@ -8,7 +8,10 @@ ones do, and make the same choices there as on the table's own thread.
 from __future__ import annotations
 
 import random
+import threading
 from pathlib import Path
+
+import pytest
 
 from bigtwo.bots.revolution import revolution_bot
 from bigtwo.match.revolution import RevolutionMatch
@@ -23,7 +26,7 @@ from bigtwo.service.table import _revolution_command
 from bigtwo.tui.dialogs import FinalScore, ScoreSheet
 from bigtwo.tui.pages import HistoryPage, ReplayPage
 from bigtwo.tui.table import TableScreen
-from test_tui import SIZE, screen_text
+from test_tui import SIZE, make_app, screen_text, set_prefs
 from test_tui_revolution import Person, revolution_app
 
 
@@ -234,3 +237,40 @@ def test_the_revolution_expert_thinks_in_a_thread() -> None:
         table.revolution_thought(request, think_revolution(request))
         assert len(deal.actions) > before or table.service.answers
     assert table.people_asked() or deal.to_act == 0
+
+
+async def test_the_expert_thinks_off_the_screens_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At a revolution table of expert computers every computer decision is made on a
+    worker thread, and the game goes on to your turn as it would on the table's own."""
+    from bigtwo.service import local
+
+    threads: list[bool] = []
+    decide = local.think_revolution
+
+    def counted(request: RevolutionThinkRequest) -> object:
+        threads.append(threading.current_thread() is threading.main_thread())
+        return decide(request)
+
+    monkeypatch.setattr(local, "think_revolution", counted)
+    set_prefs(tmp_path / "bigtwo.db", rules="revolution", level="expert")
+    app = make_app(tmp_path, seed=1, clock=lambda: 1.0)
+    async with app.run_test(size=SIZE) as pilot:
+        game = app.game
+        assert game is not None and game.revolution
+        for _ in range(100):  # Cat leads: the expert's first move comes from its thread
+            await pilot.pause(0.02)
+            if game.human_to_act == 0:
+                break
+        assert game.human_to_act == 0 and threads and not any(threads)
+        before = len(threads)
+        await pilot.press("p")  # pass, draw nothing: the three computers play and answer
+        await pilot.pause()
+        await pilot.press("enter")
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if game.human_to_act == 0 or game.asked() or game.deal_over:
+                break
+        assert len(threads) > before and not any(threads)
+        assert "You        pass" in screen_text(app) or "Trick 2" in screen_text(app)

@@ -506,8 +506,8 @@ class MatchStore:
         game = self.load_game(match_id)
         if not isinstance(game, Match):
             raise StoreError(
-                f"Match {match_id} in {self.path} is a game of Big 2 RevolutioN: "
-                "read it with load_game"
+                f"Match {match_id} in {self.path} is a game of Big 2 RevolutioN, "
+                "not a 52-card match"
             )
         return game
 
