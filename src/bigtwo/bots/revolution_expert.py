@@ -37,6 +37,7 @@ from itertools import combinations
 
 from ..engine.cards import Mask
 from ..engine.deal import opening_of
+from ..engine.errors import BigTwoError
 from ..engine.revolution import (
     End,
     Move,
@@ -70,7 +71,7 @@ def ruleset_of(rules: Rules) -> RuleSet:
     if found is None:
         try:
             found = RuleSet.preset(rules.name)
-        except Exception:
+        except BigTwoError:  # a house-rules file's own name
             found = RuleSet.preset("revolution")
         if found.rules.revolution is None:
             found = RuleSet.preset("revolution")
