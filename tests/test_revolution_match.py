@@ -279,5 +279,5 @@ def test_simulate_writes_a_revolution_record_that_checks(
     assert out.read_text(encoding="utf-8") == first  # the same seed, the same match
     assert main(["record", "check", str(out)]) == 0
     assert "a sound record. revolution, 3 seats, 2 of 2 deals (finished" in capsys.readouterr().out
-    assert main(["simulate", "--rules", "revolution", "--seats", "expert,random"]) != 0
-    assert "No computer player 'expert' plays revolution yet" in capsys.readouterr().err
+    assert main(["simulate", "--rules", "revolution", "--seats", "ppo2018,random"]) != 0
+    assert "No computer player 'ppo2018' plays revolution yet" in capsys.readouterr().err

@@ -64,7 +64,7 @@ from .revolution import RevolutionBot, StrongRevolutionBot
 _RULESETS: dict[str, RuleSet] = {}
 
 
-def ruleset_of(rules: Rules) -> RuleSet:
+def scoring_rules_of(rules: Rules) -> RuleSet:
     """The rule set (with its scoring) of a view's rules: the preset of that name, else the
     ``revolution`` preset's scoring."""
     found = _RULESETS.get(rules.name)
@@ -648,7 +648,7 @@ def margin_points(ruleset: RuleSet, deal: SimulatedHand, seat: int) -> float:
     return points[seat] - (sum(points) - points[seat]) / (n - 1)
 
 
-def rollout(deal: SimulatedHand, ruleset: RuleSet, seat: int, limit: int) -> tuple[float, int]:
+def rollout_hand(deal: SimulatedHand, ruleset: RuleSet, seat: int, limit: int) -> tuple[float, int]:
     """Finish the hand with :func:`quick_choice` for every seat: ``seat``'s margin and the
     actions taken."""
     steps = 0
@@ -747,7 +747,7 @@ class ExpertRevolutionBot(RevolutionBot):
         """Each candidate's mean margin over the same sampled worlds."""
         seat = view.seat
         assert seat is not None
-        ruleset = ruleset_of(view.rules)
+        ruleset = scoring_rules_of(view.rules)
         totals = [0.0] * len(candidates)
         worlds = steps = 0
         per_world = len(candidates)
@@ -756,7 +756,7 @@ class ExpertRevolutionBot(RevolutionBot):
             for i, choice in enumerate(candidates):
                 deal = world.copy()
                 deal.take(choice)
-                value, taken = rollout(deal, ruleset, seat, 400)
+                value, taken = rollout_hand(deal, ruleset, seat, 400)
                 totals[i] += value
                 steps += taken + 1
             worlds += 1
