@@ -274,3 +274,31 @@ async def test_the_expert_thinks_off_the_screens_loop(
                 break
         assert len(threads) > before and not any(threads)
         assert "You        pass" in screen_text(app) or "Trick 2" in screen_text(app)
+
+
+def test_a_game_left_by_the_previous_version_resumes_into_the_store(tmp_path: Path) -> None:
+    """A revolution game kept the old way (its table's code in a preference, no record) is
+    still offered and resumes; from its next save on it is a stored game like any other."""
+    from bigtwo.tui.controller import GameController, GameSetup, SeatSetup
+    from bigtwo.tui.storage import Saved, SavedRevolution, TuiStorage
+
+    storage = TuiStorage(MatchStore(tmp_path / "b.db"))
+    seats = tuple(SeatSetup(n, n == "You", "greedy") for n in ("You", "Ann", "Bill", "Cat"))
+    game = GameController(
+        GameSetup(seats=seats, rules="revolution", seed=1, deals=1), store=storage.tables
+    )
+    game.run_computers()
+    old = {**game.table_data(), "names": game.names, "totals": [0] * 4, "deal_number": 1}
+    storage.set_pref("tui.revolution", {**old, "deals_in_game": 1, "updated": "2026-01-01"})
+    saved = storage.unfinished()
+    assert isinstance(saved, SavedRevolution) and "revolution: deal 1 of 1" in saved.summary()
+    back = storage.load(saved, clock=lambda: 1.0)
+    assert back is not None and back.revolution and back.mirror.moves == game.mirror.moves
+    assert storage.get_pref("tui.revolution") is None
+    storage.save_game(back)
+    again = storage.unfinished()
+    assert isinstance(again, Saved) and again.info.id == back.match_id
+    assert again.info.rules == "revolution"
+    resumed = storage.load(again, clock=lambda: 2.0)
+    assert resumed is not None and resumed.mirror.moves == game.mirror.moves
+    storage.close()
