@@ -8,6 +8,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from bigtwo.server.abuse import TARGETS, targets
 
 PATTERNS = {
@@ -16,6 +18,8 @@ PATTERNS = {
 }  # fmt: skip
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 def test_bench_abuse_hits_the_server_with_every_pattern() -> None:
     command = [sys.executable, "-m", "bigtwo.cli", "bench", "abuse", "--seconds", "2", "--json"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=150, check=False)

@@ -546,6 +546,8 @@ def test_worlds_that_explain_the_other_seats_choices_weigh_more() -> None:
     assert likelihood(view_of(Deal.from_seed(PALM, 3), 0), Deal.from_seed(PALM, 3).hands) == 1.0
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 def test_expert_beats_greedy_on_a_few_deals() -> None:
     from bigtwo.arena import play_deal
 

@@ -12,6 +12,8 @@ import pytest
 from bigtwo.server.bench import run_bench
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 def test_bench_server_reports_its_figures() -> None:
     command = [
         sys.executable, "-m", "bigtwo.cli", "bench", "server",

@@ -53,6 +53,8 @@ def _answer(msg: dict[str, Any], seat: int, drawn: list[int]) -> dict[str, Any] 
     return {"type": "play", "cards": msg["legal"][0]}
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 async def test_a_person_plays_a_revolution_room_to_the_end(server: Server) -> None:
     async def scenario() -> None:
         async with Lobby(server.url) as lobby:

@@ -32,6 +32,8 @@ def _needs(level: str) -> None:
         pytest.skip(f"the '{level}' computer level is not registered yet (bigtwo.bots)")
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 async def test_pings_are_answered_at_once_while_computers_think(server: Server) -> None:
     _needs("strong")
     # ``expert`` thinks for a tenth of a second or more per move: on the loop, that would
@@ -158,6 +160,8 @@ async def test_a_worker_process_decides_like_the_bot() -> None:
     )
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 async def test_a_strong_table_is_served_in_turn_beside_six_expert_tables() -> None:
     """Six tables of ``expert`` computers thinking without pause and one table of ``strong``
     ones share one worker: tables are served in turn and the experts step down while the

@@ -382,12 +382,11 @@ async def test_history_after_a_deal_shows_every_hand(tmp_path: Path) -> None:
 
 
 # -- a whole game and the high scores -----------------------------------------------------------
-# The Palm game's ten deals are played in full by the slow run (``make test-slow``, CI);
-# ``make test`` plays the same game over two deals.
-@pytest.mark.parametrize(
-    "deals", [pytest.param(2, id="two"), pytest.param(10, id="ten", marks=pytest.mark.slow)]
-)
-async def test_ten_deals_then_high_score_entry(tmp_path: Path, deals: int) -> None:
+# The Palm game's ten deals, played in full by the slow run (``make test-slow``, CI); ``make
+# test`` reaches the final score of a one-deal game and enters a high score in test_tui_edges.
+@pytest.mark.slow
+async def test_ten_deals_then_high_score_entry(tmp_path: Path) -> None:
+    deals = 10
     app = make_app(tmp_path, deals=deals)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()

@@ -121,6 +121,8 @@ async def test_new_game_chooses_any_seat_for_any_deal(tmp_path: Path) -> None:
         assert game.match.deal.dealt[1] & parse_cards("2s 2d").mask == parse_cards("2s 2d").mask
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 async def test_between_deals_choose_cards_and_play_a_deal_again(tmp_path: Path) -> None:
     app = make_app(tmp_path, deals=3)
     async with app.run_test(size=SIZE) as pilot:

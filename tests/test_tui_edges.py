@@ -38,6 +38,8 @@ from test_tui import (
 
 
 # -- item 2: the score sheet and the resume offer answer the keys the footer offers ---------
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 async def test_score_sheet_keys_open_pages_and_come_back(tmp_path: Path) -> None:
     app = make_app(tmp_path, deals=2)
     async with app.run_test(size=SIZE) as pilot:

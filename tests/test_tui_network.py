@@ -369,6 +369,8 @@ async def test_an_away_player_is_shown_and_a_computer_takes_over_and_hands_back(
         await bob.close()
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 async def test_the_score_sheet_between_deals_says_next(server: Server, tmp_path: Path) -> None:
     async with Lobby(server.url) as lobby:
         made = await lobby.create_room(
@@ -459,6 +461,8 @@ async def test_the_seat_is_remembered_between_runs_and_offered_again(
         await bob.close()
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 async def test_a_new_game_together_after_the_match(server: Server, tmp_path: Path) -> None:
     """On the last score sheet, r opens a new game for the same players (the server's
     rematch): the terminal sits down at its seat there, and the new deal is dealt."""

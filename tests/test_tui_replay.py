@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bigtwo.engine.cards import card_symbols
 from bigtwo.match.history import describe
 from bigtwo.tui.dialogs import FinalScore
@@ -16,6 +18,8 @@ def page_title(app: object) -> str:
     return str(app.screen.query_one(".page-title").render())  # type: ignore[attr-defined]
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 async def test_replay_the_finished_game_from_the_final_score(tmp_path: Path) -> None:
     app = make_app(tmp_path, deals=2)
     async with app.run_test(size=SIZE) as pilot:

@@ -34,6 +34,8 @@ def page_title(app: object) -> str:
     return str(app.screen.query_one(".page-title").render())  # type: ignore[attr-defined]
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 async def test_a_revolution_game_is_stored_scored_and_replayed(tmp_path: Path) -> None:
     app = revolution_app(tmp_path, deals=1)
     person = Person()

@@ -71,6 +71,8 @@ async def test_the_app_answers_keys_while_a_slow_computer_thinks(
         assert game.mirror.actions[moves].seat == 1
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 async def test_hot_seat_each_person_reads_the_score_sheet_before_the_next_deal(
     tmp_path: Path,
 ) -> None:

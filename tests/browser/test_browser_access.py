@@ -35,6 +35,8 @@ def violations(page: Any) -> list[str]:
     return list(found)
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 @needs_axe
 @pytest.mark.parametrize(
     "lang",
@@ -75,6 +77,8 @@ def test_the_first_visit_dialog_has_no_serious_violations(new_page: Any) -> None
     assert violations(page) == []
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 def test_a_whole_deal_is_played_with_the_keyboard_alone(new_page: Any, server: Any) -> None:
     """H takes Hint's play (or none), Enter plays it, P passes; the score sheet's focused
     button closes it with Enter. No click once the table is there."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from .browser_steps import create_room, message, wait_until
 
 
@@ -50,6 +52,8 @@ def test_the_host_kicks_gives_a_seat_to_a_computer_and_changes_settings(
     assert options()["away_seconds"] == 30 and options()["spectators"] is False
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 def test_a_private_room_from_the_lobby_is_watched_with_its_invitation(
     new_page: Any, server: Any
 ) -> None:

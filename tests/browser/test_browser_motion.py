@@ -71,6 +71,8 @@ def watch_plays(page: Any, ours: int = 2) -> list[dict[str, Any]]:
     return plays(page)
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "width",
     [pytest.param(1366, marks=pytest.mark.slow), 390],  # the laptop in the slow run

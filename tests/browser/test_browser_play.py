@@ -236,6 +236,8 @@ def test_reload_rejoins_the_seat_with_the_same_state(
     assert seats[0]["control"] == "quit"
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 def test_score_sheet_shows_every_hand_left_and_next_deal_goes_on(
     new_page: Any, server: Any
 ) -> None:

@@ -7,6 +7,8 @@ import json
 import random
 from typing import Any
 
+import pytest
+
 from bigtwo.bots import make_bot
 from bigtwo.match.match import Match
 from bigtwo.match.record import write_json
@@ -94,6 +96,8 @@ def test_replay_viewer_steps_through_a_finished_record(new_page: Any) -> None:
     assert "not a match record" in page.locator(".error").inner_text()
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 def test_phone_sized_screen_stays_usable(new_page: Any) -> None:
     page = new_page(width=390, height=800, is_mobile=True, has_touch=True, device_scale_factor=2)
     create_room(page, seats=["human", "greedy", "greedy", "greedy"], seed=21)

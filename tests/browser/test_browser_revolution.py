@@ -12,6 +12,8 @@ import contextlib
 import re
 from typing import Any
 
+import pytest
+
 from .browser_steps import create_room, wait_until
 from .test_browser_access import AXE, violations
 from .test_browser_layout import CONTROLS, SCREENS, problems, scroll_width
@@ -267,6 +269,8 @@ STATE = """() => ({
 })"""
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 def test_a_person_activates_answers_a_counter_and_draws(new_page: Any) -> None:
     seed = plan_seed(1, LEVELS)
     # A laptop's screen, the first the layout is checked on; axe is put into the page as a
@@ -317,6 +321,8 @@ def test_a_person_activates_answers_a_counter_and_draws(new_page: Any) -> None:
     assert seen.get("axe", []) == [], "serious accessibility violations"
 
 
+# A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
+@pytest.mark.slow
 def test_in_hot_seat_the_cover_comes_up_for_the_person_a_counter_window_asks(new_page: Any) -> None:
     names = ["Ann", "Bob", "", ""]
     seed = plan_seed(2, LEVELS[:2])
