@@ -29,7 +29,6 @@ seed gives one game whichever thread the computers think on.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import secrets
 import time
@@ -39,8 +38,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine.cards import Mask
 from ..engine.deal import Action
-from ..engine.revolution import Move, Phase, RevolutionChoice, RevolutionView
-from ..engine.revolution_cards import REVOLUTION_CARDS, ids
+from ..engine.revolution import Phase, RevolutionChoice, RevolutionView
 from .commands import Command, Op
 from .config import TableConfig
 from .events import Event
@@ -377,22 +375,14 @@ class LocalTable:
         seat = service.seats[number]
         if not service._offloaded(seat):
             return None
-        # The view and the generator the table's own move would use (TableService's
-        # _revolution_computer), so the choice is the same wherever it is made.
-        view = deal.view(number)
-        if deal.phase is Phase.COUNTER and view.to_act != number:
-            counters = [
-                RevolutionChoice(number, Move.COUNTER, 1 << c)
-                for c in ids(view.hand & REVOLUTION_CARDS)
-                if deal.function_of(c) == "counter"
-            ]
-            asked = (*counters, RevolutionChoice(number, Move.DECLINE))
-            view = dataclasses.replace(view, to_act=number, choices=asked)
+        # The view and the generator the table's own move would use, so the choice is the
+        # same wherever it is made.
+        view, key = service.revolution_question(number)
         return RevolutionThinkRequest(
             seat=number,
             level=service._level(seat),
             view=view,
-            key=f"{service.config.seed}:{match.deal_number}:{number}:{len(deal.actions)}",
+            key=key,
             state_v=service.state_v,
             deal=match.deal_number,
             actions=len(deal.actions),

@@ -54,7 +54,13 @@ from ..engine.cards import CARDS, Mask, card_text, to_mask
 from ..engine.deal import Deal
 from ..engine.errors import BigTwoError, IllegalAction, NotYourCards, NotYourTurn
 from ..engine.plays import Catalog, catalog_for
-from ..engine.revolution import Move, Phase, RevolutionAction, RevolutionChoice
+from ..engine.revolution import (
+    Move,
+    Phase,
+    RevolutionAction,
+    RevolutionChoice,
+    RevolutionView,
+)
 from ..engine.revolution_cards import NORMAL_CARDS, REVOLUTION_CARDS, card_symbol, ids
 from ..engine.revolution_cards import text as revolution_text
 from ..match.match import Applied, Match, SeatKind
@@ -1884,10 +1890,17 @@ class TableService:
         the seats before it are not known to it, nor to anyone, until they are applied)."""
         from ..bots.revolution import revolution_bot  # late: the bots import the levels
 
+        view, key = self.revolution_question(seat.number)
+        choice = revolution_bot(self._level(seat)).choose(view, random.Random(key))
+        return _revolution_command(choice)
+
+    def revolution_question(self, number: int) -> tuple[RevolutionView, str]:
+        """What a computer at seat ``number`` answers from, wherever it thinks: its seat's
+        view (in a counter window that asks it before the engine comes to it, the question as
+        it stands: counter with one of its Qs, or decline) and the seed of its generator."""
         match = self.revolution
         assert match is not None
         deal = match.deal
-        number = seat.number
         view = deal.view(number)
         if deal.phase is Phase.COUNTER and view.to_act != number:
             counters = [
@@ -1897,9 +1910,7 @@ class TableService:
             ]
             asked = (*counters, RevolutionChoice(number, Move.DECLINE))
             view = dataclasses.replace(view, to_act=number, choices=asked)
-        rng = random.Random(f"{self.config.seed}:{match.deal_number}:{number}:{len(deal.actions)}")
-        choice = revolution_bot(self._level(seat)).choose(view, rng)
-        return _revolution_command(choice)
+        return view, f"{self.config.seed}:{match.deal_number}:{number}:{len(deal.actions)}"
 
     # -- events ----------------------------------------------------------------------------------
     def _emit(self, kind: str, to: Audience, data: dict[str, Any], *, state: bool = False) -> None:

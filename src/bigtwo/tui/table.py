@@ -35,7 +35,7 @@ from textual.widgets import Button, Footer, Input, Static
 from ..engine.cards import CardIndex, Mask
 from ..engine.errors import BigTwoError
 from ..engine.revolution import End, Move, Phase, RevolutionView
-from ..engine.revolution_cards import REVOLUTION_BASE
+from ..engine.revolution_cards import REVOLUTION_BASE, ids
 from .render import POSITION_KEY_NAMES, REVOLUTION_TEXT, avatar, cards_text, in_suit_order
 from .revolution import (
     MARKER,
@@ -1097,7 +1097,7 @@ class TableScreen(Screen[None]):
             self.say("You activate a function in your own turn, before you play or pass", "error")
             return
         raised = self.hand_view.selection_mask
-        characters = [c for c in _ids(raised) if function_of(c, game.rules)]
+        characters = [c for c in ids(raised) if function_of(c, game.rules)]
         if len(characters) != 1:
             offered = sorted(
                 {c.cards.bit_length() - 1 for c in rv.choices if c.move is Move.ACTIVATE}
@@ -1113,7 +1113,7 @@ class TableScreen(Screen[None]):
         card = characters[0]
         function = function_of(card, game.rules)
         if function == "exchange":
-            normal = [c for c in _ids(raised) if c < REVOLUTION_BASE]
+            normal = [c for c in ids(raised) if c < REVOLUTION_BASE]
             if len(normal) != 1 or raised.bit_count() != 2:
                 self.say(
                     "An exchange: raise the A* and the one normal card to give, then a", "error"
@@ -1241,15 +1241,6 @@ class TableScreen(Screen[None]):
         key = keys.get(choice.move, "d" if choice.move is Move.DRAW and not choice.cards else "1-4")
         self.say(f"Hint: {words}  ({key})", "hint")
         self._hinted_pass = choice.move is Move.PASS
-
-
-def _ids(mask: int) -> list[int]:
-    out: list[int] = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class _quiet:
