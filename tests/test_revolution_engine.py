@@ -469,11 +469,29 @@ def play_randomly(deal: RevolutionDeal, rng: random.Random, *, check: bool = Tru
             assert deal.problems() == [], deal.actions[-1]
 
 
+# make test plays a few dozen random hands for each property; the slow run (make test-slow,
+# CI) thousands.
+SEEDS = st.integers(0, 2**32)
+
+
 @settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32), st.sampled_from([2, 3, 4]))
+@given(SEEDS, st.sampled_from([2, 3, 4]))
 def test_random_hands_keep_every_card_in_one_place_and_hide_what_is_hidden(
     seed: int, players: int
 ) -> None:
+    every_card_in_one_place_and_hidden(seed, players)
+
+
+@pytest.mark.slow
+@settings(max_examples=2000, deadline=None)
+@given(SEEDS, st.sampled_from([2, 3, 4]))
+def test_thousands_of_random_hands_keep_every_card_in_one_place_and_hide_what_is_hidden(
+    seed: int, players: int
+) -> None:
+    every_card_in_one_place_and_hidden(seed, players)
+
+
+def every_card_in_one_place_and_hidden(seed: int, players: int) -> None:
     deal = RevolutionDeal.from_seed(RULES, seed, players=players)
     play_randomly(deal, random.Random(seed))
     assert deal.end in (End.OUT, End.EXHAUSTION)
@@ -488,8 +506,19 @@ AUTO_TWO = RULES.replace(revolution={"auto_draw": "two"})
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(0, 2**32), st.sampled_from([RULES, AUTO_TWO]))
+@given(SEEDS, st.sampled_from([RULES, AUTO_TWO]))
 def test_undo_restores_the_state_exactly(seed: int, rules: Rules) -> None:
+    undo_restores_every_state(seed, rules)
+
+
+@pytest.mark.slow
+@settings(max_examples=1000, deadline=None)
+@given(SEEDS, st.sampled_from([RULES, AUTO_TWO]))
+def test_undo_restores_the_state_exactly_over_a_thousand_hands(seed: int, rules: Rules) -> None:
+    undo_restores_every_state(seed, rules)
+
+
+def undo_restores_every_state(seed: int, rules: Rules) -> None:
     """Every action, automatic passes (with their automatic draws) included, is taken back
     to exactly the state before it."""
     rng = random.Random(seed)

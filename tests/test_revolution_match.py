@@ -159,6 +159,17 @@ def test_a_finished_known_hand_has_its_result_lines_and_history() -> None:
 @settings(max_examples=12, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from([2, 3, 4]))
 def test_records_of_random_matches_replay_exactly(seed: int, players: int) -> None:
+    record_replays_exactly(seed, players)
+
+
+@pytest.mark.slow  # a thousand matches of two hands: make test-slow (and CI)
+@settings(max_examples=1000, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from([2, 3, 4]))
+def test_records_of_a_thousand_random_matches_replay_exactly(seed: int, players: int) -> None:
+    record_replays_exactly(seed, players)
+
+
+def record_replays_exactly(seed: int, players: int) -> None:
     match = RevolutionMatch(REVOLUTION, players=players, seed=seed, deals=2)
     play_out(match, random.Random(seed))
     text = write_revolution_text(match)
