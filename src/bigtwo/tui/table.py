@@ -268,18 +268,14 @@ class TableScreen(Screen[None]):
             seat = (home + k) % n
             panel = self.query_one(f"#seat-{place}", SeatPanel)
             turn = not game.deal_over and view.turn == seat
-            if turn:
-                status = "thinking..." if not game.is_human(seat) else "to play"
-            elif game.deal_over and view.winner == seat:
-                status = "WINS!"
-            elif seat in passed:
-                status = "passed"
-            elif view.to_beat is not None and view.to_beat_seat == seat:
-                status = "on the table"
-            else:
-                status = ""
-            away = game.presence(seat)
-            status = f"{status}, {away}" if status and away else status or away
+            status = seat_status(
+                game,
+                seat,
+                turn=turn,
+                won=game.deal_over and view.winner == seat,
+                passed=seat in passed,
+                on_table=view.to_beat is not None and view.to_beat_seat == seat,
+            )
             panel.show(
                 seat,
                 names[seat],
@@ -798,23 +794,20 @@ class TableScreen(Screen[None]):
             seat = (home + k) % n
             panel = self.query_one(f"#seat-{place}", SeatPanel)
             turn = not over and rv.turn == seat
+            doing = ""
             if turn and rv.phase is Phase.COUNTER and pending is not None:
-                icon_text = card_words(pending[2], rules, ascii_only=ascii_only).plain
-                status = f"activates {icon_text}"
+                doing = f"activates {card_words(pending[2], rules, ascii_only=ascii_only).plain}"
             elif turn and rv.phase is Phase.DRAW:
-                status = "drawing"
-            elif turn:
-                status = "thinking..." if not game.is_human(seat) else "to play"
-            elif over and rv.winner == seat:
-                status = "WINS!"
-            elif seat in passed:
-                status = "passed"
-            elif rv.to_beat is not None and rv.to_beat_seat == seat:
-                status = "on the table"
-            else:
-                status = ""
-            away = game.presence(seat)
-            status = f"{status}, {away}" if status and away else status or away
+                doing = "drawing"
+            status = seat_status(
+                game,
+                seat,
+                turn=turn,
+                won=over and rv.winner == seat,
+                passed=seat in passed,
+                on_table=rv.to_beat is not None and rv.to_beat_seat == seat,
+                doing=doing,
+            )
             panel.show(
                 seat,
                 names[seat],
@@ -1241,6 +1234,33 @@ class TableScreen(Screen[None]):
         key = keys.get(choice.move, "d" if choice.move is Move.DRAW and not choice.cards else "1-4")
         self.say(f"Hint: {words}  ({key})", "hint")
         self._hinted_pass = choice.move is Move.PASS
+
+
+def seat_status(
+    game: Game,
+    seat: int,
+    *,
+    turn: bool,
+    won: bool,
+    passed: bool,
+    on_table: bool,
+    doing: str = "",
+) -> str:
+    """What an opponent's panel says of its seat: what it is doing (``doing`` names a step of
+    the turn, else it is to play or thinking), that it won, passed or holds the table, and
+    whether it is away."""
+    if turn:
+        status = doing or ("thinking..." if not game.is_human(seat) else "to play")
+    elif won:
+        status = "WINS!"
+    elif passed:
+        status = "passed"
+    elif on_table:
+        status = "on the table"
+    else:
+        status = ""
+    away = game.presence(seat)
+    return f"{status}, {away}" if status and away else status or away
 
 
 class _quiet:
