@@ -9,17 +9,20 @@ STAMP := $(VENV)/.installed
 RAY_STAMP := $(VENV)/.installed-ray
 TRAIN_STAMP := $(VENV)/.installed-train
 CHROMIUM := /usr/bin/chromium
-# pytest runs in parallel (pytest-xdist), one worker per core, an idle worker taking tests queued
-# for a busy one (worksteal: the slow tests do not pile up on one worker); `make test WORKERS=0` runs it
-# in one process.
-WORKERS ?= auto
+# pytest runs in parallel (pytest-xdist), an idle worker taking tests queued for a busy one
+# (worksteal: the slow tests do not pile up on one worker). One worker more than the cores: the
+# terminal, browser and server tests spend much of their time waiting (for a screen to settle, a
+# page to draw, a server to answer), and a third worker on two cores fills that time
+# (measured: pytest 3 min 20 s with two, 3 min 1 s with three). `make test WORKERS=0` runs it in
+# one process.
+WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 # Python may write its bytecode caches: with PYTHONDONTWRITEBYTECODE set (some shells set it),
 # every pytest process compiles its assertion-rewritten plugins again, and every server and
 # command the tests start compiles bigtwo again, each time.
 unexport PYTHONDONTWRITEBYTECODE
 PYTEST := $(BIN)/python -m pytest -n $(WORKERS) --dist worksteal
 
-.PHONY: play test test-slow test-ray test-train bench lint unit js browser-deps services screenshots clean venv lock
+.PHONY: play test test-slow test-ray test-train bench lint unit js node-deps browser-deps services screenshots clean venv lock
 
 $(STAMP): pyproject.toml $(LOCK)
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -79,19 +82,30 @@ lint: $(STAMP)
 unit: $(STAMP)
 	$(PYTEST) src tests
 
-# The browser client's type check and unit tests, once package.json is there; npm ci installs
-# exactly package-lock.json's versions, again only when that file changed.
-js:
+# The browser client's packages (TypeScript, axe-core), once package.json is there: npm ci
+# installs exactly package-lock.json's versions, again only when that file changed.
+node-deps:
 	@if [ -f package.json ]; then \
 	  command -v npm >/dev/null || { echo "make: npm is needed for the browser client's checks (package.json)"; exit 1; }; \
 	  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then \
 	    npm ci --no-audit --no-fund --loglevel=error; \
 	  fi; \
-	  npm run --silent typecheck && npm test --silent; \
 	fi
 
-# js first: npm ci installs axe-core, which the browser tests' accessibility checks load.
-test: $(STAMP) browser-deps services lint js unit
+# The browser client's type check and unit tests.
+js: node-deps
+	@if [ -f package.json ]; then npm run --silent typecheck && npm test --silent; fi
+
+# node-deps first: npm ci installs axe-core, which the browser tests' accessibility checks load.
+# The lint and the browser client's checks run beside pytest (which leaves part of the machine
+# waiting, see WORKERS); their output is shown when pytest is done, and either failing fails.
+CHECKS_LOG := $(VENV)/checks.log
+test: $(STAMP) browser-deps services node-deps
+	@{ $(MAKE) --no-print-directory lint js > $(CHECKS_LOG) 2>&1; echo $$? > $(CHECKS_LOG).rc; } & \
+	$(PYTEST) src tests; status=$$?; wait; \
+	echo "--- lint, types and the browser client's checks (run beside pytest):"; cat $(CHECKS_LOG); \
+	checks=$$(cat $(CHECKS_LOG).rc); rm -f $(CHECKS_LOG) $(CHECKS_LOG).rc; \
+	[ $$status = 0 ] && [ $$checks = 0 ]
 
 # The exhaustive checks, minutes long (CI runs them after make test).
 test-slow: $(STAMP)

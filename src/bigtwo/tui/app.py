@@ -160,7 +160,7 @@ class BigTwoApp(App[None]):
         self.table = table
 
         def changed() -> None:
-            if self.net is net and table.is_mounted:
+            if self.net is net and table.drawn:
                 with contextlib.suppress(NoMatches):  # the table is being taken down
                     table.redraw()
                     table.advance()

@@ -217,7 +217,7 @@ class TableScreen(Screen[None]):
         self._giving = None
         self._asked_since = {}
         self.refresh_bindings()  # the footer offers the reference card at a revolution table
-        if self.is_mounted:
+        if self.drawn:
             hand = self.hand_view
             hand.selected = set()
             hand.cursor = 0
@@ -227,9 +227,15 @@ class TableScreen(Screen[None]):
     def hand_view(self) -> HandView:
         return self.query_one(HandView)
 
+    @property
+    def drawn(self) -> bool:
+        """Whether the table's widgets are there to draw on: mounted, and not being taken
+        down (the app quitting, or the screen leaving) while a callback was still queued."""
+        return self.is_mounted and self.app.is_running and not self._pruning
+
     def redraw(self) -> None:
         game = self.game
-        if game is None or not self.is_mounted:
+        if game is None or not self.drawn:
             return
         self.set_class(game.talks, "-talks")
         if game.talks:
@@ -388,7 +394,7 @@ class TableScreen(Screen[None]):
         # A notice (such as an autopass) is about the trick it happened in: it fades when
         # the next trick begins. Errors and hints stay until your next action.
         self._message_trick = self._trick_now() if kind == "info" else None
-        if self.is_mounted:
+        if self.drawn:
             self.query_one("#message", Static).update(self.message)
 
     def _trick_now(self) -> tuple[int, int] | None:
@@ -407,7 +413,7 @@ class TableScreen(Screen[None]):
         game = self.game
         if game is None or self._timer is not None:
             return
-        if not self.is_mounted or self.app.screen is not self:
+        if not self.drawn or self.app.screen is not self:
             self._deferred = True  # a page is open: carry on when the table is back
             return
         self._deferred = False
@@ -480,7 +486,7 @@ class TableScreen(Screen[None]):
                 if wait > 0 and self._timer is None:
                     self._timer = self.set_timer(wait, self._thought_due)
                     return
-                if self.is_mounted:
+                if self.drawn:
                     self.advance()
                 return
             cards, bot = await asyncio.to_thread(think, request)
@@ -488,7 +494,7 @@ class TableScreen(Screen[None]):
                 return
             self._thinking = None
             self._guarded(lambda: game.thought(request, cards, bot))
-            if not self.is_mounted:
+            if not self.drawn:
                 return
             try:
                 self._note_autopass()
@@ -929,7 +935,7 @@ class TableScreen(Screen[None]):
         status line, and at a local table the decline once it runs out (a network table's
         server declines for them)."""
         game = self.game
-        if game is None or not game.revolution or not self.is_mounted:
+        if game is None or not game.revolution or not self.drawn:
             return
         if self.app.screen is not self:
             return
