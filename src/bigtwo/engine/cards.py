@@ -133,20 +133,25 @@ class Card(int):
         return RANK_NAMES[self.rank] + SUIT_SYMBOLS[self.suit]
 
     def __str__(self) -> str:
-        return RANKS[self.rank] + SUITS[self.suit]
+        return _TEXTS[self]
 
     def __repr__(self) -> str:
         return f"Card.parse('{self}')"
 
 
 CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(52))
+# Each card's ASCII notation by index, and the cards by that notation: the server writes and
+# every client reads cards in it (thousands of times a second), so both skip the general parser.
+_TEXTS: tuple[str, ...] = tuple(RANKS[i >> 2] + SUITS[i & 3] for i in range(52))
+_CARD_OF_TEXT: dict[str, Card] = {text: card for text, card in zip(_TEXTS, CARDS, strict=True)}
 
 
 def card_text(cards: Card | Mask) -> str:
     """ASCII notation of a mask (or of one card), ascending: ``3d 4c 5h``."""
     if isinstance(cards, Card):
-        return str(cards)
-    return " ".join(str(CARDS[i]) for i in card_indices(cards))
+        return _TEXTS[cards]
+    texts = _TEXTS
+    return " ".join([texts[i] for i in card_indices(cards)])
 
 
 def card_symbols(cards: Card | Mask) -> str:
@@ -274,10 +279,12 @@ def parse_cards(text: str) -> CardSet:
     if not isinstance(text, str):
         raise NotationError(f"Cards must be written as text, not {type(text).__name__}")
     mask = 0
-    for token in _SEPARATORS.split(text.strip()):
+    tokens = text.split() if "," not in text and ";" not in text else _SEPARATORS.split(text)
+    for token in tokens:
         if not token:
             continue
-        for card in _split_token(token):
+        one = _CARD_OF_TEXT.get(token)  # the common case: one card in canonical notation
+        for card in _split_token(token) if one is None else (one,):
             bit = 1 << card
             if mask & bit:
                 raise NotationError(f"{card} is named twice", str(card))

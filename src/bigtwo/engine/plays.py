@@ -392,13 +392,21 @@ def _rank_mask_of_suited(mask: int, suit: int) -> int:
 
 
 _CATALOGS: dict[Rules, Catalog] = {}
+# The rule set asked for last, by identity, with its catalogue: callers ask again and again for
+# the same Rules object, and hashing a Rules (every field) costs more than the lookup saves.
+_last: tuple[Rules, Catalog] | None = None
 
 
 def catalog_for(rules: Rules) -> Catalog:
     """The catalogue of a rule set, built once."""
+    global _last
+    last = _last
+    if last is not None and last[0] is rules:
+        return last[1]
     catalog = _CATALOGS.get(rules)
     if catalog is None:
         catalog = _CATALOGS[rules] = Catalog(rules)
+    _last = (rules, catalog)
     return catalog
 
 
