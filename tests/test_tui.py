@@ -126,6 +126,19 @@ async def test_table_shows_players_trick_and_your_lead(tmp_path: Path) -> None:
         assert table(app).query_one("#btn-pass").disabled
 
 
+async def test_a_table_being_taken_down_draws_nothing(tmp_path: Path) -> None:
+    """A redraw or an advance queued before quitting, run while the app takes the table's
+    widgets down, does nothing (it raised NoMatches, a traceback at quit)."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = table(app)
+    assert screen.is_mounted and not screen.children  # taken down, not yet unmounted
+    screen.redraw()
+    screen.advance()
+    screen.say("a message after quitting")
+
+
 async def test_select_and_play_by_keys(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:

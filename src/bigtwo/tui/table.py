@@ -231,7 +231,7 @@ class TableScreen(Screen[None]):
     def drawn(self) -> bool:
         """Whether the table's widgets are there to draw on: mounted, and not being taken
         down (the app quitting, or the screen leaving) while a callback was still queued."""
-        return self.is_mounted and self.app.is_running and not self._pruning
+        return self.is_mounted and not self._pruning and self.app.is_running
 
     def redraw(self) -> None:
         game = self.game
