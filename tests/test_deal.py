@@ -32,6 +32,7 @@ from bigtwo.engine import (
 )
 from bigtwo.engine.cards import FULL_DECK
 from bigtwo.engine.deal import deal_hands
+from depths import depths
 
 PRESETS = preset_names()
 PALM = Rules.preset("palm")
@@ -439,14 +440,24 @@ def snapshot(deal: Deal) -> tuple[object, ...]:
     )
 
 
+@pytest.mark.parametrize("examples", depths(60))
 @pytest.mark.parametrize("preset", PRESETS)
-@settings(max_examples=200, deadline=None)
-@given(seed=st.integers(0, 2**32))
 def test_random_deals_conserve_cards_and_end_with_one_player_out(
-    preset: str, seed: int, random_deal_steps: Callable[..., Iterator[Deal]]
+    preset: str, examples: int, random_deal_steps: Callable[..., Iterator[Deal]]
 ) -> None:
+    rules = Rules.preset(preset)
+
+    @settings(max_examples=examples, deadline=None)
+    @given(seed=st.integers(0, 2**32))
+    def check(seed: int) -> None:
+        conserves_cards(random_deal_steps(rules, seed))
+
+    check()
+
+
+def conserves_cards(steps: Iterator[Deal]) -> None:
     deal: Deal | None = None
-    for deal in random_deal_steps(Rules.preset(preset), seed):
+    for deal in steps:
         dealt = 0
         for hand in deal.dealt:
             dealt |= hand
@@ -468,11 +479,20 @@ def test_random_deals_conserve_cards_and_end_with_one_player_out(
     assert last.seat == deal.winner and last.play is not None and last.trick_over
 
 
+@pytest.mark.parametrize("examples", depths(30))
 @pytest.mark.parametrize("preset", PRESETS)
-@settings(max_examples=100, deadline=None)
-@given(seed=st.integers(0, 2**32))
-def test_undo_restores_the_exact_state(preset: str, seed: int) -> None:
+def test_undo_restores_the_exact_state(preset: str, examples: int) -> None:
     rules = Rules.preset(preset)
+
+    @settings(max_examples=examples, deadline=None)
+    @given(seed=st.integers(0, 2**32))
+    def check(seed: int) -> None:
+        undo_restores(rules, seed)
+
+    check()
+
+
+def undo_restores(rules: Rules, seed: int) -> None:
     rng = random.Random(seed)
     deal = Deal.from_seed(rules, rng.randrange(1 << 30), rng.choice(rules.players))
     history = [snapshot(deal)]

@@ -22,11 +22,15 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from websockets.sync.client import connect
 
 from bigtwo.server.protocol import PROTOCOL
+from depths import depths
 from test_server_support import Server
 
+# make test sends each operation a dozen requests; the thorough run (marked slow: make
+# test-slow and CI) a hundred.
 FUZZ = settings(
-    max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True
+    max_examples=12, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True
 )
+THOROUGH = settings(FUZZ, max_examples=100)
 LEFT_OUT = [positive_data_acceptance]
 
 
@@ -44,8 +48,18 @@ def test_every_operation_answers_as_declared(case: schemathesis.Case) -> None:
     case.call_and_validate(excluded_checks=LEFT_OUT)
 
 
+@pytest.mark.slow
+@schema.parametrize()
+@THOROUGH
+def test_every_operation_answers_as_declared_to_a_hundred_requests(
+    case: schemathesis.Case,
+) -> None:
+    case.call_and_validate(excluded_checks=LEFT_OUT)
+
+
+@pytest.mark.parametrize("examples", depths(25, 200))
 @pytest.mark.parametrize("status", ["waiting", "playing"])
-def test_room_operations_on_a_real_room(server: Server, status: str) -> None:
+def test_room_operations_on_a_real_room(server: Server, status: str, examples: int) -> None:
     """The codes generated above are mostly of no room: here every operation on a room is
     fuzzed against one that exists, waiting for players or being played."""
     seats = ["human"] + (["computer:greedy"] * 3 if status == "playing" else ["human"] * 3)
@@ -73,7 +87,7 @@ def test_room_operations_on_a_real_room(server: Server, status: str) -> None:
     )
 
     @given(case=cases)
-    @settings(FUZZ, max_examples=60)
+    @settings(FUZZ, max_examples=examples)
     def fuzz(case: schemathesis.Case) -> None:
         response = case.call()
         assert response.status_code < 500, (case.method, case.formatted_path, response.text)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -26,6 +25,7 @@ from bigtwo.engine import (
 )
 from bigtwo.engine.cards import FULL_DECK, card_indices
 from bigtwo.engine.rules import FIVE_CARD_KINDS, FOUR_CARD_KINDS
+from depths import depths
 
 PRESETS = preset_names()
 PALM, TEXTBOOK = Rules.preset("palm"), Rules.preset("textbook")
@@ -210,15 +210,7 @@ def check_against_brute_force(rules: Rules, hand: int, seed: int) -> None:
         same(legal_plays(hand, rules, to_beat=to_beat), brute_force(hand, rules, to_beat=to_beat))
 
 
-# The brute force is slow: ``make test`` checks a few dozen hands of each preset, the thorough
-# run (marked ``slow``: ``make test-slow`` and CI) ten times as many.
-def depths(quick: int) -> list[Any]:
-    return [
-        pytest.param(quick, id="quick"),
-        pytest.param(quick * 10, id="thorough", marks=pytest.mark.slow),
-    ]
-
-
+# The brute force is slow: a few dozen hands of each preset in make test (see depths).
 @pytest.mark.parametrize("examples", depths(40))
 @pytest.mark.parametrize("preset", PRESETS)
 def test_legal_plays_equal_brute_force(preset: str, examples: int) -> None:
