@@ -59,6 +59,7 @@ def test_a_first_visit_chooses_a_name_and_picture_never_you(new_page: Any, serve
     other = new_page(named=False)
     other.goto(page.locator("[data-share-link]").input_value())
     other.locator("dialog.welcome-dialog[open]").get_by_role("button", name="Later").click()
+    other.wait_for_selector("dialog.welcome-dialog", state="detached")  # its name field too
     assert other.locator("input[name=name]").input_value() == ""  # no "You" made up
     other.locator("[data-sit]").first.click()
     again = other.locator("dialog.welcome-dialog[open]")
