@@ -389,24 +389,56 @@ def _hand(player: Client) -> list[str]:
     return []
 
 
-@given(
-    frames=st.lists(FRAMES, min_size=8, max_size=40),
-    start=st.sampled_from([True, True, True, False]),
-    finish=st.booleans(),
-    preset=st.sampled_from(["textbook", "hongkong", "taiwan", "pusoy-dos"]),
-    rules=RULES,
-    seed=st.integers(0, 2**30),
-)
-# No shrinking: each example replays a table many times, so shrinking one would take minutes;
-# a failure shows the example as it was found.
-@settings(
-    max_examples=30,
+TABLES = {
+    "frames": st.lists(FRAMES, min_size=8, max_size=40),
+    "start": st.sampled_from([True, True, True, False]),
+    "finish": st.booleans(),
+    "preset": st.sampled_from(["textbook", "hongkong", "taiwan", "pusoy-dos"]),
+    "rules": RULES,
+    "seed": st.integers(0, 2**30),
+}
+# make test fuzzes a dozen tables; the thorough run (marked slow: make test-slow, CI) ten times
+# as many. No shrinking: each example replays a table many times, so shrinking one would take
+# minutes; a failure shows the example as it was found.
+FUZZ_TABLES = settings(
+    max_examples=12,
     deadline=None,
     suppress_health_check=list(HealthCheck),
     derandomize=True,
     phases=[Phase.explicit, Phase.generate],
 )
+
+
+@given(**TABLES)
+@FUZZ_TABLES
 def test_no_message_breaks_a_table(
+    app_client: tuple[TestClient, Path],
+    frames: list[Frame],
+    start: bool,
+    finish: bool,
+    preset: str,
+    rules: dict[str, Any],
+    seed: int,
+) -> None:
+    no_message_breaks_a_table(app_client, frames, start, finish, preset, rules, seed)
+
+
+@pytest.mark.slow
+@given(**TABLES)
+@settings(FUZZ_TABLES, max_examples=120)
+def test_no_message_breaks_a_hundred_and_twenty_tables(
+    app_client: tuple[TestClient, Path],
+    frames: list[Frame],
+    start: bool,
+    finish: bool,
+    preset: str,
+    rules: dict[str, Any],
+    seed: int,
+) -> None:
+    no_message_breaks_a_table(app_client, frames, start, finish, preset, rules, seed)
+
+
+def no_message_breaks_a_table(
     app_client: tuple[TestClient, Path],
     frames: list[Frame],
     start: bool,
