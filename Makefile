@@ -102,7 +102,7 @@ js: node-deps
 CHECKS_LOG := $(VENV)/checks.log
 test: $(STAMP) browser-deps services node-deps
 	@{ $(MAKE) --no-print-directory lint js > $(CHECKS_LOG) 2>&1; echo $$? > $(CHECKS_LOG).rc; } & \
-	$(PYTEST) src tests; status=$$?; wait; \
+	$(MAKE) --no-print-directory unit; status=$$?; wait; \
 	echo "--- lint, types and the browser client's checks (run beside pytest):"; cat $(CHECKS_LOG); \
 	checks=$$(cat $(CHECKS_LOG).rc); rm -f $(CHECKS_LOG) $(CHECKS_LOG).rc; \
 	[ $$status = 0 ] && [ $$checks = 0 ]

@@ -41,6 +41,7 @@ from bigtwo.server.app import create_app
 from bigtwo.server.hub import Limits, Settings
 from bigtwo.server.protocol import CLOSE_SERVER_ERROR, PROTOCOL, messages_schema
 from bigtwo.server.storage import SQLiteStore
+from depths import depths
 from test_server_support import assert_no_foreign_cards, cards_left, dealt_hands, restored_table
 
 with warnings.catch_warnings():  # Starlette would rather have httpx2, which is not installed
@@ -401,7 +402,6 @@ TABLES = {
 # as many. No shrinking: each example replays a table many times, so shrinking one would take
 # minutes; a failure shows the example as it was found.
 FUZZ_TABLES = settings(
-    max_examples=12,
     deadline=None,
     suppress_health_check=list(HealthCheck),
     derandomize=True,
@@ -409,33 +409,21 @@ FUZZ_TABLES = settings(
 )
 
 
-@given(**TABLES)
-@FUZZ_TABLES
-def test_no_message_breaks_a_table(
-    app_client: tuple[TestClient, Path],
-    frames: list[Frame],
-    start: bool,
-    finish: bool,
-    preset: str,
-    rules: dict[str, Any],
-    seed: int,
-) -> None:
-    no_message_breaks_a_table(app_client, frames, start, finish, preset, rules, seed)
+@pytest.mark.parametrize("examples", depths(12))
+def test_no_message_breaks_a_table(app_client: tuple[TestClient, Path], examples: int) -> None:
+    @given(**TABLES)
+    @settings(FUZZ_TABLES, max_examples=examples)
+    def check(
+        frames: list[Frame],
+        start: bool,
+        finish: bool,
+        preset: str,
+        rules: dict[str, Any],
+        seed: int,
+    ) -> None:
+        no_message_breaks_a_table(app_client, frames, start, finish, preset, rules, seed)
 
-
-@pytest.mark.slow
-@given(**TABLES)
-@settings(FUZZ_TABLES, max_examples=120)
-def test_no_message_breaks_a_hundred_and_twenty_tables(
-    app_client: tuple[TestClient, Path],
-    frames: list[Frame],
-    start: bool,
-    finish: bool,
-    preset: str,
-    rules: dict[str, Any],
-    seed: int,
-) -> None:
-    no_message_breaks_a_table(app_client, frames, start, finish, preset, rules, seed)
+    check()
 
 
 def no_message_breaks_a_table(
