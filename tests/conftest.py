@@ -10,6 +10,7 @@ plain functions; nothing here decides a rule, it only drives the engine.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import pathlib
 import random
@@ -165,3 +166,17 @@ def pytest_ignore_collect(collection_path: pathlib.Path, config: pytest.Config) 
     if collection_path.name == "test_learn_train.py":
         return "train" not in (config.getoption("markexpr") or "").replace("not train", "")
     return None
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Make the garbage collector cheaper for the run, which it does not change otherwise.
+
+    What collection built (the modules, the tests, their strategies) lives to the end of the
+    run: frozen, full collections no longer walk it. And full collections come a tenth as
+    often: the play catalogues and Textual's render caches are long-lived too, and each full
+    collection walks them. Measured on the terminal tests, the collector took a fifth of their
+    CPU time before; on the whole suite this takes pytest's CPU time from 5 min 36 s to 4 min
+    31 s (three workers, two cores)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(700, 10, 100)
