@@ -493,3 +493,26 @@ def naive_kind(cards: list[int], rules: Rules) -> str | None:
     if flush and "flush" in five:
         return "flush"
     return None
+
+
+def test_only_the_recently_used_catalogues_are_kept() -> None:
+    """Each rule set gets a catalogue; a server's rooms may each bring their own options, so
+    only the last MAX_CATALOGS are kept, and one let go is built again, with equal plays."""
+    from bigtwo.engine import plays as plays_module
+
+    palm = Rules.preset("palm")
+    first = plays_module.catalog_for(palm)
+    pair = parse_cards("3d 3c")
+    before = classify(pair, palm)
+    # Rule sets that differ only in their name: each is a rule set of its own.
+    others = [palm.replace(name=f"room {i}") for i in range(plays_module.MAX_CATALOGS + 5)]
+    for rules in others:
+        assert classify(pair, rules) == before
+    assert len(plays_module._CATALOGS) == plays_module.MAX_CATALOGS
+    assert palm not in plays_module._CATALOGS
+    again = plays_module.catalog_for(palm)
+    assert again is not first
+    assert classify(pair, palm) == before
+    # The rule set used last stays, the oldest goes.
+    assert others[-1] in plays_module._CATALOGS
+    assert others[0] not in plays_module._CATALOGS

@@ -24,6 +24,7 @@ Cards may be named in any way :func:`~bigtwo.engine.cards.to_mask` reads; a
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from enum import Enum
 from itertools import combinations
 from typing import Final
@@ -158,6 +159,9 @@ class Catalog:
             else {}
         )
         self.cache: dict[int, Play] = {}
+        # Tables an expansion builds on this catalogue (by the expansion's name), kept and
+        # let go with it.
+        self.expansions: dict[str, object] = {}
 
     # -- building plays of a known kind ----------------------------------------------------
     def make(self, mask: int, kind: Kind) -> Play:
@@ -391,14 +395,18 @@ def _rank_mask_of_suited(mask: int, suit: int) -> int:
     return out
 
 
-_CATALOGS: dict[Rules, Catalog] = {}
+# The catalogues of the rule sets used lately, the least recently used let go beyond
+# MAX_CATALOGS: a server's rooms may each bring rule options of their own, and a catalogue
+# holds up to some 20,000 plays (a few megabytes). One let go is built again when asked for.
+MAX_CATALOGS: Final = 32
+_CATALOGS: OrderedDict[Rules, Catalog] = OrderedDict()
 # The rule set asked for last, by identity, with its catalogue: callers ask again and again for
 # the same Rules object, and hashing a Rules (every field) costs more than the lookup saves.
 _last: tuple[Rules, Catalog] | None = None
 
 
 def catalog_for(rules: Rules) -> Catalog:
-    """The catalogue of a rule set, built once."""
+    """The catalogue of a rule set, built once (while it stays among the recently used)."""
     global _last
     last = _last
     if last is not None and last[0] is rules:
@@ -406,6 +414,10 @@ def catalog_for(rules: Rules) -> Catalog:
     catalog = _CATALOGS.get(rules)
     if catalog is None:
         catalog = _CATALOGS[rules] = Catalog(rules)
+        if len(_CATALOGS) > MAX_CATALOGS:
+            _CATALOGS.popitem(last=False)
+    else:
+        _CATALOGS.move_to_end(rules)
     _last = (rules, catalog)
     return catalog
 

@@ -194,9 +194,11 @@ class RevolutionCatalog:
 
     @staticmethod
     def of(rules: Rules) -> RevolutionCatalog:
-        found = _CATALOGS.get(rules)
-        if found is None:
-            found = _CATALOGS[rules] = RevolutionCatalog(catalog_for(rules))
+        """The catalogue of a rule set, kept with its 52-card catalogue (and let go with it)."""
+        catalog = catalog_for(rules)
+        found = catalog.expansions.get("revolution")
+        if not isinstance(found, RevolutionCatalog):
+            found = catalog.expansions["revolution"] = RevolutionCatalog(catalog)
         return found
 
     def classify(self, mask: int) -> RevolutionPlay | None:
@@ -341,8 +343,6 @@ class RevolutionCatalog:
         out.sort(key=lambda p: (p.size, kind_rank[p.kind], p.power, p.mask))
         return out
 
-
-_CATALOGS: dict[Rules, RevolutionCatalog] = {}
 
 __all__ = [
     "ALL_CARDS",
