@@ -91,22 +91,14 @@ def shown_v(page: Any) -> int:
 
 def take_turn(page: Any) -> str:
     """Act once through clicks: Hint picks a legal play, then Play; Pass when nothing beats
-    the table. Waits until the page shows the outcome. Returns "play" or "pass"."""
+    the table. Waits until the page shows the outcome. Returns "play" or "pass", or "blocked"
+    when the turn was gone before the click (below)."""
     before = shown_v(page)
-    try:
-        page.click("[data-action=hint]", timeout=1500)
-    except Exception:
-        # A deal ended (score sheet) as we were about to act, or the turn was never really
-        # ours: the server passed for us at once (autopass) right after giving it to us.
-        if page.locator("dialog[open], .cover").count() or not my_turn(page):
-            return "blocked"
-        raise
-    if page.locator(".hand .hand-card.selected").count():
-        page.click("[data-action=play]")
-        done = "play"
-    else:
-        page.click("[data-action=pass]")
-        done = "pass"
+    if not _click_while_my_turn(page, "[data-action=hint]"):
+        return "blocked"
+    done = "play" if page.locator(".hand .hand-card.selected").count() else "pass"
+    if not _click_while_my_turn(page, f"[data-action={done}]"):
+        return "blocked"
     wait_until(
         lambda: (
             shown_v(page) > before
@@ -115,6 +107,21 @@ def take_turn(page: Any) -> str:
         what=f"the {done} to show",
     )
     return done
+
+
+def _click_while_my_turn(page: Any, selector: str) -> bool:
+    """Click a turn's button; False when the turn was gone first: a deal ended (score sheet)
+    as we were about to act, or the server acted for the seat (an automatic pass right after
+    giving it the turn, or its turn timer ran out on a loaded machine). The buttons act on
+    the page and never navigate, so the click does not wait for navigations."""
+    try:
+        page.click(selector, timeout=1500, no_wait_after=True)
+    except Exception:
+        if page.locator("dialog[open], .cover").count() or not my_turn(page):
+            return False
+        # Still our turn: a busy page was slow to take the click; give it the usual time.
+        page.click(selector, no_wait_after=True)
+    return True
 
 
 def wait_until(

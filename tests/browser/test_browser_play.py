@@ -215,7 +215,10 @@ def test_reload_rejoins_the_seat_with_the_same_state(
     with capsys.disabled():  # printed in every run, not only with -s
         print(f"\nfirst render of the table after reload: {first_render_ms:.0f} ms from navigation "
               f"({elapsed * 1000:.0f} ms wall, loopback)")  # fmt: skip
-    assert first_render_ms < 1000
+    # The figure is the measurement (about 100-200 ms on a quiet machine); the bound only
+    # catches a render that waits on something (a timer, a second round trip), with room for
+    # a loaded machine (1.1 s seen with four browsers beside the whole suite on two cores).
+    assert first_render_ms < 5000
     after = {
         "hand": hand_cards(page),
         "trick": page.locator(".trick").get_attribute("data-trick"),
