@@ -413,15 +413,8 @@ FUZZ_TABLES = settings(
 def test_no_message_breaks_a_table(app_client: tuple[TestClient, Path], examples: int) -> None:
     @given(**TABLES)
     @settings(FUZZ_TABLES, max_examples=examples)
-    def check(
-        frames: list[Frame],
-        start: bool,
-        finish: bool,
-        preset: str,
-        rules: dict[str, Any],
-        seed: int,
-    ) -> None:
-        no_message_breaks_a_table(app_client, frames, start, finish, preset, rules, seed)
+    def check(**table: Any) -> None:  # the arguments of no_message_breaks_a_table below
+        no_message_breaks_a_table(app_client, **table)
 
     check()
 
