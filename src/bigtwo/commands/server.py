@@ -222,7 +222,7 @@ def _serve(args: argparse.Namespace) -> int:
         max_tables=args.max_tables,
         seat_grace=args.seat_grace or None,
         seats_per_address=args.seats_per_address,
-        tune_gc=True,
+        scheduled_gc=True,
         think=args.think,
         think_workers=args.think_workers,
         think_budget=args.think_budget,

@@ -36,7 +36,8 @@ from ..match.settings import RuleSet
 from ..service.config import MAX_NAME, ConfigError, TableConfig, clean_text
 from ..service.declare import Declared, NotJson, parse_json, words
 from ..service.table import Refused, TableStatus
-from .hub import Connection, Hub, Settings, is_room_code, tune_gc
+from .collector import collect_garbage
+from .hub import Connection, Hub, Settings, is_room_code
 from .limits import KeyedLimiter
 from .openapi import openapi_spec
 from .protocol import (
@@ -623,8 +624,6 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
         loaded = hub.load_all()
         if loaded:
             log.info("reloaded %d open tables from the log", loaded)
-        if hub.settings.tune_gc:
-            tune_gc()
         hub.thinker.start()  # the computer players' workers load while the server starts
 
         async def sweeper() -> None:
@@ -633,6 +632,8 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
                 hub.sweep()
 
         tasks = [asyncio.create_task(sweeper()), asyncio.create_task(hub.lag.watch())]
+        if hub.settings.scheduled_gc:
+            tasks.append(asyncio.create_task(collect_garbage()))
         try:
             yield
         finally:

@@ -32,7 +32,8 @@ import httpx
 
 from ..service.table import TableStatus
 from .client import BotClient, Lobby, ServerError
-from .hub import LoopLag, tune_gc
+from .collector import collect_garbage
+from .hub import LoopLag
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -159,8 +160,8 @@ async def _bench(
         started = sum(1 for b in bots if b.state.status == TableStatus.PLAYING) // 4
         setup_seconds = time.perf_counter() - setup_start
         # The bots are the measuring instrument: their own collector pauses would show up
-        # as server latency, so they get the server's tuning too.
-        tune_gc()
+        # as server latency, so they get the server's schedule too.
+        collector = asyncio.create_task(collect_garbage())
         await asyncio.sleep(min(2.0, max(0.5, think * 2)))  # warm up into steady state
         await _stats(lobby, stats_token)  # starts the server's loop-lag window afresh
         lag = LoopLag()
@@ -177,6 +178,7 @@ async def _bench(
         load_after = os.getloadavg()
         received_in_window = received[0] - received_before
         lag_task.cancel()
+        collector.cancel()
         stats = await _stats(lobby, stats_token)
         latencies = sorted(lat for b in bots for sent, lat in b.latencies if t0 <= sent < t1)
         refusals = sum(len(b.refusals) for b in bots)

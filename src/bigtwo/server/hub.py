@@ -128,7 +128,7 @@ class Settings:
     # Seats one address may hold at once without having connected to them yet (0: no limit).
     seats_per_address: int = 8
     resync_gap: int = 200
-    tune_gc: bool = False  # set by ``bigtwo serve``: see :func:`tune_gc`
+    scheduled_gc: bool = False  # set by ``bigtwo serve``: see :mod:`bigtwo.server.collector`
     think: str = "process"  # where computers think: process, thread or inline (the loop)
     think_workers: int | None = None  # default: one fewer than the CPUs, at least one
     think_budget: float = 4.0  # seconds a computer may take before it plays the cheapest
@@ -1160,21 +1160,3 @@ def process_memory() -> dict[str, float]:
     except OSError:
         pass
     return {"rss_mb": round(rss, 1), "peak_rss_mb": round(peak, 1)}
-
-
-def tune_gc() -> None:
-    """Tune the garbage collector for a process that holds many long-lived objects.
-
-    With the default thresholds a busy server runs a full collection every few seconds, and
-    each one stops every table for tens to hundreds of milliseconds (measured: up to 260 ms on
-    a loaded two-core machine), which is most of the latency tail. Reference counting frees
-    almost everything here; the collector only finds cycles, so it can run far less often.
-    Objects alive now (modules, loaded tables) are frozen out of its scans.
-    """
-    import gc
-
-    gc.collect()
-    gc.freeze()
-    # Young collections every 10 000 allocations take a few milliseconds; full ones all but
-    # never happen during play.
-    gc.set_threshold(10_000, 50, 100)

@@ -1,0 +1,57 @@
+"""The garbage collector on the event loop's schedule (bigtwo.server.collector)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+
+from bigtwo.server.collector import collect_garbage
+
+
+class Node:
+    """A reference cycle that only the collector can free."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+async def test_young_cycles_are_freed_on_the_loops_schedule_and_the_collector_comes_back():
+    task = asyncio.create_task(collect_garbage(young_seconds=0.01, full_seconds=3600))
+    try:
+        await asyncio.sleep(0.02)
+        assert not gc.isenabled()  # no collection starts in the middle of a table's command
+        gone = weakref.ref(Node())  # the cycle is garbage at once, but only a scan finds it
+        assert gone() is not None
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if gone() is None:
+                break
+        assert gone() is None
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    assert gc.isenabled()
+
+
+async def test_a_cycle_that_outlived_the_young_scans_is_freed_by_the_full_collection():
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    task = asyncio.create_task(collect_garbage(young_seconds=0.01, full_seconds=0.5))
+    try:
+        await asyncio.sleep(0.02)  # started (what was alive before is frozen out of its scans)
+        old = Node()
+        await asyncio.sleep(0.05)  # a few young collections: ``old`` survives them (it is alive)
+        gone = weakref.ref(old)
+        del old  # now garbage, in an older generation that young scans never look at
+        await asyncio.sleep(0.1)
+        if loop.time() - started < 0.45:  # (a slow machine may have reached the full one)
+            assert gone() is not None
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if gone() is None:
+                break
+        assert gone() is None
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
