@@ -97,14 +97,21 @@ async def test_a_fault_in_the_middle_of_a_command_leaves_memory_as_the_log_has_i
     runner.on_frame(conn, json.dumps({**play, "id": "a2"}))
     await asyncio.sleep(0.01)
     assert any(m["type"] == "ack" and m["id"] == "a2" for m in socket.messages())
-    moves = 0
-    while runner.service.status == "playing" and moves < 200:
-        mine = _my_play(runner)
-        if mine is not None:
-            runner.on_frame(conn, json.dumps({**mine, "id": f"m{moves}"}))
-            moves += 1
-        elif runner.service.between is not None:
-            runner.on_frame(conn, json.dumps({"type": "next"}))
+    # One message for each state the table is in (again only after a while: a message sent
+    # at every poll would be refused for its rate, and too many refusals close the connection).
+    loop = asyncio.get_running_loop()
+    sent_at: dict[int, float] = {}
+    deadline = loop.time() + 60
+    while runner.service.status == "playing" and loop.time() < deadline:
+        svc, now = runner.service, loop.time()
+        if now - sent_at.get(svc.state_v, -1.0) > 0.5:
+            mine = _my_play(runner)
+            if mine is not None:
+                runner.on_frame(conn, json.dumps({**mine, "id": f"m{svc.state_v}"}))
+                sent_at[svc.state_v] = now
+            elif svc.between is not None:
+                runner.on_frame(conn, json.dumps({"type": "next"}))
+                sent_at[svc.state_v] = now
         await asyncio.sleep(0.005)
     assert runner.service.status == "finished"
     again = hub.rebuild(runner.code)
