@@ -33,6 +33,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     serve.add_argument("--memory", action="store_true", help="keep tables in memory only")
     serve.add_argument(
+        "--cluster",
+        metavar="REDIS_URL",
+        default="",
+        help="run as one node of several sharing --db (a postgresql:// database), with their "
+        "leases and messages in this Redis (redis://host:port/db)",
+    )
+    serve.add_argument(
         "--sync",
         choices=("normal", "full"),
         default="normal",
@@ -204,6 +211,27 @@ def _serve(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
+    if args.cluster:
+        from ..server.sql import is_postgres_url
+
+        if not is_postgres_url(args.db or ""):
+            print(
+                "bigtwo serve: --cluster needs the nodes' shared database: "
+                "--db postgresql://user@host:port/dbname",
+                file=sys.stderr,
+            )
+            return 2
+        try:
+            import redis
+
+            redis.Redis.from_url(args.cluster, socket_connect_timeout=5).ping()
+        except ImportError:
+            print("bigtwo serve: --cluster needs redis-py: pip install 'bigtwo[cluster]'",
+                  file=sys.stderr)  # fmt: skip
+            return 2
+        except (redis.RedisError, ValueError) as exc:
+            print(f"bigtwo serve: cannot reach Redis at {args.cluster}: {exc}", file=sys.stderr)
+            return 2
     store: TableStore
     if args.memory:
         store, where = MemoryStore(), "memory only"
@@ -228,6 +256,7 @@ def _serve(args: argparse.Namespace) -> int:
         think_budget=args.think_budget,
         stats_token=args.stats_token,
         trusted_proxies=tuple(args.trusted_proxy),
+        cluster=args.cluster,
     )
     app = create_app(store, settings)
     if args.log_level in ("info", "debug"):

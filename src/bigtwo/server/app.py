@@ -36,6 +36,7 @@ from ..match.settings import RuleSet
 from ..service.config import MAX_NAME, ConfigError, TableConfig, clean_text
 from ..service.declare import Declared, NotJson, parse_json, words
 from ..service.table import Refused, TableStatus
+from .cluster import ClusterRouting
 from .collector import collect_garbage
 from .hub import Connection, Hub, Settings, is_room_code
 from .limits import KeyedLimiter
@@ -634,12 +635,16 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
         tasks = [asyncio.create_task(sweeper()), asyncio.create_task(hub.lag.watch())]
         if hub.settings.scheduled_gc:
             tasks.append(asyncio.create_task(collect_garbage()))
+        if hub.cluster is not None:
+            await hub.cluster.start(app)
         try:
             yield
         finally:
             for task in tasks:
                 task.cancel()
             hub.shutdown()
+            if hub.cluster is not None:  # after the tables stopped: others take them up now
+                await hub.cluster.stop()
             await asyncio.sleep(0.05)  # let the close frames go out
             hub.store.close()
 
@@ -663,7 +668,10 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
     ]
     if WEB_DIR.is_dir():
         routes.append(Mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web"))
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Hardening)])
+    middleware = [Middleware(Hardening)]
+    if hub.cluster is not None:  # first: a table another node runs is answered there
+        middleware.insert(0, Middleware(ClusterRouting, cluster=hub.cluster))
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.hub = hub
     # Lobby writes (room creation, joining) per address, in bounded memory.
     app.state.limiter = KeyedLimiter(rate=100.0, burst=5000.0)

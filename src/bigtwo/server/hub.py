@@ -41,6 +41,7 @@ from ..service.table import (
     ThinkRequest,
     hash_token,
 )
+from .cluster import Cluster
 from .limits import KeyedLimiter, TokenBucket
 from .protocol import (
     ACTION_LIMIT,
@@ -133,6 +134,7 @@ class Settings:
     think_workers: int | None = None  # default: one fewer than the CPUs, at least one
     think_budget: float = 4.0  # seconds a computer may take before it plays the cheapest
     snapshot_every: int = 200  # commands a table stores between two snapshots of it
+    cluster: str = ""  # Redis URL of the cluster this node is part of ("": a server alone)
 
 
 def actor_of(code: str, seat: int | None, address: str) -> tuple[str | int, ...]:
@@ -571,6 +573,8 @@ class TableRunner:
         if self.service.status == TableStatus.FINISHED and self.finished_at is None:
             self.finished_at = time.monotonic()
             self.hub.store.set_status(self.code, TableStatus.FINISHED)
+            if self.hub.cluster is not None:  # nothing left to run: no node need take it up
+                self.hub.cluster.finished(self.code)
         self._send_clock()
         self._reschedule()
         self._maybe_think()
@@ -801,6 +805,10 @@ class Hub:
         self.thinker = Thinker(
             self.settings.think, self.settings.think_workers, self.settings.think_budget
         )
+        # Several servers over one database: each table runs where its lease is.
+        self.cluster: Cluster | None = None
+        if self.settings.cluster:
+            self.cluster = Cluster(self.settings.cluster, getattr(store, "where", "memory"), self)
 
     # -- connections -----------------------------------------------------------------------------
     def admit(self, runner: TableRunner, conn: Connection, seat: int | None) -> None:
@@ -865,8 +873,12 @@ class Hub:
         return None if stored is None else stored[1]
 
     def _restore(self, code: str) -> TableRunner | None:
+        if self.cluster is not None and not self.cluster.claim(code):
+            return None  # another node runs it (requests for it are forwarded there)
         stored = self._stored(code)
         if stored is None:
+            if self.cluster is not None:
+                self.cluster.release(code)
             return None
         room, service = stored
         runner = TableRunner(self, service)
@@ -890,6 +902,19 @@ class Hub:
 
     def unload(self, code: str) -> None:
         self.tables.pop(code, None)
+        if self.cluster is not None:
+            self.cluster.release(code)
+
+    def drop(self, code: str) -> None:
+        """Stop running table ``code`` here at once (its lease went to another node): its
+        connections are told to reconnect, and reach it where it runs now."""
+        runner = self.tables.pop(code, None)
+        if runner is None:
+            return
+        runner.stop()
+        for c in list(runner.connections()):
+            c.close(CLOSE_TRY_AGAIN, "the table moved to another server: reconnect")
+            runner.detach(c)
 
     def create(self, config: TableConfig, creator: str | None = None) -> TableRunner:
         """A new table; ``creator`` (an address) is held to :class:`RoomLimits`. With the
@@ -909,7 +934,8 @@ class Hub:
             self._unload_idle(min(idle, key=lambda r: r.last_active))
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.tables and self.store.load(code) is None:
+            free = code not in self.tables and self.store.load(code) is None
+            if free and (self.cluster is None or self.cluster.claim(code)):
                 break
         self.store.create_room(code, config.to_json())
         runner = TableRunner(self, self._service(config, code))
@@ -930,7 +956,7 @@ class Hub:
         """Unload an idle unstarted table: stored as idle, it comes back if someone uses its
         code (but is not reloaded at start-up)."""
         runner.stop()
-        self.tables.pop(runner.code, None)
+        self.unload(runner.code)
         self.store.set_status(runner.code, TableStatus.IDLE)
 
     def join(
@@ -1086,7 +1112,7 @@ class Hub:
                     c.close(CLOSE_QUIT, "table closed")
                     runner.detach(c)
                 runner.stop()
-                del self.tables[code]
+                self.unload(code)
                 continue
             if any(runner.connections()):
                 continue

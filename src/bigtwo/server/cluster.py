@@ -1,0 +1,405 @@
+"""Several ``bigtwo serve`` processes as one: ``--cluster redis://… --db postgresql://…``.
+
+Every node keeps its tables in the same PostgreSQL database; nodes sharing a database form one
+cluster (their Redis keys start with a digest of its URL). Each table runs on one node at a
+time, the one holding its *lease* in Redis: claimed with ``SET NX``, renewed every
+:data:`RENEW_SECONDS`, lapsing :data:`LEASE_MS` after its node stops renewing it. A node that
+finds it lost a lease drops the table at once (its connections are told to reconnect), and
+the log's ``(code, seq)`` key refuses any late write of a node that did not notice in time.
+
+A client may reach any node. A request or WebSocket for a table another node runs is forwarded
+to that node as its ASGI messages, through Redis pub/sub (each node listens on a channel of
+its own), and the owner's answer comes back the same way: the owner's application handles it
+as if the client were its own, so the client sees exactly the protocol of docs/protocol.md.
+
+Tables that should be running (the set ``running``: started, not finished, not unloaded) and
+whose lease lapsed, because their node died, are claimed by whichever node sees it first and
+rebuilt from the durable log; their clients reconnect to any node and resync by event number.
+A node shutting down (SIGTERM) gives its leases back at once, so that others take its tables
+without waiting for the leases to lapse.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import hashlib
+import json
+import logging
+import random
+import re
+import secrets
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import TYPE_CHECKING, Any
+
+from .protocol import CLOSE_TRY_AGAIN
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+log = logging.getLogger(__name__)
+
+LEASE_MS = 3000  # a lease lapses this long after its node last renewed it
+RENEW_SECONDS = 1.0  # how often a node renews its leases and looks for tables left behind
+FORWARD_TIMEOUT = 10.0  # seconds a forwarded HTTP request waits for the owner's answer
+# The paths that name a table: the requests for it go to the node that runs it.
+TABLE_PATH = re.compile(r"^/(?:ws|api/rooms|r)/([A-Za-z0-9]{1,12})(?:/|$)")
+
+# Renew the leases this node holds; answers 1 for each it kept, 0 for each it no longer holds.
+_RENEW = """
+local kept = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('get', key) == ARGV[1] then
+    redis.call('pexpire', key, ARGV[2])
+    kept[i] = 1
+  else
+    kept[i] = 0
+  end
+end
+return kept
+"""
+# Give a lease back, only if this node holds it.
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def cluster_prefix(db: str) -> str:
+    """The Redis key prefix of the cluster whose tables are in database ``db``."""
+    return "bigtwo:" + hashlib.sha256(db.encode()).hexdigest()[:12] + ":"
+
+
+def encode_asgi(message: Message) -> dict[str, Any]:
+    """An ASGI message as JSON (bytes as base64)."""
+    out: dict[str, Any] = {}
+    for key, value in message.items():
+        if isinstance(value, bytes):
+            out[key] = {"b64": base64.b64encode(value).decode()}
+        elif key == "headers":
+            out[key] = [[k.decode("latin-1"), v.decode("latin-1")] for k, v in value]
+        else:
+            out[key] = value
+    return out
+
+
+def decode_asgi(data: dict[str, Any]) -> Message:
+    out: Message = {}
+    for key, value in data.items():
+        if isinstance(value, dict) and "b64" in value:
+            out[key] = base64.b64decode(value["b64"])
+        elif key == "headers":
+            out[key] = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in value]
+        else:
+            out[key] = value
+    return out
+
+
+def _scope_to_json(scope: Scope) -> dict[str, Any]:
+    keys = ("type", "http_version", "method", "scheme", "path", "raw_path", "query_string",
+            "root_path", "headers", "client", "server", "subprotocols")  # fmt: skip
+    return encode_asgi({k: scope[k] for k in keys if k in scope})
+
+
+class Cluster:
+    """This node's part in a cluster: its leases, its channel, and the forwarding of the
+    requests for tables it does not run. Leases are claimed synchronously (a claim is rare:
+    a new table, a table coming back, a takeover) so that a table is never loaded unleased;
+    renewals, messages and takeovers run on the event loop."""
+
+    def __init__(self, redis_url: str, db: str, hub: Hub) -> None:
+        import redis
+        import redis.asyncio
+
+        self.node = secrets.token_hex(6)
+        self.prefix = cluster_prefix(db)
+        self.hub = hub
+        self.sync = redis.Redis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=5)
+        self.redis = redis.asyncio.Redis.from_url(
+            redis_url, socket_timeout=5, socket_connect_timeout=5
+        )
+        self.owned: set[str] = set()
+        self.app: ASGIApp | None = None  # the application requests are forwarded into
+        self._inbox: dict[str, asyncio.Queue[Message | None]] = {}  # conversation -> messages
+        self._peers: dict[str, str] = {}  # conversation this node serves -> the node it is for
+        self._tasks: list[asyncio.Task[None]] = []
+        self._pubsub: Any = None
+
+    # -- keys --------------------------------------------------------------------------------
+    def _lease(self, code: str) -> str:
+        return f"{self.prefix}lease:{code}"
+
+    def _alive(self, node: str) -> str:
+        return f"{self.prefix}node:{node}"
+
+    def _channel(self, node: str) -> str:
+        return f"{self.prefix}to:{node}"
+
+    @property
+    def _running(self) -> str:
+        return f"{self.prefix}running"
+
+    # -- leases (synchronous: called from the hub) ----------------------------------------------
+    def claim(self, code: str) -> bool:
+        """Take the lease of table ``code`` if nobody holds it (or this node does)."""
+        if code in self.owned:
+            return True
+        key = self._lease(code)
+        if self.sync.set(key, self.node, nx=True, px=LEASE_MS) or self._owner(code) == self.node:
+            self.owned.add(code)
+            self.sync.sadd(self._running, code)
+            return True
+        return False
+
+    def release(self, code: str, *, running: bool = False) -> None:
+        """Give the lease of ``code`` back; ``running``: someone else should take it up now
+        (a node shutting down), else the table is unloaded on purpose."""
+        self.owned.discard(code)
+        with contextlib.suppress(Exception):
+            pipe = self.sync.pipeline()
+            pipe.eval(_RELEASE, 1, self._lease(code), self.node)
+            if not running:
+                pipe.srem(self._running, code)
+            pipe.execute()
+
+    def finished(self, code: str) -> None:
+        """Table ``code`` finished: it stays here while loaded (for its record and its
+        watchers), but no node need take it up if this one goes."""
+        with contextlib.suppress(Exception):
+            self.sync.srem(self._running, code)
+
+    def _owner(self, code: str) -> str | None:
+        value = self.sync.get(self._lease(code))
+        return None if value is None else _text(value)
+
+    def owner(self, code: str) -> str | None:
+        """The node that runs table ``code`` now (None: none does)."""
+        return self.node if code in self.owned else self._owner(code)
+
+    # -- running ---------------------------------------------------------------------------------
+    async def start(self, app: ASGIApp) -> None:
+        """Listen on this node's channel and keep its leases (call once, on the loop)."""
+        self.app = app
+        await self.redis.set(self._alive(self.node), "1", px=LEASE_MS)
+        self._pubsub = self.redis.pubsub()
+        await self._pubsub.subscribe(self._channel(self.node))
+        self._tasks = [
+            asyncio.create_task(self._listen()),
+            asyncio.create_task(self._keep()),
+        ]
+
+    async def stop(self) -> None:
+        """Leave the cluster: give every lease back so that other nodes take the tables now."""
+        for task in self._tasks:
+            task.cancel()
+        for code in list(self.owned):
+            self.release(code, running=True)
+        with contextlib.suppress(Exception):
+            await self.redis.delete(self._alive(self.node))
+            if self._pubsub is not None:
+                await self._pubsub.aclose()
+            await self.redis.aclose()
+        self.sync.close()
+
+    async def _keep(self) -> None:
+        """Renew this node's leases and its sign of life; drop the tables whose lease was
+        lost; take up the tables left behind by nodes that died."""
+        while True:
+            try:
+                await self._renew()
+                await self._take_over()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: renewing leases failed; trying again")
+            await asyncio.sleep(RENEW_SECONDS)
+
+    async def _renew(self) -> None:
+        await self.redis.set(self._alive(self.node), "1", px=LEASE_MS)
+        codes = list(self.owned)
+        if not codes:
+            return
+        kept = await self.redis.eval(
+            _RENEW, len(codes), *[self._lease(c) for c in codes], self.node, LEASE_MS
+        )
+        for code, ok in zip(codes, kept, strict=True):
+            if not ok and code in self.owned:
+                log.warning("cluster: the lease of table %s was lost; dropping it", code)
+                self.owned.discard(code)
+                self.hub.drop(code)
+
+    async def _take_over(self) -> None:
+        running = [_text(c) for c in await self.redis.smembers(self._running)]
+        orphans = [c for c in running if c not in self.owned]
+        if not orphans:
+            return
+        held = await self.redis.mget([self._lease(c) for c in orphans])
+        free = [c for c, owner in zip(orphans, held, strict=True) if owner is None]
+        random.shuffle(free)  # nodes looking at once take different tables first
+        for code in free:
+            if self.hub.get(code) is None:  # claims it, then rebuilds it from the log
+                if code in self.owned:
+                    self.release(code)
+                else:
+                    await self.redis.srem(self._running, code)  # no such table any more
+
+    # -- forwarding ------------------------------------------------------------------------------
+    async def _publish(self, node: str, message: dict[str, Any]) -> None:
+        await self.redis.publish(self._channel(node), json.dumps(message))
+
+    async def _listen(self) -> None:
+        assert self._pubsub is not None
+        async for item in self._pubsub.listen():
+            if item.get("type") != "message":
+                continue
+            try:
+                message = json.loads(item["data"])
+                self._dispatch(message)
+            except Exception:
+                log.exception("cluster: a bad message on this node's channel")
+
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        kind, talk = message["k"], message["c"]
+        if kind == "open":  # another node forwards a client of a table this node runs
+            queue: asyncio.Queue[Message | None] = asyncio.Queue()
+            self._inbox[talk] = queue
+            self._peers[talk] = message["from"]
+            self._tasks.append(asyncio.create_task(self._serve(talk, message, queue)))
+        elif talk in self._inbox:
+            self._inbox[talk].put_nowait(None if kind == "end" else decode_asgi(message["m"]))
+
+    async def _serve(self, talk: str, opening: dict[str, Any], queue: asyncio.Queue[Any]) -> None:
+        """Run a forwarded request or WebSocket through this node's application."""
+        peer = opening["from"]
+        scope = decode_asgi(opening["scope"])
+        scope["client"] = tuple(scope["client"]) if scope.get("client") else None
+        scope["server"] = tuple(scope["server"]) if scope.get("server") else None
+        scope["asgi"] = {"version": "3.0"}
+        scope["bigtwo.forwarded"] = True
+        gone = {"type": "websocket.disconnect" if scope["type"] == "websocket" else
+                "http.disconnect", "code": 1001}  # fmt: skip
+
+        async def receive() -> Message:
+            message = await queue.get()
+            return gone if message is None else message
+
+        async def send(message: Message) -> None:
+            await self._publish(peer, {"k": "m", "c": talk, "m": encode_asgi(message)})
+
+        watcher = asyncio.create_task(self._watch(peer, queue))
+        try:
+            assert self.app is not None
+            await self.app(scope, receive, send)
+        except Exception:
+            log.exception("cluster: a forwarded request failed")
+        finally:
+            watcher.cancel()
+            self._inbox.pop(talk, None)
+            self._peers.pop(talk, None)
+            with contextlib.suppress(Exception):
+                await self._publish(peer, {"k": "end", "c": talk})
+
+    async def _watch(self, node: str, queue: asyncio.Queue[Any]) -> None:
+        """End a conversation (put None in its queue) once ``node`` is gone."""
+        while True:
+            await asyncio.sleep(RENEW_SECONDS)
+            if not await self.redis.exists(self._alive(node)):
+                queue.put_nowait(None)
+                return
+
+    async def forward(self, owner: str, scope: Scope, receive: Receive, send: Send) -> None:
+        """Hand a client's request (or WebSocket) to the node ``owner`` and relay its answer."""
+        talk = secrets.token_hex(8)
+        queue: asyncio.Queue[Message | None] = asyncio.Queue()
+        self._inbox[talk] = queue
+        websocket = scope["type"] == "websocket"
+        opening = {"k": "open", "c": talk, "from": self.node, "scope": _scope_to_json(scope)}
+
+        async def upstream() -> None:
+            while True:
+                message = await receive()
+                await self._publish(owner, {"k": "m", "c": talk, "m": encode_asgi(message)})
+                if message["type"] in ("websocket.disconnect", "http.disconnect"):
+                    return
+                if message["type"] == "http.request" and not message.get("more_body"):
+                    return
+
+        watcher = asyncio.create_task(self._watch(owner, queue))
+        pump: asyncio.Task[None] | None = None
+        try:
+            await self._publish(owner, opening)
+            pump = asyncio.create_task(upstream())
+            started = False
+            while True:
+                try:
+                    timeout = None if websocket and started else FORWARD_TIMEOUT
+                    message = await asyncio.wait_for(queue.get(), timeout)
+                except TimeoutError:
+                    message = None
+                if message is None:  # the owner is gone (or never answered)
+                    if websocket:
+                        if not started:
+                            await send({"type": "websocket.accept"})
+                        await send(
+                            {"type": "websocket.close", "code": CLOSE_TRY_AGAIN,
+                             "reason": "the table moves to another server: reconnect"}
+                        )  # fmt: skip
+                    elif not started:
+                        await _unavailable(send)
+                    return
+                started = True
+                await send(message)
+                kind = message["type"]
+                if kind == "websocket.close" or (
+                    kind == "http.response.body" and not message.get("more_body")
+                ):
+                    return
+        finally:
+            watcher.cancel()
+            if pump is not None:
+                pump.cancel()
+            self._inbox.pop(talk, None)
+            with contextlib.suppress(Exception):
+                await self._publish(owner, {"k": "end", "c": talk})
+
+
+async def _unavailable(send: Send) -> None:
+    body = json.dumps(
+        {"error": "unavailable", "message": "The table's server did not answer: try again",
+         "params": {}}
+    ).encode()  # fmt: skip
+    await send(
+        {"type": "http.response.start", "status": 503,
+         "headers": [(b"content-type", b"application/json"), (b"retry-after", b"1")]}
+    )  # fmt: skip
+    await send({"type": "http.response.body", "body": body})
+
+
+class ClusterRouting:
+    """ASGI middleware: a request for a table another node runs goes to that node."""
+
+    def __init__(self, app: ASGIApp, cluster: Cluster) -> None:
+        self.app = app
+        self.cluster = cluster
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and not scope.get("bigtwo.forwarded"):
+            found = TABLE_PATH.match(scope["path"])
+            if found is not None:
+                code = found.group(1).upper()
+                owner = self.cluster.owner(code)
+                if owner is not None and owner != self.cluster.node:
+                    await self.cluster.forward(owner, scope, receive, send)
+                    return
+        await self.app(scope, receive, send)

@@ -1,0 +1,167 @@
+"""Several servers as one (``bigtwo serve --cluster``): a game played through two nodes, a
+node killed mid-deal and its table finished on another, and a node that shuts down handing
+its tables over at once. Real ``bigtwo serve`` processes on a PostgreSQL schema of the test's
+own and the test Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from bigtwo.server.client import BotClient
+from bigtwo.server.cluster import cluster_prefix, decode_asgi, encode_asgi
+from test_server_support import STATS_TOKEN, Server, launch, stored_commands
+
+
+@pytest.fixture
+def nodes(
+    tmp_path: Path, request: pytest.FixtureRequest, redis_url: str
+) -> Iterator[tuple[Server, Server]]:
+    """Two nodes of one cluster over a fresh PostgreSQL schema."""
+    schemas = request.getfixturevalue("postgres")
+    with schemas.schema() as db:
+        first = launch(tmp_path, ["--cluster", redis_url], db=db)
+        try:
+            second = launch(tmp_path, ["--cluster", redis_url], db=db)
+        except Exception:
+            first.stop()
+            raise
+        try:
+            yield first, second
+        finally:
+            second.stop()
+            first.stop()
+
+
+def _tables(node: Server) -> int:
+    answer = httpx.get(
+        node.url + "/api/stats", headers={"Authorization": f"Bearer {STATS_TOKEN}"}, timeout=10
+    )
+    return int(answer.json()["tables"])
+
+
+async def _room(owner: Server, seats: list[str], deals: int) -> str:
+    async with httpx.AsyncClient(timeout=10) as http:
+        made = await http.post(owner.url + "/api/rooms", json={"seats": seats, "deals": deals})
+        assert made.status_code == 201, made.text
+        return str(made.json()["code"])
+
+
+async def _join(node: Server, code: str, name: str) -> dict[str, Any]:
+    async with httpx.AsyncClient(timeout=10) as http:
+        joined = await http.post(f"{node.url}/api/rooms/{code}/join", json={"name": name})
+        assert joined.status_code == 200, joined.text
+        return dict(joined.json())
+
+
+async def _play(bots: list[BotClient], seconds: float = 90) -> None:
+    await asyncio.wait_for(asyncio.gather(*(b.finished.wait() for b in bots)), seconds)
+
+
+def _applied_once(bots: list[BotClient], db: str, code: str) -> None:
+    """Every action the server acknowledged is in the stored log, exactly once."""
+    logged = collections.Counter(c.get("id") for c in stored_commands(db, code) if c.get("id"))
+    acked = [i for b in bots for i in b.acked if i in b.action_ids]
+    assert acked
+    assert [i for i in acked if logged[i] != 1] == []
+
+
+def test_asgi_messages_cross_the_cluster_unchanged() -> None:
+    message = {
+        "type": "http.request",
+        "body": b"\x00\xff{}",
+        "more_body": False,
+        "headers": [(b"host", b"x")],
+    }
+    assert decode_asgi(json.loads(json.dumps(encode_asgi(message)))) == message
+    assert cluster_prefix("postgresql://a/b") != cluster_prefix("postgresql://a/c")
+
+
+async def test_a_game_played_through_two_nodes(nodes: tuple[Server, Server]) -> None:
+    owner, other = nodes
+    code = await _room(owner, ["human", "human", "computer", "computer"], deals=2)
+    seated = [await _join(owner, code, "Ann"), await _join(other, code, "Bob")]
+    assert seated[1]["ws"].startswith(other.ws_base)  # Bob plays through the other node
+    bots = [BotClient(s["ws"], s["token"], level="greedy") for s in seated]
+    for bot in bots:
+        await bot.connect()
+    try:
+        await _play(bots)
+    finally:
+        for bot in bots:
+            await bot.close()
+    assert [b.state.status for b in bots] == ["finished", "finished"]
+    assert bots[0].seen == bots[1].seen  # the same numbered events reached both
+    assert (_tables(owner), _tables(other)) == (1, 0)  # one node ran it, the other forwarded
+    records = [
+        httpx.get(f"{node.url}/api/rooms/{code}/record", timeout=10).json()
+        for node in (owner, other)
+    ]
+    assert records[0] == records[1] and records[0]["deals"]
+    _applied_once(bots, str(owner.db), code)
+
+
+async def test_a_node_killed_mid_deal_and_its_game_finished_on_another(
+    nodes: tuple[Server, Server],
+) -> None:
+    owner, other = nodes
+    code = await _room(owner, ["human"] * 4, deals=2)
+    seated = [await _join(other, code, f"P{i}") for i in range(4)]
+    bots = [BotClient(s["ws"], s["token"], level="greedy", think=0.02) for s in seated]
+    for bot in bots:
+        await bot.connect()
+    try:
+        while max(b.seen for b in bots) < 30:  # the first deal is under way
+            await asyncio.sleep(0.02)
+        assert not any(b.finished.is_set() for b in bots)
+        owner.process.kill()  # SIGKILL: no goodbye, its leases lapse
+        killed = time.monotonic()
+        owner.process.wait()
+        await _play(bots)
+        took = time.monotonic() - killed
+    finally:
+        for bot in bots:
+            await bot.close()
+    assert all(b.reconnects >= 1 for b in bots)
+    assert sum(len(b.refusals) for b in bots) == 0
+    print(f"killed the owner; the match finished on the other node {took:.1f} s later")
+    assert _tables(other) == 1
+    _applied_once(bots, str(owner.db), code)
+
+
+async def test_a_node_shutting_down_hands_its_tables_over_at_once(
+    nodes: tuple[Server, Server], redis_url: str
+) -> None:
+    import redis
+
+    owner, other = nodes
+    code = await _room(owner, ["human"] * 4, deals=1)
+    seated = [await _join(other, code, f"P{i}") for i in range(4)]
+    bots = [BotClient(s["ws"], s["token"], level="greedy", think=0.02) for s in seated]
+    for bot in bots:
+        await bot.connect()
+    lease = f"{cluster_prefix(str(owner.db))}lease:{code}"
+    client = redis.Redis.from_url(redis_url)
+    try:
+        held_by = client.get(lease)
+        assert held_by is not None
+        while max(b.seen for b in bots) < 20:
+            await asyncio.sleep(0.02)
+        owner.process.terminate()  # SIGTERM: the node gives its leases back as it goes
+        owner.process.wait()
+        assert client.get(lease) != held_by  # given back, not left to lapse
+        await _play(bots)
+    finally:
+        client.close()
+        for bot in bots:
+            await bot.close()
+    assert sum(len(b.refusals) for b in bots) == 0
+    _applied_once(bots, str(owner.db), code)
