@@ -88,6 +88,12 @@ def test_asgi_messages_cross_the_cluster_unchanged() -> None:
 async def test_a_game_played_through_two_nodes(nodes: tuple[Server, Server]) -> None:
     owner, other = nodes
     code = await _room(owner, ["human", "human", "computer", "computer"], deals=2)
+    for _ in range(100):  # the other node's lobby lists it within a second or so
+        listed = httpx.get(other.url + "/api/rooms", timeout=10).json()["rooms"]
+        if [room["code"] for room in listed] == [code]:
+            break
+        await asyncio.sleep(0.1)
+    assert [room["code"] for room in listed] == [code]
     seated = [await _join(owner, code, "Ann"), await _join(other, code, "Bob")]
     assert seated[1]["ws"].startswith(other.ws_base)  # Bob plays through the other node
     bots = [BotClient(s["ws"], s["token"], level="greedy") for s in seated]

@@ -150,6 +150,31 @@ class Cluster:
     def _running(self) -> str:
         return f"{self.prefix}running"
 
+    @property
+    def _nodes(self) -> str:
+        return f"{self.prefix}nodes"
+
+    def _rooms(self, node: str) -> str:
+        return f"{self.prefix}rooms:{node}"
+
+    # -- the lobby -------------------------------------------------------------------------------
+    def next_serial(self) -> int:
+        """The next number in the order tables are made or loaded in, over the cluster."""
+        return int(self.sync.incr(f"{self.prefix}serial"))
+
+    def lobby(self) -> list[tuple[int, dict[str, Any]]]:
+        """The other nodes' rooms in the lobby, as each last told them (each node tells its
+        own every :data:`RENEW_SECONDS`; those of a node gone lapse with its sign of life)."""
+        nodes = [_text(n) for n in self.sync.smembers(self._nodes)]
+        nodes = [n for n in nodes if n != self.node]
+        if not nodes:
+            return []
+        rooms: list[tuple[int, dict[str, Any]]] = []
+        for told in self.sync.mget([self._rooms(n) for n in nodes]):
+            if told is not None:
+                rooms += [(int(serial), room) for serial, room in json.loads(told)]
+        return rooms
+
     # -- leases (synchronous: called from the hub) ----------------------------------------------
     def claim(self, code: str) -> bool:
         """Take the lease of table ``code`` if nobody holds it (or this node does)."""
@@ -192,6 +217,7 @@ class Cluster:
         """Listen on this node's channel and keep its leases (call once, on the loop)."""
         self.app = app
         await self.redis.set(self._alive(self.node), "1", px=LEASE_MS)
+        await self.redis.sadd(self._nodes, self.node)
         self._pubsub = self.redis.pubsub()
         await self._pubsub.subscribe(self._channel(self.node))
         self._tasks = [
@@ -206,7 +232,8 @@ class Cluster:
         for code in list(self.owned):
             self.release(code, running=True)
         with contextlib.suppress(Exception):
-            await self.redis.delete(self._alive(self.node))
+            await self.redis.delete(self._alive(self.node), self._rooms(self.node))
+            await self.redis.srem(self._nodes, self.node)
             if self._pubsub is not None:
                 await self._pubsub.aclose()
             await self.redis.aclose()
@@ -219,6 +246,7 @@ class Cluster:
             try:
                 await self._renew()
                 await self._take_over()
+                await self._forget_gone()
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -226,7 +254,11 @@ class Cluster:
             await asyncio.sleep(RENEW_SECONDS)
 
     async def _renew(self) -> None:
-        await self.redis.set(self._alive(self.node), "1", px=LEASE_MS)
+        rooms = json.dumps(self.hub.listed_rooms())
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(self._alive(self.node), "1", px=LEASE_MS)
+            pipe.set(self._rooms(self.node), rooms, px=LEASE_MS)
+            await pipe.execute()
         codes = list(self.owned)
         if not codes:
             return
@@ -238,6 +270,14 @@ class Cluster:
                 log.warning("cluster: the lease of table %s was lost; dropping it", code)
                 self.owned.discard(code)
                 self.hub.drop(code)
+
+    async def _forget_gone(self) -> None:
+        """Cross off the nodes that died without a word (their sign of life lapsed)."""
+        nodes = [_text(n) for n in await self.redis.smembers(self._nodes)]
+        alive = await self.redis.mget([self._alive(n) for n in nodes]) if nodes else []
+        gone = [n for n, sign in zip(nodes, alive, strict=True) if sign is None]
+        if gone:
+            await self.redis.srem(self._nodes, *gone)
 
     async def _take_over(self) -> None:
         running = [_text(c) for c in await self.redis.smembers(self._running)]

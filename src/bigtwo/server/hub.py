@@ -284,8 +284,7 @@ class TableRunner:
         self.last_active = time.monotonic()
         self.broken = False
         self.creator: str | None = None  # the address that made it (not stored)
-        hub.serial += 1
-        self.serial = hub.serial  # the order tables were made (or loaded) in: the lobby's
+        self.serial = hub.next_serial()  # the order tables were made (or loaded) in: the lobby's
         self.faults = 0  # commands in a row that failed part-way (see _rollback)
         self.stepped_down: str | None = None  # computers play below this level (busy server)
         self._stepped_at = 0.0
@@ -810,6 +809,14 @@ class Hub:
         if self.settings.cluster:
             self.cluster = Cluster(self.settings.cluster, getattr(store, "where", "memory"), self)
 
+    def next_serial(self) -> int:
+        """The next number in the order tables are made or loaded in (over the whole cluster,
+        when there is one: the lobby lists every node's rooms in that order)."""
+        if self.cluster is not None:
+            return self.cluster.next_serial()
+        self.serial += 1
+        return self.serial
+
     # -- connections -----------------------------------------------------------------------------
     def admit(self, runner: TableRunner, conn: Connection, seat: int | None) -> None:
         """Let a connection that said hello (for ``seat``; None: to watch) join its table, or
@@ -1075,24 +1082,34 @@ class Hub:
         """Tables still taking players, listed publicly, newest first: at most ``limit`` of
         them made before ``cursor`` (a serial; None: from the newest). Returns those rooms,
         the cursor of the next page (None: no more) and how many are listed in all."""
-        listed = [
-            r
-            for r in self.tables.values()
-            if r.service.status == TableStatus.WAITING
-            and r.service.config.public
-            and r.service.free_seats()
+        listed: list[tuple[int, TableRunner | dict[str, Any]]] = [
+            (r.serial, r) for r in self.tables.values() if self._listed(r)
         ]
-        page = sorted(
-            (r for r in listed if cursor is None or r.serial < cursor),
-            key=lambda r: -r.serial,
-        )[: limit + 1]
+        if self.cluster is not None:  # and the other nodes' rooms, as they last told them
+            mine = set(self.tables)
+            listed += [(n, room) for n, room in self.cluster.lobby() if room["code"] not in mine]
+        page = sorted((x for x in listed if cursor is None or x[0] < cursor), key=lambda x: -x[0])[
+            : limit + 1
+        ]
         more = len(page) > limit
         page = page[:limit]
-        out = []
-        for runner in page:
-            info = runner.service.info()
-            out.append({k: info[k] for k in _LISTED})
-        return out, (page[-1].serial if more else None), len(listed)
+        out = [room if isinstance(room, dict) else self.listing(room) for _, room in page]
+        return out, (page[-1][0] if more else None), len(listed)
+
+    @staticmethod
+    def _listed(runner: TableRunner) -> bool:
+        svc = runner.service
+        return svc.status == TableStatus.WAITING and svc.config.public and bool(svc.free_seats())
+
+    def listed_rooms(self) -> list[tuple[int, dict[str, Any]]]:
+        """This node's rooms in the lobby: (serial, listing), for the other nodes' lobbies."""
+        return [(r.serial, self.listing(r)) for r in self.tables.values() if self._listed(r)]
+
+    @staticmethod
+    def listing(runner: TableRunner) -> dict[str, Any]:
+        """What the lobby shows of a room."""
+        info = runner.service.info()
+        return {k: info[k] for k in _LISTED}
 
     def sweep(self) -> None:
         """Unload finished tables some time after they finished, even with people still
