@@ -171,3 +171,18 @@ async def test_a_node_shutting_down_hands_its_tables_over_at_once(
             await bot.close()
     assert sum(len(b.refusals) for b in bots) == 0
     _applied_once(bots, str(owner.db), code)
+
+
+def test_the_cluster_bench_kills_a_node_and_loses_no_acknowledged_action(
+    postgres: Any, redis_url: str
+) -> None:
+    from bigtwo.server.bench_cluster import run_cluster_bench
+
+    figures = run_cluster_bench(
+        2, 6, 12.0, kill_one=True, think=0.2, admin_db=postgres.url, redis_url=redis_url
+    )
+    assert figures["killed_node_tables"] == 3
+    assert figures["takeover_seconds"] is not None  # every table of the killed node played on
+    assert figures["acknowledged_actions"] > 50
+    assert (figures["lost_acknowledged_actions"], figures["duplicated_actions"]) == (0, 0)
+    assert figures["errors"] == 0

@@ -152,6 +152,28 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     server.add_argument("--json", action="store_true")
     server.set_defaults(run=_bench_server)
+
+    cluster = bench.add_parser(
+        "cluster", help="tables of network computer players against several cluster nodes"
+    )
+    cluster.add_argument("--nodes", type=int, default=3)
+    cluster.add_argument("--tables", type=int, default=60)
+    cluster.add_argument("--seconds", type=float, default=20.0)
+    cluster.add_argument(
+        "--kill-one", action="store_true", help="kill one node (SIGKILL) halfway through"
+    )
+    cluster.add_argument(
+        "--think-ms", type=float, default=500.0, help="each bot's thinking time (±50%%)"
+    )
+    cluster.add_argument(
+        "--db",
+        default="postgresql://postgres@127.0.0.1:5432/postgres",
+        help="a PostgreSQL database whose user may create databases: the bench makes one of "
+        "its own there and drops it afterwards",
+    )
+    cluster.add_argument("--redis", default="redis://127.0.0.1:6379/0", help="the nodes' Redis")
+    cluster.add_argument("--json", action="store_true")
+    cluster.set_defaults(run=_bench_cluster)
     abuse = bench.add_parser(
         "abuse", help="every abuse pattern at full speed against a fresh server, measured"
     )
@@ -314,6 +336,40 @@ def _bench_server(args: argparse.Namespace) -> int:
     else:
         for key, value in result.items():
             print(f"{key:>24}: {value}")
+    return 0
+
+
+# -- bench cluster ---------------------------------------------------------------------------
+def _bench_cluster(args: argparse.Namespace) -> int:
+    from ..server.bench_cluster import run_cluster_bench
+
+    if args.nodes < 1 or args.tables < 1 or args.seconds <= 0:
+        print(
+            "bigtwo bench cluster: --nodes and --tables must be at least 1, --seconds positive",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        result = run_cluster_bench(
+            args.nodes,
+            args.tables,
+            args.seconds,
+            kill_one=args.kill_one,
+            think=args.think_ms / 1000,
+            admin_db=args.db,
+            redis_url=args.redis,
+        )
+    except ImportError as exc:
+        print(f"bigtwo bench cluster: {exc}: pip install 'bigtwo[cluster]'", file=sys.stderr)
+        return 2
+    except Exception as exc:  # the database, Redis or a node: say which, in words
+        print(f"bigtwo bench cluster: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:>28}: {value}")
     return 0
 
 

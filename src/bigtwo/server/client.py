@@ -17,7 +17,7 @@ import contextlib
 import json
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import httpx
@@ -154,6 +154,8 @@ class TableClient:
     (:meth:`play`, :meth:`pass_`, …) wait for the server's answer and raise
     :class:`ActionRefused` with its reason. ``keep`` keeps every message received in
     :attr:`messages` (tests check them). ``on_message`` is called for each message.
+    ``also``: the table's address at other servers of a cluster, tried in turn when the one
+    in use no longer answers.
     """
 
     def __init__(
@@ -168,8 +170,11 @@ class TableClient:
         keep: bool = False,
         on_message: Callable[[dict[str, Any]], None] | None = None,
         on_connection: Callable[[str], None] | None = None,
+        also: Sequence[str] = (),
     ) -> None:
         self.url = url
+        # The same table at other servers of a cluster: reconnecting, each is tried in turn.
+        self.urls = [url, *also]
         self.token = token
         self.watch = watch
         self.name = name
@@ -278,6 +283,7 @@ class TableClient:
             except ActionRefused:
                 return False
             except (OSError, ConnectionClosed, InvalidHandshake, InvalidURI, TimeoutError):
+                self.url = self.urls[(self.urls.index(self.url) + 1) % len(self.urls)]
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 0.5)
                 continue

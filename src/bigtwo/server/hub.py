@@ -1154,6 +1154,7 @@ class Hub:
             "loop_lag_ms_max": self.lag.take_max(),
             "thinking": self.thinker.stats(),
             **process_memory(),
+            **({"node": self.cluster.node} if self.cluster is not None else {}),
         }
 
 
