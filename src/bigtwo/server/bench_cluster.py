@@ -182,6 +182,7 @@ async def _bench(
 
     window = [(sent, lat, code) for sent, lat, code in actions if t0 <= sent < t1]
     takeover = None
+    resumed: list[float] = []
     quiet = window
     if killed_at is not None and victim is not None:
         theirs = {code for code, node in owner_of.items() if node == victim}
@@ -190,8 +191,9 @@ async def _bench(
             if code in theirs and sent >= killed_at:
                 done = sent + lat
                 first_after[code] = min(first_after.get(code, done), done)
+        resumed = sorted(t - killed_at for t in first_after.values())
         if len(first_after) == len(theirs):
-            takeover = max(first_after.values()) - killed_at
+            takeover = resumed[-1]
         end = killed_at + (takeover if takeover is not None else t1 - killed_at)
         quiet = [(s, lat, c) for s, lat, c in window if not killed_at - 1.0 <= s < end]
     lost, duplicated = _check_logs(db_url, acked)
@@ -218,6 +220,8 @@ async def _bench(
         "duplicated_actions": duplicated,
         "killed_node_tables": sum(1 for n in owner_of.values() if n == victim),
         "takeover_seconds": None if takeover is None else round(takeover, 2),
+        "takeover_seconds_median": round(_percentile(resumed, 0.5), 2) if resumed else None,
+        "killed_node_tables_resumed": len(resumed),
         "setup_seconds": round(setup_seconds, 1),
         "node_rss_mb": [s.get("rss_mb") for s in stats],
         "cpus": os.cpu_count(),

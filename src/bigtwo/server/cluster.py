@@ -30,6 +30,7 @@ import logging
 import random
 import re
 import secrets
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
 
@@ -40,8 +41,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LEASE_MS = 3000  # a lease lapses this long after its node last renewed it
-RENEW_SECONDS = 1.0  # how often a node renews its leases and looks for tables left behind
+LEASE_MS = 2000  # a lease lapses this long after its node last renewed it
+RENEW_SECONDS = 0.5  # how often a node renews its leases and looks for tables left behind
 FORWARD_TIMEOUT = 10.0  # seconds a forwarded HTTP request waits for the owner's answer
 # The paths that name a table: the requests for it go to the node that runs it.
 TABLE_PATH = re.compile(r"^/(?:ws|api/rooms|r)/([A-Za-z0-9]{1,12})(?:/|$)")
@@ -131,8 +132,11 @@ class Cluster:
         )
         self.owned: set[str] = set()
         self.app: ASGIApp | None = None  # the application requests are forwarded into
-        self._inbox: dict[str, asyncio.Queue[Message | None]] = {}  # conversation -> messages
-        self._peers: dict[str, str] = {}  # conversation this node serves -> the node it is for
+        # Forwarded conversations (a request or a WebSocket), on both sides: id -> the other
+        # node and the queue of the messages it sent (None: it is over).
+        self._talks: dict[str, tuple[str, asyncio.Queue[Message | None]]] = {}
+        self._outbox: list[tuple[str, str]] = []  # (channel, message) to publish, in order
+        self._post = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
 
@@ -187,6 +191,15 @@ class Cluster:
             return True
         return False
 
+    def take_up(self, code: str) -> bool:
+        """Claim table ``code`` and load it here; False when another node holds it (or has
+        just taken it). A code that names no table is left unclaimed (True: answered here)."""
+        if not self.claim(code):
+            return False
+        if self.hub.get(code) is None and code in self.owned:
+            self.release(code)
+        return True
+
     def release(self, code: str, *, running: bool = False) -> None:
         """Give the lease of ``code`` back; ``running``: someone else should take it up now
         (a node shutting down), else the table is unloaded on purpose."""
@@ -223,10 +236,16 @@ class Cluster:
         self._tasks = [
             asyncio.create_task(self._listen()),
             asyncio.create_task(self._keep()),
+            asyncio.create_task(self._look_after()),
+            asyncio.create_task(self._send()),
         ]
 
     async def stop(self) -> None:
-        """Leave the cluster: give every lease back so that other nodes take the tables now."""
+        """Leave the cluster: give every lease back so that other nodes take the tables now,
+        and end the conversations forwarded through this node (their clients reconnect)."""
+        for _, queue in self._talks.values():
+            queue.put_nowait(None)
+        await asyncio.sleep(0)  # (they close their clients' sockets)
         for task in self._tasks:
             task.cancel()
         for code in list(self.owned):
@@ -240,17 +259,29 @@ class Cluster:
         self.sync.close()
 
     async def _keep(self) -> None:
-        """Renew this node's leases and its sign of life; drop the tables whose lease was
-        lost; take up the tables left behind by nodes that died."""
+        """Renew this node's leases and its sign of life, and drop the tables whose lease
+        was lost. A task of its own: nothing else may hold the renewals up past a lease."""
         while True:
             try:
                 await self._renew()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: renewing leases failed; trying again")
+            await asyncio.sleep(RENEW_SECONDS)
+
+    async def _look_after(self) -> None:
+        """Take up the tables left behind by nodes that died, cross those nodes off, and end
+        the conversations forwarded to or from them."""
+        while True:
+            try:
+                await self._end_with_the_gone()  # first: their clients reconnect meanwhile
                 await self._take_over()
                 await self._forget_gone()
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("cluster: renewing leases failed; trying again")
+                log.exception("cluster: looking for tables left behind failed; trying again")
             await asyncio.sleep(RENEW_SECONDS)
 
     async def _renew(self) -> None:
@@ -287,16 +318,42 @@ class Cluster:
         held = await self.redis.mget([self._lease(c) for c in orphans])
         free = [c for c, owner in zip(orphans, held, strict=True) if owner is None]
         random.shuffle(free)  # nodes looking at once take different tables first
+        started, taken = time.perf_counter(), 0
         for code in free:
-            if self.hub.get(code) is None:  # claims it, then rebuilds it from the log
-                if code in self.owned:
-                    self.release(code)
-                else:
-                    await self.redis.srem(self._running, code)  # no such table any more
+            await asyncio.sleep(0)  # one table at a time: the tables here play on meanwhile
+            if code in self.owned or code in self.hub.tables:
+                continue
+            if self.hub.get(code) is not None:  # claimed, then rebuilt from the log
+                taken += 1
+            elif self._owner(code) is None:  # not another node's now: no such table any more
+                await self.redis.srem(self._running, code)
+        if taken:
+            log.info(
+                "cluster: took up %d tables left behind in %.2f s",
+                taken,
+                time.perf_counter() - started,
+            )
 
     # -- forwarding ------------------------------------------------------------------------------
-    async def _publish(self, node: str, message: dict[str, Any]) -> None:
-        await self.redis.publish(self._channel(node), json.dumps(message))
+    def _publish(self, node: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to ``node`` (in order: one task publishes everything, batched)."""
+        self._outbox.append((self._channel(node), json.dumps(message)))
+        self._post.set()
+
+    async def _send(self) -> None:
+        while True:
+            await self._post.wait()
+            self._post.clear()
+            batch, self._outbox = self._outbox, []
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, text in batch:
+                        pipe.publish(channel, text)
+                    await pipe.execute()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: %d messages to other nodes were lost", len(batch))
 
     async def _listen(self) -> None:
         assert self._pubsub is not None
@@ -304,8 +361,7 @@ class Cluster:
             if item.get("type") != "message":
                 continue
             try:
-                message = json.loads(item["data"])
-                self._dispatch(message)
+                self._dispatch(json.loads(item["data"]))
             except Exception:
                 log.exception("cluster: a bad message on this node's channel")
 
@@ -313,11 +369,22 @@ class Cluster:
         kind, talk = message["k"], message["c"]
         if kind == "open":  # another node forwards a client of a table this node runs
             queue: asyncio.Queue[Message | None] = asyncio.Queue()
-            self._inbox[talk] = queue
-            self._peers[talk] = message["from"]
+            self._talks[talk] = (message["from"], queue)
             self._tasks.append(asyncio.create_task(self._serve(talk, message, queue)))
-        elif talk in self._inbox:
-            self._inbox[talk].put_nowait(None if kind == "end" else decode_asgi(message["m"]))
+            self._tasks = [t for t in self._tasks if not t.done()]
+        elif talk in self._talks:
+            self._talks[talk][1].put_nowait(None if kind == "end" else decode_asgi(message["m"]))
+
+    async def _end_with_the_gone(self) -> None:
+        """End the conversations with nodes whose sign of life lapsed."""
+        peers = sorted({peer for peer, _ in self._talks.values()})
+        if not peers:
+            return
+        signs = await self.redis.mget([self._alive(p) for p in peers])
+        gone = {p for p, sign in zip(peers, signs, strict=True) if sign is None}
+        for peer, queue in list(self._talks.values()):
+            if peer in gone:
+                queue.put_nowait(None)
 
     async def _serve(self, talk: str, opening: dict[str, Any], queue: asyncio.Queue[Any]) -> None:
         """Run a forwarded request or WebSocket through this node's application."""
@@ -335,52 +402,38 @@ class Cluster:
             return gone if message is None else message
 
         async def send(message: Message) -> None:
-            await self._publish(peer, {"k": "m", "c": talk, "m": encode_asgi(message)})
+            self._publish(peer, {"k": "m", "c": talk, "m": encode_asgi(message)})
 
-        watcher = asyncio.create_task(self._watch(peer, queue))
         try:
             assert self.app is not None
             await self.app(scope, receive, send)
         except Exception:
             log.exception("cluster: a forwarded request failed")
         finally:
-            watcher.cancel()
-            self._inbox.pop(talk, None)
-            self._peers.pop(talk, None)
-            with contextlib.suppress(Exception):
-                await self._publish(peer, {"k": "end", "c": talk})
-
-    async def _watch(self, node: str, queue: asyncio.Queue[Any]) -> None:
-        """End a conversation (put None in its queue) once ``node`` is gone."""
-        while True:
-            await asyncio.sleep(RENEW_SECONDS)
-            if not await self.redis.exists(self._alive(node)):
-                queue.put_nowait(None)
-                return
+            self._talks.pop(talk, None)
+            self._publish(peer, {"k": "end", "c": talk})
 
     async def forward(self, owner: str, scope: Scope, receive: Receive, send: Send) -> None:
         """Hand a client's request (or WebSocket) to the node ``owner`` and relay its answer."""
         talk = secrets.token_hex(8)
         queue: asyncio.Queue[Message | None] = asyncio.Queue()
-        self._inbox[talk] = queue
+        self._talks[talk] = (owner, queue)
         websocket = scope["type"] == "websocket"
-        opening = {"k": "open", "c": talk, "from": self.node, "scope": _scope_to_json(scope)}
 
         async def upstream() -> None:
             while True:
                 message = await receive()
-                await self._publish(owner, {"k": "m", "c": talk, "m": encode_asgi(message)})
+                self._publish(owner, {"k": "m", "c": talk, "m": encode_asgi(message)})
                 if message["type"] in ("websocket.disconnect", "http.disconnect"):
                     return
                 if message["type"] == "http.request" and not message.get("more_body"):
                     return
 
-        watcher = asyncio.create_task(self._watch(owner, queue))
-        pump: asyncio.Task[None] | None = None
+        self._publish(owner, {"k": "open", "c": talk, "from": self.node,
+                              "scope": _scope_to_json(scope)})  # fmt: skip
+        pump = asyncio.create_task(upstream())
+        started = False
         try:
-            await self._publish(owner, opening)
-            pump = asyncio.create_task(upstream())
-            started = False
             while True:
                 try:
                     timeout = None if websocket and started else FORWARD_TIMEOUT
@@ -405,13 +458,12 @@ class Cluster:
                     kind == "http.response.body" and not message.get("more_body")
                 ):
                     return
+        except OSError:
+            return  # the client went away meanwhile
         finally:
-            watcher.cancel()
-            if pump is not None:
-                pump.cancel()
-            self._inbox.pop(talk, None)
-            with contextlib.suppress(Exception):
-                await self._publish(owner, {"k": "end", "c": talk})
+            pump.cancel()
+            self._talks.pop(talk, None)
+            self._publish(owner, {"k": "end", "c": talk})
 
 
 async def _unavailable(send: Send) -> None:
@@ -439,6 +491,8 @@ class ClusterRouting:
             if found is not None:
                 code = found.group(1).upper()
                 owner = self.cluster.owner(code)
+                if owner is None and not self.cluster.take_up(code):
+                    owner = self.cluster.owner(code)  # another node took it up just now
                 if owner is not None and owner != self.cluster.node:
                     await self.cluster.forward(owner, scope, receive, send)
                     return

@@ -176,8 +176,11 @@ class SQLStore:
         seq = self._next[code] - 1
         with self._lock, self._db.transaction():
             self._db.execute(
+                # Never back to an older one: of two servers that both believed they ran
+                # the table (a cluster's lease moving on), the one behind must not win here.
                 "INSERT INTO snapshots (code, seq, state) VALUES (?, ?, ?) ON CONFLICT (code) "
-                "DO UPDATE SET seq = excluded.seq, state = excluded.state",
+                "DO UPDATE SET seq = excluded.seq, state = excluded.state "
+                "WHERE excluded.seq > snapshots.seq",
                 (code, seq, state),
             )
             self._db.execute("DELETE FROM log WHERE code = ? AND seq <= ?", (code, seq))
