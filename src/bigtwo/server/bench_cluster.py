@@ -30,7 +30,15 @@ import httpx
 from ..service.commands import Command
 from ..service.config import TableConfig
 from ..service.table import TableService
-from .bench import _percentile, _raise_file_limit, _run, free_port, start_server, wait_ready
+from .bench import (
+    _cpu_seconds,
+    _percentile,
+    _raise_file_limit,
+    _run,
+    free_port,
+    start_server,
+    wait_ready,
+)
 from .client import BotClient, Lobby
 from .collector import collect_garbage
 from .storage import open_store
@@ -79,7 +87,18 @@ def run_cluster_bench(
             for url, process in zip(urls, processes, strict=True):
                 wait_ready(url, process=process)
             result = _run(
-                _bench(urls, processes, tables, seconds, think, level, kill_one, token, db_url)
+                _bench(
+                    urls,
+                    processes,
+                    tables,
+                    seconds,
+                    think,
+                    level,
+                    kill_one,
+                    token,
+                    db_url,
+                    redis_url,
+                )  # fmt: skip
             )
     finally:
         for process in processes:
@@ -98,6 +117,35 @@ def run_cluster_bench(
     return result
 
 
+def _resources(
+    processes: list[subprocess.Popen[bytes]], db_url: str, redis_url: str
+) -> dict[str, Any]:
+    """What the cluster has used so far: each node's CPU seconds (by process id; None once
+    it is gone), the database's committed transactions and rows written, and the commands
+    Redis served."""
+    import psycopg
+    import redis
+
+    cpu = {p.pid: _cpu_seconds(p.pid) if p.poll() is None else None for p in processes}
+    with psycopg.connect(db_url, autocommit=True) as db:
+        row = db.execute(
+            "SELECT xact_commit, tup_inserted + tup_updated + tup_deleted "
+            "FROM pg_stat_database WHERE datname = current_database()"
+        ).fetchone()
+    client = redis.Redis.from_url(redis_url)
+    try:
+        served = client.info("stats")["total_commands_processed"]
+    finally:
+        client.close()
+    commits, rows = row if row is not None else (0, 0)
+    return {
+        "node_cpu_s": cpu,
+        "postgres_commits": float(commits),
+        "postgres_rows_written": float(rows),
+        "redis_commands": float(served),
+    }
+
+
 async def _bench(
     urls: list[str],
     processes: list[subprocess.Popen[bytes]],
@@ -108,6 +156,7 @@ async def _bench(
     kill_one: bool,
     token: str,
     db_url: str,
+    redis_url: str,
 ) -> dict[str, Any]:
     rng = random.Random(1)
     limits = httpx.Limits(max_connections=64)
@@ -155,6 +204,7 @@ async def _bench(
         await asyncio.sleep(min(2.0, max(0.5, think * 2)))
         stats = [await lobby.stats(token) for lobby in lobbies]
         victim = len(urls) - 1 if kill_one else None
+        before = _resources(processes, db_url, redis_url)
         t0 = time.perf_counter()
         killed_at = None
         if victim is not None:
@@ -165,6 +215,7 @@ async def _bench(
         else:
             await asyncio.sleep(seconds)
         t1 = time.perf_counter()
+        after = _resources(processes, db_url, redis_url)
         collector.cancel()
         actions = [(sent, lat, table_of[id(b)]) for b in bots for sent, lat in b.latencies]
         acked: dict[tuple[str, int], list[tuple[str, int]]] = collections.defaultdict(list)
@@ -197,6 +248,16 @@ async def _bench(
         end = killed_at + (takeover if takeover is not None else t1 - killed_at)
         quiet = [(s, lat, c) for s, lat, c in window if not killed_at - 1.0 <= s < end]
     lost, duplicated = _check_logs(db_url, acked)
+    used = {k: after[k] - before[k] for k in before if k != "node_cpu_s"}
+    # The nodes alive to the end (a killed node's share is not known).
+    used["node_cpu_s"] = sum(
+        cpu - before["node_cpu_s"][pid]
+        for pid, cpu in after["node_cpu_s"].items()
+        if cpu is not None and before["node_cpu_s"][pid] is not None
+    )
+    per_action = {k: round(v / max(1, len(window)), 3) for k, v in used.items()}
+    per_action["node_cpu_ms"] = round(1000 * used["node_cpu_s"] / max(1, len(window)), 3)
+    del per_action["node_cpu_s"]
     latencies = sorted(lat for _, lat, _ in quiet)
     span = t1 - t0
     return {
@@ -224,6 +285,8 @@ async def _bench(
         "killed_node_tables_resumed": len(resumed),
         "setup_seconds": round(setup_seconds, 1),
         "node_rss_mb": [s.get("rss_mb") for s in stats],
+        "node_cpu_percent": round(100 * used["node_cpu_s"] / span, 1),
+        "per_action": per_action,
         "cpus": os.cpu_count(),
     }
 
