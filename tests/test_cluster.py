@@ -186,3 +186,25 @@ def test_the_cluster_bench_kills_a_node_and_loses_no_acknowledged_action(
     assert figures["acknowledged_actions"] > 50
     assert (figures["lost_acknowledged_actions"], figures["duplicated_actions"]) == (0, 0)
     assert figures["errors"] == 0
+
+
+def test_a_cluster_needs_a_shared_database_and_says_so(tmp_path: Path, redis_url: str) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "bigtwo.cli", "serve", "--db", str(tmp_path / "t.sqlite3"),
+         "--cluster", redis_url],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "--cluster needs the nodes' shared database" in done.stderr
+    assert "Traceback" not in done.stderr
+    done = subprocess.run(
+        [sys.executable, "-m", "bigtwo.cli", "serve", "--db", "postgresql://x@127.0.0.1:1/y",
+         "--cluster", "redis://127.0.0.1:1/0"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "cannot reach Redis at redis://127.0.0.1:1/0" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -478,6 +478,16 @@ async def _unavailable(send: Send) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+async def _unreachable(scope: Scope, receive: Receive, send: Send) -> None:
+    if scope["type"] == "websocket":
+        await receive()  # the connection request
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN,
+                    "reason": "the servers cannot reach each other: try again"})  # fmt: skip
+    else:
+        await _unavailable(send)
+
+
 class ClusterRouting:
     """ASGI middleware: a request for a table another node runs goes to that node."""
 
@@ -490,9 +500,14 @@ class ClusterRouting:
             found = TABLE_PATH.match(scope["path"])
             if found is not None:
                 code = found.group(1).upper()
-                owner = self.cluster.owner(code)
-                if owner is None and not self.cluster.take_up(code):
-                    owner = self.cluster.owner(code)  # another node took it up just now
+                try:
+                    owner = self.cluster.owner(code)
+                    if owner is None and not self.cluster.take_up(code):
+                        owner = self.cluster.owner(code)  # another node took it up just now
+                except Exception:  # Redis out of reach: the table's place is unknown
+                    log.exception("cluster: where table %s runs could not be learnt", code)
+                    await _unreachable(scope, receive, send)
+                    return
                 if owner is not None and owner != self.cluster.node:
                     await self.cluster.forward(owner, scope, receive, send)
                     return
