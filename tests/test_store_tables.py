@@ -129,6 +129,20 @@ def test_a_finished_table_is_archived_and_comes_back_whole(store: SQLStore) -> N
     assert _ops(room) == ["ready", "act", "chat"]
 
 
+def test_a_server_behind_never_puts_back_an_older_snapshot(store: SQLStore, store_db: str) -> None:
+    """Two servers that both believe they run a table (a cluster's lease moving on): the one
+    that fell behind cannot replace the newer snapshot with its older one."""
+    store.create_room("FENCED", {})
+    store.append("FENCED", [{"op": "join", "seat": 0}, {"op": "ready", "seat": 0}])
+    with closing(open_store(store_db, checkpoint=False)) as behind:
+        assert behind.load("FENCED") is not None  # it knows the table as of two commands
+        store.append("FENCED", [{"op": "act", "seat": 0}] * 3)
+        store.snapshot("FENCED", b"five")
+        behind.snapshot("FENCED", b"two")
+    room = store.load("FENCED")
+    assert room is not None and (room.snapshot, room.commands) == (b"five", [])
+
+
 def test_a_watchers_token_names_its_latest_room(store: SQLStore) -> None:
     store.add_watcher("digest", "ROOM01")
     store.add_watcher("digest", "ROOM02")

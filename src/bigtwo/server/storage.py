@@ -180,7 +180,7 @@ class SQLStore:
                 # the table (a cluster's lease moving on), the one behind must not win here.
                 "INSERT INTO snapshots (code, seq, state) VALUES (?, ?, ?) ON CONFLICT (code) "
                 "DO UPDATE SET seq = excluded.seq, state = excluded.state "
-                "WHERE excluded.seq > snapshots.seq",
+                "WHERE excluded.seq >= snapshots.seq",
                 (code, seq, state),
             )
             self._db.execute("DELETE FROM log WHERE code = ? AND seq <= ?", (code, seq))
