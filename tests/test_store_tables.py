@@ -143,6 +143,26 @@ def test_a_server_behind_never_puts_back_an_older_snapshot(store: SQLStore, stor
     assert room is not None and (room.snapshot, room.commands) == (b"five", [])
 
 
+@pytest.mark.parametrize("commands", [1, 70])  # one statement, and a transaction of rows
+def test_a_server_behind_cannot_store_below_a_newer_snapshot(
+    store: SQLStore, store_db: str, commands: int
+) -> None:
+    """Where a newer snapshot removed the log rows, the key (code, seq) has nothing to clash
+    with: the append itself refuses, and stores nothing."""
+    store.create_room("BEHIND", {})
+    store.append("BEHIND", [{"op": "join", "seat": 0}])
+    with closing(open_store(store_db, checkpoint=False)) as behind:
+        assert behind.load("BEHIND") is not None  # it knows the table as of one command
+        store.append("BEHIND", [{"op": "act", "seat": 0}] * 3)
+        store.snapshot("BEHIND", b"four")
+        with pytest.raises(StoreError, match="moved on past this copy"):
+            behind.append("BEHIND", [{"op": "chat", "seat": 0}] * commands)
+    store.append("BEHIND", [{"op": "pass", "seat": 0}])  # the table's own server goes on
+    room = store.load("BEHIND")
+    assert room is not None and room.snapshot == b"four"
+    assert [c["op"] for c in room.commands] == ["pass"]
+
+
 def test_a_watchers_token_names_its_latest_room(store: SQLStore) -> None:
     store.add_watcher("digest", "ROOM01")
     store.add_watcher("digest", "ROOM02")

@@ -45,6 +45,10 @@ def redact(url: str) -> str:
 class Rows(Protocol):
     """What a statement gives back: its rows, one at a time or all at once."""
 
+    @property
+    def rowcount(self) -> int:
+        """The rows a data statement changed."""
+
     def fetchone(self) -> Any: ...
     def fetchall(self) -> list[Any]: ...
     def __iter__(self) -> Iterator[Any]: ...
