@@ -62,6 +62,18 @@ async def _join(node: Server, code: str, name: str) -> dict[str, Any]:
         return dict(joined.json())
 
 
+async def _four_players_through(
+    node: Server, owner: Server, deals: int
+) -> tuple[str, list[BotClient]]:
+    """A table made on ``owner`` whose four players join and play through ``node``."""
+    code = await _room(owner, ["human"] * 4, deals=deals)
+    seated = [await _join(node, code, f"P{i}") for i in range(4)]
+    bots = [BotClient(s["ws"], s["token"], level="greedy", think=0.02) for s in seated]
+    for bot in bots:
+        await bot.connect()
+    return code, bots
+
+
 async def _play(bots: list[BotClient], seconds: float = 90) -> None:
     await asyncio.wait_for(asyncio.gather(*(b.finished.wait() for b in bots)), seconds)
 
@@ -119,11 +131,7 @@ async def test_a_node_killed_mid_deal_and_its_game_finished_on_another(
     nodes: tuple[Server, Server],
 ) -> None:
     owner, other = nodes
-    code = await _room(owner, ["human"] * 4, deals=2)
-    seated = [await _join(other, code, f"P{i}") for i in range(4)]
-    bots = [BotClient(s["ws"], s["token"], level="greedy", think=0.02) for s in seated]
-    for bot in bots:
-        await bot.connect()
+    code, bots = await _four_players_through(other, owner, deals=2)
     try:
         while max(b.seen for b in bots) < 30:  # the first deal is under way
             await asyncio.sleep(0.02)
@@ -149,11 +157,7 @@ async def test_a_node_shutting_down_hands_its_tables_over_at_once(
     import redis
 
     owner, other = nodes
-    code = await _room(owner, ["human"] * 4, deals=1)
-    seated = [await _join(other, code, f"P{i}") for i in range(4)]
-    bots = [BotClient(s["ws"], s["token"], level="greedy", think=0.02) for s in seated]
-    for bot in bots:
-        await bot.connect()
+    code, bots = await _four_players_through(other, owner, deals=1)
     lease = f"{cluster_prefix(str(owner.db))}lease:{code}"
     client = redis.Redis.from_url(redis_url)
     try:

@@ -9,6 +9,15 @@ import weakref
 from bigtwo.server.collector import collect_garbage
 
 
+async def _freed(ref: weakref.ref[Node]) -> bool:
+    """Whether the object is freed within about a second."""
+    for _ in range(100):
+        if ref() is None:
+            return True
+        await asyncio.sleep(0.01)
+    return ref() is None
+
+
 class Node:
     """A reference cycle that only the collector can free."""
 
@@ -23,11 +32,7 @@ async def test_young_cycles_are_freed_on_the_loops_schedule_and_the_collector_co
         assert not gc.isenabled()  # no collection starts in the middle of a table's command
         gone = weakref.ref(Node())  # the cycle is garbage at once, but only a scan finds it
         assert gone() is not None
-        for _ in range(100):
-            await asyncio.sleep(0.01)
-            if gone() is None:
-                break
-        assert gone() is None
+        assert await _freed(gone)
     finally:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
@@ -47,11 +52,7 @@ async def test_a_cycle_that_outlived_the_young_scans_is_freed_by_the_full_collec
         await asyncio.sleep(0.1)
         if loop.time() - started < 0.45:  # (a slow machine may have reached the full one)
             assert gone() is not None
-        for _ in range(100):
-            await asyncio.sleep(0.01)
-            if gone() is None:
-                break
-        assert gone() is None
+        assert await _freed(gone)
     finally:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)

@@ -331,12 +331,18 @@ def _bench_server(args: argparse.Namespace) -> int:
     except (ValueError, RuntimeError) as exc:
         print(f"bigtwo bench server: {exc}", file=sys.stderr)
         return 2
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            print(f"{key:>24}: {value}")
+    _print_figures(result, args.json)
     return 0
+
+
+def _print_figures(result: dict[str, Any], as_json: bool) -> None:
+    """A bench's figures: one JSON line, or a name and a value a line."""
+    if as_json:
+        print(json.dumps(result))
+        return
+    width = max(map(len, result), default=0)
+    for key, value in result.items():
+        print(f"{key:>{width}}: {value}")
 
 
 # -- bench cluster ---------------------------------------------------------------------------
@@ -365,11 +371,7 @@ def _bench_cluster(args: argparse.Namespace) -> int:
     except Exception as exc:  # the database, Redis or a node: say which, in words
         print(f"bigtwo bench cluster: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            print(f"{key:>28}: {value}")
+    _print_figures(result, args.json)
     return 0
 
 
