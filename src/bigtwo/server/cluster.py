@@ -246,6 +246,7 @@ class Cluster:
         for _, queue in self._talks.values():
             queue.put_nowait(None)
         await asyncio.sleep(0)  # (they close their clients' sockets)
+        await self._flush()  # the last words to other nodes: their clients' close frames
         for task in self._tasks:
             task.cancel()
         for code in list(self.owned):
@@ -344,16 +345,22 @@ class Cluster:
         while True:
             await self._post.wait()
             self._post.clear()
-            batch, self._outbox = self._outbox, []
-            try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, text in batch:
-                        pipe.publish(channel, text)
-                    await pipe.execute()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("cluster: %d messages to other nodes were lost", len(batch))
+            await self._flush()
+
+    async def _flush(self) -> None:
+        """Publish every message waiting, in one round trip."""
+        batch, self._outbox = self._outbox, []
+        if not batch:
+            return
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for channel, text in batch:
+                    pipe.publish(channel, text)
+                await pipe.execute()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("cluster: %d messages to other nodes were lost", len(batch))
 
     async def _listen(self) -> None:
         assert self._pubsub is not None
