@@ -30,6 +30,7 @@ import logging
 import random
 import re
 import secrets
+import threading
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
@@ -41,8 +42,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LEASE_MS = 2000  # a lease lapses this long after its node last renewed it
-RENEW_SECONDS = 0.5  # how often a node renews its leases and looks for tables left behind
+LEASE_MS = 1500  # a lease lapses this long after its node last renewed it
+RENEW_SECONDS = 0.4  # how often a node renews its leases and looks for tables left behind
+# A node whose event loop has not turned for this long lets its leases lapse: it is stuck,
+# and its tables are better run elsewhere.
+STUCK_SECONDS = 1.0
 FORWARD_TIMEOUT = 10.0  # seconds a forwarded HTTP request waits for the owner's answer
 # The paths that name a table: the requests for it go to the node that runs it.
 TABLE_PATH = re.compile(r"^/(?:ws|api/rooms|r)/([A-Za-z0-9]{1,12})(?:/|$)")
@@ -139,6 +143,10 @@ class Cluster:
         self._post = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._turned = time.monotonic()  # when the event loop last turned
+        self._stopping = threading.Event()
+        self._renewer = threading.Thread(target=self._keep, name="cluster-leases", daemon=True)
 
     # -- keys --------------------------------------------------------------------------------
     def _lease(self, code: str) -> str:
@@ -229,16 +237,18 @@ class Cluster:
     async def start(self, app: ASGIApp) -> None:
         """Listen on this node's channel and keep its leases (call once, on the loop)."""
         self.app = app
+        self._loop = asyncio.get_running_loop()
         await self.redis.set(self._alive(self.node), "1", px=LEASE_MS)
         await self.redis.sadd(self._nodes, self.node)
         self._pubsub = self.redis.pubsub()
         await self._pubsub.subscribe(self._channel(self.node))
         self._tasks = [
             asyncio.create_task(self._listen()),
-            asyncio.create_task(self._keep()),
+            asyncio.create_task(self._tick()),
             asyncio.create_task(self._look_after()),
             asyncio.create_task(self._send()),
         ]
+        self._renewer.start()
 
     async def stop(self) -> None:
         """Leave the cluster: give every lease back so that other nodes take the tables now,
@@ -247,8 +257,11 @@ class Cluster:
             queue.put_nowait(None)
         await asyncio.sleep(0)  # (they close their clients' sockets)
         await self._flush()  # the last words to other nodes: their clients' close frames
+        self._stopping.set()
         for task in self._tasks:
             task.cancel()
+        if self._renewer.is_alive():
+            await asyncio.to_thread(self._renewer.join, 5)
         for code in list(self.owned):
             self.release(code, running=True)
         with contextlib.suppress(Exception):
@@ -259,17 +272,33 @@ class Cluster:
             await self.redis.aclose()
         self.sync.close()
 
-    async def _keep(self) -> None:
-        """Renew this node's leases and its sign of life, and drop the tables whose lease
-        was lost. A task of its own: nothing else may hold the renewals up past a lease."""
-        while True:
+    def _keep(self) -> None:
+        """In a thread of its own, so that no work on the event loop can hold the renewals up
+        past a lease: renew this node's sign of life and leases, and have the loop drop the
+        tables whose lease was lost. A loop that has not turned for :data:`STUCK_SECONDS` is
+        not vouched for: its leases lapse, and other nodes take its tables."""
+        while not self._stopping.wait(RENEW_SECONDS):
+            if time.monotonic() - self._turned > STUCK_SECONDS:
+                continue
             try:
-                await self._renew()
-            except asyncio.CancelledError:
-                raise
+                lost = self._renew()
             except Exception:
                 log.exception("cluster: renewing leases failed; trying again")
-            await asyncio.sleep(RENEW_SECONDS)
+                continue
+            if lost and self._loop is not None:
+                self._loop.call_soon_threadsafe(self._drop, lost)
+
+    async def _tick(self) -> None:
+        """Mark that the event loop turns, and tell this node's rooms to the lobby."""
+        told = 0.0
+        while True:
+            self._turned = time.monotonic()
+            if self._turned - told >= RENEW_SECONDS:
+                told = self._turned
+                with contextlib.suppress(Exception):
+                    rooms = json.dumps(self.hub.listed_rooms())
+                    await self.redis.set(self._rooms(self.node), rooms, px=LEASE_MS)
+            await asyncio.sleep(0.1)
 
     async def _look_after(self) -> None:
         """Take up the tables left behind by nodes that died, cross those nodes off, and end
@@ -285,20 +314,22 @@ class Cluster:
                 log.exception("cluster: looking for tables left behind failed; trying again")
             await asyncio.sleep(RENEW_SECONDS)
 
-    async def _renew(self) -> None:
-        rooms = json.dumps(self.hub.listed_rooms())
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.set(self._alive(self.node), "1", px=LEASE_MS)
-            pipe.set(self._rooms(self.node), rooms, px=LEASE_MS)
-            await pipe.execute()
+    def _renew(self) -> list[str]:
+        """Renew the sign of life and every lease held; returns the tables whose lease was
+        lost (in the renewing thread: the sync client is safe there)."""
+        self.sync.set(self._alive(self.node), "1", px=LEASE_MS)
         codes = list(self.owned)
         if not codes:
-            return
-        kept = await self.redis.eval(
+            return []
+        kept = self.sync.eval(
             _RENEW, len(codes), *[self._lease(c) for c in codes], self.node, LEASE_MS
         )
-        for code, ok in zip(codes, kept, strict=True):
-            if not ok and code in self.owned:
+        return [code for code, ok in zip(codes, kept, strict=True) if not ok]
+
+    def _drop(self, lost: list[str]) -> None:
+        """On the loop: stop running the tables whose lease went to another node."""
+        for code in lost:
+            if code in self.owned and self._owner(code) != self.node:
                 log.warning("cluster: the lease of table %s was lost; dropping it", code)
                 self.owned.discard(code)
                 self.hub.drop(code)
