@@ -121,7 +121,8 @@ class Cluster:
     """This node's part in a cluster: its leases, its channel, and the forwarding of the
     requests for tables it does not run. Leases are claimed synchronously (a claim is rare:
     a new table, a table coming back, a takeover) so that a table is never loaded unleased;
-    renewals, messages and takeovers run on the event loop."""
+    they are renewed from a thread of their own, and messages and takeovers run on the
+    event loop."""
 
     def __init__(self, redis_url: str, db: str, hub: Hub) -> None:
         import redis
