@@ -74,6 +74,16 @@ async def _four_players_through(
     return code, bots
 
 
+async def _seen(bots: list[BotClient], events: int, seconds: float = 60) -> None:
+    """Wait until a player has seen ``events`` events of the table."""
+
+    async def enough() -> None:
+        while max(b.seen for b in bots) < events:
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(enough(), seconds)
+
+
 async def _play(bots: list[BotClient], seconds: float = 90) -> None:
     await asyncio.wait_for(asyncio.gather(*(b.finished.wait() for b in bots)), seconds)
 
@@ -133,8 +143,7 @@ async def test_a_node_killed_mid_deal_and_its_game_finished_on_another(
     owner, other = nodes
     code, bots = await _four_players_through(other, owner, deals=2)
     try:
-        while max(b.seen for b in bots) < 30:  # the first deal is under way
-            await asyncio.sleep(0.02)
+        await _seen(bots, 30)  # the first deal is under way
         assert not any(b.finished.is_set() for b in bots)
         owner.process.kill()  # SIGKILL: no goodbye, its leases lapse
         killed = time.monotonic()
@@ -163,8 +172,7 @@ async def test_a_node_shutting_down_hands_its_tables_over_at_once(
     try:
         held_by = client.get(lease)
         assert held_by is not None
-        while max(b.seen for b in bots) < 20:
-            await asyncio.sleep(0.02)
+        await _seen(bots, 20)
         owner.process.terminate()  # SIGTERM: the node gives its leases back as it goes
         owner.process.wait()
         assert client.get(lease) != held_by  # given back, not left to lapse
