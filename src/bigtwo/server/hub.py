@@ -1088,9 +1088,8 @@ class Hub:
         if self.cluster is not None:  # and the other nodes' rooms, as they last told them
             mine = set(self.tables)
             listed += [(n, room) for n, room in self.cluster.lobby() if room["code"] not in mine]
-        page = sorted((x for x in listed if cursor is None or x[0] < cursor), key=lambda x: -x[0])[
-            : limit + 1
-        ]
+        before = [x for x in listed if cursor is None or x[0] < cursor]
+        page = sorted(before, key=lambda x: -x[0])[: limit + 1]
         more = len(page) > limit
         page = page[:limit]
         out = [room if isinstance(room, dict) else self.listing(room) for _, room in page]
