@@ -143,6 +143,7 @@ class Cluster:
         self._outbox: list[tuple[str, str]] = []  # (channel, message) to publish, in order
         self._post = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._serving: set[asyncio.Task[None]] = set()  # forwarded requests run here
         self._pubsub: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._turned = time.monotonic()  # when the event loop last turned
@@ -259,7 +260,7 @@ class Cluster:
         await asyncio.sleep(0)  # (they close their clients' sockets)
         await self._flush()  # the last words to other nodes: their clients' close frames
         self._stopping.set()
-        for task in self._tasks:
+        for task in [*self._tasks, *self._serving]:
             task.cancel()
         if self._renewer.is_alive():
             await asyncio.to_thread(self._renewer.join, 5)
@@ -409,8 +410,9 @@ class Cluster:
         if kind == "open":  # another node forwards a client of a table this node runs
             queue: asyncio.Queue[Message | None] = asyncio.Queue()
             self._talks[talk] = (message["from"], queue)
-            self._tasks.append(asyncio.create_task(self._serve(talk, message, queue)))
-            self._tasks = [t for t in self._tasks if not t.done()]
+            task = asyncio.create_task(self._serve(talk, message, queue))
+            self._serving.add(task)
+            task.add_done_callback(self._serving.discard)
         elif talk in self._talks:
             self._talks[talk][1].put_nowait(None if kind == "end" else decode_asgi(message["m"]))
 
