@@ -18,6 +18,7 @@ from bigtwo.arena import lineup_bots
 from bigtwo.bots import Bot, bot_names, make_bot
 from bigtwo.bots.classic import ClassicBot
 from bigtwo.bots.expert import ExpertBot, likelihood, sample_hands
+from bigtwo.bots.guided import GuidedExpertBot
 from bigtwo.bots.hint import hint
 from bigtwo.bots.inference import proven_misses, proven_replies
 from bigtwo.bots.ppo2018_net import Ppo2018Unavailable, find_data_dir
@@ -56,7 +57,7 @@ def _have_ppo2018_data() -> bool:
 
 HAVE_PPO = _have_ppo2018_data()
 
-FAIR = ["random", "greedy", "classic-fair", "strong", "expert"] + (
+FAIR = ["random", "greedy", "classic-fair", "strong", "expert", "guided"] + (
     ["ppo2018", "ppo2018-greedy"] if HAVE_PPO else []
 )
 
@@ -74,6 +75,8 @@ def make(name: str, rollouts: int = 12) -> Bot:
         return ExpertBot(rollouts=rollouts, search="ismcts")
     if name == "expert-reading":
         return ExpertBot(rollouts=rollouts, recent=4)
+    if name == "guided":
+        return GuidedExpertBot(rollouts=rollouts)
     return make_bot(name)
 
 

@@ -4,6 +4,7 @@ plays as the numpy network computes it, and the command's files and refusals."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -167,6 +168,43 @@ def test_bad_settings_are_refused_in_words(tmp_path: Path) -> None:
     (tmp_path / "bad" / CHECKPOINT).write_text("not a checkpoint")
     with pytest.raises(LearningError, match="cannot be read as a checkpoint"):
         Trainer.resume(tmp_path / "bad")
+
+
+def test_a_run_against_a_fixed_player_learns_from_its_own_seat_only(tmp_path: Path) -> None:
+    config = dataclasses.replace(TINY, deals=2, opponent="strong", opponent_deals=6)
+    trainer = Trainer.create(tmp_path / "run", config, device="cpu")
+    rollouts = trainer.collect()
+    assert [len(r.points) for r in rollouts] == [1, 1, 3, 3]  # self-play, then the fixed player's
+    for r in rollouts[2:]:
+        assert set(r.seats.tolist()) == {0}  # strong's seats are played, never learnt from
+    assert set(rollouts[0].seats.tolist()) > {0}
+    trainer.iterate()
+    resumed = Trainer.resume(tmp_path / "run", device="cpu")
+    assert resumed.config.opponent == "strong" and len(resumed.runners) == 4
+    assert "against three strong" in trainer.card()["method"]
+
+
+def test_a_run_starts_from_another_runs_network(tmp_path: Path) -> None:
+    first = Trainer.create(tmp_path / "first", TINY, device="cpu")
+    first.iterate()
+    exported = first.export()
+    for source in (tmp_path / "first" / CHECKPOINT, tmp_path / "first" / EXPORT):
+        config = dataclasses.replace(TINY, init=str(source), seed=5)
+        second = Trainer.create(tmp_path / f"from-{source.suffix[1:]}", config, device="cpu")
+        again = second.model.export({})
+        for key, value in exported.weights.items():
+            assert np.array_equal(value, again.weights[key]), (source, key)
+    with pytest.raises(LearningError, match="cannot start this run"):
+        Trainer.create(tmp_path / "bad", dataclasses.replace(TINY, init=str(tmp_path / "none.npz")))
+    small = dataclasses.replace(TINY, hidden=8, init=str(tmp_path / "first" / EXPORT))
+    with pytest.raises(LearningError, match="cannot start this run"):
+        Trainer.create(tmp_path / "other-shape", small)
+    with pytest.raises(LearningError, match="name an opponent together with its deals"):
+        Trainer.create(tmp_path / "c", dataclasses.replace(TINY, opponent="strong"))
+    with pytest.raises(LearningError, match="no computer player called 'nobody'"):
+        Trainer.create(
+            tmp_path / "d", dataclasses.replace(TINY, opponent="nobody", opponent_deals=4)
+        )
 
 
 def test_the_command_trains_resumes_and_writes_its_files(

@@ -37,7 +37,7 @@ def _load_all() -> None:
     """Import the levels that live in their own modules (they register themselves)."""
     import importlib
 
-    for module in ("classic", "strong", "expert", "ppo2018", "learned"):
+    for module in ("classic", "strong", "expert", "ppo2018", "learned", "guided"):
         try:
             importlib.import_module(f"{__name__}.{module}")
         except ModuleNotFoundError as exc:

@@ -37,6 +37,10 @@ LEVELS: dict[str, Level] = {
     "learned": Level(
         "Self-taught", "bigtwo's own neural network, trained by playing itself; it answers at once."
     ),
+    "guided": Level(
+        "Expert, guided",
+        "Thinks ahead as the expert does, judging each outcome with bigtwo's own network (slower).",
+    ),
 }
 
 

@@ -89,6 +89,17 @@ def register_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     train.add_argument("--eval-every", type=int, default=10, help="iterations between evaluations")
     train.add_argument("--eval-deals", type=int, default=200, help="arena deals an evaluation")
     train.add_argument("--eval-opponent", default="greedy", help="the three arena opponents")
+    train.add_argument(
+        "--opponent",
+        default="",
+        help="a computer player that takes the other seats of --opponent-deals deals an iteration",
+    )
+    train.add_argument(
+        "--opponent-deals", type=int, default=0, help="deals against --opponent an iteration"
+    )
+    train.add_argument(
+        "--init", default="", metavar="PATH", help="start from this checkpoint's or .npz's network"
+    )
     train.add_argument("--threads", type=int, default=1, help="torch's CPU threads (default 1)")
     train.add_argument("--device", help="cpu or cuda (default: cuda when torch sees one)")
     train.set_defaults(run=_train)
@@ -135,6 +146,9 @@ def _train(args: argparse.Namespace) -> int:
             eval_every=args.eval_every,
             eval_deals=args.eval_deals,
             eval_opponent=args.eval_opponent,
+            opponent=args.opponent,
+            opponent_deals=args.opponent_deals,
+            init=args.init,
         )
         trainer = Trainer.create(args.folder, config, device=args.device)
     console = Console(stderr=True)

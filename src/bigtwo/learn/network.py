@@ -117,6 +117,17 @@ class LearnedNetwork:
         value = float(self._layer("value", h, False)[0, 0])
         return logits, value
 
+    def values(self, obs: Floats) -> Floats:
+        """The value head's estimates ``(B,)`` of observations ``(B, OBS_SIZE)``: a seat's
+        points to come, ÷ the rules' bound × :attr:`reward_scale`."""
+        out: Floats = self._layer("value", self.state(obs), False)[:, 0]
+        return out
+
+    @property
+    def reward_scale(self) -> float:
+        """What the trainer multiplied normalised points by for the value head's targets."""
+        return float(self.card.get("config", {}).get("reward_scale", 10.0))
+
     # -- the weights file ---------------------------------------------------------------------
 
     def save(self, path: str | Path) -> None:

@@ -34,7 +34,7 @@ import torch
 from torch import nn
 
 from ..match.settings import RuleSet
-from .deal import ruleset_of
+from .deal import players_of, ruleset_of
 from .encoding import OBS_SIZE, BoolArray, LearningError, ObsArray
 from .network import ACTION_FEATURES, LearnedNetwork, Shape, action_features
 from .vector import Rollout, SelfPlayRunner
@@ -69,6 +69,11 @@ class TrainConfig:
     eval_deals: int = 200
     eval_opponent: str = "greedy"
     eval_seed: int = 18_000_001
+    # Deals against a fixed bigtwo player besides self-play: ``opponent`` takes the three
+    # other seats of ``opponent_deals`` deals an iteration (shared between the rule sets).
+    opponent: str = ""
+    opponent_deals: int = 0
+    init: str = ""  # a checkpoint or exported .npz whose network a new run starts from
 
     def shape(self) -> Shape:
         return Shape(self.hidden, self.action_hidden, self.embed)
@@ -84,10 +89,21 @@ class TrainConfig:
             problems.append("name at least one rule set")
         if self.eval_every < 0 or self.eval_deals < 0:
             problems.append("eval_every and eval_deals cannot be negative")
+        if self.opponent_deals < 0:
+            problems.append("opponent_deals cannot be negative")
+        elif bool(self.opponent) != bool(self.opponent_deals):
+            problems.append("name an opponent together with its deals (or neither)")
+        elif self.opponent_deals and self.opponent_deals < len(self.rules):
+            problems.append("opponent_deals must be at least one per rule set")
         if problems:
             raise LearningError("; ".join(problems))
         for name in self.rules:
             ruleset_of(name)
+        if self.opponent:
+            from ..bots import bot_names
+
+            if self.opponent not in bot_names():
+                raise LearningError(f"There is no computer player called {self.opponent!r}")
 
 
 class PolicyValue(nn.Module):
@@ -266,6 +282,8 @@ class Trainer:
                 f"{folder} holds a run already: resume it (--resume) or choose another folder"
             )
         trainer = cls._build(folder, config, device)
+        if config.init:
+            start_from(config.init, trainer.model)
         folder.mkdir(parents=True, exist_ok=True)
         return trainer
 
@@ -280,6 +298,18 @@ class Trainer:
             SelfPlayRunner(name, batch=config.batch, seed=config.seed * 1000 + i)
             for i, name in enumerate(config.rules)
         ]
+        if config.opponent:
+            runners += [
+                SelfPlayRunner(
+                    name,
+                    batch=config.batch,
+                    seed=config.seed * 1000 + 500 + i,
+                    opponents=dict.fromkeys(
+                        range(1, players_of(ruleset_of(name), None)), config.opponent
+                    ),
+                )
+                for i, name in enumerate(config.rules)
+            ]
         return cls(
             folder,
             config,
@@ -365,7 +395,10 @@ class Trainer:
         }
 
     def collect(self) -> list[Rollout]:
-        shares = _split(self.config.deals, len(self.runners))
+        rules = len(self.config.rules)
+        shares = _split(self.config.deals, rules)
+        if self.config.opponent:
+            shares += _split(self.config.opponent_deals, rules)
         self.model.eval()
         return [r.collect(self.policy, deals=n) for r, n in zip(self.runners, shares, strict=True)]
 
@@ -446,8 +479,13 @@ class Trainer:
     # -- exporting and evaluating -------------------------------------------------------------
 
     def card(self) -> dict[str, Any]:
+        method = "PPO, current-policy self-play (bigtwo train)"
+        if self.config.opponent:
+            method += f", and deals against three {self.config.opponent}"
+        if self.config.init:
+            method += f", starting from the network of {self.config.init}"
         return {
-            "method": "PPO, current-policy self-play (bigtwo train)",
+            "method": method,
             "rules": list(self.config.rules),
             "iterations": self.iteration,
             "deals": self.total_deals,
@@ -522,6 +560,28 @@ def arena_figures(
     )
     summary: dict[str, Any] = result.stats[0].summary()
     return summary
+
+
+def start_from(path: str | Path, model: PolicyValue) -> None:
+    """Load into ``model`` the network a new run starts from: a checkpoint's
+    (``checkpoint.pt``) or an export's (``.npz``); refused in words when it cannot be read or
+    has another shape."""
+    path = Path(path)
+    try:
+        if path.suffix == ".npz":
+            network = LearnedNetwork.load(path)
+            state = {}
+            for name in model.layers:
+                state[f"layers.{name}.weight"] = torch.from_numpy(
+                    network.weights[f"{name}.w"].T.copy()
+                )
+                state[f"layers.{name}.bias"] = torch.from_numpy(network.weights[f"{name}.b"].copy())
+            state["features"] = model.get_buffer("features")
+        else:
+            state = torch.load(path, map_location="cpu", weights_only=False)["model"]
+        model.load_state_dict(state)
+    except Exception as exc:  # a missing or damaged file, or another network's shape
+        raise LearningError(f"{path} cannot start this run ({exc})") from None
 
 
 def _named(bot: Any, name: str) -> Any:

@@ -15,7 +15,7 @@ export const STRINGS_EN = {
   "kind.full_house": "full house", "kind.four_of_a_kind": "four of a kind", "kind.straight_flush": "straight flush",
 
   "level.random": "random", "level.greedy": "easy", "level.classic": "classic (Palm)", "level.strong": "strong",
-  "level.expert": "expert", "level.ppo2018": "PPO 2018 network", "level.learned": "self-taught network",
+  "level.expert": "expert", "level.ppo2018": "PPO 2018 network", "level.learned": "self-taught network", "level.guided": "guided expert",
   "level.classic-fair": "classic, fair (Palm, sees only its own cards)", "level.ppo2018-greedy": "PPO 2018 network, steady",
 
   "preset.palm": "Palm (classic)", "preset.palm-hk": "Palm, Hong Kong rules", "preset.textbook": "Textbook",

@@ -15,7 +15,7 @@ export const STRINGS_ZH = {
   "kind.full_house": "葫蘆", "kind.four_of_a_kind": "鐵支", "kind.straight_flush": "同花順",
 
   "level.random": "隨機", "level.greedy": "簡單", "level.classic": "經典（Palm）", "level.strong": "強",
-  "level.expert": "專家", "level.ppo2018": "PPO 2018 神經網絡", "level.learned": "自學神經網絡",
+  "level.expert": "專家", "level.ppo2018": "PPO 2018 神經網絡", "level.learned": "自學神經網絡", "level.guided": "神經網絡引導的專家",
   "level.classic-fair": "公平經典（Palm，只看自己的牌）", "level.ppo2018-greedy": "PPO 2018 神經網絡（穩定）",
 
   "preset.palm": "Palm（經典）", "preset.palm-hk": "Palm 香港規則", "preset.textbook": "教科書",
