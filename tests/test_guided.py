@@ -14,7 +14,7 @@ import pytest
 
 from bigtwo.bots.expert import sample_hands
 from bigtwo.bots.guided import GuidedExpertBot, replayed_world
-from bigtwo.bots.learned import shipped_network
+from bigtwo.bots.learned import encoder_for, shipped_network
 from bigtwo.learn.encoding import index_of, max_points
 from bigtwo.learn.network import LearnedNetwork, Shape
 from bigtwo.match import Match
@@ -50,12 +50,11 @@ def positions(preset: str, games: int, every: int = 3) -> list[TableView]:
 def test_a_replayed_world_is_encoded_as_the_real_view() -> None:
     """The network's observation of a sampled world's position is the seat's real one: the
     world keeps the public history and the seat's cards; only hidden hands differ."""
-    bot = GuidedExpertBot()
     rng = random.Random(5)
     checked = 0
     for preset in ("palm", "charlesworth2018"):
         for view in positions(preset, 3):
-            encoder = bot._encoder(view)
+            encoder = encoder_for(view.rules, view.scoring)
             world = replayed_world(view, sample_hands(view, rng))
             assert world.hands[view.seat] == view.hand
             assert world.turn == view.turn and world.to_beat == view.to_beat
@@ -69,7 +68,7 @@ def test_the_networks_favourites_are_among_the_candidates() -> None:
     for view in positions("charlesworth2018", 2):
         options = ([None] if view.can_pass else []) + list(view.legal)
         logits, _ = shipped_network().scores(
-            bot._encoder(view).encode(view), [index_of(p) for p in options]
+            encoder_for(view.rules, view.scoring).encode(view), [index_of(p) for p in options]
         )
         favourite = options[int(np.argmax(logits))]
         candidates = bot.candidates(view)
@@ -92,7 +91,7 @@ def test_early_in_a_deal_each_candidate_is_worth_the_networks_value_in_points() 
     constant = LearnedNetwork.initial(Shape(8, 8, 8), seed=2)
     constant.weights["value.w"][:] = 0.0
     constant.weights["value.b"][:] = -0.5
-    bot = GuidedExpertBot(constant, rollouts=30, prior=1)
+    bot = GuidedExpertBot(constant, rollouts=30, prior=1, mix=0.0)
     view = positions("charlesworth2018", 1, every=1)[0]
     assert min(view.counts) > 5  # nobody can go out in one play
     means, worlds = bot._flat(view, random.Random(1), bot.candidates(view))

@@ -41,7 +41,8 @@ def shipped_network() -> LearnedNetwork:
 
 
 @cache
-def _encoder(rules: Rules, scoring: Scoring) -> ObservationEncoder:
+def encoder_for(rules: Rules, scoring: Scoring) -> ObservationEncoder:
+    """The observation encoder of a table's rules and scoring (one per pair, kept)."""
     return ObservationEncoder(RuleSet(rules=rules, match=MatchRules(scoring=scoring)))
 
 
@@ -62,7 +63,7 @@ class LearnedBot(Bot):
     def choose(self, view: TableView, rng: random.Random) -> Play | None:
         if not view.legal:
             return None
-        encoder = _encoder(view.rules, view.scoring)
+        encoder = encoder_for(view.rules, view.scoring)
         options: list[Play | None] = [None] if view.can_pass else []
         options.extend(view.legal)
         if len(options) == 1:

@@ -624,7 +624,7 @@ def plot(curves: Sequence[Progress], path: Path) -> bool:
         else:
             ax.plot(deals, [getattr(p, key) for p in curves])
         ax.set_title(title)
-        ax.set_xlabel("self-play deals")
+        ax.set_xlabel("training deals")
     fig.tight_layout()
     fig.savefig(path, dpi=80)
     plt.close(fig)
