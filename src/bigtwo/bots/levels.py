@@ -35,7 +35,8 @@ LEVELS: dict[str, Level] = {
     "ppo2018": Level("Learned", "A neural network trained by playing itself (Charlesworth, 2018)."),
     "ppo2018-greedy": Level("Learned, steady", "The same network, always making its first choice."),
     "learned": Level(
-        "Self-taught", "bigtwo's own neural network, trained by playing itself; it answers at once."
+        "Self-taught",
+        "bigtwo's own neural network, trained against itself and the Hard players; it answers at once.",
     ),
     "guided": Level(
         "Expert, guided",
