@@ -5,10 +5,12 @@ from __future__ import annotations
 import importlib.util
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 
-from bigtwo.arena import lineup_bots, play_deal, run_arena
+from bigtwo.arena import lineup_bots, play_deal, read_checkpoint, run_arena
 from bigtwo.bots import Bot
 from bigtwo.bots.classic import ClassicBot
 from bigtwo.cli import main
@@ -113,3 +115,70 @@ def test_strong_beats_greedy() -> None:
     strong = result.to_json()["bots"][0]
     assert strong["mean_points"] > 0
     assert strong["win_rate"] > 0.3
+
+
+def _figures(data: dict[str, object]) -> dict[str, object]:
+    """The figures without the times, which differ from run to run."""
+    out = {k: v for k, v in data.items() if k not in ("seconds", "played", "lineup")}
+    out["bots"] = [
+        {k: v for k, v in bot.items() if not k.startswith("decision_ms")}
+        for bot in data["bots"]  # type: ignore[attr-defined]
+    ]
+    return out
+
+
+def test_a_run_stopped_part_way_resumes_to_the_same_figures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["arena", "--seats", ",".join(LINEUP), "--duplicate", "--seed", "5", "--json", "--quiet"]
+    assert main([*argv, "--deals", "24"]) == 0
+    whole = json.loads(capsys.readouterr().out)
+    path = tmp_path / "run.json"
+    # the first call plays 3 of the 6 boards (as a run stopped there would have them)
+    assert main([*argv, "--deals", "12", "--checkpoint", str(path)]) == 0
+    capsys.readouterr()
+    kept = json.loads(path.read_text(encoding="utf-8"))
+    assert sorted(kept["played"]) == ["0", "1", "2"] and kept["deals"] == 12
+    boards_played: list[int] = []
+    resumed = run_arena(
+        PALM, LINEUP, deals=24, duplicate=True, seed=5,
+        resume=read_checkpoint(path, PALM, LINEUP, 5, True),
+        on_result=lambda r: boards_played.append(max(r.played)),
+    )  # fmt: skip
+    assert boards_played == [3, 4, 5]  # only the boards not played before
+    assert _figures(resumed.to_json()) == _figures(whole)
+    assert (
+        main([*argv, "--deals", "24", "--checkpoint", str(path), "--resume", "--workers", "2"]) == 0
+    )
+    assert _figures(json.loads(capsys.readouterr().out)) == _figures(whole)
+    assert _figures(json.loads(path.read_text(encoding="utf-8"))) == _figures(whole)
+    assert read_checkpoint(tmp_path / "none.json", PALM, LINEUP, 5, True).played == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ('{"played": 3', "cannot be resumed: Expecting"),
+        ("[1, 2]", "cannot be resumed: it holds no boards"),
+        ('{"rules": "palm", "lineup": ["strong", "greedy", "classic", "random"], "seed": 5, '
+         '"duplicate": true, "played": {"0": [[1, 2]]}}', "not a deal's record"),
+        ('{"rules": "palm", "lineup": ["strong", "greedy", "classic", "random"], "seed": 5, '
+         '"duplicate": true, "played": {"0": []}}', "board 0 is malformed"),
+        ('{"rules": "palm", "lineup": ["strong", "greedy", "classic", "random"], "seed": 6, '
+         '"duplicate": true, "played": {}}', "is of another run (palm, strong,greedy,classic,"
+         "random, seed 6, duplicate), not this one (palm, strong,greedy,classic,random, seed 5"),
+    ],
+)  # fmt: skip
+def test_a_checkpoint_of_another_run_or_corrupt_is_refused_in_words(
+    tmp_path: Path, text: str, says: str
+) -> None:
+    path = tmp_path / "run.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(BigTwoError, match=re.escape(says)):
+        read_checkpoint(path, PALM, LINEUP, 5, True)
+    assert path.read_text(encoding="utf-8") == text  # left alone
+
+
+def test_resume_needs_a_checkpoint(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--seats", ",".join(LINEUP), "--resume"]) == 2
+    assert "--resume needs --checkpoint FILE" in capsys.readouterr().err

@@ -117,4 +117,5 @@ def test_a_checkpoint_holds_the_figures_so_far(
     assert main([*argv, "--duplicate", "--json", "--quiet", "--checkpoint", str(path)]) == 0
     final = json.loads(capsys.readouterr().out)
     kept = json.loads(path.read_text(encoding="utf-8"))
+    assert kept.pop("lineup") == list(LINEUP) and sorted(kept.pop("played")) == ["0", "1"]
     assert {**kept, "seconds": 0} == {**final, "seconds": 0}

@@ -12,7 +12,8 @@ confidence interval (over boards in duplicate mode, whose rotations are not inde
 win rate, mean cards left and decision times, and its *margin*: its points less the mean of
 the other seats' points in the same deal, with its interval, which says who is better also
 where every seat loses points (deduction scoring, where nobody collects). It plays and measures; it never changes a
-rule or a bot.
+rule or a bot. A run's checkpoint (:func:`checkpoint_json`) keeps every board's records, so a
+long run stopped part way goes on from it (:func:`read_checkpoint`) to the same figures.
 
 Under a rule set of Big 2 RevolutioN (``revolution``) a board is a shuffle of both decks: the
 normal cards dealt, then the Revolution deck's order, from the same generator. Every rotation
@@ -24,6 +25,7 @@ the functions used per deal and the share of hands ended by exhaustion.
 
 from __future__ import annotations
 
+import json
 import math
 import multiprocessing
 import random
@@ -31,6 +33,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .bots import Bot, make_bot
@@ -56,6 +59,28 @@ class BoardDeal:
     decision_ms: tuple[tuple[float, ...], ...]
     functions: int = 0  # Character functions activated (revolution), all seats together
     exhausted: bool = False  # the hand ended when the Revolution deck ran out
+
+    def to_json(self) -> list[Any]:
+        """The deal as a JSON list (kept in a run's checkpoint)."""
+        times = [[round(t, 3) for t in seat] for seat in self.decision_ms]
+        return [list(self.points), list(self.cards_left), self.winner, times,
+                self.functions, self.exhausted]  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: Any) -> BoardDeal:
+        """A deal read back from :meth:`to_json`'s list; ``ValueError`` if it is not one."""
+        try:
+            points, cards_left, winner, times, functions, exhausted = data
+            return cls(
+                points=tuple(int(p) for p in points),
+                cards_left=tuple(int(c) for c in cards_left),
+                winner=int(winner),
+                decision_ms=tuple(tuple(float(t) for t in seat) for seat in times),
+                functions=int(functions),
+                exhausted=bool(exhausted),
+            )
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"not a deal's record: {exc}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +284,7 @@ class ArenaResult:
     revolution: bool = False
     functions: int = 0  # functions activated over every deal (revolution)
     exhausted: int = 0  # deals ended by exhaustion (revolution)
+    played: dict[int, list[BoardDeal]] = field(default_factory=dict)  # by board number
 
     @property
     def deals(self) -> int:
@@ -305,19 +331,28 @@ def _add_board(stats: list[BotStats], records: list[BoardDeal]) -> None:
 # -- running ------------------------------------------------------------------------------------
 
 
-def _serial(tasks: list[BoardTask]) -> Iterator[list[BoardDeal]]:
+Played = tuple[int, list[BoardDeal]]
+"""A board's number and its deals' records, as the backends yield them (in any order)."""
+
+
+def play_board(task: BoardTask) -> Played:
+    """:func:`run_board`, with the board's number beside its records."""
+    return task.board, run_board(task)
+
+
+def _serial(tasks: list[BoardTask]) -> Iterator[Played]:
     for task in tasks:
-        yield run_board(task)
+        yield play_board(task)
 
 
-def _processes(tasks: list[BoardTask], workers: int) -> Iterator[list[BoardDeal]]:
+def _processes(tasks: list[BoardTask], workers: int) -> Iterator[Played]:
     # spawn, not fork: the progress bar runs a thread, and forking a threaded process is unsafe
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(workers) as pool:
-        yield from pool.imap_unordered(run_board, tasks, chunksize=1)
+        yield from pool.imap_unordered(play_board, tasks, chunksize=1)
 
 
-def _ray(tasks: list[BoardTask], workers: int) -> Iterator[list[BoardDeal]]:
+def _ray(tasks: list[BoardTask], workers: int) -> Iterator[Played]:
     """Play the boards as Ray tasks and yield each board's records as it finishes.
 
     Without the ``RAY_ADDRESS`` environment variable this starts a private local Ray instance
@@ -383,19 +418,19 @@ def _ray(tasks: list[BoardTask], workers: int) -> Iterator[list[BoardDeal]]:
     try:
         cpus = int(ray.cluster_resources().get("CPU", workers))
         window = max(1, 4 * cpus)  # boards in flight: enough to keep every CPU busy
-        remote = ray.remote(run_board)
+        remote = ray.remote(play_board)
         queue = iter(tasks)
         pending = [remote.remote(task) for task in itertools.islice(queue, window)]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             pending.extend(remote.remote(task) for task in itertools.islice(queue, 1))
             try:
-                records = ray.get(done[0])
+                played = ray.get(done[0])
             except ray.exceptions.RayTaskError as exc:
                 if isinstance(exc.cause, BigTwoError):
                     raise exc.cause from None  # as the process backend reports it
                 raise
-            yield records
+            yield played
     finally:
         if not (started and address == "local"):  # a cluster, or an instance that stays up:
             for ref in pending:  # stop the boards left over (a failure, or Ctrl-C)
@@ -416,6 +451,7 @@ def run_arena(
     backend: str = "process",
     on_board: Callable[[int], None] | None = None,
     on_result: Callable[[ArenaResult], None] | None = None,
+    resume: Resumed | None = None,
 ) -> ArenaResult:
     """Play ``deals`` deals and gather results. In duplicate mode they are played as boards of
     one deal per seat rotation: ``deals`` is rounded up to whole boards (4,000 deals for four
@@ -423,7 +459,9 @@ def run_arena(
 
     ``on_board(deals_done)`` is called after each board, for progress displays, and
     ``on_result(result)`` with the figures of the boards played so far (a long run keeps
-    them: an interrupted run still has its figures).
+    them: an interrupted run still has its figures). ``resume``: the boards an earlier call
+    of the same run played (:func:`read_checkpoint`), counted as played and not played again;
+    as every board is seeded from the run alone, the figures are those of one whole call.
     """
     lineup = tuple(lineup)
     if len(lineup) not in rules.rules.players:
@@ -438,9 +476,13 @@ def run_arena(
     if deals < 1:
         raise BigTwoError("An arena needs at least one deal")
     boards = -(-deals // len(lineup)) if duplicate else deals
-    tasks = [BoardTask(rules, lineup, b, seed, duplicate) for b in range(boards)]
+    earlier = {b: r for b, r in (resume.played if resume else {}).items() if b < boards}
+    tasks = [
+        BoardTask(rules, lineup, b, seed, duplicate) for b in range(boards) if b not in earlier
+    ]
     stats = [BotStats(name) for name in lineup]
-    start = time.perf_counter()
+    played: dict[int, list[BoardDeal]] = {}
+    start = time.perf_counter() - (resume.seconds if resume else 0.0)
     if backend == "ray":
         results = _ray(tasks, workers)
     elif backend != "process":
@@ -451,11 +493,11 @@ def run_arena(
         results = _processes(tasks, workers)
     done = functions = exhausted = 0
 
-    def result(boards: int) -> ArenaResult:
+    def result() -> ArenaResult:
         return ArenaResult(
             rules=rules.name,
             lineup=lineup,
-            boards=boards,
+            boards=len(played),
             duplicate=duplicate,
             seed=seed,
             seconds=time.perf_counter() - start,
@@ -463,15 +505,91 @@ def run_arena(
             revolution=revolution,
             functions=functions,
             exhausted=exhausted,
+            played=played,
         )
 
-    for played, records in enumerate(results, 1):
+    def add(board: int, records: list[BoardDeal]) -> None:
+        nonlocal done, functions, exhausted
+        played[board] = records
         _add_board(stats, records)
         done += len(records)
         functions += sum(r.functions for r in records)
         exhausted += sum(r.exhausted for r in records)
+
+    for board in sorted(earlier):
+        add(board, earlier[board])
+    if earlier and on_board is not None:
+        on_board(done)
+    for board, records in results:
+        add(board, records)
         if on_board is not None:
             on_board(done)
         if on_result is not None:
-            on_result(result(played))
-    return result(boards)
+            on_result(result())
+    return result()
+
+
+# -- checkpoints ----------------------------------------------------------------------------------
+
+
+def _run_words(run: tuple[Any, ...]) -> str:
+    rules, lineup, seed, duplicate = run
+    names = ",".join(map(str, lineup)) if isinstance(lineup, list) else "?"
+    return f"{rules}, {names}, seed {seed}, {'duplicate' if duplicate else 'not duplicate'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Resumed:
+    """What a checkpoint keeps of a run for :func:`run_arena` to go on with."""
+
+    played: dict[int, list[BoardDeal]]
+    seconds: float
+
+
+def checkpoint_json(result: ArenaResult) -> dict[str, Any]:
+    """A run's checkpoint: its figures (:meth:`ArenaResult.to_json`), its lineup and every
+    board's records, from which :func:`read_checkpoint` resumes it."""
+    return {
+        **result.to_json(),
+        "lineup": list(result.lineup),
+        "played": {str(b): [d.to_json() for d in result.played[b]] for b in sorted(result.played)},
+    }
+
+
+def read_checkpoint(
+    path: Path, rules: RuleSet, lineup: Sequence[str], seed: int, duplicate: bool
+) -> Resumed:
+    """The boards a checkpoint at ``path`` holds, if it is a checkpoint of this very run
+    (rules, lineup, seed and duplicate mode); nothing played if there is no file yet. Any
+    other file is refused in words (:class:`BigTwoError`), and the file is left alone."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Resumed({}, 0.0)
+    except OSError as exc:
+        raise BigTwoError(f"Cannot read the checkpoint {path}: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict) or not isinstance(data.get("played"), dict):
+            raise ValueError("it holds no boards")
+        run = (data.get("rules"), data.get("lineup"), data.get("seed"), data.get("duplicate"))
+        mine = (rules.name, list(lineup), seed, duplicate)
+        played = {
+            int(b): [BoardDeal.from_json(d) for d in deals] for b, deals in data["played"].items()
+        }
+        seconds = float(data.get("seconds", 0.0))
+    except (ValueError, TypeError, AttributeError) as exc:
+        raise BigTwoError(f"The checkpoint {path} cannot be resumed: {exc}") from None
+    if run != mine:
+        raise BigTwoError(
+            f"The checkpoint {path} is of another run ({_run_words(run)}), "
+            f"not this one ({_run_words(mine)})"
+        )
+    players = len(lineup)
+    for board, deals in played.items():
+        rotations = players if duplicate else 1
+        if board < 0 or len(deals) != rotations or any(len(d.points) != players for d in deals):
+            raise BigTwoError(
+                f"The checkpoint {path} cannot be resumed: board {board} is malformed"
+            )
+    return Resumed(played, seconds)

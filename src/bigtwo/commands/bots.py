@@ -64,7 +64,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     arena.add_argument(
         "--checkpoint",
         metavar="FILE",
-        help="write the figures of the boards played so far to FILE (JSON) after each board",
+        help="write the figures and the records of the boards played so far to FILE (JSON) "
+        "after each board",
+    )
+    arena.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on with the run whose --checkpoint FILE holds its boards so far (the same "
+        "rules, seats, seed and duplicate mode; --deals may grow)",
     )
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
     arena.set_defaults(run=_arena)
@@ -82,12 +89,17 @@ def _rules_of(text: str) -> RuleSet:
 
 
 def _arena(args: argparse.Namespace) -> int:
-    from ..arena import run_arena
+    from ..arena import read_checkpoint, run_arena
 
     rules = _rules_of(args.rules)
     lineup = [name.strip() for name in args.seats.split(",") if name.strip()]
     if args.workers < 1:
         raise BigTwoError("--workers must be at least 1")
+    resume = None
+    if args.resume:
+        if not args.checkpoint:
+            raise BigTwoError("--resume needs --checkpoint FILE, the file that holds the run")
+        resume = read_checkpoint(Path(args.checkpoint), rules, lineup, args.seed, args.duplicate)
     players = max(1, len(lineup))
     total = -(-args.deals // players) * players if args.duplicate else args.deals
     console = Console(stderr=True)
@@ -115,6 +127,7 @@ def _arena(args: argparse.Namespace) -> int:
             backend=args.backend,
             on_board=lambda done: progress.update(task, completed=done),
             on_result=_checkpoint(args.checkpoint) if args.checkpoint else None,
+            resume=resume,
         )
     data = result.to_json()
     if args.json:
@@ -162,12 +175,15 @@ def _arena(args: argparse.Namespace) -> int:
 
 
 def _checkpoint(path: str) -> Callable[[ArenaResult], None]:
-    """Write a run's figures so far to ``path`` after each board, replacing the file whole."""
+    """Write a run's figures and records so far to ``path`` after each board, replacing the
+    file whole (``--resume`` reads it back)."""
+    from ..arena import checkpoint_json
+
     target = Path(path)
 
     def write(result: ArenaResult) -> None:
         partial = target.with_name(target.name + ".part")
-        partial.write_text(json.dumps(result.to_json()) + "\n", encoding="utf-8")
+        partial.write_text(json.dumps(checkpoint_json(result)) + "\n", encoding="utf-8")
         partial.replace(target)
 
     return write
