@@ -339,6 +339,46 @@ def test_unseen_best_answers_as_the_full_summary(preset: str) -> None:
                 assert beatable(catalog, p, lazy, most) == beatable(catalog, p, full, most), p
 
 
+@pytest.mark.parametrize("preset", preset_names())
+def test_losers_are_counted_as_the_plays_that_could_be_beaten(preset: str) -> None:
+    """``losers_at_least`` stops counting early, the cheap plays first, and still answers as
+    the full count would."""
+    rules = Rules.preset(preset)
+    planner = planner_for(rules)
+    rng = random.Random(preset)
+    for n in range(30):
+        deal = advance(Deal.from_seed(rules, n), rng, rng.randrange(30))
+        if deal.over or not deal.legal_plays():
+            continue
+        s = Situation.of_deal(deal, deal.legal_plays(), PALM_SET.match.scoring)
+        plan = planner.plan(s.hand, s.plays)
+        beaten = sum(not s.master(p) for p in plan)
+        for k in range(len(plan) + 2):
+            assert s.losers_at_least(plan, k) == (beaten >= k), (k, beaten)
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_the_simulated_players_move_is_the_move_with_its_reason(preset: str) -> None:
+    """``move_in`` (the expert's simulated players, no reason written) plays what
+    ``decide_in`` plays, and the reason ``decide_in`` writes names that play."""
+    rules = Rules.preset(preset)
+    bot = StrongBot()
+    rng = random.Random(preset)
+    seen = 0
+    for n in range(40):
+        deal = advance(Deal.from_seed(rules, n), rng, rng.randrange(40))
+        if deal.over or not deal.legal_plays():
+            continue
+        s = Situation.of_deal(deal, deal.legal_plays(), PALM_SET.match.scoring)
+        play, reason = bot.decide_in(s)
+        assert bot.move_in(s) is play
+        assert "{" not in reason
+        if play is not None:
+            assert reason.startswith(play.symbols()), reason
+        seen += 1
+    assert seen >= 20
+
+
 def test_planner_cost_is_the_cost_of_the_plan() -> None:
     planner = planner_for(PALM)
     rng = random.Random(5)

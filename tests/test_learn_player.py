@@ -62,6 +62,24 @@ def test_a_missing_or_foreign_weights_file_is_refused_in_words(tmp_path: Path) -
         LearnedNetwork.load(tmp_path / "other.npz")
 
 
+def test_the_forward_pass_is_the_same_whatever_the_blas_threads() -> None:
+    """The network runs on one BLAS thread whatever the process allows, so its numbers (and
+    the guided expert's choices) do not depend on the machine's cores: a batch split across
+    threads sums in another order and differs in the last bits."""
+    from threadpoolctl import threadpool_limits
+
+    network = shipped_network()
+    rng = np.random.default_rng(3)
+    obs = (rng.random((400, OBS_SIZE)) < 0.2).astype(np.float32)
+    answers = []
+    for threads in (1, 2, 4):
+        with threadpool_limits(limits=threads, user_api="blas"):
+            answers.append((network.values(obs), network.scores(obs[0], [0, 5, 60])[0]))
+    for values, logits in answers[1:]:
+        assert np.array_equal(values, answers[0][0])
+        assert np.array_equal(logits, answers[0][1])
+
+
 def test_action_features_are_the_cards_and_the_block() -> None:
     feats = action_features()
     assert feats.shape[1] == ACTION_FEATURES

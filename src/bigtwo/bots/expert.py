@@ -231,7 +231,7 @@ def strong_move(deal: Deal, scoring: Scoring) -> Play | None:
     legal = deal.legal_plays()
     if not legal:
         return None
-    return _RACER.decide_in(Situation.of_deal(deal, legal, scoring))[0]
+    return _RACER.move_in(Situation.of_deal(deal, legal, scoring))
 
 
 def likelihood(view: TableView, hands: Sequence[Mask], recent: int = 6, miss: float = 0.4) -> float:
@@ -263,7 +263,7 @@ def likelihood(view: TableView, hands: Sequence[Mask], recent: int = 6, miss: fl
         if i >= first and action.seat == deal.turn and i in chosen:
             legal = deal.legal_plays()
             if legal:
-                move = _RACER.decide_in(Situation.of_deal(deal, legal, view.scoring))[0]
+                move = _RACER.move_in(Situation.of_deal(deal, legal, view.scoring))
                 made = action.play
                 if (move is None) != (made is None) or (
                     move is not None and made is not None and move.mask != made.mask

@@ -80,7 +80,7 @@ _SUIT_MASK = sum(1 << (4 * r) for r in range(13))  # every card of suit 0
 
 class _Layout:
     """Per rule set: each rank's cards strongest first for any subset (by its 4-bit nibble),
-    and each straight sequence's mask in each suit."""
+    the power of a subset's strongest suit, and each straight sequence's mask in each suit."""
 
     def __init__(self, catalog: Catalog) -> None:
         power = catalog.suit_rank
@@ -88,9 +88,54 @@ class _Layout:
             sorted((s for s in range(4) if nibble >> s & 1), key=lambda s: -power[s])
             for nibble in range(16)
         ]
+        self.top_suit = [
+            max((power[s] for s in order), default=-1) for order in self.strongest_first
+        ]
         self.sequence_suits = [
             [sum(1 << (r * 4 + s) for r in seq) for s in range(4)] for seq in catalog.sequences
         ]
+        kinds = catalog.four_kinds
+        self.two_pair = kinds.index(Kind.TWO_PAIR) << 8 if Kind.TWO_PAIR in kinds else None
+        self.bare_four = kinds.index(Kind.BARE_FOUR) << 8 if Kind.BARE_FOUR in kinds else None
+
+
+_COUNT = [n.bit_count() for n in range(16)]
+
+
+def _best_small(layout: _Layout, catalog: Catalog, cards: int) -> dict[object, int]:
+    """:func:`best_by_group` of the plays of up to four cards, for a rule set without bombs,
+    worked out from the ranks' nibbles as :meth:`.Catalog.make` powers them (a card's power
+    is its rank * 4 + its suit's rank): the best single and pair are the top rank's
+    strongest card, a triple or four is its rank, two pairs go by their higher pair's
+    strongest card."""
+    top_suit = layout.top_suit
+    best: dict[object, int] = {}
+    pairs = hi_pair = 0
+    triple = catalog.rules.triples
+    four = layout.bare_four
+    for r in range(12, -1, -1):
+        nibble = cards >> (4 * r) & 0xF
+        if not nibble:
+            continue
+        power = r * 4 + top_suit[nibble]
+        if not best:
+            best[1] = power
+        n = _COUNT[nibble]
+        if n < 2:
+            continue
+        pairs += 1
+        if pairs == 1:
+            best[2] = power
+            hi_pair = power
+        elif pairs == 2 and layout.two_pair is not None:
+            best[4] = max(best.get(4, -1), layout.two_pair | hi_pair)
+        if n >= 3 and triple:
+            triple = False
+            best[3] = r
+        if n == 4 and four is not None:
+            best[4] = max(best.get(4, -1), four | r)
+            four = None
+    return best
 
 
 _LAYOUTS: dict[int, _Layout] = {}
@@ -113,6 +158,11 @@ def best_by_group(catalog: Catalog, cards: Mask, fives: bool = True) -> dict[obj
     layout = _LAYOUTS.get(id(catalog))
     if layout is None:
         layout = _LAYOUTS[id(catalog)] = _Layout(catalog)
+    # without bombs, the plays of up to four cards are summed up from the nibbles alone
+    small = None if catalog.bombs else _best_small(layout, catalog, cards)
+    if small is not None and not (fives and cards.bit_count() >= 5):
+        _BEST_CACHE[key] = small
+        return small
     order = layout.strongest_first
     # by_rank[r]: the cards of rank r in ``cards``, strongest first
     by_rank = [[r * 4 + s for s in order[cards >> (4 * r) & 0xF]] for r in range(13)]
@@ -125,23 +175,45 @@ def best_by_group(catalog: Catalog, cards: Mask, fives: bool = True) -> dict[obj
             m |= 1 << c
         return Mask(m)  # one call per candidate play, not per card
 
-    top = max((g[0] for g in by_rank if g), key=catalog.card_power.__getitem__, default=None)
-    if top is not None:
-        found.append(make(1 << top, Kind.SINGLE))
     pair_ranks = [r for r in range(13) if len(by_rank[r]) >= 2]
-    if pair_ranks:
-        found.append(make(bits(by_rank[pair_ranks[-1]][:2]), Kind.PAIR))
     triple_ranks = [r for r in pair_ranks if len(by_rank[r]) >= 3]
-    if triple_ranks and catalog.rules.triples:
-        found.append(make(bits(by_rank[triple_ranks[-1]][:3]), Kind.TRIPLE))
     quad_ranks = [r for r in triple_ranks if len(by_rank[r]) == 4]
-    if Kind.TWO_PAIR in catalog.four_kinds and len(pair_ranks) >= 2:
-        hi, lo = pair_ranks[-1], pair_ranks[0]
-        found.append(make(bits(by_rank[hi][:2] + by_rank[lo][:2]), Kind.TWO_PAIR))
-    if Kind.BARE_FOUR in catalog.four_kinds and quad_ranks:
-        found.append(make(bits(by_rank[quad_ranks[-1]]), Kind.BARE_FOUR))
+    if small is None:
+        top = max((g[0] for g in by_rank if g), key=catalog.card_power.__getitem__, default=None)
+        if top is not None:
+            found.append(make(1 << top, Kind.SINGLE))
+        if pair_ranks:
+            found.append(make(bits(by_rank[pair_ranks[-1]][:2]), Kind.PAIR))
+        if triple_ranks and catalog.rules.triples:
+            found.append(make(bits(by_rank[triple_ranks[-1]][:3]), Kind.TRIPLE))
+        if Kind.TWO_PAIR in catalog.four_kinds and len(pair_ranks) >= 2:
+            hi, lo = pair_ranks[-1], pair_ranks[0]
+            found.append(make(bits(by_rank[hi][:2] + by_rank[lo][:2]), Kind.TWO_PAIR))
+        if Kind.BARE_FOUR in catalog.four_kinds and quad_ranks:
+            found.append(make(bits(by_rank[quad_ranks[-1]]), Kind.BARE_FOUR))
     kinds = catalog.five_kinds
-    if fives and cards.bit_count() >= 5:
+    strongest: list[Play] = []
+    if fives and small is not None and catalog.rules.kinds_beat_lower:
+        # a kind beats every lower kind: the strongest kind present decides group 5, so
+        # look from the top, and the straights and flushes only when nothing above them is
+        for kind in reversed(kinds):
+            if kind is Kind.STRAIGHT_FLUSH:
+                suited_runs = (m for suits in layout.sequence_suits for m in suits)
+                strongest = [make(m, kind) for m in suited_runs if m & cards == m]
+            elif kind is Kind.FOUR_OF_A_KIND:
+                if quad_ranks and cards.bit_count() > 4:
+                    q = bits(by_rank[quad_ranks[-1]])
+                    rest = cards & ~q
+                    strongest = [make(q | (rest & -rest), kind)]
+            elif kind is Kind.FULL_HOUSE:
+                pr = [r for r in pair_ranks if triple_ranks and r != triple_ranks[-1]]
+                if pr:
+                    three = by_rank[triple_ranks[-1]][:3]
+                    strongest = [make(bits(three + by_rank[pr[0]][:2]), kind)]
+            if strongest or kind is Kind.FLUSH or kind is Kind.STRAIGHT:
+                break
+        found.extend(strongest)
+    if fives and cards.bit_count() >= 5 and not strongest:
         if Kind.STRAIGHT in kinds or Kind.STRAIGHT_FLUSH in kinds:
             for seq, suited in zip(catalog.sequences, layout.sequence_suits, strict=True):
                 if all(by_rank[r] for r in seq):
@@ -184,7 +256,7 @@ def best_by_group(catalog: Catalog, cards: Mask, fives: bool = True) -> dict[obj
             rest = cards & ~q
             if rest:
                 found.append(make(q | (rest & -rest), Kind.FOUR_OF_A_KIND))
-    best: dict[object, int] = {}
+    best: dict[object, int] = {} if small is None else small
     for p in found:
         if p.power > best.get(p.group, -1):
             best[p.group] = p.power
@@ -323,12 +395,19 @@ def planner_for(rules: Rules) -> Planner:
 # -- the view, summarised ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+# the other seats, for each number of players and seat
+_OPPONENTS = {
+    n: [tuple(s for s in range(n) if s != seat) for seat in range(n)] for n in range(2, 5)
+}
+
+
+@dataclass(slots=True)
 class Situation:
     """What the strong player decides from: its cards, the counts, the trick, its legal
     moves and the cards it has not seen, plus a few derived facts. Built from a seat's view,
     or (inside the expert's simulations) from a simulated deal, using only what that seat
-    would see."""
+    would see. Read, never changed: it is not frozen only because a frozen dataclass sets
+    each field through ``object.__setattr__``, and one is built for every simulated move."""
 
     rules: Rules
     scoring: Scoring  # how the deal is scored: what cards left cost
@@ -358,16 +437,32 @@ class Situation:
     def of_deal(cls, deal: Deal, legal: Sequence[Play], scoring: Scoring) -> Situation:
         """The seat to act in a simulated deal (scored by ``scoring``); its unseen cards are
         the other hands."""
+        # as make(), written out: one of these is built for every simulated move
         seat = deal.turn
+        hands = deal.hands
         unseen = 0
-        for s, h in enumerate(deal.hands):
+        counts = [h.bit_count() for h in hands]
+        for s, h in enumerate(hands):
             if s != seat:
                 unseen |= h
-        counts = [h.bit_count() for h in deal.hands]
-        return cls.make(
-            deal.rules, seat, deal.hands[seat], counts, deal.to_beat, legal,
-            deal.to_beat is not None, deal.hand_plays(seat).plays, Mask(unseen), scoring,
-        )  # fmt: skip
+        opponents = _OPPONENTS[len(hands)][seat]
+        others = [counts[s] for s in opponents]
+        return cls(
+            rules=deal.rules,
+            scoring=scoring,
+            catalog=deal.catalog,
+            seat=seat,
+            hand=hands[seat],
+            counts=counts,
+            trick=deal.to_beat,
+            legal=legal,
+            can_pass=deal.to_beat is not None,
+            plays=deal.hand_plays(seat).plays,
+            opponents=opponents,
+            best=UnseenBest(deal.catalog, unseen),  # type: ignore[arg-type]  # a bare mask
+            most_cards=max(others),
+            fewest_cards=min(others),
+        )
 
     @classmethod
     def make(
@@ -406,6 +501,18 @@ class Situation:
     def master(self, play: Play) -> bool:
         """No cards this seat has not seen could beat ``play``."""
         return not beatable(self.catalog, play, self.best, self.most_cards)
+
+    def losers_at_least(self, plays: Sequence[Play], n: int) -> bool:
+        """At least ``n`` of ``plays`` could be beaten. The plays of up to four cards are
+        asked first: the unseen cards' best five-card plays cost the most to work out."""
+        left = n
+        for five in (False, True):
+            for p in plays:
+                if (p.size == 5) is five and not self.master(p):
+                    left -= 1
+                    if left <= 0:
+                        return True
+        return left <= 0
 
     def danger(self, size: int) -> bool:
         """Some opponent could go out with one play of ``size`` cards."""
@@ -484,9 +591,19 @@ class StrongBot(Bot):
     def decide_in(self, s: Situation, *, held_back: bool = False) -> tuple[Play | None, str]:
         """As :meth:`decide`, from a :class:`Situation` with at least one legal play.
         ``held_back``: an opponent has passed a trick it could have beaten this deal."""
+        play, reason = self._choose(s, held_back)
+        return play, reason.format(play="" if play is None else play.symbols())
+
+    def move_in(self, s: Situation) -> Play | None:
+        """The play of :meth:`decide_in` alone, its reason never written out: the move of
+        the expert's simulated players, made hundreds of thousands of times a decision."""
+        return self._choose(s, False)[0]
+
+    def _choose(self, s: Situation, held_back: bool) -> tuple[Play | None, str]:
+        """The play and its reason, a template that names the play as ``{play}``."""
         for p in s.legal:
             if p.mask == s.hand:
-                return p, f"{p.symbols()} goes out"
+                return p, "{play} goes out"
         if s.trick is None:
             return self._lead(s)
         return self._answer(s, held_back)
@@ -504,14 +621,14 @@ class StrongBot(Bot):
             best = min(
                 legal, key=lambda p: (planner.cost(Mask(s.hand & ~p.mask), s.plays), p.order)
             )
-            return best, f"{best.symbols()} opens with the least damage to the hand"
-        masters = [p for p in in_plan if s.master(p)]
-        losers = [p for p in plan if not s.master(p)]
+            return best, "{play} opens with the least damage to the hand"
+        losers = {p.mask for p in plan if not s.master(p)}  # the plan's plays are disjoint
+        masters = [p for p in in_plan if p.mask not in losers]
         if len(losers) <= 1 and masters:
             # every play but one is unbeatable: cash the masters, then go out with the last
             best = max(masters, key=lambda p: (p.size, -p.order))
-            return best, f"{best.symbols()} cannot be beaten: keep control and run out"
-        candidates = unfiltered = [p for p in in_plan if not s.master(p)] or in_plan
+            return best, "{play} cannot be beaten: keep control and run out"
+        candidates = unfiltered = [p for p in in_plan if p.mask in losers] or in_plan
         if s.fewest_cards <= 2:
             safe = [p for p in candidates if not s.danger(p.size)]
             if safe:
@@ -522,27 +639,27 @@ class StrongBot(Bot):
                 singles = [p for p in legal if p.size == 1]
                 if best.size == 1 and singles:
                     best = max(singles, key=lambda p: p.power)
-                return best, f"{best.symbols()}: the strongest lead while a player is nearly out"
+                return best, "{play}: the strongest lead while a player is nearly out"
         if self.lead_fives_first:
             fives = [p for p in candidates if p.size == 5]
             if fives:
                 best = min(fives, key=lambda p: p.order)
-                return best, f"{best.symbols()} sheds five cards"
+                return best, "{play} sheds five cards"
         if self.counter_peeking:
             # the largest group before singles (five, triple, pair; the lowest of a size),
             # even one an opponent on that many cards could go out over: measured, that
             # beats leading singles into players who keep their best cards for the end
             best = min(unfiltered, key=lambda p: (-p.size, top_rank(p), p.order))
             if best.size > 1:
-                return best, f"{best.symbols()} sheds your lowest group"
+                return best, "{play} sheds your lowest group"
         low = s.hand & -s.hand
         # shed the lowest card with its group; otherwise the weakest play, largest first
         with_low = [p for p in candidates if p.mask & low]
         if with_low:
             best = max(with_low, key=lambda p: (p.size, -p.order))
-            return best, f"{best.symbols()} sheds your lowest card"
+            return best, "{play} sheds your lowest card"
         best = min(candidates, key=lambda p: (top_rank(p), -p.size, p.order))
-        return best, f"{best.symbols()} is your weakest play"
+        return best, "{play} is your weakest play"
 
     # -- answering ----------------------------------------------------------------------------
     def _answer(self, s: Situation, held_back: bool = False) -> tuple[Play | None, str]:
@@ -551,18 +668,17 @@ class StrongBot(Bot):
         legal = s.legal
         planner = planner_for(s.rules)
         hand = s.hand
-        plan = planner.plan(hand, s.plays)
-        same_size = [p for p in legal if p.size == to_beat.size] or list(legal)
 
         if s.danger(to_beat.size) and to_beat.size <= 3:
             # someone could go out over this trick: answer with the strongest reply
+            same_size = [p for p in legal if p.size == to_beat.size] or legal
             best = max(same_size, key=lambda p: p.power)
-            return best, f"{best.symbols()} blocks a player who is nearly out"
+            return best, "{play} blocks a player who is nearly out"
 
-        if self._looks_lost(s, plan, held_back):
+        if self._looks_lost(s, held_back):
             # the deal is probably lost: shed the cards that would cost the most
             shed = max(legal, key=lambda p: (self._shed(s, p), -p.order))
-            return shed, f"{shed.symbols()} unloads points before the deal is lost"
+            return shed, "{play} unloads points before the deal is lost"
 
         # a reply fits when some plan nearly as good as the best one contains it
         cost = planner.cost(hand, s.plays)
@@ -577,33 +693,33 @@ class StrongBot(Bot):
         cheap = [p for p in fitting if not self._is_control(s, p)]
         if cheap:
             best = cheap[0]
-            return best, f"{best.symbols()} fits your plan"
+            return best, "{play} fits your plan"
         # only control cards fit: spend one when the race is short
         high_to_beat = top_rank(to_beat) >= self.spend_over_rank
         if (
             high_to_beat
             or s.fewest_cards <= self.spend_at
-            or len(plan) <= 3
-            or sum(not s.master(p) for p in plan) <= 2
+            or len(plan := planner.plan(hand, s.plays)) <= 3
+            or not s.losers_at_least(plan, 3)
         ):
             best = fitting[0]
-            return best, f"{best.symbols()} takes control now the race is short"
+            return best, "{play} takes control now the race is short"
         return None, "keep your control cards for later"
 
-    def _looks_lost(self, s: Situation, plan: Sequence[Play], held_back: bool = False) -> bool:
-        """An opponent is close to out and this hand (its ``plan``) needs more leads than it
+    def _looks_lost(self, s: Situation, held_back: bool = False) -> bool:
+        """An opponent is close to out and this hand (its plan) needs more leads than it
         will get. Against opponents that hold back (``held_back``, with ``counter_peeking``),
         only one on its last card makes it so: they are slow to go out, and points unloaded
         (high cards) are the cards that could still win the deal."""
         near = 1 if held_back and self.counter_peeking else max(2, self.lost_at)
         if s.fewest_cards > near:
             return False
-        losers = sum(not s.master(p) for p in plan)
+        plan = planner_for(s.rules).plan(s.hand, s.plays)
         if held_back and self.counter_peeking:
-            return losers >= 2
-        if s.fewest_cards <= 2 and losers >= 2:
+            return s.losers_at_least(plan, 2)
+        if s.fewest_cards <= 2 and s.losers_at_least(plan, 2):
             return True
-        return s.fewest_cards <= self.lost_at and losers >= self.lost_losers
+        return s.fewest_cards <= self.lost_at and s.losers_at_least(plan, self.lost_losers)
 
     @staticmethod
     def _shed(s: Situation, play: Play) -> int:
@@ -618,7 +734,7 @@ class StrongBot(Bot):
             return True
         if play.size == 1 and top_rank(play) >= RANK_A:
             return True
-        return s.master(play) and play.size < 5
+        return play.size < 5 and s.master(play)
 
 
 register_bot("strong", StrongBot)
