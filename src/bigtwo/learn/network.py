@@ -12,7 +12,9 @@ PyTorch) builds the same layers and exports its weights to the ``.npz`` this mod
 the ``learned`` computer player runs it with numpy alone. It never imports torch. A forward
 pass runs on one BLAS thread: a computer player's decision is sized for one core, and a
 second BLAS thread only waits on whatever else that core runs (the guided expert's median
-decision took a fifth longer with the default threads while an arena filled the other core).
+decision: 190 ms on one thread, 212 ms on OpenBLAS's default two while an arena held the
+other core). It also gives the same numbers on every machine: a batch split across threads
+sums in another order, and differs in the last bits.
 
 >>> net = LearnedNetwork.initial(seed=1)
 >>> import numpy as np
@@ -25,6 +27,9 @@ decision took a fifth longer with the default threads while an arena filled the 
 from __future__ import annotations
 
 import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -78,9 +83,16 @@ def _blas() -> ThreadpoolController:
     return ThreadpoolController()
 
 
-def _one_thread() -> Any:
-    """The BLAS libraries held to one thread while the block runs (see the module)."""
-    return _blas().limit(limits=1, user_api="blas")
+_FORWARD = threading.Lock()
+
+
+@contextmanager
+def _one_thread() -> Iterator[None]:
+    """The BLAS libraries held to one thread while the block runs (see the module). One
+    forward pass at a time: the limit is the process's, and two threads setting it and putting
+    it back in turn could leave the other's pass on the default threads."""
+    with _FORWARD, _blas().limit(limits=1, user_api="blas"):
+        yield
 
 
 class LearnedNetwork:
