@@ -100,9 +100,33 @@ def test_early_in_a_deal_each_candidate_is_worth_the_networks_value_in_points() 
     assert means == pytest.approx([-0.5 * bound / 10.0] * len(means))
 
 
+def test_the_second_half_of_the_budget_goes_to_the_finalists() -> None:
+    """With ``finalists``, as in the expert, the leaders after half the budget share the rest
+    of it (so more worlds are sampled), and the candidates dropped rank below them."""
+    constant = LearnedNetwork.initial(Shape(8, 8, 8), seed=2)
+    constant.weights["value.w"][:] = 0.0
+    constant.weights["value.b"][:] = -0.5
+    view = positions("charlesworth2018", 1, every=1)[0]
+    assert min(view.counts) > 5  # nobody can go out in one play: every mean is the value
+    value = -0.5 * max_points(RuleSet.preset("charlesworth2018"), 4) / 10.0
+    worlds = {}
+    for finalists in (0, 2):
+        bot = GuidedExpertBot(constant, rollouts=60, prior=1, mix=0.0, finalists=finalists)
+        candidates = bot.candidates(view)
+        assert len(candidates) > 2
+        means, worlds[finalists] = bot._flat(view, random.Random(1), candidates)
+        if finalists:
+            # all equal after the first half: the first two in line go on
+            assert means[:2] == pytest.approx([value, value])
+            assert all(m < value for m in means[2:])
+        else:
+            assert means == pytest.approx([value] * len(candidates))
+    assert worlds[2] > worlds[0]
+
+
 def test_the_shipped_guided_bot_travels_without_its_weights() -> None:
-    data = pickle.dumps(GuidedExpertBot(rollouts=50, prior=4))
+    data = pickle.dumps(GuidedExpertBot(rollouts=50, prior=4, max_steps=900, finalists=3))
     assert len(data) < 1000
     again = pickle.loads(data)
     assert again.network is shipped_network()
-    assert (again.rollouts, again.prior) == (50, 4)
+    assert (again.rollouts, again.prior, again.max_steps, again.finalists) == (50, 4, 900, 3)

@@ -69,7 +69,9 @@ class GuidedExpertBot(ExpertBot):
     """The expert's flat search with the network as prior, cut-off and value (see the module
     docstring). ``rollouts``: simulated positions per decision, shared among the candidates;
     ``prior``: the network's favourite moves added to the candidates; ``mix``: the weight of
-    a finished rollout against the network's value (0: the value alone)."""
+    a finished rollout against the network's value (0: the value alone); ``finalists``: as the
+    expert's, how many leading candidates the second half of the budget goes to (0, the
+    default: every candidate in every world; 2 measured no different, see docs/learning.md)."""
 
     name = "guided"
 
@@ -81,8 +83,11 @@ class GuidedExpertBot(ExpertBot):
         prior: int = 3,
         mix: float = 0.5,
         max_steps: int = 7200,
+        finalists: int = 0,
     ) -> None:
-        super().__init__(rollouts=rollouts, candidates=candidates, max_steps=max_steps)
+        super().__init__(
+            rollouts=rollouts, candidates=candidates, max_steps=max_steps, finalists=finalists
+        )
         self._shipped = network is None
         self.network = network if network is not None else shipped_network()
         self.prior = prior
@@ -93,7 +98,15 @@ class GuidedExpertBot(ExpertBot):
         network = None if self._shipped else self.network
         return (
             GuidedExpertBot,
-            (network, self.rollouts, self.max_candidates, self.prior, self.mix),
+            (
+                network,
+                self.rollouts,
+                self.max_candidates,
+                self.prior,
+                self.mix,
+                self.max_steps,
+                self.finalists,
+            ),
         )
 
     def candidates(self, view: TableView) -> list[Play | None]:
@@ -131,15 +144,41 @@ class GuidedExpertBot(ExpertBot):
         replies = proven_replies(view)
         settled = [0.0] * len(candidates)  # points of the positions that ended before a choice
         rolled = [0.0] * len(candidates)  # points of the finished rollouts (mix > 0)
+        valued = [0.0] * len(candidates)  # the network's values, in points
         counts = [0] * len(candidates)
         observations: list[np.ndarray] = []
         owners: list[int] = []
         evaluations = steps = worlds = 0
         mix = self.mix
+
+        def means() -> list[float]:
+            """Each candidate's mean so far, the positions waiting for a value valued."""
+            if observations:
+                values = self.network.values(np.stack(observations)) * to_points
+                for i, v in zip(owners, values.tolist(), strict=True):
+                    valued[i] += v
+                observations.clear()
+                owners.clear()
+            return [
+                (settled[i] + ((1 - mix) * valued[i] + mix * rolled[i])) / counts[i]
+                if counts[i]
+                else -math.inf
+                for i in range(len(candidates))
+            ]
+
+        active = list(range(len(candidates)))
+        halved = self.finalists <= 0 or self.finalists >= len(candidates)
         while worlds < 2 or (evaluations < self.rollouts and steps < self.max_steps):
+            if not halved and (evaluations * 2 >= self.rollouts or steps * 2 >= self.max_steps):
+                # the second half of the budget goes to the finalists, as in the expert
+                first_half = means()
+                ranked = sorted(active, key=lambda i: (-first_half[i], i))
+                active = sorted(ranked[: self.finalists])
+                halved = True
             deal = replayed_world(view, sample_hands(view, rng, misses, replies=replies))
             base = len(deal.actions)
-            for i, move in enumerate(candidates):
+            for i in active:
+                move = candidates[i]
                 deal.apply_unchecked(move)
                 while deal.winner is None and (deal.turn != seat or not deal.legal_plays(seat)):
                     deal.apply_unchecked(policy(deal))
@@ -156,21 +195,15 @@ class GuidedExpertBot(ExpertBot):
                 steps += len(deal.actions) - base
                 while len(deal.actions) > base:
                     deal.undo()
-            evaluations += len(candidates)
+            evaluations += len(active)
             worlds += 1
-        valued = [0.0] * len(candidates)
-        if observations:
-            values = self.network.values(np.stack(observations)) * to_points
-            for i, v in zip(owners, values.tolist(), strict=True):
-                valued[i] += v
-        means = []
+        out = means()
+        # the dropped candidates keep their first-half means, which ranked below the finalists
+        floor = min(out[j] for j in active)
         for i in range(len(candidates)):
-            if not counts[i]:
-                means.append(-math.inf)
-                continue
-            estimate = (1 - mix) * valued[i] + mix * rolled[i]
-            means.append((settled[i] + estimate) / counts[i])
-        return means, worlds
+            if i not in active and out[i] > floor:
+                out[i] = floor - 1e-9
+        return out, worlds
 
 
 register_bot("guided", GuidedExpertBot)
