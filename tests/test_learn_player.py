@@ -51,6 +51,33 @@ def test_the_network_file_round_trips(tmp_path: Path) -> None:
     assert np.array_equal(a, b) and va == vb
 
 
+@pytest.mark.parametrize("shape", [Shape(16, 8, 8), Shape(16, 8, 8, joint=12)])
+def test_a_batch_of_observations_scores_as_each_one_alone(tmp_path: Path, shape: Shape) -> None:
+    """The trainer's actors score many deals' moves in one call; each row's logits and value
+    are those of the observation alone, for the product network and the joint one."""
+    net = LearnedNetwork.initial(shape, seed=7)
+    net.save(tmp_path / "w.npz")
+    assert LearnedNetwork.load(tmp_path / "w.npz").shape == shape
+    rng = random.Random(2)
+    ruleset = RuleSet.preset("palm")
+    encoder = ObservationEncoder(ruleset)
+    obs, rows, legal = [], [], []
+    for row in range(5):
+        match = Match(ruleset, players=4, hands=deal_hands(ruleset.rules, 4, rng), seed=row)
+        view = match.deal.view(match.deal.turn)
+        obs.append(encoder.encode(view))
+        moves = [index_of(play) for play in match.deal.legal_plays()]
+        rows += [row] * len(moves)
+        legal += moves
+    batch = np.stack(obs)
+    logits, values = net.batch_scores(batch, np.array(rows), np.array(legal))
+    for row in range(5):
+        mine = np.array(rows) == row
+        alone, value = net.scores(batch[row], np.array(legal)[mine])
+        np.testing.assert_allclose(logits[mine], alone, rtol=1e-5, atol=1e-6)
+        assert values[row] == pytest.approx(value, rel=1e-5, abs=1e-6)
+
+
 def test_a_missing_or_foreign_weights_file_is_refused_in_words(tmp_path: Path) -> None:
     with pytest.raises(LearningError, match="No network weights at"):
         LearnedNetwork.load(tmp_path / "none.npz")

@@ -16,6 +16,7 @@ import torch  # noqa: E402
 
 from bigtwo.cli import main  # noqa: E402
 from bigtwo.engine.errors import BigTwoError  # noqa: E402
+from bigtwo.learn.actors import Shard  # noqa: E402
 from bigtwo.learn.encoding import ACTION_SPACE_SIZE, LearningError  # noqa: E402
 from bigtwo.learn.network import LearnedNetwork  # noqa: E402
 from bigtwo.learn.train import (  # noqa: E402
@@ -96,18 +97,23 @@ def test_learning_changes_the_weights_and_the_checkpoint_keeps_them(tmp_path: Pa
     assert all(np.array_equal(after[k], v) for k, v in _weights(resumed).items())
 
 
-def test_the_export_scores_moves_as_the_torch_network_does(tmp_path: Path) -> None:
-    trainer = Trainer.create(tmp_path / "run", TINY, device="cpu")
+@pytest.mark.parametrize("joint", [0, 16])
+def test_the_export_scores_moves_as_the_torch_network_does(tmp_path: Path, joint: int) -> None:
+    trainer = Trainer.create(tmp_path / "run", dataclasses.replace(TINY, joint=joint), device="cpu")
     trainer.iterate()
     trainer.export()
     network = LearnedNetwork.load(tmp_path / "run" / EXPORT)
     assert network.card["iterations"] == 1 and network.card["deals"] == 8
+    assert network.shape.joint == joint
     rollout = SelfPlayRunner("palm", batch=4, seed=5).collect(uniform_policy(1), deals=2)
     rows = np.arange(len(rollout))
     legal, row_of = ragged(rollout.legal, rollout.legal_start, rows)
     with torch.no_grad():
-        h = trainer.model.state(torch.from_numpy(rollout.observations))
-        flat = trainer.model.logits(h, torch.from_numpy(legal), torch.from_numpy(row_of)).numpy()
+        obs = torch.from_numpy(rollout.observations)
+        h = trainer.model.state(obs)
+        flat = trainer.model.logits(
+            obs, h, torch.from_numpy(legal), torch.from_numpy(row_of)
+        ).numpy()
         values = trainer.model.value(h).numpy()
     for row in rows[:40]:
         mine = rollout.legal[rollout.legal_start[row] : rollout.legal_start[row + 1]]
@@ -140,21 +146,62 @@ def test_ragged_picks_each_rows_legal_actions() -> None:
     assert legal.max() < ACTION_SPACE_SIZE
 
 
-def test_sampled_moves_are_legal_and_follow_the_network(tmp_path: Path) -> None:
-    trainer = Trainer.create(tmp_path / "run", TINY, device="cpu")
-    rollout = trainer.runners[0].collect(trainer.policy, deals=3)
+@pytest.mark.parametrize("joint", [0, 16])
+def test_sampled_moves_are_legal_and_follow_the_network(tmp_path: Path, joint: int) -> None:
+    trainer = Trainer.create(tmp_path / "run", dataclasses.replace(TINY, joint=joint), device="cpu")
+    trainer.iterate()  # weights of their own, not the initial ones
+    shard = Shard(trainer.runners[0], (11, 12, 13), 5)
+    [rollout] = trainer.actors.play(trainer.model.export({}), [shard])
+    assert rollout.seeds == [11, 12, 13]
     masks = rollout.masks()
     assert masks[np.arange(len(rollout)), rollout.actions].all()
     assert (rollout.extras["logp"] <= 0).all()
-    # the logged log-probability is the chosen move's under the network
+    # the logged log-probability is the chosen move's under the torch network, and the value
     rows = np.arange(len(rollout))
     legal, row_of = ragged(rollout.legal, rollout.legal_start, rows)
     with torch.no_grad():
-        h = trainer.model.state(torch.from_numpy(rollout.observations))
-        logits = trainer.model.logits(h, torch.from_numpy(legal), torch.from_numpy(row_of))
+        obs = torch.from_numpy(rollout.observations)
+        h = trainer.model.state(obs)
+        logits = trainer.model.logits(obs, h, torch.from_numpy(legal), torch.from_numpy(row_of))
         logp, _ = segment_log_softmax(logits, torch.from_numpy(row_of), len(rows))
+        values = trainer.model.value(h).numpy()
     chosen = legal == rollout.actions[row_of]
     np.testing.assert_allclose(logp.numpy()[chosen], rollout.extras["logp"], atol=1e-5)
+    np.testing.assert_allclose(values, rollout.extras["value"], rtol=1e-4, atol=1e-5)
+    # a shard plays the same again, and another sampler seed samples other moves
+    [again] = trainer.actors.play(trainer.model.export({}), [shard])
+    assert np.array_equal(again.actions, rollout.actions)
+    other = [
+        trainer.actors.play(trainer.model.export({}), [Shard(shard.runner, shard.seeds, s)])[0]
+        for s in range(6, 9)
+    ]
+    assert any(
+        len(o) != len(rollout) or not np.array_equal(o.actions, rollout.actions) for o in other
+    )
+
+
+def test_the_run_is_the_same_on_any_number_of_actor_processes(tmp_path: Path) -> None:
+    config = dataclasses.replace(TINY, shards=2, eval_every=0)
+    here = Trainer.create(tmp_path / "here", config, device="cpu")
+    spread = Trainer.create(tmp_path / "spread", config, device="cpu", actors=2)
+    try:
+        for _ in range(2):
+            a, b = here.iterate(), spread.iterate()
+            assert (a.decisions, a.policy_loss, a.value_loss) == (
+                b.decisions,
+                b.policy_loss,
+                b.value_loss,
+            )
+        assert spread.actors._pool is not None  # it did play on other processes
+        rollouts = spread.collect()
+    finally:
+        spread.close()
+    assert [len(r.points) for r in rollouts] == [2, 2, 2, 2]  # 2 rule sets × 2 shards of 4 deals
+    for key, value in _weights(here).items():
+        assert np.array_equal(value, _weights(spread)[key]), key
+    # the CPU time counts the actors' playing, measured where they played
+    assert all(r.cpu_seconds > 0.0 for r in rollouts)
+    assert spread.curves[-1].cpu_seconds == pytest.approx(spread.cpu_seconds, abs=0.01)
 
 
 def test_bad_settings_are_refused_in_words(tmp_path: Path) -> None:
@@ -232,6 +279,8 @@ def test_the_command_trains_resumes_and_writes_its_files(
     assert main(["train", str(tmp_path / "none"), "--export", str(shipped)]) == 2
     assert "No checkpoint to resume" in capsys.readouterr().err
     assert main(["train", str(tmp_path / "x"), "--threads", "0"]) == 2
+    assert main(["train", str(tmp_path / "x"), "--actors", "-1"]) == 2
+    assert "--actors at least 0" in capsys.readouterr().err
 
 
 def test_advantages_follow_each_seats_own_decisions() -> None:

@@ -83,6 +83,10 @@ def test_the_same_seed_and_policy_play_the_same_games() -> None:
     assert a.seeds == b.seeds and a.points == b.points
     assert np.array_equal(a.actions, b.actions) and np.array_equal(a.observations, b.observations)
     assert run(6).seeds == a.seeds  # the hands do not depend on the batch size
+    # the same deals, given by their seeds to a runner of another stream
+    again = SelfPlayRunner("palm", batch=3, seed=4).collect(uniform_policy(2), seeds=a.seeds)
+    assert again.points == a.points and np.array_equal(again.actions, a.actions)
+    assert SelfPlayRunner("palm", seed=9).draw(6) == a.seeds  # draw: the stream's next seeds
 
 
 def test_the_policy_is_called_once_per_step_on_the_whole_batch() -> None:
@@ -126,6 +130,11 @@ def test_a_bad_policy_is_stopped_in_words() -> None:
 
     with pytest.raises(LearningError, match="must return 2 integer actions"):
         runner.collect(short, deals=2)  # type: ignore[arg-type]
+    for asked in ({}, {"deals": 2, "seeds": [1, 2]}):
+        with pytest.raises(LearningError, match="name the number of deals or their seeds"):
+            runner.collect(uniform_policy(0), **asked)  # type: ignore[arg-type]
+    with pytest.raises(LearningError, match="deals must be at least 1"):
+        runner.collect(uniform_policy(0), seeds=[])
     with pytest.raises(LearningError, match="batch must be at least 1"):
         SelfPlayRunner("palm", batch=0)
     with pytest.raises(LearningError, match="At least one seat"):

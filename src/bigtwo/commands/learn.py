@@ -100,6 +100,21 @@ def register_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     train.add_argument(
         "--init", default="", metavar="PATH", help="start from this checkpoint's or .npz's network"
     )
+    train.add_argument(
+        "--joint",
+        type=int,
+        default=0,
+        help="score moves by a joint layer this wide over state, move and the hand it leaves",
+    )
+    train.add_argument(
+        "--shards", type=int, default=1, help="parts each rule set's deals are played in"
+    )
+    train.add_argument(
+        "--actors",
+        type=int,
+        default=0,
+        help="processes that play the deals (default 0: this one; the run is the same either way)",
+    )
     train.add_argument("--threads", type=int, default=1, help="torch's CPU threads (default 1)")
     train.add_argument("--device", help="cpu or cuda (default: cuda when torch sees one)")
     train.set_defaults(run=_train)
@@ -116,9 +131,10 @@ def _train(args: argparse.Namespace) -> int:
 
     from ..learn.train import TrainConfig, Trainer, train
 
-    if args.threads < 1 or args.iterations < 0:
+    if args.threads < 1 or args.iterations < 0 or args.actors < 0:
         print(
-            "bigtwo train: --threads must be at least 1, --iterations at least 0", file=sys.stderr
+            "bigtwo train: --threads must be at least 1, --iterations and --actors at least 0",
+            file=sys.stderr,
         )
         return 2
     torch.set_num_threads(args.threads)
@@ -132,7 +148,7 @@ def _train(args: argparse.Namespace) -> int:
         )
         return 0
     if args.resume:
-        trainer = Trainer.resume(args.folder, device=args.device)
+        trainer = Trainer.resume(args.folder, device=args.device, actors=args.actors)
     else:
         config = TrainConfig(
             rules=tuple(r.strip() for r in args.rules.split(",") if r.strip()),
@@ -149,12 +165,15 @@ def _train(args: argparse.Namespace) -> int:
             opponent=args.opponent,
             opponent_deals=args.opponent_deals,
             init=args.init,
+            shards=args.shards,
+            joint=args.joint,
         )
-        trainer = Trainer.create(args.folder, config, device=args.device)
+        trainer = Trainer.create(args.folder, config, device=args.device, actors=args.actors)
     console = Console(stderr=True)
     console.print(
         f"training in {args.folder} on {trainer.device} ({', '.join(trainer.config.rules)}), "
         f"from iteration {trainer.iteration}"
+        + (f", the deals played by {args.actors} actor processes" if args.actors else "")
     )
     with Progress(
         TextColumn("[bold]iteration"),

@@ -7,6 +7,11 @@ and its block of the action space, :func:`action_features`) go through two layer
 expected points (scaled) from ``h``. Scoring moves from their cards, as DouZero does, keeps the
 weights small (about 1 MB) and lets what is learnt of one five-card play carry to the next.
 
+A *joint* network (``Shape.joint`` > 0) scores a move as DouZero's does instead: ``h``, the
+move's features and the hand the move leaves (its 52 cards and their number ÷ 13) go together
+through a layer of ``joint`` units to the logit, so the score can weigh the move against what
+stays in the hand rather than through one product.
+
 This module is the single definition of the forward pass: the trainer (:mod:`.train`, in
 PyTorch) builds the same layers and exports its weights to the ``.npz`` this module reads, and
 the ``learned`` computer player runs it with numpy alone. It never imports torch. A forward
@@ -46,6 +51,9 @@ Floats = npt.NDArray[np.float32]
 ACTION_FEATURES = 52 + len(BLOCKS)
 """Features of one action: its 52 cards, then its block (pass, single, pair, …) one-hot."""
 
+LEFT_FEATURES = 53
+"""What a joint network reads of the hand a move leaves: its 52 cards and their number ÷ 13."""
+
 
 @cache
 def action_features() -> Floats:
@@ -61,21 +69,26 @@ def action_features() -> Floats:
 @dataclass(frozen=True, slots=True)
 class Shape:
     """The network's widths: ``hidden`` for the state layers, ``action_hidden`` for the
-    first action layer, ``embed`` for the state and action vectors."""
+    first action layer, ``embed`` for the state and action vectors; ``joint`` > 0 makes a
+    joint network (see the module) with a joint layer that wide, and no action layers."""
 
     hidden: int = 256
     action_hidden: int = 128
     embed: int = 128
+    joint: int = 0
 
     def layers(self) -> dict[str, tuple[int, int]]:
-        """Each layer's (inputs, outputs)."""
-        return {
-            "state1": (OBS_SIZE, self.hidden),
-            "state2": (self.hidden, self.embed),
-            "action1": (ACTION_FEATURES, self.action_hidden),
-            "action2": (self.action_hidden, self.embed),
-            "value": (self.embed, 1),
-        }
+        """Each layer's (inputs, outputs), in the order the trainer's optimiser keeps them."""
+        state = {"state1": (OBS_SIZE, self.hidden), "state2": (self.hidden, self.embed)}
+        if self.joint:
+            width = self.embed + ACTION_FEATURES + LEFT_FEATURES
+            moves = {"joint1": (width, self.joint), "joint2": (self.joint, 1)}
+        else:
+            moves = {
+                "action1": (ACTION_FEATURES, self.action_hidden),
+                "action2": (self.action_hidden, self.embed),
+            }
+        return {**state, **moves, "value": (self.embed, 1)}
 
 
 @cache
@@ -132,17 +145,49 @@ class LearnedNetwork:
         return self._layer("state2", self._layer("state1", obs, True), True)
 
     def actions(self, indices: npt.ArrayLike) -> Floats:
-        """The action vectors ``(L, embed)`` of action indices."""
+        """The action vectors ``(L, embed)`` of action indices (not in a joint network)."""
         feats = action_features()[np.asarray(indices, dtype=np.int64)]
         return self._layer("action2", self._layer("action1", feats, True), False)
+
+    def _joint(
+        self, obs: Floats, h: Floats, rows: npt.NDArray[np.int64], legal: npt.NDArray[np.int64]
+    ) -> Floats:
+        feats = action_features()[legal]
+        left = obs[rows, :52] - feats[:, :52]
+        count = left.sum(axis=1, keepdims=True) / 13.0
+        x = np.concatenate([h[rows], feats, left, count], axis=1)
+        out: Floats = self._layer("joint2", self._layer("joint1", x, True), False)[:, 0]
+        return out
 
     def scores(self, obs: Floats, legal: npt.ArrayLike) -> tuple[Floats, float]:
         """One observation's logits over its ``legal`` actions, and its value."""
         with _one_thread():
             h = self.state(obs[None, :])
-            logits: Floats = self.actions(legal) @ h[0]
+            if self.shape.joint:
+                indices = np.asarray(legal, dtype=np.int64)
+                rows = np.zeros(indices.shape[0], dtype=np.int64)
+                logits: Floats = self._joint(obs[None, :], h, rows, indices)
+            else:
+                logits = self.actions(legal) @ h[0]
             value = float(self._layer("value", h, False)[0, 0])
         return logits, value
+
+    def batch_scores(
+        self, obs: Floats, rows: npt.NDArray[np.int64], legal: npt.NDArray[np.int64]
+    ) -> tuple[Floats, Floats]:
+        """Many observations at once: the logit of every legal action, flat (``legal[i]`` of
+        observation ``rows[i]``), each action's vector computed once however many rows hold
+        it; and every observation's value."""
+        with _one_thread():
+            h = self.state(obs)
+            if self.shape.joint:
+                logits: Floats = self._joint(obs, h, rows, legal)
+            else:
+                unique, inverse = np.unique(legal, return_inverse=True)
+                e = self.actions(unique)
+                logits = np.einsum("ij,ij->i", h[rows], e[inverse])
+            values: Floats = self._layer("value", h, False)[:, 0]
+        return logits, values
 
     def values(self, obs: Floats) -> Floats:
         """The value head's estimates ``(B,)`` of observations ``(B, OBS_SIZE)``: a seat's
@@ -160,7 +205,8 @@ class LearnedNetwork:
 
     def save(self, path: str | Path) -> None:
         """Write the weights and the card as one ``.npz`` (float32)."""
-        meta = {"shape": [self.shape.hidden, self.shape.action_hidden, self.shape.embed]}
+        shape = self.shape
+        meta = {"shape": [shape.hidden, shape.action_hidden, shape.embed, shape.joint]}
         arrays: dict[str, Any] = {"__meta__": np.array(json.dumps({**meta, "card": self.card}))}
         arrays.update(self.weights)
         np.savez_compressed(Path(path), **arrays)
@@ -178,5 +224,4 @@ class LearnedNetwork:
             raise LearningError(f"No network weights at {path}") from None
         except (KeyError, ValueError, OSError) as exc:
             raise LearningError(f"{path} is not a bigtwo network weights file ({exc})") from None
-        hidden, action_hidden, embed = meta["shape"]
-        return cls(Shape(hidden, action_hidden, embed), weights, dict(meta.get("card", {})))
+        return cls(Shape(*meta["shape"]), weights, dict(meta.get("card", {})))

@@ -2,7 +2,8 @@
 
 One *iteration* plays ``deals`` whole deals with the current network in every seat
 (current-policy self-play, :class:`~.vector.SelfPlayRunner`, one batched network call per
-step), then improves the network by proximal policy optimisation (PPO, clipped objective,
+step, the deals cut in shards that :class:`~.actors.Actors` play on as many processes as
+asked), then improves the network by proximal policy optimisation (PPO, clipped objective,
 generalised advantage estimates over each seat's decisions, an entropy bonus) on those
 decisions alone, and throws them away. After every iteration it writes a checkpoint (the
 network, the optimiser, every random generator's state), so a run stopped at any point
@@ -34,8 +35,9 @@ import torch
 from torch import nn
 
 from ..match.settings import RuleSet
+from .actors import Actors, Shard, cut, split
 from .deal import players_of, ruleset_of
-from .encoding import OBS_SIZE, BoolArray, LearningError, ObsArray
+from .encoding import OBS_SIZE, LearningError, ObsArray
 from .network import ACTION_FEATURES, LearnedNetwork, Shape, action_features
 from .vector import Rollout, SelfPlayRunner
 
@@ -64,6 +66,7 @@ class TrainConfig:
     hidden: int = 256
     action_hidden: int = 128
     embed: int = 128
+    joint: int = 0  # > 0: a joint network (bigtwo.learn.network) with a joint layer this wide
     seed: int = 0
     eval_every: int = 10
     eval_deals: int = 200
@@ -74,19 +77,34 @@ class TrainConfig:
     opponent: str = ""
     opponent_deals: int = 0
     init: str = ""  # a checkpoint or exported .npz whose network a new run starts from
+    # Each runner's deals of an iteration are played in this many shards, each with its own
+    # stream of move samples: the tasks the actor processes share (a run's weights depend on
+    # the shards, never on how many processes play them).
+    shards: int = 1
 
     def shape(self) -> Shape:
-        return Shape(self.hidden, self.action_hidden, self.embed)
+        return Shape(self.hidden, self.action_hidden, self.embed, self.joint)
 
     def check(self) -> None:
         problems = []
-        for name in ("deals", "batch", "epochs", "minibatch", "hidden", "action_hidden", "embed"):
+        for name in (
+            "deals",
+            "batch",
+            "epochs",
+            "minibatch",
+            "hidden",
+            "action_hidden",
+            "embed",
+            "shards",
+        ):
             if getattr(self, name) < 1:
                 problems.append(f"{name} must be at least 1")
         if self.deals < len(self.rules):
             problems.append("deals must be at least one per rule set")
         if not self.rules:
             problems.append("name at least one rule set")
+        if self.joint < 0:
+            problems.append("joint cannot be negative")
         if self.eval_every < 0 or self.eval_deals < 0:
             problems.append("eval_every and eval_deals cannot be negative")
         if self.opponent_deals < 0:
@@ -125,8 +143,18 @@ class PolicyValue(nn.Module):
         out: torch.Tensor = self.layers["value"](h)
         return out.squeeze(-1)
 
-    def logits(self, h: torch.Tensor, legal: torch.Tensor, row_of: torch.Tensor) -> torch.Tensor:
-        """The logit of every legal action (flat: ``legal[i]`` of row ``row_of[i]``)."""
+    def logits(
+        self, obs: torch.Tensor, h: torch.Tensor, legal: torch.Tensor, row_of: torch.Tensor
+    ) -> torch.Tensor:
+        """The logit of every legal action (flat: ``legal[i]`` of row ``row_of[i]``), from the
+        rows' observations and state vectors."""
+        if self.shape.joint:
+            feats = self.get_buffer("features")[legal]
+            left = obs[row_of, :52] - feats[:, :52]
+            count = left.sum(-1, keepdim=True) / 13.0
+            x = torch.cat([h[row_of], feats, left, count], dim=-1)
+            out: torch.Tensor = self.layers["joint2"](torch.relu(self.layers["joint1"](x)))
+            return out.squeeze(-1)
         unique, inverse = torch.unique(legal, return_inverse=True)
         feats = self.get_buffer("features")[unique]
         e: torch.Tensor = self.layers["action2"](torch.relu(self.layers["action1"](feats)))
@@ -238,7 +266,7 @@ class Progress:
     eval_low: float | None = None
     eval_high: float | None = None
     eval_rules: str = ""
-    cpu_seconds: float = 0.0  # the process's CPU time, all its threads: a shared machine's measure
+    cpu_seconds: float = 0.0  # CPU time, the trainer's and its actors': a shared machine's measure
 
     @staticmethod
     def header() -> list[str]:
@@ -267,6 +295,7 @@ class Trainer:
     runners: list[SelfPlayRunner]
     sampler: np.random.Generator
     shuffler: torch.Generator
+    actors: Actors
     iteration: int = 0
     total_deals: int = 0
     seconds: float = 0.0
@@ -274,21 +303,24 @@ class Trainer:
     curves: list[Progress] = field(default_factory=list)
 
     @classmethod
-    def create(cls, folder: str | Path, config: TrainConfig, device: str | None = None) -> Trainer:
-        """A new run in ``folder`` (refused when the folder holds a run already)."""
+    def create(
+        cls, folder: str | Path, config: TrainConfig, device: str | None = None, actors: int = 0
+    ) -> Trainer:
+        """A new run in ``folder`` (refused when the folder holds a run already), its deals
+        played in this process or, with ``actors``, on that many processes."""
         folder = Path(folder)
         if (folder / CHECKPOINT).exists():
             raise LearningError(
                 f"{folder} holds a run already: resume it (--resume) or choose another folder"
             )
-        trainer = cls._build(folder, config, device)
+        trainer = cls._build(folder, config, device, actors)
         if config.init:
             start_from(config.init, trainer.model)
         folder.mkdir(parents=True, exist_ok=True)
         return trainer
 
     @classmethod
-    def _build(cls, folder: Path, config: TrainConfig, device: str | None) -> Trainer:
+    def _build(cls, folder: Path, config: TrainConfig, device: str | None, actors: int) -> Trainer:
         config.check()
         torch.manual_seed(config.seed)
         dev = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
@@ -319,11 +351,13 @@ class Trainer:
             runners,
             np.random.default_rng(config.seed),
             torch.Generator().manual_seed(config.seed),
+            Actors(actors),
         )
 
     @classmethod
-    def resume(cls, folder: str | Path, device: str | None = None) -> Trainer:
-        """The run in ``folder`` as its last checkpoint left it (its own settings)."""
+    def resume(cls, folder: str | Path, device: str | None = None, actors: int = 0) -> Trainer:
+        """The run in ``folder`` as its last checkpoint left it (its own settings; the number
+        of actor processes is this call's)."""
         folder = Path(folder)
         path = folder / CHECKPOINT
         if not path.exists():
@@ -333,7 +367,7 @@ class Trainer:
         except Exception as exc:  # a damaged file: say so rather than show torch's traceback
             raise LearningError(f"{path} cannot be read as a checkpoint ({exc})") from None
         config = TrainConfig(**{**saved["config"], "rules": tuple(saved["config"]["rules"])})
-        trainer = cls._build(folder, config, device)
+        trainer = cls._build(folder, config, device, actors)
         trainer.model.load_state_dict(saved["model"])
         trainer.optimiser.load_state_dict(saved["optimiser"])
         for runner, state in zip(trainer.runners, saved["runners"], strict=True):
@@ -370,37 +404,23 @@ class Trainer:
 
     # -- playing -----------------------------------------------------------------------------
 
-    def policy(
-        self, obs: ObsArray, mask: BoolArray
-    ) -> tuple[npt.NDArray[np.int64], dict[str, Any]]:
-        """The runner's policy: samples each row's move from the network (Gumbel-max)."""
-        rows, cols = np.nonzero(mask)
-        with torch.no_grad():
-            h = self.model.state(torch.from_numpy(obs).to(self.device))
-            legal = torch.from_numpy(cols.astype(np.int64)).to(self.device)
-            row_of = torch.from_numpy(rows.astype(np.int64)).to(self.device)
-            logits = self.model.logits(h, legal, row_of)
-            logp, _ = segment_log_softmax(logits, row_of, obs.shape[0])
-            values = self.model.value(h).cpu().numpy()
-        flat_logp = logp.cpu().numpy().astype(np.float64)
-        noisy = flat_logp - np.log(-np.log(self.sampler.random(flat_logp.shape[0]) + 1e-300))
-        starts = np.searchsorted(rows, np.arange(obs.shape[0]))
-        best = np.maximum.reduceat(noisy, starts)
-        hits = np.flatnonzero(noisy == best[rows])
-        _, first = np.unique(rows[hits], return_index=True)
-        picked = hits[first]
-        return cols[picked].astype(np.int64), {
-            "logp": flat_logp[picked].astype(np.float32),
-            "value": values.astype(np.float32),
-        }
-
     def collect(self) -> list[Rollout]:
+        """An iteration's deals, played by the actors with the current network: per runner,
+        its share of the deals, cut in ``shards``."""
         rules = len(self.config.rules)
-        shares = _split(self.config.deals, rules)
+        shares = split(self.config.deals, rules)
         if self.config.opponent:
-            shares += _split(self.config.opponent_deals, rules)
-        self.model.eval()
-        return [r.collect(self.policy, deals=n) for r, n in zip(self.runners, shares, strict=True)]
+            shares += split(self.config.opponent_deals, rules)
+        shards = [
+            Shard(runner, seeds, int(self.sampler.integers(1 << 62)))
+            for runner, n in zip(self.runners, shares, strict=True)
+            for seeds in cut(runner.draw(n), self.config.shards)
+        ]
+        return self.actors.play(self.model.export({}), shards)
+
+    def close(self) -> None:
+        """Stop the actor processes (a later iteration starts them again)."""
+        self.actors.close()
 
     # -- learning ----------------------------------------------------------------------------
 
@@ -424,8 +444,9 @@ class Trainer:
                 target = torch.from_numpy(batch.targets[rows]).to(dev)
                 if len(rows) > 1:
                     adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-                h = self.model.state(obs_all[torch.from_numpy(rows).to(dev)])
-                logits = self.model.logits(h, legal, row_of)
+                obs = obs_all[torch.from_numpy(rows).to(dev)]
+                h = self.model.state(obs)
+                logits = self.model.logits(obs, h, legal, row_of)
                 logp, entropy = segment_log_softmax(logits, row_of, len(rows))
                 chosen = legal == actions[row_of]
                 new = torch.zeros(len(rows), device=dev).index_add(0, row_of[chosen], logp[chosen])
@@ -449,14 +470,15 @@ class Trainer:
 
     def iterate(self) -> Progress:
         """One iteration: play, learn, maybe evaluate, save."""
-        start, cpu = time.perf_counter(), time.process_time()
+        start = time.perf_counter()
         rollouts = self.collect()
+        cpu = time.process_time()  # the playing's CPU time is the rollouts', wherever they played
         batch = merge(rollouts, self.config.reward_scale, self.config.gae_lambda)
         figures = self.update(batch)
         self.iteration += 1
         self.total_deals += sum(len(r.points) for r in rollouts)
         self.seconds += time.perf_counter() - start
-        self.cpu_seconds += time.process_time() - cpu
+        self.cpu_seconds += time.process_time() - cpu + sum(r.cpu_seconds for r in rollouts)
         progress = Progress(
             iteration=self.iteration,
             deals=self.total_deals,
@@ -589,10 +611,6 @@ def _named(bot: Any, name: str) -> Any:
     return bot
 
 
-def _split(total: int, parts: int) -> list[int]:
-    return [total // parts + (1 if i < total % parts else 0) for i in range(parts)]
-
-
 def plot(curves: Sequence[Progress], path: Path) -> bool:
     """Draw the curves as a PNG with matplotlib; False (and no file) without it."""
     try:
@@ -641,12 +659,15 @@ def train(
     """Iterate until the run has ``iterations`` in all (a resumed run counts what it had) or
     ``minutes`` of this call are up; then export and plot."""
     deadline = None if minutes is None else time.monotonic() + minutes * 60
-    while trainer.iteration < iterations:
-        if deadline is not None and time.monotonic() >= deadline:
-            break
-        progress = trainer.iterate()
-        if on_iteration is not None:
-            on_iteration(progress)
+    try:
+        while trainer.iteration < iterations:
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            progress = trainer.iterate()
+            if on_iteration is not None:
+                on_iteration(progress)
+    finally:
+        trainer.close()
     trainer.export()
     plot(trainer.curves, trainer.folder / PLOT)
     return trainer

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +74,7 @@ class Rollout:
     points: list[tuple[int, ...]]
     extras: dict[str, npt.NDArray[Any]] = field(default_factory=dict)
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # the playing process's CPU time, wherever it played
 
     def __len__(self) -> int:
         return int(self.actions.shape[0])
@@ -138,12 +139,22 @@ class SelfPlayRunner:
         """Go back to a state from :meth:`get_state`: the same deals follow as after it."""
         self._seeds.setstate(state)  # type: ignore[arg-type]
 
-    def collect(self, policy: BatchPolicy, *, deals: int) -> Rollout:
-        """Play ``deals`` whole deals (``batch`` at a time) and return every decision."""
+    def draw(self, deals: int) -> list[int]:
+        """The seeds of the next ``deals`` deals of the runner's stream."""
+        return [self._seeds.randrange(1 << 62) for _ in range(deals)]
+
+    def collect(
+        self, policy: BatchPolicy, *, deals: int | None = None, seeds: Sequence[int] | None = None
+    ) -> Rollout:
+        """Play ``deals`` whole deals (``batch`` at a time), the next of the runner's stream,
+        or the deals shuffled from ``seeds``, and return every decision."""
+        if (deals is None) == (seeds is None):
+            raise LearningError("name the number of deals or their seeds (not both)")
+        seeds = self.draw(deals) if deals is not None else list(seeds or ())
+        deals = len(seeds)
         if deals < 1:
             raise LearningError("deals must be at least 1")
-        start = time.perf_counter()
-        seeds = [self._seeds.randrange(1 << 62) for _ in range(deals)]
+        start, cpu = time.perf_counter(), time.process_time()
         in_play: list[tuple[int, LearningDeal]] = []
         next_deal = 0
         obs_rows: list[ObsArray] = []
@@ -223,6 +234,7 @@ class SelfPlayRunner:
             points=[p for p in points if p is not None],
             extras={k: np.concatenate(v) for k, v in extras.items()},
             seconds=time.perf_counter() - start,
+            cpu_seconds=time.process_time() - cpu,
         )
 
 
