@@ -42,7 +42,7 @@ class Shard:
     sampler_seed: int
 
 
-def segment_log_softmax(
+def _log_softmax_by_row(
     logits: npt.NDArray[np.float64], rows: npt.NDArray[np.int64], count: int
 ) -> npt.NDArray[np.float64]:
     """Log-probabilities of flat logits within each of ``count`` rows (``rows`` sorted)."""
@@ -60,7 +60,7 @@ def sampling_policy(network: LearnedNetwork, rng: np.random.Generator) -> BatchP
     def policy(obs: ObsArray, mask: BoolArray) -> tuple[npt.NDArray[np.int64], dict[str, Any]]:
         rows, cols = np.nonzero(mask)
         logits, values = network.batch_scores(obs, rows, cols)
-        logp = segment_log_softmax(logits.astype(np.float64), rows, obs.shape[0])
+        logp = _log_softmax_by_row(logits.astype(np.float64), rows, obs.shape[0])
         noisy = logp - np.log(-np.log(rng.random(logp.shape[0]) + 1e-300))
         starts = np.searchsorted(rows, np.arange(obs.shape[0]))
         best = np.maximum.reduceat(noisy, starts)
