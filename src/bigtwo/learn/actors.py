@@ -42,17 +42,6 @@ class Shard:
     sampler_seed: int
 
 
-def _log_softmax_by_row(
-    logits: npt.NDArray[np.float64], rows: npt.NDArray[np.int64], count: int
-) -> npt.NDArray[np.float64]:
-    """Log-probabilities of flat logits within each of ``count`` rows (``rows`` sorted)."""
-    starts = np.searchsorted(rows, np.arange(count))
-    shifted = logits - np.maximum.reduceat(logits, starts)[rows]
-    sums = np.add.reduceat(np.exp(shifted), starts)
-    out: npt.NDArray[np.float64] = shifted - np.log(sums)[rows]
-    return out
-
-
 def sampling_policy(network: LearnedNetwork, rng: np.random.Generator) -> BatchPolicy:
     """The runner's policy in training: each row's move sampled from the network's softmax over
     its legal moves (Gumbel-max), with the move's log-probability and the row's value kept."""
@@ -60,9 +49,11 @@ def sampling_policy(network: LearnedNetwork, rng: np.random.Generator) -> BatchP
     def policy(obs: ObsArray, mask: BoolArray) -> tuple[npt.NDArray[np.int64], dict[str, Any]]:
         rows, cols = np.nonzero(mask)
         logits, values = network.batch_scores(obs, rows, cols)
-        logp = _log_softmax_by_row(logits.astype(np.float64), rows, obs.shape[0])
+        starts = np.searchsorted(rows, np.arange(obs.shape[0]))  # each row's first legal move
+        shifted = logits.astype(np.float64)
+        shifted -= np.maximum.reduceat(shifted, starts)[rows]
+        logp = shifted - np.log(np.add.reduceat(np.exp(shifted), starts))[rows]
         noisy = logp - np.log(-np.log(rng.random(logp.shape[0]) + 1e-300))
-        starts = np.searchsorted(rows, np.arange(obs.shape[0]))
         best = np.maximum.reduceat(noisy, starts)
         hits = np.flatnonzero(noisy == best[rows])
         _, first = np.unique(rows[hits], return_index=True)
