@@ -55,11 +55,15 @@ def _weights(trainer: Trainer) -> dict[str, np.ndarray]:
     return {k: v.detach().numpy().copy() for k, v in trainer.model.state_dict().items()}
 
 
-def test_a_resumed_run_is_the_same_run_bit_for_bit(tmp_path: Path) -> None:
-    straight = Trainer.create(tmp_path / "straight", TINY, device="cpu")
+SCHEDULED = dataclasses.replace(TINY, schedule_deals=40, entropy=0.02, entropy_end=0.004)
+
+
+@pytest.mark.parametrize("config", [TINY, SCHEDULED], ids=["constant", "scheduled"])
+def test_a_resumed_run_is_the_same_run_bit_for_bit(tmp_path: Path, config: TrainConfig) -> None:
+    straight = Trainer.create(tmp_path / "straight", config, device="cpu")
     for _ in range(3):
         straight.iterate()
-    first = Trainer.create(tmp_path / "stopped", TINY, device="cpu")
+    first = Trainer.create(tmp_path / "stopped", config, device="cpu")
     first.iterate()
     del first
     again = Trainer.resume(tmp_path / "stopped", device="cpu")
@@ -204,7 +208,31 @@ def test_the_run_is_the_same_on_any_number_of_actor_processes(tmp_path: Path) ->
     assert spread.curves[-1].cpu_seconds == pytest.approx(spread.cpu_seconds, abs=0.01)
 
 
+def test_the_schedules_anneal_the_rate_and_move_the_entropy_bonus(tmp_path: Path) -> None:
+    config = dataclasses.replace(
+        TINY, schedule_deals=16, entropy=0.02, entropy_end=0.004, eval_every=0
+    )
+    trainer = Trainer.create(tmp_path / "run", config, device="cpu")
+    assert trainer.rates() == (config.lr, 0.02)
+    trainer.iterate()  # 8 of the 16 deals: half way, having learnt at the first rates
+    assert trainer.optimiser.param_groups[0]["lr"] == config.lr
+    lr, bonus = trainer.rates()
+    assert lr == pytest.approx(config.lr / 2) and bonus == pytest.approx(0.012)
+    trainer.iterate()
+    assert trainer.rates() == (0.0, pytest.approx(0.004))
+    before = _weights(trainer)
+    trainer.iterate()  # past the schedule: the rate stays zero and nothing moves
+    assert trainer.rates() == (0.0, pytest.approx(0.004))
+    assert all(np.array_equal(before[k], v) for k, v in _weights(trainer).items())
+    # without a schedule the rates stay as set
+    plain = Trainer.create(tmp_path / "plain", TINY, device="cpu")
+    plain.iterate()
+    assert plain.rates() == (TINY.lr, TINY.entropy)
+
+
 def test_bad_settings_are_refused_in_words(tmp_path: Path) -> None:
+    with pytest.raises(LearningError, match="entropy_end needs schedule_deals"):
+        Trainer.create(tmp_path / "e", TrainConfig(entropy_end=0.001))
     with pytest.raises(LearningError, match="deals must be at least 1"):
         Trainer.create(tmp_path / "a", TrainConfig(deals=0))
     with pytest.raises(BigTwoError, match="Unknown rule preset 'not-a-preset'"):

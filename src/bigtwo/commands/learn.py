@@ -85,6 +85,17 @@ def register_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     train.add_argument("--minibatch", type=int, default=1024, help="decisions a gradient step")
     train.add_argument("--lr", type=float, default=3e-4, help="Adam's learning rate")
     train.add_argument("--entropy", type=float, default=0.01, help="entropy bonus")
+    train.add_argument(
+        "--schedule-deals",
+        type=int,
+        default=0,
+        help="anneal the learning rate to zero over this many deals (default 0: constant)",
+    )
+    train.add_argument(
+        "--entropy-end",
+        type=float,
+        help="the entropy bonus at --schedule-deals deals, reached linearly from --entropy",
+    )
     train.add_argument("--seed", type=int, default=0)
     train.add_argument("--eval-every", type=int, default=10, help="iterations between evaluations")
     train.add_argument("--eval-deals", type=int, default=200, help="arena deals an evaluation")
@@ -158,6 +169,8 @@ def _train(args: argparse.Namespace) -> int:
             minibatch=args.minibatch,
             lr=args.lr,
             entropy=args.entropy,
+            schedule_deals=args.schedule_deals,
+            entropy_end=args.entropy_end,
             seed=args.seed,
             eval_every=args.eval_every,
             eval_deals=args.eval_deals,

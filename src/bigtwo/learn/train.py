@@ -81,6 +81,11 @@ class TrainConfig:
     # stream of move samples: the tasks the actor processes share (a run's weights depend on
     # the shards, never on how many processes play them).
     shards: int = 1
+    # Schedules over the run's deals (0: none, the rates stay as set): the learning rate falls
+    # linearly from ``lr`` to zero by ``schedule_deals`` deals, as the 2018 network's run annealed
+    # it, and the entropy bonus moves linearly from ``entropy`` to ``entropy_end``.
+    schedule_deals: int = 0
+    entropy_end: float | None = None
 
     def shape(self) -> Shape:
         return Shape(self.hidden, self.action_hidden, self.embed, self.joint)
@@ -107,6 +112,10 @@ class TrainConfig:
             problems.append("joint cannot be negative")
         if self.eval_every < 0 or self.eval_deals < 0:
             problems.append("eval_every and eval_deals cannot be negative")
+        if self.schedule_deals < 0:
+            problems.append("schedule_deals cannot be negative")
+        if self.entropy_end is not None and not self.schedule_deals:
+            problems.append("entropy_end needs schedule_deals")
         if self.opponent_deals < 0:
             problems.append("opponent_deals cannot be negative")
         elif bool(self.opponent) != bool(self.opponent_deals):
@@ -424,9 +433,21 @@ class Trainer:
 
     # -- learning ----------------------------------------------------------------------------
 
+    def rates(self) -> tuple[float, float]:
+        """The learning rate and the entropy bonus at the run's deals so far (its schedules)."""
+        cfg = self.config
+        if not cfg.schedule_deals:
+            return cfg.lr, cfg.entropy
+        done = min(1.0, self.total_deals / cfg.schedule_deals)
+        end = cfg.entropy if cfg.entropy_end is None else cfg.entropy_end
+        return cfg.lr * (1.0 - done), cfg.entropy + (end - cfg.entropy) * done
+
     def update(self, batch: Batch) -> dict[str, float]:
         cfg = self.config
         dev = self.device
+        lr, entropy_bonus = self.rates()
+        for group in self.optimiser.param_groups:
+            group["lr"] = lr
         self.model.train()
         obs_all = torch.from_numpy(batch.observations).to(dev)
         figures = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "kl": 0.0, "clip": 0.0}
@@ -454,7 +475,7 @@ class Trainer:
                 clipped = ratio.clamp(1 - cfg.clip, 1 + cfg.clip)
                 policy_loss = -torch.minimum(ratio * adv, clipped * adv).mean()
                 value_loss = (self.model.value(h) - target).pow(2).mean()
-                loss = policy_loss + cfg.value_coef * value_loss - cfg.entropy * entropy.mean()
+                loss = policy_loss + cfg.value_coef * value_loss - entropy_bonus * entropy.mean()
                 self.optimiser.zero_grad()
                 torch.autograd.backward(loss)
                 nn.utils.clip_grad_norm_(self.model.parameters(), cfg.max_grad_norm)
