@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bigtwo.bench import bench_revolution_bots
-from bigtwo.bots.revolution import RevolutionBot, revolution_bot, revolution_levels
+from bigtwo.bots import bot_names, make_bot
+from bigtwo.bots.revolution import RevolutionBot
 from bigtwo.bots.revolution_expert import ExpertRevolutionBot, SimulatedHand, sample_world
 from bigtwo.cli import main
 from bigtwo.engine import Rules
@@ -20,15 +21,15 @@ from bigtwo.engine.revolution import Move, RevolutionDeal
 from bigtwo.engine.revolution_cards import parse
 
 RULES = Rules.preset("revolution")
-GREEDY = revolution_bot("greedy")
-STRONG = revolution_bot("strong")
-CLASSIC = revolution_bot("classic")
+GREEDY = make_bot("greedy", "revolution")
+STRONG = make_bot("strong", "revolution")
+CLASSIC = make_bot("classic", "revolution")
 # The expert with a small budget: the same search, quick enough for many hands in a test.
 QUICK_EXPERT = ExpertRevolutionBot(rollouts=12)
 
 
 def player(level: str) -> RevolutionBot:
-    return QUICK_EXPERT if level == "expert" else revolution_bot(level)
+    return QUICK_EXPERT if level == "expert" else make_bot(level, "revolution")
 
 
 def start(hands: list[str], top: str = "") -> RevolutionDeal:
@@ -42,7 +43,7 @@ def start(hands: list[str], top: str = "") -> RevolutionDeal:
 
 
 @settings(max_examples=8, deadline=None)
-@given(st.integers(0, 2**32), st.sampled_from(revolution_levels()))
+@given(st.integers(0, 2**32), st.sampled_from(bot_names("revolution")))
 def test_every_choice_is_one_the_view_offers_and_the_hand_ends(seed: int, level: str) -> None:
     deal = RevolutionDeal.from_seed(RULES, seed)
     bot, rng = player(level), random.Random(seed)
@@ -63,7 +64,7 @@ def test_every_choice_is_one_the_view_offers_and_the_hand_ends(seed: int, level:
 def test_the_same_seed_gives_the_same_hand() -> None:
     def run() -> tuple[object, ...]:
         deal = RevolutionDeal.from_seed(RULES, 9)
-        bot, rng = revolution_bot("random"), random.Random(9)
+        bot, rng = make_bot("random", "revolution"), random.Random(9)
         while not deal.over:
             deal.take(bot.choose(deal.view(deal.to_act), rng))
         return tuple(deal.actions)
@@ -107,7 +108,7 @@ def test_greedy_takes_a_character_from_the_gathering() -> None:
 
 def test_levels_without_revolution_play_say_so() -> None:
     with pytest.raises(BigTwoError, match="No computer player 'ppo2018' plays revolution yet"):
-        revolution_bot("ppo2018")
+        make_bot("ppo2018", "revolution")
 
 
 def test_greedy_beats_random_over_many_hands() -> None:
@@ -128,7 +129,7 @@ def _rows(out: str) -> dict[str, list[str]]:
 
 
 def test_the_levels_that_play_revolution() -> None:
-    assert revolution_levels() == ("classic", "expert", "greedy", "random", "strong")
+    assert bot_names("revolution") == ["classic", "expert", "greedy", "random", "strong"]
 
 
 def test_strong_leads_the_play_that_keeps_its_plan() -> None:
@@ -189,7 +190,7 @@ def test_bench_revolution_prints_the_computer_players_as_tables(
 
 
 def test_every_level_plays_legally_at_a_table_of_every_level() -> None:
-    levels = revolution_levels()
+    levels = bot_names("revolution")
     for number in range(8):
         deal = RevolutionDeal.from_seed(RULES, f"levels:{number}", 4 - number % 3)
         seated = [player(levels[(s + number) % len(levels)]) for s in range(deal.players)]
@@ -206,7 +207,7 @@ def test_every_level_plays_legally_at_a_table_of_every_level() -> None:
 def test_every_level_plays_legally_over_many_hands() -> None:
     for number in range(120):
         deal = RevolutionDeal.from_seed(RULES, f"many:{number}", 2 + number % 3)
-        names = revolution_levels()
+        names = bot_names("revolution")
         seated = [player(names[(s + number) % len(names)]) for s in range(deal.players)]
         rng = random.Random(number)
         while not deal.over:

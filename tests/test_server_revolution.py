@@ -14,6 +14,7 @@ import pytest
 
 from bigtwo.engine.revolution_cards import parse_card
 from bigtwo.match.revolution_record import read_revolution_text, write_revolution_text
+from bigtwo.server.bench import revolution_reply
 from bigtwo.server.client import ActionRefused, Lobby, TableClient
 from test_server_support import Server, restored_table
 
@@ -28,29 +29,6 @@ class _Unmirrored:
 
     def apply(self, msg: dict[str, Any]) -> None:
         return None
-
-
-def _answer(msg: dict[str, Any], seat: int, drawn: list[int]) -> dict[str, Any] | None:
-    """The person's reply to a prompt: decline a counter window; after a pass take one card
-    from the deck, then stop; in their turn activate a function when they can (not an
-    exchange, which needs a choice), else pass, else make their cheapest play."""
-    kind = msg.get("type")
-    if kind == "counter" and msg["seat"] != seat:
-        return {"type": "decline"}
-    if kind != "turn" or msg["seat"] != seat:
-        return None
-    if msg["phase"] == "draw":
-        if "deck" in msg["draws"] and not drawn:
-            drawn.append(1)
-            return {"type": "draw", "source": "deck"}
-        return {"type": "stop"}
-    drawn.clear()
-    functions = [a for a in msg["activate"] if a["function"] != "exchange"]
-    if functions:
-        return {"type": "activate", "card": functions[0]["card"]}
-    if msg["can_pass"]:
-        return {"type": "pass"}
-    return {"type": "play", "cards": msg["legal"][0]}
 
 
 # A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
@@ -85,7 +63,7 @@ async def test_a_person_plays_a_revolution_room_to_the_end(server: Server) -> No
                 msg = await asyncio.wait_for(prompts.get(), 20)
                 if msg.get("type") == "match_end":
                     break
-                reply = _answer(msg, me, drawn)
+                reply = revolution_reply(msg, me, drawn)
                 if reply is not None:
                     await asyncio.sleep(0.11)  # within the limit on actions (10/s)
                     reply["v"] = client.seen

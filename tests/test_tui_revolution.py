@@ -14,7 +14,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from bigtwo.bots.revolution import revolution_levels
+from bigtwo.bots import bot_names
 from bigtwo.engine.revolution import Move, Phase
 from bigtwo.tui.app import BigTwoApp
 from bigtwo.tui.dialogs import Cover, ResumeOffer, ScoreSheet
@@ -247,7 +247,7 @@ async def test_new_game_form_offers_the_revolution(tmp_path: Path) -> None:
         await pilot.pause()
         level = form.query_one("#new-level")
         offered = [v for v, _ in level.options]  # type: ignore[attr-defined]
-        assert offered == list(revolution_levels())
+        assert offered == list(bot_names("revolution"))
         players = [v for v, _ in form.query_one("#new-players").options]  # type: ignore[attr-defined]
         assert players == [2, 3, 4]
         custom = [v for v, _ in form.query_one("#new-custom").options]  # type: ignore[attr-defined]
@@ -264,7 +264,7 @@ async def test_new_game_form_offers_the_revolution(tmp_path: Path) -> None:
         assert game is not None and game.revolution and game.players == 2
         assert "revolution" in screen_text(app) and "deck" in screen_text(app)
 
-        assert game.local.service.seats[1].config.level in revolution_levels()
+        assert game.local.service.seats[1].config.level in bot_names("revolution")
         # Play the hand out by keys: the score sheet counts normal cards only.
         person = Person()
         # Plays when it can and draws nothing: the end comes soon.

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bigtwo.bots.revolution import revolution_bot
+from bigtwo.bots import make_bot
+from bigtwo.engine.revolution import RevolutionView
 from bigtwo.match.revolution import RevolutionMatch
 from bigtwo.match.revolution_record import write_revolution_text
 from bigtwo.match.settings import RuleSet
@@ -21,8 +22,8 @@ from bigtwo.match.store import MatchStore
 from bigtwo.server.storage import MemoryStore
 from bigtwo.service.commands import Command
 from bigtwo.service.config import SeatConfig, TableConfig
-from bigtwo.service.local import LocalTable, RevolutionThinkRequest, think_revolution
-from bigtwo.service.table import _revolution_command
+from bigtwo.service.local import LocalTable, think
+from bigtwo.service.table import ThinkRequest, _revolution_command
 from bigtwo.tui.dialogs import FinalScore, ScoreSheet
 from bigtwo.tui.pages import HistoryPage, ReplayPage
 from bigtwo.tui.table import TableScreen
@@ -115,7 +116,7 @@ async def test_a_revolution_game_is_stored_scored_and_replayed(tmp_path: Path) -
 # -- the match store -------------------------------------------------------------------------------
 def _play(match: RevolutionMatch, moves: int) -> None:
     """``moves`` choices of greedy players (the next hand begun when one is over)."""
-    bot = revolution_bot("greedy")
+    bot = make_bot("greedy", "revolution")
     for n in range(moves):
         if match.over:
             return
@@ -197,14 +198,14 @@ def _table_game(offload: object, level: str = "greedy") -> tuple[list[object], i
             break
         request = table.think_request()
         if request is not None:
-            assert isinstance(request, RevolutionThinkRequest)
+            assert isinstance(request.view, RevolutionView)
             assert table.step() == [] and table.hurry() == []  # not made on this thread
-            table.revolution_thought(request, think_revolution(request))
+            table.thought(request, *think(request))
             thought += 1
         elif table.computer_to_act():
             table.hurry(limit=1)
         else:
-            choice = revolution_bot("greedy").choose(
+            choice = make_bot("greedy", "revolution").choose(
                 table.mirrors[0].revolution_view(), random.Random(n)
             )
             cmd = _revolution_command(choice)
@@ -233,10 +234,10 @@ def test_the_revolution_expert_thinks_in_a_thread() -> None:
         request = table.think_request()
         if request is None:
             break
-        assert isinstance(request, RevolutionThinkRequest) and request.level == "expert"
+        assert isinstance(request.view, RevolutionView) and request.level == "expert"
         before = len(deal.actions)
         assert table.hurry() == [] and len(deal.actions) == before
-        table.revolution_thought(request, think_revolution(request))
+        table.thought(request, *think(request))
         assert len(deal.actions) > before or table.service.answers
     assert table.people_asked() or deal.to_act == 0
 
@@ -249,13 +250,13 @@ async def test_the_expert_thinks_off_the_screens_loop(
     from bigtwo.service import local
 
     threads: list[bool] = []
-    decide = local.think_revolution
+    decide = local.think
 
-    def counted(request: RevolutionThinkRequest) -> object:
+    def counted(request: ThinkRequest) -> object:
         threads.append(threading.current_thread() is threading.main_thread())
         return decide(request)
 
-    monkeypatch.setattr(local, "think_revolution", counted)
+    monkeypatch.setattr(local, "think", counted)
     set_prefs(tmp_path / "bigtwo.db", rules="revolution", level="expert")
     app = make_app(tmp_path, seed=1, clock=lambda: 1.0)
     async with app.run_test(size=SIZE) as pilot:

@@ -19,7 +19,7 @@ Under a rule set of Big 2 RevolutioN (``revolution``) a board is a shuffle of bo
 normal cards dealt, then the Revolution deck's order, from the same generator. Every rotation
 plays the same Revolution deck with the normal hands rotated, so duplicate play cancels the
 luck of both. Each hand is a :class:`~bigtwo.engine.revolution.RevolutionDeal` played by the
-revolution players (:func:`~bigtwo.bots.revolution.revolution_bot`); the arena also reports
+revolution players (:func:`~bigtwo.bots.make_bot` of the ``revolution`` game); the arena also reports
 the functions used per deal and the share of hands ended by exhaustion.
 """
 
@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from .bots import Bot, make_bot
-from .bots.revolution import RevolutionBot, revolution_bot
+from .bots.revolution import RevolutionBot
 from .bots.seat import ComputerSeat, position_rng
 from .engine.cards import Mask
 from .engine.deal import deal_hands
@@ -212,7 +212,7 @@ def run_board(task: BoardTask) -> list[BoardDeal]:
             players = _REVOLUTION_BOTS.get(task.lineup)
             if players is None:
                 players = _REVOLUTION_BOTS[task.lineup] = [
-                    revolution_bot(name) for name in task.lineup
+                    make_bot(name, "revolution") for name in task.lineup
                 ]
             out.append(play_revolution_deal(task.rules, players, rotated, deck, key))
     return out
@@ -470,7 +470,7 @@ def run_arena(
     revolution = rules.rules.revolution is not None
     for name in lineup:  # an unknown name fails here, with the list of known ones
         if revolution:
-            revolution_bot(name)
+            make_bot(name, "revolution")
         else:
             make_bot(name)
     if deals < 1:

@@ -170,7 +170,7 @@ def bench_revolution_bots(levels: list[str], deals: int = 200, seed: int = 1) ->
     mean points and wins. Seats rotate from hand to hand so no level keeps one seat."""
     from collections import Counter
 
-    from .bots.revolution import revolution_bot
+    from .bots import make_bot
     from .engine.revolution import End, Move, RevolutionDeal
     from .match.scoring import score_revolution_hand
     from .match.settings import RuleSet
@@ -178,7 +178,7 @@ def bench_revolution_bots(levels: list[str], deals: int = 200, seed: int = 1) ->
     ruleset = RuleSet.preset("revolution")
     rules = ruleset.rules
     players = len(levels)
-    bots = [revolution_bot(name) for name in levels]
+    bots = [make_bot(name, "revolution") for name in levels]
     rng = random.Random(seed)
     counts: Counter[str] = Counter()
     points: Counter[str] = Counter()

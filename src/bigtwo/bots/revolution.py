@@ -1,5 +1,6 @@
 """Computer players for Big 2 RevolutioN at every level: ``random``, ``greedy``, ``classic``,
-``strong`` and ``expert`` (:mod:`.revolution_expert`).
+``strong`` here and ``expert`` in :mod:`.revolution_expert`, each registered as a level of
+the ``revolution`` game.
 
 A revolution bot reads one seat's :class:`~bigtwo.engine.revolution.RevolutionView` (never a
 hidden card) and returns one of its ``choices``: a play, a pass, a function, a counter or a
@@ -19,10 +20,8 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
 
 from ..engine.cards import Mask
-from ..engine.errors import BigTwoError
 from ..engine.revolution import Move, RevolutionChoice, RevolutionView
 from ..engine.revolution_cards import (
     NORMAL_CARDS,
@@ -31,15 +30,27 @@ from ..engine.revolution_cards import (
     ids,
     twin_rank,
 )
+from ..engine.rules import REVOLUTION
+from . import register_bot
 from .strong import planner_for
 
 
 class RevolutionBot(ABC):
+    """Base of every revolution player: the hooks a :class:`~.seat.ComputerSeat` calls on
+    any player (none of these players peeks, plans across decisions or treats people apart)."""
+
     name = "bot"
+    peeks = False
 
     @abstractmethod
     def choose(self, view: RevolutionView, rng: random.Random) -> RevolutionChoice:
         """One of ``view.choices`` (the view is that of the seat whose answer is awaited)."""
+
+    def new_deal(self, seat: int) -> None:  # noqa: B027 - an optional hook
+        """Called when a hand starts."""
+
+    def tell_humans(self, seats: frozenset[int]) -> None:  # noqa: B027 - an optional hook
+        """Which seats people play (public)."""
 
 
 class RandomRevolutionBot(RevolutionBot):
@@ -287,33 +298,10 @@ def _function_of(view: RevolutionView, card: int) -> str:
     return options.function_of(rank)
 
 
-def _expert() -> RevolutionBot:
-    from .revolution_expert import ExpertRevolutionBot
-
-    return ExpertRevolutionBot()
-
-
-_LEVELS: dict[str, Callable[[], RevolutionBot]] = {
-    "random": RandomRevolutionBot,
-    "greedy": GreedyRevolutionBot,
-    "classic": ClassicRevolutionBot,
-    "strong": StrongRevolutionBot,
-    "expert": _expert,
-}
-
-
-def revolution_bot(name: str) -> RevolutionBot:
-    """A revolution player of the named level (``random``, ``greedy``, ``classic``,
-    ``strong`` or ``expert``)."""
-    try:
-        factory = _LEVELS[name]
-    except KeyError:
-        known = ", ".join(sorted(_LEVELS))
-        raise BigTwoError(
-            f"No computer player '{name}' plays revolution yet (levels: {known})"
-        ) from None
-    return factory()
-
-
-def revolution_levels() -> tuple[str, ...]:
-    return tuple(sorted(_LEVELS))
+for _name, _factory in (
+    ("random", RandomRevolutionBot),
+    ("greedy", GreedyRevolutionBot),
+    ("classic", ClassicRevolutionBot),
+    ("strong", StrongRevolutionBot),
+):
+    register_bot(_name, _factory, game=REVOLUTION)

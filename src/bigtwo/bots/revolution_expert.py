@@ -56,9 +56,10 @@ from ..engine.revolution_cards import (
     ids,
     twin_rank,
 )
-from ..engine.rules import Rules
+from ..engine.rules import REVOLUTION, Rules
 from ..match.scoring import score_revolution_hand
 from ..match.settings import RuleSet
+from . import register_bot
 from .revolution import RevolutionBot, StrongRevolutionBot
 
 _RULESETS: dict[str, RuleSet] = {}
@@ -779,3 +780,6 @@ def _exchange(view: RevolutionView, choices: list[RevolutionChoice]) -> Revoluti
     aimed = [c for c in choices if c.target == target] or choices
     pick = (max if view.reversed else min)(aimed, key=lambda c: (power[c.give], c.cards))
     return pick
+
+
+register_bot("expert", ExpertRevolutionBot, game=REVOLUTION)

@@ -1,4 +1,6 @@
-"""A computer seat: the one object that chooses a computer player's move, wherever it plays.
+"""A computer seat: the one object that chooses a computer player's move, wherever it plays,
+in either game (``game``: the 52-card game, or Big 2 RevolutioN, whose players answer with one
+of the view's ``choices``).
 
 The table service (and so the server and the terminal game), the arena and the match
 autoplay all ask a :class:`ComputerSeat` for a computer's move, so one seed gives one game
@@ -10,8 +12,12 @@ never depends on when or where it was asked, and decides what happens when the b
 * ``strict`` (the arena): an error is an error. A bot that raises, or chooses a play that is
   not legal, or passes at a lead, stops the run with the reason.
 * lenient (every table): the failure is logged and the seat makes the :meth:`fallback` move
-  instead, the cheapest legal play or a pass when it has no reply, which is also the move of
-  a computer whose thinking ran out of time.
+  instead, the cheapest legal play or a pass when it has no reply (under the expansion: a
+  decline, a stop or a pass where one is offered, else the cheapest play), which is also the
+  move of a computer whose thinking ran out of time.
+
+A choice travels between processes as an :data:`Answer`: the cards of a play as a mask (None:
+a pass), or the expansion's :class:`~bigtwo.engine.revolution.RevolutionChoice` as it is.
 
 It never sees a hidden card except through the bot's own explicit door (:meth:`Bot.peek`).
 """
@@ -21,15 +27,21 @@ from __future__ import annotations
 import logging
 import random
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias, overload
 
+from ..engine.cards import Mask
 from ..engine.errors import BigTwoError
+from ..engine.revolution import Move, RevolutionChoice, RevolutionView
+from ..engine.rules import BIGTWO
 
 if TYPE_CHECKING:
     from ..engine.deal import Deal
     from ..engine.plays import Play
     from ..match.views import TableView
     from .base import Bot
+    from .revolution import RevolutionBot
+
+Answer: TypeAlias = Mask | RevolutionChoice | None
 
 log = logging.getLogger(__name__)
 
@@ -49,12 +61,13 @@ def position_rng(key: object, deal_number: int, actions: int) -> random.Random:
 class ComputerSeat:
     """The computer player of one seat (see the module docstring).
 
-    ``level`` names the bot (``bigtwo bots``); ``bot`` gives one already made instead.
-    ``peeking``: whether the table lets a bot that peeks see the deal (the Palm players
-    did). A lenient seat whose level is unknown (saved by a newer bigtwo) plays ``greedy``.
+    ``level`` names the bot (``bigtwo bots``) of ``game``; ``bot`` gives one already made
+    instead. ``peeking``: whether the table lets a bot that peeks see the deal (the Palm
+    players did). A lenient seat whose level is unknown (saved by a newer bigtwo) plays
+    ``greedy``.
     """
 
-    __slots__ = ("level", "seat", "strict", "peeking", "_bot", "humans", "last_ms")
+    __slots__ = ("level", "seat", "strict", "peeking", "_bot", "humans", "last_ms", "game")
 
     def __init__(
         self,
@@ -63,8 +76,10 @@ class ComputerSeat:
         *,
         strict: bool = False,
         peeking: bool = True,
-        bot: Bot | None = None,
+        bot: Bot | RevolutionBot | None = None,
+        game: str = BIGTWO,
     ) -> None:
+        self.game = game
         self.level = level
         self.seat = seat
         self.strict = strict
@@ -73,33 +88,39 @@ class ComputerSeat:
         self.humans: frozenset[int] | None = None
         self.last_ms = 0.0  # how long the last decision took
 
+    def __setstate__(self, state: tuple[None, dict[str, object]]) -> None:
+        # Seats pickled in snapshots from before the expansion's computers sat here had no game.
+        self.game = BIGTWO
+        for name, value in state[1].items():
+            setattr(self, name, value)
+
     @classmethod
     def of(cls, bot: Bot, seat: int, *, strict: bool = False) -> ComputerSeat:
         return cls(bot.name, seat, strict=strict, bot=bot)
 
     # -- the bot ------------------------------------------------------------------------------
     @property
-    def bot(self) -> Bot:
+    def bot(self) -> Bot | RevolutionBot:
         """The seat's bot, made on first use (loading some levels takes a moment)."""
         if self._bot is None:
             from . import make_bot
 
             try:
-                self._bot = make_bot(self.level)
+                self._bot = make_bot(self.level, self.game)
             except BigTwoError:
                 if self.strict:
                     raise
                 log.warning(
                     "unknown computer level %r: seat %d plays greedy", self.level, self.seat
                 )
-                self._bot = make_bot(FALLBACK_LEVEL)
+                self._bot = make_bot(FALLBACK_LEVEL, self.game)
             self._bot.new_deal(self.seat)
             if self.humans is not None:
                 self._bot.tell_humans(self.humans)
         return self._bot
 
     @bot.setter
-    def bot(self, bot: Bot) -> None:
+    def bot(self, bot: Bot | RevolutionBot) -> None:
         """The bot as it came back from thinking elsewhere (it may keep a plan for the deal)."""
         self._bot = bot
 
@@ -123,33 +144,101 @@ class ComputerSeat:
     def rng(self, key: object, deal_number: int, view: TableView) -> random.Random:
         return position_rng(key, deal_number, len(view.actions))
 
+    @overload
     def choose(
         self,
         view: TableView,
+        *,
+        key: object = ...,
+        deal_number: int = ...,
+        rng: random.Random | None = ...,
+        deal: Deal | None = ...,
+    ) -> Play | None: ...
+    @overload
+    def choose(
+        self,
+        view: RevolutionView,
+        *,
+        key: object = ...,
+        deal_number: int = ...,
+        rng: random.Random | None = ...,
+        deal: Deal | None = ...,
+    ) -> RevolutionChoice: ...
+    def choose(
+        self,
+        view: TableView | RevolutionView,
         *,
         key: object = None,
         deal_number: int = 1,
         rng: random.Random | None = None,
         deal: Deal | None = None,
-    ) -> Play | None:
-        """The move for ``view`` (None: pass), always legal for a lenient seat. The random
-        generator is ``rng`` or, usually, the one of the position (``key``, ``deal_number``
-        and the actions of ``view``). ``deal`` is offered to a bot that peeks."""
+    ) -> Play | RevolutionChoice | None:
+        """The move for ``view`` (None: pass; under the expansion one of its ``choices``),
+        always legal for a lenient seat. The random generator is ``rng`` or, usually, the one
+        of the position (``key``, ``deal_number`` and the actions of ``view``). ``deal`` is
+        offered to a bot that peeks."""
         bot = self.bot
-        rng = rng or self.rng(key, deal_number, view)
+        rng = rng or position_rng(key, deal_number, len(view.actions))
         started = time.perf_counter()
         try:
             if bot.peeks and self.peeking and deal is not None:
-                bot.peek(deal)
-            play = bot.choose(view, rng)
+                bot.peek(deal)  # type: ignore[union-attr]  # only 52-card players peek
+            choice = bot.choose(view, rng)  # type: ignore[arg-type]  # the view of its game
         except Exception:
             if self.strict:
                 raise
             log.exception("computer player %s at seat %d failed", self.level, self.seat)
-            play = self.fallback(view)
+            choice = self.fallback(view)
         finally:
             self.last_ms = (time.perf_counter() - started) * 1000.0
-        return self.checked(view, play)
+        if isinstance(view, RevolutionView):
+            assert isinstance(choice, RevolutionChoice)
+            return self.checked_choice(view, choice)
+        assert not isinstance(choice, RevolutionChoice)
+        return self.checked(view, choice)
+
+    def decide(
+        self,
+        view: TableView | RevolutionView,
+        rng: random.Random | None = None,
+        deal: Deal | None = None,
+    ) -> Answer:
+        """:meth:`choose`, answered in the form that travels between processes."""
+        choice = self.choose(view, rng=rng, deal=deal)
+        if choice is None or isinstance(choice, RevolutionChoice):
+            return choice
+        return choice.mask
+
+    def checked_answer(self, view: TableView | RevolutionView, answer: Answer) -> Answer:
+        """An answer that came back from elsewhere, checked as :meth:`choose` checks its own."""
+        if isinstance(view, RevolutionView):
+            if not isinstance(answer, RevolutionChoice):
+                return self._refuse(view, "answered with no choice of the expansion")
+            return self.checked_choice(view, answer)
+        if isinstance(answer, RevolutionChoice):
+            play = self._refuse(view, "answered with a choice of the expansion")
+        else:
+            play = self.checked_mask(view, answer)
+        return None if play is None else play.mask
+
+    def checked_choice(self, view: RevolutionView, choice: RevolutionChoice) -> RevolutionChoice:
+        """``choice`` if the view offers it; else the :meth:`fallback` (strict: an error)."""
+        if choice in view.choices:
+            return choice
+        return self._refuse(view, f"chose what it may not do now: {choice.move}")
+
+    @overload
+    def _refuse(self, view: TableView, problem: str) -> Play | None: ...
+    @overload
+    def _refuse(self, view: RevolutionView, problem: str) -> RevolutionChoice: ...
+    def _refuse(
+        self, view: TableView | RevolutionView, problem: str
+    ) -> Play | RevolutionChoice | None:
+        name = self._bot.name if self._bot is not None else self.level
+        if self.strict:
+            raise BigTwoError(f"{name} in seat {self.seat} {problem}")
+        log.warning("computer player %s at seat %d %s", name, self.seat, problem)
+        return self.fallback(view)
 
     def checked(self, view: TableView, play: Play | None) -> Play | None:
         """``play`` if it is a move the view allows; else the :meth:`fallback` move (strict:
@@ -157,12 +246,8 @@ class ComputerSeat:
         legal = play is None or any(p.mask == play.mask for p in view.legal)
         if legal and (play is not None or view.can_pass):
             return play
-        name = self._bot.name if self._bot is not None else self.level
         problem = "passed at a lead" if play is None else f"chose an illegal play: {play}"
-        if self.strict:
-            raise BigTwoError(f"{name} in seat {self.seat} {problem}")
-        log.warning("computer player %s at seat %d %s", name, self.seat, problem)
-        return self.fallback(view)
+        return self._refuse(view, problem)
 
     def checked_mask(self, view: TableView, cards: int | None) -> Play | None:
         """:meth:`checked` for a choice that came back as a mask (from another process)."""
@@ -177,8 +262,22 @@ class ComputerSeat:
             )
         return self.fallback(view)
 
+    @overload
     @staticmethod
-    def fallback(view: TableView) -> Play | None:
+    def fallback(view: TableView) -> Play | None: ...
+    @overload
+    @staticmethod
+    def fallback(view: RevolutionView) -> RevolutionChoice: ...
+    @staticmethod
+    def fallback(view: TableView | RevolutionView) -> Play | RevolutionChoice | None:
         """The move of a computer that failed or ran out of time: the cheapest legal play,
-        or a pass when it has no reply (as ``greedy`` plays)."""
+        or a pass when it has no reply (as ``greedy`` plays). Under the expansion: decline a
+        counter window, stop drawing, or pass, where the view offers it; else its first
+        (cheapest) play."""
+        if isinstance(view, RevolutionView):
+            for move in (Move.DECLINE, Move.STOP, Move.PASS, Move.PLAY):
+                for choice in view.choices:
+                    if choice.move is move:
+                        return choice
+            return view.choices[0]
         return view.legal[0] if view.legal else None

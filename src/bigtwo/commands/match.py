@@ -144,12 +144,12 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _simulate_revolution(args: argparse.Namespace, rules: RuleSet, levels: list[str]) -> int:
     """A Big 2 RevolutioN match between computer players: its own record (text only)."""
-    from ..bots.revolution import revolution_bot
+    from ..bots import make_bot
     from ..match.revolution import play_revolution_match
 
     if args.format != "text" or args.save:
         raise BigTwoError("Revolution matches are written as text records only, not stored")
-    bots = [revolution_bot(level) for level in levels]
+    bots = [make_bot(level, "revolution") for level in levels]
     names = [n.strip() for n in args.names.split(",")] if args.names else None
     if args.deals is not None and args.deals < 1:
         raise BigTwoError("--deals must be at least 1")

@@ -150,6 +150,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="where the server it starts keeps its tables: a SQLite file or a "
         "postgresql:// URL (default: a fresh SQLite file)",
     )
+    server.add_argument(
+        "--revolution-rooms",
+        type=int,
+        default=0,
+        help="also this many Big 2 RevolutioN rooms of one person and three computers",
+    )
+    server.add_argument(
+        "--revolution-level",
+        default="expert",
+        help="the level of those rooms' computers (default expert)",
+    )
     server.add_argument("--json", action="store_true")
     server.set_defaults(run=_bench_server)
 
@@ -307,9 +318,10 @@ def _serve(args: argparse.Namespace) -> int:
 def _bench_server(args: argparse.Namespace) -> int:
     from ..server.bench import run_bench
 
-    if args.tables < 1 or args.seconds <= 0:
+    if args.tables < 1 or args.seconds <= 0 or args.revolution_rooms < 0:
         print(
-            "bigtwo bench server: --tables must be at least 1 and --seconds positive",
+            "bigtwo bench server: --tables must be at least 1, --seconds positive and "
+            "--revolution-rooms at least 0",
             file=sys.stderr,
         )
         return 2
@@ -327,6 +339,8 @@ def _bench_server(args: argparse.Namespace) -> int:
             think=args.think_ms / 1000,
             level=args.level,
             db=args.db,
+            revolution_rooms=args.revolution_rooms,
+            revolution_level=args.revolution_level,
         )
     except (ValueError, RuntimeError) as exc:
         print(f"bigtwo bench server: {exc}", file=sys.stderr)

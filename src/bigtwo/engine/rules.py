@@ -65,6 +65,11 @@ _PRESET_NAMES = (
 # Presets that play more than the 52-card game: loaded by name like the others, but not listed
 # among the presets every 52-card front end, bot and arena plays.
 _EXPANSION_PRESETS = ("revolution",)
+# The games a rule set plays: the 52-card game, or Big 2 RevolutioN (rules with ``revolution``
+# options). Computer levels are registered per game (``bigtwo.bots``).
+BIGTWO = "bigtwo"
+REVOLUTION = "revolution"
+GAMES = (BIGTWO, REVOLUTION)
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +214,11 @@ class Rules:
         return out
 
     # -- questions ------------------------------------------------------------------------
+    @property
+    def game(self) -> str:
+        """The game these rules play: ``bigtwo`` (52 cards) or ``revolution``."""
+        return BIGTWO if self.revolution is None else REVOLUTION
+
     def hand_size(self, players: int) -> int:
         for count, size in self.cards_per_player:
             if count == players:

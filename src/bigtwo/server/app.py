@@ -251,7 +251,7 @@ async def api_info(request: Request) -> Response:
 async def api_presets(request: Request) -> Response:
     """Every preset a room may use: the 52-card ones, then the expansions (``revolution``),
     which also say the computer levels that play them so far (``levels``)."""
-    from ..bots.revolution import revolution_levels  # late: the bots import the levels
+    from ..bots import bot_names
 
     out = []
     for name in (*preset_names(), *expansion_preset_names()):
@@ -263,7 +263,7 @@ async def api_presets(request: Request) -> Response:
             "deals": r.match.deals_per_game,
         }
         if r.rules.revolution is not None:
-            preset["levels"] = list(revolution_levels())
+            preset["levels"] = list(bot_names("revolution"))
         out.append(preset)
     return JSONResponse({"presets": out})
 

@@ -8,6 +8,11 @@ match has started, and then measures for ``seconds``: each bot waits its thinkin
 only after the move is stored and its events sent. It reports throughput, latency
 percentiles, every error seen, the server's memory and the machine's load. It measures; it
 changes nothing in the server.
+
+Beside them it can load the server with ``revolution_rooms`` rooms of Big 2 RevolutioN, each
+one person (a :class:`RevolutionPerson`, who answers at once) and three computers of
+``revolution_level``: computers that think long (``expert``) must not hold up the other
+tables, whose figures are the ones reported.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from ..service.table import TableStatus
-from .client import BotClient, Lobby, ServerError
+from .client import ActionRefused, BotClient, Lobby, ServerError, TableClient
 from .collector import collect_garbage
 from .hub import LoopLag
 
@@ -91,6 +96,64 @@ def _cpu_seconds(pid: int) -> float | None:
         return None
 
 
+def revolution_reply(msg: dict[str, Any], seat: int, drawn: list[int]) -> dict[str, Any] | None:
+    """A plain person's reply to a prompt of a revolution table: decline a counter window;
+    after a pass take one card from the deck, then stop; in their turn activate a function
+    when they can (not an exchange, which needs a choice), else pass, else make their
+    cheapest play. ``drawn`` remembers the draw of the turn."""
+    kind = msg.get("type")
+    if kind == "counter" and msg["seat"] != seat:
+        return {"type": "decline"}
+    if kind != "turn" or msg["seat"] != seat:
+        return None
+    if msg["phase"] == "draw":
+        if "deck" in msg["draws"] and not drawn:
+            drawn.append(1)
+            return {"type": "draw", "source": "deck"}
+        return {"type": "stop"}
+    drawn.clear()
+    functions = [a for a in msg["activate"] if a["function"] != "exchange"]
+    if functions:
+        return {"type": "activate", "card": functions[0]["card"]}
+    if msg["can_pass"]:
+        return {"type": "pass"}
+    return {"type": "play", "cards": msg["legal"][0]}
+
+
+class RevolutionPerson:
+    """A person at a revolution table who answers every prompt at once with
+    :func:`revolution_reply`, paced under the server's limit on actions (10 a second)."""
+
+    def __init__(self, seat: dict[str, Any]) -> None:
+        self.seat = int(seat["seat"])
+        self.prompts: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.client = TableClient(
+            seat["ws"],
+            seat["token"],
+            reconnect=False,
+            on_message=lambda m: self.prompts.put_nowait(m) if "v" in m else None,
+        )
+        self.actions = 0
+
+    async def play(self) -> None:
+        """Ready, then answer until the match ends or the task is cancelled."""
+        await self.client.connect()
+        await self.client.ready()
+        drawn: list[int] = []
+        while True:
+            msg = await self.prompts.get()
+            if msg.get("type") == "match_end":
+                return
+            reply = revolution_reply(msg, self.seat, drawn)
+            if reply is None:
+                continue
+            await asyncio.sleep(0.11)
+            reply["v"] = self.client.seen
+            with contextlib.suppress(ActionRefused):  # a window closed by a counter first
+                await self.client.request(reply, 10)
+                self.actions += 1
+
+
 async def _stats(lobby: Lobby, token: str) -> dict[str, Any]:
     """The server's own figures, or none when it will not tell us (no operator token)."""
     try:
@@ -108,11 +171,24 @@ async def _bench(
     setup_timeout: float,
     stats_token: str = "",
     server_pid: int | None = None,
+    revolution_rooms: int = 0,
+    revolution_level: str = "expert",
 ) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(timeout=30, limits=limits, trust_env=False) as http:
         lobby = Lobby(url, client=http)
         gate = asyncio.Semaphore(32)
+        people: list[RevolutionPerson] = []
+        for _ in range(revolution_rooms):
+            room = await lobby.create_room(
+                preset="revolution",
+                seats=["human", *[f"computer:{revolution_level}"] * 3],
+                deals=1000,
+                away_seconds=None,
+                turn_seconds=None,
+            )
+            people.append(RevolutionPerson(await lobby.join(room["code"], "Rev")))
+        playing = [asyncio.create_task(p.play()) for p in people]
 
         async def make_table(i: int) -> list[dict[str, Any]]:
             async with gate:
@@ -185,7 +261,12 @@ async def _bench(
         failures = sum(b.failures for b in bots)
         stray = sum(len(b.errors) for b in bots)
         dropped = sum(1 for b in bots if b.closed.is_set())
-        await asyncio.gather(*(b.close() for b in bots), return_exceptions=True)
+        for task in playing:
+            task.cancel()
+        await asyncio.gather(*playing, return_exceptions=True)
+        await asyncio.gather(
+            *(b.close() for b in bots), *(p.client.close() for p in people), return_exceptions=True
+        )
     window = t1 - t0
     server_cpu = None
     if server_before is not None and server_after is not None:
@@ -212,6 +293,10 @@ async def _bench(
             "dropped_connections": dropped,
             "connect_failures": connect_errors,
         },
+        "revolution_rooms": revolution_rooms,
+        "revolution_level": revolution_level if revolution_rooms else None,
+        "revolution_actions": sum(p.actions for p in people),
+        "computer_moves_in_workers": (stats.get("thinking") or {}).get("moves"),
         "server_loop_lag_ms_max": stats.get("loop_lag_ms_max"),
         "client_loop_lag_ms_max": lag.take_max(),
         "server_rss_mb": stats.get("rss_mb"),
@@ -236,6 +321,8 @@ def run_bench(
     level: str = "greedy",
     setup_timeout: float = 120.0,
     db: str | None = None,
+    revolution_rooms: int = 0,
+    revolution_level: str = "expert",
 ) -> dict[str, Any]:
     """Run the benchmark and return its figures (see the module docstring). ``db``: where
     the server it starts keeps its tables (a ``postgresql://`` URL; default a fresh SQLite
@@ -247,7 +334,19 @@ def run_bench(
                 f"The benchmark only runs against this machine (127.0.0.1), not {host!r}"
             )
         token = os.environ.get("BIGTWO_STATS_TOKEN", "")
-        return _run(_bench(url.rstrip("/"), tables, seconds, think, level, setup_timeout, token))
+        return _run(
+            _bench(
+                url.rstrip("/"),
+                tables,
+                seconds,
+                think,
+                level,
+                setup_timeout,
+                token,
+                revolution_rooms=revolution_rooms,
+                revolution_level=revolution_level,
+            )
+        )
     _raise_file_limit()
     with tempfile.TemporaryDirectory(prefix="bigtwo-bench-") as tmp:
         port = free_port()
@@ -262,7 +361,18 @@ def run_bench(
         try:
             wait_ready(base, process=server)
             result = _run(
-                _bench(base, tables, seconds, think, level, setup_timeout, token, server.pid)
+                _bench(
+                    base,
+                    tables,
+                    seconds,
+                    think,
+                    level,
+                    setup_timeout,
+                    token,
+                    server.pid,
+                    revolution_rooms=revolution_rooms,
+                    revolution_level=revolution_level,
+                )
             )
         finally:
             server.terminate()

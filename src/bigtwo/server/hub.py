@@ -669,7 +669,7 @@ class TableRunner:
             if thought is None:
                 cmd = svc.fallback_command(request)
             else:
-                cmd = svc.think_command(request, thought.cards, thought.bot)
+                cmd = svc.think_command(request, thought.answer, thought.bot)
             if cmd is None:  # the table moved on meanwhile: think again if it is still due
                 self._maybe_think()
                 return

@@ -48,8 +48,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..bots.base import Bot
-from ..bots.seat import ComputerSeat
-from ..engine.cards import Mask
+from ..bots.revolution import RevolutionBot
+from ..bots.seat import Answer, ComputerSeat
 from ..service.table import ThinkRequest
 
 log = logging.getLogger(__name__)
@@ -71,28 +71,31 @@ ACTIVE_SECONDS = 60.0
 
 
 class Thought(NamedTuple):
-    """A computer's decision: the cards (a mask; None: pass), its bot afterwards, and the
-    level that decided (another than the seat's when the server was busy: see STEP_DOWN)."""
+    """A computer's decision: its answer (the cards of a play as a mask, None: a pass; under
+    the expansion one of the view's choices), its bot afterwards, and the level that decided
+    (another than the seat's when the server was busy: see STEP_DOWN)."""
 
-    cards: Mask | None
-    bot: Bot
+    answer: Answer
+    bot: Bot | RevolutionBot
     level: str
 
 
-def _decide(computer: ComputerSeat, view: Any, rng: Any, peek: Any) -> tuple[Mask | None, Bot]:
+def _decide(
+    computer: ComputerSeat, view: Any, rng: Any, peek: Any
+) -> tuple[Answer, Bot | RevolutionBot]:
     """In a worker: one decision by the seat's computer (strict here: a failure is the
-    thinker's to count, and the table then plays the fallback move). Returns the cards
-    chosen (a mask; None: pass) and the bot as it stands after choosing."""
-    strict = ComputerSeat(computer.level, computer.seat, strict=True, bot=computer.bot)
-    play = strict.choose(view, rng=rng, deal=peek)
-    return (None if play is None else play.mask), strict.bot
+    thinker's to count, and the table then plays the fallback move), in either game.
+    Returns its answer and the bot as it stands after choosing."""
+    strict = ComputerSeat(
+        computer.level, computer.seat, strict=True, bot=computer.bot, game=computer.game
+    )
+    return strict.decide(view, rng=rng, deal=peek), strict.bot
 
 
-def _decide_as(level: str, seat: int, view: Any, rng: Any) -> Mask | None:
+def _decide_as(level: str, game: str, seat: int, view: Any, rng: Any) -> Answer:
     """In a worker: one decision by a fresh computer of ``level`` (a step down for a busy
     server; the seat's own bot is neither sent nor changed)."""
-    play = ComputerSeat(level, seat, strict=True).choose(view, rng=rng)
-    return None if play is None else play.mask
+    return ComputerSeat(level, seat, strict=True, game=game).decide(view, rng=rng)
 
 
 @dataclass(eq=False)
@@ -328,15 +331,21 @@ class Thinker:
         try:
             if level != request.level:
                 self.stepped_down += 1
-                mask = await loop.run_in_executor(
-                    self._executor(), _decide_as, level, request.seat, request.view, request.rng
+                answer = await loop.run_in_executor(
+                    self._executor(),
+                    _decide_as,
+                    level,
+                    request.computer.game,
+                    request.seat,
+                    request.view,
+                    request.rng,
                 )
-                thought = Thought(mask, request.bot, level)
+                thought = Thought(answer, request.bot, level)
             else:
                 bot = request.bot
                 if hasattr(bot, "time_limit"):  # a bot that can stop early is told when
                     bot.time_limit = self._time_limit()
-                mask, after = await loop.run_in_executor(
+                answer, after = await loop.run_in_executor(
                     self._executor(),
                     _decide,
                     request.computer,
@@ -344,7 +353,7 @@ class Thinker:
                     request.rng,
                     request.peek,
                 )
-                thought = Thought(mask, after, level)
+                thought = Thought(answer, after, level)
         except BrokenProcessPool:
             log.error("a computer player's worker process died: starting new ones")
             self.close()

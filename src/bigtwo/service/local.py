@@ -19,26 +19,22 @@ At a table of Big 2 RevolutioN the computers also answer counter windows (after 
 pause, whether or not they hold a Q). A counter window's clock is the front end's at one
 screen: the table never declines for a local person because time ran out (a hot-seat person
 may first have to sit down at the keyboard), so the front end shows the clock and sends the
-decline itself when it runs out. Its computers of a level ``offload`` names think away from
-the caller too, for every decision of the expansion (a move, a draw, an answer to a counter
-window): :meth:`think_request` hands out a :class:`RevolutionThinkRequest`, which
-:func:`think_revolution` decides, and :meth:`revolution_thought` applies the choice. The
-choice is the one the table would have made itself (the same view, the same generator), so a
-seed gives one game whichever thread the computers think on.
+decline itself when it runs out. Its computers think away from the caller the same way, for
+every decision of the expansion (a move, a draw, an answer to a counter window). The choice
+is the one the table would have made itself (the same view, the same generator), so a seed
+gives one game whichever thread the computers think on.
 """
 
 from __future__ import annotations
 
-import random
 import secrets
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine.cards import Mask
 from ..engine.deal import Action
-from ..engine.revolution import Phase, RevolutionChoice, RevolutionView
+from ..engine.revolution import Phase
 from .commands import Command, Op
 from .config import TableConfig
 from .events import Event
@@ -48,12 +44,13 @@ from .table import (
     TableService,
     TableStatus,
     ThinkRequest,
-    _revolution_command,
     hash_token,
 )
 
 if TYPE_CHECKING:
     from ..bots.base import Bot
+    from ..bots.revolution import RevolutionBot
+    from ..bots.seat import Answer
 
 
 class LogStore(Protocol):
@@ -67,22 +64,6 @@ class LogStore(Protocol):
 class StoredLog(Protocol):
     config: dict[str, Any]
     commands: list[dict[str, Any]]
-
-
-@dataclass(frozen=True, slots=True)
-class RevolutionThinkRequest:
-    """A computer's decision in a hand of Big 2 RevolutioN, to make away from the table: its
-    level, its seat's view (in a counter window that has not come to it yet, the question as
-    it stands for this seat), the key of the generator it chooses with, and the position it is
-    for (a choice for a position the table has left is thrown away)."""
-
-    seat: int
-    level: str
-    view: RevolutionView
-    key: str
-    state_v: int
-    deal: int
-    actions: int  # the hand's actions when it was asked
 
 
 class LocalTable:
@@ -350,43 +331,10 @@ class LocalTable:
                     self.autopasses.append(mirror.actions[-1])
 
     # -- computers thinking elsewhere ------------------------------------------------------------
-    def think_request(self) -> ThinkRequest | RevolutionThinkRequest | None:
+    def think_request(self) -> ThinkRequest | None:
         """The decision a computer of a level that ``offload`` names is to make now, away
         from this thread (None: none is due, or the computer decides on the table's own)."""
-        if self.service.revolution is not None:
-            return self._revolution_request()
         return self.service.think_request()
-
-    def _revolution_request(self) -> RevolutionThinkRequest | None:
-        service, match = self.service, self.service.revolution
-        if match is None or service.offload is None or not service.player_connected():
-            return None
-        deal = match.deal
-        if deal.phase is Phase.COUNTER:
-            # The table answers for its computers in the order it asks them.
-            waiting = self._computers_asked()
-            if not waiting:
-                return None
-            number = waiting[0]
-        elif self._revolution_computer_turn():
-            number = deal.turn
-        else:
-            return None
-        seat = service.seats[number]
-        if not service._offloaded(seat):
-            return None
-        # The view and the generator the table's own move would use, so the choice is the
-        # same wherever it is made.
-        view, key = service.revolution_question(number)
-        return RevolutionThinkRequest(
-            seat=number,
-            level=service._level(seat),
-            view=view,
-            key=key,
-            state_v=service.state_v,
-            deal=match.deal_number,
-            actions=len(deal.actions),
-        )
 
     def thinking_due(self) -> float:
         """When (on ``clock``) a move thought elsewhere may be shown: ``delay`` after the
@@ -395,10 +343,10 @@ class LocalTable:
         return self.service.turn_started + self.delay
 
     def thought(
-        self, request: ThinkRequest, cards: Mask | None, bot: Bot | None = None
+        self, request: ThinkRequest, answer: Answer, bot: Bot | RevolutionBot | None = None
     ) -> list[Event]:
-        """Apply a computer's choice made elsewhere (nothing when the table moved on)."""
-        cmd = self.service.think_command(request, cards, bot)
+        """Apply a computer's answer made elsewhere (nothing when the table moved on)."""
+        cmd = self.service.think_command(request, answer, bot)
         if cmd is None:
             return []
         try:
@@ -406,46 +354,12 @@ class LocalTable:
         except Refused:  # the table moved on between the check and now
             return []
 
-    def revolution_thought(
-        self, request: RevolutionThinkRequest, choice: RevolutionChoice
-    ) -> list[Event]:
-        """Apply a computer's choice in a hand of the expansion made elsewhere (nothing when
-        the table has moved on since the request). A choice the view did not offer becomes
-        its first choice."""
-        match = self.service.revolution
-        if match is None or self.service.status != TableStatus.PLAYING:
-            return []
-        now = self._revolution_request()
-        if (
-            now is None
-            or match.deal_number != request.deal
-            or self.service.state_v != request.state_v
-            or len(match.deal.actions) != request.actions
-            or (now.seat, now.level, now.view) != (request.seat, request.level, request.view)
-        ):
-            return []
-        if choice not in request.view.choices:
-            choice = request.view.choices[0]
-        try:
-            return self._submit(_revolution_command(choice), limit=1)
-        except Refused:  # the table moved on between the check and now
-            return []
 
-
-def think(request: ThinkRequest) -> tuple[Mask | None, Bot]:
-    """Make a computer's decision away from the table (in a worker thread): the cards it
-    chose (None: pass) and its bot afterwards, for :meth:`LocalTable.thought`."""
+def think(request: ThinkRequest) -> tuple[Answer, Bot | RevolutionBot]:
+    """Make a computer's decision away from the table (in a worker thread), in either game:
+    its answer and its bot afterwards, for :meth:`LocalTable.thought`."""
     computer = request.computer
-    play = computer.choose(request.view, rng=request.rng, deal=request.peek)
-    return (None if play is None else play.mask), computer.bot
+    return computer.decide(request.view, rng=request.rng, deal=request.peek), computer.bot
 
 
-def think_revolution(request: RevolutionThinkRequest) -> RevolutionChoice:
-    """Make a computer's decision in a hand of the expansion away from the table (in a
-    worker thread), for :meth:`LocalTable.revolution_thought`."""
-    from ..bots.revolution import revolution_bot  # late: the bots import the levels
-
-    return revolution_bot(request.level).choose(request.view, random.Random(request.key))
-
-
-__all__ = ["LocalTable", "LogStore", "RevolutionThinkRequest", "think", "think_revolution"]
+__all__ = ["LocalTable", "LogStore", "think"]

@@ -49,7 +49,8 @@ from enum import StrEnum
 from typing import Any
 
 from ..bots.base import Bot
-from ..bots.seat import ComputerSeat
+from ..bots.revolution import RevolutionBot
+from ..bots.seat import Answer, ComputerSeat
 from ..engine.cards import CARDS, Mask, card_text, to_mask
 from ..engine.deal import Deal
 from ..engine.errors import BigTwoError, IllegalAction, NotYourCards, NotYourTurn
@@ -166,22 +167,24 @@ def hash_token(token: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ThinkRequest:
-    """What a computer needs to choose its move away from the table: its bot, its view, the
-    random generator it chooses with, and (for a bot that peeks, as the Palm players did) the
-    deal. ``state_v`` and ``deal`` say which position it was for: a choice for a position the
-    table has left is thrown away (see :meth:`TableService.think_command`)."""
+    """What a computer needs to choose its move away from the table, in either game: its
+    computer seat, its view (under the expansion, in a counter window that has not come to it
+    yet, the question as it stands for this seat), the random generator it chooses with, and
+    (for a bot that peeks, as the Palm players did) the deal. ``state_v`` and ``deal`` say
+    which position it was for: an answer for a position the table has left is thrown away
+    (see :meth:`TableService.think_command`)."""
 
     seat: int
     level: str
     computer: ComputerSeat
-    view: TableView
+    view: TableView | RevolutionView
     rng: random.Random
     state_v: int
     deal: int
     peek: Deal | None
 
     @property
-    def bot(self) -> Bot:
+    def bot(self) -> Bot | RevolutionBot:
         return self.computer.bot
 
 
@@ -717,60 +720,102 @@ class TableService:
     def _offloaded(self, seat: Seat) -> bool:
         return self.offload is not None and self.offload(self._level(seat))
 
-    def think_request(self) -> ThinkRequest | None:
-        """A computer's decision to make now, away from this thread: at a computer's turn (of
-        a level that ``offload`` names) while a player is at the table. It may be asked for at
-        once; its move is applied no earlier than the computer delay allows."""
-        if self.status != TableStatus.PLAYING or self.match is None or self.between is not None:
+    def _thinking_seat(self) -> Seat | None:
+        """The computer (or computer playing for a person) whose decision the table takes
+        next, in either game: the seat to act or, in a counter window of the expansion, the
+        first seat asked that has not answered (the order the table answers for them)."""
+        if self.status != TableStatus.PLAYING or self.between is not None:
             return None
+        if self.revolution is not None:
+            deal = self.revolution.deal
+            if deal.over:
+                return None
+            if deal.phase is Phase.COUNTER:
+                waiting = [
+                    self.seats[s]
+                    for s in self.asked_seats()
+                    if s not in self.answers and self.seats[s].control != Control.PLAYER
+                ]
+                return waiting[0] if waiting else None
+            number = deal.turn
+        elif self.match is not None:
+            number = self.match.deal.turn
+        else:
+            return None
+        seat = self.seats[number]
+        return None if seat.control == Control.PLAYER else seat
+
+    def think_request(self) -> ThinkRequest | None:
+        """A computer's decision to make now, away from this thread, in either game: at a
+        computer's turn (of a level that ``offload`` names) while a player is at the table.
+        It may be asked for at once; its move is applied no earlier than the computer delay
+        allows. The view and the generator are the ones the table's own move would use, so
+        a seed gives one game wherever the computers think."""
         if not self.player_connected():
             return None
-        seat = self.seats[self.match.deal.turn]
-        if seat.control == Control.PLAYER or not self._offloaded(seat):
+        seat = self._thinking_seat()
+        if seat is None or not self._offloaded(seat):
             return None
-        deal = self.match.deal
         computer = self.computer_of(seat)
-        view = self.match.view(seat.number)
+        if self.revolution is not None:
+            view, key = self.revolution_question(seat.number)
+            return ThinkRequest(
+                seat=seat.number,
+                level=self._level(seat),
+                computer=computer,
+                view=view,
+                rng=random.Random(key),
+                state_v=self.state_v,
+                deal=self.revolution.deal_number,
+                peek=None,
+            )
+        assert self.match is not None
+        table_view = self.match.view(seat.number)
         return ThinkRequest(
             seat=seat.number,
             level=self._level(seat),
             computer=computer,
-            view=view,
-            rng=computer.rng(self.config.seed, self.match.deal_number, view),
+            view=table_view,
+            rng=computer.rng(self.config.seed, self.match.deal_number, table_view),
             state_v=self.state_v,
             deal=self.match.deal_number,
-            peek=deal if computer.bot.peeks and computer.peeking else None,
+            peek=self.match.deal if computer.bot.peeks and computer.peeking else None,
         )
 
     def think_command(
-        self, request: ThinkRequest, play: Mask | None, bot: Bot | None = None
+        self, request: ThinkRequest, answer: Answer, bot: Bot | RevolutionBot | None = None
     ) -> Command | None:
-        """The command for a computer's choice (``play``: the cards as a mask, None: a pass),
-        or None when the table has moved on since the request (the choice is thrown away).
-        A choice that is not legal here becomes the cheapest legal play. ``bot`` is the bot
-        as it was after choosing (it may keep a plan for the deal), to keep from now on."""
-        if self.status != TableStatus.PLAYING or self.match is None or self.between is not None:
-            return None
-        seat = self.seats[request.seat]
+        """The command for a computer's answer (the cards of a play as a mask, None: a pass;
+        under the expansion one of the view's choices), or None when the table has moved on
+        since the request (the answer is thrown away). An answer that is not legal here
+        becomes the :meth:`ComputerSeat.fallback` move. ``bot`` is the bot as it was after
+        choosing (it may keep a plan for the deal), to keep from now on."""
+        game = self.played_match()
+        seat = self._thinking_seat()
         if (
-            self.match.deal_number != request.deal
+            game is None
+            or seat is None
+            or seat.number != request.seat
+            or game.deal_number != request.deal
             or self.state_v != request.state_v
-            or self.match.deal.turn != request.seat
-            or seat.control == Control.PLAYER
             or seat.computer is not request.computer
         ):
             return None
         if bot is not None:
             request.computer.bot = bot
-        choice = request.computer.checked_mask(request.view, play)
-        cards = None if choice is None else choice.mask
-        return Command(Op.ACT, seat=request.seat, cards=cards, by=By.COMPUTER)
+        checked = request.computer.checked_answer(request.view, answer)
+        if isinstance(checked, RevolutionChoice):
+            return _revolution_command(checked)
+        return Command(Op.ACT, seat=request.seat, cards=checked, by=By.COMPUTER)
 
     def fallback_command(self, request: ThinkRequest) -> Command | None:
         """The move a computer makes when its thinking ran out of time: the cheapest legal
-        play, or a pass when it has no reply (as the greedy level plays)."""
-        play = ComputerSeat.fallback(request.view)
-        return self.think_command(request, None if play is None else play.mask)
+        play, or a pass when it has no reply (as the greedy level plays); under the expansion
+        see :meth:`ComputerSeat.fallback`."""
+        choice = ComputerSeat.fallback(request.view)
+        if choice is None or isinstance(choice, RevolutionChoice):
+            return self.think_command(request, choice)
+        return self.think_command(request, choice.mask)
 
     # -- commands ----------------------------------------------------------------------------
     def apply(self, cmd: Command, now: float) -> list[Event]:
@@ -1134,13 +1179,9 @@ class TableService:
     # -- a local table's settings (the Palm game's Preferences and New game) ----------------
     def _levels(self) -> list[str]:
         """The computer levels that play this table's rules."""
-        if self.rules.revolution is not None:
-            from ..bots.revolution import revolution_levels
-
-            return list(revolution_levels())
         from ..bots import bot_names  # late, as for room requests: it imports every level
 
-        return list(bot_names())
+        return bot_names(self.rules.game)
 
     def _setting(self, cmd: Command, keys: tuple[str, ...]) -> dict[str, Any]:
         value = cmd.value
@@ -1508,8 +1549,9 @@ class TableService:
     # -- computer and timer moves ----------------------------------------------------------
     def computer_of(self, seat: Seat) -> ComputerSeat:
         """The seat's computer player, told which seats people hold now."""
-        if seat.computer is None:
-            seat.computer = ComputerSeat(self._level(seat), seat.number)
+        game = self.rules.game
+        if seat.computer is None or seat.computer.game != game:
+            seat.computer = ComputerSeat(self._level(seat), seat.number, game=game)
         seat.computer.tell_humans(frozenset(s.number for s in self.seats if s.human))
         return seat.computer
 
@@ -1835,16 +1877,14 @@ class TableService:
             window = self.counter_deadline()
             assert window is not None
             waiting = [self.seats[s] for s in self.asked_seats() if s not in self.answers]
-            times = [
-                self.turn_started + self.config.computer_delay
-                for s in waiting
-                if s.control != Control.PLAYER
-            ]
+            times = [self.turn_started + self.config.computer_delay for _ in self._answering_here()]
             if any(s.control == Control.PLAYER for s in waiting):
                 times.append(window)
             return times
         seat = self.seats[deal.turn]
         if seat.control != Control.PLAYER:
+            if self._offloaded(seat):
+                return []
             return [self.turn_started + self.config.computer_delay]
         if self.config.turn_seconds is not None:
             return [self.turn_started + self.config.turn_seconds]
@@ -1859,19 +1899,20 @@ class TableService:
         if deal.phase is Phase.COUNTER:
             window = self.counter_deadline()
             assert window is not None
+            computers = self._answering_here()
             for s in self.asked_seats():
                 if s in self.answers:
                     continue
                 seat = self.seats[s]
                 if seat.control != Control.PLAYER:
-                    if now >= self.turn_started + self.config.computer_delay:
+                    if seat in computers and now >= self.turn_started + self.config.computer_delay:
                         return self._revolution_computer(seat)
                 elif now >= window:
                     return Command(Op.DECLINE, seat=s, by=By.TIMER)
             return None
         seat = self.seats[deal.turn]
         if seat.control != Control.PLAYER:
-            if now >= self.turn_started + self.config.computer_delay:
+            if now >= self.turn_started + self.config.computer_delay and not self._offloaded(seat):
                 return self._revolution_computer(seat)
         elif (
             self.config.turn_seconds is not None
@@ -1884,14 +1925,26 @@ class TableService:
             return Command(Op.ACT, seat=seat.number, cards=cards, by=By.TIMER)
         return None
 
+    def _answering_here(self) -> list[Seat]:
+        """In an open counter window: the computers that answer on this thread, in the order
+        the table answers for them, up to the first that thinks elsewhere (those after it
+        wait for its answer, so the order is the same wherever computers think)."""
+        out: list[Seat] = []
+        for s in self.asked_seats():
+            seat = self.seats[s]
+            if s in self.answers or seat.control == Control.PLAYER:
+                continue
+            if self._offloaded(seat):
+                break
+            out.append(seat)
+        return out
+
     def _revolution_computer(self, seat: Seat) -> Command:
         """A computer's move, chosen from its seat's view only. Asked in a counter window
         before the engine comes to it, it answers the question as it stands (the answers of
         the seats before it are not known to it, nor to anyone, until they are applied)."""
-        from ..bots.revolution import revolution_bot  # late: the bots import the levels
-
         view, key = self.revolution_question(seat.number)
-        choice = revolution_bot(self._level(seat)).choose(view, random.Random(key))
+        choice = self.computer_of(seat).choose(view, rng=random.Random(key))
         return _revolution_command(choice)
 
     def revolution_question(self, number: int) -> tuple[RevolutionView, str]:

@@ -38,14 +38,15 @@ from ..match.history import ScoreRow, score_rows
 from ..match.views import TableView
 from ..service.commands import Command, Op
 from ..service.config import SeatConfig, TableConfig
-from ..service.local import LocalTable, LogStore, RevolutionThinkRequest
+from ..service.local import LocalTable, LogStore
 from ..service.mirror import TableMirror
 from ..service.table import ThinkRequest
 from .prefs import levels_for, playing_level
 
 if TYPE_CHECKING:
     from ..bots.base import Bot
-    from ..bots.seat import ComputerSeat
+    from ..bots.revolution import RevolutionBot
+    from ..bots.seat import Answer, ComputerSeat
     from ..match.match import Match
     from ..match.revolution import RevolutionMatch
     from .prefs import Prefs
@@ -455,12 +456,12 @@ class GameController(MirroredTable):
 
     def revolution_hint(self, seat: int) -> tuple[RevolutionChoice, str]:
         """What to do now in a hand of the expansion, as the greedy computer would, in words."""
-        from ..bots.revolution import revolution_bot
+        from ..bots import make_bot
 
         view = self.local.mirrors[seat].revolution_view()
         if not view.choices:
             raise IllegalAction("Hints are for your turn")
-        choice = revolution_bot("greedy").choose(view, random.Random(0))
+        choice = make_bot("greedy", "revolution").choose(view, random.Random(0))
         return choice, choice_words(choice, self.names)
 
     def undo_off(self) -> str:
@@ -527,16 +528,16 @@ class GameController(MirroredTable):
             limit -= 1
         return applied
 
-    def think_request(self) -> ThinkRequest | RevolutionThinkRequest | None:
+    def think_request(self) -> ThinkRequest | None:
         """The decision a computer of a slow level is to make in a worker thread (at a table
         of the revolution, any of its decisions: a move, a draw, an answer to a counter
         window)."""
         return self.local.think_request()
 
-    def revolution_thought(self, request: RevolutionThinkRequest, choice: RevolutionChoice) -> None:
+    def revolution_thought(self, request: ThinkRequest, answer: Answer) -> None:
         """Apply what a computer chose in its thread in a hand of the expansion (nothing if
         the table moved on)."""
-        self.local.revolution_thought(request, choice)
+        self.local.thought(request, answer)
 
     def thinking_wait(self, delay: float) -> float:
         """Seconds until a move a computer thought in its thread may be shown at a revolution
@@ -545,9 +546,11 @@ class GameController(MirroredTable):
         self.local.delay = delay
         return max(0.0, self.local.thinking_due() - self.clock())
 
-    def thought(self, request: ThinkRequest, cards: Mask | None, bot: Bot | None) -> list[Action]:
+    def thought(
+        self, request: ThinkRequest, answer: Answer, bot: Bot | RevolutionBot | None
+    ) -> list[Action]:
         """Apply what a computer chose in its thread (nothing if the table moved on)."""
-        return self._actions(lambda: self.local.thought(request, cards, bot))
+        return self._actions(lambda: self.local.thought(request, answer, bot))
 
     @property
     def last_auto(self) -> list[Action]:

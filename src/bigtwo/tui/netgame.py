@@ -139,7 +139,7 @@ class NetGame(MirroredTable):
     def run_computers(self, limit: int = 1000) -> list[Action]:
         return []
 
-    def thought(self, request: Any, cards: Mask | None, bot: Any) -> list[Action]:
+    def thought(self, request: Any, answer: Any, bot: Any) -> list[Action]:
         return []
 
     def view(self, seat: int | None = None) -> TableView:
@@ -266,13 +266,13 @@ class NetGame(MirroredTable):
     def revolution_hint(self, seat: int) -> tuple[RevolutionChoice, str]:
         import random
 
-        from ..bots.revolution import revolution_bot
+        from ..bots import make_bot
         from .controller import choice_words
 
         view = self.revolution_view()
         if not view.choices:
             raise IllegalAction("Hints are for your turn")
-        choice = revolution_bot("greedy").choose(view, random.Random(0))
+        choice = make_bot("greedy", "revolution").choose(view, random.Random(0))
         return choice, choice_words(choice, self.names)
 
     def pass_(self, seat: int) -> list[Action]:

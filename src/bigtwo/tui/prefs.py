@@ -25,21 +25,21 @@ PLAYABLE_PRESETS = (*preset_names(), *expansion_preset_names())
 
 def levels_for(rules: str, levels: Sequence[str]) -> list[str]:
     """The computer levels that play ``rules``: under the revolution expansion those of
-    :func:`~bigtwo.bots.revolution.revolution_levels`, else ``levels``."""
+    the ``revolution`` levels of :func:`~bigtwo.bots.bot_names`, else ``levels``."""
     if Rules.preset(rules).revolution is None:
         return list(levels)
-    from ..bots.revolution import revolution_levels
+    from ..bots import bot_names
 
-    return list(revolution_levels())
+    return list(bot_names("revolution"))
 
 
 def playing_level(rules: str, level: str) -> str:
     """``level`` when it plays ``rules``, else ``greedy`` (which plays every rule set)."""
     if Rules.preset(rules).revolution is None:
         return level
-    from ..bots.revolution import revolution_levels
+    from ..bots import bot_names
 
-    return level if level in revolution_levels() else "greedy"
+    return level if level in bot_names("revolution") else "greedy"
 
 
 class PrefStore(Protocol):

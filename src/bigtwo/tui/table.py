@@ -472,16 +472,16 @@ class TableScreen(Screen[None]):
         assert game is not None
 
         async def decide() -> None:
-            from ..service.local import RevolutionThinkRequest, think, think_revolution
+            from ..service.local import think
             from .controller import GameController
 
-            if isinstance(request, RevolutionThinkRequest):
+            answer, bot = await asyncio.to_thread(think, request)
+            if isinstance(request.view, RevolutionView):
                 assert isinstance(game, GameController)
-                choice = await asyncio.to_thread(think_revolution, request)
                 if self._thinking != key or self.game is not game:
                     return
                 # Shown after the same pause as the others' moves (advance applies it).
-                self._thought = lambda: game.revolution_thought(request, choice)
+                self._thought = lambda: game.revolution_thought(request, answer)
                 wait = game.thinking_wait(self.bigtwo.turn_delay())
                 if wait > 0 and self._timer is None:
                     self._timer = self.set_timer(wait, self._thought_due)
@@ -489,11 +489,10 @@ class TableScreen(Screen[None]):
                 if self.drawn:
                     self.advance()
                 return
-            cards, bot = await asyncio.to_thread(think, request)
             if self._thinking != key or self.game is not game:
                 return
             self._thinking = None
-            self._guarded(lambda: game.thought(request, cards, bot))
+            self._guarded(lambda: game.thought(request, answer, bot))
             if not self.drawn:
                 return
             try:
