@@ -185,7 +185,7 @@ def test_an_opponents_illegal_play_is_an_error_not_the_learners_loss(
     from bigtwo import bots
 
     # Registered for this test only: the other tests' lists of levels never see it.
-    monkeypatch.setitem(bots._FACTORIES, "cheat-for-tests", _Cheat)
+    monkeypatch.setitem(bots._FACTORIES["bigtwo"], "cheat-for-tests", _Cheat)
     env = BigTwoEnv("palm", opponents="cheat-for-tests", seat=0)
     for seed in range(20):
         try:

@@ -73,7 +73,7 @@ def test_a_table_created_with_autopass_off_tells_its_computers_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     spy = Spy()
-    monkeypatch.setitem(bots._FACTORIES, "spy", lambda: spy)
+    monkeypatch.setitem(bots._FACTORIES["bigtwo"], "spy", lambda: spy)
     seats = (SeatConfig(), SeatConfig("computer", "spy"), SeatConfig("computer", "spy"),
              SeatConfig("computer", "spy"))  # fmt: skip
     config = TableConfig(preset="palm", seats=seats, seed=2, deals=1, autopass=False)

@@ -21,10 +21,10 @@ from bigtwo.engine.errors import (
 )
 from bigtwo.engine.plays import Kind
 from bigtwo.engine.revolution import End, Move, Phase, RevolutionDeal
-from bigtwo.engine.revolution_cards import RevolutionCatalog, parse, symbols, text
+from bigtwo.engine.revolution_cards import parse, symbols, text
 
 RULES = Rules.preset("revolution")
-CARDS = RevolutionCatalog.of(RULES)
+CARDS = catalog_for(RULES)
 
 
 def start(hands: list[str], top: str = "", rules: Rules = RULES, **kw: object) -> RevolutionDeal:

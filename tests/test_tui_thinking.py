@@ -37,7 +37,7 @@ async def test_the_app_answers_keys_while_a_slow_computer_thinks(
     import bigtwo.bots
 
     bigtwo.bots.bot_names()  # every level registered first, so the slow one is only added
-    monkeypatch.setitem(bigtwo.bots._FACTORIES, "slow-test", Slow)  # for this test only
+    monkeypatch.setitem(bigtwo.bots._FACTORIES["bigtwo"], "slow-test", Slow)  # for this test only
     RELEASE.clear()
     THINKING.clear()
     app = make_app(tmp_path)

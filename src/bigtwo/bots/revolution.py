@@ -22,11 +22,11 @@ import random
 from abc import ABC, abstractmethod
 
 from ..engine.cards import Mask
+from ..engine.plays import catalog_for
 from ..engine.revolution import Move, RevolutionChoice, RevolutionView
 from ..engine.revolution_cards import (
     NORMAL_CARDS,
     REVOLUTION_BASE,
-    RevolutionCatalog,
     ids,
     twin_rank,
 )
@@ -262,7 +262,7 @@ class ClassicRevolutionBot(GreedyRevolutionBot):
             return by_move[Move.PASS][0]
         normal_only = [c for c in plays if not c.cards & ~NORMAL_CARDS]
         pool = normal_only or [c for c in plays if c.cards & NORMAL_CARDS] or plays
-        catalog = RevolutionCatalog.of(view.rules)
+        catalog = catalog_for(view.rules)
         sign = -1 if view.reversed else 1
 
         def power(choice: RevolutionChoice) -> int:
@@ -275,7 +275,7 @@ class ClassicRevolutionBot(GreedyRevolutionBot):
             normal = ids(view.hand & NORMAL_CARDS)
             if not normal:
                 return pool[0]
-            card_power = catalog.catalog.card_power
+            card_power = catalog.card_power
             low = min(normal, key=lambda c: sign * card_power[c])
             holding = [c for c in pool if c.cards >> low & 1] or pool
             return max(holding, key=lambda c: (c.cards.bit_count(), -power(c)))

@@ -38,6 +38,7 @@ from itertools import combinations
 from ..engine.cards import Mask
 from ..engine.deal import opening_of
 from ..engine.errors import BigTwoError
+from ..engine.plays import Play, catalog_for
 from ..engine.revolution import (
     End,
     Move,
@@ -51,8 +52,6 @@ from ..engine.revolution_cards import (
     NORMAL_CARDS,
     REVOLUTION_BASE,
     REVOLUTION_CARDS,
-    RevolutionCatalog,
-    RevolutionPlay,
     ids,
     twin_rank,
 )
@@ -241,14 +240,14 @@ class SimulatedHand:
         assert rules.revolution is not None
         self.rules = rules
         self.options = rules.revolution
-        self.cards = RevolutionCatalog.of(rules)
+        self.cards = catalog_for(rules)
         self.players = 0
         self.hands: list[int] = []
         self.deck: list[int] = []
         self.top = 0
         self.gathering: list[int] = []
         self.turn = self.leader = self.to_beat_seat = 0
-        self.to_beat: RevolutionPlay | None = None
+        self.to_beat: Play | None = None
         self.passes = self.skips = self.used = self.drawn = 0
         self.reversed = False
         self.phase = Phase.ACT
@@ -453,7 +452,7 @@ class _Masks:
         self.revolution = by.get("revolution", 0)
         self.counter = by.get("counter", 0)
         self.character = sum(1 << c for c in range(REVOLUTION_BASE + 32, REVOLUTION_BASE + 52))
-        power = RevolutionCatalog.of(rules).catalog.card_power
+        power = catalog_for(rules).card_power
         self.order = [
             (self.character >> c & 1) << 12 | (c >= REVOLUTION_BASE) << 11 | power[c % 52]
             for c in range(104)
@@ -521,7 +520,7 @@ def quick_choice(deal: SimulatedHand) -> RevolutionChoice:
         if hand & masks.exchange and counts[seat] >= 2:
             cards = [c for c in ids(hand & NORMAL_CARDS) if c != deal.opening]
             if cards:
-                power = deal.cards.catalog.card_power
+                power = deal.cards.card_power
                 worst = (max if deal.reversed else min)(cards, key=lambda c: power[c])
                 target = min((s for s in range(n) if s != seat), key=lambda s: (counts[s], s))
                 card = hand & masks.exchange
@@ -775,7 +774,7 @@ def _exchange(view: RevolutionView, choices: list[RevolutionChoice]) -> Revoluti
     """The exchange worth trying: the seat's weakest normal card to the seat with fewest."""
     me = view.seat
     counts = view.normal_counts
-    power = RevolutionCatalog.of(view.rules).catalog.card_power
+    power = catalog_for(view.rules).card_power
     target = min((s for s in range(view.players) if s != me), key=lambda s: (counts[s], s))
     aimed = [c for c in choices if c.target == target] or choices
     pick = (max if view.reversed else min)(aimed, key=lambda c: (power[c.give], c.cards))

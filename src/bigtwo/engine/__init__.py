@@ -31,7 +31,6 @@ from .errors import (
 from .movegen import HandPlays, legal_plays
 from .plays import Catalog, Kind, Play, beats, catalog_for, classify
 from .revolution import RevolutionDeal, RevolutionView
-from .revolution_cards import RevolutionPlay
 from .rules import Rules, expansion_preset_names, preset_names
 from .views import SeatView
 
@@ -59,7 +58,6 @@ __all__ = [
     "Play",
     "Rules",
     "RevolutionDeal",
-    "RevolutionPlay",
     "RevolutionView",
     "RulesError",
     "SeatView",

@@ -142,23 +142,31 @@ class Card(int):
 CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(52))
 # Each card's ASCII notation by index, and the cards by that notation: the server writes and
 # every client reads cards in it (thousands of times a second), so both skip the general parser.
+# Ids 52..103 are Big 2 RevolutioN's Revolution cards (``bigtwo.engine.revolution_cards``): a
+# normal card's twin with a star, ``Qs*`` (``Q♠*``), so the notation of a play of the expansion
+# (a 104-bit mask) is written here too.
 _TEXTS: tuple[str, ...] = tuple(RANKS[i >> 2] + SUITS[i & 3] for i in range(52))
 _CARD_OF_TEXT: dict[str, Card] = {text: card for text, card in zip(_TEXTS, CARDS, strict=True)}
+_TEXTS_104: tuple[str, ...] = _TEXTS + tuple(t + "*" for t in _TEXTS)
+_SYMBOLS_104: tuple[str, ...] = tuple(c.symbol() for c in CARDS) + tuple(
+    c.symbol() + "*" for c in CARDS
+)
 
 
 def card_text(cards: Card | Mask) -> str:
-    """ASCII notation of a mask (or of one card), ascending: ``3d 4c 5h``."""
+    """ASCII notation of a mask (or of one card), ascending: ``3d 4c 5h`` (a Revolution card
+    of a 104-bit mask with its star, ``7s*``)."""
     if isinstance(cards, Card):
         return _TEXTS[cards]
-    texts = _TEXTS
+    texts = _TEXTS_104
     return " ".join([texts[i] for i in card_indices(cards)])
 
 
 def card_symbols(cards: Card | Mask) -> str:
-    """Notation for people: ``3♦ 4♣ 5♥``."""
+    """Notation for people: ``3♦ 4♣ 5♥`` (a Revolution card with its star, ``7♠*``)."""
     if isinstance(cards, Card):
         return cards.symbol()
-    return " ".join(CARDS[i].symbol() for i in card_indices(cards))
+    return " ".join([_SYMBOLS_104[i] for i in card_indices(cards)])
 
 
 class CardSet:

@@ -6,6 +6,12 @@ the higher power wins; a bomb beats any play outside the bombs' group. Everythin
 is read once per rule set into a :class:`Catalog`; the answers are cached per card mask, so
 each distinct play object is built once. This module does not know whose turn it is.
 
+Big 2 RevolutioN's plays are plays of the same kind, over 104-bit masks: a Revolution card
+(ids 52..103, see :mod:`bigtwo.engine.revolution_cards`) stands for its normal twin, so a play
+is classified and ranked from its cards' twins, duplicates kept (``7s 7s*`` is a pair with the
+strength of 7♠; five cards of one rank are no play), and after a revolution
+(:meth:`Catalog.beats` with ``reversed``) the power is reversed within each kind.
+
 >>> from bigtwo.engine.rules import Rules
 >>> from bigtwo.engine.cards import Card, parse_cards
 >>> palm = Rules.preset("palm")
@@ -26,7 +32,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from enum import Enum
-from itertools import combinations
+from itertools import combinations, product
 from typing import Final
 
 from .cards import (
@@ -65,10 +71,13 @@ class Kind(Enum):
 KIND_OF_NAME: Final = {k.value: k for k in Kind}
 BOMB_GROUP: Final = "bomb"
 _FIVE_SPAN = 1 << 24
+_MASK_BITS = 104  # a play's mask within its order: 52 cards, and the expansion's 52 twins
+_NORMAL_CARDS = (1 << 52) - 1
 
 
 class Play:
-    """A legal play: its cards (a mask), kind, power and comparison group. Immutable.
+    """A legal play: its cards (a mask, of 104 bits under the expansion), kind, power and
+    comparison group. Immutable.
 
     ``order`` sorts plays cheapest first: by number of cards, then kind, then power.
     """
@@ -82,7 +91,7 @@ class Play:
     power: int
     order: int
 
-    def __init__(self, mask: Mask, kind: Kind, group: object, power: int, kind_rank: int) -> None:
+    def __init__(self, mask: int, kind: Kind, group: object, power: int, kind_rank: int) -> None:
         size = mask.bit_count()
         for name, value in (
             ("mask", mask),
@@ -90,7 +99,7 @@ class Play:
             ("size", size),
             ("group", group),
             ("power", power),
-            ("order", ((size << 4 | kind_rank) << 30 | power) << 52 | mask),
+            ("order", ((size << 4 | kind_rank) << 30 | power) << _MASK_BITS | mask),
         ):
             object.__setattr__(self, name, value)
 
@@ -100,7 +109,8 @@ class Play:
     def __reduce__(self) -> tuple[type[Play], tuple[Mask, Kind, object, int, int]]:
         # pickle would restore the slots by assignment, which an immutable value refuses;
         # the kind's rank is not kept apart but sits in ``order`` above the power
-        return Play, (self.mask, self.kind, self.group, self.power, self.order >> 82 & 15)
+        rank = self.order >> (30 + _MASK_BITS) & 15
+        return Play, (self.mask, self.kind, self.group, self.power, rank)
 
     @property
     def cards(self) -> CardSet:
@@ -159,9 +169,6 @@ class Catalog:
             else {}
         )
         self.cache: dict[int, Play] = {}
-        # Tables an expansion builds on this catalogue (by the expansion's name), kept and
-        # let go with it.
-        self.expansions: dict[str, object] = {}
 
     # -- building plays of a known kind ----------------------------------------------------
     def make(self, mask: int, kind: Kind) -> Play:
@@ -173,7 +180,7 @@ class Catalog:
         return play
 
     def _build(self, mask: Mask, kind: Kind) -> Play:
-        cards = card_indices(mask)
+        cards = card_indices(mask) if mask <= _NORMAL_CARDS else _twins(mask)
         cp = self.card_power
         if kind is Kind.SINGLE or kind is Kind.PAIR:
             group: object = len(cards)
@@ -223,18 +230,22 @@ class Catalog:
         return max(counts, key=lambda r: counts[r])
 
     # -- classification -----------------------------------------------------------------
-    def classify(self, mask: Mask) -> Play | None:
+    def classify(self, mask: int) -> Play | None:
+        """The play of the cards of ``mask`` (of the expansion's 104 too), or None."""
         play = self.cache.get(mask)
         if play is not None:
             return play
-        kind = self._kind_of(mask) if mask.bit_count() <= 5 else None
+        if mask.bit_count() > 5:
+            return None
+        cards = card_indices(mask) if mask <= _NORMAL_CARDS else _twins(mask)  # type: ignore[arg-type]
+        kind = self._kind_of(cards)
         if kind is None:
             return None  # not cached: brute-force callers ask about many non-plays
-        play = self.cache[mask] = self._build(mask, kind)
+        play = self.cache[mask] = self._build(mask, kind)  # type: ignore[arg-type]
         return play
 
-    def _kind_of(self, mask: Mask) -> Kind | None:
-        cards = card_indices(mask)
+    def _kind_of(self, cards: list[CardIndex]) -> Kind | None:
+        # ``cards`` may repeat a card (the expansion's twins): two of one rank and suit.
         n = len(cards)
         ranks = [c >> 2 for c in cards]
         distinct = len(set(ranks))
@@ -253,16 +264,18 @@ class Catalog:
         if n != 5:
             return None
         kinds = self.five_kinds
+        flush = len({c & 3 for c in cards}) == 1
+        if distinct == 1:
+            return None  # five of one rank (twins)
         if distinct == 2:
             shape = sorted(ranks.count(r) for r in set(ranks))
             if shape == [1, 4]:
                 return Kind.FOUR_OF_A_KIND if Kind.FOUR_OF_A_KIND in kinds else None
             return Kind.FULL_HOUSE if Kind.FULL_HOUSE in kinds else None
-        if distinct != 5:
-            return None
+        if distinct != 5:  # only twins of one suit repeat a rank within one suit
+            return Kind.FLUSH if flush and Kind.FLUSH in kinds else None
         rank_mask = sum(1 << r for r in ranks)
         straight = rank_mask in self.sequence_index
-        flush = len({c & 3 for c in cards}) == 1
         if straight and flush and Kind.STRAIGHT_FLUSH in kinds:
             return Kind.STRAIGHT_FLUSH
         if straight and Kind.STRAIGHT in kinds:
@@ -271,16 +284,26 @@ class Catalog:
             return Kind.FLUSH
         return None
 
-    def beats(self, play: Play, to_beat: Play) -> bool:
+    def beats(self, play: Play, to_beat: Play, *, reversed: bool = False) -> bool:
+        """Whether ``play`` may go on ``to_beat``. After the expansion's revolution
+        (``reversed``) the power is reversed within each kind; kinds keep their order.
+        Twins are equal: neither beats the other."""
         if self.sf_unbeatable and to_beat.kind is Kind.STRAIGHT_FLUSH:
             return False
         if play.group == to_beat.group:
+            if reversed and play.kind is to_beat.kind:
+                return play.power < to_beat.power
             return play.power > to_beat.power
         return play.group == BOMB_GROUP
 
     # -- enumeration of every play in a hand --------------------------------------------
-    def plays_in(self, hand: Mask) -> list[Play]:
+    def plays_in(self, hand: int) -> list[Play]:
         """Every play that can be made from ``hand``, cheapest first."""
+        if hand > _NORMAL_CARDS:
+            return self._plays_with_twins(hand)
+        return self._plays_of(Mask(hand))
+
+    def _plays_of(self, hand: Mask) -> list[Play]:
         by_rank: list[list[int]] = [[] for _ in range(13)]
         for c in card_indices(hand):
             by_rank[c >> 2].append(1 << c)
@@ -365,6 +388,62 @@ class Catalog:
                 if sequences and _rank_mask_of_suited(m, suit) in sequences:
                     continue  # made by _straights
                 out.append(make(m, Kind.FLUSH))
+
+    def _plays_with_twins(self, hand: int) -> list[Play]:
+        """:meth:`plays_in` for a hand of the expansion (normal and Revolution cards): every
+        set of cards that may be a play, by the ranks of the cards' twins, classified."""
+        by_rank: list[list[int]] = [[] for _ in range(13)]
+        for c in card_indices(Mask(hand)):
+            by_rank[(c - 52 if c >= 52 else c) >> 2].append(1 << c)
+        masks: list[int] = [b for group in by_rank for b in group]
+        pairs = [[a | b for a, b in combinations(g, 2)] for g in by_rank]
+        triples = [[a | b | c for a, b, c in combinations(g, 3)] for g in by_rank]
+        masks += [m for ps in pairs for m in ps]
+        masks += [m for ts in triples for m in ts]
+        if self.four_kinds:
+            masks += [sum(q) for g in by_rank for q in combinations(g, 4)]
+            for i, low in enumerate(pairs):
+                for high in pairs[i + 1 :]:
+                    masks += [a | b for a in low for b in high]
+        if hand.bit_count() >= 5:
+            for seq in self.sequences:
+                columns = [by_rank[r] for r in seq]
+                if all(columns):
+                    masks += [sum(cs) for cs in product(*columns)]
+            for suit in range(4):
+                suited = [1 << c for c in card_indices(Mask(hand)) if _twin(c) & 3 == suit]
+                masks += [sum(cs) for cs in combinations(suited, 5)]
+            for r3, ts in enumerate(triples):
+                if ts:
+                    for r2, ps in enumerate(pairs):
+                        if ps and r2 != r3:
+                            masks += [t | p for t in ts for p in ps]
+            for r, g in enumerate(by_rank):
+                if len(g) >= 4:
+                    kickers = [b for other, og in enumerate(by_rank) if other != r for b in og]
+                    masks += [sum(q) | k for q in combinations(g, 4) for k in kickers]
+        out: list[Play] = []
+        seen: set[int] = set()
+        classify = self.classify
+        for m in masks:
+            if m in seen:
+                continue
+            seen.add(m)
+            play = classify(Mask(m))
+            if play is not None:
+                out.append(play)
+        out.sort(key=_order)
+        return out
+
+
+def _twin(card: int) -> int:
+    """The normal card a card of the expansion stands for (itself for a normal card)."""
+    return card - 52 if card >= 52 else card
+
+
+def _twins(mask: int) -> list[CardIndex]:
+    """The normal twins of a 104-bit mask's cards, duplicates kept."""
+    return [CardIndex(_twin(c)) for c in card_indices(Mask(mask))]
 
 
 def _order(play: Play) -> int:

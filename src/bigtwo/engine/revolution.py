@@ -52,12 +52,11 @@ from .errors import (
     NotYourCards,
     NotYourTurn,
 )
+from .plays import Play, catalog_for
 from .revolution_cards import (
     NORMAL_CARDS,
     REVOLUTION_BASE,
     REVOLUTION_CARDS,
-    RevolutionCatalog,
-    RevolutionPlay,
     card_symbol,
     ids,
     parse,
@@ -212,7 +211,7 @@ class RevolutionView:
     to_act: int
     phase: Phase
     leader: int
-    to_beat: RevolutionPlay | None
+    to_beat: Play | None
     to_beat_seat: int
     passes: int
     skips: int
@@ -223,7 +222,7 @@ class RevolutionView:
     actions: tuple[RevolutionAction, ...]
     winner: int | None
     end: End | None
-    legal: tuple[RevolutionPlay, ...]
+    legal: tuple[Play, ...]
     can_pass: bool
     choices: tuple[RevolutionChoice, ...] = ()
 
@@ -243,7 +242,7 @@ class _Saved(NamedTuple):
     discards: int
     played: int
     turn: int
-    to_beat: RevolutionPlay | None
+    to_beat: Play | None
     to_beat_seat: int
     passes: int
     opening: int | None
@@ -268,8 +267,8 @@ def _card_arg(card: int | str) -> int:
     return int(card)
 
 
-def _cards_arg(cards: int | str | RevolutionPlay) -> int:
-    if isinstance(cards, RevolutionPlay):
+def _cards_arg(cards: int | str | Play) -> int:
+    if isinstance(cards, Play):
         return cards.mask
     if isinstance(cards, str):
         return parse(cards)
@@ -324,7 +323,7 @@ class RevolutionDeal:
             )
         self.rules = rules
         self.options: RevolutionRules = rules.revolution
-        self.cards = RevolutionCatalog.of(rules)
+        self.cards = catalog_for(rules)
         self.players = len(masks)
         self.dealt: tuple[int, ...] = tuple(masks)
         self.aside = NORMAL_CARDS & ~seen  # normal cards not dealt (fewer than four players)
@@ -338,7 +337,7 @@ class RevolutionDeal:
         # Each seat's history as it may see it (the spectator's last), kept as actions come.
         self._seen: list[list[RevolutionAction]] = [[] for _ in range(len(masks) + 1)]
         self._saved: list[_Saved] = []
-        self.to_beat: RevolutionPlay | None = None
+        self.to_beat: Play | None = None
         self.to_beat_seat = -1
         self.passes = 0
         self.reversed = False
@@ -352,7 +351,7 @@ class RevolutionDeal:
         self.winner: int | None = None
         self.end: End | None = None
         self.opening: int | None = None
-        self._plays: list[tuple[int, list[RevolutionPlay]] | None] = [None] * self.players
+        self._plays: list[tuple[int, list[Play]] | None] = [None] * self.players
         self._function = {rank: self.options.function_of(rank) for rank in CHARACTER_RANKS}
         if leader is None:
             seat, card = opening_of(rules, [Mask(m & NORMAL_CARDS) for m in masks])
@@ -408,7 +407,7 @@ class RevolutionDeal:
             return "none"
         return self._function.get(RANKS[twin_rank(card)], "none")
 
-    def plays_of(self, seat: int) -> list[RevolutionPlay]:
+    def plays_of(self, seat: int) -> list[Play]:
         """Every play of ``seat``'s hand. When cards have only left the hand since the last
         call its plays are filtered, not enumerated again (as the 52-card movegen does)."""
         hand = self.hands[seat]
@@ -426,7 +425,7 @@ class RevolutionDeal:
         self._plays[seat] = (hand, plays)
         return plays
 
-    def legal_plays(self, seat: int | None = None) -> list[RevolutionPlay]:
+    def legal_plays(self, seat: int | None = None) -> list[Play]:
         """The plays the seat to act may make now (empty for other seats and phases)."""
         if seat is None:
             seat = self.turn
@@ -499,7 +498,7 @@ class RevolutionDeal:
         """Everything the seat to act may do now (an exchange once per player and card)."""
         return self._choices(None)
 
-    def _choices(self, legal: list[RevolutionPlay] | None) -> list[RevolutionChoice]:
+    def _choices(self, legal: list[Play] | None) -> list[RevolutionChoice]:
         """:meth:`choices`, given the legal plays when they are known already."""
         if self.end is not None:
             return []
@@ -571,7 +570,7 @@ class RevolutionDeal:
         return self.take(RevolutionChoice(seat, move, action.cards, action.target, give))
 
     # -- can: each check as a question ----------------------------------------------------------
-    def can_play(self, seat: int, cards: int | str | RevolutionPlay) -> bool:
+    def can_play(self, seat: int, cards: int | str | Play) -> bool:
         return _passes(self.verify_play, seat, cards)
 
     def can_activate(
@@ -724,7 +723,7 @@ class RevolutionDeal:
                 f"Not your answer: seat {self.responder} is asked now", seat=self.responder
             )
 
-    def verify_play(self, seat: int, cards: int | str | RevolutionPlay) -> RevolutionPlay:
+    def verify_play(self, seat: int, cards: int | str | Play) -> Play:
         """The play if ``seat`` may play ``cards`` now; else raises the reason in words."""
         self._verify_acting(seat)
         mask = _cards_arg(cards)
@@ -867,7 +866,7 @@ class RevolutionDeal:
             )
         )
 
-    def play(self, seat: int, cards: int | str | RevolutionPlay) -> RevolutionAction:
+    def play(self, seat: int, cards: int | str | Play) -> RevolutionAction:
         """Play ``cards`` (normal and Revolution cards) for ``seat`` after checking them."""
         play = self.verify_play(seat, cards)
         self._save()

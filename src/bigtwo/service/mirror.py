@@ -37,8 +37,6 @@ from ..engine.revolution_cards import (
     NORMAL_CARDS,
     RANKS,
     REVOLUTION_BASE,
-    RevolutionCatalog,
-    RevolutionPlay,
     ids,
     parse,
     twin_rank,
@@ -87,7 +85,7 @@ class TableMirror:
         # -- Big 2 RevolutioN (``revolution`` is True at such a table) ------------------------
         self.revolution = False
         self.moves: list[RevolutionAction] = []  # the hand's actions as this seat saw them
-        self.rev_to_beat: RevolutionPlay | None = None
+        self.rev_to_beat: Play | None = None
         self.revolution_counts: list[int] = []
         self.gathering: list[int] = []  # the face-up cards, by id
         self.deck_left = 0
@@ -130,9 +128,9 @@ class TableMirror:
         """Cards of the expansion from notation (a Revolution card with its star)."""
         return parse(cards) if cards else 0
 
-    def _rev_play(self, cards: str) -> RevolutionPlay:
+    def _rev_play(self, cards: str) -> Play:
         assert self.rules is not None
-        play = RevolutionCatalog.of(self.rules).classify(parse(cards))
+        play = catalog_for(self.rules).classify(parse(cards))
         if play is None:
             raise BigTwoError(f"The server sent {cards!r}, which is not a play")
         return play
@@ -451,7 +449,7 @@ class TableMirror:
         assert self.rules is not None and self.revolution
         seat = self.seat
         choices: list[RevolutionChoice] = []
-        legal: list[RevolutionPlay] = []
+        legal: list[Play] = []
         can_pass = False
         to_act = self.to_act
         if seat is not None and self.asked:

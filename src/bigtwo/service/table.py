@@ -54,7 +54,7 @@ from ..bots.seat import Answer, ComputerSeat
 from ..engine.cards import CARDS, Mask, card_text, to_mask
 from ..engine.deal import Deal
 from ..engine.errors import BigTwoError, IllegalAction, NotYourCards, NotYourTurn
-from ..engine.plays import Catalog, catalog_for
+from ..engine.plays import Catalog, Kind, Play, catalog_for
 from ..engine.revolution import (
     Move,
     Phase,
@@ -64,6 +64,7 @@ from ..engine.revolution import (
 )
 from ..engine.revolution_cards import NORMAL_CARDS, REVOLUTION_CARDS, card_symbol, ids
 from ..engine.revolution_cards import text as revolution_text
+from ..engine.rules import KIND_NAMES
 from ..match.match import Applied, Match, SeatKind
 from ..match.revolution import RevolutionMatch, RevolutionResult
 from ..match.settings import RuleSet
@@ -380,6 +381,7 @@ class TableService:
         # Snapshots stored before revolution tables existed lack their state: none was open.
         table.__dict__.update({"revolution": None, "answers": {}, "window_v": 0})
         table.__dict__.update(state)
+        _current_catalogues(table.revolution)
         table.offload, table.resync_gap, table._keep = offload, resync_gap, keep_events
         table.seat_grace = seat_grace  # the server's setting, not the table's state
         table.turn_started = now  # as a replay at ``now`` would have it: clocks restart
@@ -1992,13 +1994,51 @@ class _SnapshotPickler(pickle.Pickler):
 
 
 class _SnapshotUnpickler(pickle.Unpickler):
-    """Reads what :class:`_SnapshotPickler` wrote (only ever the server's own snapshots)."""
+    """Reads what :class:`_SnapshotPickler` wrote (only ever the server's own snapshots),
+    and what bigtwo wrote before the expansion's plays joined the one catalogue (a revolution
+    deal then kept a catalogue of its own: see :func:`_current_catalogues`)."""
 
     def persistent_load(self, pid: Any) -> Any:
         kind, rules = pid
         if kind != "catalog":
             raise pickle.UnpicklingError(f"unknown reference {kind!r} in a snapshot")
         return catalog_for(rules)
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module == "bigtwo.engine.revolution_cards" and name in _RETIRED:
+            return _RETIRED[name]
+        return super().find_class(module, name)
+
+
+class _RetiredCatalogue:
+    """A revolution deal's own catalogue, as snapshots written before the one catalogue hold
+    it: read, then replaced by the rules' catalogue (:func:`_current_catalogues`)."""
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        pass
+
+
+def _retired_play(mask: int, kind: Kind, group: object, power: int) -> Play:
+    """A play of the expansion as snapshots written before the one catalogue hold it."""
+    return Play(mask, kind, group, power, KIND_NAMES.index(kind.value))
+
+
+_RETIRED: dict[str, Any] = {
+    "RevolutionCatalog": _RetiredCatalogue,
+    "RevolutionPlay": _retired_play,
+}
+
+
+def _current_catalogues(match: RevolutionMatch | None) -> None:
+    """Give a revolution deal read from an older snapshot the rules' catalogue again (its
+    play on the table classified by it, its cached plays dropped)."""
+    if match is None or isinstance(match.deal.cards, Catalog):
+        return
+    deal = match.deal
+    deal.cards = catalog_for(deal.rules)
+    if deal.to_beat is not None:
+        deal.to_beat = deal.cards.classify(Mask(deal.to_beat.mask))
+    deal._plays = [None] * deal.players
 
 
 _HANDLERS = {

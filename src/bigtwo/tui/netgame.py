@@ -222,9 +222,10 @@ class NetGame(MirroredTable):
         return f"{play.symbols()} cannot be played now"
 
     def _why_not_revolution(self, mask: int) -> str:
-        from ..engine.revolution_cards import RevolutionCatalog, symbols
+        from ..engine.plays import catalog_for
+        from ..engine.revolution_cards import symbols
 
-        play = RevolutionCatalog.of(self.rules).classify(mask)
+        play = catalog_for(self.rules).classify(mask)
         if play is None:
             return f"{symbols(mask)} is not a play"
         to_beat = self.mirror.rev_to_beat

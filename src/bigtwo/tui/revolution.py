@@ -16,8 +16,9 @@ from rich.style import Style
 from rich.text import Text
 
 from ..engine.cards import Mask
+from ..engine.plays import catalog_for
 from ..engine.revolution import Move, RevolutionAction
-from ..engine.revolution_cards import REVOLUTION_BASE, RevolutionCatalog, twin_rank
+from ..engine.revolution_cards import REVOLUTION_BASE, twin_rank
 from ..engine.revolution_rules import CHARACTER_RANKS
 from ..engine.rules import Rules
 from .render import REVOLUTION_TEXT, cards_text, function_icon
@@ -132,7 +133,7 @@ def move_line(
     text.append(f"{name[:10]:<10} ")
     if move is Move.PLAY:
         text.append_text(cards_text(Mask(action.cards), ascii_only=ascii_only, rules=rules))
-        play = RevolutionCatalog.of(rules).classify(action.cards)
+        play = catalog_for(rules).classify(action.cards)
         label = f"  {play.kind.label}" if play is not None else ""
         if label and (not width or text.cell_len + len(label) <= width):
             text.append(label, Style(dim=True, italic=True))
