@@ -656,6 +656,37 @@ def test_a_snapshot_from_before_revolution_tables_still_thaws() -> None:
     assert json.dumps(old.snapshot(0)) == json.dumps(t.snapshot(0))
 
 
+def test_a_revolution_snapshot_from_before_the_one_catalogue_still_thaws() -> None:
+    """A revolution table frozen (31 of the person's commands in, Js on the table) by bigtwo
+    before the expansion's plays joined the one catalogue: it thaws into the table the same
+    commands make now, and plays on to the end as that table does."""
+    from pathlib import Path
+
+    from bigtwo.engine.plays import Catalog
+
+    data = (
+        Path(__file__).parent / "golden/revolution-snapshot-before-one-catalogue.bin"
+    ).read_bytes()
+    t = revolution_table(seed=SCENARIO_SEED)
+    seat_person(t)
+    for _ in range(31):
+        t.submit(person_command(t), 0.0)
+    old = TableService.thaw(data, t.config, "REVO")
+    old.connect(0, 0.0)  # presence is not in a snapshot
+    assert old.revolution is not None and isinstance(old.revolution.deal.cards, Catalog)
+    assert str(old.revolution.deal.to_beat) == "Js"
+    for seat in (0, 1, None):
+        assert json.dumps(old.snapshot(seat)) == json.dumps(t.snapshot(seat))
+    for table in (old, t):
+        for _ in range(2000):
+            if table.status != "playing":
+                break
+            table.submit(person_command(table), 0.0)
+    assert old.status == t.status == "finished"
+    assert old.revolution is not None and t.revolution is not None
+    assert write_revolution_text(old.revolution) == write_revolution_text(t.revolution)
+
+
 def test_an_action_id_names_one_action() -> None:
     """Retried, an id is applied once; used again for another move, it is refused."""
     t = revolution_table(seed=SCENARIO_SEED)
