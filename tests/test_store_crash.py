@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from bigtwo.autoplay import play_out
 from bigtwo.bots import make_bot
 from bigtwo.match import Match
-from bigtwo.match.autoplay import play_out
 from bigtwo.match.settings import RuleSet
 from bigtwo.match.store import MatchStore
 
@@ -24,7 +24,7 @@ import random, sys, time
 from bigtwo.bots import make_bot
 from bigtwo.match.settings import RuleSet
 from bigtwo.match import Match
-from bigtwo.match.autoplay import play_out
+from bigtwo.autoplay import play_out
 from bigtwo.match.store import MatchStore
 
 db, seed = sys.argv[1], int(sys.argv[2])

@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from ..autoplay import play_out
 from ..engine.errors import BigTwoError
 from ..match import revolution_record
-from ..match.autoplay import play_out
 from ..match.history import (
     export_history,
     match_history,

@@ -4,8 +4,8 @@
 autopass) beside the rules of play; :mod:`.views` is a seat's view at the table;
 :mod:`.match` plays deals one after another; :mod:`.scoring` scores them; :mod:`.record`
 writes and replays game records; :mod:`.history` tells a match as text; :mod:`.store` keeps
-matches, preferences, high scores and statistics in SQLite; :mod:`.autoplay` plays a match
-through with computer players.
+matches, preferences, high scores and statistics in SQLite. Playing a match through with
+computer players is above the bots, beside the arena (:mod:`bigtwo.autoplay`).
 """
 
 from .errors import ExportError, RecordError, StoreCorrupt, StoreError, StoreLocked
