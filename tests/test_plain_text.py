@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bigtwo.server.client import TableClient
+from bigtwo.client import TableClient
 from bigtwo.service.commands import Command, Op
 from bigtwo.service.config import TableConfig
 from bigtwo.service.table import TableService, hash_token

@@ -18,11 +18,8 @@ import httpx
 import pytest
 
 import bigtwo
-from bigtwo.server import openapi
-from bigtwo.server.app import create_app
-from bigtwo.server.client import UNNUMBERED
-from bigtwo.server.hub import Settings
-from bigtwo.server.protocol import (
+from bigtwo.client import UNNUMBERED
+from bigtwo.protocol import (
     ACTION_LIMIT,
     CHAT_LIMIT,
     EVENT_TYPES,
@@ -35,6 +32,9 @@ from bigtwo.server.protocol import (
     message_type,
     parse_message,
 )
+from bigtwo.server import openapi
+from bigtwo.server.app import create_app
+from bigtwo.server.hub import Settings
 from bigtwo.service.config import ConfigError, RoomRequest, TableConfig
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"

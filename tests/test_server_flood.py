@@ -19,8 +19,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from bigtwo.client import Lobby
 from bigtwo.server import hub as hub_module
-from bigtwo.server.client import Lobby
 from bigtwo.server.hub import Connection, Hub, Settings
 from bigtwo.server.limits import KeyedLimiter
 from bigtwo.server.sql import connect as connect_db

@@ -18,7 +18,7 @@ import pytest
 from bigtwo.bots import bot_names
 from bigtwo.bots.base import Bot
 from bigtwo.bots.seat import ComputerSeat
-from bigtwo.server.client import Lobby, TableClient
+from bigtwo.client import Lobby, TableClient
 from bigtwo.server.thinking import Thinker
 from bigtwo.service import Command, SeatConfig, TableConfig, TableService, hash_token
 from bigtwo.service.commands import Op

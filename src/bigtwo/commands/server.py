@@ -202,9 +202,9 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..match.errors import StoreError
+    from ..protocol import HARD_MAX_MESSAGE
     from ..server.app import create_app
     from ..server.hub import Settings
-    from ..server.protocol import HARD_MAX_MESSAGE
     from ..server.storage import MemoryStore, TableStore, open_store
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -33,15 +33,7 @@ from ..engine.rules import expansion_preset_names, preset_names
 from ..match.revolution import RevolutionMatch
 from ..match.revolution_record import history_lines, write_revolution_text
 from ..match.settings import RuleSet
-from ..service.config import MAX_NAME, ConfigError, TableConfig, clean_text
-from ..service.declare import Declared, NotJson, parse_json, words
-from ..service.table import Refused, TableStatus
-from .cluster import ClusterRouting
-from .collector import collect_garbage
-from .hub import Connection, Hub, Settings, is_room_code
-from .limits import KeyedLimiter
-from .openapi import openapi_spec
-from .protocol import (
+from ..protocol import (
     CLOSE_BAD_HELLO,
     CLOSE_NO_ROOM,
     CLOSE_TRY_AGAIN,
@@ -54,6 +46,14 @@ from .protocol import (
     RoomsQuery,
     parse_message,
 )
+from ..service.config import MAX_NAME, ConfigError, TableConfig, clean_text
+from ..service.declare import Declared, NotJson, parse_json, words
+from ..service.table import Refused, TableStatus
+from .cluster import ClusterRouting
+from .collector import collect_garbage
+from .hub import Connection, Hub, Settings, is_room_code
+from .limits import KeyedLimiter
+from .openapi import openapi_spec
 from .storage import MemoryStore, TableStore
 
 log = logging.getLogger(__name__)

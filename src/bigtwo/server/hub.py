@@ -28,6 +28,21 @@ from typing import Any
 from ..engine.cards import Mask, parse_cards
 from ..engine.errors import BigTwoError
 from ..engine.revolution_cards import parse as revolution_parse
+from ..protocol import (
+    ACTION_LIMIT,
+    CHAT_LIMIT,
+    CLOSE_GOING_AWAY,
+    CLOSE_POLICY,
+    CLOSE_QUIT,
+    CLOSE_REPLACED,
+    CLOSE_SERVER_ERROR,
+    CLOSE_TRY_AGAIN,
+    PROTOCOL,
+    RATE_LIMITED,
+    READY_LIMIT,
+    BadMessage,
+    parse_message,
+)
 from ..service.commands import Command, Op
 from ..service.config import TableConfig
 from ..service.events import Event, dumps
@@ -43,21 +58,6 @@ from ..service.table import (
 )
 from .cluster import Cluster
 from .limits import KeyedLimiter, TokenBucket
-from .protocol import (
-    ACTION_LIMIT,
-    CHAT_LIMIT,
-    CLOSE_GOING_AWAY,
-    CLOSE_POLICY,
-    CLOSE_QUIT,
-    CLOSE_REPLACED,
-    CLOSE_SERVER_ERROR,
-    CLOSE_TRY_AGAIN,
-    PROTOCOL,
-    RATE_LIMITED,
-    READY_LIMIT,
-    BadMessage,
-    parse_message,
-)
 from .room_limits import RoomLimits, SeatsWaiting
 from .storage import TableStore
 from .thinking import Thinker

@@ -539,7 +539,7 @@ class BigTwoApp(App[None]):
             closed()
 
     async def _server_history(self, net: NetGame, page: Any) -> None:
-        from ..server.client import Lobby
+        from ..client import Lobby
 
         try:
             async with Lobby(net.server, timeout=5.0) as lobby:
