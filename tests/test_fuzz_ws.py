@@ -40,7 +40,7 @@ from bigtwo.match.settings import RuleSet
 from bigtwo.protocol import CLOSE_SERVER_ERROR, PROTOCOL, messages_schema
 from bigtwo.server.app import create_app
 from bigtwo.server.hub import Limits, Settings
-from bigtwo.server.storage import SQLiteStore
+from bigtwo.store.tables import SQLiteStore
 from depths import depths
 from test_server_support import assert_no_foreign_cards, cards_left, dealt_hands, restored_table
 

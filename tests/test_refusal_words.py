@@ -19,8 +19,8 @@ from bigtwo.engine import errors as engine_errors
 from bigtwo.engine.cards import CARDS
 from bigtwo.server.app import create_app
 from bigtwo.server.hub import Hub
-from bigtwo.server.storage import MemoryStore
 from bigtwo.service import TableConfig
+from bigtwo.store.tables import MemoryStore
 from test_server_hub import ONE_HUMAN, _seated
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from bigtwo.server.hub import Hub, TableRunner
-from bigtwo.server.storage import MemoryStore
 from bigtwo.service import (
     Command,
     Faulted,
@@ -23,6 +22,7 @@ from bigtwo.service import (
 )
 from bigtwo.service.commands import Op
 from bigtwo.service.table import AlreadyApplied
+from bigtwo.store.tables import MemoryStore
 from test_server_hub import FakeSocket, _seated
 
 ONE_HUMAN = {"seats": ["human", "computer", "computer", "computer"], "deals": 2}

@@ -23,9 +23,6 @@ from bigtwo.client import Lobby
 from bigtwo.server import hub as hub_module
 from bigtwo.server.hub import Connection, Hub, Settings
 from bigtwo.server.limits import KeyedLimiter
-from bigtwo.server.sql import connect as connect_db
-from bigtwo.server.sql import is_postgres_url
-from bigtwo.server.storage import MemoryStore, SQLiteStore, open_store
 from bigtwo.service.commands import Command, Op
 from bigtwo.service.config import TableConfig
 from bigtwo.service.table import (
@@ -36,6 +33,9 @@ from bigtwo.service.table import (
     TableService,
     hash_token,
 )
+from bigtwo.store.sql import connect as connect_db
+from bigtwo.store.sql import is_postgres_url
+from bigtwo.store.tables import MemoryStore, SQLiteStore, open_store
 from test_server_support import Server
 
 TWO_HUMANS = {"seats": ["human", "human", "computer:random", "computer:random"], "deals": 1}

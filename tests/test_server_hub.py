@@ -9,8 +9,8 @@ import json
 from typing import Any
 
 from bigtwo.server.hub import Connection, Hub, Limits, Settings
-from bigtwo.server.storage import MemoryStore
 from bigtwo.service.config import TableConfig
+from bigtwo.store.tables import MemoryStore
 
 
 class FakeSocket:

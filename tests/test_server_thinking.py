@@ -224,8 +224,8 @@ async def test_a_table_is_told_when_its_computers_step_down_and_when_they_are_ba
     _needs("expert")
     from bigtwo.server import hub as hub_module
     from bigtwo.server.hub import Connection, Hub, Settings
-    from bigtwo.server.storage import MemoryStore
     from bigtwo.server.thinking import Thought
+    from bigtwo.store.tables import MemoryStore
     from test_server_hub import FakeSocket
 
     hub = Hub(MemoryStore(), Settings(think="thread", think_workers=1))

@@ -18,7 +18,7 @@ from bigtwo.match import Match, RecordError, StoreCorrupt, StoreError, StoreLock
 from bigtwo.match.history import match_history, score_sheet, score_table
 from bigtwo.match.record import read_file, write_file, write_text
 from bigtwo.match.settings import RuleSet
-from bigtwo.match.store import MIGRATIONS, SCHEMA_VERSION, MatchStore, default_path
+from bigtwo.store.matches import MIGRATIONS, SCHEMA_VERSION, MatchStore, default_path
 
 PALM = RuleSet.preset("palm")
 

@@ -24,13 +24,13 @@ from hypothesis import strategies as st
 from bigtwo.cli import main
 from bigtwo.match.errors import StoreError
 from bigtwo.match.record import to_data
-from bigtwo.server import migrations, sql
+from bigtwo.store import migrations, sql
 from bigtwo.server.hub import Connection, Hub, Settings
-from bigtwo.server.migrations import TABLE_MIGRATIONS, TABLE_SCHEMA_VERSION, Migration, migrate
-from bigtwo.server.sql import connect, redact
-from bigtwo.server.storage import MemoryStore, PostgresStore, SQLStore, open_store
 from bigtwo.service.commands import Command, Op
 from bigtwo.service.config import TableConfig
+from bigtwo.store.migrations import TABLE_MIGRATIONS, TABLE_SCHEMA_VERSION, Migration, migrate
+from bigtwo.store.sql import connect, redact
+from bigtwo.store.tables import MemoryStore, PostgresStore, SQLStore, open_store
 from test_services import PostgresSchemas
 
 

@@ -14,7 +14,7 @@ import pytest
 from textual.widgets import Input
 
 from bigtwo.engine.cards import parse_cards
-from bigtwo.match.store import MatchStore
+from bigtwo.store.matches import MatchStore
 from bigtwo.tui.app import BigTwoApp
 from bigtwo.tui.controller import GameSetup
 from bigtwo.tui.dialogs import Confirm, Cover, FinalScore, Menu, ResumeOffer, ScoreSheet

@@ -205,7 +205,7 @@ def _serve(args: argparse.Namespace) -> int:
     from ..protocol import HARD_MAX_MESSAGE
     from ..server.app import create_app
     from ..server.hub import Settings
-    from ..server.storage import MemoryStore, TableStore, open_store
+    from ..store.tables import MemoryStore, TableStore, open_store
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < hard:  # one descriptor per connection: take what the system allows
@@ -234,7 +234,7 @@ def _serve(args: argparse.Namespace) -> int:
             )
             return 2
     if args.cluster:
-        from ..server.sql import is_postgres_url
+        from ..store.sql import is_postgres_url
 
         if not is_postgres_url(args.db or ""):
             print(

@@ -49,12 +49,12 @@ from ..protocol import (
 from ..service.config import MAX_NAME, ConfigError, TableConfig, clean_text
 from ..service.declare import Declared, NotJson, parse_json, words
 from ..service.table import Refused, TableStatus
+from ..store.tables import MemoryStore, TableStore
 from .cluster import ClusterRouting
 from .collector import collect_garbage
 from .hub import Connection, Hub, Settings, is_room_code
 from .limits import KeyedLimiter
 from .openapi import openapi_spec
-from .storage import MemoryStore, TableStore
 
 log = logging.getLogger(__name__)
 

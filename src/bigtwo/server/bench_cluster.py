@@ -31,6 +31,7 @@ from ..client import BotClient, Lobby
 from ..service.commands import Command
 from ..service.config import TableConfig
 from ..service.table import TableService
+from ..store.tables import open_store
 from .bench import (
     _cpu_seconds,
     _percentile,
@@ -41,7 +42,6 @@ from .bench import (
     wait_ready,
 )
 from .collector import collect_garbage
-from .storage import open_store
 
 ADMIN_DB = "postgresql://postgres@127.0.0.1:5432/postgres"
 REDIS = "redis://127.0.0.1:6379/0"

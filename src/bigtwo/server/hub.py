@@ -56,10 +56,10 @@ from ..service.table import (
     ThinkRequest,
     hash_token,
 )
+from ..store.tables import TableStore
 from .cluster import Cluster
 from .limits import KeyedLimiter, TokenBucket
 from .room_limits import RoomLimits, SeatsWaiting
-from .storage import TableStore
 from .thinking import Thinker
 
 # The client messages of the revolution expansion's moves (see protocol.ActivateMessage …).

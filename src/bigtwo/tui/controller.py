@@ -214,7 +214,7 @@ class GameController(MirroredTable):
         setup: GameSetup, store: LogStore | None, clock: Callable[[], float], game_number: int
     ) -> LocalTable:
         if store is None:
-            from ..server.storage import MemoryStore
+            from ..store.tables import MemoryStore
 
             store = MemoryStore()
         names = {i: s.name for i, s in enumerate(setup.seats) if s.human}
