@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from bigtwo.engine.cards import Mask, parse_cards
 from bigtwo.engine.errors import BigTwoError
-from bigtwo.service import Command, Op, TableConfig, TableService, hash_token
+from bigtwo.service import Command, Op, TableService, hash_token
 from bigtwo.service.local import LocalTable
+from bigtwo.service.request import table_config
 from bigtwo.store.tables import SQLiteStore
 from bigtwo.tui.controller import GameController, GameSetup, SeatSetup
 
@@ -78,7 +79,7 @@ def test_the_same_seed_gives_the_same_game_here_and_on_the_server() -> None:
 
     request = {"preset": "palm", "seats": ["human", *["computer:random"] * 3], "seed": seed}
     request["deals"] = 1
-    config = TableConfig.from_request(request, allow_seed=True)
+    config = table_config(request, allow_seed=True)
     table = TableService(config, "SRV")
     table.apply(Command(Op.JOIN, seat=0, name="You", token=hash_token("t")), 0.0)
     table.connect(0, 0.0)

@@ -35,7 +35,8 @@ from bigtwo.protocol import (
 from bigtwo.server import openapi
 from bigtwo.server.app import create_app
 from bigtwo.server.hub import Settings
-from bigtwo.service.config import ConfigError, RoomRequest, TableConfig
+from bigtwo.service.config import ConfigError
+from bigtwo.service.request import RoomRequest, table_config
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 SRC = Path(bigtwo.__file__).resolve().parent
@@ -302,4 +303,4 @@ def test_room_requests_from_python_refuse_what_json_cannot_say() -> None:
     """The same checks for a request built in Python (tests, tools): no NaN, no huge ints."""
     for rules in ({"scoring": {"multipliers": [[10, float("nan")]]}}, {"deals_per_game": 10**5000}):
         with pytest.raises(ConfigError, match="from -10000 to 10000"):
-            TableConfig.from_request({"rules": rules})
+            table_config({"rules": rules})

@@ -46,8 +46,9 @@ from ..protocol import (
     RoomsQuery,
     parse_message,
 )
-from ..service.config import MAX_NAME, ConfigError, TableConfig, clean_text
+from ..service.config import MAX_NAME, ConfigError, clean_text
 from ..service.declare import Declared, NotJson, parse_json, words
+from ..service.request import table_config
 from ..service.table import Refused, TableStatus
 from ..store.tables import MemoryStore, TableStore
 from .cluster import ClusterRouting
@@ -288,7 +289,7 @@ async def create_room(request: Request) -> Response:
         return _error("rate_limited", "Too many requests: slow down")
     try:
         data = await _read_json(request)
-        config = TableConfig.from_request(data, allow_seed=hub.settings.allow_seeds)
+        config = table_config(data, allow_seed=hub.settings.allow_seeds)
         runner = hub.create(config, creator=_address(request))
     except _HttpError as exc:
         return _error(exc.code, str(exc))

@@ -1,7 +1,7 @@
 """The OpenAPI 3.1 description of the HTTP lobby API, served at ``/openapi.json``.
 
 Its schemas are generated from declarations, never written twice: the requests from the
-models the server checks bodies against (:class:`~bigtwo.service.config.RoomRequest`,
+models the server checks bodies against (:class:`~bigtwo.service.request.RoomRequest`,
 :class:`~bigtwo.protocol.JoinRequest`, …), the WebSocket's client messages from their
 tagged union, and the answers from the models below, which tests hold the real answers to.
 The paths are listed here, each with its answers and errors; a test checks that they are the
