@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bigtwo.bench import bench_revolution_bots
-from bigtwo.bots.revolution import RevolutionBot, revolution_bot, revolution_levels
+from bigtwo.bots.revolution import RevolutionBot
 from bigtwo.bots.revolution_expert import ExpertRevolutionBot, SimulatedHand, sample_world
+from bigtwo.bots.revolution_levels import revolution_bot, revolution_levels
 from bigtwo.cli import main
 from bigtwo.engine import Rules
 from bigtwo.engine.errors import BigTwoError

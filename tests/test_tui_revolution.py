@@ -14,7 +14,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from bigtwo.bots.revolution import revolution_levels
+from bigtwo.bots.revolution_levels import revolution_levels
 from bigtwo.engine.revolution import Move, Phase
 from bigtwo.tui.app import BigTwoApp
 from bigtwo.tui.dialogs import Cover, ResumeOffer, ScoreSheet

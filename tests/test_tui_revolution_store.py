@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bigtwo.bots.revolution import revolution_bot
+from bigtwo.bots.revolution_levels import revolution_bot
 from bigtwo.match.revolution import RevolutionMatch
 from bigtwo.match.revolution_record import write_revolution_text
 from bigtwo.match.settings import RuleSet

@@ -19,7 +19,7 @@ Under a rule set of Big 2 RevolutioN (``revolution``) a board is a shuffle of bo
 normal cards dealt, then the Revolution deck's order, from the same generator. Every rotation
 plays the same Revolution deck with the normal hands rotated, so duplicate play cancels the
 luck of both. Each hand is a :class:`~bigtwo.engine.revolution.RevolutionDeal` played by the
-revolution players (:func:`~bigtwo.bots.revolution.revolution_bot`); the arena also reports
+revolution players (:func:`~bigtwo.bots.revolution_levels.revolution_bot`); the arena also reports
 the functions used per deal and the share of hands ended by exhaustion.
 """
 
@@ -37,7 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from .bots import Bot, make_bot
-from .bots.revolution import RevolutionBot, revolution_bot
+from .bots.revolution import RevolutionBot
+from .bots.revolution_levels import revolution_bot
 from .bots.seat import ComputerSeat, position_rng
 from .engine.cards import Mask
 from .engine.deal import deal_hands

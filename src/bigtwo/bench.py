@@ -170,7 +170,7 @@ def bench_revolution_bots(levels: list[str], deals: int = 200, seed: int = 1) ->
     mean points and wins. Seats rotate from hand to hand so no level keeps one seat."""
     from collections import Counter
 
-    from .bots.revolution import revolution_bot
+    from .bots.revolution_levels import revolution_bot
     from .engine.revolution import End, Move, RevolutionDeal
     from .match.scoring import score_revolution_hand
     from .match.settings import RuleSet

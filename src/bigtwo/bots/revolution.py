@@ -12,17 +12,15 @@ take a Character from the Gathering, and draw from the deck only when an early e
 exhaustion would favour it. ``strong`` decides functions, counters and draws as ``greedy``
 does, and chooses its plays by a plan of its normal cards. ``classic`` keeps the Palm-era
 player's simple rules (:class:`ClassicRevolutionBot`); ``expert`` searches. Deterministic
-for a given ``random.Random``.
+for a given ``random.Random``. The table of levels by name is :mod:`.revolution_levels`.
 """
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
 
 from ..engine.cards import Mask
-from ..engine.errors import BigTwoError
 from ..engine.revolution import Move, RevolutionChoice, RevolutionView
 from ..engine.revolution_cards import (
     NORMAL_CARDS,
@@ -285,35 +283,3 @@ def _function_of(view: RevolutionView, card: int) -> str:
         return "none"
     rank = "3456789TJQKA2"[twin_rank(card)]
     return options.function_of(rank)
-
-
-def _expert() -> RevolutionBot:
-    from .revolution_expert import ExpertRevolutionBot
-
-    return ExpertRevolutionBot()
-
-
-_LEVELS: dict[str, Callable[[], RevolutionBot]] = {
-    "random": RandomRevolutionBot,
-    "greedy": GreedyRevolutionBot,
-    "classic": ClassicRevolutionBot,
-    "strong": StrongRevolutionBot,
-    "expert": _expert,
-}
-
-
-def revolution_bot(name: str) -> RevolutionBot:
-    """A revolution player of the named level (``random``, ``greedy``, ``classic``,
-    ``strong`` or ``expert``)."""
-    try:
-        factory = _LEVELS[name]
-    except KeyError:
-        known = ", ".join(sorted(_LEVELS))
-        raise BigTwoError(
-            f"No computer player '{name}' plays revolution yet (levels: {known})"
-        ) from None
-    return factory()
-
-
-def revolution_levels() -> tuple[str, ...]:
-    return tuple(sorted(_LEVELS))

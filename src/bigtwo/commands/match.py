@@ -144,7 +144,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _simulate_revolution(args: argparse.Namespace, rules: RuleSet, levels: list[str]) -> int:
     """A Big 2 RevolutioN match between computer players: its own record (text only)."""
-    from ..bots.revolution import revolution_bot
+    from ..bots.revolution_levels import revolution_bot
     from ..match.revolution import play_revolution_match
 
     if args.format != "text" or args.save:

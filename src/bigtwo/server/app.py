@@ -252,7 +252,7 @@ async def api_info(request: Request) -> Response:
 async def api_presets(request: Request) -> Response:
     """Every preset a room may use: the 52-card ones, then the expansions (``revolution``),
     which also say the computer levels that play them so far (``levels``)."""
-    from ..bots.revolution import revolution_levels  # late: the bots import the levels
+    from ..bots.revolution_levels import revolution_levels  # late: the bots import the levels
 
     out = []
     for name in (*preset_names(), *expansion_preset_names()):

@@ -443,7 +443,7 @@ def think(request: ThinkRequest) -> tuple[Mask | None, Bot]:
 def think_revolution(request: RevolutionThinkRequest) -> RevolutionChoice:
     """Make a computer's decision in a hand of the expansion away from the table (in a
     worker thread), for :meth:`LocalTable.revolution_thought`."""
-    from ..bots.revolution import revolution_bot  # late: the bots import the levels
+    from ..bots.revolution_levels import revolution_bot  # late: the bots import the levels
 
     return revolution_bot(request.level).choose(request.view, random.Random(request.key))
 

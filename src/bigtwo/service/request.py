@@ -197,7 +197,7 @@ def table_config(
         raise ConfigError(str(exc)) from None
     levels = bot_names()
     if rules.rules.revolution is not None:  # the levels that play the expansion so far
-        from ..bots.revolution import revolution_levels
+        from ..bots.revolution_levels import revolution_levels
 
         levels = list(revolution_levels())
         said = [

@@ -1135,7 +1135,7 @@ class TableService:
     def _levels(self) -> list[str]:
         """The computer levels that play this table's rules."""
         if self.rules.revolution is not None:
-            from ..bots.revolution import revolution_levels
+            from ..bots.revolution_levels import revolution_levels
 
             return list(revolution_levels())
         from ..bots import bot_names  # late, as for room requests: it imports every level
@@ -1888,7 +1888,7 @@ class TableService:
         """A computer's move, chosen from its seat's view only. Asked in a counter window
         before the engine comes to it, it answers the question as it stands (the answers of
         the seats before it are not known to it, nor to anyone, until they are applied)."""
-        from ..bots.revolution import revolution_bot  # late: the bots import the levels
+        from ..bots.revolution_levels import revolution_bot  # late: the bots import the levels
 
         view, key = self.revolution_question(seat.number)
         choice = revolution_bot(self._level(seat)).choose(view, random.Random(key))

@@ -455,7 +455,7 @@ class GameController(MirroredTable):
 
     def revolution_hint(self, seat: int) -> tuple[RevolutionChoice, str]:
         """What to do now in a hand of the expansion, as the greedy computer would, in words."""
-        from ..bots.revolution import revolution_bot
+        from ..bots.revolution_levels import revolution_bot
 
         view = self.local.mirrors[seat].revolution_view()
         if not view.choices:

@@ -266,7 +266,7 @@ class NetGame(MirroredTable):
     def revolution_hint(self, seat: int) -> tuple[RevolutionChoice, str]:
         import random
 
-        from ..bots.revolution import revolution_bot
+        from ..bots.revolution_levels import revolution_bot
         from .controller import choice_words
 
         view = self.revolution_view()

@@ -25,10 +25,10 @@ PLAYABLE_PRESETS = (*preset_names(), *expansion_preset_names())
 
 def levels_for(rules: str, levels: Sequence[str]) -> list[str]:
     """The computer levels that play ``rules``: under the revolution expansion those of
-    :func:`~bigtwo.bots.revolution.revolution_levels`, else ``levels``."""
+    :func:`~bigtwo.bots.revolution_levels.revolution_levels`, else ``levels``."""
     if Rules.preset(rules).revolution is None:
         return list(levels)
-    from ..bots.revolution import revolution_levels
+    from ..bots.revolution_levels import revolution_levels
 
     return list(revolution_levels())
 
@@ -37,7 +37,7 @@ def playing_level(rules: str, level: str) -> str:
     """``level`` when it plays ``rules``, else ``greedy`` (which plays every rule set)."""
     if Rules.preset(rules).revolution is None:
         return level
-    from ..bots.revolution import revolution_levels
+    from ..bots.revolution_levels import revolution_levels
 
     return level if level in revolution_levels() else "greedy"
 
