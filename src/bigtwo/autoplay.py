@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar, Protocol, cast
 
 from .bots.seat import ComputerSeat
-from .engine.deal import Action
 from .engine.errors import BigTwoError
+from .engine.views import Action
 from .match.match import Match
 
 if TYPE_CHECKING:

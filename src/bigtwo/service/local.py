@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine.cards import Mask
-from ..engine.deal import Action
 from ..engine.revolution import Phase, RevolutionChoice, RevolutionView
+from ..engine.views import Action
 from .commands import Command, Op
 from .config import TableConfig
 from .events import Event

@@ -44,7 +44,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from ..engine.deal import Action
+from ..engine.views import Action
 from ..match import record, revolution_record
 from ..match.errors import RecordError, StoreCorrupt, StoreError, StoreLocked
 from ..match.match import Match

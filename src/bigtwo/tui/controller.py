@@ -27,13 +27,12 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..engine.cards import Mask, card_symbols, card_text
-from ..engine.deal import Action
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..engine.plays import Play
 from ..engine.revolution import Move, Phase, RevolutionChoice, RevolutionView
 from ..engine.revolution_cards import NORMAL_CARDS, symbols
 from ..engine.rules import Rules
-from ..engine.views import SeatView
+from ..engine.views import Action, SeatView
 from ..match.history import ScoreRow, score_rows
 from ..match.views import TableView
 from ..service.commands import Command, Op

@@ -20,12 +20,12 @@ from typing import Any
 
 from ..client import ConnectionLost, TableClient
 from ..engine.cards import Mask, card_symbols, to_mask
-from ..engine.deal import Action
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..engine.plays import Play
 from ..engine.revolution import Move, RevolutionChoice
 from ..engine.revolution_cards import starred_text
 from ..engine.revolution_cards import text as revolution_text
+from ..engine.views import Action
 from ..match.views import TableView
 from ..service.mirror import TableMirror
 from ..service.table import TableStatus
