@@ -73,10 +73,13 @@ services: $(STAMP)
 play: $(STAMP)
 	@$(BIN)/bigtwo play
 
+# lint-imports checks the package's floors and that no package's modules import each other in a
+# circle (the contracts in pyproject.toml's [tool.importlinter]).
 lint: $(STAMP)
 	$(BIN)/ruff check src tests scripts
 	$(BIN)/ruff format --check src tests scripts
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 # Everything but the tests marked slow or ray (pyproject.toml's addopts leaves them out).
 unit: $(STAMP)

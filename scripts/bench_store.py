@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from bigtwo.server.storage import open_store
+from bigtwo.store.tables import open_store
 
 COMMANDS = [{"op": "act", "seat": 1, "cards": "3d 3c", "id": "a1"}, {"op": "pass", "seat": 2}]
 TABLES = 20

@@ -12,7 +12,7 @@ import pytest
 
 from bigtwo.cli import main
 from bigtwo.match.record import read_file, read_json
-from bigtwo.match.store import MatchStore
+from bigtwo.store.matches import MatchStore
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

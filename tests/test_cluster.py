@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from bigtwo.server.client import BotClient
+from bigtwo.client import BotClient
 from bigtwo.server.cluster import cluster_prefix, decode_asgi, encode_asgi
 from test_server_support import STATS_TOKEN, Server, launch, stored_commands
 

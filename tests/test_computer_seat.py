@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 
 from bigtwo.arena import play_deal
+from bigtwo.autoplay import play_out
 from bigtwo.bots import make_bot
 from bigtwo.bots.base import Bot
 from bigtwo.bots.seat import ComputerSeat, position_rng
 from bigtwo.engine.deal import Deal
 from bigtwo.engine.errors import BigTwoError
 from bigtwo.engine.plays import Play
-from bigtwo.match.autoplay import play_out
 from bigtwo.match.match import Match
 from bigtwo.match.settings import RuleSet
 from bigtwo.match.views import TableView

@@ -21,7 +21,7 @@ from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 from websockets.sync.client import connect
 
-from bigtwo.server.protocol import PROTOCOL
+from bigtwo.protocol import PROTOCOL
 from depths import depths
 from test_server_support import Server
 

@@ -11,7 +11,7 @@ process, over a SQLite log), and after every message checks the table:
 - the stored log rebuilds exactly the table in memory (a restarted server would agree).
 
 The valid messages are drawn from the published schema of the client messages (the pydantic
-declarations in :mod:`bigtwo.server.protocol`), the invalid ones by breaking them (a field
+declarations in :mod:`bigtwo.protocol`), the invalid ones by breaking them (a field
 dropped, an unknown one added, a value of the wrong type) or from any JSON or text at all;
 plays are drawn from the player's own hand as well, so the match really moves on.
 """
@@ -37,10 +37,10 @@ from starlette.websockets import WebSocketDisconnect
 from bigtwo.engine.cards import card_text, to_mask
 from bigtwo.engine.rules import preset_names
 from bigtwo.match.settings import RuleSet
+from bigtwo.protocol import CLOSE_SERVER_ERROR, PROTOCOL, messages_schema
 from bigtwo.server.app import create_app
 from bigtwo.server.hub import Limits, Settings
-from bigtwo.server.protocol import CLOSE_SERVER_ERROR, PROTOCOL, messages_schema
-from bigtwo.server.storage import SQLiteStore
+from bigtwo.store.tables import SQLiteStore
 from depths import depths
 from test_server_support import assert_no_foreign_cards, cards_left, dealt_hands, restored_table
 

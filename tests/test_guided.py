@@ -15,11 +15,11 @@ import pytest
 from bigtwo.bots.expert import sample_hands
 from bigtwo.bots.guided import GuidedExpertBot, replayed_world
 from bigtwo.bots.learned import encoder_for, shipped_network
-from bigtwo.learn.encoding import index_of, max_points
-from bigtwo.learn.network import LearnedNetwork, Shape
 from bigtwo.match import Match
 from bigtwo.match.settings import RuleSet
 from bigtwo.match.views import TableView
+from bigtwo.policy.encoding import index_of, max_points
+from bigtwo.policy.network import LearnedNetwork, Shape
 
 
 def positions(preset: str, games: int, every: int = 3) -> list[TableView]:

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from bigtwo.autoplay import play_out
 from bigtwo.bots import make_bot
 from bigtwo.engine import card_symbols, parse_cards
 from bigtwo.match import ExportError, Match
-from bigtwo.match.autoplay import play_out
 from bigtwo.match.history import (
     REAL_MONEY,
     deal_history,

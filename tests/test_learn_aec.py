@@ -9,8 +9,8 @@ import pytest
 from pettingzoo.test import api_test
 
 from bigtwo.learn.aec import BigTwoAECEnv
-from bigtwo.learn.encoding import PASS, max_points
 from bigtwo.match.settings import RuleSet
+from bigtwo.policy.encoding import PASS, max_points
 
 
 @pytest.mark.parametrize(

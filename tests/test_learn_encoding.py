@@ -13,7 +13,8 @@ from bigtwo.engine import Deal, IllegalAction, Mask, Rules, catalog_for
 from bigtwo.engine.cards import FULL_DECK, card_indices
 from bigtwo.engine.errors import RulesError
 from bigtwo.engine.rules import preset_names
-from bigtwo.learn.encoding import (
+from bigtwo.match.settings import RuleSet
+from bigtwo.policy.encoding import (
     ACTION_MASKS,
     ACTION_SPACE_SIZE,
     BLOCKS,
@@ -32,7 +33,6 @@ from bigtwo.learn.encoding import (
     max_points,
     play_of,
 )
-from bigtwo.match.settings import RuleSet
 from random_play import advance
 
 PRESETS = preset_names()

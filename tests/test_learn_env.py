@@ -13,11 +13,11 @@ from gymnasium.utils.env_checker import check_env
 from bigtwo.bots import Bot
 from bigtwo.engine import BigTwoError, Deal, Mask, Play, Rules, catalog_for
 from bigtwo.engine.deal import deal_hands
-from bigtwo.learn.encoding import ACTION_SPACE_SIZE, PASS, LearningError, max_points
 from bigtwo.learn.env import ENV_ID, BigTwoEnv
 from bigtwo.match.scoring import score_deal
 from bigtwo.match.settings import RuleSet
 from bigtwo.match.views import TableView
+from bigtwo.policy.encoding import ACTION_SPACE_SIZE, PASS, LearningError, max_points
 
 
 @pytest.mark.parametrize(

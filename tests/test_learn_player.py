@@ -20,10 +20,10 @@ from bigtwo.bots import bot_names, make_bot
 from bigtwo.bots.learned import WEIGHTS, LearnedBot, shipped_network
 from bigtwo.bots.levels import level_label
 from bigtwo.engine.deal import deal_hands
-from bigtwo.learn.encoding import OBS_SIZE, LearningError, ObservationEncoder, index_of
-from bigtwo.learn.network import ACTION_FEATURES, LearnedNetwork, Shape, action_features
 from bigtwo.match import Match
 from bigtwo.match.settings import RuleSet
+from bigtwo.policy.encoding import OBS_SIZE, LearningError, ObservationEncoder, index_of
+from bigtwo.policy.network import ACTION_FEATURES, LearnedNetwork, Shape, action_features
 
 CARD = WEIGHTS.with_suffix(".md")
 

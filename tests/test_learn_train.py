@@ -17,8 +17,6 @@ import torch  # noqa: E402
 from bigtwo.cli import main  # noqa: E402
 from bigtwo.engine.errors import BigTwoError  # noqa: E402
 from bigtwo.learn.actors import Shard  # noqa: E402
-from bigtwo.learn.encoding import ACTION_SPACE_SIZE, LearningError  # noqa: E402
-from bigtwo.learn.network import LearnedNetwork  # noqa: E402
 from bigtwo.learn.train import (  # noqa: E402
     CHECKPOINT,
     CURVES,
@@ -29,6 +27,8 @@ from bigtwo.learn.train import (  # noqa: E402
     segment_log_softmax,
 )
 from bigtwo.learn.vector import SelfPlayRunner, uniform_policy  # noqa: E402
+from bigtwo.policy.encoding import ACTION_SPACE_SIZE, LearningError  # noqa: E402
+from bigtwo.policy.network import LearnedNetwork  # noqa: E402
 
 pytestmark = pytest.mark.train
 

@@ -10,14 +10,6 @@ import pytest
 
 from bigtwo.engine import Deal
 from bigtwo.engine.deal import deal_hands
-from bigtwo.learn.encoding import (
-    ACTION_SPACE_SIZE,
-    LearningError,
-    ObservationEncoder,
-    action_mask,
-    max_points,
-    play_of,
-)
 from bigtwo.learn.vector import (
     Rollout,
     SelfPlayRunner,
@@ -27,6 +19,14 @@ from bigtwo.learn.vector import (
 )
 from bigtwo.match.scoring import score_deal
 from bigtwo.match.settings import RuleSet
+from bigtwo.policy.encoding import (
+    ACTION_SPACE_SIZE,
+    LearningError,
+    ObservationEncoder,
+    action_mask,
+    max_points,
+    play_of,
+)
 
 
 def _replay(rollout: Rollout, ruleset: RuleSet, players: int, number: int) -> Deal:

@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from bigtwo.engine.cards import Mask, parse_cards
 from bigtwo.engine.errors import BigTwoError
-from bigtwo.server.storage import SQLiteStore
-from bigtwo.service import Command, Op, TableConfig, TableService, hash_token
+from bigtwo.service import Command, Op, TableService, hash_token
 from bigtwo.service.local import LocalTable
+from bigtwo.service.request import table_config
+from bigtwo.store.tables import SQLiteStore
 from bigtwo.tui.controller import GameController, GameSetup, SeatSetup
 
 TUI = Path(__file__).resolve().parents[1] / "src" / "bigtwo" / "tui"
@@ -78,7 +79,7 @@ def test_the_same_seed_gives_the_same_game_here_and_on_the_server() -> None:
 
     request = {"preset": "palm", "seats": ["human", *["computer:random"] * 3], "seed": seed}
     request["deals"] = 1
-    config = TableConfig.from_request(request, allow_seed=True)
+    config = table_config(request, allow_seed=True)
     table = TableService(config, "SRV")
     table.apply(Command(Op.JOIN, seat=0, name="You", token=hash_token("t")), 0.0)
     table.connect(0, 0.0)
@@ -203,7 +204,7 @@ def test_between_deals_the_table_waits_for_every_person_here() -> None:
 
 
 def test_a_resumed_game_keeps_the_time_played(tmp_path: Path) -> None:
-    from bigtwo.match.store import MatchStore
+    from bigtwo.store.matches import MatchStore
     from bigtwo.tui.storage import TuiStorage
 
     now = [0.0]
@@ -220,7 +221,7 @@ def test_a_resumed_game_keeps_the_time_played(tmp_path: Path) -> None:
 
 
 def test_computers_move_at_their_deadline_and_hurry_plays_them_out() -> None:
-    from bigtwo.server.storage import MemoryStore
+    from bigtwo.store.tables import MemoryStore
 
     now = [0.0]
     config = setup(seed=1).table_config()  # Cat (seat 3) leads: the computers go first
@@ -235,7 +236,7 @@ def test_computers_move_at_their_deadline_and_hurry_plays_them_out() -> None:
 
 
 def test_settings_are_stored_with_the_game_and_replayed_on_resume() -> None:
-    from bigtwo.server.storage import MemoryStore
+    from bigtwo.store.tables import MemoryStore
 
     store = MemoryStore()
     game = GameController(setup(), store=store)
@@ -257,7 +258,7 @@ def test_settings_are_stored_with_the_game_and_replayed_on_resume() -> None:
 
 # -- undo: one person against computers takes back their last play ----------------------------
 def test_undo_takes_back_your_play_and_the_replies_and_survives_a_restart() -> None:
-    from bigtwo.server.storage import MemoryStore
+    from bigtwo.store.tables import MemoryStore
 
     store = MemoryStore()
     game = GameController(setup(seed=5), store=store)
@@ -305,7 +306,7 @@ def test_undo_with_nothing_to_undo_and_in_hot_seat_says_why() -> None:
 def test_undo_restores_the_position_before_your_play_on_any_deal(seed: int, moves: int) -> None:
     """On any deal, after any number of your moves: your next play, the computers' replies,
     then undo, give back exactly the table you had (and the stored log says the same)."""
-    from bigtwo.server.storage import MemoryStore
+    from bigtwo.store.tables import MemoryStore
 
     store = MemoryStore()
     game = GameController(setup(seed=seed, deals=1), store=store)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from bigtwo.autoplay import play_out
 from bigtwo.bots import Bot, make_bot
 from bigtwo.engine import DoesNotBeat, IllegalAction, parse_cards
 from bigtwo.match import Change, Match
-from bigtwo.match.autoplay import play_out
 from bigtwo.match.settings import RuleSet
 
 PALM = RuleSet.preset("palm")

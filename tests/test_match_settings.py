@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 
 from bigtwo import bots
+from bigtwo.autoplay import play_out
 from bigtwo.bots.base import Bot
 from bigtwo.bots.inference import proven_replies
 from bigtwo.cli import main
 from bigtwo.engine import Rules, RulesError, to_mask
 from bigtwo.engine.plays import Play
 from bigtwo.match import Match, RuleSet, Switches, TableView
-from bigtwo.match.autoplay import play_out
 from bigtwo.match.record import read_json, read_text, write_json, write_text
 from bigtwo.service import (
     Command,

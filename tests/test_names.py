@@ -15,11 +15,11 @@ from pathlib import Path
 import bigtwo
 from bigtwo.engine.cards import to_mask
 from bigtwo.match.match import SeatKind
-from bigtwo.match.store import MatchStatus
 from bigtwo.service.commands import By, Command, Op
 from bigtwo.service.config import SeatConfig, TableConfig
 from bigtwo.service.events import Event, Group
 from bigtwo.service.table import Control, TableService, TableStatus, hash_token
+from bigtwo.store.matches import MatchStatus
 
 PACKAGE = Path(bigtwo.__file__).parent
 

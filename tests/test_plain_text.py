@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from bigtwo.server.client import TableClient
+from bigtwo.client import TableClient
 from bigtwo.service.commands import Command, Op
-from bigtwo.service.config import TableConfig
+from bigtwo.service.request import table_config
 from bigtwo.service.table import TableService, hash_token
 from bigtwo.tui.netgame import NetGame
 
@@ -20,9 +20,7 @@ TOM = "Tom &amp; Jerry"
 
 
 def test_the_service_sends_names_titles_and_chat_as_typed() -> None:
-    config = TableConfig.from_request(
-        {"preset": "hongkong", "players": 2, "title": "<b>Fri</b>", "deals": 1}
-    )
+    config = table_config({"preset": "hongkong", "players": 2, "title": "<b>Fri</b>", "deals": 1})
     t = TableService(config, "TEST")
     [joined] = t.apply(Command(Op.JOIN, seat=0, name=IMG, token=hash_token("a")), 0)
     t.apply(Command(Op.JOIN, seat=1, name=TOM, token=hash_token("b")), 0)

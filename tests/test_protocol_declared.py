@@ -18,11 +18,8 @@ import httpx
 import pytest
 
 import bigtwo
-from bigtwo.server import openapi
-from bigtwo.server.app import create_app
-from bigtwo.server.client import UNNUMBERED
-from bigtwo.server.hub import Settings
-from bigtwo.server.protocol import (
+from bigtwo.client import UNNUMBERED
+from bigtwo.protocol import (
     ACTION_LIMIT,
     CHAT_LIMIT,
     EVENT_TYPES,
@@ -35,7 +32,11 @@ from bigtwo.server.protocol import (
     message_type,
     parse_message,
 )
-from bigtwo.service.config import ConfigError, RoomRequest, TableConfig
+from bigtwo.server import openapi
+from bigtwo.server.app import create_app
+from bigtwo.server.hub import Settings
+from bigtwo.service.config import ConfigError
+from bigtwo.service.request import RoomRequest, table_config
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 SRC = Path(bigtwo.__file__).resolve().parent
@@ -302,4 +303,4 @@ def test_room_requests_from_python_refuse_what_json_cannot_say() -> None:
     """The same checks for a request built in Python (tests, tools): no NaN, no huge ints."""
     for rules in ({"scoring": {"multipliers": [[10, float("nan")]]}}, {"deals_per_game": 10**5000}):
         with pytest.raises(ConfigError, match="from -10000 to 10000"):
-            TableConfig.from_request({"rules": rules})
+            table_config({"rules": rules})

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
+from bigtwo.autoplay import play_out
 from bigtwo.bots import make_bot
 from bigtwo.engine import Action, BigTwoError
 from bigtwo.match import ExportError, Match, RecordError
-from bigtwo.match.autoplay import play_out
 from bigtwo.match.record import (
     body_lines,
     read_file,

@@ -19,8 +19,8 @@ from bigtwo.engine import errors as engine_errors
 from bigtwo.engine.cards import CARDS
 from bigtwo.server.app import create_app
 from bigtwo.server.hub import Hub
-from bigtwo.server.storage import MemoryStore
-from bigtwo.service import TableConfig
+from bigtwo.service.request import table_config
+from bigtwo.store.tables import MemoryStore
 from test_server_hub import ONE_HUMAN, _seated
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -251,7 +251,7 @@ def test_an_illegal_play_names_its_reason_and_cards() -> None:
 
 async def test_a_refused_play_reaches_the_client_with_its_params() -> None:
     hub = Hub(MemoryStore())
-    runner, conn, socket = await _seated(hub, TableConfig.from_request(ONE_HUMAN))
+    runner, conn, socket = await _seated(hub, table_config(ONE_HUMAN))
     runner.on_frame(conn, json.dumps({"type": "ready", "id": "r1"}))
     svc = runner.service
     for _ in range(300):

@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from bigtwo.engine.rules import preset_names
 from bigtwo.match.settings import RuleSet
-from bigtwo.service import Command, ConfigError, TableConfig, TableService, hash_token
+from bigtwo.service import Command, ConfigError, TableService, hash_token
 from bigtwo.service.commands import Op
 from bigtwo.service.declare import MAX_RULE_NUMBER
+from bigtwo.service.request import table_config
 
 
 def _values() -> dict[str, list[Any]]:
@@ -59,7 +60,7 @@ def test_every_accepted_override_plays_a_deal(preset: str, players: int, rules: 
         "deals": 1,
     }
     try:
-        config = TableConfig.from_request(request)
+        config = table_config(request)
     except ConfigError:
         return  # refused in words: fine
     table = TableService(config, "T")

@@ -11,18 +11,18 @@ from typing import Any
 import pytest
 
 from bigtwo.server.hub import Hub, TableRunner
-from bigtwo.server.storage import MemoryStore
 from bigtwo.service import (
     Command,
     Faulted,
     Group,
     Refused,
-    TableConfig,
     TableService,
     hash_token,
 )
 from bigtwo.service.commands import Op
+from bigtwo.service.request import table_config
 from bigtwo.service.table import AlreadyApplied
+from bigtwo.store.tables import MemoryStore
 from test_server_hub import FakeSocket, _seated
 
 ONE_HUMAN = {"seats": ["human", "computer", "computer", "computer"], "deals": 2}
@@ -62,7 +62,7 @@ async def test_a_fault_in_the_middle_of_a_command_leaves_memory_as_the_log_has_i
 ) -> None:
     store = MemoryStore()
     hub = Hub(store)
-    runner, conn, socket = await _seated(hub, TableConfig.from_request(ONE_HUMAN))
+    runner, conn, socket = await _seated(hub, table_config(ONE_HUMAN))
     runner.on_frame(conn, json.dumps({"type": "ready", "id": "r1"}))
     play = await _my_turn(runner)
 
@@ -121,7 +121,7 @@ async def test_a_fault_in_the_middle_of_a_command_leaves_memory_as_the_log_has_i
 def test_a_table_that_faulted_refuses_every_command_until_rebuilt(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    table = TableService(TableConfig.from_request(ONE_HUMAN), "T")
+    table = TableService(table_config(ONE_HUMAN), "T")
     table.apply(Command(Op.JOIN, seat=0, name="Ann", token=hash_token("t")), 0.0)
 
     def failing(self: TableService, now: float) -> None:
@@ -139,9 +139,7 @@ def test_a_table_that_faulted_refuses_every_command_until_rebuilt(
 def test_a_reused_action_id_with_another_action_is_refused_with_its_own_code() -> None:
     seats = ["human", "computer", "computer", "computer"]
     for seed in range(60):
-        table = TableService(
-            TableConfig.from_request({"seats": seats, "seed": seed}, allow_seed=True), "T"
-        )
+        table = TableService(table_config({"seats": seats, "seed": seed}, allow_seed=True), "T")
         table.apply(Command(Op.JOIN, seat=0, name="Ann", token=hash_token("t")), 0.0)
         table.connect(0, 0.0)
         table.submit(Command(Op.READY, seat=0), 0.0)
@@ -169,7 +167,7 @@ def test_a_reused_action_id_with_another_action_is_refused_with_its_own_code() -
 
 async def test_a_reused_action_id_is_answered_with_an_error_not_a_duplicate_ack() -> None:
     hub = Hub(MemoryStore())
-    runner, conn, socket = await _seated(hub, TableConfig.from_request(ONE_HUMAN))
+    runner, conn, socket = await _seated(hub, table_config(ONE_HUMAN))
     runner.on_frame(conn, json.dumps({"type": "ready", "id": "r1"}))
     play = await _my_turn(runner)
     runner.on_frame(conn, json.dumps({**play, "id": "x1"}))
@@ -200,7 +198,7 @@ async def test_a_computer_move_that_fails_every_time_drops_the_table_instead_of_
     it is due (at once, again and again): after a few in a row the table is dropped (its
     players told to reconnect), stored as its log has it, with the player's play."""
     hub = Hub(MemoryStore())
-    config = TableConfig.from_request({**ONE_HUMAN, "seed": 7}, allow_seed=True)
+    config = table_config({**ONE_HUMAN, "seed": 7}, allow_seed=True)
     runner, conn, socket = await _seated(hub, config)
     runner.on_frame(conn, json.dumps({"type": "ready", "id": "r1"}))
     play = await _my_turn(runner)
@@ -235,7 +233,7 @@ def test_a_refusal_after_the_table_changed_is_a_fault_not_a_refusal(
 ) -> None:
     """A handler that tells of a change and then refuses has half-applied the command: the
     table says so (Faulted) rather than pass it off as a refusal that changed nothing."""
-    table = TableService(TableConfig.from_request(ONE_HUMAN), "T")
+    table = TableService(table_config(ONE_HUMAN), "T")
     table.apply(Command(Op.JOIN, seat=0, name="Ann", token=hash_token("t")), 0.0)
 
     def half(self: TableService, now: float) -> None:

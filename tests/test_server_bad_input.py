@@ -15,7 +15,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from bigtwo.server.client import ActionRefused, BotClient, Lobby, TableClient
+from bigtwo.client import ActionRefused, BotClient, Lobby, TableClient
 from test_server_support import Server
 
 

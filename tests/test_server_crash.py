@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bigtwo.server.client import BotClient, Lobby
+from bigtwo.client import BotClient, Lobby
 from test_server_support import Server, launch, restored_table, stored_commands
 
 

@@ -19,15 +19,12 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from bigtwo.client import Lobby
 from bigtwo.server import hub as hub_module
-from bigtwo.server.client import Lobby
 from bigtwo.server.hub import Connection, Hub, Settings
 from bigtwo.server.limits import KeyedLimiter
-from bigtwo.server.sql import connect as connect_db
-from bigtwo.server.sql import is_postgres_url
-from bigtwo.server.storage import MemoryStore, SQLiteStore, open_store
 from bigtwo.service.commands import Command, Op
-from bigtwo.service.config import TableConfig
+from bigtwo.service.request import table_config
 from bigtwo.service.table import (
     CHAT_KEPT,
     SNAPSHOT_EVENTS,
@@ -36,6 +33,9 @@ from bigtwo.service.table import (
     TableService,
     hash_token,
 )
+from bigtwo.store.sql import connect as connect_db
+from bigtwo.store.sql import is_postgres_url
+from bigtwo.store.tables import MemoryStore, SQLiteStore, open_store
 from test_server_support import Server
 
 TWO_HUMANS = {"seats": ["human", "human", "computer:random", "computer:random"], "deals": 1}
@@ -79,7 +79,7 @@ def _stored(store: MemoryStore, code: str, op: str) -> list[dict[str, Any]]:
 async def test_a_seated_player_reconnecting_in_a_loop_cannot_exceed_the_chat_limit() -> None:
     store = MemoryStore()
     hub = Hub(store)
-    runner = hub.create(TableConfig.from_request(TWO_HUMANS))
+    runner = hub.create(table_config(TWO_HUMANS))
     seat, _token = hub.join(runner, "Ann", None)
     burst = hub.settings.limits.chat_burst
     started = time.monotonic()
@@ -98,7 +98,7 @@ async def test_chat_from_one_address_is_limited_over_all_its_seats() -> None:
     limits = hub.settings.limits
     lines = 0
     for _ in range(10):  # ten seats at ten tables, one address
-        runner = hub.create(TableConfig.from_request(TWO_HUMANS))
+        runner = hub.create(table_config(TWO_HUMANS))
         seat, _token = hub.join(runner, "Ann", None)
         conn = Connection(FakeSocket(), limits, "10.1.2.3")
         runner.attach(conn, seat, 0)
@@ -110,7 +110,7 @@ async def test_chat_from_one_address_is_limited_over_all_its_seats() -> None:
 
 async def test_connecting_in_a_loop_is_limited_per_seat_and_per_address() -> None:
     hub = Hub(MemoryStore())
-    runner = hub.create(TableConfig.from_request(TWO_HUMANS))
+    runner = hub.create(table_config(TWO_HUMANS))
     seat, _token = hub.join(runner, "Ann", None)
     burst = int(hub.settings.limits.connects_burst)
     conn = Connection(FakeSocket(), hub.settings.limits, "10.0.0.7")
@@ -194,7 +194,7 @@ async def test_a_spectator_may_chat_where_the_host_allows_it(server: Server) -> 
 async def test_saying_ready_again_is_not_stored_and_toggling_is_limited() -> None:
     store = MemoryStore()
     hub = Hub(store)
-    runner = hub.create(TableConfig.from_request(TWO_HUMANS))
+    runner = hub.create(table_config(TWO_HUMANS))
     seat, _token = hub.join(runner, "Ann", None)
     for _ in range(10):  # the same "ready" over and over, through new connections
         await _reconnect_and_send(runner, seat, [{"type": "ready", "ready": True}] * 5)
@@ -212,7 +212,7 @@ async def test_saying_ready_again_is_not_stored_and_toggling_is_limited() -> Non
 # -- a store that stays small ------------------------------------------------------------------
 def _chatty_table(hub: Hub, lines: int) -> Any:
     """A table whose player said ``lines`` chat lines (as if from many actors: no limit)."""
-    runner = hub.create(TableConfig.from_request(TWO_HUMANS))
+    runner = hub.create(table_config(TWO_HUMANS))
     seat, _token = hub.join(runner, "Ann", None)
     text = "x" * 280
     for i in range(lines):
@@ -273,7 +273,7 @@ async def test_stored_chat_stays_bounded_and_a_restart_replays_a_bounded_tail(
 async def test_a_finished_table_leaves_the_hot_log_and_comes_back_whole(store_db: str) -> None:
     store = open_store(store_db, checkpoint=False)
     hub = Hub(store, Settings(think="inline"))
-    config = TableConfig.from_request(
+    config = table_config(
         {"seats": ["human", "computer:random", "computer:random", "computer:random"], "deals": 1}
     )
     runner = hub.create(config)
@@ -391,7 +391,7 @@ def _same(a: TableService, b: TableService) -> None:
 @pytest.mark.parametrize("seed", range(4))
 def test_a_table_restored_from_snapshots_equals_the_one_before(seed: int) -> None:
     rng = random.Random(seed)
-    config = TableConfig.from_request(
+    config = table_config(
         {
             "seats": ["human", "human", "computer:random", "computer:random"],
             "deals": 3,
@@ -436,7 +436,7 @@ async def test_a_slow_snapshot_makes_the_next_one_wait_for_more_commands(
 ) -> None:
     store = MemoryStore()
     hub = Hub(store, Settings(snapshot_every=10))
-    runner = hub.create(TableConfig.from_request(TWO_HUMANS))
+    runner = hub.create(table_config(TWO_HUMANS))
     seat, _token = hub.join(runner, "Ann", None)
     made: list[int] = []
     freeze = TableService.freeze
@@ -455,7 +455,7 @@ async def test_a_slow_snapshot_makes_the_next_one_wait_for_more_commands(
 
 
 def test_a_snapshot_of_another_table_is_refused() -> None:
-    config = TableConfig.from_request(TWO_HUMANS)
+    config = table_config(TWO_HUMANS)
     frozen = TableService(config, "ONE111").freeze()
     with pytest.raises(SnapshotError):
         TableService.thaw(frozen, config, "TWO222")

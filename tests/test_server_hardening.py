@@ -18,9 +18,9 @@ with warnings.catch_warnings():  # Starlette would rather it were httpx2; httpx 
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from bigtwo.protocol import PROTOCOL
 from bigtwo.server.app import create_app
 from bigtwo.server.hub import Settings
-from bigtwo.server.protocol import PROTOCOL
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

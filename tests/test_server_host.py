@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bigtwo.server.client import ActionRefused, Lobby, ServerError, TableClient
+from bigtwo.client import ActionRefused, Lobby, ServerError, TableClient
 from test_server_support import Server, launch, restored_table
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

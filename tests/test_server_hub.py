@@ -9,8 +9,9 @@ import json
 from typing import Any
 
 from bigtwo.server.hub import Connection, Hub, Limits, Settings
-from bigtwo.server.storage import MemoryStore
 from bigtwo.service.config import TableConfig
+from bigtwo.service.request import table_config
+from bigtwo.store.tables import MemoryStore
 
 
 class FakeSocket:
@@ -62,7 +63,7 @@ class FailingStore(MemoryStore):
 async def test_nothing_is_sent_when_storing_fails_and_the_table_goes_back_to_its_log() -> None:
     store = FailingStore()
     hub = Hub(store)
-    runner, conn, socket = await _seated(hub, TableConfig.from_request(ONE_HUMAN))
+    runner, conn, socket = await _seated(hub, table_config(ONE_HUMAN))
     await asyncio.sleep(0.01)
     sent_before = len(socket.messages())
     v_before = runner.service.v
@@ -84,7 +85,7 @@ async def test_nothing_is_sent_when_storing_fails_and_the_table_goes_back_to_its
 
 async def test_batches_and_slow_readers() -> None:
     hub = Hub(MemoryStore(), Settings(limits=Limits(queue_max=50)))
-    runner, conn, socket = await _seated(hub, TableConfig.from_request(ONE_HUMAN), batch=True)
+    runner, conn, socket = await _seated(hub, table_config(ONE_HUMAN), batch=True)
     runner.on_frame(conn, json.dumps({"type": "ready", "id": "r1"}))
     await asyncio.sleep(0.01)
     assert any(frame.startswith("[") for frame in socket.frames)  # several messages, one frame
@@ -99,7 +100,7 @@ async def test_batches_and_slow_readers() -> None:
 async def test_idle_and_finished_tables_are_unloaded() -> None:
     store = MemoryStore()
     hub = Hub(store, Settings(idle_ttl=0.0, finished_ttl=0.0))
-    idle = hub.create(TableConfig.from_request({}))
+    idle = hub.create(table_config({}))
     await asyncio.sleep(0.01)
     hub.sweep()
     assert idle.code not in hub.tables and store.rooms[idle.code].status == "idle"
@@ -113,7 +114,7 @@ async def test_finished_tables_leave_memory_even_while_watched() -> None:
     on it (told with a final close); its record stays stored and comes back when asked for."""
     store = MemoryStore()
     hub = Hub(store, Settings(finished_ttl=0.05, think="inline"))
-    runner, conn, socket = await _seated(hub, TableConfig.from_request(ONE_HUMAN))
+    runner, conn, socket = await _seated(hub, table_config(ONE_HUMAN))
     runner.on_frame(conn, json.dumps({"type": "ready", "id": "r1"}))
     svc = runner.service
     while svc.status == "playing":

@@ -12,7 +12,7 @@ import html
 import httpx
 import pytest
 
-from bigtwo.server.client import BotClient, Lobby, ServerError, TableClient
+from bigtwo.client import BotClient, Lobby, ServerError, TableClient
 from test_server_support import (
     STATS,
     Server,

@@ -12,10 +12,10 @@ from typing import Any
 import httpx
 import pytest
 
+from bigtwo.client import ActionRefused, Lobby, TableClient
 from bigtwo.engine.revolution_cards import parse_card
 from bigtwo.match.revolution_record import read_revolution_text, write_revolution_text
 from bigtwo.server.bench import revolution_reply
-from bigtwo.server.client import ActionRefused, Lobby, TableClient
 from test_server_support import Server, restored_table
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

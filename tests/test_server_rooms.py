@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
+from bigtwo.client import Lobby, ServerError, TableClient
 from bigtwo.engine.cards import to_mask
-from bigtwo.server.client import Lobby, ServerError, TableClient
 from test_server_support import Server
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

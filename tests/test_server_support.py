@@ -15,10 +15,10 @@ from typing import Any
 
 from bigtwo.engine.cards import to_mask
 from bigtwo.server.bench import free_port, start_server, wait_ready
-from bigtwo.server.storage import open_store
 from bigtwo.service.commands import Command
 from bigtwo.service.config import TableConfig
 from bigtwo.service.table import TableService
+from bigtwo.store.tables import open_store
 
 # Each test module's server: seeds allowed, and no room limits for the one test address
 # (test_server_limits.py and test_server_host.py test the limits).

@@ -18,10 +18,11 @@ import pytest
 from bigtwo.bots import bot_names
 from bigtwo.bots.base import Bot
 from bigtwo.bots.seat import ComputerSeat
-from bigtwo.server.client import Lobby, TableClient
+from bigtwo.client import Lobby, TableClient
 from bigtwo.server.thinking import Thinker
 from bigtwo.service import Command, SeatConfig, TableConfig, TableService, hash_token
 from bigtwo.service.commands import Op
+from bigtwo.service.request import table_config
 from test_server_support import STATS, Server
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -224,8 +225,8 @@ async def test_a_table_is_told_when_its_computers_step_down_and_when_they_are_ba
     _needs("expert")
     from bigtwo.server import hub as hub_module
     from bigtwo.server.hub import Connection, Hub, Settings
-    from bigtwo.server.storage import MemoryStore
     from bigtwo.server.thinking import Thought
+    from bigtwo.store.tables import MemoryStore
     from test_server_hub import FakeSocket
 
     hub = Hub(MemoryStore(), Settings(think="thread", think_workers=1))
@@ -238,7 +239,7 @@ async def test_a_table_is_told_when_its_computers_step_down_and_when_they_are_ba
 
     monkeypatch.setattr(hub.thinker, "think", think)
     monkeypatch.setattr(hub_module, "CALM_SECONDS", 0.0)
-    config = TableConfig.from_request(
+    config = table_config(
         {"seats": ["human"] + ["computer:expert"] * 3, "deals": 1, "away_seconds": None}
     )
     runner = hub.create(config)

@@ -24,6 +24,7 @@ from bigtwo.service import (
     TableService,
     hash_token,
 )
+from bigtwo.service.request import table_config
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][dchs])(?![A-Za-z0-9])")
 HUMANS = (SeatConfig(), SeatConfig(), SeatConfig(), SeatConfig())
@@ -90,11 +91,11 @@ def play_out(t: TableService, now: float = 0.0, limit: int = 2000) -> list[Any]:
 )
 def test_bad_room_requests_say_what_is_wrong(request_: dict[str, Any], words: str) -> None:
     with pytest.raises(ConfigError, match=re.escape(words)):
-        TableConfig.from_request(request_)
+        table_config(request_)
 
 
 def test_config_round_trips_and_hides_its_seed() -> None:
-    config = TableConfig.from_request(
+    config = table_config(
         {"preset": "palm", "seats": ["human", "computer:random", "human", "computer"], "deals": 3,
          "seed": 9, "turn_seconds": 20, "title": "  Friday\x00 night "},
         allow_seed=True,
@@ -102,7 +103,7 @@ def test_config_round_trips_and_hides_its_seed() -> None:
     assert config.title == "Friday night" and config.seed == 9 and config.seeded
     assert TableConfig.from_json(json.loads(json.dumps(config.to_json()))) == config
     assert "seed" not in config.public_json()
-    assert not TableConfig.from_request({}).seeded
+    assert not table_config({}).seeded
 
 
 # -- the lobby ------------------------------------------------------------------------------------
@@ -422,17 +423,17 @@ def finish_deal(t: TableService, now: float) -> list[Any]:
 
 
 def test_between_deals_defaults() -> None:
-    assert TableConfig.from_request({"turn_seconds": 30}).between_deals_seconds == 8.0
+    assert table_config({"turn_seconds": 30}).between_deals_seconds == 8.0
     # Without a timer the next deal waits for the players' "next", however long they read.
-    assert TableConfig.from_request({"turn_seconds": None}).between_deals_seconds is None
+    assert table_config({"turn_seconds": None}).between_deals_seconds is None
     # A public room has a turn timer by default, so it waits between deals too.
-    assert TableConfig.from_request({}).between_deals_seconds == 8.0
-    assert TableConfig.from_request({"public": False}).between_deals_seconds is None
-    assert TableConfig.from_request({"between_deals_seconds": 0}).between_deals_seconds == 0.0
-    assert TableConfig.from_request({"between_deals_seconds": None}).between_deals_seconds is None
-    assert TableConfig.from_request({"between_deals_seconds": 3}).between_deals_seconds == 3.0
+    assert table_config({}).between_deals_seconds == 8.0
+    assert table_config({"public": False}).between_deals_seconds is None
+    assert table_config({"between_deals_seconds": 0}).between_deals_seconds == 0.0
+    assert table_config({"between_deals_seconds": None}).between_deals_seconds is None
+    assert table_config({"between_deals_seconds": 3}).between_deals_seconds == 3.0
     with pytest.raises(ConfigError, match="between_deals_seconds"):
-        TableConfig.from_request({"between_deals_seconds": -1})
+        table_config({"between_deals_seconds": -1})
     # A configuration stored before the option existed plays as it did: no pause.
     stored = TableConfig(seats=HUMANS).to_json()
     del stored["between_deals_seconds"]

@@ -34,7 +34,7 @@ from bigtwo.service import (
     hash_token,
 )
 from bigtwo.service.commands import By
-from bigtwo.service.config import RoomRequest
+from bigtwo.service.request import RoomRequest, table_config
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][dchs]\*?)(?![A-Za-z0-9])")
 COMPUTERS = tuple(SeatConfig("computer", level) for level in ("greedy", "random") * 2)
@@ -154,11 +154,11 @@ def test_revolution_room_requests_are_checked_in_words(
     request_: dict[str, Any], words: str
 ) -> None:
     with pytest.raises(ConfigError, match=re.escape(words)):
-        TableConfig.from_request(request_)
+        table_config(request_)
 
 
 def test_a_revolution_room_is_made_by_its_preset_name() -> None:
-    config = TableConfig.from_request(
+    config = table_config(
         {"preset": "revolution", "seats": ["human", "computer:random", "computer", "computer"]}
     )
     assert config.preset == "revolution" and config.make_rules().rules.revolution is not None

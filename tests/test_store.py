@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from bigtwo.autoplay import play_out
 from bigtwo.bots import Bot, make_bot
 from bigtwo.engine import Action, BigTwoError
 from bigtwo.match import Match, RecordError, StoreCorrupt, StoreError, StoreLocked
-from bigtwo.match.autoplay import play_out
 from bigtwo.match.history import match_history, score_sheet, score_table
 from bigtwo.match.record import read_file, write_file, write_text
 from bigtwo.match.settings import RuleSet
-from bigtwo.match.store import MIGRATIONS, SCHEMA_VERSION, MatchStore, default_path
+from bigtwo.store.matches import MIGRATIONS, SCHEMA_VERSION, MatchStore, default_path
 
 PALM = RuleSet.preset("palm")
 

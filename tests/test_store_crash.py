@@ -13,19 +13,19 @@ from pathlib import Path
 
 import pytest
 
+from bigtwo.autoplay import play_out
 from bigtwo.bots import make_bot
 from bigtwo.match import Match
-from bigtwo.match.autoplay import play_out
 from bigtwo.match.settings import RuleSet
-from bigtwo.match.store import MatchStore
+from bigtwo.store.matches import MatchStore
 
 CHILD = """
 import random, sys, time
 from bigtwo.bots import make_bot
 from bigtwo.match.settings import RuleSet
 from bigtwo.match import Match
-from bigtwo.match.autoplay import play_out
-from bigtwo.match.store import MatchStore
+from bigtwo.autoplay import play_out
+from bigtwo.store.matches import MatchStore
 
 db, seed = sys.argv[1], int(sys.argv[2])
 store = MatchStore(db)

@@ -24,13 +24,13 @@ from hypothesis import strategies as st
 from bigtwo.cli import main
 from bigtwo.match.errors import StoreError
 from bigtwo.match.record import to_data
-from bigtwo.server import migrations, sql
 from bigtwo.server.hub import Connection, Hub, Settings
-from bigtwo.server.migrations import TABLE_MIGRATIONS, TABLE_SCHEMA_VERSION, Migration, migrate
-from bigtwo.server.sql import connect, redact
-from bigtwo.server.storage import MemoryStore, PostgresStore, SQLStore, open_store
 from bigtwo.service.commands import Command, Op
-from bigtwo.service.config import TableConfig
+from bigtwo.service.request import table_config
+from bigtwo.store import migrations, sql
+from bigtwo.store.migrations import TABLE_MIGRATIONS, TABLE_SCHEMA_VERSION, Migration, migrate
+from bigtwo.store.sql import connect, redact
+from bigtwo.store.tables import MemoryStore, PostgresStore, SQLStore, open_store
 from test_services import PostgresSchemas
 
 
@@ -231,7 +231,7 @@ async def _seeded_match(store: SQLStore) -> tuple[dict[str, Any], list[str]]:
     its end; then the table unloaded and rebuilt from the store. Returns the rebuilt table's
     record and the events it rebuilds for the player."""
     hub = Hub(store, Settings(think="inline"))
-    config = TableConfig.from_request(
+    config = table_config(
         {"seats": ["human"] + ["computer:greedy"] * 3, "deals": 2, "seed": 2024},
         allow_seed=True,
     )

@@ -17,7 +17,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 
 from bigtwo.engine.cards import card_indices, parse_cards
-from bigtwo.match.store import MatchStore
+from bigtwo.store.matches import MatchStore
 from bigtwo.tui.app import BigTwoApp
 from bigtwo.tui.dialogs import Confirm, Cover, FinalScore, ResumeOffer, ScoreSheet
 from bigtwo.tui.forms import CustomDealForm, NewGameForm, PrefsForm

@@ -16,7 +16,7 @@ from bigtwo.bots.seat import ComputerSeat
 from bigtwo.engine import parse_cards, preset_names
 from bigtwo.engine.errors import BigTwoError, NotYourTurn
 from bigtwo.match.settings import RuleSet
-from bigtwo.match.store import MatchStore
+from bigtwo.store.matches import MatchStore
 from bigtwo.tui.controller import GameController, GameSetup, SeatSetup, cheapest_hint
 from bigtwo.tui.helptext import rules_help
 from bigtwo.tui.prefs import Prefs

@@ -14,7 +14,7 @@ import pytest
 from textual.widgets import Input
 
 from bigtwo.engine.cards import parse_cards
-from bigtwo.match.store import MatchStore
+from bigtwo.store.matches import MatchStore
 from bigtwo.tui.app import BigTwoApp
 from bigtwo.tui.controller import GameSetup
 from bigtwo.tui.dialogs import Confirm, Cover, FinalScore, Menu, ResumeOffer, ScoreSheet
@@ -473,8 +473,8 @@ async def test_new_game_chooses_the_deals_per_game(tmp_path: Path) -> None:
 async def test_statistics_can_be_reset_after_a_yes(tmp_path: Path) -> None:
     import random
 
+    from bigtwo.autoplay import play_out
     from bigtwo.bots import make_bot
-    from bigtwo.match.autoplay import play_out
     from bigtwo.match.match import Match
     from bigtwo.match.settings import RuleSet
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bigtwo.match.store import MatchStore
+from bigtwo.store.matches import MatchStore
 
 pytestmark = pytest.mark.skipif(
     sys.platform == "win32", reason="needs a POSIX pseudo-terminal and SIGHUP"

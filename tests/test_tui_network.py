@@ -2,7 +2,7 @@
 
 Textual's Pilot drives the app as a person would, against one server for the module (see
 ``conftest.py``; its room limits are off). A second player is a scripted
-:class:`~bigtwo.server.client.TableClient` in the same event loop. Every wait is bounded.
+:class:`~bigtwo.client.TableClient` in the same event loop. Every wait is bounded.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
+from bigtwo.client import Lobby, TableClient
 from bigtwo.server.bench import free_port
-from bigtwo.server.client import Lobby, TableClient
 from bigtwo.service.mirror import TableMirror
 from bigtwo.tui.app import BigTwoApp
 from bigtwo.tui.dialogs import ScoreSheet

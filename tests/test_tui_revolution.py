@@ -348,7 +348,7 @@ async def test_a_network_table_sends_the_moves_of_the_revolution() -> None:
     the client's mirror as they would over the WebSocket."""
     import asyncio
 
-    from bigtwo.server.client import TableClient
+    from bigtwo.client import TableClient
     from bigtwo.service import Command, Op, SeatConfig, TableConfig, TableService, hash_token
     from bigtwo.tui.netgame import NetGame
 

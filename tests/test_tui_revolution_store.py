@@ -18,12 +18,12 @@ from bigtwo.engine.revolution import RevolutionView
 from bigtwo.match.revolution import RevolutionMatch
 from bigtwo.match.revolution_record import write_revolution_text
 from bigtwo.match.settings import RuleSet
-from bigtwo.match.store import MatchStore
-from bigtwo.server.storage import MemoryStore
 from bigtwo.service.commands import Command
 from bigtwo.service.config import SeatConfig, TableConfig
 from bigtwo.service.local import LocalTable, think
 from bigtwo.service.table import ThinkRequest, _revolution_command
+from bigtwo.store.matches import MatchStore
+from bigtwo.store.tables import MemoryStore
 from bigtwo.tui.dialogs import FinalScore, ScoreSheet
 from bigtwo.tui.pages import HistoryPage, ReplayPage
 from bigtwo.tui.table import TableScreen

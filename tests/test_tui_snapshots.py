@@ -10,7 +10,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from bigtwo.match.store import MatchStore
+from bigtwo.store.matches import MatchStore
 from bigtwo.tui.app import BigTwoApp
 from bigtwo.tui.dialogs import ScoreSheet
 from bigtwo.tui.prefs import Prefs, save_prefs

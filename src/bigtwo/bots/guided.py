@@ -3,7 +3,7 @@
 It searches as :class:`~bigtwo.bots.expert.ExpertBot` does, from its seat's view alone:
 sampled *worlds* (deals of the unseen cards that fit everything the seat knows), every
 candidate move tried in the same worlds, the move with the best mean points made. The
-``learned`` player's network (:mod:`bigtwo.learn.network`, numpy only) guides it three ways:
+``learned`` player's network (:mod:`bigtwo.policy.network`, numpy only) guides it three ways:
 
 - **prior**: the network's ``prior`` favourite legal moves join the candidates, beside the
   ``strong`` player's move, a pass and the plays of its plan;
@@ -37,9 +37,9 @@ import numpy as np
 
 from ..engine.cards import Mask
 from ..engine.deal import Deal
-from ..learn.encoding import index_of, max_points
-from ..learn.network import LearnedNetwork
 from ..match.settings import MatchRules, RuleSet
+from ..policy.encoding import index_of, max_points
+from ..policy.network import LearnedNetwork
 from . import register_bot
 from .expert import ExpertBot, deal_points, sample_hands
 from .inference import proven_misses, proven_replies

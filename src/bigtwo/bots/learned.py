@@ -1,11 +1,11 @@
 """The ``learned`` computer player: bigtwo's own network, trained in self-play, alone.
 
-It encodes its seat's view (:mod:`bigtwo.learn.encoding`), scores every legal move with the
-network (:mod:`bigtwo.learn.network`, numpy only: no torch at play time) and makes the move
+It encodes its seat's view (:mod:`bigtwo.policy.encoding`), scores every legal move with the
+network (:mod:`bigtwo.policy.network`, numpy only: no torch at play time) and makes the move
 with the highest score. It searches nothing and sees nothing but its seat's view. The weights
 ship beside this module (``learned.npz``, with the card ``learned.md`` saying how they were
 trained); a trainer's own export can be played instead by passing its
-:class:`~bigtwo.learn.network.LearnedNetwork`. Every rule set bigtwo accepts can be encoded (its
+:class:`~bigtwo.policy.network.LearnedNetwork`. Every rule set bigtwo accepts can be encoded (its
 straights are five ranks in a row), so it plays under any of them.
 """
 
@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..learn.encoding import ObservationEncoder, index_of
-from ..learn.network import LearnedNetwork
 from ..match.settings import MatchRules, RuleSet
+from ..policy.encoding import ObservationEncoder, index_of
+from ..policy.network import LearnedNetwork
 from . import register_bot
 from .base import Bot
 

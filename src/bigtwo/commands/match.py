@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from ..autoplay import play_out
 from ..engine.errors import BigTwoError
 from ..match import revolution_record
-from ..match.autoplay import play_out
 from ..match.history import (
     export_history,
     match_history,
@@ -28,7 +28,7 @@ from ..match.match import Match
 from ..match.record import FORMATS, read_file, write_file, write_json, write_text
 from ..match.revolution import RevolutionMatch
 from ..match.settings import RuleSet
-from ..match.store import MatchStore
+from ..store.matches import MatchStore
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

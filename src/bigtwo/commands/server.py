@@ -213,10 +213,10 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..match.errors import StoreError
+    from ..protocol import HARD_MAX_MESSAGE
     from ..server.app import create_app
     from ..server.hub import Settings
-    from ..server.protocol import HARD_MAX_MESSAGE
-    from ..server.storage import MemoryStore, TableStore, open_store
+    from ..store.tables import MemoryStore, TableStore, open_store
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < hard:  # one descriptor per connection: take what the system allows
@@ -245,7 +245,7 @@ def _serve(args: argparse.Namespace) -> int:
             )
             return 2
     if args.cluster:
-        from ..server.sql import is_postgres_url
+        from ..store.sql import is_postgres_url
 
         if not is_postgres_url(args.db or ""):
             print(

@@ -14,7 +14,7 @@ from .cards import (
     parse_cards,
     to_mask,
 )
-from .deal import Action, Deal, deal_hands, opening_of
+from .deal import Deal, deal_hands, opening_of
 from .errors import (
     BigTwoError,
     CannotPass,
@@ -32,7 +32,7 @@ from .movegen import HandPlays, legal_plays
 from .plays import Catalog, Kind, Play, beats, catalog_for, classify
 from .revolution import RevolutionDeal, RevolutionView
 from .rules import Rules, expansion_preset_names, preset_names
-from .views import SeatView
+from .views import Action, SeatView
 
 __all__ = [
     "CARDS",

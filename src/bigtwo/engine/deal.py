@@ -49,24 +49,12 @@ from .errors import (
 from .movegen import HandPlays
 from .plays import BOMB_GROUP, Catalog, Kind, Play, catalog_for
 from .rules import Rules
-from .views import SeatView
+
+# Action is still found here by table snapshots pickled before it moved to .views.
+from .views import Action, SeatView
 
 # What a play of so many cards is called when saying what would beat it.
 _SIZE_WORDS = {1: "a single", 2: "a pair", 3: "a triple"}
-
-
-class Action(NamedTuple):
-    """One applied action: ``play`` is None for a pass. ``auto`` marks an automatic one."""
-
-    seat: int
-    play: Play | None
-    auto: bool = False
-    reason: str = ""
-    trick_over: bool = False  # after this action the trick is over (or the deal)
-
-    @property
-    def is_pass(self) -> bool:
-        return self.play is None
 
 
 class _Saved(NamedTuple):

@@ -3,19 +3,33 @@
 A :class:`SeatView` is the only thing a bot, a client or a message to a seat is built from:
 the seat's own cards, the public history, every player's card count. It has no field through
 which another seat's cards could be read (tests prove it). A spectator's view has no hand.
+An :class:`Action` is one entry of the public history, which every seat sees.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .cards import FULL_DECK, CardIndex, CardSet, Mask
 
 if TYPE_CHECKING:
-    from .deal import Action
     from .plays import Play
     from .rules import Rules
+
+
+class Action(NamedTuple):
+    """One applied action: ``play`` is None for a pass. ``auto`` marks an automatic one."""
+
+    seat: int
+    play: Play | None
+    auto: bool = False
+    reason: str = ""
+    trick_over: bool = False  # after this action the trick is over (or the deal)
+
+    @property
+    def is_pass(self) -> bool:
+        return self.play is None
 
 
 @dataclass(frozen=True, slots=True)

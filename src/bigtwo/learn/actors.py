@@ -2,12 +2,12 @@
 
 An iteration's deals are cut into *shards*, each one runner's deals (its rule set, its
 opponents) given by their seeds, with a seed of its own for the random numbers that sample the
-network's moves. A shard is played by the numpy network (:mod:`.network`), so an actor never
+network's moves. A shard is played by the numpy network (:mod:`bigtwo.policy.network`), so an actor never
 imports torch, and what a shard plays depends on the shard and the network alone: a run gives
 the same weights whether its shards are played in the trainer's process (``processes=0``) or
 spread over any number of actor processes.
 
->>> from .network import LearnedNetwork
+>>> from bigtwo.policy.network import LearnedNetwork
 >>> runner = SelfPlayRunner("palm", batch=4)
 >>> with Actors(0) as actors:
 ...     [rollout] = actors.play(LearnedNetwork.initial(seed=1), [Shard(runner, (1, 2), 7)])
@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .encoding import BoolArray, LearningError, ObsArray
-from .network import LearnedNetwork
+from ..policy.encoding import BoolArray, LearningError, ObsArray
+from ..policy.network import LearnedNetwork
 from .vector import BatchPolicy, Rollout, SelfPlayRunner
 
 

@@ -27,14 +27,14 @@ from pettingzoo import AECEnv
 from ..engine.cards import card_symbols
 from ..engine.errors import BigTwoError
 from ..match.settings import RuleSet
-from .deal import LearningDeal, players_of, ruleset_of
-from .encoding import (
+from ..policy.encoding import (
     ACTION_SPACE_SIZE,
     LearningError,
     ObservationEncoder,
     action_mask,
     legal_indices,
 )
+from .deal import LearningDeal, players_of, ruleset_of
 from .env import Observation, observation_space
 
 

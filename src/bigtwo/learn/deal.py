@@ -5,7 +5,7 @@ as the rule set says, as the arena plays) and stops at each decision of a learni
 seat with nothing to play but a pass is passed for, as the arena does: only real choices are
 asked for. The bots see their :class:`~bigtwo.match.views.TableView` and a random generator
 seeded per deal and seat, as in the arena. Moves come in as action indices
-(:mod:`.encoding`); a move the deal refuses raises a :class:`~bigtwo.engine.errors.BigTwoError`
+(:mod:`bigtwo.policy.encoding`); a move the deal refuses raises a :class:`~bigtwo.engine.errors.BigTwoError`
 saying why, and leaves the deal as it was.
 """
 
@@ -21,7 +21,7 @@ from ..engine.errors import BigTwoError
 from ..engine.views import SeatView
 from ..match import Match
 from ..match.settings import RuleSet
-from .encoding import LearningError, check_rules, max_points, play_of
+from ..policy.encoding import LearningError, check_rules, max_points, play_of
 
 
 def ruleset_of(rules: str | RuleSet) -> RuleSet:

@@ -1,9 +1,9 @@
 """A Gymnasium environment: one learning seat, the other seats bigtwo computer players.
 
 An episode is one deal. The observation is a dict: ``observation``, the seat's view as a
-fixed-size float32 vector (:class:`~bigtwo.learn.encoding.ObservationEncoder`), and
+fixed-size float32 vector (:class:`~bigtwo.policy.encoding.ObservationEncoder`), and
 ``action_mask``, 0/1 over the action space; ``info["action_mask"]`` holds the same mask. The
-action is an action index (:mod:`bigtwo.learn.encoding`: 0 passes, the others name cards).
+action is an action index (:mod:`bigtwo.policy.encoding`: 0 passes, the others name cards).
 The learning seat is asked only when it has a choice; the other seats' moves, and any pass
 forced by an empty hand of replies, are played in between. The reward is 0 until the deal
 ends, then the deal's points for the learning seat (``normalise=True`` divides them by the
@@ -31,8 +31,7 @@ from gymnasium import spaces
 from ..engine.cards import card_symbols
 from ..engine.errors import BigTwoError
 from ..match.settings import RuleSet
-from .deal import LearningDeal, make_bots, players_of, ruleset_of
-from .encoding import (
+from ..policy.encoding import (
     ACTION_SPACE_SIZE,
     OBS_HIGH,
     OBS_SIZE,
@@ -41,6 +40,7 @@ from .encoding import (
     action_mask,
     legal_indices,
 )
+from .deal import LearningDeal, make_bots, players_of, ruleset_of
 
 Observation = dict[str, npt.NDArray[Any]]
 

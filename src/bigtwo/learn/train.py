@@ -12,7 +12,7 @@ network and plays it in the duplicate arena against ``eval_opponent`` on boards 
 deal uses. ``docs/learning.md`` says why these choices.
 
 The run's folder holds ``checkpoint.pt``, ``curves.csv`` (one row per iteration), ``curves.png``
-and ``learned.npz`` (the last export, in the format :mod:`.network` reads). This module needs
+and ``learned.npz`` (the last export, in the format :mod:`bigtwo.policy.network` reads). This module needs
 PyTorch (the ``train`` extra); the player it trains does not.
 """
 
@@ -35,10 +35,10 @@ import torch
 from torch import nn
 
 from ..match.settings import RuleSet
+from ..policy.encoding import OBS_SIZE, LearningError, ObsArray
+from ..policy.network import ACTION_FEATURES, LearnedNetwork, Shape, action_features
 from .actors import Actors, Shard, cut, split
 from .deal import players_of, ruleset_of
-from .encoding import OBS_SIZE, LearningError, ObsArray
-from .network import ACTION_FEATURES, LearnedNetwork, Shape, action_features
 from .vector import Rollout, SelfPlayRunner
 
 CHECKPOINT = "checkpoint.pt"
@@ -66,7 +66,7 @@ class TrainConfig:
     hidden: int = 256
     action_hidden: int = 128
     embed: int = 128
-    joint: int = 0  # > 0: a joint network (bigtwo.learn.network) with a joint layer this wide
+    joint: int = 0  # > 0: a joint network (bigtwo.policy.network) with a joint layer this wide
     seed: int = 0
     eval_every: int = 10
     eval_deals: int = 200
@@ -134,7 +134,7 @@ class TrainConfig:
 
 
 class PolicyValue(nn.Module):
-    """The network of :mod:`.network` in PyTorch (the same layers, exported as its weights)."""
+    """The network of :mod:`bigtwo.policy.network` in PyTorch (the same layers, exported as its weights)."""
 
     def __init__(self, shape: Shape) -> None:
         super().__init__()

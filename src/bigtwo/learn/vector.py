@@ -33,8 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..match.settings import RuleSet
-from .deal import LearningDeal, make_bots, players_of, ruleset_of
-from .encoding import (
+from ..policy.encoding import (
     ACTION_SPACE_SIZE,
     OBS_SIZE,
     BoolArray,
@@ -43,6 +42,7 @@ from .encoding import (
     ObservationEncoder,
     legal_indices,
 )
+from .deal import LearningDeal, make_bots, players_of, ruleset_of
 
 IntArray = npt.NDArray[np.int64]
 PolicyOutput = npt.NDArray[np.integer[Any]] | tuple[npt.NDArray[np.integer[Any]], Mapping[str, Any]]

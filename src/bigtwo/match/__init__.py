@@ -1,11 +1,12 @@
-"""Matches: deals in sequence, scoring, game records, Palm-style history and storage.
+"""Matches: deals in sequence, scoring, game records and Palm-style history.
 
 :mod:`.settings` holds what a rules file says about the match (scoring, game length,
 autopass) beside the rules of play; :mod:`.views` is a seat's view at the table;
 :mod:`.match` plays deals one after another; :mod:`.scoring` scores them; :mod:`.record`
-writes and replays game records; :mod:`.history` tells a match as text; :mod:`.store` keeps
-matches, preferences, high scores and statistics in SQLite; :mod:`.autoplay` plays a match
-through with computer players.
+writes and replays game records; :mod:`.history` tells a match as text. Keeping matches,
+preferences, high scores and statistics in SQLite is above, in :mod:`bigtwo.store.matches`;
+playing a match through with computer players is above the bots, beside the arena
+(:mod:`bigtwo.autoplay`).
 """
 
 from .errors import ExportError, RecordError, StoreCorrupt, StoreError, StoreLocked

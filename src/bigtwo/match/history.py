@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine.cards import Mask, card_symbols
-from ..engine.deal import Action
 from ..engine.plays import Play
+from ..engine.views import Action
 from .match import DealRecord, Match
 from .record import write_atomic
 

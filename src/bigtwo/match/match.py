@@ -24,10 +24,11 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from ..engine.cards import Cards, CardSet, Mask, to_mask
-from ..engine.deal import Action, Deal, deal_hands
+from ..engine.deal import Deal, deal_hands
 from ..engine.errors import IllegalAction
 from ..engine.plays import Play
 from ..engine.rules import Rules
+from ..engine.views import Action
 from .scoring import DealScore, score_deal
 from .settings import RuleSet, Switches
 from .views import TableView

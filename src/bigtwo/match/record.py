@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..engine.cards import Mask, card_symbols, card_text, parse_cards
-from ..engine.deal import Action
 from ..engine.errors import BigTwoError
 from ..engine.rules import preset_names
+from ..engine.views import Action
 from .errors import ExportError, RecordError
 from .match import Change, Match
 from .settings import RuleSet

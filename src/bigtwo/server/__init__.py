@@ -1,7 +1,8 @@
-"""The game server: HTTP lobby and WebSocket tables (:mod:`.app`, :mod:`.hub`), storage of
-tables (:mod:`.storage`), the protocol's checks (:mod:`.protocol`), and a Python client
-library with a computer-player client (:mod:`.client`) used by tests and the load benchmark.
+"""The game server: HTTP lobby and WebSocket tables (:mod:`.app`, :mod:`.hub`), and the load
+and abuse benchmarks, which drive a server through the network client (:mod:`bigtwo.client`).
+It keeps its tables in the table store (:mod:`bigtwo.store.tables`). The messages server and
+client speak are declared below both, in :mod:`bigtwo.protocol`.
 
-Imports are left to the submodules so that ``import bigtwo.server.client`` does not pull in
-Starlette, and the server does not pull in the client's WebSocket library.
+Imports are left to the submodules, so the server does not pull in the client's WebSocket
+library until a benchmark asks for it.
 """

@@ -50,10 +50,10 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
+from ..client import BotClient
+from ..protocol import PROTOCOL
 from ..service.table import TableStatus
 from .bench import _percentile, _raise_file_limit, _run, free_port, wait_ready
-from .client import BotClient
-from .protocol import PROTOCOL
 
 # The targets of issue 17, each: (what is measured, the largest value that meets it).
 TARGETS: dict[str, tuple[str, float]] = {

@@ -33,15 +33,7 @@ from ..engine.rules import expansion_preset_names, preset_names
 from ..match.revolution import RevolutionMatch
 from ..match.revolution_record import history_lines, write_revolution_text
 from ..match.settings import RuleSet
-from ..service.config import MAX_NAME, ConfigError, TableConfig, clean_text
-from ..service.declare import Declared, NotJson, parse_json, words
-from ..service.table import Refused, TableStatus
-from .cluster import ClusterRouting
-from .collector import collect_garbage
-from .hub import Connection, Hub, Settings, is_room_code
-from .limits import KeyedLimiter
-from .openapi import openapi_spec
-from .protocol import (
+from ..protocol import (
     CLOSE_BAD_HELLO,
     CLOSE_NO_ROOM,
     CLOSE_TRY_AGAIN,
@@ -54,7 +46,16 @@ from .protocol import (
     RoomsQuery,
     parse_message,
 )
-from .storage import MemoryStore, TableStore
+from ..service.config import MAX_NAME, ConfigError, clean_text
+from ..service.declare import Declared, NotJson, parse_json, words
+from ..service.request import table_config
+from ..service.table import Refused, TableStatus
+from ..store.tables import MemoryStore, TableStore
+from .cluster import ClusterRouting
+from .collector import collect_garbage
+from .hub import Connection, Hub, Settings, is_room_code
+from .limits import KeyedLimiter
+from .openapi import openapi_spec
 
 log = logging.getLogger(__name__)
 
@@ -288,7 +289,7 @@ async def create_room(request: Request) -> Response:
         return _error("rate_limited", "Too many requests: slow down")
     try:
         data = await _read_json(request)
-        config = TableConfig.from_request(data, allow_seed=hub.settings.allow_seeds)
+        config = table_config(data, allow_seed=hub.settings.allow_seeds)
         runner = hub.create(config, creator=_address(request))
     except _HttpError as exc:
         return _error(exc.code, str(exc))

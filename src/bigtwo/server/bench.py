@@ -2,7 +2,7 @@
 
 It starts its own server on a free loopback port with a fresh database (unless given the URL
 of a running one, which must be on this machine), creates ``tables`` rooms of four human
-seats, seats a :class:`~bigtwo.server.client.BotClient` in every seat, waits until every
+seats, seats a :class:`~bigtwo.client.BotClient` in every seat, waits until every
 match has started, and then measures for ``seconds``: each bot waits its thinking time
 (``think`` seconds, ±50 %), sends its move and times the server's acknowledgement, which comes
 only after the move is stored and its events sent. It reports throughput, latency
@@ -35,8 +35,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from ..client import ActionRefused, BotClient, Lobby, ServerError, TableClient
 from ..service.table import TableStatus
-from .client import ActionRefused, BotClient, Lobby, ServerError, TableClient
 from .collector import collect_garbage
 from .hub import LoopLag
 

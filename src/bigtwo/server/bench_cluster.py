@@ -3,7 +3,7 @@
 It makes a fresh PostgreSQL database, starts ``nodes`` processes of ``bigtwo serve --cluster``
 on free loopback ports over it and the given Redis, creates ``tables`` rooms spread over the
 nodes (each node runs the tables made on it), and seats a
-:class:`~bigtwo.server.client.BotClient` in every seat, each joining and connecting through a
+:class:`~bigtwo.client.BotClient` in every seat, each joining and connecting through a
 node drawn at random, so that most players reach their table through another node. Then it
 measures for ``seconds`` as ``bigtwo bench server`` does (each bot thinks ``think`` seconds,
 ±50 %, and times the acknowledgement of each action). With ``kill_one`` it kills one node
@@ -27,9 +27,11 @@ from typing import Any
 
 import httpx
 
+from ..client import BotClient, Lobby
 from ..service.commands import Command
 from ..service.config import TableConfig
 from ..service.table import TableService
+from ..store.tables import open_store
 from .bench import (
     _cpu_seconds,
     _percentile,
@@ -39,9 +41,7 @@ from .bench import (
     start_server,
     wait_ready,
 )
-from .client import BotClient, Lobby
 from .collector import collect_garbage
-from .storage import open_store
 
 ADMIN_DB = "postgresql://postgres@127.0.0.1:5432/postgres"
 REDIS = "redis://127.0.0.1:6379/0"

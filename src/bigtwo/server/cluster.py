@@ -35,7 +35,7 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
 
-from .protocol import CLOSE_TRY_AGAIN
+from ..protocol import CLOSE_TRY_AGAIN
 
 if TYPE_CHECKING:
     from .hub import Hub

@@ -28,22 +28,7 @@ from typing import Any
 from ..engine.cards import Mask, parse_cards
 from ..engine.errors import BigTwoError
 from ..engine.revolution_cards import parse as revolution_parse
-from ..service.commands import Command, Op
-from ..service.config import TableConfig
-from ..service.events import Event, dumps
-from ..service.table import (
-    AlreadyApplied,
-    Control,
-    Faulted,
-    Refused,
-    TableService,
-    TableStatus,
-    ThinkRequest,
-    hash_token,
-)
-from .cluster import Cluster
-from .limits import KeyedLimiter, TokenBucket
-from .protocol import (
+from ..protocol import (
     ACTION_LIMIT,
     CHAT_LIMIT,
     CLOSE_GOING_AWAY,
@@ -58,8 +43,23 @@ from .protocol import (
     BadMessage,
     parse_message,
 )
+from ..service.commands import Command, Op
+from ..service.config import TableConfig
+from ..service.events import Event, dumps
+from ..service.table import (
+    AlreadyApplied,
+    Control,
+    Faulted,
+    Refused,
+    TableService,
+    TableStatus,
+    ThinkRequest,
+    hash_token,
+)
+from ..store.tables import TableStore
+from .cluster import Cluster
+from .limits import KeyedLimiter, TokenBucket
 from .room_limits import RoomLimits, SeatsWaiting
-from .storage import TableStore
 from .thinking import Thinker
 
 # The client messages of the revolution expansion's moves (see protocol.ActivateMessage …).

@@ -1,8 +1,8 @@
 """The OpenAPI 3.1 description of the HTTP lobby API, served at ``/openapi.json``.
 
 Its schemas are generated from declarations, never written twice: the requests from the
-models the server checks bodies against (:class:`~bigtwo.service.config.RoomRequest`,
-:class:`~bigtwo.server.protocol.JoinRequest`, …), the WebSocket's client messages from their
+models the server checks bodies against (:class:`~bigtwo.service.request.RoomRequest`,
+:class:`~bigtwo.protocol.JoinRequest`, …), the WebSocket's client messages from their
 tagged union, and the answers from the models below, which tests hold the real answers to.
 The paths are listed here, each with its answers and errors; a test checks that they are the
 application's routes. The table protocol itself is described in docs/protocol.md.
@@ -17,14 +17,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import models_json_schema
 
 from .. import __version__
-from ..service.request import RoomRequest
-from .protocol import (
+from ..protocol import (
     MESSAGE_ADAPTER,
     PROTOCOL,
     JoinRequest,
     RematchRequest,
     RoomsQuery,
 )
+from ..service.request import RoomRequest
 
 REF = "#/components/schemas/{model}"
 

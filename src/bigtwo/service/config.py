@@ -2,15 +2,13 @@
 
 :class:`TableConfig` is plain data that round-trips through JSON, because it is the first
 thing stored for a table and the one thing, with the command log, needed to rebuild it after a
-restart. :meth:`TableConfig.from_request` checks a request made by a stranger (the HTTP
-lobby) and says in words what is wrong (with the declarations of :mod:`.request`); it never
-trusts a field it did not check. This module
-plays no cards and keeps no state.
+restart. A request made by a stranger (the HTTP lobby) is checked above it, in
+:mod:`.request` (:func:`~bigtwo.service.request.table_config`), which builds the
+configuration from it. This module plays no cards and keeps no state.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -119,32 +117,6 @@ class TableConfig:
         del data["seed"], data["invite"]
         return data
 
-    # -- requests ------------------------------------------------------------------------------
-    @classmethod
-    def from_request(
-        cls,
-        data: Any,
-        *,
-        allow_seed: bool = False,
-        rng: random.Random | None = None,
-    ) -> TableConfig:
-        """Check a room request (parsed JSON) against
-        :class:`~bigtwo.service.request.RoomRequest` and the rules, and build the
-        configuration (see :func:`bigtwo.service.request.table_config`).
-
-        >>> c = TableConfig.from_request({"preset": "palm", "seats": ["human", "computer:random"]})
-        Traceback (most recent call last):
-        ...
-        bigtwo.service.config.ConfigError: palm is played by 4 players, not 2
-        >>> c = TableConfig.from_request({"seats": ["human", "computer", "computer", "human"]})
-        >>> [str(s.kind) for s in c.seats], c.preset
-        (['human', 'computer', 'computer', 'human'], 'textbook')
-        """
-        # Late: the request's checks need pydantic, which a local table never does.
-        from .request import table_config
-
-        return table_config(data, allow_seed=allow_seed, rng=rng)
-
 
 def clean_text(text: str, limit: int) -> str:
     """Text fit to show anyone: control and format characters dropped, whitespace runs
@@ -162,13 +134,3 @@ def clean_text(text: str, limit: int) -> str:
         if ch.isspace() or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn")
     )
     return " ".join(kept.split())[:limit]
-
-
-def __getattr__(name: str) -> Any:
-    """The request's declarations (:mod:`bigtwo.service.request`), loaded when first asked
-    for: they need pydantic, which starting a local game should not wait for."""
-    if name in ("RoomRequest", "SeatRequest", "SeatRequestOrShorthand", "room_request_schema"):
-        from . import request
-
-        return getattr(request, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,7 +3,7 @@
 An :class:`Event` is one thing that happened at a table, numbered ``v = 1, 2, 3, …`` in the
 order it happened, with an audience: one seat, all seats, the spectators, or everyone. Every
 card that appears in an event is taken from a :class:`~bigtwo.engine.views.SeatView` of a
-seat in that audience (or from a public :class:`~bigtwo.engine.deal.Action`), so nothing a
+seat in that audience (or from a public :class:`~bigtwo.engine.views.Action`), so nothing a
 recipient may not see can be written here. Text that people typed (names, titles, chat)
 travels as the plain text it is; escaping it for a page is the job of whoever shows it.
 
@@ -19,12 +19,11 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from ..engine.cards import CARDS, RANKS, Mask, card_text
-from ..engine.deal import Action
 from ..engine.plays import Play
 from ..engine.revolution import Move, RevolutionAction, RevolutionView
 from ..engine.revolution_cards import text as revolution_text
 from ..engine.revolution_cards import twin_rank
-from ..engine.views import SeatView
+from ..engine.views import Action, SeatView
 
 
 class Group(StrEnum):

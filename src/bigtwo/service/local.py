@@ -33,8 +33,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine.cards import Mask
-from ..engine.deal import Action
 from ..engine.revolution import Phase
+from ..engine.views import Action
 from .commands import Command, Op
 from .config import TableConfig
 from .events import Event

@@ -22,7 +22,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.cards import CardIndex, Mask, to_mask
-from ..engine.deal import Action
 from ..engine.errors import BigTwoError
 from ..engine.plays import Play, catalog_for
 from ..engine.revolution import (
@@ -43,7 +42,7 @@ from ..engine.revolution_cards import (
 )
 from ..engine.revolution_cards import text as revolution_text
 from ..engine.rules import Rules
-from ..engine.views import SeatView
+from ..engine.views import Action, SeatView
 from ..match.settings import RuleSet, Switches
 from ..match.views import TableView
 from .table import TableStatus

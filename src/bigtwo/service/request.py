@@ -2,8 +2,9 @@
 
 :func:`table_config` checks a request made by a stranger (the HTTP lobby) against
 :class:`RoomRequest` and the rules and builds the :class:`~bigtwo.service.config.TableConfig`,
-saying in words what is wrong; it never trusts a field it did not check. Apart from
-:mod:`.config` because it needs pydantic, which a local table never does.
+saying in words what is wrong; it never trusts a field it did not check. It stands above
+:mod:`.config` (which never imports it) because it needs pydantic, which a local table never
+does.
 """
 
 from __future__ import annotations
@@ -168,7 +169,17 @@ def room_request_schema() -> dict[str, Any]:
 def table_config(
     data: Any, *, allow_seed: bool = False, rng: random.Random | None = None
 ) -> TableConfig:
-    """See :meth:`TableConfig.from_request`."""
+    """Check a room request (parsed JSON) against :class:`RoomRequest` and the rules, and
+    build the configuration.
+
+    >>> c = table_config({"preset": "palm", "seats": ["human", "computer:random"]})
+    Traceback (most recent call last):
+    ...
+    bigtwo.service.config.ConfigError: palm is played by 4 players, not 2
+    >>> c = table_config({"seats": ["human", "computer", "computer", "human"]})
+    >>> [str(s.kind) for s in c.seats], c.preset
+    (['human', 'computer', 'computer', 'human'], 'textbook')
+    """
     from ..bots import bot_names  # late: the bot registry imports every level
 
     if not isinstance(data, Mapping):

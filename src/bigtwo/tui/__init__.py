@@ -32,7 +32,7 @@ def run(
     With ``server`` it opens that game server's lobby (and ``room`` in it) instead: the data
     file then only keeps the preferences, and another game may be open on it.
     """
-    from ..match.store import MatchStore
+    from ..store.matches import MatchStore
     from .storage import TableLock
 
     store = MatchStore(db_path)

@@ -29,7 +29,7 @@ from ..engine.errors import BigTwoError
 from ..engine.rules import Rules
 from ..match.history import score_table
 from ..match.settings import RuleSet
-from ..match.store import MatchStore
+from ..store.matches import MatchStore
 from .controller import GameController, GameSetup
 from .dialogs import Cover, FinalScore, Menu, ResumeOffer, ScoreSheet, score_sheet_text
 from .hangup import watch_for_hang_up
@@ -539,7 +539,7 @@ class BigTwoApp(App[None]):
             closed()
 
     async def _server_history(self, net: NetGame, page: Any) -> None:
-        from ..server.client import Lobby
+        from ..client import Lobby
 
         try:
             async with Lobby(net.server, timeout=5.0) as lobby:

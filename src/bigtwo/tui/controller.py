@@ -27,13 +27,12 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..engine.cards import Mask, card_symbols, card_text
-from ..engine.deal import Action
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..engine.plays import Play
 from ..engine.revolution import Move, Phase, RevolutionChoice, RevolutionView
 from ..engine.revolution_cards import NORMAL_CARDS, symbols
 from ..engine.rules import Rules
-from ..engine.views import SeatView
+from ..engine.views import Action, SeatView
 from ..match.history import ScoreRow, score_rows
 from ..match.views import TableView
 from ..service.commands import Command, Op
@@ -215,7 +214,7 @@ class GameController(MirroredTable):
         setup: GameSetup, store: LogStore | None, clock: Callable[[], float], game_number: int
     ) -> LocalTable:
         if store is None:
-            from ..server.storage import MemoryStore
+            from ..store.tables import MemoryStore
 
             store = MemoryStore()
         names = {i: s.name for i, s in enumerate(setup.seats) if s.human}

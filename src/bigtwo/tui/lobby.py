@@ -25,9 +25,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, Static
 
+from ..client import ActionRefused, Lobby, ServerError, TableClient
 from ..engine.errors import BigTwoError
 from ..engine.rules import Rules
-from ..server.client import ActionRefused, Lobby, ServerError, TableClient
 from .forms import Choice
 from .netgame import NetGame, room_of
 from .prefs import PLAYABLE_PRESETS, levels_for

@@ -3,7 +3,7 @@
 :class:`NetGame` answers what the table screen asks of a
 :class:`~bigtwo.tui.controller.GameController` (the view, whose turn, the trick, play, pass,
 hints) from the :class:`~bigtwo.service.mirror.TableMirror` that a
-:class:`~bigtwo.server.client.TableClient` keeps of a server's table, so a network room is
+:class:`~bigtwo.client.TableClient` keeps of a server's table, so a network room is
 drawn by the same screen as a local game. The server plays the computers and paces the
 deals, so nothing here waits or schedules: a person's play is sent, and the screen is told
 (:attr:`NetGame.changed`) whenever a message from the server changed the picture. The server's
@@ -18,15 +18,15 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
+from ..client import ConnectionLost, TableClient
 from ..engine.cards import Mask, card_symbols, to_mask
-from ..engine.deal import Action
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..engine.plays import Play
 from ..engine.revolution import Move, RevolutionChoice
 from ..engine.revolution_cards import starred_text
 from ..engine.revolution_cards import text as revolution_text
+from ..engine.views import Action
 from ..match.views import TableView
-from ..server.client import ConnectionLost, TableClient
 from ..service.mirror import TableMirror
 from ..service.table import TableStatus
 from .controller import Hint, MirroredTable, hint_for

@@ -25,8 +25,8 @@ from textual.widgets import Footer, Label, Static
 from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, Mask, card_indices
 from ..engine.rules import Rules
 from ..match import history
-from ..match.store import HighScore, PlayerStats
 from ..service.mirror import TableMirror
+from ..store.matches import HighScore, PlayerStats
 from .render import RED_TEXT, cards_text, in_suit_order, is_red
 
 if TYPE_CHECKING:

@@ -1,9 +1,9 @@
-"""The terminal game's door to :class:`bigtwo.match.store.MatchStore`: saving and resuming the game
+"""The terminal game's door to :class:`bigtwo.store.matches.MatchStore`: saving and resuming the game
 in play, preferences, high scores and statistics.
 
 The store keeps the match as its game record (for the history, high scores and statistics),
 a game of Big 2 RevolutioN as its own record (:mod:`bigtwo.match.revolution_record`), and beside it, in the same file, the local table's command log in the server's table store
-(:class:`~bigtwo.server.storage.SQLiteStore`): a game resumes by replaying that log
+(:class:`~bigtwo.store.tables.SQLiteStore`): a game resumes by replaying that log
 (:meth:`~bigtwo.service.table.TableService.restore`). The little the screen adds (the table's
 code, which game of the session this is, the seed it came from, the hand on show) rides
 along as a preference keyed by the match's id. Every store failure (a locked or damaged file, a full disk) is turned into a
@@ -21,9 +21,9 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 from ..engine.errors import BigTwoError
 from ..match.errors import StoreError
-from ..match.store import HighScore, MatchInfo, MatchStore, PlayerStats
-from ..server.storage import MemoryStore, SQLiteStore
 from ..service.local import LocalTable
+from ..store.matches import HighScore, MatchInfo, MatchStore, PlayerStats
+from ..store.tables import MemoryStore, SQLiteStore
 from .controller import GameController, thinks_in_a_thread
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ class SavedRevolution:
 
 
 class TuiStorage:
-    """What the app keeps between runs, in one :class:`~bigtwo.match.store.MatchStore`."""
+    """What the app keeps between runs, in one :class:`~bigtwo.store.matches.MatchStore`."""
 
     def __init__(
         self,

@@ -17,10 +17,10 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ..engine.cards import Mask
-from ..engine.deal import Action
 from ..engine.plays import catalog_for
 from ..engine.revolution_cards import twin
 from ..engine.rules import Rules
+from ..engine.views import Action
 from .render import (
     REVOLUTION_TEXT,
     HandLayout,

@@ -8,6 +8,10 @@ action not yet acknowledged, under the same action id so the server applies it o
 :class:`BotClient` is a computer player that sits at a network table like anyone else: on its
 turn it rebuilds its :class:`~bigtwo.engine.views.SeatView` from the mirror and asks a bot.
 The client decides nothing about legality: the server sends the legal plays with each turn.
+
+It is a package of its own, below the terminal game and the server's benchmarks that use it:
+it speaks the protocol (:mod:`bigtwo.protocol`) and imports nothing of the server, so neither
+does the terminal game. It does not pull in Starlette.
 """
 
 from __future__ import annotations
@@ -29,9 +33,9 @@ from ..bots.seat import ComputerSeat
 from ..engine.cards import CardSet, Mask, parse_cards, to_mask
 from ..engine.errors import BigTwoError
 from ..engine.plays import Play
+from ..protocol import PROTOCOL
 from ..service.mirror import TableMirror
 from ..service.table import TableStatus
-from .protocol import PROTOCOL
 
 # Messages outside the numbered event stream (every other server message is an event).
 UNNUMBERED = frozenset({"welcome", "sync", "ack", "error", "presence", "clock", "pong", "bye"})

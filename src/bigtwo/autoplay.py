@@ -4,7 +4,8 @@ Each seat's bot chooses through a strict :class:`~bigtwo.bots.seat.ComputerSeat`
 object that chooses for a computer at every table, from that seat's view only (a peeking bot
 also gets the deal through its explicit door); the match applies autopass and scoring. A
 callback after every step lets the caller persist each action as it happens. The bots are
-passed in, so this module depends on the bot interface only, not on any bot.
+passed in, so this module depends on the bot interface only, not on any bot. It stands
+beside the arena (:mod:`bigtwo.arena`), above the bots and the match.
 """
 
 from __future__ import annotations
@@ -13,16 +14,16 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar, Protocol, cast
 
-from ..bots.seat import ComputerSeat
-from ..engine.deal import Action
-from ..engine.errors import BigTwoError
-from .match import Match
+from .bots.seat import ComputerSeat
+from .engine.errors import BigTwoError
+from .engine.views import Action
+from .match.match import Match
 
 if TYPE_CHECKING:
-    from ..bots.base import Bot
-    from ..engine.deal import Deal
-    from ..engine.plays import Play
-    from .views import TableView
+    from .bots.base import Bot
+    from .engine.deal import Deal
+    from .engine.plays import Play
+    from .match.views import TableView
 
 
 class Player(Protocol):

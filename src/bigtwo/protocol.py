@@ -7,7 +7,8 @@ pydantic model; together they are one union tagged on ``type``, whose JSON schem
 publishes and whose declarations also say which rate limit each type counts against.
 :func:`parse_message` turns a frame into a checked ``dict`` or raises :class:`BadMessage`
 naming what is wrong, so the table code behind it never sees a wrong type, a missing field or
-an unknown one. It decides nothing about the game.
+an unknown one. It decides nothing about the game. The server (:mod:`bigtwo.server`) and
+the network client (:mod:`bigtwo.client`) both speak it, so it stands below both.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
-from ..service.config import MAX_NAME, MAX_TYPED
-from ..service.declare import Declared, NotJson, parse_json, words
-from ..service.table import AVATARS, MAX_CHAT
+from .service.config import MAX_NAME, MAX_TYPED
+from .service.declare import Declared, NotJson, parse_json, words
+from .service.table import AVATARS, MAX_CHAT
 
 PROTOCOL = 1
 MAX_MESSAGE = 4096  # bytes of one client frame; larger ones are refused

@@ -44,11 +44,11 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from ..engine.deal import Action
-from . import record, revolution_record
-from .errors import RecordError, StoreCorrupt, StoreError, StoreLocked
-from .match import Match
-from .revolution import RevolutionMatch
+from ..engine.views import Action
+from ..match import record, revolution_record
+from ..match.errors import RecordError, StoreCorrupt, StoreError, StoreLocked
+from ..match.match import Match
+from ..match.revolution import RevolutionMatch
 
 StoredGame = Match | RevolutionMatch  # a stored game of either kind
 

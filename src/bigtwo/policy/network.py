@@ -12,7 +12,7 @@ move's features and the hand the move leaves (its 52 cards and their number ÷ 1
 through a layer of ``joint`` units to the logit, so the score can weigh the move against what
 stays in the hand rather than through one product.
 
-This module is the single definition of the forward pass: the trainer (:mod:`.train`, in
+This module is the single definition of the forward pass: the trainer (:mod:`bigtwo.learn.train`, in
 PyTorch) builds the same layers and exports its weights to the ``.npz`` this module reads, and
 the ``learned`` computer player runs it with numpy alone. It never imports torch. A forward
 pass runs on one BLAS thread: a computer player's decision is sized for one core, and a
