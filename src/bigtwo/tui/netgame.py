@@ -29,7 +29,7 @@ from ..match.views import TableView
 from ..server.client import ConnectionLost, TableClient
 from ..service.mirror import TableMirror
 from ..service.table import TableStatus
-from .controller import Hint, MirroredTable, hint_for
+from .mirrored import Hint, MirroredTable, choice_words, hint_for
 
 # How many lines of chat and table notices are kept for the screen.
 CHAT_LINES = 50
@@ -267,7 +267,6 @@ class NetGame(MirroredTable):
         import random
 
         from ..bots.revolution import revolution_bot
-        from .controller import choice_words
 
         view = self.revolution_view()
         if not view.choices:

@@ -6,9 +6,9 @@ the mirror of the seat on show; every refused action shows the engine's reason i
 Its :class:`~bigtwo.tui.runner.LocalTableRunner` paces the game (each computer move at its
 deadline, ``f`` or Enter skips the wait, a slow computer thinks in a worker thread), and
 asks the app for the score sheet or a hot-seat game's cover when due. A hand of Big 2
-RevolutioN is drawn and played through its part :class:`~bigtwo.tui.revolution_table.
-RevolutionControls`. The screen must not pace the game itself nor import the app: what it
-needs of the app is :class:`~bigtwo.tui.host.TableHost`.
+RevolutioN is drawn and played through the screen's part
+:class:`~bigtwo.tui.revolution_table.RevolutionControls`. The screen must not pace the game
+itself nor import the app: what it needs of the app is :class:`~bigtwo.tui.host.TableHost`.
 """
 
 from __future__ import annotations
