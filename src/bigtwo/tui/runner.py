@@ -56,7 +56,7 @@ class RunnerScreen(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class Thought:
+class LocalThought:
     """A computer's decision, made in a worker thread: ``apply`` makes it at the table;
     ``paced`` waits out the rest of the computer's pause first (else it is made at once)."""
 
@@ -64,7 +64,7 @@ class Thought:
     paced: bool
 
 
-def think_in_a_thread(game: Game, request: Any) -> Thought:
+def think_in_a_thread(game: Game, request: Any) -> LocalThought:
     """The computers' thinking (run in a worker thread, never on the screen's loop): the
     decision of the computer ``request`` names, as the step that makes it at ``game``. A
     move of Big 2 RevolutioN is shown after the same pause as the others' moves; a move of
@@ -72,9 +72,9 @@ def think_in_a_thread(game: Game, request: Any) -> Thought:
     if isinstance(request, local.RevolutionThinkRequest):
         assert isinstance(game, GameController)
         choice = local.think_revolution(request)
-        return Thought(lambda: game.revolution_thought(request, choice), paced=True)
+        return LocalThought(lambda: game.revolution_thought(request, choice), paced=True)
     cards, bot = local.think(request)
-    return Thought(lambda: game.thought(request, cards, bot), paced=False)
+    return LocalThought(lambda: game.thought(request, cards, bot), paced=False)
 
 
 class LocalTableRunner:
