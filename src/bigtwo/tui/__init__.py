@@ -1,8 +1,10 @@
 """Big Two in the terminal: a Textual app with the Palm game's features, and more.
 
-``controller`` holds the game logic apart from any widget; ``table`` is the playing screen;
-``dialogs``, ``pages`` and ``forms`` are the rest; ``app`` ties them together. Importing this
-package does not import Textual: ``run`` does, so ``bigtwo --help`` stays fast.
+``controller`` holds the game logic apart from any widget; ``table`` is the playing screen,
+paced by ``runner``, with the expansion's part in ``revolution_table``; ``dialogs``, ``pages``
+and ``forms`` are the rest; ``app`` ties them together and pushes the screens, which ask it
+for what they need through ``host`` only. Importing this package does not import Textual:
+``run`` does, so ``bigtwo --help`` stays fast.
 """
 
 from __future__ import annotations

@@ -40,6 +40,7 @@ from .table import TableScreen
 
 if TYPE_CHECKING:
     from .forms import ChosenCards, NewGameRequest
+    from .host import LobbyHost, TableHost
     from .lobby import LobbyScreen
     from .netgame import NetGame
 
@@ -769,3 +770,9 @@ def _open_store(path: str | Path | None, report: Callable[[str], None]) -> Match
     except BigTwoError as exc:
         report(f"{exc} - playing without saving")
         return MatchStore(":memory:")
+
+
+if TYPE_CHECKING:  # the app is what its screens ask of it (checked by mypy, never run)
+
+    def _hosts(app: BigTwoApp) -> tuple[TableHost, LobbyHost]:
+        return app, app

@@ -1,16 +1,18 @@
 """The terminal game's logic, apart from any widget: one game at a local table.
 
-:class:`GameController` plays a game through a :class:`~bigtwo.service.local.LocalTable`,
-the table service in-process, the same one the game server runs: every person's play is a
-command to the table, every computer move is the table's own (a
-:class:`~bigtwo.bots.seat.ComputerSeat`, so one seed gives one game here and on a server),
-and what the screen draws comes from the :class:`~bigtwo.service.mirror.TableMirror` of the
-seat on show, built from the events that reach that seat. The screen decides *when* a
-computer moves (by :meth:`GameController.deadline`); a computer of a slow level thinks in a
-worker thread (:meth:`GameController.think_request`), never on the screen's loop. It tracks
-which person's hand may be shown in a hot-seat game and says which plays make up the trick.
-The table's command log is stored as it goes, so a quit game resumes by replaying it. It
-never draws and never sleeps; refused actions raise :class:`BigTwoError` with the reason.
+:class:`GameController` plays a game through a :class:`~bigtwo.service.local.LocalTable`, the
+table service in-process, the same one the game server runs: every person's play is a command
+to the table, every computer move is the table's own (a
+:class:`~bigtwo.bots.seat.ComputerSeat`, so one seed gives one game here and on a server), and
+what the screen draws comes from the :class:`~bigtwo.service.mirror.TableMirror` of the seat on
+show, built from the events that reach that seat. The table's runner (:mod:`.runner`) decides
+*when* a computer moves (by :meth:`GameController.deadline`); a computer of a slow level thinks
+in a worker thread (:meth:`GameController.think_request`), never on the screen's loop. It
+tracks which person's hand may be shown in a hot-seat game; what it reads the same way as a
+network table (the trick in play, hints) it inherits from
+:class:`~bigtwo.tui.mirrored.MirroredTable`. The table's command log is stored as it goes, so a
+quit game resumes by replaying it. It never draws and never sleeps; refused actions raise
+:class:`BigTwoError` with the reason.
 
 A game of Big 2 RevolutioN (preset ``revolution``) is played through the same table: the
 person's moves of the expansion (:meth:`GameController.activate`, ``counter``, ``decline``,
@@ -24,15 +26,15 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any
 
-from ..engine.cards import Mask, card_symbols, card_text
+from ..engine.cards import Mask, card_text
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..engine.plays import Play
-from ..engine.revolution import Move, Phase, RevolutionChoice, RevolutionView
-from ..engine.revolution_cards import NORMAL_CARDS, symbols
+from ..engine.revolution import Phase, RevolutionChoice
+from ..engine.revolution_cards import NORMAL_CARDS
 from ..engine.rules import Rules
-from ..engine.views import Action, SeatView
+from ..engine.views import Action
 from ..match.history import ScoreRow, score_rows
 from ..match.views import TableView
 from ..service.commands import Command, Op
@@ -40,6 +42,9 @@ from ..service.config import SeatConfig, TableConfig
 from ..service.local import LocalTable, LogStore
 from ..service.mirror import TableMirror
 from ..service.table import ThinkRequest
+from .mirrored import Hint as Hint
+from .mirrored import MirroredTable, choice_words, hint_for
+from .mirrored import cheapest_hint as cheapest_hint
 from .prefs import levels_for, playing_level
 
 if TYPE_CHECKING:
@@ -131,53 +136,6 @@ class GameSetup:
             autopass_five=self.autopass_five,
             between_deals_seconds=None,
         )
-
-
-@dataclass(frozen=True, slots=True)
-class Hint:
-    play: Play | None  # None: pass
-    reason: str
-
-
-class MirroredTable:
-    """What the table screen reads the same way from any table, local or over the network:
-    the mirror of the seat on show (a subclass says which) and the deal in it."""
-
-    @property
-    def mirror(self) -> TableMirror:
-        raise NotImplementedError
-
-    @property
-    def rules(self) -> Rules:
-        rules = self.mirror.rules
-        assert rules is not None
-        return rules
-
-    @property
-    def turn(self) -> int:
-        return self.mirror.turn
-
-    @property
-    def deal_number(self) -> int:
-        return self.mirror.deal_number
-
-    @property
-    def deals(self) -> int:
-        return int(self.mirror.room.get("deals", 0))
-
-    def trick(self) -> tuple[list[Action], bool]:
-        """The actions of the trick in play, or of the trick just won when the next lead is
-        still to come (``True``), so the last plays stay on the table until someone leads."""
-        return trick_of(self.mirror.actions)
-
-    @property
-    def revolution(self) -> bool:
-        """A game of Big 2 RevolutioN."""
-        return self.mirror.revolution
-
-    def revolution_view(self) -> RevolutionView:
-        """The hand of the expansion as the seat on show sees it, with what it may do now."""
-        return self.mirror.revolution_view()
 
 
 class GameController(MirroredTable):
@@ -725,92 +683,6 @@ class _ComputerSeats(dict[int, "ComputerSeat"]):
     def __setitem__(self, seat: int, computer: ComputerSeat) -> None:
         super().__setitem__(seat, computer)
         self._game.local.service.seats[seat].computer = computer
-
-
-def hint_for(view: TableView) -> Hint:
-    """What to play: the project's hint adviser when installed, else the cheapest play."""
-    try:
-        from ..bots import hint as hint_module
-    except ImportError:
-        hint_module = None  # type: ignore[assignment]
-    if hint_module is not None and hasattr(hint_module, "hint"):
-        try:
-            return _as_hint(hint_module.hint(view))
-        except BigTwoError:
-            pass
-    return cheapest_hint(view)
-
-
-class _Ends(Protocol):
-    @property
-    def trick_over(self) -> bool: ...
-
-
-_A = TypeVar("_A", bound=_Ends)
-
-
-def trick_of(actions: Sequence[_A]) -> tuple[list[_A], bool]:
-    """The actions of the trick in play, or of the trick just won when the next lead is
-    still to come (``True``): 52-card actions, or those of a hand of the expansion."""
-    actions = list(actions)
-    if not actions:
-        return [], False
-    ends = [i for i, a in enumerate(actions) if a.trick_over]
-    if ends and ends[-1] == len(actions) - 1:
-        start = ends[-2] + 1 if len(ends) > 1 else 0
-        return actions[start:], True
-    start = ends[-1] + 1 if ends else 0
-    return actions[start:], False
-
-
-def choice_words(choice: RevolutionChoice, names: Sequence[str]) -> str:
-    """One choice of the expansion in words (for a hint)."""
-    move, cards = choice.move, symbols(choice.cards) if choice.cards else ""
-    if move is Move.PLAY:
-        return f"play {cards}"
-    if move is Move.PASS:
-        return "pass"
-    if move is Move.ACTIVATE:
-        if choice.target >= 0:
-            give = symbols(1 << choice.give)
-            return f"activate {cards} (exchange): give {give} to {names[choice.target]}"
-        return f"activate {cards}"
-    if move is Move.COUNTER:
-        return f"counter with {cards}"
-    if move is Move.DECLINE:
-        return "let it stand"
-    if move is Move.DRAW:
-        return f"draw {cards} from the Gathering" if cards else "draw from the deck"
-    return "stop drawing"
-
-
-def cheapest_hint(view: SeatView) -> Hint:
-    """The fallback adviser: the cheapest legal play, or a pass when there is no reply."""
-    if not view.legal:
-        if view.to_beat is not None:
-            return Hint(None, f"Nothing in your hand beats {view.to_beat.symbols()}: pass")
-        return Hint(None, "No play is possible")
-    play = view.legal[0]
-    if view.to_beat is None:
-        if view.opening is not None:
-            return Hint(
-                play, f"Lead the cheapest play with {card_symbols(Mask(1 << view.opening))}"
-            )
-        return Hint(play, "Lead your cheapest play")
-    return Hint(play, f"The cheapest play that beats {view.to_beat.symbols()}")
-
-
-def _as_hint(value: Any) -> Hint:
-    """Accept the adviser's answer as a Hint, a (play, reason) pair or an object with both."""
-    if isinstance(value, Hint):
-        return value
-    if isinstance(value, tuple) and len(value) == 2:
-        return Hint(value[0], str(value[1]))
-    if isinstance(value, Play) or value is None:
-        return Hint(value, "Suggested play" if value is not None else "Pass")
-    play = getattr(value, "play", None)
-    reason = getattr(value, "reason", "") or getattr(value, "text", "")
-    return Hint(play, str(reason))
 
 
 def _game_seed(seed: int | None, game_number: int) -> int | None:

@@ -14,7 +14,7 @@ still being played, and joining that room again sits down at that seat, not a ne
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import httpx
 from rich.text import Text
@@ -33,7 +33,7 @@ from .netgame import NetGame, room_of
 from .prefs import PLAYABLE_PRESETS, levels_for
 
 if TYPE_CHECKING:
-    from .app import BigTwoApp
+    from .host import LobbyHost
 
 PAGE = 10  # rooms per page
 SEATS_PREF = "network_seats"  # the seats taken at game servers: "server code" -> seat
@@ -78,11 +78,9 @@ class LobbyScreen(Screen[None]):
         self.busy = False
 
     @property
-    def bigtwo(self) -> BigTwoApp:
-        from .app import BigTwoApp
-
-        assert isinstance(self.app, BigTwoApp)
-        return self.app
+    def bigtwo(self) -> LobbyHost:
+        """The app that pushed the lobby (what the lobby needs of it: :mod:`.host`)."""
+        return cast("LobbyHost", self.app)
 
     def compose(self) -> ComposeResult:
         yield Static(f"Big Two  -  open rooms at {self.server}", id="lobby-title")

@@ -29,7 +29,7 @@ from ..engine.views import Action
 from ..match.views import TableView
 from ..service.mirror import TableMirror
 from ..service.table import TableStatus
-from .controller import Hint, MirroredTable, hint_for
+from .mirrored import Hint, MirroredTable, choice_words, hint_for
 
 # How many lines of chat and table notices are kept for the screen.
 CHAT_LINES = 50
@@ -268,7 +268,6 @@ class NetGame(MirroredTable):
         import random
 
         from ..bots import make_bot
-        from .controller import choice_words
 
         view = self.revolution_view()
         if not view.choices:
