@@ -16,7 +16,7 @@ never depends on when or where it was asked, and decides what happens when the b
   decline, a stop or a pass where one is offered, else the cheapest play), which is also the
   move of a computer whose thinking ran out of time.
 
-A choice travels between processes as an :data:`Answer`: the cards of a play as a mask (None:
+A choice travels between processes as an :data:`Decision`: the cards of a play as a mask (None:
 a pass), or the expansion's :class:`~bigtwo.engine.revolution.RevolutionChoice` as it is.
 
 It never sees a hidden card except through the bot's own explicit door (:meth:`Bot.peek`).
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from .base import Bot
     from .revolution import RevolutionBot
 
-Answer: TypeAlias = Mask | RevolutionChoice | None
+Decision: TypeAlias = Mask | RevolutionChoice | None
 
 log = logging.getLogger(__name__)
 
@@ -202,14 +202,14 @@ class ComputerSeat:
         view: TableView | RevolutionView,
         rng: random.Random | None = None,
         deal: Deal | None = None,
-    ) -> Answer:
+    ) -> Decision:
         """:meth:`choose`, answered in the form that travels between processes."""
         choice = self.choose(view, rng=rng, deal=deal)
         if choice is None or isinstance(choice, RevolutionChoice):
             return choice
         return choice.mask
 
-    def checked_answer(self, view: TableView | RevolutionView, answer: Answer) -> Answer:
+    def checked_answer(self, view: TableView | RevolutionView, answer: Decision) -> Decision:
         """An answer that came back from elsewhere, checked as :meth:`choose` checks its own."""
         if isinstance(view, RevolutionView):
             if not isinstance(answer, RevolutionChoice):

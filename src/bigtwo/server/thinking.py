@@ -49,7 +49,7 @@ from typing import Any, NamedTuple
 
 from ..bots.base import Bot
 from ..bots.revolution import RevolutionBot
-from ..bots.seat import Answer, ComputerSeat
+from ..bots.seat import ComputerSeat, Decision
 from ..service.table import ThinkRequest
 
 log = logging.getLogger(__name__)
@@ -75,14 +75,14 @@ class Thought(NamedTuple):
     the expansion one of the view's choices), its bot afterwards, and the level that decided
     (another than the seat's when the server was busy: see STEP_DOWN)."""
 
-    answer: Answer
+    answer: Decision
     bot: Bot | RevolutionBot
     level: str
 
 
 def _decide(
     computer: ComputerSeat, view: Any, rng: Any, peek: Any
-) -> tuple[Answer, Bot | RevolutionBot]:
+) -> tuple[Decision, Bot | RevolutionBot]:
     """In a worker: one decision by the seat's computer (strict here: a failure is the
     thinker's to count, and the table then plays the fallback move), in either game.
     Returns its answer and the bot as it stands after choosing."""
@@ -92,7 +92,7 @@ def _decide(
     return strict.decide(view, rng=rng, deal=peek), strict.bot
 
 
-def _decide_as(level: str, game: str, seat: int, view: Any, rng: Any) -> Answer:
+def _decide_as(level: str, game: str, seat: int, view: Any, rng: Any) -> Decision:
     """In a worker: one decision by a fresh computer of ``level`` (a step down for a busy
     server; the seat's own bot is neither sent nor changed)."""
     return ComputerSeat(level, seat, strict=True, game=game).decide(view, rng=rng)

@@ -50,7 +50,7 @@ from .table import (
 if TYPE_CHECKING:
     from ..bots.base import Bot
     from ..bots.revolution import RevolutionBot
-    from ..bots.seat import Answer
+    from ..bots.seat import Decision
 
 
 class LogStore(Protocol):
@@ -343,7 +343,7 @@ class LocalTable:
         return self.service.turn_started + self.delay
 
     def thought(
-        self, request: ThinkRequest, answer: Answer, bot: Bot | RevolutionBot | None = None
+        self, request: ThinkRequest, answer: Decision, bot: Bot | RevolutionBot | None = None
     ) -> list[Event]:
         """Apply a computer's answer made elsewhere (nothing when the table moved on)."""
         cmd = self.service.think_command(request, answer, bot)
@@ -355,7 +355,7 @@ class LocalTable:
             return []
 
 
-def think(request: ThinkRequest) -> tuple[Answer, Bot | RevolutionBot]:
+def think(request: ThinkRequest) -> tuple[Decision, Bot | RevolutionBot]:
     """Make a computer's decision away from the table (in a worker thread), in either game:
     its answer and its bot afterwards, for :meth:`LocalTable.thought`."""
     computer = request.computer

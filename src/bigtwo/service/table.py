@@ -50,7 +50,7 @@ from typing import Any
 
 from ..bots.base import Bot
 from ..bots.revolution import RevolutionBot
-from ..bots.seat import Answer, ComputerSeat
+from ..bots.seat import ComputerSeat, Decision
 from ..engine.cards import CARDS, Mask, card_text, to_mask
 from ..engine.deal import Deal
 from ..engine.errors import BigTwoError, IllegalAction, NotYourCards, NotYourTurn
@@ -785,7 +785,7 @@ class TableService:
         )
 
     def think_command(
-        self, request: ThinkRequest, answer: Answer, bot: Bot | RevolutionBot | None = None
+        self, request: ThinkRequest, answer: Decision, bot: Bot | RevolutionBot | None = None
     ) -> Command | None:
         """The command for a computer's answer (the cards of a play as a mask, None: a pass;
         under the expansion one of the view's choices), or None when the table has moved on

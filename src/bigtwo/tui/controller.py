@@ -50,7 +50,7 @@ from .prefs import levels_for, playing_level
 if TYPE_CHECKING:
     from ..bots.base import Bot
     from ..bots.revolution import RevolutionBot
-    from ..bots.seat import Answer, ComputerSeat
+    from ..bots.seat import ComputerSeat, Decision
     from ..match.match import Match
     from ..match.revolution import RevolutionMatch
     from .prefs import Prefs
@@ -382,12 +382,12 @@ class GameController(MirroredTable):
         self._send(Command(Op.ACTIVATE, seat=seat, cards=Mask(cards), target=target))
 
     def counter(self, seat: int, card: int) -> None:
-        """Answer the counter window by cancelling its function with a Revolution Q."""
+        """Decision the counter window by cancelling its function with a Revolution Q."""
         self._check_asked(seat)
         self._send(Command(Op.COUNTER, seat=seat, cards=Mask(1 << card)))
 
     def decline(self, seat: int) -> None:
-        """Answer the counter window by letting its function stand."""
+        """Decision the counter window by letting its function stand."""
         self._check_asked(seat)
         self._send(Command(Op.DECLINE, seat=seat))
 
@@ -491,7 +491,7 @@ class GameController(MirroredTable):
         window)."""
         return self.local.think_request()
 
-    def revolution_thought(self, request: ThinkRequest, answer: Answer) -> None:
+    def revolution_thought(self, request: ThinkRequest, answer: Decision) -> None:
         """Apply what a computer chose in its thread in a hand of the expansion (nothing if
         the table moved on)."""
         self.local.thought(request, answer)
@@ -504,7 +504,7 @@ class GameController(MirroredTable):
         return max(0.0, self.local.thinking_due() - self.clock())
 
     def thought(
-        self, request: ThinkRequest, answer: Answer, bot: Bot | RevolutionBot | None
+        self, request: ThinkRequest, answer: Decision, bot: Bot | RevolutionBot | None
     ) -> list[Action]:
         """Apply what a computer chose in its thread (nothing if the table moved on)."""
         return self._actions(lambda: self.local.thought(request, answer, bot))
