@@ -25,7 +25,8 @@ from bigtwo.cli import main
 from bigtwo.match.errors import StoreError
 from bigtwo.match.record import to_data
 from bigtwo.server import migrations, sql
-from bigtwo.server.hub import Connection, Hub, Settings
+from bigtwo.server.connection import Connection
+from bigtwo.server.hub import Hub, Settings
 from bigtwo.server.migrations import TABLE_MIGRATIONS, TABLE_SCHEMA_VERSION, Migration, migrate
 from bigtwo.server.sql import connect, redact
 from bigtwo.server.storage import MemoryStore, PostgresStore, SQLStore, open_store

@@ -38,7 +38,8 @@ from ..service.declare import Declared, NotJson, parse_json, words
 from ..service.table import Refused, TableStatus
 from .cluster import ClusterRouting
 from .collector import collect_garbage
-from .hub import Connection, Hub, Settings, is_room_code
+from .connection import Connection
+from .hub import Hub, is_room_code
 from .limits import KeyedLimiter
 from .openapi import openapi_spec
 from .protocol import (
@@ -54,6 +55,7 @@ from .protocol import (
     RoomsQuery,
     parse_message,
 )
+from .settings import Settings
 from .storage import MemoryStore, TableStore
 
 log = logging.getLogger(__name__)
