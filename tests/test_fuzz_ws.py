@@ -39,7 +39,8 @@ from bigtwo.engine.rules import preset_names
 from bigtwo.match.settings import RuleSet
 from bigtwo.protocol import CLOSE_SERVER_ERROR, PROTOCOL, messages_schema
 from bigtwo.server.app import create_app
-from bigtwo.server.hub import Limits, Settings
+from bigtwo.server.hub import Settings
+from bigtwo.server.settings import Limits
 from bigtwo.store.tables import SQLiteStore
 from depths import depths
 from test_server_support import assert_no_foreign_cards, cards_left, dealt_hands, restored_table

@@ -28,8 +28,9 @@ SOURCE = ROOT / "src" / "bigtwo"
 WEB = SOURCE / "web" / "js"
 CODE = re.compile(r"[a-z][a-z_]*")
 # The calls whose first argument is a refusal's code; ``.error(`` is a connection's (a
-# logger's takes a sentence, which the pattern above leaves out).
-REFUSALS = {"Refused", "BadMessage", "_HttpError", "_error", "error"}
+# logger's takes a sentence, which the pattern above leaves out), ``Refusal`` a client
+# message's that never reaches the table (bigtwo.server.wire).
+REFUSALS = {"Refused", "BadMessage", "_HttpError", "_error", "error", "Refusal"}
 
 
 def _name(call: ast.Call) -> str:
@@ -197,6 +198,7 @@ def test_the_source_is_read_for_the_codes_it_sends() -> None:
     # A sample from each place, so that the collection itself cannot go blind.
     assert {"illegal", "no_room", "table_full", "busy", "bad_json", "not_allowed"} <= codes
     assert {"duplicate", "internal"} <= codes  # Refused's subclasses
+    assert {"wrong_seat", "not_seated"} <= codes  # a client message's own (bigtwo.server.wire)
     assert {("illegal", "does_not_beat"), ("illegal", "highest_single")} <= reasons
     revolution = {"only_q_counters", "q_cannot_counter_q", "last_normal_card", "deck_empty"}
     revolution |= {"own_function", "answered_already", "name_one_card", "name_a_character"}

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from bigtwo.server.hub import Hub, TableRunner
+from bigtwo.server.hub import Hub
+from bigtwo.server.runner import TableRunner
 from bigtwo.service import (
     Command,
     Faulted,

@@ -20,8 +20,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from bigtwo.client import Lobby
-from bigtwo.server import hub as hub_module
-from bigtwo.server.hub import Connection, Hub, Settings
+from bigtwo.server import runner as runner_module
+from bigtwo.server.connection import Connection
+from bigtwo.server.hub import Hub, Settings
 from bigtwo.server.limits import KeyedLimiter
 from bigtwo.service.commands import Command, Op
 from bigtwo.service.request import table_config
@@ -245,7 +246,7 @@ async def test_stored_chat_stays_bounded_and_a_restart_replays_a_bounded_tail(
 ) -> None:
     # Snapshots every `snapshot_every` commands, however slow this machine makes them (else
     # the interval grows with what a snapshot costs here).
-    monkeypatch.setattr(hub_module, "SNAPSHOT_SHARE", 1.0)
+    monkeypatch.setattr(runner_module, "SNAPSHOT_SHARE", 1.0)
     store = open_store(store_db, checkpoint=False)
     hub = Hub(store, Settings(think="inline"))
     every = hub.settings.snapshot_every

@@ -8,7 +8,9 @@ import asyncio
 import json
 from typing import Any
 
-from bigtwo.server.hub import Connection, Hub, Limits, Settings
+from bigtwo.server.connection import Connection
+from bigtwo.server.hub import Hub, Settings
+from bigtwo.server.settings import Limits
 from bigtwo.service.config import TableConfig
 from bigtwo.service.request import table_config
 from bigtwo.store.tables import MemoryStore

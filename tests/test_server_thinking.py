@@ -223,8 +223,9 @@ async def test_a_table_is_told_when_its_computers_step_down_and_when_they_are_ba
     once when it starts and once when the computers have played at their own level for a
     while."""
     _needs("expert")
-    from bigtwo.server import hub as hub_module
-    from bigtwo.server.hub import Connection, Hub, Settings
+    from bigtwo.server import runner as runner_module
+    from bigtwo.server.connection import Connection
+    from bigtwo.server.hub import Hub, Settings
     from bigtwo.server.thinking import Thought
     from bigtwo.store.tables import MemoryStore
     from test_server_hub import FakeSocket
@@ -238,7 +239,7 @@ async def test_a_table_is_told_when_its_computers_step_down_and_when_they_are_ba
         return Thought(cards, request.bot, "strong" if busy["now"] else request.level)
 
     monkeypatch.setattr(hub.thinker, "think", think)
-    monkeypatch.setattr(hub_module, "CALM_SECONDS", 0.0)
+    monkeypatch.setattr(runner_module, "CALM_SECONDS", 0.0)
     config = table_config(
         {"seats": ["human"] + ["computer:expert"] * 3, "deals": 1, "away_seconds": None}
     )

@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 from bigtwo.cli import main
 from bigtwo.match.errors import StoreError
 from bigtwo.match.record import to_data
-from bigtwo.server.hub import Connection, Hub, Settings
+from bigtwo.server.connection import Connection
+from bigtwo.server.hub import Hub, Settings
 from bigtwo.service.commands import Command, Op
 from bigtwo.service.request import table_config
 from bigtwo.store import migrations, sql

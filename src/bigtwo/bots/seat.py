@@ -16,7 +16,7 @@ never depends on when or where it was asked, and decides what happens when the b
   decline, a stop or a pass where one is offered, else the cheapest play), which is also the
   move of a computer whose thinking ran out of time.
 
-A choice travels between processes as an :data:`Decision`: the cards of a play as a mask (None:
+A choice travels between processes as a :data:`Decision`: the cards of a play as a mask (None:
 a pass), or the expansion's :class:`~bigtwo.engine.revolution.RevolutionChoice` as it is.
 
 It never sees a hidden card except through the bot's own explicit door (:meth:`Bot.peek`).

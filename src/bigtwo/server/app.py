@@ -53,9 +53,11 @@ from ..service.table import Refused, TableStatus
 from ..store.tables import MemoryStore, TableStore
 from .cluster import ClusterRouting
 from .collector import collect_garbage
-from .hub import Connection, Hub, Settings, is_room_code
+from .connection import Connection
+from .hub import Hub, is_room_code
 from .limits import KeyedLimiter
 from .openapi import openapi_spec
+from .settings import Settings
 
 log = logging.getLogger(__name__)
 

@@ -32,13 +32,10 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Container, MutableMapping
+from typing import Any, Protocol
 
 from ..protocol import CLOSE_TRY_AGAIN
-
-if TYPE_CHECKING:
-    from .hub import Hub
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +72,21 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class LocalTables(Protocol):
+    """What a node's cluster needs of the tables it runs (the hub, :mod:`bigtwo.server.hub`,
+    which makes the cluster and hands itself in): which are loaded, one loaded (or rebuilt
+    from the store) by its code, one dropped at once, and the rooms to list in the lobby."""
+
+    @property
+    def tables(self) -> Container[str]: ...
+
+    def get(self, code: str) -> object | None: ...
+
+    def drop(self, code: str) -> None: ...
+
+    def listed_rooms(self) -> list[tuple[int, dict[str, Any]]]: ...
 
 
 def _text(value: bytes | str) -> str:
@@ -124,7 +136,7 @@ class Cluster:
     they are renewed from a thread of their own, and messages and takeovers run on the
     event loop."""
 
-    def __init__(self, redis_url: str, db: str, hub: Hub) -> None:
+    def __init__(self, redis_url: str, db: str, hub: LocalTables) -> None:
         import redis
         import redis.asyncio
 

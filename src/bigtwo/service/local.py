@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 
 
 class LogStore(Protocol):
-    """What a local table needs of a table store (:mod:`bigtwo.server.storage` has it)."""
+    """What a local table needs of a table store (:mod:`bigtwo.store.tables` has it)."""
 
     def create_room(self, code: str, config: dict[str, Any]) -> None: ...
     def append(self, code: str, commands: Sequence[dict[str, Any]]) -> None: ...

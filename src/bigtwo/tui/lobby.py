@@ -1,7 +1,7 @@
 """The lobby of a game server in the terminal: open rooms, a new room, join, watch.
 
 :class:`LobbyScreen` lists a server's open rooms a page at a time
-(:meth:`~bigtwo.server.client.Lobby.rooms_page`), creates a room from :class:`NewRoomForm`,
+(:meth:`~bigtwo.client.Lobby.rooms_page`), creates a room from :class:`NewRoomForm`,
 and takes a seat (or a spectator's place) in a room chosen from the list, or named by its
 code or a share link (``…/r/CODE``, ``…?invite=KEY``). Once connected it hands the app a
 :class:`~bigtwo.tui.netgame.NetGame`, which the same table screen as local play draws. Every

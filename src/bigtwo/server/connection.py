@@ -1,0 +1,148 @@
+"""One client's WebSocket session at a table: who it is there, its rate limits, and the queue
+of what it is sent.
+
+A :class:`Connection` queues outgoing text and sends it from a writer task of its own (in one
+batched frame when the client asked for it), so one slow reader never holds up a table; it
+closes itself when it falls too far behind or sends too many bad messages. Its limits start
+as its own and become its actor's (:class:`ActorLimits`) once its table knows who it is. It
+must not decide anything about a table or a game: what a message means and whether the table
+takes it is the runner's and the service's business (:mod:`bigtwo.server.runner`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+from ..protocol import CLOSE_POLICY, CLOSE_TRY_AGAIN
+from ..service.events import dumps
+from .limits import KeyedLimiter, TokenBucket
+from .settings import Limits
+
+
+def actor_of(code: str, seat: int | None, address: str) -> tuple[str | int, ...]:
+    """Who acts, for the limits: a seat at a table (its token proves it), else an address."""
+    return ("seat", code, seat) if seat is not None else ("address", address)
+
+
+class ActorLimits:
+    """The limits of every actor heard from recently: one
+    :class:`~bigtwo.server.limits.KeyedLimiter` per kind of limit, in bounded memory."""
+
+    def __init__(self, limits: Limits) -> None:
+        size = limits.actors_max
+        self.actions = KeyedLimiter(limits.actions_rate, limits.actions_burst, size)
+        self.chat = KeyedLimiter(limits.chat_rate, limits.chat_burst, size)
+        self.address_chat = KeyedLimiter(limits.address_chat_rate, limits.address_chat_burst, size)
+        self.ready = KeyedLimiter(limits.ready_rate, limits.ready_burst, size)
+        self.connects = KeyedLimiter(limits.connects_rate, limits.connects_burst, size)
+
+    def bind(self, conn: Connection, actor: tuple[str | int, ...]) -> None:
+        """Give ``conn`` the buckets of ``actor``, shared with the actor's other connections
+        and with those it opens later."""
+        conn.actions = self.actions.bucket(actor)
+        conn.chat = self.chat.bucket(actor)
+        conn.ready = self.ready.bucket(actor)
+        conn.address_chat = self.address_chat.bucket(("address", conn.address))
+
+
+class _Close:
+    __slots__ = ("code", "reason")
+
+    def __init__(self, code: int, reason: str) -> None:
+        self.code, self.reason = code, reason
+
+
+class Connection:
+    """One WebSocket: who it is at its table, its limits, and its outgoing messages.
+
+    Messages queued while the writer is busy go out together: as one frame holding a JSON
+    array when the client asked for batches (``batch`` in its hello), which saves a system
+    call and a wake-up per message on both sides; else one frame each. ``socket`` needs
+    ``send_text(str)`` and ``close(code, reason)`` coroutines (Starlette's WebSocket has both).
+    Its rate limits start as its own; once it says who it is, the table gives it the buckets
+    of that actor (:meth:`ActorLimits.bind`), which outlive the connection.
+    """
+
+    def __init__(self, socket: Any, limits: Limits, address: str = "") -> None:
+        self.socket = socket
+        self.limits = limits
+        self.address = address  # the client's address, as the server believes it
+        self.seat: int | None = None
+        self.spectator = False
+        self.name = ""
+        self.batch = False
+        self.attached = False
+        self.closing = False
+        self._out: list[str] = []
+        self._wake = asyncio.Event()
+        self._close: _Close | None = None
+        self.messages = TokenBucket(limits.messages_rate, limits.messages_burst)
+        self.actions = TokenBucket(limits.actions_rate, limits.actions_burst)
+        self.chat = TokenBucket(limits.chat_rate, limits.chat_burst)
+        self.address_chat = TokenBucket(limits.address_chat_rate, limits.address_chat_burst)
+        self.ready = TokenBucket(limits.ready_rate, limits.ready_burst)
+        self.strikes = TokenBucket(limits.strikes_rate, limits.strikes_burst)
+
+    def send(self, text: str) -> None:
+        if self.closing:
+            return
+        if len(self._out) >= self.limits.queue_max:
+            # It cannot keep up; it will reconnect and get a resync instead of a backlog.
+            self.close(CLOSE_TRY_AGAIN, "too slow: reconnect and resync")
+            return
+        self._out.append(text)
+        if len(self._out) == 1:
+            self._wake.set()
+
+    def reply(self, message: dict[str, Any]) -> None:
+        self.send(dumps(message))
+
+    def error(
+        self,
+        code: str,
+        message: str,
+        msg_id: str | None = None,
+        params: Mapping[str, str | int] | None = None,
+    ) -> None:
+        """Refuse a message: its ``code``, the reason in English words, and the ``params`` a
+        client words it with in its own language (docs/protocol.md)."""
+        self.reply(
+            {
+                "type": "error",
+                "id": msg_id,
+                "code": code,
+                "message": message,
+                "params": dict(params or {}),
+            }
+        )
+
+    def strike(self, now: float) -> None:
+        """Count a bad or rate-limited message; too many in a row close the connection."""
+        if not self.strikes.take(now):
+            self.close(CLOSE_POLICY, "too many bad or rate-limited messages")
+
+    def close(self, code: int, reason: str) -> None:
+        if not self.closing:
+            self.closing = True
+            self._close = _Close(code, reason)
+            self._wake.set()
+
+    async def writer(self) -> None:
+        """Send queued text in order until closed; ends quietly when the peer is gone."""
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                items, self._out = self._out, []
+                if len(items) > 1 and self.batch:
+                    await self.socket.send_text("[" + ",".join(items) + "]")
+                else:
+                    for text in items:
+                        await self.socket.send_text(text)
+                if self._close is not None and not self._out:
+                    await self.socket.close(self._close.code, self._close.reason)
+                    return
+        except Exception:  # the peer went away mid-send: the reader side cleans up
+            self.closing = True

@@ -1,0 +1,143 @@
+"""What a client's message asks of its table: :func:`command_of` turns one checked message off
+the wire (the ``dict`` :func:`~bigtwo.protocol.parse_message` returns) and the little it
+needs to know of its sender and table (:class:`Sender`) into the table
+:class:`~bigtwo.service.commands.Command` it stands for, or a :class:`Refusal` in the words
+the server sends back, or None for a message that asks nothing of the table.
+
+It is a pure function: it sends nothing, reads no clock, holds no state and changes nothing,
+so it can be checked on its own. It must not decide whether the table takes a command (the
+service does: staleness, turns, the rules of the game), nor answer a message itself (pings,
+resyncs, goodbyes and errors are the runner's, :mod:`bigtwo.server.runner`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine.cards import Mask, parse_cards
+from ..engine.errors import BigTwoError
+from ..engine.revolution_cards import parse as revolution_parse
+from ..service.commands import Command, Op
+
+# The client messages of the revolution expansion's moves (see protocol.ActivateMessage …).
+REVOLUTION_MOVES = frozenset({"activate", "counter", "decline", "draw", "stop"})
+# The table settings a host's ``settings`` message sets.
+SETTINGS_FIELDS = ("turn_seconds", "away_seconds", "spectators", "spectator_chat")
+
+
+@dataclass(frozen=True, slots=True)
+class Sender:
+    """Who sent a message, and what of their table its meaning depends on."""
+
+    seat: int | None  # None: a spectator
+    name: str = ""  # the name a chat line goes out under
+    revolution: bool = False  # the table plays the revolution expansion (its 104 cards)
+    spectator_chat: bool = False  # spectators may chat at the table
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A message refused before it reaches the table: the error's ``code`` and its words."""
+
+    code: str
+    message: str
+
+
+def command_of(msg: Mapping[str, Any], sender: Sender) -> Command | Refusal | None:
+    """The command a checked client message stands for, or why it is refused. None: it asks
+    nothing of the table (``ping``, ``sync``, a spectator's ``quit``: the runner answers).
+
+    >>> command_of({"type": "next", "id": "n1"}, Sender(seat=2))
+    Command(op=<Op.NEXT: 'next'>, seat=2, cards=None, id='', seen=None, by=<By.PLAYER: 'player'>, name='', text='', token='', ready=True, avatar=None, target=None, value=None)
+    >>> command_of({"type": "next", "id": "n1"}, Sender(seat=None))
+    Refusal(code='not_seated', message='Spectators cannot act at the table')
+    """
+    kind = msg["type"]
+    seat = sender.seat
+    if kind in ("ping", "sync"):
+        return None
+    if kind == "hello":
+        return Refusal("bad_message", "Already said hello")
+    if kind == "chat":
+        if seat is None and not sender.spectator_chat:
+            return Refusal(
+                "not_seated",
+                "Spectators may not chat at this table (the host has not allowed it)",
+            )
+        return Command(Op.CHAT, seat=seat, name=sender.name, text=msg["text"])
+    if seat is None:
+        if kind == "quit":
+            return None
+        return Refusal("not_seated", "Spectators cannot act at the table")
+    if kind in REVOLUTION_MOVES:
+        return _revolution_move(kind, msg, seat, sender.revolution)
+    if kind in ("play", "pass"):
+        wrong = _wrong_seat(msg, seat)
+        if wrong is not None:
+            return wrong
+        cards = None
+        if kind == "play":
+            try:
+                cards = _cards(msg["cards"], sender.revolution)
+            except BigTwoError as exc:
+                return Refusal("bad_cards", str(exc))
+            if not cards:
+                return Refusal("bad_cards", "Name the cards to play (or send 'pass')")
+        return Command(Op.ACT, seat=seat, cards=cards, id=msg["id"], seen=msg["v"])
+    if kind == "ready":
+        return Command(Op.READY, seat=seat, ready=msg.get("ready", True))
+    if kind == "next":
+        return Command(Op.NEXT, seat=seat)
+    if kind == "kick":
+        return Command(Op.KICK, seat=seat, target=msg["seat"])
+    if kind == "computer":
+        return Command(Op.COMPUTER, seat=seat, target=msg["seat"], text=msg["level"])
+    if kind == "settings":
+        return Command(Op.SETTINGS, seat=seat, value={k: msg[k] for k in SETTINGS_FIELDS})
+    if kind == "quit":
+        return Command(Op.QUIT, seat=seat)
+    return None
+
+
+def _wrong_seat(msg: Mapping[str, Any], seat: int) -> Refusal | None:
+    """The refusal of a move that names a seat other than the sender's own."""
+    claimed = msg.get("seat")
+    if claimed is not None and claimed != seat:
+        return Refusal("wrong_seat", f"You sit at seat {seat}; you cannot act for seat {claimed}")
+    return None
+
+
+def _cards(text: str, revolution: bool) -> Mask:
+    """Cards as a mask: the 104 cards of the revolution expansion at its tables."""
+    if revolution:
+        return Mask(revolution_parse(text))
+    return parse_cards(text).mask
+
+
+def _revolution_move(
+    kind: str, msg: Mapping[str, Any], seat: int, revolution: bool
+) -> Command | Refusal:
+    """A move of the revolution expansion, as the command the table applies."""
+    wrong = _wrong_seat(msg, seat)
+    if wrong is not None:
+        return wrong
+    if not revolution:
+        return Refusal("bad_command", f"'{kind}' is a move of the revolution only")
+    common = {"seat": seat, "id": msg["id"], "seen": msg["v"]}
+    try:
+        if kind == "activate":
+            cards = _cards(msg["card"], revolution)
+            if msg.get("give"):
+                cards = Mask(cards | _cards(msg["give"], revolution))
+            return Command(Op.ACTIVATE, cards=cards, target=msg.get("target"), **common)
+        if kind == "counter":
+            return Command(Op.COUNTER, cards=_cards(msg["card"], revolution), **common)
+        if kind == "draw":
+            source = msg["source"]
+            taken = None if source == "deck" else _cards(source, revolution)
+            return Command(Op.DRAW, cards=taken, **common)
+        return Command(Op.DECLINE if kind == "decline" else Op.STOP, **common)
+    except BigTwoError as exc:
+        return Refusal("bad_cards", str(exc))
