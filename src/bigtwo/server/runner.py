@@ -11,7 +11,7 @@ lock. Computer players above the cheapest levels think in worker processes
 against the position it was made for. A table that fails part-way is rebuilt from its stored
 log. The runner must not apply a rule of the game (the service and the engine do), nor make,
 find or unload tables (the hub does, :mod:`bigtwo.server.hub`): it reaches the hub only
-through :class:`TableHost`.
+through :class:`RunnerHost`.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ MAX_FAULTS = 3  # commands in a row that failed part-way: the table is dropped u
 SNAPSHOT_SHARE = 50e-6  # seconds of snapshot-making at most per stored command, on average
 
 
-class TableHost(Protocol):
+class RunnerHost(Protocol):
     """What a runner needs of the hub that holds it (:class:`~bigtwo.server.hub.Hub`): the
     settings, the store, the computers' thinker, the limits and waiting seats of every
     table, the tables loaded, and a table rebuilt from its log or unloaded."""
@@ -95,7 +95,7 @@ class TableHost(Protocol):
 class TableRunner:
     """One table on the network: see the module docstring."""
 
-    def __init__(self, hub: TableHost, service: TableService) -> None:
+    def __init__(self, hub: RunnerHost, service: TableService) -> None:
         self.hub = hub
         self.service = service
         self.code = service.code
