@@ -22,7 +22,14 @@ Under the revolution expansion (preset ``revolution``) the table plays a
 :class:`~bigtwo.match.revolution.RevolutionMatch` (``revolution``; ``match`` stays None) with
 the same commands and checks, and more moves (``activate``, ``counter``, ``decline``,
 ``draw``, ``stop``); each of its actions reaches each seat as the engine lets that seat see
-it, and its counter window asks every other seat at once (see the section below).
+it, and its counter window asks every other seat at once (see :mod:`.revolution_flow`).
+
+:class:`TableService` is put together from one part per job, each in a module of its own over
+the state they share (:mod:`.base`): seats and presence (:mod:`.seats`), clocks
+(:mod:`.clocks`), computers and their thinking (:mod:`.thinking`), snapshots
+(:mod:`.snapshot`), the commands only a local table has (:mod:`.local_commands`), and each
+game's flow (:mod:`.bigtwo_flow`, :mod:`.revolution_flow`). This module keeps the table itself:
+its making and rebuilding, its questions, its event log, and the command dispatch.
 
 >>> from bigtwo.service.config import TableConfig, SeatConfig
 >>> seats = (SeatConfig(), SeatConfig("computer"), SeatConfig("computer"), SeatConfig("computer"))
