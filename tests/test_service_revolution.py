@@ -687,6 +687,41 @@ def test_a_revolution_snapshot_from_before_the_one_catalogue_still_thaws() -> No
     assert write_revolution_text(old.revolution) == write_revolution_text(t.revolution)
 
 
+def test_a_snapshot_names_the_tables_values_where_the_first_snapshots_did() -> None:
+    """A snapshot names the classes in it by module path: the table's own values (its status,
+    a seat and who controls it) keep ``bigtwo.service.table``, where the first snapshots
+    found them, so that the snapshots of every version (and the servers of a cluster that
+    run two versions at once) read each other's."""
+    from bigtwo.service.table import _SnapshotUnpickler
+
+    named: set[tuple[str, str]] = set()
+
+    class Reader(_SnapshotUnpickler):
+        def find_class(self, module: str, name: str) -> Any:
+            named.add((module, name))
+            return super().find_class(module, name)
+
+    t = revolution_table(seed=SCENARIO_SEED)
+    seat_person(t)
+    for _ in range(40):
+        t.submit(person_command(t), 0.0)
+    plain = TableService(TableConfig(seats=ONE_PERSON, seed=2, deals=1), "OLD")
+    plain.apply(Command(Op.JOIN, seat=0, name="Ann", token=hash_token("t")), 0.0)
+    plain.submit(Command(Op.READY, seat=0), 0.0)
+    for table in (t, plain):
+        Reader(io.BytesIO(zlib.decompress(table.freeze()))).load()
+    ours = {(module, name) for module, name in named if module.startswith("bigtwo.service")}
+    assert {"Seat", "Control", "TableStatus"} <= {
+        name for module, name in ours if module == "bigtwo.service.table"
+    }
+    assert {module for module, _ in ours} <= {
+        "bigtwo.service.table",
+        "bigtwo.service.commands",
+        "bigtwo.service.config",
+        "bigtwo.service.events",
+    }
+
+
 def test_an_action_id_names_one_action() -> None:
     """Retried, an id is applied once; used again for another move, it is refused."""
     t = revolution_table(seed=SCENARIO_SEED)

@@ -88,12 +88,6 @@ class ComputerSeat:
         self.humans: frozenset[int] | None = None
         self.last_ms = 0.0  # how long the last decision took
 
-    def __setstate__(self, state: tuple[None, dict[str, object]]) -> None:
-        # Seats pickled in snapshots from before the expansion's computers sat here had no game.
-        self.game = BIGTWO
-        for name, value in state[1].items():
-            setattr(self, name, value)
-
     @classmethod
     def of(cls, bot: Bot, seat: int, *, strict: bool = False) -> ComputerSeat:
         return cls(bot.name, seat, strict=strict, bot=bot)

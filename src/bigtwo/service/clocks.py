@@ -1,0 +1,185 @@
+"""Clocks: what is due, and when. The automatic command due now (a computer's move, a turn
+whose time ran out, a seat taken over or handed back, a seat nobody came to freed again, the
+next deal after the pause between deals), when to ask next, and the deadlines shown to players
+(a turn's timer, the pause between deals, a counter window's clock). It reads no clock of its
+own (its caller passes ``now``) and changes nothing: what it finds due is applied as a
+command like any other.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.revolution import Phase
+from .base import Control, Seat, TableState, TableStatus
+from .commands import By, Command, Op
+
+
+class Clocks(TableState):
+    """What is due when, and the deadlines players see."""
+
+    def clock(self, now: float) -> dict[str, Any] | None:
+        """The running clock, for people: a player's turn timer (``seat``, ``ms`` left), or
+        between deals the wait for the next one (``seat`` None, ``ms``, ``next_deal``)."""
+        window = self.counter_deadline()
+        if window is not None:
+            return {"seat": None, "ms": max(0, round((window - now) * 1000)), "counter": True}
+        turn = self.turn_deadline()
+        if turn is not None:
+            seat, at = turn
+            return {"seat": seat, "ms": max(0, round((at - now) * 1000))}
+        pause = self.pause_deadline()
+        if pause is not None:
+            deal, at = pause
+            return {"seat": None, "ms": max(0, round((at - now) * 1000)), "next_deal": deal}
+        return None
+
+    def due(self, now: float) -> Command | None:
+        """The automatic command due at ``now``, if any. A computer move of a level that
+        thinks elsewhere (``offload``) is never due here: see :meth:`think_request`."""
+        if self.status == TableStatus.WAITING:
+            return self._unclaimed(now)
+        if self.status != TableStatus.PLAYING:
+            return None
+        away = self.config.away_seconds
+        for s in self.seats:
+            if not s.human:
+                continue
+            if (
+                s.control == Control.PLAYER
+                and away is not None
+                and not s.connected
+                and s.away_since is not None
+                and now - s.away_since >= away
+            ):
+                return Command(Op.TAKEOVER, seat=s.number)
+            if s.control == Control.COMPUTER and s.connected:
+                return Command(Op.HANDBACK, seat=s.number)
+        if not self.player_connected():
+            return None
+        if self.between is not None:
+            pause = self.pause_deadline()
+            if self._everyone_said_next() or (pause is not None and now >= pause[1]):
+                return Command(Op.DEAL)
+            return None
+        if self.revolution is not None:
+            return self._revolution_due(now)
+        assert self.match is not None
+        seat = self.seats[self.match.deal.turn]
+        if seat.control != Control.PLAYER:
+            if now >= self.turn_started + self.config.computer_delay and not self._offloaded(seat):
+                return self._computer_move(seat)
+        elif (
+            self.config.turn_seconds is not None
+            and now >= self.turn_started + self.config.turn_seconds
+        ):
+            return self._timer_move(seat)
+        return None
+
+    def deadline(self) -> float | None:
+        """When :meth:`due` may next have something (None: only after a new command)."""
+        if self.status == TableStatus.WAITING:
+            grace = self.seat_grace
+            absent = [s.away_since for s in self._absent() if s.away_since is not None]
+            return min(absent) + grace if absent and grace is not None else None
+        if self.status != TableStatus.PLAYING or self.played_match() is None:
+            return None
+        times: list[float] = []
+        away = self.config.away_seconds
+        if away is not None:
+            times += [
+                s.away_since + away
+                for s in self.seats
+                if s.human
+                and s.control == Control.PLAYER
+                and not s.connected
+                and s.away_since is not None
+            ]
+        if self.player_connected():
+            pause = self.pause_deadline()
+            if pause is not None:
+                times.append(pause[1])
+            elif self.revolution is not None:
+                times += self._revolution_times()
+            elif self.between is None and self.match is not None:
+                seat = self.seats[self.match.deal.turn]
+                if seat.control != Control.PLAYER:
+                    if not self._offloaded(seat):
+                        times.append(self.turn_started + self.config.computer_delay)
+                elif self.config.turn_seconds is not None:
+                    times.append(self.turn_started + self.config.turn_seconds)
+        return min(times) if times else None
+
+    def _absent(self) -> list[Seat]:
+        """Before the match: taken seats with nobody connected to them."""
+        return [
+            s
+            for s in self.seats
+            if s.human and s.taken and not s.connected and s.away_since is not None
+        ]
+
+    def _unclaimed(self, now: float) -> Command | None:
+        """Before the match: free a seat whose player never came (or went) long enough ago."""
+        grace = self.seat_grace
+        if grace is None:
+            return None
+        for s in self._absent():
+            if s.away_since is not None and now - s.away_since >= grace:
+                reason = "away" if s.ever_connected else "never connected"
+                return Command(Op.LEAVE, seat=s.number, text=reason)
+        return None
+
+    def turn_deadline(self) -> tuple[int, float] | None:
+        """The seat to act and when its turn timer runs out, for clocks shown to players."""
+        if (
+            self.status != TableStatus.PLAYING
+            or self.config.turn_seconds is None
+            or self.between is not None
+        ):
+            return None
+        if self.revolution is not None:
+            deal = self.revolution.deal
+            if deal.over or deal.phase is Phase.COUNTER:
+                return None
+            seat = deal.turn
+        elif self.match is not None:
+            seat = self.match.deal.turn
+        else:
+            return None
+        if self.seats[seat].control != Control.PLAYER:
+            return None
+        return seat, self.turn_started + self.config.turn_seconds
+
+    def pause_deadline(self) -> tuple[int, float] | None:
+        """Between deals: the deal to come and when it starts at the latest (None: no limit)."""
+        seconds = self.config.between_deals_seconds
+        if self.status != TableStatus.PLAYING or self.between is None or seconds is None:
+            return None
+        return self.between, self.turn_started + seconds
+
+    def counter_deadline(self) -> float | None:
+        """When the open counter window's clock runs out (None: no window open)."""
+        if (
+            self.revolution is None
+            or self.status != TableStatus.PLAYING
+            or self.between is not None
+        ):
+            return None
+        if self.revolution.deal.phase is not Phase.COUNTER:
+            return None
+        options = self.rules.revolution
+        assert options is not None
+        return self.turn_started + options.counter_seconds
+
+    def _everyone_said_next(self) -> bool:
+        """Every player at the table (connected, in control of their seat) asked for the next
+        deal. Presence is not stored, so this only ever leads to a stored ``deal`` command."""
+        here = [s for s in self.seats if s.human and s.control == Control.PLAYER and s.connected]
+        return bool(here) and all(s.said_next for s in here)
+
+    def _timer_move(self, seat: Seat) -> Command:
+        """Out of time: pass, or at a lead play the cheapest legal play."""
+        assert self.match is not None
+        view = self.match.deal.view(seat.number)
+        cards = None if view.can_pass else view.legal[0].mask
+        return Command(Op.ACT, seat=seat.number, cards=cards, by=By.TIMER)
