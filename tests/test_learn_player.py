@@ -234,3 +234,35 @@ def test_the_shipped_bot_travels_to_other_processes_without_its_weights() -> Non
     own = LearnedNetwork.initial(Shape(8, 8, 8), seed=1)
     again = pickle.loads(pickle.dumps(LearnedBot(own)))
     assert again.network.shape == Shape(8, 8, 8)
+
+
+def test_the_search_with_learned_rollouts_plays_the_networks_move_in_every_seat() -> None:
+    """``ExpertBot(policy="learned")``: each seat of a rollout plays the network's move from
+    its own view of the simulated deal, and the network's move is the first candidate."""
+    from bigtwo.bots.expert import ExpertBot
+    from bigtwo.bots.learned import rollout_policy
+
+    ruleset = RuleSet.preset("charlesworth2018")
+    match = Match(ruleset, None, players=4, seed=11, deals=1)
+    view = match.view(match.deal.turn)
+    learned = LearnedBot()
+    bot = ExpertBot(policy="learned", rollouts=24)
+    assert bot.candidates(view)[0] == learned.choose(view, random.Random(0))
+    move = bot.choose(view, random.Random(3))
+    assert move is None or any(p.mask == move.mask for p in view.legal)
+    # The rollout policy is the network's choice for the seat to act, from that seat's view:
+    # on the real deal it is what the learned player chooses at the table, move for move.
+    policy = rollout_policy(view.scoring)
+    for _ in range(16):
+        seat = match.deal.turn
+        table_view = match.view(seat)
+        if not table_view.legal:
+            break
+        chosen = policy(match.deal)
+        assert chosen == learned.choose(table_view, random.Random(0))
+        if chosen is None:
+            match.pass_(seat)
+        else:
+            match.play(seat, chosen)
+    with pytest.raises(ValueError, match="'learned'"):
+        ExpertBot(policy="other")

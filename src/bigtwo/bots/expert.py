@@ -22,7 +22,11 @@ That is flat determinized Monte Carlo (``search="flat"``, the default). ``search
 grows a single-observer information-set tree instead (every seat choosing by UCB among the
 moves its world allows); in our measurements against the 2018 network it was no better for
 the same budget, so it stays an option. ``policy="fast"`` uses a cheaper rollout policy
-(about eight times the rollouts for the time, but weaker play inside them).
+(about eight times the rollouts for the time, but weaker play inside them), and
+``policy="learned"`` bigtwo's own network in every seat of the rollouts
+(:func:`~.learned.rollout_policy`), the network's own move first among the candidates: against
+three ``learned`` players its opponent model is then exact, so it shows what the search itself
+adds to a policy (``scripts/search_diagnostic.py``).
 
 The budget is a number of rollouts, so a seeded rng gives the same move every time; an
 optional time limit stops earlier (for hints). It never sees another seat's cards: the worlds
@@ -351,8 +355,8 @@ class ExpertBot(Bot):
     deal (both are deterministic budgets, sized for a median under 200 ms and a p99 well under
     a second on one core). ``time_limit``: seconds per decision,
     or None (the default) for a fixed, deterministic budget. ``candidates``: how many moves
-    are searched. ``search``: ``"flat"`` or ``"ismcts"``; ``policy``: ``"strong"`` or
-    ``"fast"`` rollouts; ``exploration``: the UCB constant of ``"ismcts"``; ``finalists``:
+    are searched. ``search``: ``"flat"`` or ``"ismcts"``; ``policy``: ``"strong"``,
+    ``"fast"`` or ``"learned"`` rollouts; ``exploration``: the UCB constant of ``"ismcts"``; ``finalists``:
     how many leading candidates the second half of a flat search keeps (0: all of them);
     ``recent``: weigh the worlds by the other seats' last ``recent`` choices (0: off).
     """
@@ -374,8 +378,10 @@ class ExpertBot(Bot):
         self.recent = recent
         self.max_steps = max_steps
         self.finalists = finalists
-        if search not in ("flat", "ismcts") or policy not in ("strong", "fast"):
-            raise ValueError("search is 'flat' or 'ismcts'; policy is 'strong' or 'fast'")
+        if search not in ("flat", "ismcts") or policy not in ("strong", "fast", "learned"):
+            raise ValueError(
+                "search is 'flat' or 'ismcts'; policy is 'strong', 'fast' or 'learned'"
+            )
         self.policy = policy
         self.search = search
         self.exploration = exploration
@@ -390,6 +396,10 @@ class ExpertBot(Bot):
     def _policy(self, scoring: Scoring) -> Policy:
         """The rollout policy for a deal scored by ``scoring`` (the strong one sheds points
         by it when a deal looks lost)."""
+        if self.policy == "learned":
+            from .learned import rollout_policy
+
+            return rollout_policy(scoring)
         return rollout_move if self.policy == "fast" else partial(strong_move, scoring=scoring)
 
     def decide(self, view: TableView, rng: random.Random) -> tuple[Play | None, str]:
@@ -562,6 +572,10 @@ class ExpertBot(Bot):
             elif all(m is None or m.mask != move.mask for m in out):
                 out.append(move)
 
+        if self.policy == "learned":
+            from .learned import LearnedBot
+
+            add(LearnedBot().choose(view, random.Random(0)))  # the rollouts' own move
         add(self._strong.decide(view)[0])
         if view.can_pass:
             add(None)

@@ -25,10 +25,15 @@ from . import register_bot
 from .base import Bot
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..engine.deal import Deal
     from ..engine.plays import Play
     from ..engine.rules import Rules
     from ..match.settings import Scoring
     from ..match.views import TableView
+
+    Policy = Callable[[Deal], Play | None]
 
 WEIGHTS = Path(__file__).with_name("learned.npz")
 """The shipped weights."""
@@ -70,6 +75,25 @@ class LearnedBot(Bot):
             return options[0]
         logits, _ = self.network.scores(encoder.encode(view), [index_of(play) for play in options])
         return options[int(np.argmax(logits))]
+
+
+def rollout_policy(scoring: Scoring, network: LearnedNetwork | None = None) -> Policy:
+    """The network's favourite move for whoever is to act in a simulated deal, from that
+    seat's view of it alone (the search's rollouts with the network in every seat; the table's
+    ``scoring`` is part of what the network reads)."""
+    net = network if network is not None else shipped_network()
+
+    def move(deal: Deal) -> Play | None:
+        view = deal.view(deal.turn)
+        options: list[Play | None] = [None] if view.can_pass else []
+        options.extend(view.legal)
+        if len(options) == 1:
+            return options[0]
+        encoder = encoder_for(view.rules, scoring)
+        logits, _ = net.scores(encoder.encode(view), [index_of(play) for play in options])
+        return options[int(np.argmax(logits))]
+
+    return move
 
 
 register_bot("learned", LearnedBot)
