@@ -23,6 +23,7 @@ from bigtwo.learn.train import (  # noqa: E402
     EXPORT,
     TrainConfig,
     Trainer,
+    normalised,
     ragged,
     segment_log_softmax,
 )
@@ -230,7 +231,40 @@ def test_the_schedules_anneal_the_rate_and_move_the_entropy_bonus(tmp_path: Path
     assert plain.rates() == (TINY.lr, TINY.entropy)
 
 
+def test_advantages_are_normalised_within_each_rule_set() -> None:
+    # palm's advantages are tens of times charlesworth2018's: normalised together, the
+    # second rule set's rows are all but flat; within each rule set, each has unit spread.
+    adv = torch.tensor([40.0, -20.0, 10.0, 0.5, -0.3, 0.1], dtype=torch.float64)
+    groups = torch.tensor([0, 0, 0, 1, 1, 1])
+    together = normalised(adv, None)
+    apart = normalised(adv, groups)
+    assert float(together[3:].std()) < 0.05
+    for g in (0, 1):
+        rows = apart[groups == g]
+        assert float(rows.mean()) == pytest.approx(0.0, abs=1e-9)
+        assert float(rows.std()) == pytest.approx(1.0, abs=1e-6)
+    assert torch.equal(normalised(adv[:1], None), adv[:1])  # one row is left as it is
+    lone = normalised(adv[:4], groups[:4])
+    assert float(lone[3]) == 0.5  # a rule set with one row in the minibatch
+
+
+def test_a_run_of_two_rule_sets_knows_each_rows_rule_set(tmp_path: Path) -> None:
+    config = dataclasses.replace(
+        TINY, rules=("palm", "charlesworth2018"), normalise="rules", eval_every=0, shards=2
+    )
+    trainer = Trainer.create(tmp_path / "run", config, device="cpu")
+    grouped = trainer.collect_grouped()
+    assert [g for g, _ in grouped] == [0, 0, 1, 1]
+    assert all(r.observations.shape[0] > 0 for _, r in grouped)
+    trainer.iterate()  # learns with the rule sets apart
+    assert np.isfinite(trainer.curves[-1].policy_loss) and np.isfinite(
+        trainer.curves[-1].value_loss
+    )
+
+
 def test_bad_settings_are_refused_in_words(tmp_path: Path) -> None:
+    with pytest.raises(LearningError, match="normalise is one of minibatch, rules"):
+        Trainer.create(tmp_path / "n", TrainConfig(normalise="everything"))
     with pytest.raises(LearningError, match="entropy_end needs schedule_deals"):
         Trainer.create(tmp_path / "e", TrainConfig(entropy_end=0.001))
     with pytest.raises(LearningError, match="deals must be at least 1"):

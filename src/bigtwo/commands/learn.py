@@ -96,6 +96,12 @@ def register_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         type=float,
         help="the entropy bonus at --schedule-deals deals, reached linearly from --entropy",
     )
+    train.add_argument(
+        "--normalise",
+        choices=("minibatch", "rules"),
+        default="minibatch",
+        help="advantages normalised over each minibatch, or within each rule set's rows",
+    )
     train.add_argument("--seed", type=int, default=0)
     train.add_argument("--eval-every", type=int, default=10, help="iterations between evaluations")
     train.add_argument("--eval-deals", type=int, default=200, help="arena deals an evaluation")
@@ -171,6 +177,7 @@ def _train(args: argparse.Namespace) -> int:
             entropy=args.entropy,
             schedule_deals=args.schedule_deals,
             entropy_end=args.entropy_end,
+            normalise=args.normalise,
             seed=args.seed,
             eval_every=args.eval_every,
             eval_deals=args.eval_deals,

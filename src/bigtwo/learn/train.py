@@ -41,6 +41,7 @@ from .actors import Actors, Shard, cut, split
 from .deal import players_of, ruleset_of
 from .vector import Rollout, SelfPlayRunner
 
+NORMALISE = ("minibatch", "rules")
 CHECKPOINT = "checkpoint.pt"
 CURVES = "curves.csv"
 PLOT = "curves.png"
@@ -86,6 +87,10 @@ class TrainConfig:
     # it, and the entropy bonus moves linearly from ``entropy`` to ``entropy_end``.
     schedule_deals: int = 0
     entropy_end: float | None = None
+    # How advantages are normalised: over each minibatch ("minibatch"), or within each rule
+    # set's rows of a minibatch ("rules"), so that one rule set's larger points (palm's are
+    # tens, charlesworth2018's a few) do not drown another's signal.
+    normalise: str = "minibatch"
 
     def shape(self) -> Shape:
         return Shape(self.hidden, self.action_hidden, self.embed, self.joint)
@@ -112,6 +117,8 @@ class TrainConfig:
             problems.append("joint cannot be negative")
         if self.eval_every < 0 or self.eval_deals < 0:
             problems.append("eval_every and eval_deals cannot be negative")
+        if self.normalise not in NORMALISE:
+            problems.append(f"normalise is one of {', '.join(NORMALISE)}")
         if self.schedule_deals < 0:
             problems.append("schedule_deals cannot be negative")
         if self.entropy_end is not None and not self.schedule_deals:
@@ -214,6 +221,7 @@ class Batch:
     logp: npt.NDArray[np.float32]
     advantages: npt.NDArray[np.float32]
     targets: npt.NDArray[np.float32]
+    groups: npt.NDArray[np.int64]  # each row's rule set, as its index in the run's rules
 
     def __len__(self) -> int:
         return int(self.actions.shape[0])
@@ -240,8 +248,13 @@ def advantages(
     return adv.astype(np.float32), (adv + values).astype(np.float32)
 
 
-def merge(rollouts: Sequence[Rollout], scale: float, lam: float) -> Batch:
+def merge(
+    rollouts: Sequence[Rollout], scale: float, lam: float, groups: Sequence[int] | None = None
+) -> Batch:
+    """One iteration's rollouts as one batch; ``groups`` gives each rollout's rule set (its
+    index in the run's rules; all 0 when not given)."""
     parts = [advantages(r, scale, lam) for r in rollouts]
+    groups = [0] * len(rollouts) if groups is None else list(groups)
     starts = []
     offset = 0
     for r in rollouts:
@@ -255,7 +268,24 @@ def merge(rollouts: Sequence[Rollout], scale: float, lam: float) -> Batch:
         logp=np.concatenate([r.extras["logp"] for r in rollouts]).astype(np.float32),
         advantages=np.concatenate([a for a, _ in parts]),
         targets=np.concatenate([t for _, t in parts]),
+        groups=np.concatenate(
+            [np.full(len(r), g, dtype=np.int64) for r, g in zip(rollouts, groups, strict=True)]
+        ),
     )
+
+
+def normalised(adv: torch.Tensor, groups: torch.Tensor | None) -> torch.Tensor:
+    """Advantages to mean 0 and standard deviation 1: over all rows, or within each group
+    of rows (``groups``: a rule set a row) separately. A group of one row is left as it is."""
+    if groups is None:
+        return (adv - adv.mean()) / (adv.std() + 1e-8) if len(adv) > 1 else adv
+    out = adv.clone()
+    for g in torch.unique(groups):
+        rows = groups == g
+        if int(rows.sum()) > 1:
+            part = adv[rows]
+            out[rows] = (part - part.mean()) / (part.std() + 1e-8)
+    return out
 
 
 @dataclass(slots=True)
@@ -416,16 +446,22 @@ class Trainer:
     def collect(self) -> list[Rollout]:
         """An iteration's deals, played by the actors with the current network: per runner,
         its share of the deals, cut in ``shards``."""
+        return [rollout for _, rollout in self.collect_grouped()]
+
+    def collect_grouped(self) -> list[tuple[int, Rollout]]:
+        """:meth:`collect`, each rollout with its rule set (its index in the run's rules)."""
         rules = len(self.config.rules)
         shares = split(self.config.deals, rules)
         if self.config.opponent:
             shares += split(self.config.opponent_deals, rules)
-        shards = [
-            Shard(runner, seeds, int(self.sampler.integers(1 << 62)))
-            for runner, n in zip(self.runners, shares, strict=True)
-            for seeds in cut(runner.draw(n), self.config.shards)
-        ]
-        return self.actors.play(self.model.export({}), shards)
+        shards: list[Shard] = []
+        groups: list[int] = []
+        for i, (runner, n) in enumerate(zip(self.runners, shares, strict=True)):
+            for seeds in cut(runner.draw(n), self.config.shards):
+                shards.append(Shard(runner, seeds, int(self.sampler.integers(1 << 62))))
+                groups.append(i % rules)
+        rollouts = self.actors.play(self.model.export({}), shards)
+        return list(zip(groups, rollouts, strict=True))
 
     def close(self) -> None:
         """Stop the actor processes (a later iteration starts them again)."""
@@ -463,8 +499,12 @@ class Trainer:
                 old = torch.from_numpy(batch.logp[rows]).to(dev)
                 adv = torch.from_numpy(batch.advantages[rows]).to(dev)
                 target = torch.from_numpy(batch.targets[rows]).to(dev)
-                if len(rows) > 1:
-                    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+                rule_sets = (
+                    torch.from_numpy(batch.groups[rows]).to(dev)
+                    if cfg.normalise == "rules"
+                    else None
+                )
+                adv = normalised(adv, rule_sets)
                 obs = obs_all[torch.from_numpy(rows).to(dev)]
                 h = self.model.state(obs)
                 logits = self.model.logits(obs, h, legal, row_of)
@@ -492,9 +532,15 @@ class Trainer:
     def iterate(self) -> Progress:
         """One iteration: play, learn, maybe evaluate, save."""
         start = time.perf_counter()
-        rollouts = self.collect()
+        grouped = self.collect_grouped()
+        rollouts = [rollout for _, rollout in grouped]
         cpu = time.process_time()  # the playing's CPU time is the rollouts', wherever they played
-        batch = merge(rollouts, self.config.reward_scale, self.config.gae_lambda)
+        batch = merge(
+            rollouts,
+            self.config.reward_scale,
+            self.config.gae_lambda,
+            [group for group, _ in grouped],
+        )
         figures = self.update(batch)
         self.iteration += 1
         self.total_deals += sum(len(r.points) for r in rollouts)
