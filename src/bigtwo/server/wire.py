@@ -21,7 +21,17 @@ from ..engine.errors import BigTwoError
 from ..engine.revolution_cards import parse as revolution_parse
 from ..service.commands import Command, Op
 
-# The client messages of the revolution expansion's moves (see protocol.ActivateMessage …).
+# The moves of a turn, in either game, and the table command each is.
+MOVES = {
+    "play": Op.ACT,
+    "pass": Op.ACT,
+    "activate": Op.ACTIVATE,
+    "counter": Op.COUNTER,
+    "decline": Op.DECLINE,
+    "draw": Op.DRAW,
+    "stop": Op.STOP,
+}
+# The moves only Big 2 RevolutioN has (see protocol.ActivateMessage …).
 REVOLUTION_MOVES = frozenset({"activate", "counter", "decline", "draw", "stop"})
 # The table settings a host's ``settings`` message sets.
 SETTINGS_FIELDS = ("turn_seconds", "away_seconds", "spectators", "spectator_chat")
@@ -71,21 +81,8 @@ def command_of(msg: Mapping[str, Any], sender: Sender) -> Command | Refusal | No
         if kind == "quit":
             return None
         return Refusal("not_seated", "Spectators cannot act at the table")
-    if kind in REVOLUTION_MOVES:
-        return _revolution_move(kind, msg, seat, sender.revolution)
-    if kind in ("play", "pass"):
-        wrong = _wrong_seat(msg, seat)
-        if wrong is not None:
-            return wrong
-        cards = None
-        if kind == "play":
-            try:
-                cards = _cards(msg["cards"], sender.revolution)
-            except BigTwoError as exc:
-                return Refusal("bad_cards", str(exc))
-            if not cards:
-                return Refusal("bad_cards", "Name the cards to play (or send 'pass')")
-        return Command(Op.ACT, seat=seat, cards=cards, id=msg["id"], seen=msg["v"])
+    if kind in MOVES:
+        return _move(kind, msg, seat, sender.revolution)
     if kind == "ready":
         return Command(Op.READY, seat=seat, ready=msg.get("ready", True))
     if kind == "next":
@@ -116,28 +113,29 @@ def _cards(text: str, revolution: bool) -> Mask:
     return parse_cards(text).mask
 
 
-def _revolution_move(
-    kind: str, msg: Mapping[str, Any], seat: int, revolution: bool
-) -> Command | Refusal:
-    """A move of the revolution expansion, as the command the table applies."""
+def _move(kind: str, msg: Mapping[str, Any], seat: int, revolution: bool) -> Command | Refusal:
+    """A move of a turn (``kind`` in :data:`MOVES`), as the command the table applies: the
+    cards it names (a play's, the Character card activated with the card an exchange gives,
+    the Q that counters, the Gathering card drawn; none for a pass, a draw from the deck, a
+    decline or a stop) and, for an exchange, the player it gives to."""
     wrong = _wrong_seat(msg, seat)
     if wrong is not None:
         return wrong
-    if not revolution:
+    if kind in REVOLUTION_MOVES and not revolution:
         return Refusal("bad_command", f"'{kind}' is a move of the revolution only")
-    common = {"seat": seat, "id": msg["id"], "seen": msg["v"]}
     try:
-        if kind == "activate":
+        cards: Mask | None = None
+        if kind == "play":
+            cards = _cards(msg["cards"], revolution)
+            if not cards:
+                return Refusal("bad_cards", "Name the cards to play (or send 'pass')")
+        elif kind in ("activate", "counter"):
             cards = _cards(msg["card"], revolution)
-            if msg.get("give"):
+            if kind == "activate" and msg.get("give"):
                 cards = Mask(cards | _cards(msg["give"], revolution))
-            return Command(Op.ACTIVATE, cards=cards, target=msg.get("target"), **common)
-        if kind == "counter":
-            return Command(Op.COUNTER, cards=_cards(msg["card"], revolution), **common)
-        if kind == "draw":
-            source = msg["source"]
-            taken = None if source == "deck" else _cards(source, revolution)
-            return Command(Op.DRAW, cards=taken, **common)
-        return Command(Op.DECLINE if kind == "decline" else Op.STOP, **common)
+        elif kind == "draw" and msg["source"] != "deck":
+            cards = _cards(msg["source"], revolution)
     except BigTwoError as exc:
         return Refusal("bad_cards", str(exc))
+    target = msg.get("target") if kind == "activate" else None
+    return Command(MOVES[kind], seat=seat, cards=cards, target=target, id=msg["id"], seen=msg["v"])
