@@ -5,6 +5,7 @@ rooms by default, and private rooms that need their invitation to be watched."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -175,8 +176,13 @@ async def test_private_rooms_are_watched_only_with_their_invitation() -> None:
         assert made["watch_link"].endswith(f"/r/{code}?invite={invite}")
         assert invite not in str(made["room"])  # the room itself never shows it
         assert code not in str((await http.get("/api/rooms")).json())
-        for body in ({"as": "spectator"}, {"as": "spectator", "invite": "guess"}):
-            refused = await http.post(f"/api/rooms/{code}/join", json=body)
+        guesses = ("guess", "é", "\U0001f600")  # letters outside ASCII too
+        for body in ({"as": "spectator"}, *({"as": "spectator", "invite": g} for g in guesses)):
+            refused = await http.post(
+                f"/api/rooms/{code}/join",
+                content=json.dumps(body),
+                headers={"content-type": "application/json"},
+            )
             assert refused.status_code == 403 and refused.json()["error"] == "not_invited"
             assert "private" in refused.json()["message"]
         watching = await http.post(

@@ -310,7 +310,10 @@ class Hub:
         config = runner.service.config
         if not config.spectators:
             raise Refused("no_spectators", "This table does not allow spectators")
-        if config.invite and not secrets.compare_digest(invite, config.invite):
+        # compared as bytes: compare_digest refuses text outside ASCII (a key typed or
+        # guessed with any letter must be refused in words, not fail)
+        given = invite.encode("utf-8", "replace")
+        if config.invite and not secrets.compare_digest(given, config.invite.encode("utf-8")):
             raise Refused(
                 "not_invited",
                 "This room is private: watch it with the invitation link one of its players shares",
