@@ -87,6 +87,10 @@ def play_out(t: TableService, now: float = 0.0, limit: int = 2000) -> list[Any]:
         ({"turn_seconds": "soon"}, "'turn_seconds' must be a number of seconds"),
         ({"seed": 5}, "does not accept a chosen seed"),
         ({"rules": {"colour": 1}}, "unknown option 'colour'"),
+        (
+            {"preset": "textbook", "rules": {"deals_per_game": 10000}},
+            "A room plays at most 1000 deals, not 10000",
+        ),
     ],
 )
 def test_bad_room_requests_say_what_is_wrong(request_: dict[str, Any], words: str) -> None:
@@ -104,6 +108,9 @@ def test_config_round_trips_and_hides_its_seed() -> None:
     assert TableConfig.from_json(json.loads(json.dumps(config.to_json()))) == config
     assert "seed" not in config.public_json()
     assert not table_config({}).seeded
+    # a room's own number of deals decides over the rules' length of a game
+    capped = table_config({"rules": {"deals_per_game": 10000}, "deals": 1000})
+    assert capped.deals == 1000
 
 
 # -- the lobby ------------------------------------------------------------------------------------

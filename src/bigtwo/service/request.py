@@ -195,6 +195,12 @@ def table_config(
         rules = RuleSet.preset(request.preset).replace(origin="rules", **request.rules)
     except BigTwoError as exc:
         raise ConfigError(str(exc)) from None
+    if request.deals is None and rules.match.deals_per_game > MAX_DEALS:
+        # the rules' own length of a game is bounded as a room's "deals" is
+        raise ConfigError(
+            f"A room plays at most {MAX_DEALS} deals, not {rules.match.deals_per_game} "
+            "(rules.deals_per_game)"
+        )
     levels = bot_names()
     if rules.rules.revolution is not None:  # the levels that play the expansion so far
         levels = bot_names("revolution")
