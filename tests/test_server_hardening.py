@@ -169,3 +169,23 @@ def test_serve_refuses_a_trusted_proxy_that_is_no_address(
 
     assert main(["serve", "--memory", "--trusted-proxy", "my-proxy.example"]) == 2
     assert "is not an address or a network" in capsys.readouterr().err
+
+
+def test_serve_refuses_a_port_it_cannot_listen_on_in_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A port out of range was uvicorn's traceback, and a port in use its own words."""
+    import socket
+
+    from bigtwo.cli import main
+
+    assert main(["serve", "--memory", "--port", "99999"]) == 2
+    assert "--port must be from 0 to 65535, not 99999" in capsys.readouterr().err
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--memory", "--port", str(port)]) == 2
+    assert f"port {port} on 127.0.0.1 is in use by another program" in capsys.readouterr().err
+    assert main(["serve", "--memory", "--host", "nowhere.invalid"]) == 2
+    assert "is not an address of this machine" in capsys.readouterr().err

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import ipaddress
 import json
 import os
@@ -235,6 +236,10 @@ def _serve(args: argparse.Namespace) -> int:
     if args.max_tables < 1:
         print("bigtwo serve: --max-tables must be at least 1", file=sys.stderr)
         return 2
+    unusable = _unusable_address(args.host, args.port)
+    if unusable:
+        print(f"bigtwo serve: {unusable}", file=sys.stderr)
+        return 2
     for proxy in args.trusted_proxy:
         try:
             ipaddress.ip_network(proxy, strict=False)
@@ -312,6 +317,33 @@ def _serve(args: argparse.Namespace) -> int:
     )
     uvicorn.Server(config).run()
     return 0
+
+
+def _unusable_address(host: str, port: int) -> str:
+    """Why the server could not listen on ``host``:``port``, in words ("" when it can): a
+    port out of range, an address this machine does not have, or a port another program
+    listens on. Checked before the server starts, so the words are bigtwo's own."""
+    import socket
+
+    if not 0 <= port <= 65535:
+        return f"--port must be from 0 to 65535, not {port}"
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError):
+        return f"--host {host!r} is not an address of this machine"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server sets it
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return (
+                    f"port {port} on {host} is in use by another program "
+                    "(another bigtwo server?): choose another with --port"
+                )
+            return f"cannot listen on {host}:{port} ({exc.strerror or exc})"
+    return ""
 
 
 # -- bench server ----------------------------------------------------------------------------
