@@ -61,6 +61,20 @@ async def test_every_answer_carries_the_security_headers(http: httpx.AsyncClient
         assert headers["referrer-policy"] == "no-referrer"
 
 
+async def test_only_the_browser_clients_files_are_served(http: httpx.AsyncClient) -> None:
+    """The web folder's README was served to anyone who asked for it."""
+    assert (await http.get("/README.md")).status_code == 404
+    assert (await http.get("/readme.MD")).status_code == 404
+    assert (await http.get("/")).status_code == 200
+    assert (await http.get("/index.html")).status_code == 200
+    assert (await http.get("/favicon.svg")).status_code == 200
+    page = (await http.get("/")).text
+    scripts = [part.split('"')[0] for part in page.split('src="')[1:]]
+    assert scripts and all(
+        (await http.get("/" + src.lstrip("/"))).status_code == 200 for src in scripts
+    )
+
+
 @pytest.mark.parametrize(
     "content_type",
     [None, "text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded",

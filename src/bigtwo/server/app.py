@@ -14,6 +14,7 @@ import contextlib
 import hmac
 import ipaddress
 import logging
+import os
 from collections.abc import AsyncIterator, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,19 @@ log = logging.getLogger(__name__)
 
 MAX_BODY = 16384  # bytes of an HTTP request body
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+# What the browser client is made of: the web folder's other files (its README) are not served.
+WEB_SUFFIXES = frozenset({".html", ".js", ".css", ".svg", ".png", ".ico", ".json", ".woff2"})
+
+
+class WebFiles(StaticFiles):
+    """The browser client's files: the web folder's, of the kinds a browser loads only."""
+
+    def lookup_path(self, path: str) -> tuple[str, os.stat_result | None]:
+        suffix = os.path.splitext(path)[1].lower()  # "" for a folder (its index.html)
+        if suffix and suffix not in WEB_SUFFIXES:
+            return "", None
+        return super().lookup_path(path)
+
 
 # HTTP status for each refusal code the lobby can meet.
 _STATUS = {
@@ -670,7 +684,7 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
         Route("/api/{rest:path}", api_not_found, methods=_EVERY_METHOD),
     ]
     if WEB_DIR.is_dir():
-        routes.append(Mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web"))
+        routes.append(Mount("/", WebFiles(directory=WEB_DIR, html=True), name="web"))
     middleware = [Middleware(Hardening)]
     if hub.cluster is not None:  # first: a table another node runs is answered there
         middleware.insert(0, Middleware(ClusterRouting, cluster=hub.cluster))
