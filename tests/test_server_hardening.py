@@ -61,6 +61,25 @@ async def test_every_answer_carries_the_security_headers(http: httpx.AsyncClient
         assert headers["referrer-policy"] == "no-referrer"
 
 
+async def test_a_broken_character_is_named_as_such(http: httpx.AsyncClient) -> None:
+    """A lone surrogate (sent escaped in JSON) was refused as text that was too long."""
+
+    async def post(path: str, body: dict[str, Any]) -> httpx.Response:
+        return await http.post(
+            path, content=json.dumps(body), headers={"content-type": "application/json"}
+        )
+
+    made = await post("/api/rooms", {"title": "Fri\ud800day"})
+    assert made.status_code == 422
+    assert made.json()["message"] == (
+        "'title' must be text of whole letters (it holds a broken character)"
+    )
+    room = await post("/api/rooms", {"seats": ["human", "computer", "computer", "computer"]})
+    joined = await post(f"/api/rooms/{room.json()['code']}/join", {"name": "An\ud800n"})
+    assert joined.status_code == 400
+    assert "'name' must be text of whole letters" in joined.json()["message"]
+
+
 async def test_only_the_browser_clients_files_are_served(http: httpx.AsyncClient) -> None:
     """The web folder's README was served to anyone who asked for it."""
     assert (await http.get("/README.md")).status_code == 404

@@ -138,6 +138,8 @@ def words(
         return f"{head} {str(loc[-1])[:40]!r} (known: {known})"
     if kind == "missing":
         return f"{_where(loc[:-1]) if len(loc) > 1 else subject} needs the field {loc[-1]!r}"
+    if kind == "string_unicode":  # text with a lone surrogate: no letter at all
+        return f"{_where(loc)} must be text of whole letters (it holds a broken character)"
     if kind in ("value_error", "assertion_error"):
         message = str(first.get("ctx", {}).get("error", first["msg"]))
         return f"{_where(loc)}: {message}" if loc else message
