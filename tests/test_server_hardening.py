@@ -61,6 +61,15 @@ async def test_every_answer_carries_the_security_headers(http: httpx.AsyncClient
         assert headers["referrer-policy"] == "no-referrer"
 
 
+async def test_oversized_headers_are_refused(http: httpx.AsyncClient) -> None:
+    """A request with 100 KB of headers was answered as any other."""
+    big = {"x-padding": "a" * 100_000}
+    refused = await http.get("/healthz", headers=big)
+    assert refused.status_code == 431 and refused.json()["error"] == "headers_too_large"
+    assert refused.headers["x-content-type-options"] == "nosniff"  # hardened all the same
+    assert (await http.get("/healthz", headers={"x-padding": "a" * 4000})).status_code == 200
+
+
 async def test_a_broken_character_is_named_as_such(http: httpx.AsyncClient) -> None:
     """A lone surrogate (sent escaped in JSON) was refused as text that was too long."""
 

@@ -113,15 +113,29 @@ SECURITY_HEADERS = (
 )
 
 
+# A browser's request carries a few kilobytes of headers: a larger one is refused (uvicorn
+# bounds them only when they arrive in pieces).
+MAX_HEADER_BYTES = 16 * 1024
+
+
 class Hardening:
-    """ASGI middleware: security headers on every HTTP answer. (That every POST body says it
-    is JSON is :func:`_read_json`'s check, made once the route is known.)"""
+    """ASGI middleware: security headers on every HTTP answer, and requests whose headers are
+    larger than :data:`MAX_HEADER_BYTES` refused (431; a WebSocket is closed before it opens).
+    (That every POST body says it is JSON is :func:`_read_json`'s check, made once the route
+    is known.)"""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        oversized = sum(len(k) + len(v) for k, v in scope.get("headers", [])) > MAX_HEADER_BYTES
+        if scope["type"] == "websocket":
+            if oversized:
+                await send({"type": "websocket.close", "code": 1008})
+                return
             await self.app(scope, receive, send)
             return
 
@@ -133,6 +147,14 @@ class Hardening:
                 message = {**message, "headers": [*headers, *SECURITY_HEADERS]}
             await send(message)
 
+        if oversized:
+            refusal = _error(
+                "headers_too_large",
+                f"The request's headers are too large (at most {MAX_HEADER_BYTES // 1024} KiB)",
+                431,
+            )
+            await refusal(scope, receive, send_hardened)
+            return
         await self.app(scope, receive, send_hardened)
 
 

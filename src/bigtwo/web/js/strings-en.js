@@ -327,6 +327,7 @@ export const STRINGS_EN = {
   "error.unknown_type": "The server does not know that message",
   "error.too_big": "That was too long for the server",
   "error.not_json": "The server takes only JSON requests",
+  "error.headers_too_large": "The request's headers are too large",
   "error.bad_request": "The server refused that request: some field is missing or out of range",
   "error.not_found": "The server has no such page",
   "error.not_allowed": "The server does not take that request there",

@@ -327,6 +327,7 @@ export const STRINGS_ZH = {
   "error.unknown_type": "伺服器不認識這則訊息",
   "error.too_big": "內容太長，伺服器不接受",
   "error.not_json": "伺服器只接受 JSON 請求",
+  "error.headers_too_large": "請求的標頭太大",
   "error.bad_request": "伺服器拒絕了這個請求：有欄位缺少或超出範圍",
   "error.not_found": "伺服器沒有這個頁面",
   "error.not_allowed": "伺服器在這裡不接受這種請求",
