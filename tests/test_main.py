@@ -38,3 +38,12 @@ def test_python_dash_m_bigtwo_lists_its_commands_and_refuses_bad_ones() -> None:
     bad = bigtwo("simulate", "--rules", "no-such-rules")
     assert bad.returncode == 2
     assert "no-such-rules" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_bigtwo_says_its_version() -> None:
+    from bigtwo import __version__
+
+    done = subprocess.run(
+        [sys.executable, "-m", "bigtwo", "--version"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0 and done.stdout == f"bigtwo {__version__}\n"

@@ -4,6 +4,7 @@ examples of RULES.md and the seeds."""
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -61,10 +62,12 @@ def test_preset_round_trips_through_plain_data(name: str) -> None:
     whole = RuleSet.preset(name)
     assert whole.rules == rules
     assert RuleSet.from_mapping(whole.to_mapping()) == whole
-    assert whole.describe().startswith(f"{name}: ")
-    # bigtwo rules show prints every option, of play and of the match
+    # bigtwo rules show writes every option, of play and of the match, as a rules file
+    # holds them: TOML that reads back as the same rules
+    assert RuleSet.from_toml(whole.to_toml()) == whole
+    written = tomllib.loads(whole.to_toml())
     for option in ("suit_order", "scoring", "deals_per_game", "autopass", "autopass_five"):
-        assert f"  {option} = " in whole.describe()
+        assert option in written
 
 
 def test_unknown_preset() -> None:

@@ -12,6 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from . import __version__
 from .engine.errors import BigTwoError
 
 # Each module has ``register(subparsers)`` adding its subcommands with ``set_defaults(run=...)``.
@@ -23,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="bigtwo",
         description="Big Two (Choi Dai Di, Pusoy Dos): play, simulate, serve and measure.",
     )
+    parser.add_argument("--version", action="version", version=f"bigtwo {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         try:

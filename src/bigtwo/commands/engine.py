@@ -72,7 +72,7 @@ def _rules_show(args: argparse.Namespace) -> int:
     else:
         print("bigtwo rules show: name a preset or give --file FILE")
         return 2
-    print(rules.describe())
+    print(rules.to_toml(), end="")
     return 0
 
 

@@ -229,22 +229,6 @@ class Rules:
         """The card whose holder leads the first deal, or None for 'lowest dealt card'."""
         return None if self.lead_card == "lowest" else int(Card.parse(self.lead_card))
 
-    def describe(self) -> str:
-        """Every option, one a line, for ``bigtwo rules show``."""
-        lines = [f"{self.name}: {self.source}".rstrip(": ")]
-        for key, value in self.to_mapping().items():
-            if key in ("name", "source"):
-                continue
-            lines += describe_option(key, value)
-        return "\n".join(lines)
-
-
-def describe_option(key: str, value: Any) -> list[str]:
-    """One option for ``bigtwo rules show``: the revolution table one sub-option a line."""
-    if key == "revolution" and isinstance(value, Mapping):
-        return [f"  revolution.{k} = {v}" for k, v in value.items()]
-    return [f"  {key} = {value}"]
-
 
 _OPTIONS = frozenset(f.name for f in dataclasses.fields(Rules))
 

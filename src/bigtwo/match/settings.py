@@ -22,8 +22,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import tomlkit
+
 from ..engine.errors import RulesError
-from ..engine.rules import Rules, describe_option, preset_data, read_rules_file, read_toml
+from ..engine.rules import Rules, preset_data, read_rules_file, read_toml
 
 PER_CARD = ("rank", "one", "none")
 
@@ -239,14 +241,10 @@ class RuleSet:
         """Every option, of play then of the match, as plain data (TOML-ready)."""
         return self.rules.to_mapping() | self.match.to_mapping()
 
-    def describe(self) -> str:
-        """Every option, one a line, for ``bigtwo rules show``."""
-        lines = [f"{self.name}: {self.source}".rstrip(": ")]
-        for key, value in self.to_mapping().items():
-            if key in ("name", "source"):
-                continue
-            lines += describe_option(key, value)
-        return "\n".join(lines)
+    def to_toml(self) -> str:
+        """Every option, of play then of the match, as a rules file writes them (``bigtwo
+        rules show``): TOML that :meth:`from_toml` reads back as these rules."""
+        return tomlkit.dumps(self.to_mapping())
 
 
 @cache
