@@ -376,6 +376,24 @@ async def test_history_page_and_export(tmp_path: Path) -> None:
         assert isinstance(app.screen, TableScreen)
 
 
+def test_the_history_is_exported_to_the_documents_folder_unless_told(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``make play`` then ``e`` wrote into the folder the game was started from (the
+    checkout)."""
+    from bigtwo.tui.app import default_export_dir
+
+    monkeypatch.delenv("BIGTWO_EXPORT_DIR", raising=False)
+    monkeypatch.setenv("XDG_DOCUMENTS_DIR", str(tmp_path / "Documents"))
+    monkeypatch.chdir(tmp_path)
+    app = BigTwoApp(db_path=tmp_path / "b.db", seed=1, delay=0)
+    assert app.export_dir == default_export_dir() == tmp_path / "Documents" / "bigtwo"
+    monkeypatch.setenv("BIGTWO_EXPORT_DIR", str(tmp_path / "mine"))
+    assert BigTwoApp(db_path=tmp_path / "b.db").export_dir == tmp_path / "mine"
+    chosen = BigTwoApp(db_path=tmp_path / "b.db", export_dir=tmp_path / "x").export_dir
+    assert chosen == tmp_path / "x"
+
+
 async def test_history_after_a_deal_shows_every_hand(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:

@@ -44,6 +44,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     play.add_argument("--watch", action="store_true", help="with --room: watch instead of playing")
     play.add_argument("--name", default="", help="your name at network tables")
+    play.add_argument(
+        "--export-dir",
+        metavar="DIR",
+        help="where the game history is exported (default: bigtwo in your documents folder, "
+        "or $BIGTWO_EXPORT_DIR)",
+    )
     play.set_defaults(run=_play)
     startup = bench_parser(sub).add_parser(
         "startup", help="the terminal game: wall time from start to a table that takes a key"
@@ -135,4 +141,5 @@ def _play(args: argparse.Namespace) -> int:
         room=args.room,
         watch=args.watch,
         name=args.name,
+        export_dir=args.export_dir,
     )

@@ -25,6 +25,7 @@ def run(
     room: str | None = None,
     watch: bool = False,
     name: str = "",
+    export_dir: str | Path | None = None,
 ) -> int:
     """Run the game until the player quits; the game in progress is kept for next time.
 
@@ -54,6 +55,7 @@ def run(
                 room=room,
                 watch=watch,
                 name=name,
+                export_dir=export_dir,
             )
             app.run()
     finally:

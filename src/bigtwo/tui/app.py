@@ -50,6 +50,18 @@ _SUITS_ASCII = str.maketrans({"♦": "d", "♣": "c", "♥": "h", "♠": "s"})
 _ASCII_KEYS = {"⏎": "Enter", "↑": "Up", "↓": "Down", "←": "Left", "→": "Right", "⌫": "Bksp"}
 
 
+def default_export_dir() -> Path:
+    """Where the game history is exported unless told otherwise: a ``bigtwo`` folder in the
+    player's documents folder (``$BIGTWO_EXPORT_DIR`` when set), never the folder the game
+    happened to be started from."""
+    chosen = os.environ.get("BIGTWO_EXPORT_DIR")
+    if chosen:
+        return Path(chosen).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_documents_dir()) / "bigtwo"
+
+
 class BigTwoApp(App[None]):
     """Big Two in the terminal, the Palm game's features and more."""
 
@@ -95,7 +107,7 @@ class BigTwoApp(App[None]):
         self.ascii_only = ascii_only
         self.delay_override = delay
         self.deals_override = deals
-        self.export_dir = Path(export_dir) if export_dir is not None else Path.cwd()
+        self.export_dir = Path(export_dir) if export_dir is not None else default_export_dir()
         self.clock = clock
         self.store = store
         self.storage: TuiStorage | None = None
