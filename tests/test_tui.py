@@ -433,7 +433,10 @@ async def test_ten_deals_then_high_score_entry(tmp_path: Path) -> None:
         text = screen_text(app)
         assert f"Final score after {deals} deals" in text
         assert "New high score" in text
-        await pilot.press("end", *["backspace"] * 12, *"Zoe", "enter")
+        await pilot.press("end", *["backspace"] * 12, *"Zoe", "enter")  # kept; still here
+        await pilot.pause()
+        assert isinstance(app.screen, FinalScore)
+        await pilot.press("enter")  # New game
         await pilot.pause()
         score = game.match.totals[0]
         assert isinstance(app.screen, TableScreen)
@@ -464,9 +467,18 @@ async def test_short_game_option_reaches_the_final_score(tmp_path: Path) -> None
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, FinalScore)
-        await pilot.press("enter")  # keep the name shown
+        await pilot.press("enter")  # keep the name shown: the final score stays
+        await pilot.pause()
+        assert isinstance(app.screen, FinalScore)
+        assert "Saved. Enter: a new game; F8: replay the game." in screen_text(app)
+        await pilot.press("enter")  # then a new game
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)
+    store = MatchStore(tmp_path / "bigtwo.db")
+    try:
+        assert len(store.high_scores()) == 1  # kept once, not again with the new game
+    finally:
+        store.close()
 
 
 # -- preferences, resume --------------------------------------------------------------------------

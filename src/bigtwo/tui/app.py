@@ -425,14 +425,20 @@ class BigTwoApp(App[None]):
             entries,
             deals=len(game.played.results),
             replay=lambda: self.replay_game(game),
+            save=self._keep_high_scores,
         )
         self.push_screen(final, self._after_final)
 
-    def _after_final(self, names: dict[int, str] | None) -> None:
+    def _keep_high_scores(self, names: dict[int, str]) -> None:
         game = self.game
         assert game is not None and self.storage is not None
-        for seat, name in (names or {}).items():
+        for seat, name in names.items():
             self.storage.add_high_score(game, seat, name)
+
+    def _after_final(self, names: dict[int, str] | None) -> None:
+        game = self.game
+        assert game is not None
+        self._keep_high_scores(names or {})
         self.attach(game.new_game())
 
     # -- hot seat ------------------------------------------------------------------------------

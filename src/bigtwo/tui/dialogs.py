@@ -196,15 +196,20 @@ class FinalScore(ModalScreen[dict[int, str]]):
         *,
         deals: int,
         replay: Callable[[], str] | None = None,
+        save: Callable[[dict[int, str]], None] | None = None,
     ) -> None:
         """``standings``: (name, total) best first; ``entries``: (seat, name, score) of each
         person who made the high-score list; ``replay``: open the game's replay (it answers
-        why not, in words, or "")."""
+        why not, in words, or ""); ``save``: keep the names entered on the high-score list
+        (called once, when Enter is pressed in the last name; the screen answers only the
+        names not saved so)."""
         super().__init__()
         self.standings = list(standings)
         self.entries = list(entries)
         self.deals = deals
         self.replay = replay
+        self.save = save
+        self.saved = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="final"):
@@ -242,16 +247,29 @@ class FinalScore(ModalScreen[dict[int, str]]):
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
+        """Enter in a name goes on to the next; in the last it keeps the names and stays on
+        the final score, where the buttons (a new game, the replay) are chosen."""
         inputs = list(self.query(Input))
         i = inputs.index(event.input)
         if i + 1 < len(inputs):
             inputs[i + 1].focus()
-        else:
-            self.dismiss(self._names())
+            return
+        if self.save is not None and not self.saved:
+            self.save(self._names())
+            self.saved = True
+            for field in inputs:
+                field.disabled = True
+        replay = "; F8: replay the game" if self.replay is not None else ""
+        self.query_one("#final-note", Static).update(f"Saved. Enter: a new game{replay}.")
+        self.query_one("#done", Button).focus()
+
+    def _answer(self) -> dict[int, str]:
+        """The names to keep: none when they were saved already."""
+        return {} if self.saved else self._names()
 
     @on(Button.Pressed, "#done")
     def _done(self) -> None:
-        self.dismiss(self._names())
+        self.dismiss(self._answer())
 
     @on(Button.Pressed, "#replay")
     def action_replay(self) -> None:
@@ -265,7 +283,7 @@ class FinalScore(ModalScreen[dict[int, str]]):
             self.dismiss({})
 
     def action_skip(self) -> None:
-        self.dismiss(self._names())
+        self.dismiss(self._answer())
 
 
 class Cover(Screen[None]):
