@@ -558,15 +558,41 @@ async def test_resume_after_quit(tmp_path: Path) -> None:
         assert "Your" in status(again)
         await take_turn(pilot, again)  # and play goes on
         await pilot.press("q")
-    # Declining starts a new game and stops offering the old one.
+    # Declining asks for the new game (the New game form, which warns that the game left is
+    # set aside); cancelling it asks again, and the game left stays until a new one starts.
     third = make_app(tmp_path)
     async with third.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(third.screen, ResumeOffer)
+        text = screen_text(third)
+        assert "Continue (Enter)" in text and "New game (N)" in text  # the keys are shown
+        assert third.focused is not None and third.focused.id == "yes"
+        await pilot.press("right")  # the arrows move between the buttons
+        assert third.focused is not None and third.focused.id == "no"
+        await pilot.press("left")
+        assert third.focused is not None and third.focused.id == "yes"
         await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(third.screen, NewGameForm)
+        await pilot.press("escape")  # not now: the offer again
+        await pilot.pause()
+        assert isinstance(third.screen, ResumeOffer)
+        await pilot.press("right", "enter")  # New game, by its button
+        await pilot.pause()
+        assert isinstance(third.screen, NewGameForm)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(third.screen, Confirm)
+        assert "set aside" in screen_text(third) and "deal 1 of 10" in screen_text(third)
+        await pilot.press("y")
         await pilot.pause()
         assert isinstance(third.screen, TableScreen)
         assert third.game is not None and not third.game.match.deal.actions
+    store = MatchStore(tmp_path / "bigtwo.db")
+    try:  # the game set aside is offered no more: only the new one is unfinished
+        assert len(store.unfinished()) == 1
+    finally:
+        store.close()
 
 
 # -- hot seat -------------------------------------------------------------------------------------

@@ -245,16 +245,35 @@ class BigTwoApp(App[None]):
         self.notify(message, title="Not saved", severity="error", timeout=8)
 
     def _resume(self, saved: Saved | SavedRevolution, yes: bool | None) -> None:
+        """The answer to the resume offer: the game left, or the New game form (the game
+        left is set aside only once a new one starts; the form's Cancel asks again)."""
         assert self.storage is not None
         game = self.storage.load(saved, clock=self.clock) if yes else None
         if game is not None:
             self.attach(game)
             return
+        if yes:  # it could not be read back: a new game, as nothing is left to continue
+            self._set_aside(saved)
+            self.start_game(self.new_setup())
+            return
+        from . import forms
+
+        def chosen(request: NewGameRequest | None) -> None:
+            if request is None:
+                self.push_screen(ResumeOffer(saved.summary()), lambda y: self._resume(saved, y))
+                return
+            self._set_aside(saved)
+            self._new_game_chosen(request)
+
+        left = saved.summary().split("\n", 1)[0]
+        self.push_screen(forms.NewGameForm(self.prefs, _levels(), playing=left), chosen)
+
+    def _set_aside(self, saved: Saved | SavedRevolution) -> None:
+        assert self.storage is not None
         if isinstance(saved, SavedRevolution):
             self.storage.forget_revolution()
         else:
             self.storage.abandon(saved.info.id)
-        self.start_game(self.new_setup())
 
     def new_setup(self, **changes: Any) -> GameSetup:
         return GameSetup.from_prefs(

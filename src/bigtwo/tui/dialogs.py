@@ -320,12 +320,16 @@ class Cover(Screen[None]):
 
 
 class ResumeOffer(ModalScreen[bool]):
-    """At start-up when a game was left unfinished: continue it, or start a new one."""
+    """At start-up when a game was left unfinished: continue it, or start a new one (the
+    app then asks which, with the New game form). The arrow keys move between the buttons,
+    and Enter presses the one in focus."""
 
     BINDINGS = [
         Binding("enter,y,c", "answer(True)", "Continue"),
         Binding("n,escape", "answer(False)", "New game"),
         Binding("q", "app.quit", "Quit"),  # leaves the game to be offered next time
+        Binding("left,up", "app.focus_previous", "Previous", show=False),
+        Binding("right,down", "app.focus_next", "Next", show=False),
     ]
     DEFAULT_CSS = """
     ResumeOffer { align: center middle; }
@@ -343,8 +347,8 @@ class ResumeOffer(ModalScreen[bool]):
             yield Label("Continue the game you left?", classes="title")
             yield Static(self.summary)
             with Horizontal(id="resume-buttons"):
-                yield Button("Continue", id="yes", compact=True, variant="primary")
-                yield Button("New game", id="no", compact=True)
+                yield Button("Continue (Enter)", id="yes", compact=True, variant="primary")
+                yield Button("New game (N)", id="no", compact=True)
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
