@@ -18,7 +18,7 @@ from bigtwo.store.matches import MatchStore
 from bigtwo.tui.app import BigTwoApp
 from bigtwo.tui.controller import GameSetup
 from bigtwo.tui.dialogs import Confirm, Cover, FinalScore, Menu, ResumeOffer, ScoreSheet
-from bigtwo.tui.forms import CustomDealForm, NewGameForm
+from bigtwo.tui.forms import Choice, CustomDealForm, NewGameForm
 from bigtwo.tui.pages import Page
 from bigtwo.tui.render import cards_plain as render_cards
 from bigtwo.tui.storage import GameOpenElsewhere, TableLock
@@ -453,6 +453,12 @@ async def test_new_game_chooses_the_deals_per_game(tmp_path: Path) -> None:
         form = app.screen
         assert isinstance(form, NewGameForm)
         assert "10 deals, as the rules say" in screen_text(app)
+        offered = [value for value, _ in form.query_one("#new-deals", Choice).options]
+        assert offered.count(0) == 1 and 10 not in offered  # ten deals offered once
+        levels = form.query_one("#new-level", Choice).options
+        codes = [code for code, _ in levels]
+        assert codes[:5] == ["random", "greedy", "classic-fair", "classic", "strong"]  # by strength
+        assert dict(levels)["classic"] == "Palm, sees every hand (classic)"
         deals = form.query_one("#new-deals")
         deals.focus()
         while deals.value != 3:  # type: ignore[attr-defined]

@@ -15,6 +15,7 @@ from typing import Any
 from textual.pilot import Pilot
 
 from bigtwo.bots import bot_names
+from bigtwo.bots.levels import by_strength
 from bigtwo.engine.revolution import Move, Phase
 from bigtwo.tui.app import BigTwoApp
 from bigtwo.tui.dialogs import Cover, ResumeOffer, ScoreSheet
@@ -247,7 +248,7 @@ async def test_new_game_form_offers_the_revolution(tmp_path: Path) -> None:
         await pilot.pause()
         level = form.query_one("#new-level")
         offered = [v for v, _ in level.options]  # type: ignore[attr-defined]
-        assert offered == list(bot_names("revolution"))
+        assert offered == by_strength(bot_names("revolution"))  # weakest first
         players = [v for v, _ in form.query_one("#new-players").options]  # type: ignore[attr-defined]
         assert players == [2, 3, 4]
         custom = [v for v, _ in form.query_one("#new-custom").options]  # type: ignore[attr-defined]

@@ -11,6 +11,7 @@ by its code name alone.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 
@@ -23,7 +24,8 @@ LEVELS: dict[str, Level] = {
     "random": Level("Beginner", "Plays any legal cards at random, and passes at random."),
     "greedy": Level("Easy", "Always plays its cheapest cards that beat the table."),
     "classic": Level(
-        "Palm", "Plays as the Palm game's computers did, and like them it sees every hand."
+        "Palm, sees every hand",
+        "Plays as the Palm game's computers did, and like them it sees every hand.",
     ),
     "classic-fair": Level(
         "Palm, fair", "Plays as the Palm game's computers, seeing only its own cards."
@@ -43,6 +45,32 @@ LEVELS: dict[str, Level] = {
         "Thinks ahead as the expert does, judging each outcome with bigtwo's own network (slower).",
     ),
 }
+
+
+# The levels from the weakest to the strongest, as the arena measured them (README, "Computer
+# players in the arena"): the order a player is offered them in.
+BY_STRENGTH = (
+    "random",
+    "greedy",
+    "classic-fair",
+    "classic",
+    "strong",
+    "learned",
+    "expert",
+    "guided",
+    "ppo2018-greedy",
+    "ppo2018",
+)
+
+
+def by_strength(codes: Iterable[str]) -> list[str]:
+    """Levels from the weakest to the strongest; any not measured (a newer one) last, by name.
+
+    >>> by_strength(["expert", "zany", "greedy", "strong"])
+    ['greedy', 'strong', 'expert', 'zany']
+    """
+    known = {code: i for i, code in enumerate(BY_STRENGTH)}
+    return sorted(codes, key=lambda c: (known.get(c, len(known)), c))
 
 
 def level_label(code: str) -> str:

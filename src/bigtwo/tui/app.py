@@ -795,9 +795,11 @@ def revolution_sheet_note(text: Text, game: GameController) -> Text:
 
 
 def _levels() -> list[str]:
+    """The computer levels a player may choose, from the weakest to the strongest."""
     from ..bots import bot_names
+    from ..bots.levels import by_strength
 
-    return bot_names()
+    return by_strength(bot_names())
 
 
 def _open_store(path: str | Path | None, report: Callable[[str], None]) -> MatchStore:

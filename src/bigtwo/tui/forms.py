@@ -385,7 +385,7 @@ def _deal_options(rules_name: str) -> list[tuple[int, str]]:
     """Deals per game: the rule set's own number first, then the usual lengths."""
     own = RuleSet.preset(rules_name).match.deals_per_game
     return [(0, f"{count(own, 'deal')}, as the rules say")] + [
-        (n, count(n, "deal")) for n in DEALS_CHOICES if n
+        (n, count(n, "deal")) for n in DEALS_CHOICES if n and n != own
     ]
 
 

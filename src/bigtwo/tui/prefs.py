@@ -29,8 +29,9 @@ def levels_for(rules: str, levels: Sequence[str]) -> list[str]:
     if Rules.preset(rules).revolution is None:
         return list(levels)
     from ..bots import bot_names
+    from ..bots.levels import by_strength
 
-    return list(bot_names("revolution"))
+    return by_strength(bot_names("revolution"))
 
 
 def playing_level(rules: str, level: str) -> str:
