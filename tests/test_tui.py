@@ -521,7 +521,11 @@ async def test_preferences_persist_across_restarts(tmp_path: Path) -> None:
         await pilot.pause()
         assert again.prefs.speed == "fast" and again.prefs.names[1] == "Dora"
         if isinstance(again.screen, ResumeOffer):
-            await pilot.press("n")
+            await pilot.press("n")  # a new game: its form, then its warning
+            await pilot.pause()
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            await pilot.press("y")
             await pilot.pause()
         cards = hand(again).cards
         assert [c & 3 for c in cards] == sorted(c & 3 for c in cards)  # sorted by suit
