@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from ..engine.errors import BigTwoError
 from ..engine.rules import expansion_preset_names, preset_names
@@ -28,6 +28,7 @@ from .errors import RecordError
 from .settings import RuleSet
 
 _INT = re.compile(r"-?\d+")
+Hand = TypeVar("Hand", bound=int)  # a hand's cards as a mask, of either game
 JSON_HEADER = "{"  # what header_word answers for a record in the JSON form
 
 
@@ -77,7 +78,7 @@ def seat_lines(names: Sequence[str]) -> list[str]:
     return [f"seat {seat} {name}" for seat, name in enumerate(names)]
 
 
-def deal_lines(number: int, hands: Sequence[int], cards: Callable[[int], str]) -> list[str]:
+def deal_lines(number: int, hands: Sequence[Hand], cards: Callable[[Hand], str]) -> list[str]:
     """A deal's first lines: its number, then every seat's dealt cards (``cards`` writes them)."""
     return [f"deal {number}", *(f"hand {seat} {cards(hand)}" for seat, hand in enumerate(hands))]
 
