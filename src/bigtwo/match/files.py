@@ -11,18 +11,28 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from .errors import ExportError, RecordError
 
+T = TypeVar("T")
 
-def read_bytes(path: str | Path) -> bytes:
-    """A record file's bytes; a file that cannot be read raises a RecordError naming it."""
+
+def read_record_file(path: str | Path, read: Callable[[bytes], T]) -> T:
+    """What ``read`` makes of a record file's bytes; a file that cannot be read, or whose
+    record ``read`` refuses, raises a RecordError naming the file."""
     p = Path(path)
     try:
-        return p.read_bytes()
+        raw = p.read_bytes()
     except OSError as exc:
         raise RecordError(str(p), f"cannot read the record: {exc.strerror or exc}") from None
+    try:
+        return read(raw)
+    except RecordError as exc:
+        where = f"{p}: {exc.where}" if exc.where else str(p)
+        raise RecordError(where, exc.reason, exc.line) from None
 
 
 def write_atomic(path: str | Path, text: str, *, what: str = "the file") -> Path:

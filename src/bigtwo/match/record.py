@@ -26,13 +26,12 @@ from pathlib import Path
 from ..engine.cards import card_text
 from ..engine.views import Action
 from .errors import ExportError, RecordError
-from .files import read_bytes, write_atomic
+from .files import read_record_file, write_atomic
 from .match import Change, Match
 from .record_common import (
     deal_lines,
     decode,
     format_seconds,
-    in_file,
     on_off,
     opening_lines,
     rules_data,
@@ -174,8 +173,4 @@ def read_record(text: str | bytes) -> Match:
 
 def read_file(path: str | Path) -> Match:
     """Replay the record in a file; errors name the file."""
-    raw = read_bytes(path)
-    try:
-        return read_record(raw)
-    except RecordError as exc:
-        raise in_file(Path(path), exc) from None
+    return read_record_file(path, read_record)

@@ -223,9 +223,3 @@ class Header:
         if sorted(self.names) != list(range(count)):
             raise RecordError("", f"the seats must be numbered 0 to {count - 1}")
         return [self.names[s] for s in range(count)]
-
-
-def in_file(path: object, error: RecordError) -> RecordError:
-    """The error again, naming the file it was read from."""
-    where = f"{path}: {error.where}" if error.where else str(path)
-    return RecordError(where, error.reason, error.line)

@@ -27,9 +27,9 @@ from typing import Any
 
 from . import record, revolution_record
 from .errors import ExportError, RecordError
-from .files import read_bytes, write_atomic
+from .files import read_record_file, write_atomic
 from .match import Match
-from .record_common import JSON_HEADER, decode, header_word, in_file
+from .record_common import JSON_HEADER, decode, header_word
 from .record_json import parse_json
 from .revolution import RevolutionMatch
 
@@ -138,11 +138,7 @@ def read_game(text: str | bytes) -> Game:
 
 def read_game_file(path: str | Path) -> Game:
     """Replay the record in a file, of either game; errors name the file."""
-    raw = read_bytes(path)
-    try:
-        return read_game(raw)
-    except RecordError as exc:
-        raise in_file(Path(path), exc) from None
+    return read_record_file(path, read_game)
 
 
 # -- writing -------------------------------------------------------------------------------------
