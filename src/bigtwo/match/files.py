@@ -17,10 +17,10 @@ from typing import TypeVar
 
 from .errors import ExportError, RecordError
 
-T = TypeVar("T")
+_Made = TypeVar("_Made")
 
 
-def read_record_file(path: str | Path, read: Callable[[bytes], T]) -> T:
+def read_record_file(path: str | Path, read: Callable[[bytes], _Made]) -> _Made:
     """What ``read`` makes of a record file's bytes; a file that cannot be read, or whose
     record ``read`` refuses, raises a RecordError naming the file."""
     p = Path(path)

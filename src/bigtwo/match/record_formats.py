@@ -30,7 +30,7 @@ from .errors import ExportError, RecordError
 from .files import read_record_file, write_atomic
 from .match import Match
 from .record_common import JSON_HEADER, decode, header_word
-from .record_json import parse_json
+from .record_json import json_record_data
 from .revolution import RevolutionMatch
 
 Game = Match | RevolutionMatch  # a match of either game
@@ -128,7 +128,7 @@ def read_game(text: str | bytes) -> Game:
     if header_word(text) != JSON_HEADER:
         text = decode(text)
         return format_of(text).read_text(text)
-    data = parse_json(text)
+    data = json_record_data(text)
     name = data.get("format") if isinstance(data, dict) else None
     chosen = RECORD_FORMATS.get(name, BIGTWO_RECORD) if isinstance(name, str) else BIGTWO_RECORD
     if chosen.read_data is None:
@@ -156,12 +156,12 @@ def write_game_file(game: Game, path: str | Path, *, form: str = "text") -> Path
     return write_atomic(path, write_game(game, form=form), what="the record")
 
 
-def header_lines(game: Game) -> list[str]:
+def game_header_lines(game: Game) -> list[str]:
     """The header of a match's record (the store keeps it once)."""
     return format_for(game).header_lines(game)
 
 
-def body_lines(game: Game, from_deal: int) -> list[str]:
+def game_body_lines(game: Game, from_deal: int) -> list[str]:
     """The record's lines of the deals from ``from_deal`` on (a deal's lines, once written,
     never change: the deal in play only gains lines, and its result comes last; a 52-card
     deal's time is written once the next deal has begun)."""

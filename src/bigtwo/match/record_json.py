@@ -80,7 +80,7 @@ def write_json(match: Match, *, indent: int | None = 1) -> str:
 
 def read_json(text: str | bytes | Mapping[str, Any]) -> Match:
     """Replay a JSON record (text, or already-parsed data) into a match."""
-    return replay(_json_lines(parse_json(text)))
+    return replay(_json_lines(json_record_data(text)))
 
 
 def from_data(data: Mapping[str, Any]) -> Match:
@@ -88,7 +88,7 @@ def from_data(data: Mapping[str, Any]) -> Match:
     return read_json(data)
 
 
-def parse_json(text: str | bytes | Mapping[str, Any]) -> Any:
+def json_record_data(text: str | bytes | Mapping[str, Any]) -> Any:
     """The data of a JSON record (text, or data already parsed)."""
     if isinstance(text, Mapping):
         return text
