@@ -29,9 +29,11 @@ from .errors import ExportError, RecordError
 from .files import read_record_file, write_atomic
 from .match import Change, Match
 from .record_common import (
+    JSON_HEADER,
     deal_lines,
     decode,
     format_seconds,
+    header_word,
     on_off,
     opening_lines,
     rules_data,
@@ -164,11 +166,8 @@ def read_text(text: str | bytes) -> Match:
 
 
 def read_record(text: str | bytes) -> Match:
-    """Replay a record in either form, telling them apart by the first character."""
-    head = text.lstrip()[:1]
-    if head in ("{", b"{"):
-        return read_json(text)
-    return read_text(text)
+    """Replay a record of this game in either form, telling them apart by the header."""
+    return read_json(text) if header_word(text) == JSON_HEADER else read_text(text)
 
 
 def read_file(path: str | Path) -> Match:

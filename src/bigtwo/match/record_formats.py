@@ -41,18 +41,6 @@ def _no_json(game: Game) -> str:
     raise ExportError("A game of Big 2 RevolutioN is written as a text record only")
 
 
-def _revolution_header(game: Game) -> list[str]:
-    text = revolution_record.write_revolution_text(_revolution(game))
-    return text.split("\n\n", 1)[0].splitlines()
-
-
-def _revolution_body(game: Game, from_deal: int) -> list[str]:
-    text = revolution_record.write_revolution_text(_revolution(game))
-    lines = [line for line in text.splitlines() if line]
-    start = next((i for i, line in enumerate(lines) if line == f"deal {from_deal}"), len(lines))
-    return lines[start:]
-
-
 def _revolution(game: Game) -> RevolutionMatch:
     if not isinstance(game, RevolutionMatch):
         raise TypeError("not a game of Big 2 RevolutioN")
@@ -102,8 +90,8 @@ REVOLUTION_RECORD = RecordFormat(
     read_data=None,
     write_text=lambda game: revolution_record.write_revolution_text(_revolution(game)),
     write_json=_no_json,
-    header_lines=_revolution_header,
-    body_lines=_revolution_body,
+    header_lines=lambda game: revolution_record.revolution_header_lines(_revolution(game)),
+    body_lines=lambda game, deal: revolution_record.revolution_body_lines(_revolution(game), deal),
     keeps_time=False,
 )
 # The formats by the word a record begins with (and by the game a match plays).

@@ -62,14 +62,8 @@ def revolution_positions(match: RevolutionMatch) -> list[str]:
     """Every position of every hand so far, each as text with every hand face up: the
     start of each hand, then one after each action (what ``bigtwo replay`` steps through)."""
     out: list[str] = []
-    hands: list[tuple[int, tuple[int, ...], tuple[int, ...], Sequence[RevolutionAction]]] = [
-        (r.number, r.dealt, r.deck, r.actions) for r in match.results
-    ]
-    if len(match.results) < match.deal_number:
-        d = match.deal
-        hands.append((match.deal_number, d.dealt, d.deck, tuple(d.actions)))
     rules = match.ruleset.rules
-    for number, dealt, deck, actions in hands:
+    for number, dealt, deck, actions in match.played_hands():
         deal = RevolutionDeal(rules, dealt, deck=deck)
         out.append(_position(deal, match.names, number, "the hand begins"))
         for action in actions:

@@ -24,8 +24,6 @@ not read 52-card records or touch files.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ..engine.errors import BigTwoError
 from ..engine.revolution import Move, RevolutionAction
 from ..engine.revolution_cards import card_symbol, ids, parse, parse_card, starred_text
@@ -74,7 +72,16 @@ def record_line(action: RevolutionAction) -> str:
 
 
 def write_revolution_text(match: RevolutionMatch) -> str:
-    """The match so far as a record: every hand, the one in play last."""
+    """The match so far as a record: every hand, the one in play last, each after a blank
+    line."""
+    lines = revolution_header_lines(match)
+    for hand in _hand_lines(match):
+        lines += ["", *hand]
+    return "\n".join(lines) + "\n"
+
+
+def revolution_header_lines(match: RevolutionMatch) -> list[str]:
+    """The record's header: format, rules, deals, seed and seats."""
     lines = opening_lines(
         REVOLUTION_FORMAT,
         REVOLUTION_VERSION,
@@ -83,16 +90,21 @@ def write_revolution_text(match: RevolutionMatch) -> str:
         match.deals,
         match.seed,
     )
-    lines += seat_lines(match.names)
-    hands: list[tuple[int, Sequence[int], Sequence[int], Sequence[RevolutionAction]]] = [
-        (r.number, r.dealt, r.deck, r.actions) for r in match.results
-    ]
-    if len(match.results) < match.deal_number:
-        d = match.deal
-        hands.append((match.deal_number, d.dealt, d.deck, d.actions))
+    return lines + seat_lines(match.names)
+
+
+def revolution_body_lines(match: RevolutionMatch, from_deal: int = 1) -> list[str]:
+    """The record's lines of the hands from ``from_deal`` on, without blank lines (a hand's
+    lines, once written, never change: the hand in play only gains lines)."""
+    return [line for hand in _hand_lines(match)[from_deal - 1 :] for line in hand]
+
+
+def _hand_lines(match: RevolutionMatch) -> list[list[str]]:
+    """Each hand's lines: its cards and deck, its actions and, once over, its result."""
+    out: list[list[str]] = []
     totals = [0] * match.players
-    for number, dealt, deck, actions in hands:
-        lines += ["", *deal_lines(number, dealt, _cards)]
+    for number, dealt, deck, actions in match.played_hands():
+        lines = deal_lines(number, dealt, _cards)
         lines.append("deck " + " ".join(starred_text(c) for c in deck))
         lines += [record_line(a) for a in actions]
         if number <= len(match.results):
@@ -103,7 +115,8 @@ def write_revolution_text(match: RevolutionMatch) -> str:
                 f"winner {result.winner}",
                 *score_lines(result.points, totals),
             ]
-    return "\n".join(lines) + "\n"
+        out.append(lines)
+    return out
 
 
 def read_revolution_text(text: str | bytes) -> RevolutionMatch:
