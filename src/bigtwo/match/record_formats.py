@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..engine.rules import BIGTWO, REVOLUTION
 from . import record, revolution_record
 from .errors import ExportError, RecordError
 from .files import read_record_file, write_atomic
@@ -72,7 +73,7 @@ class RecordFormat:
 
 BIGTWO_RECORD = RecordFormat(
     header=record.FORMAT,
-    game="bigtwo",
+    game=BIGTWO,
     read_text=record.read_text,
     read_data=record.read_json,
     write_text=lambda game: record.write_text(_bigtwo(game)),
@@ -85,7 +86,7 @@ BIGTWO_RECORD = RecordFormat(
 )
 REVOLUTION_RECORD = RecordFormat(
     header=revolution_record.REVOLUTION_FORMAT,
-    game="revolution",
+    game=REVOLUTION,
     read_text=revolution_record.read_revolution_text,
     read_data=None,
     write_text=lambda game: revolution_record.write_revolution_text(_revolution(game)),
