@@ -16,12 +16,8 @@ from bigtwo.engine.revolution import Move
 from bigtwo.engine.revolution_cards import parse
 from bigtwo.match.errors import RecordError
 from bigtwo.match.revolution import RevolutionMatch
-from bigtwo.match.revolution_record import (
-    history_lines,
-    read_revolution_text,
-    revolution_positions,
-    write_revolution_text,
-)
+from bigtwo.match.revolution_history import history_lines, revolution_positions
+from bigtwo.match.revolution_record import read_revolution_text, write_revolution_text
 from bigtwo.match.scoring import score_revolution_hand
 from bigtwo.match.settings import RuleSet
 
@@ -123,7 +119,7 @@ def test_a_known_hand_records_every_activation_counter_decline_and_draw() -> Non
 
 
 def history_lines_of(match: RevolutionMatch) -> list[str]:
-    from bigtwo.match.revolution_record import describe_action
+    from bigtwo.match.revolution_history import describe_action
 
     return [describe_action(a, match.names) for a in match.deal.actions]
 

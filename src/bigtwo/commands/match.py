@@ -15,7 +15,7 @@ from typing import TextIO
 
 from ..autoplay import play_out
 from ..engine.errors import BigTwoError
-from ..match import revolution_record
+from ..match import revolution_history
 from ..match.history import (
     export_history,
     match_history,
@@ -25,7 +25,7 @@ from ..match.history import (
     signed,
 )
 from ..match.match import Match
-from ..match.record import FORMATS, read_file, write_file, write_json, write_text
+from ..match.record_formats import FORMS, Game, read_game_file, write_game, write_game_file
 from ..match.revolution import RevolutionMatch
 from ..match.settings import RuleSet
 from ..store.matches import MatchStore
@@ -44,7 +44,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     simulate.add_argument("--deals", type=int, help="deals to play (default: the rules' game)")
     simulate.add_argument("--seed", default="1", help="the seed for the deals and the bots")
     simulate.add_argument("--out", help="write the record here (default: print it)")
-    simulate.add_argument("--format", choices=FORMATS, default="text")
+    simulate.add_argument("--format", choices=FORMS, default="text")
     simulate.add_argument(
         "--save", action="store_true", help="also store the match in the database"
     )
@@ -83,7 +83,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     check.set_defaults(run=_record_check)
     convert = rec_sub.add_parser("convert", help="write a record in the other form")
     convert.add_argument("file")
-    convert.add_argument("--format", choices=FORMATS, default="json")
+    convert.add_argument("--format", choices=FORMS, default="json")
     convert.add_argument("--out", help="write here (default: print)")
     convert.set_defaults(run=_record_convert)
 
@@ -130,16 +130,8 @@ def _simulate(args: argparse.Namespace) -> int:
     finally:
         if store:
             store.close()
-    if args.out:
-        write_file(match, args.out, format=args.format)
-        totals = ", ".join(
-            f"{n} {signed(t)}" for n, t in zip(match.names, match.totals, strict=True)
-        )
-        saved = f" (match {match_id} in the database)" if store else ""
-        print(f"Wrote {args.out}: {len(match.results)} deals, totals {totals}{saved}")
-    else:
-        sys.stdout.write(write_text(match) if args.format == "text" else write_json(match))
-    return 0
+    saved = f" (match {match_id} in the database)" if store else ""
+    return _write_simulated(match, args, saved)
 
 
 def _simulate_revolution(args: argparse.Namespace, rules: RuleSet, levels: list[str]) -> int:
@@ -156,15 +148,16 @@ def _simulate_revolution(args: argparse.Namespace, rules: RuleSet, levels: list[
     seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
     match = RevolutionMatch(rules, names, players=len(levels), seed=seed, deals=args.deals)
     play_revolution_match(match, bots, seed)
-    text = revolution_record.write_revolution_text(match)
+    return _write_simulated(match, args)
+
+
+def _write_simulated(game: Game, args: argparse.Namespace, saved: str = "") -> int:
+    """Write a simulated match's record to ``--out`` (and say so), else print it."""
     if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
-        totals = ", ".join(
-            f"{n} {signed(t)}" for n, t in zip(match.names, match.totals, strict=True)
-        )
-        print(f"Wrote {args.out}: {len(match.results)} deals, totals {totals}")
+        write_game_file(game, args.out, form=args.format)
+        print(f"Wrote {args.out}: {len(game.results)} deals, totals {_totals(game)}{saved}")
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(write_game(game, form=args.format))
     return 0
 
 
@@ -215,25 +208,13 @@ def _duration(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}"
 
 
-def _revolution_file(path: str | None) -> RevolutionMatch | None:
-    """The match of a Big 2 RevolutioN record file, or None for any other argument."""
-    if path is None or not Path(path).is_file():
-        return None
-    try:
-        head = Path(path).read_text(encoding="utf-8", errors="replace")[:4096]
-    except OSError:
-        return None
-    if not revolution_record.is_revolution_record(head):
-        return None
-    return revolution_record.read_revolution_file(path)
-
-
 def _history(args: argparse.Namespace) -> int:
-    revolution = _revolution_file(args.match)
-    if revolution is not None:
+    match = _find_match(args)
+    if isinstance(match, RevolutionMatch):
+        revolution = match
         lines = [f"{revolution.ruleset.name}: {', '.join(revolution.names)}"]
         for result in revolution.results:
-            lines += revolution_record.history_lines(result, revolution.names)
+            lines += revolution_history.history_lines(result, revolution.names)
         text = "\n".join(lines) + "\n"
         if args.export:
             Path(args.export).write_text(text, encoding="utf-8")
@@ -241,7 +222,6 @@ def _history(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(text)
         return 0
-    match = _find_match(args)
     if args.export:
         path = export_history(match, args.export)
         deals = f"{match.deal_number} deal" + ("s" if match.deal_number != 1 else "")
@@ -251,64 +231,66 @@ def _history(args: argparse.Namespace) -> int:
     return 0
 
 
-def _find_match(args: argparse.Namespace) -> Match:
+def _find_match(args: argparse.Namespace) -> Game:
+    """The match of a record file, else the stored match of that id (or the latest)."""
     given = args.match
     if given is not None and not given.isdigit():
-        return read_file(given)
+        return read_game_file(given)
     if given is not None and Path(given).is_file():
-        return read_file(given)
+        return read_game_file(given)
     with _open_store(args) as store:
         if given is None:
             latest = store.matches(limit=1)
             if not latest:
                 raise BigTwoError(f"No match is stored in {store.path} yet")
-            return store.load_match(latest[0].id)
-        return store.load_match(int(given))
+            return store.load_game(latest[0].id)
+        return store.load_game(int(given))
 
 
 # -- records --------------------------------------------------------------------------------------
 def _record_check(args: argparse.Namespace) -> int:
-    revolution = _revolution_file(args.file)
-    if revolution is not None:
+    match = read_game_file(args.file)
+    if isinstance(match, RevolutionMatch):
+        revolution = match
         actions = sum(len(r.actions) for r in revolution.results)
         if len(revolution.results) < revolution.deal_number:
             actions += len(revolution.deal.actions)
         ends = ", ".join(r.end.value for r in revolution.results) or "none yet"
         state = "finished" if revolution.over else f"in play at deal {revolution.deal_number}"
-        totals = ", ".join(
-            f"{n} {signed(t)}" for n, t in zip(revolution.names, revolution.totals, strict=True)
-        )
         print(
             f"{args.file}: a sound record. {revolution.ruleset.name}, {revolution.players} "
             f"seats, {revolution.deal_number} of {revolution.deals} deals ({state}; ends: "
-            f"{ends}), {actions} actions; totals {totals}"
+            f"{ends}), {actions} actions; totals {_totals(revolution)}"
         )
         return 0
-    match = read_file(args.file)
     actions = sum(len(r.actions) for r in match.deal_records())
     state = "finished" if match.over else f"in play at deal {match.deal_number}"
-    totals = ", ".join(f"{n} {signed(t)}" for n, t in zip(match.names, match.totals, strict=True))
     print(
         f"{args.file}: a sound record. {match.first_ruleset.name}, {match.players} seats, "
-        f"{match.deal_number} of {match.deals} deals ({state}), {actions} actions; totals {totals}"
+        f"{match.deal_number} of {match.deals} deals ({state}), {actions} actions; "
+        f"totals {_totals(match)}"
     )
     return 0
 
 
+def _totals(game: Game) -> str:
+    return ", ".join(f"{n} {signed(t)}" for n, t in zip(game.names, game.totals, strict=True))
+
+
 def _record_convert(args: argparse.Namespace) -> int:
-    match = read_file(args.file)
+    match = read_game_file(args.file)
     if args.out:
-        write_file(match, args.out, format=args.format)
+        write_game_file(match, args.out, form=args.format)
         print(f"Wrote {args.out}")
     else:
-        sys.stdout.write(write_text(match) if args.format == "text" else write_json(match))
+        sys.stdout.write(write_game(match, form=args.format))
     return 0
 
 
 def _replay(args: argparse.Namespace) -> int:
-    revolution = _revolution_file(args.file)
-    if revolution is not None:
-        shown = revolution_record.revolution_positions(revolution)
+    match = read_game_file(args.file)
+    if isinstance(match, RevolutionMatch):
+        shown = revolution_history.revolution_positions(match)
         if args.at is not None:
             if not 0 <= args.at < len(shown):
                 raise BigTwoError(f"--at must be 0 to {len(shown) - 1}")
@@ -316,7 +298,6 @@ def _replay(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write("\n".join(shown))
         return 0
-    match = read_file(args.file)
     steps = positions(match)
     if args.at is not None:
         if not 0 <= args.at < len(steps):

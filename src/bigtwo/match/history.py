@@ -18,8 +18,8 @@ from pathlib import Path
 from ..engine.cards import Mask, card_symbols
 from ..engine.plays import Play
 from ..engine.views import Action
+from .files import write_atomic
 from .match import DealRecord, Match
-from .record import write_atomic
 
 REAL_MONEY = "I will not play with real money"
 WIN = "*WIN!*"

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from ..engine.deal import deal_hands
 from ..engine.errors import IllegalAction
@@ -52,6 +52,16 @@ class RevolutionResult:
     @property
     def points(self) -> tuple[int, ...]:
         return self.score.points
+
+
+class PlayedHand(NamedTuple):
+    """A hand of the match, finished or in play: its number, what was dealt, the Revolution
+    deck's order and every action so far."""
+
+    number: int
+    dealt: tuple[int, ...]
+    deck: tuple[int, ...]
+    actions: tuple[RevolutionAction, ...]
 
 
 class RevolutionMatch:
@@ -118,6 +128,14 @@ class RevolutionMatch:
         if self.over:
             raise IllegalAction("The game is over")
         return self._start(hands, deck)
+
+    def played_hands(self) -> list[PlayedHand]:
+        """Every hand so far: the finished ones, then the one in play (if it is not over)."""
+        hands = [PlayedHand(r.number, r.dealt, r.deck, r.actions) for r in self.results]
+        if len(self.results) < self.deal_number:
+            d = self.deal
+            hands.append(PlayedHand(self.deal_number, d.dealt, d.deck, tuple(d.actions)))
+        return hands
 
     @property
     def over(self) -> bool:

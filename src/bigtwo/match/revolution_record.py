@@ -9,9 +9,13 @@ Gathering), then how the hand ended and its score. Reading replays every line th
 :class:`~bigtwo.match.revolution.RevolutionMatch`: the engine checks each action again, and
 the lines the deal makes by itself, a deck draw's card and the result must be exactly what
 the replay makes, or a :class:`~bigtwo.match.errors.RecordError` names the line and the
-reason. :func:`history_lines` tells a hand in words, Palm-style. No I/O here but
-:func:`read_revolution_file`.
+reason. The header, the seats, the hand lines and the scores are written and read as the
+52-card record has them (:mod:`.record_common`); a hand told in words is
+:mod:`.revolution_history`. A record of either game, told
+apart by its header, is read and written through :mod:`.record_formats`; this module must
+not read 52-card records or touch files.
 
+>>> from .settings import RuleSet
 >>> match = RevolutionMatch(RuleSet.preset("revolution"), seed=3, deals=1)
 >>> text = write_revolution_text(match)
 >>> text.splitlines()[0], read_revolution_text(text).deal.deck == match.deal.deck
@@ -20,21 +24,26 @@ reason. :func:`history_lines` tells a hand in words, Palm-style. No I/O here but
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
-from pathlib import Path
-
 from ..engine.errors import BigTwoError
-from ..engine.revolution import End, Move, RevolutionAction, RevolutionDeal
-from ..engine.revolution_cards import card_symbol, ids, parse, parse_card, starred_text, symbols
-from ..engine.rules import expansion_preset_names
+from ..engine.revolution import Move, RevolutionAction
+from ..engine.revolution_cards import card_symbol, ids, parse, parse_card, starred_text
 from .errors import RecordError
+from .record_common import (
+    Header,
+    deal_lines,
+    decode,
+    opening_lines,
+    read_integer,
+    score_lines,
+    seat_lines,
+    text_lines,
+)
 from .revolution import RevolutionMatch, RevolutionResult
-from .settings import RuleSet
 
 REVOLUTION_FORMAT = "bigtwo-revolution-record"
 _MADE_BY_THE_DEAL = ("effect", "skip", "reveal")  # lines a record may never lead with
 REVOLUTION_VERSION = 1
+_HEADER_WORDS = ("rules", "deals", "seed", "seat")
 
 
 def _cards(mask: int) -> str:
@@ -62,32 +71,40 @@ def record_line(action: RevolutionAction) -> str:
     return f"{move.value} {a.seat}{auto}"
 
 
-def revolution_rules_token(rules: RuleSet) -> str:
-    if rules.name in expansion_preset_names() and RuleSet.preset(rules.name) == rules:
-        return rules.name
-    return json.dumps(rules.to_mapping(), ensure_ascii=False, separators=(",", ":"))
-
-
 def write_revolution_text(match: RevolutionMatch) -> str:
-    """The match so far as a record: every hand, the one in play last."""
-    lines = [
-        f"{REVOLUTION_FORMAT} {REVOLUTION_VERSION}",
-        "# Big 2 RevolutioN game record, one line per action: see docs/record-format.md",
-        f"rules {revolution_rules_token(match.ruleset)}",
-        f"deals {match.deals}",
-        f"seed {match.seed}",
-    ]
-    lines += [f"seat {i} {name}" for i, name in enumerate(match.names)]
-    hands: list[tuple[int, Sequence[int], Sequence[int], Sequence[RevolutionAction]]] = [
-        (r.number, r.dealt, r.deck, r.actions) for r in match.results
-    ]
-    if len(match.results) < match.deal_number:
-        d = match.deal
-        hands.append((match.deal_number, d.dealt, d.deck, d.actions))
+    """The match so far as a record: every hand, the one in play last, each after a blank
+    line."""
+    lines = revolution_header_lines(match)
+    for hand in _hand_lines(match):
+        lines += ["", *hand]
+    return "\n".join(lines) + "\n"
+
+
+def revolution_header_lines(match: RevolutionMatch) -> list[str]:
+    """The record's header: format, rules, deals, seed and seats."""
+    lines = opening_lines(
+        REVOLUTION_FORMAT,
+        REVOLUTION_VERSION,
+        "Big 2 RevolutioN game record",
+        match.ruleset,
+        match.deals,
+        match.seed,
+    )
+    return lines + seat_lines(match.names)
+
+
+def revolution_body_lines(match: RevolutionMatch, from_deal: int = 1) -> list[str]:
+    """The record's lines of the hands from ``from_deal`` on, without blank lines (a hand's
+    lines, once written, never change: the hand in play only gains lines)."""
+    return [line for hand in _hand_lines(match)[from_deal - 1 :] for line in hand]
+
+
+def _hand_lines(match: RevolutionMatch) -> list[list[str]]:
+    """Each hand's lines: its cards and deck, its actions and, once over, its result."""
+    out: list[list[str]] = []
     totals = [0] * match.players
-    for number, dealt, deck, actions in hands:
-        lines += ["", f"deal {number}"]
-        lines += [f"hand {seat} {_cards(mask)}" for seat, mask in enumerate(dealt)]
+    for number, dealt, deck, actions in match.played_hands():
+        lines = deal_lines(number, dealt, _cards)
         lines.append("deck " + " ".join(starred_text(c) for c in deck))
         lines += [record_line(a) for a in actions]
         if number <= len(match.results):
@@ -96,46 +113,20 @@ def write_revolution_text(match: RevolutionMatch) -> str:
             lines += [
                 f"end {result.end.value}",
                 f"winner {result.winner}",
-                "points " + " ".join(str(p) for p in result.points),
-                "totals " + " ".join(str(t) for t in totals),
+                *score_lines(result.points, totals),
             ]
-    return "\n".join(lines) + "\n"
+        out.append(lines)
+    return out
 
 
-def read_revolution_file(path: str | Path) -> RevolutionMatch:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(str(p), f"cannot read the record: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise RecordError(str(p), "the record is not UTF-8 text") from None
-    try:
-        return read_revolution_text(text)
-    except RecordError as exc:
-        raise RecordError(
-            f"{p}: {exc.where}" if exc.where else str(p), exc.reason, exc.line
-        ) from None
-
-
-def is_revolution_record(text: str) -> bool:
-    """Whether ``text`` starts (after blank and comment lines) as a record of this format."""
-    for line in text.splitlines():
-        stripped = line.strip()
-        if stripped and not stripped.startswith("#"):
-            return stripped.split()[0] == REVOLUTION_FORMAT
-    return False
-
-
-def read_revolution_text(text: str) -> RevolutionMatch:
+def read_revolution_text(text: str | bytes) -> RevolutionMatch:
     """Replay a record; every action is checked by the engine again."""
-    return _Reader().read(text)
+    return _Reader().read(decode(text))
 
 
 class _Reader:
     def __init__(self) -> None:
-        self.header: dict[str, str] = {}
-        self.names: dict[int, str] = {}
+        self.header = Header()
         self.match: RevolutionMatch | None = None
         self.hands: dict[int, int] = {}
         self.deck: list[int] | None = None
@@ -145,11 +136,7 @@ class _Reader:
 
     def read(self, text: str) -> RevolutionMatch:
         started = False
-        for number, raw in enumerate(text.splitlines(), 1):
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
-            where = f"line {number}"
+        for where, number, line in text_lines(text):
             try:
                 if not started:
                     if line != f"{REVOLUTION_FORMAT} {REVOLUTION_VERSION}":
@@ -177,17 +164,13 @@ class _Reader:
 
     def _line(self, line: str) -> None:
         word, _, rest = line.partition(" ")
-        if self.number == 0 and word in ("rules", "deals", "seed"):
-            self.header[word] = rest
-            return
-        if self.number == 0 and word == "seat":
-            seat, _, name = rest.partition(" ")
-            self.names[int(seat)] = name
+        if self.number == 0 and word in _HEADER_WORDS:
+            self.header.read(word, rest)
             return
         if word == "deal":
             if self.expected:
                 raise RecordError("", f"the record leaves out '{record_line(self.expected[0])}'")
-            if int(rest) != self.number + 1:
+            if read_integer(rest, "the deal number") != self.number + 1:
                 raise RecordError("", f"deal {self.number + 1} comes next, not deal {rest}")
             if self.match is not None and not self.match.deal.over:
                 raise RecordError("", "a deal begins before the one before it is over")
@@ -196,7 +179,7 @@ class _Reader:
             return
         if word == "hand":
             seat, _, cards = rest.partition(" ")
-            self.hands[int(seat)] = parse(cards)
+            self.hands[read_integer(seat, "the seat number")] = parse(cards)
             return
         if word == "deck":
             self.deck = [parse_card(t) for t in rest.split()]
@@ -235,24 +218,11 @@ class _Reader:
         self.totals = self.totals or [0] * self.match.players
 
     def _new_match(self, hands: list[int] | None) -> RevolutionMatch:
-        if "rules" not in self.header:
-            raise RecordError("", "the header names no rules")
-        token = self.header["rules"]
-        rules = (
-            RuleSet.from_mapping(json.loads(token), origin="the record's rules")
-            if token.startswith("{")
-            else RuleSet.preset(token)
-        )
-        names = [self.names[s] for s in sorted(self.names)]
-        if sorted(self.names) != list(range(len(names))) or not names:
-            raise RecordError("", "seat lines must name seats 0 to n-1")
-        seed_text = self.header.get("seed")
-        seed: int | str | None = None
-        if seed_text is not None:
-            seed = int(seed_text) if seed_text.lstrip("-").isdigit() else seed_text
+        rules, names = self.header.rules(), self.header.seat_names()
+        seed: int | str | None = self.header.fields.get("seed")
         if hands is None and seed is None:
             raise RecordError("", "a deal without hand lines needs the header's seed")
-        deals = int(self.header["deals"]) if "deals" in self.header else None
+        deals: int | None = self.header.fields.get("deals")
         return RevolutionMatch(
             rules,
             names,
@@ -338,92 +308,3 @@ def _normal(line: str) -> list[str]:
         except BigTwoError:
             out.append(token)
     return out
-
-
-# -- history ---------------------------------------------------------------------------------------
-def history_lines(result: RevolutionResult, names: Sequence[str]) -> list[str]:
-    """A finished hand in words, one line per action (Palm-style), face-down cards shown."""
-    out = [f"Deal {result.number}"]
-    for a in result.actions:
-        out.append("  " + describe_action(a, names))
-    how = "went out" if result.end is End.OUT else "had the fewest cards when the deck ran out"
-    out.append(f"  {names[result.winner]} {how}.")
-    points = ", ".join(f"{n} {p:+d}" for n, p in zip(names, result.points, strict=True))
-    out.append(f"  Points: {points}")
-    return out
-
-
-def describe_action(action: RevolutionAction, names: Sequence[str]) -> str:
-    """One action for people, with suit symbols."""
-    a, who = action, names[action.seat] if action.seat >= 0 else ""
-    move = a.move
-    if move is Move.PLAY:
-        return f"{who} plays {symbols(a.cards)}"
-    if move is Move.PASS:
-        return f"{who} passes" + (" (automatically)" if a.auto else "")
-    if move is Move.ACTIVATE:
-        to = f" on {names[a.target]}" if a.target >= 0 else ""
-        return f"{who} activates {symbols(a.cards)}: {a.function}{to}"
-    if move is Move.COUNTER:
-        return f"{who} counters with {symbols(a.cards)}"
-    if move is Move.DECLINE:
-        return f"{who} does not counter"
-    if move is Move.EFFECT:
-        given = f" ({symbols(a.cards)})" if a.cards else ""
-        return f"{who}'s {a.function} takes effect{given}"
-    if move is Move.DRAW:
-        card = symbols(a.cards) if a.cards else "a card"
-        return f"{who} draws {card} from the {a.source}"
-    if move is Move.STOP:
-        return f"{who} draws no more"
-    if move is Move.SKIP:
-        return f"{who} loses a turn"
-    return f"The Gathering gets {symbols(a.cards)}"
-
-
-# -- replay ----------------------------------------------------------------------------------------
-def revolution_positions(match: RevolutionMatch) -> list[str]:
-    """Every position of every hand so far, each as text with every hand face up: the
-    start of each hand, then one after each action (what ``bigtwo replay`` steps through)."""
-    out: list[str] = []
-    hands: list[tuple[int, tuple[int, ...], tuple[int, ...], Sequence[RevolutionAction]]] = [
-        (r.number, r.dealt, r.deck, r.actions) for r in match.results
-    ]
-    if len(match.results) < match.deal_number:
-        d = match.deal
-        hands.append((match.deal_number, d.dealt, d.deck, tuple(d.actions)))
-    rules = match.ruleset.rules
-    for number, dealt, deck, actions in hands:
-        deal = RevolutionDeal(rules, dealt, deck=deck)
-        out.append(_position(deal, match.names, number, "the hand begins"))
-        for action in actions:
-            if action.follows:
-                continue
-            deal.redo(action)
-            made = deal.actions
-            last = [describe_action(a, match.names) for a in made[_start_of_last(made) :]]
-            out.append(_position(deal, match.names, number, "; ".join(last)))
-    return out
-
-
-def _start_of_last(actions: Sequence[RevolutionAction]) -> int:
-    """Where the last action a player chose begins, with what the deal did after it."""
-    i = len(actions) - 1
-    while i > 0 and actions[i].follows:
-        i -= 1
-    return i
-
-
-def _position(deal: RevolutionDeal, names: Sequence[str], number: int, caption: str) -> str:
-    lines = [f"Deal {number}: {caption}"]
-    order = "reversed" if deal.reversed else "normal"
-    gathering = " ".join(card_symbol(c) for c in deal.gathering) or "(empty)"
-    lines.append(f"  Gathering {gathering}; deck {deal.deck_left} cards; order {order}")
-    to_beat = deal.to_beat.symbols() if deal.to_beat is not None else "(a lead)"
-    lines.append(f"  To beat: {to_beat}")
-    for seat, name in enumerate(names):
-        mark = ">" if seat == deal.to_act and not deal.over else " "
-        lines.append(f" {mark}{name}: {symbols(deal.hands[seat]) or '(no cards)'}")
-    if deal.over and deal.winner is not None:
-        lines.append(f"  Over ({deal.end}): {names[deal.winner]} wins")
-    return "\n".join(lines) + "\n"

@@ -32,7 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .. import __version__
 from ..engine.rules import expansion_preset_names, preset_names
 from ..match.revolution import RevolutionMatch
-from ..match.revolution_record import history_lines, write_revolution_text
+from ..match.revolution_history import history_lines
 from ..match.settings import RuleSet
 from ..protocol import (
     CLOSE_BAD_HELLO,
@@ -456,25 +456,15 @@ def _finished_match(request: Request) -> Any:
 
 
 async def room_record(request: Request) -> Response:
-    """The finished match as a JSON record (the format of bigtwo.match.record)."""
-    from ..match.record import to_data
+    """The finished match's record as JSON (bigtwo.match.record_formats.record_data): the
+    52-card game's JSON form, or the expansion's text record (which `bigtwo record check`
+    reads and replays) inside JSON with the names and totals."""
+    from ..match.record_formats import record_data
 
     match = _finished_match(request)
     if isinstance(match, Response):
         return match
-    if isinstance(match, RevolutionMatch):
-        # The expansion's record is its text format (docs/record-format.md), which
-        # `bigtwo record check` reads and replays; here inside JSON with the names and totals.
-        return JSONResponse(
-            {
-                "format": "revolution",
-                "seats": list(match.names),
-                "totals": list(match.totals),
-                "deals": len(match.results),
-                "record": write_revolution_text(match),
-            }
-        )
-    return JSONResponse(to_data(match))
+    return JSONResponse(record_data(match))
 
 
 async def room_history(request: Request) -> Response:

@@ -1,21 +1,19 @@
 """Persistence in an embedded SQLite file: matches (finished or not), preferences, high scores
 and lifetime statistics.
 
-A match is stored as its game record (:mod:`bigtwo.match.record`): the header once, then the
-record's lines appended as the game goes, each save one transaction in WAL mode with
-``synchronous=FULL``, so a process killed at any moment loses at most the action in flight
-and loading replays the stored lines exactly. The file comes from the ``path`` argument, else
-``BIGTWO_DB``, else ``platformdirs.user_data_dir("bigtwo")/bigtwo.db``. The schema carries a
-version and migrates forward in one transaction. A damaged, foreign, newer or locked file
-raises a :class:`~bigtwo.match.errors.StoreError` in words and is never modified, let alone
-replaced. This module decides no rules: it only keeps what the match and the record say.
-
-A game of Big 2 RevolutioN (a :class:`~bigtwo.match.revolution.RevolutionMatch`) is kept the
-same way, as its own record (:mod:`bigtwo.match.revolution_record`, which replays exactly):
-:meth:`MatchStore.new_match`, :meth:`~MatchStore.save` and :meth:`~MatchStore.finish` take
-either kind, :meth:`~MatchStore.load_game` gives back either, and its games count in the high
-scores (labelled by their rules, as every preset's) and the statistics. Such a match keeps no
-clock, so its time played is given to the store (``seconds=``) and kept beside the record.
+A match of either game is stored as its game record (written and read through
+:mod:`bigtwo.match.record_formats`, which knows each game's record by its header): the
+header once, then the record's lines appended as the game goes, each save one transaction
+in WAL mode with ``synchronous=FULL``, so a process killed at any moment loses at most the
+action in flight and loading replays the stored lines exactly. A game of Big 2 RevolutioN
+keeps no clock, so its time played is given to the store (``seconds=``) and kept beside the
+record; its games count in the high scores and the statistics as every game does. The file
+comes from the ``path`` argument, else ``BIGTWO_DB``, else
+``platformdirs.user_data_dir("bigtwo")/bigtwo.db``; its schema (:mod:`.match_schema`)
+carries a version and migrates forward in one transaction. A damaged, foreign, newer or
+locked file raises a :class:`~bigtwo.match.errors.StoreError` in words and is never
+modified, let alone replaced. This module must not decide rules or read a record's lines:
+it only keeps what the match and the record say.
 
 How a front end uses it::
 
@@ -33,161 +31,45 @@ How a front end uses it::
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from ..engine.views import Action
-from ..match import record, revolution_record
+from ..match import record_formats
 from ..match.errors import RecordError, StoreCorrupt, StoreError, StoreLocked
 from ..match.match import Match
-from ..match.revolution import RevolutionMatch
-
-StoredGame = Match | RevolutionMatch  # a stored game of either kind
-
-SCHEMA_VERSION = 2
-APPLICATION_ID = 0x42324442  # "B2DB": marks a file as a bigtwo database
-HIGH_SCORE_ROWS = 10
-
-
-class MatchStatus(StrEnum):
-    """Where a stored match stands: still offered for continuing, over, or set aside."""
-
-    OPEN = "open"
-    FINISHED = "finished"
-    ABANDONED = "abandoned"
-
-
-# Each entry migrates the schema from version i to i + 1; entries are never edited once
-# released, only added, so every older file can be brought forward.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    (  # 1: matches as record lines, preferences, high scores
-        """CREATE TABLE matches (
-            id INTEGER PRIMARY KEY,
-            created TEXT NOT NULL,
-            updated TEXT NOT NULL,
-            status TEXT NOT NULL DEFAULT 'open'
-                CHECK (status IN ('open', 'finished', 'abandoned')),
-            finished TEXT,
-            rules TEXT NOT NULL,
-            names TEXT NOT NULL,
-            header TEXT NOT NULL,
-            deals INTEGER NOT NULL,
-            deal_number INTEGER NOT NULL DEFAULT 1,
-            totals TEXT NOT NULL DEFAULT '[]',
-            line_count INTEGER NOT NULL DEFAULT 0,
-            open_deal INTEGER NOT NULL DEFAULT 1,
-            open_seq INTEGER NOT NULL DEFAULT 0,
-            open_seconds REAL NOT NULL DEFAULT 0
-        )""",
-        """CREATE TABLE match_lines (
-            match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-            seq INTEGER NOT NULL,
-            line TEXT NOT NULL,
-            PRIMARY KEY (match_id, seq)
-        ) WITHOUT ROWID""",
-        "CREATE TABLE prefs (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-        """CREATE TABLE high_scores (
-            id INTEGER PRIMARY KEY,
-            name TEXT NOT NULL,
-            score INTEGER NOT NULL,
-            date TEXT NOT NULL,
-            rules TEXT NOT NULL,
-            rounds INTEGER NOT NULL,
-            seconds REAL NOT NULL,
-            max_score INTEGER NOT NULL,
-            balance INTEGER NOT NULL,
-            match_id INTEGER
-        )""",
-    ),
-    (  # 2: lifetime statistics: a row per seat of each finished game, and per high score
-        # entered under a name that had not played that game (seat NULL)
-        """CREATE TABLE games (
-            id INTEGER PRIMARY KEY,
-            match_id INTEGER,
-            seat INTEGER,
-            name TEXT NOT NULL,
-            date TEXT NOT NULL,
-            rules TEXT NOT NULL,
-            score INTEGER NOT NULL,
-            won INTEGER NOT NULL,
-            rounds INTEGER NOT NULL,
-            deals_won INTEGER NOT NULL,
-            seconds REAL NOT NULL,
-            max_score INTEGER NOT NULL,
-            UNIQUE (match_id, seat)
-        )""",
-        "CREATE INDEX games_by_name ON games (name)",
-    ),
+from ..match.record_common import format_seconds
+from ..match.record_formats import Game as StoredGame  # a stored game of either kind
+from .match_schema import (
+    APPLICATION_ID,
+    HIGH_SCORE_ROWS,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    HighScore,
+    MatchInfo,
+    MatchStatus,
+    PlayerStats,
+    default_path,
 )
-assert len(MIGRATIONS) == SCHEMA_VERSION
 
-
-@dataclass(frozen=True, slots=True)
-class MatchInfo:
-    """A stored match, without replaying it: enough to offer "continue?"."""
-
-    id: int
-    created: str
-    updated: str
-    status: MatchStatus
-    rules: str
-    names: tuple[str, ...]
-    deal_number: int
-    deals: int
-    totals: tuple[int, ...]
-
-    @property
-    def finished(self) -> bool:
-        return self.status == MatchStatus.FINISHED
-
-
-@dataclass(frozen=True, slots=True)
-class HighScore:
-    """One line of the high-score list, as the Palm high-score dialog has it."""
-
-    id: int
-    name: str
-    score: int
-    date: str
-    rules: str
-    rounds: int  # deals in that game
-    seconds: float  # time played in that game
-    max_score: int  # the most points in one deal of that game
-    balance: int  # the running sum of every recorded game's result for that name
-    match_id: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerStats:
-    """Lifetime statistics of one name over every finished game it played."""
-
-    name: str
-    games: int = 0
-    games_won: int = 0
-    deals: int = 0
-    deals_won: int = 0
-    balance: int = 0
-    best_game: int = 0
-    best_deal: int = 0
-    seconds: float = 0.0
-
-
-def default_path() -> Path:
-    """``BIGTWO_DB``, else the user's data folder (platformdirs) / ``bigtwo.db``."""
-    env = os.environ.get("BIGTWO_DB")
-    if env:
-        return Path(env).expanduser()
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("bigtwo", appauthor=False)) / "bigtwo.db"
+__all__ = [
+    "APPLICATION_ID",
+    "HIGH_SCORE_ROWS",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "HighScore",
+    "MatchInfo",
+    "MatchStatus",
+    "MatchStore",
+    "PlayerStats",
+    "StoredGame",
+    "default_path",
+]
 
 
 def _utc_now() -> datetime:
@@ -371,7 +253,7 @@ class MatchStore:
     # -- matches -----------------------------------------------------------------------------------
     def new_match(self, match: StoredGame, *, seconds: float | None = None) -> int:
         """Store a match that has just begun (or any match) and return its id."""
-        header = "\n".join(_header_lines(match))
+        header = "\n".join(record_formats.game_header_lines(match))
         with self._write("store the new game") as db:
             now = self._stamp()
             cursor = db.execute(
@@ -448,7 +330,11 @@ class MatchStore:
                 (match_id, open_seq),
             )
         ]
-        lines = _body_lines(match, open_deal) if match.deal_number >= open_deal else []
+        lines = (
+            record_formats.game_body_lines(match, open_deal)
+            if match.deal_number >= open_deal
+            else []
+        )
         # The stored lines of the deal in play must be where this match's lines begin:
         # otherwise this is another game, and saving it would spoil the stored one.
         if lines[: len(stored)] != stored:
@@ -469,7 +355,7 @@ class MatchStore:
             (
                 self._stamp(),
                 json.dumps(match.names),
-                "\n".join(_header_lines(match)),
+                "\n".join(record_formats.game_header_lines(match)),
                 match.deal_number,
                 json.dumps(match.totals),
                 count + len(new),
@@ -497,8 +383,8 @@ class MatchStore:
             ]
         header, seconds = row
         # A revolution record has no clock: its time is kept beside it (revolution_seconds).
-        if seconds and not revolution_record.is_revolution_record(header):
-            lines.append(f"seconds {record.format_seconds(seconds)}")
+        if seconds and record_formats.format_of(header).keeps_time:
+            lines.append(f"seconds {format_seconds(seconds)}")
         return "\n".join([header, "", *lines]) + "\n"
 
     def load_match(self, match_id: int) -> Match:
@@ -516,11 +402,7 @@ class MatchStore:
         RevolutioN), finished or not, to exactly where it was last saved."""
         text = self.record_text(match_id)
         try:
-            game: StoredGame = (
-                revolution_record.read_revolution_text(text)
-                if revolution_record.is_revolution_record(text)
-                else record.read_text(text)
-            )
+            game = record_formats.read_game(text)
         except RecordError as exc:
             raise RecordError(
                 f"match {match_id} in {self.path}, {exc.where}", exc.reason, exc.line
@@ -795,23 +677,6 @@ class MatchStore:
 # -- either kind of game -----------------------------------------------------------------------
 def _ruleset_name(game: StoredGame) -> str:
     return game.first_ruleset.name if isinstance(game, Match) else game.ruleset.name
-
-
-def _header_lines(game: StoredGame) -> list[str]:
-    if isinstance(game, Match):
-        return record.header_lines(game)
-    text = revolution_record.write_revolution_text(game)
-    return text.split("\n\n", 1)[0].splitlines()
-
-
-def _body_lines(game: StoredGame, from_deal: int) -> list[str]:
-    """The record's lines of the deals from ``from_deal`` on (a deal's lines, once written,
-    never change: the deal in play only gains lines, and its result comes last)."""
-    if isinstance(game, Match):
-        return record.body_lines(game, from_deal=from_deal, open_seconds=False)
-    lines = [line for line in revolution_record.write_revolution_text(game).splitlines() if line]
-    start = next((i for i, line in enumerate(lines) if line == f"deal {from_deal}"), len(lines))
-    return lines[start:]
 
 
 def _open_seconds(game: StoredGame, seconds: float) -> float:

@@ -304,7 +304,7 @@ class NetGame(MirroredTable):
                     lines.append(f"  {name:<12} {points:>+5}  {cards}".rstrip())
                 lines.append("")
         if self.started and self.revolution:
-            from ..match.revolution_record import describe_action
+            from ..match.revolution_history import describe_action
             from .pages import second_person
 
             lines.append(f"=== Deal {self.deal_number} of {self.deals}: as you saw it ===")

@@ -99,7 +99,7 @@ def history_text(game: GameController, scope: str, *, ascii_only: bool = False) 
 def revolution_history_text(game: GameController, scope: str) -> str:
     """The history of a game of Big 2 RevolutioN: each finished hand in words, and the hand
     in play as the seat on show saw it (a card drawn face down by another player hidden)."""
-    from ..match.revolution_record import describe_action, history_lines
+    from ..match.revolution_history import describe_action, history_lines
 
     names = game.names
     lines: list[str] = []
@@ -271,7 +271,7 @@ def replay_steps(match: Match | RevolutionMatch) -> list[tuple[int, Callable[[],
     the Gathering, the deck, the order of cards and what each function, counter and draw
     did, in words)."""
     from ..match.revolution import RevolutionMatch
-    from ..match.revolution_record import revolution_positions
+    from ..match.revolution_history import revolution_positions
 
     if not isinstance(match, RevolutionMatch):
         return [

@@ -1,8 +1,9 @@
 """The terminal game's door to :class:`bigtwo.store.matches.MatchStore`: saving and resuming the game
 in play, preferences, high scores and statistics.
 
-The store keeps the match as its game record (for the history, high scores and statistics),
-a game of Big 2 RevolutioN as its own record (:mod:`bigtwo.match.revolution_record`), and beside it, in the same file, the local table's command log in the server's table store
+The store keeps the match as the game record of its game (for the history, high scores and
+statistics; :mod:`bigtwo.match.record_formats` reads either game's record by its header),
+and beside it, in the same file, the local table's command log in the server's table store
 (:class:`~bigtwo.store.tables.SQLiteStore`): a game resumes by replaying that log
 (:meth:`~bigtwo.service.table.TableService.restore`). The little the screen adds (the table's
 code, which game of the session this is, the seed it came from, the hand on show) rides
@@ -186,16 +187,9 @@ class TuiStorage:
     def stored_match(self, match_id: int) -> Match | RevolutionMatch | None:
         """A game of either kind as its stored record has it (read afresh: the game in play
         is untouched); None (and a message) when the record cannot be read."""
-        from ..match.record import read_text
-        from ..match.revolution_record import is_revolution_record, read_revolution_text
+        from ..match.record_formats import read_game
 
-        def read() -> Match | RevolutionMatch:
-            text = self.store.record_text(match_id)
-            if is_revolution_record(text):
-                return read_revolution_text(text)
-            return read_text(text)
-
-        return self._safe(None, read)
+        return self._safe(None, lambda: read_game(self.store.record_text(match_id)))
 
     def abandon(self, match_id: int | None) -> None:
         """Stop offering a game for continuing (its record stays in the store)."""

@@ -1,0 +1,171 @@
+"""Records of either game, through one door: read by the format their header names, written
+by the game the match plays.
+
+A record's first line names its format (``bigtwo-record 1`` for the 52-card game,
+``bigtwo-revolution-record 1`` for Big 2 RevolutioN; the JSON form says it in ``format``),
+and :data:`RECORD_FORMATS` holds, under that name, the game's reader and writer. So
+:func:`read_game` and :func:`read_game_file` give back the match of the right game for any
+record, and :func:`write_game` and :func:`write_game_file` write any match's record (by
+``rules.game``, ``bigtwo`` or ``revolution``). A record in no format this table knows is
+read as the 52-card game's, whose reader says in words what is wrong with it. Every caller
+(the terminal's storage, the match store, the commands, the server) reads and writes
+records here. This module must not read or write a record's lines itself: the games'
+record modules do.
+
+>>> from .settings import RuleSet
+>>> game = RevolutionMatch(RuleSet.preset("revolution"), seed=3, deals=1)
+>>> type(read_game(write_game(game))).__name__
+'RevolutionMatch'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..engine.rules import BIGTWO, REVOLUTION
+from . import record, revolution_record
+from .errors import ExportError, RecordError
+from .files import read_record_file, write_atomic
+from .match import Match
+from .record_common import JSON_HEADER, decode, header_word
+from .record_json import json_record_data
+from .revolution import RevolutionMatch
+
+Game = Match | RevolutionMatch  # a match of either game
+FORMS = record.FORMATS  # the forms a record may be written in ("text", "json")
+
+
+def _no_json(game: Game) -> str:
+    raise ExportError("A game of Big 2 RevolutioN is written as a text record only")
+
+
+def _revolution(game: Game) -> RevolutionMatch:
+    if not isinstance(game, RevolutionMatch):
+        raise TypeError("not a game of Big 2 RevolutioN")
+    return game
+
+
+def _bigtwo(game: Game) -> Match:
+    if not isinstance(game, Match):
+        raise TypeError("not a 52-card match")
+    return game
+
+
+@dataclass(frozen=True, slots=True)
+class RecordFormat:
+    """One game's record: the header word naming it, the game it plays, and its reader and
+    writer. ``keeps_time``: whether the record holds the time played (the 52-card game's
+    ``seconds`` lines); else the store keeps it beside the record."""
+
+    header: str
+    game: str
+    read_text: Callable[[str], Game]
+    read_data: Callable[[Any], Game] | None
+    write_text: Callable[[Game], str]
+    write_json: Callable[[Game], str]
+    header_lines: Callable[[Game], list[str]]
+    body_lines: Callable[[Game, int], list[str]]
+    keeps_time: bool
+
+
+BIGTWO_RECORD = RecordFormat(
+    header=record.FORMAT,
+    game=BIGTWO,
+    read_text=record.read_text,
+    read_data=record.read_json,
+    write_text=lambda game: record.write_text(_bigtwo(game)),
+    write_json=lambda game: record.write_json(_bigtwo(game)),
+    header_lines=lambda game: record.header_lines(_bigtwo(game)),
+    body_lines=lambda game, deal: record.body_lines(
+        _bigtwo(game), from_deal=deal, open_seconds=False
+    ),
+    keeps_time=True,
+)
+REVOLUTION_RECORD = RecordFormat(
+    header=revolution_record.REVOLUTION_FORMAT,
+    game=REVOLUTION,
+    read_text=revolution_record.read_revolution_text,
+    read_data=None,
+    write_text=lambda game: revolution_record.write_revolution_text(_revolution(game)),
+    write_json=_no_json,
+    header_lines=lambda game: revolution_record.revolution_header_lines(_revolution(game)),
+    body_lines=lambda game, deal: revolution_record.revolution_body_lines(_revolution(game), deal),
+    keeps_time=False,
+)
+# The formats by the word a record begins with (and by the game a match plays).
+RECORD_FORMATS = {f.header: f for f in (BIGTWO_RECORD, REVOLUTION_RECORD)}
+_BY_GAME = {f.game: f for f in RECORD_FORMATS.values()}
+
+
+def format_of(header: str) -> RecordFormat:
+    """The format of a record, by its text (its first line is enough); the 52-card game's
+    for a record in no format known, whose reader says what is wrong."""
+    return RECORD_FORMATS.get(header_word(header), BIGTWO_RECORD)
+
+
+def format_for(game: Game) -> RecordFormat:
+    """The format a match's record is written in: its game's."""
+    return _BY_GAME[game.ruleset.rules.game]
+
+
+# -- reading -------------------------------------------------------------------------------------
+def read_game(text: str | bytes) -> Game:
+    """Replay a record of either game, in either form, into its match."""
+    if header_word(text) != JSON_HEADER:
+        text = decode(text)
+        return format_of(text).read_text(text)
+    data = json_record_data(text)
+    name = data.get("format") if isinstance(data, dict) else None
+    chosen = RECORD_FORMATS.get(name, BIGTWO_RECORD) if isinstance(name, str) else BIGTWO_RECORD
+    if chosen.read_data is None:
+        raise RecordError("format", f"a {name} record has no JSON form: it is written as text")
+    return chosen.read_data(data)
+
+
+def read_game_file(path: str | Path) -> Game:
+    """Replay the record in a file, of either game; errors name the file."""
+    return read_record_file(path, read_game)
+
+
+# -- writing -------------------------------------------------------------------------------------
+def write_game(game: Game, *, form: str = "text") -> str:
+    """A match's whole record, of its game, in ``form`` (``text`` or ``json``)."""
+    if form not in FORMS:
+        raise ExportError(f"Unknown record format '{form}' (formats: {', '.join(FORMS)})")
+    chosen = format_for(game)
+    return chosen.write_text(game) if form == "text" else chosen.write_json(game)
+
+
+def write_game_file(game: Game, path: str | Path, *, form: str = "text") -> Path:
+    """Write a match's record to ``path`` atomically (an old file there survives any
+    failure)."""
+    return write_atomic(path, write_game(game, form=form), what="the record")
+
+
+def game_header_lines(game: Game) -> list[str]:
+    """The header of a match's record (the store keeps it once)."""
+    return format_for(game).header_lines(game)
+
+
+def game_body_lines(game: Game, from_deal: int) -> list[str]:
+    """The record's lines of the deals from ``from_deal`` on (a deal's lines, once written,
+    never change: the deal in play only gains lines, and its result comes last; a 52-card
+    deal's time is written once the next deal has begun)."""
+    return format_for(game).body_lines(game, from_deal)
+
+
+def record_data(game: Game) -> dict[str, Any]:
+    """A match's record as JSON data: the 52-card game's JSON form, or the text record of
+    Big 2 RevolutioN inside an object with the seats, the totals and the deal count."""
+    if isinstance(game, Match):
+        return record.to_data(game)
+    return {
+        "format": "revolution",
+        "seats": list(game.names),
+        "totals": list(game.totals),
+        "deals": len(game.results),
+        "record": write_game(game),
+    }
