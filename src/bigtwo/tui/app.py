@@ -31,7 +31,15 @@ from ..match.history import score_table
 from ..match.settings import RuleSet
 from ..store.matches import MatchStore
 from .controller import GameController, GameSetup
-from .dialogs import Cover, FinalScore, Menu, ResumeOffer, ScoreSheet, score_sheet_text
+from .dialogs import (
+    Cover,
+    FinalScore,
+    Menu,
+    ResumeOffer,
+    ScoreSheet,
+    revolution_sheet_note,
+    score_sheet_text,
+)
 from .hangup import watch_for_hang_up
 from .prefs import Prefs, load_prefs, save_prefs
 from .startup import PROBE as STARTUP_PROBE
@@ -213,6 +221,8 @@ class BigTwoApp(App[None]):
             title, button = "Score: the match is over", "Leave the table"
         else:
             title, button = f"Score of deal {number} of {net.deals}", "Next deal"
+        from .netgame import net_score_text
+
         text = Text(net_score_text(net))
         rematch = over and net.seat is not None  # a player, not a spectator
         sheet = ScoreSheet(
@@ -756,42 +766,6 @@ class BigTwoApp(App[None]):
         if self.ascii_only and not shown.isascii():
             return _ASCII_KEYS.get(shown, binding.key)
         return shown
-
-
-def net_score_text(net: NetGame) -> str:
-    """The score sheet of a network table's last deal, from what the server sent."""
-    mirror = net.mirror
-    names = net.names
-    lines = []
-    result = mirror.results[-1] if mirror.results else None
-    if result is not None:
-        winner = names[result["winner"]] if result["winner"] < len(names) else "?"
-        lines.append(f"Deal {result['deal']}: {winner} went out")
-        lines.append("")
-        lines.append(f"{'Player':<14}{'Cards left':>11}{'Points':>8}{'Total':>8}")
-        for seat, name in enumerate(names):
-            left = result.get("counts", [0] * len(names))[seat]
-            points = result.get("points", [0] * len(names))[seat]
-            total = mirror.totals[seat] if seat < len(mirror.totals) else 0
-            lines.append(f"{name[:13]:<14}{left:>11}{points:>+8}{total:>+8}")
-    waiting = (mirror.next_deal or {}).get("waiting", [])
-    if waiting and not net.game_over:
-        lines.append("")
-        lines.append("Waiting for: " + ", ".join(names[s] for s in waiting if s < len(names)))
-    return "\n".join(lines)
-
-
-def revolution_sheet_note(text: Text, game: GameController) -> Text:
-    """The score sheet of a hand of the expansion says how it ended, and that only normal
-    cards are scored."""
-    result = game.played.results[-1]
-    end = getattr(result, "end", None)
-    note = Text()
-    if end is not None and end.value == "exhaustion":
-        note.append("The Revolution deck ran out: the fewest normal cards pay nothing.\n")
-    note.append("Cards left are normal cards; Revolution cards cost nothing.\n\n")
-    note.append_text(text)
-    return note
 
 
 def _levels() -> list[str]:

@@ -9,6 +9,7 @@ text is built by :func:`score_sheet_text`, a pure function the tests can read di
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from rich.style import Style
 from rich.text import Text
@@ -25,6 +26,9 @@ from ..match.history import WIN as WIN_TEXT
 from ..match.history import ScoreRow, band_word
 from .render import RED_TEXT, cards_text
 from .words import count, whom
+
+if TYPE_CHECKING:
+    from .controller import GameController
 
 
 def score_sheet_text(
@@ -430,3 +434,16 @@ class Menu(ModalScreen[str | None]):
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         self.dismiss((event.button.id or "").removeprefix("menu-") or None)
+
+
+def revolution_sheet_note(text: Text, game: GameController) -> Text:
+    """The score sheet of a hand of the expansion says how it ended, and that only normal
+    cards are scored."""
+    result = game.played.results[-1]
+    end = getattr(result, "end", None)
+    note = Text()
+    if end is not None and end.value == "exhaustion":
+        note.append("The Revolution deck ran out: the fewest normal cards pay nothing.\n")
+    note.append("Cards left are normal cards; Revolution cards cost nothing.\n\n")
+    note.append_text(text)
+    return note

@@ -447,3 +447,26 @@ def room_of(text: str) -> tuple[str, str, str]:
 
 
 __all__ = ["NetGame", "room_of"]
+
+
+def net_score_text(net: NetGame) -> str:
+    """The score sheet of a network table's last deal, from what the server sent."""
+    mirror = net.mirror
+    names = net.names
+    lines = []
+    result = mirror.results[-1] if mirror.results else None
+    if result is not None:
+        winner = names[result["winner"]] if result["winner"] < len(names) else "?"
+        lines.append(f"Deal {result['deal']}: {winner} went out")
+        lines.append("")
+        lines.append(f"{'Player':<14}{'Cards left':>11}{'Points':>8}{'Total':>8}")
+        for seat, name in enumerate(names):
+            left = result.get("counts", [0] * len(names))[seat]
+            points = result.get("points", [0] * len(names))[seat]
+            total = mirror.totals[seat] if seat < len(mirror.totals) else 0
+            lines.append(f"{name[:13]:<14}{left:>11}{points:>+8}{total:>+8}")
+    waiting = (mirror.next_deal or {}).get("waiting", [])
+    if waiting and not net.game_over:
+        lines.append("")
+        lines.append("Waiting for: " + ", ".join(names[s] for s in waiting if s < len(names)))
+    return "\n".join(lines)
