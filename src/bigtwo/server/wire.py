@@ -22,7 +22,7 @@ from ..engine.revolution_cards import parse as revolution_parse
 from ..service.commands import Command, Op
 
 # The moves of a turn, in either game, and the table command each is.
-MOVES = {
+TURN_MOVES = {
     "play": Op.ACT,
     "pass": Op.ACT,
     "activate": Op.ACTIVATE,
@@ -81,7 +81,7 @@ def command_of(msg: Mapping[str, Any], sender: Sender) -> Command | Refusal | No
         if kind == "quit":
             return None
         return Refusal("not_seated", "Spectators cannot act at the table")
-    if kind in MOVES:
+    if kind in TURN_MOVES:
         return _move(kind, msg, seat, sender.revolution)
     if kind == "ready":
         return Command(Op.READY, seat=seat, ready=msg.get("ready", True))
@@ -114,7 +114,7 @@ def _cards(text: str, revolution: bool) -> Mask:
 
 
 def _move(kind: str, msg: Mapping[str, Any], seat: int, revolution: bool) -> Command | Refusal:
-    """A move of a turn (``kind`` in :data:`MOVES`), as the command the table applies: the
+    """A move of a turn (``kind`` in :data:`TURN_MOVES`), as the command the table applies: the
     cards it names (a play's, the Character card activated with the card an exchange gives,
     the Q that counters, the Gathering card drawn; none for a pass, a draw from the deck, a
     decline or a stop) and, for an exchange, the player it gives to."""
@@ -138,4 +138,4 @@ def _move(kind: str, msg: Mapping[str, Any], seat: int, revolution: bool) -> Com
     except BigTwoError as exc:
         return Refusal("bad_cards", str(exc))
     target = msg.get("target") if kind == "activate" else None
-    return Command(MOVES[kind], seat=seat, cards=cards, target=target, id=msg["id"], seen=msg["v"])
+    return Command(TURN_MOVES[kind], seat=seat, cards=cards, target=target, id=msg["id"], seen=msg["v"])
