@@ -11,8 +11,16 @@ their normal cards, or when the Revolution deck runs out. As in the 52-card
 :class:`~bigtwo.engine.errors.IllegalAction` whose message is the reason in words), then
 applied (returning an immutable :class:`RevolutionAction`), and can be taken back with
 :meth:`RevolutionDeal.undo`. :meth:`RevolutionDeal.view` gives one seat what it may know: never
-a card another seat drew face down, nor the card an exchange gave to someone else. This
-module has no clock, no I/O and no global randomness, and leaves the 52-card deal untouched.
+a card another seat drew face down, nor the card an exchange gave to someone else. Search
+plays simulated hands on the same deal without checks or history
+(:meth:`RevolutionDeal.apply_unchecked`, back to a saved state with
+:meth:`RevolutionDeal.restore`), as it does the 52-card deal. This module has no clock, no
+I/O and no global randomness, and leaves the 52-card deal untouched.
+
+The hand's values (phases, moves, actions, choices, views) are written in
+:mod:`bigtwo.engine.revolution_types` and what a seat may do now (its choices and the
+checks) in :mod:`bigtwo.engine.revolution_checks`; this module exports them all, and
+snapshots name the values by it.
 
 >>> from bigtwo.engine.rules import Rules
 >>> from bigtwo.engine.revolution_cards import parse
@@ -49,7 +57,7 @@ from .revolution_cards import (
     parse,
     symbols,
 )
-from .revolution_checks import RevolutionChecks
+from .revolution_checks import FIRST_CHARACTER, RevolutionChecks
 from .revolution_rules import CHARACTER_RANKS, RevolutionRules
 from .revolution_types import (
     End,
@@ -244,11 +252,6 @@ class RevolutionDeal(RevolutionChecks):
         return self.to_beat is None
 
     @property
-    def to_act(self) -> int:
-        """The seat whose action is awaited: the responder while the counter window is open."""
-        return self.responder if self.phase is Phase.COUNTER else self.turn
-
-    @property
     def deck_left(self) -> int:
         return len(self.deck) - self.top
 
@@ -260,122 +263,6 @@ class RevolutionDeal(RevolutionChecks):
 
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % self.players
-
-    def plays_of(self, seat: int) -> list[Play]:
-        """Every play of ``seat``'s hand. When cards have only left the hand since the last
-        call its plays are filtered, not enumerated again (as the 52-card movegen does)."""
-        hand = self.hands[seat]
-        known = self._plays[seat]
-        if known is not None:
-            before, plays = known
-            if before == hand:
-                return plays
-            if not hand & ~before:
-                gone = before & ~hand
-                plays = [p for p in plays if not p.mask & gone]
-                self._plays[seat] = (hand, plays)
-                return plays
-        plays = self.cards.plays_in(hand)
-        self._plays[seat] = (hand, plays)
-        return plays
-
-    def legal_plays(self, seat: int | None = None) -> list[Play]:
-        """The plays the seat to act may make now (empty for other seats and phases)."""
-        if seat is None:
-            seat = self.turn
-        if self.end is not None or self.phase is not Phase.ACT or seat != self.turn:
-            return []
-        plays = self.plays_of(seat)
-        if self.to_beat is None:
-            if self.opening is None:
-                return list(plays)
-            bit = 1 << self.opening
-            return [p for p in plays if p.mask & bit]
-        beats, to_beat, reversed_ = self.cards.beats, self.to_beat, self.reversed
-        return [p for p in plays if beats(p, to_beat, reversed=reversed_)]
-
-    def can_pass(self, seat: int | None = None) -> bool:
-        seat = self.turn if seat is None else seat
-        return (
-            self.end is None
-            and self.phase is Phase.ACT
-            and seat == self.turn
-            and self.to_beat is not None
-        )
-
-    def activations(self, seat: int | None = None) -> list[tuple[int, str]]:
-        """The Character cards ``seat`` may activate now and their functions (targets and
-        the card an exchange gives are chosen apart: see :meth:`exchange_choices`)."""
-        seat = self.turn if seat is None else seat
-        out: list[tuple[int, str]] = []
-        for card in ids(self.hands[seat] & REVOLUTION_CARDS):
-            function = self.function_of(card)
-            if function in ("none", "counter"):
-                continue
-            try:
-                self._check_activation(seat, card, function)
-            except IllegalAction:
-                continue
-            out.append((card, function))
-        return out
-
-    def exchange_choices(self, seat: int) -> list[int]:
-        """The normal cards an exchange by ``seat`` may give."""
-        hand = self.hands[seat] & NORMAL_CARDS
-        if hand.bit_count() < 2:
-            return []
-        return [c for c in ids(hand) if c != self.opening]
-
-    def counters(self, seat: int) -> list[int]:
-        """The cards ``seat`` may counter with now (empty unless it is asked)."""
-        if self.phase is not Phase.COUNTER or seat != self.responder:
-            return []
-        return [c for c in ids(self.hands[seat] & REVOLUTION_CARDS) if self._counters(c)]
-
-    def draw_choices(self) -> list[int | str]:
-        """What the player drawing may take now: ``deck`` and cards of the Gathering."""
-        if self.phase is not Phase.DRAW:
-            return []
-        out: list[int | str] = ["deck"] if self.top < len(self.deck) else []
-        for card in self.gathering:
-            if not (self.drawn and self._is_character(card)):
-                out.append(card)
-        return out
-
-    def choices(self) -> list[RevolutionChoice]:
-        """Everything the seat to act may do now (an exchange once per player and card)."""
-        return self._choices(None)
-
-    def _choices(self, legal: list[Play] | None) -> list[RevolutionChoice]:
-        """:meth:`choices`, given the legal plays when they are known already."""
-        if self.end is not None:
-            return []
-        seat = self.to_act
-        if self.phase is Phase.COUNTER:
-            out = [RevolutionChoice(seat, Move.COUNTER, 1 << c) for c in self.counters(seat)]
-            return out + [RevolutionChoice(seat, Move.DECLINE)]
-        if self.phase is Phase.DRAW:
-            out = [
-                RevolutionChoice(seat, Move.DRAW, 0 if c == "deck" else 1 << int(c))
-                for c in self.draw_choices()
-            ]
-            return out + [RevolutionChoice(seat, Move.STOP)]
-        if legal is None:
-            legal = self.legal_plays(seat)
-        out = [RevolutionChoice(seat, Move.PLAY, p.mask) for p in legal]
-        if self.can_pass(seat):
-            out.append(RevolutionChoice(seat, Move.PASS))
-        for card, function in self.activations(seat):
-            if function != "exchange":
-                out.append(RevolutionChoice(seat, Move.ACTIVATE, 1 << card))
-                continue
-            for target in range(self.players):
-                if target != seat:
-                    out += [
-                        RevolutionChoice(seat, Move.ACTIVATE, 1 << card, target, give)
-                        for give in self.exchange_choices(seat)
-                    ]
-        return out
 
     def take(self, choice: RevolutionChoice) -> RevolutionAction:
         """Apply one of :meth:`choices` (checked like any other action)."""
@@ -445,7 +332,7 @@ class RevolutionDeal(RevolutionChecks):
         self.used += 1
         self.pending = pending
         self.phase = Phase.COUNTER
-        self.responder = self.next_seat(pending.seat)
+        self.responder = (pending.seat + 1) % self.players
 
     def counter(self, seat: int, card: int | str) -> RevolutionAction:
         """Discard a Revolution Q to cancel the function in the counter window."""
@@ -470,7 +357,7 @@ class RevolutionDeal(RevolutionChecks):
         return action
 
     def _decline(self, seat: int, *, log: bool) -> None:
-        nxt = self.next_seat(seat)
+        nxt = (seat + 1) % self.players
         if self.pending is not None and nxt == self.pending.seat:
             self._take_effect(self.pending, log=log)
         else:
@@ -527,7 +414,7 @@ class RevolutionDeal(RevolutionChecks):
         if out:
             self.winner, self.end, self.phase = seat, End.OUT, Phase.OVER
         else:
-            self._give_turn(self.next_seat(seat), log=log)
+            self._give_turn((seat + 1) % self.players, log=log)
         return action
 
     def pass_(self, seat: int, *, auto: bool = False) -> RevolutionAction:
@@ -565,7 +452,7 @@ class RevolutionDeal(RevolutionChecks):
             nxt = self.to_beat_seat
             self.to_beat, self.passes = None, 0
             return nxt, True
-        return self.next_seat(seat), False
+        return (seat + 1) % self.players, False
 
     def _give_turn(self, seat: int, *, log: bool) -> None:
         """The turn passes to ``seat``, or past it while jumped seats lose theirs."""
@@ -610,9 +497,14 @@ class RevolutionDeal(RevolutionChecks):
         self._refill(log=log)
         if self.top >= len(self.deck):
             self._exhausted()
-        elif character or self.drawn >= DRAWS_PER_TURN or not self.draw_choices():
+        elif character or self.drawn >= DRAWS_PER_TURN or not self._may_draw_again():
             self._give_turn(self.after_draw, log=log)
         return action
+
+    def _may_draw_again(self) -> bool:
+        """Whether a player who has drawn a card may draw another (what :meth:`draw_choices`
+        would list, without listing it): the deck, or a Civilian of the Gathering."""
+        return self.top < len(self.deck) or any(c < FIRST_CHARACTER for c in self.gathering)
 
     def _refill(self, *, log: bool) -> None:
         revealed = 0

@@ -1,10 +1,12 @@
-"""The checks of a hand of Big 2 RevolutioN: whether a seat may take an action now, and the
-reason in words when it may not.
+"""What a seat may do now in a hand of Big 2 RevolutioN, and the reason in words when it may
+not.
 
 :class:`RevolutionChecks` is the part of :class:`~bigtwo.engine.revolution.RevolutionDeal`
-that reads the hand's state and changes nothing: each ``verify_*`` returns what the action
-would do or raises an :class:`~bigtwo.engine.errors.IllegalAction` (a subclass names the
-kind: not your turn, not your cards, ...), and each ``can_*`` asks the same as a question.
+that reads the hand's state and changes nothing: the seat to act, its legal plays, functions,
+counters and draws and every choice it has (:meth:`~RevolutionChecks.choices`); each
+``verify_*`` returns what an action would do or raises an
+:class:`~bigtwo.engine.errors.IllegalAction` (a subclass names the kind: not your turn, not
+your cards, ...), and each ``can_*`` asks the same as a question.
 """
 
 from __future__ import annotations
@@ -28,19 +30,24 @@ from .plays import Catalog, Play
 from .revolution_cards import (
     NORMAL_CARDS,
     REVOLUTION_BASE,
+    REVOLUTION_CARDS,
     card_symbol,
+    ids,
     parse,
     parse_card,
     symbols,
     twin_rank,
 )
 from .revolution_rules import RevolutionRules
-from .revolution_types import End, Move, Pending, Phase, RevolutionAction
+from .revolution_types import End, Move, Pending, Phase, RevolutionAction, RevolutionChoice
+
+# The Revolution J, the first Character card: the Revolution J, Q, K, A and 2 are the last 20.
+FIRST_CHARACTER = REVOLUTION_BASE + 4 * RANKS.index("J")
 
 
 class RevolutionChecks:
-    """The checks of :class:`~bigtwo.engine.revolution.RevolutionDeal`, on the state that
-    the deal keeps (declared here for them)."""
+    """The questions and checks of :class:`~bigtwo.engine.revolution.RevolutionDeal`, on the
+    state that the deal keeps (declared here for them)."""
 
     options: RevolutionRules
     cards: Catalog
@@ -61,6 +68,7 @@ class RevolutionChecks:
     end: End | None
     opening: int | None
     _function: dict[str, str]
+    _plays: list[tuple[int, list[Play]] | None]
 
     def function_of(self, card: int) -> str:
         """What a card does when activated: a Character's function, else ``none``."""
@@ -69,10 +77,132 @@ class RevolutionChecks:
         return self._function.get(RANKS[twin_rank(card)], "none")
 
     def _is_character(self, card: int) -> bool:
-        return card >= REVOLUTION_BASE and RANKS[twin_rank(card)] in "JQKA2"
+        return card >= FIRST_CHARACTER
 
     def _counters(self, card: int) -> bool:
         return self.function_of(card) == "counter"
+
+    # -- what may be done now -----------------------------------------------------------------
+    @property
+    def to_act(self) -> int:
+        """The seat whose action is awaited: the responder while the counter window is open."""
+        return self.responder if self.phase is Phase.COUNTER else self.turn
+
+    def plays_of(self, seat: int) -> list[Play]:
+        """Every play of ``seat``'s hand. When cards have only left the hand since the last
+        call its plays are filtered, not enumerated again (as the 52-card movegen does)."""
+        hand = self.hands[seat]
+        known = self._plays[seat]
+        if known is not None:
+            before, plays = known
+            if before == hand:
+                return plays
+            if not hand & ~before:
+                gone = before & ~hand
+                plays = [p for p in plays if not p.mask & gone]
+                self._plays[seat] = (hand, plays)
+                return plays
+        plays = self.cards.plays_in(hand)
+        self._plays[seat] = (hand, plays)
+        return plays
+
+    def legal_plays(self, seat: int | None = None) -> list[Play]:
+        """The plays the seat to act may make now (empty for other seats and phases)."""
+        if seat is None:
+            seat = self.turn
+        if self.end is not None or self.phase is not Phase.ACT or seat != self.turn:
+            return []
+        plays = self.plays_of(seat)
+        if self.to_beat is None:
+            if self.opening is None:
+                return list(plays)
+            bit = 1 << self.opening
+            return [p for p in plays if p.mask & bit]
+        beats, to_beat, reversed_ = self.cards.beats, self.to_beat, self.reversed
+        return [p for p in plays if beats(p, to_beat, reversed=reversed_)]
+
+    def can_pass(self, seat: int | None = None) -> bool:
+        seat = self.turn if seat is None else seat
+        return (
+            self.end is None
+            and self.phase is Phase.ACT
+            and seat == self.turn
+            and self.to_beat is not None
+        )
+
+    def activations(self, seat: int | None = None) -> list[tuple[int, str]]:
+        """The Character cards ``seat`` may activate now and their functions (targets and
+        the card an exchange gives are chosen apart: see :meth:`exchange_choices`)."""
+        seat = self.turn if seat is None else seat
+        out: list[tuple[int, str]] = []
+        for card in ids(self.hands[seat] & REVOLUTION_CARDS):
+            function = self.function_of(card)
+            if function in ("none", "counter"):
+                continue
+            try:
+                self._check_activation(seat, card, function)
+            except IllegalAction:
+                continue
+            out.append((card, function))
+        return out
+
+    def exchange_choices(self, seat: int) -> list[int]:
+        """The normal cards an exchange by ``seat`` may give."""
+        hand = self.hands[seat] & NORMAL_CARDS
+        if hand.bit_count() < 2:
+            return []
+        return [c for c in ids(hand) if c != self.opening]
+
+    def counters(self, seat: int) -> list[int]:
+        """The cards ``seat`` may counter with now (empty unless it is asked)."""
+        if self.phase is not Phase.COUNTER or seat != self.responder:
+            return []
+        return [c for c in ids(self.hands[seat] & REVOLUTION_CARDS) if self._counters(c)]
+
+    def draw_choices(self) -> list[int | str]:
+        """What the player drawing may take now: ``deck`` and cards of the Gathering."""
+        if self.phase is not Phase.DRAW:
+            return []
+        out: list[int | str] = ["deck"] if self.top < len(self.deck) else []
+        for card in self.gathering:
+            if not (self.drawn and self._is_character(card)):
+                out.append(card)
+        return out
+
+    def choices(self) -> list[RevolutionChoice]:
+        """Everything the seat to act may do now (an exchange once per player and card)."""
+        return self._choices(None)
+
+    def _choices(self, legal: list[Play] | None) -> list[RevolutionChoice]:
+        """:meth:`choices`, given the legal plays when they are known already."""
+        if self.end is not None:
+            return []
+        seat = self.to_act
+        if self.phase is Phase.COUNTER:
+            out = [RevolutionChoice(seat, Move.COUNTER, 1 << c) for c in self.counters(seat)]
+            return out + [RevolutionChoice(seat, Move.DECLINE)]
+        if self.phase is Phase.DRAW:
+            out = [
+                RevolutionChoice(seat, Move.DRAW, 0 if c == "deck" else 1 << int(c))
+                for c in self.draw_choices()
+            ]
+            return out + [RevolutionChoice(seat, Move.STOP)]
+        if legal is None:
+            legal = self.legal_plays(seat)
+        out = [RevolutionChoice(seat, Move.PLAY, p.mask) for p in legal]
+        if self.can_pass(seat):
+            out.append(RevolutionChoice(seat, Move.PASS))
+        for card, function in self.activations(seat):
+            if function != "exchange":
+                out.append(RevolutionChoice(seat, Move.ACTIVATE, 1 << card))
+                continue
+            for target in range(self.players):
+                if target != seat:
+                    out += [
+                        RevolutionChoice(seat, Move.ACTIVATE, 1 << card, target, give)
+                        for give in self.exchange_choices(seat)
+                    ]
+        return out
 
     # -- can: each check as a question ----------------------------------------------------------
     def can_play(self, seat: int, cards: int | str | Play) -> bool:
