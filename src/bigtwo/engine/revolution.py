@@ -146,7 +146,7 @@ class RevolutionDeal(RevolutionChecks):
                 "The Revolution deck must hold each Revolution card not in a hand, once"
             )
         self._start(rules, rules.revolution, masks, order)
-        self.aside = NORMAL_CARDS & ~seen  # normal cards not dealt (fewer than four players)
+        self.aside = NORMAL_CARDS & ~seen
         if leader is None:
             seat, card = opening_of(rules, [Mask(m & NORMAL_CARDS) for m in masks])
             self.turn = seat
@@ -172,12 +172,13 @@ class RevolutionDeal(RevolutionChecks):
         self, rules: Rules, options: RevolutionRules, hands: list[int], deck: tuple[int, ...]
     ) -> None:
         """The state of a hand before its first action, but the first player and the cards
-        not dealt."""
+        not dealt (every attribute set here first, in one order: instances share their keys)."""
         self.rules = rules
         self.options: RevolutionRules = options
         self.cards = catalog_for(rules)
         self.players = len(hands)
         self.dealt: tuple[int, ...] = tuple(hands)
+        self.aside = 0  # normal cards not dealt (fewer than four players)
         self.deck = deck
         self.hands: list[int] = list(hands)
         self.top = 0  # the next card of the deck to reveal or draw
@@ -195,6 +196,7 @@ class RevolutionDeal(RevolutionChecks):
         self.phase = Phase.ACT
         self.pending: Pending | None = None
         self.responder = -1
+        self.turn = self.leader = 0  # the first player, set by the caller
         self.skips = 0
         self.used = 0
         self.drawn = 0
@@ -477,16 +479,16 @@ class RevolutionDeal(RevolutionChecks):
         return _logged(self._draw(seat, card, follows=False, log=True))
 
     def _draw(self, seat: int, card: int, *, follows: bool, log: bool) -> RevolutionAction | None:
+        deck, gathering = self.deck, self.gathering
         if card < 0:
-            card = self.deck[self.top]
+            card = deck[self.top]
             self.top += 1
-            source, private = "deck", 1 << seat
+            source, private, character = "deck", 1 << seat, False
         else:
-            self.gathering.remove(card)
-            source, private = "gathering", 0
+            gathering.remove(card)
+            source, private, character = "gathering", 0, card >= FIRST_CHARACTER
         self.hands[seat] |= 1 << card
         self.drawn += 1
-        character = source == "gathering" and self._is_character(card)
         action = None
         if log:
             action = self._log(
@@ -494,27 +496,18 @@ class RevolutionDeal(RevolutionChecks):
                     seat, Move.DRAW, 1 << card, source=source, private=private, follows=follows
                 )
             )
-        self._refill(log=log)
-        if self.top >= len(self.deck):
-            self._exhausted()
-        elif character or self.drawn >= DRAWS_PER_TURN or not self._may_draw_again():
-            self._give_turn(self.after_draw, log=log)
-        return action
-
-    def _may_draw_again(self) -> bool:
-        """Whether a player who has drawn a card may draw another (what :meth:`draw_choices`
-        would list, without listing it): the deck, or a Civilian of the Gathering."""
-        return self.top < len(self.deck) or any(c < FIRST_CHARACTER for c in self.gathering)
-
-    def _refill(self, *, log: bool) -> None:
-        revealed = 0
-        while len(self.gathering) < GATHERING_SIZE and self.top < len(self.deck):
-            card = self.deck[self.top]
+        revealed = 0  # the Gathering filled again from the deck
+        while len(gathering) < GATHERING_SIZE and self.top < len(deck):
+            gathering.append(deck[self.top])
+            revealed |= 1 << deck[self.top]
             self.top += 1
-            self.gathering.append(card)
-            revealed |= 1 << card
         if revealed and log:
             self._log(RevolutionAction(-1, Move.REVEAL, revealed, follows=True))
+        if self.top >= len(deck):
+            self._exhausted()
+        elif character or self.drawn >= DRAWS_PER_TURN:  # (the deck is never empty here)
+            self._give_turn(self.after_draw, log=log)
+        return action
 
     def stop(self, seat: int) -> RevolutionAction:
         """Draw no more (a player who passed need not draw at all)."""
@@ -552,18 +545,18 @@ class RevolutionDeal(RevolutionChecks):
             self._play(seat, play, log=False)
         elif move is Move.PASS:
             self._pass(seat, auto=False, log=False)
+        elif move is Move.DRAW:
+            card = choice.cards.bit_length() - 1 if choice.cards else -1
+            self._draw(seat, card, follows=False, log=False)
+        elif move is Move.DECLINE:
+            self._decline(seat, log=False)
+        elif move is Move.STOP:
+            self._stop(seat, follows=False, log=False)
         elif move is Move.ACTIVATE:
             card = choice.cards.bit_length() - 1
             self._activate(Pending(seat, self.function_of(card), card, choice.target, choice.give))
         elif move is Move.COUNTER:
             self._counter(seat, choice.cards.bit_length() - 1)
-        elif move is Move.DECLINE:
-            self._decline(seat, log=False)
-        elif move is Move.DRAW:
-            card = choice.cards.bit_length() - 1 if choice.cards else -1
-            self._draw(seat, card, follows=False, log=False)
-        elif move is Move.STOP:
-            self._stop(seat, follows=False, log=False)
 
     def saved_state(self) -> SavedState:
         """The hand's state now (all of it but the history), for :meth:`restore`."""
