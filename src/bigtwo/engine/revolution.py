@@ -405,14 +405,15 @@ class RevolutionDeal(RevolutionChecks):
         return _logged(self._play(seat, play, log=True))
 
     def _play(self, seat: int, play: Play, *, log: bool) -> RevolutionAction | None:
-        self.hands[seat] &= ~play.mask
-        self.played |= play.mask
+        mask = play.mask
+        self.hands[seat] &= ~mask
+        self.played |= mask
         self.to_beat, self.to_beat_seat, self.passes, self.opening = play, seat, 0, None
         self.used = 0
         out = not self.hands[seat] & NORMAL_CARDS
         action = None
         if log:
-            action = self._log(RevolutionAction(seat, Move.PLAY, play.mask, trick_over=out))
+            action = self._log(RevolutionAction(seat, Move.PLAY, mask, trick_over=out))
         if out:
             self.winner, self.end, self.phase = seat, End.OUT, Phase.OVER
         else:
@@ -538,25 +539,24 @@ class RevolutionDeal(RevolutionChecks):
         apply_unchecked>` is the 52-card one. The state is the one :meth:`take` reaches; the
         history and the views no longer show it, so such a hand is taken back to a state
         saved before with :meth:`restore`, not undone."""
-        seat, move = choice.seat, choice.move
+        seat, move, cards, target, give = choice
         if move is Move.PLAY:
-            play = self.cards.classify(choice.cards)
+            play = self.cards.classify(cards)
             assert play is not None
             self._play(seat, play, log=False)
         elif move is Move.PASS:
             self._pass(seat, auto=False, log=False)
         elif move is Move.DRAW:
-            card = choice.cards.bit_length() - 1 if choice.cards else -1
-            self._draw(seat, card, follows=False, log=False)
+            self._draw(seat, cards.bit_length() - 1 if cards else -1, follows=False, log=False)
         elif move is Move.DECLINE:
             self._decline(seat, log=False)
         elif move is Move.STOP:
             self._stop(seat, follows=False, log=False)
         elif move is Move.ACTIVATE:
-            card = choice.cards.bit_length() - 1
-            self._activate(Pending(seat, self.function_of(card), card, choice.target, choice.give))
+            card = cards.bit_length() - 1
+            self._activate(Pending(seat, self.function_of(card), card, target, give))
         elif move is Move.COUNTER:
-            self._counter(seat, choice.cards.bit_length() - 1)
+            self._counter(seat, cards.bit_length() - 1)
 
     def saved_state(self) -> SavedState:
         """The hand's state now (all of it but the history), for :meth:`restore`."""
