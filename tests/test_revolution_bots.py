@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from bigtwo.bench import bench_revolution_bots
 from bigtwo.bots import bot_names, make_bot
 from bigtwo.bots.revolution import RevolutionBot
-from bigtwo.bots.revolution_expert import ExpertRevolutionBot, SimulatedHand, sample_world
+from bigtwo.bots.revolution_expert import ExpertRevolutionBot, sample_world
 from bigtwo.cli import main
 from bigtwo.engine import Rules
 from bigtwo.engine.errors import BigTwoError
@@ -231,31 +231,6 @@ def test_classic_plays_simply() -> None:
     deal = start(["3d 4c 9h Kh As* 2h*", "4d 8c 9d", "5d 9s Th", "6d Tc Jc"])
     choice = CLASSIC.choose(deal.view(0), random.Random(0))
     assert choice.move is Move.PLAY and choice.cards == parse("3d")
-
-
-def test_the_simulated_hand_follows_the_engine_action_by_action() -> None:
-    fields = [
-        "hands", "top", "gathering", "turn", "to_beat", "to_beat_seat", "passes", "reversed",
-        "phase", "pending", "responder", "skips", "used", "drawn", "after_draw", "opening",
-        "winner", "end",
-    ]  # fmt: skip
-    for number in range(25):
-        deal = RevolutionDeal.from_seed(RULES, f"sim:{number}", 4 - number % 3)
-        sim = SimulatedHand.of_deal(deal)
-        rng = random.Random(number)
-        while not deal.over:
-            by_move: dict[Move, list[object]] = {}
-            for choice in deal.choices():
-                by_move.setdefault(choice.move, []).append(choice)
-            kinds = list(by_move)
-            choice = rng.choice(by_move[kinds[rng.randrange(len(kinds))]])  # type: ignore[assignment]
-            deal.take(choice)
-            sim.take(choice)
-            for name in fields:
-                real, simulated = getattr(deal, name), getattr(sim, name)
-                if name in ("hands", "gathering"):
-                    real, simulated = list(real), list(simulated)
-                assert real == simulated, (number, str(choice), name)
 
 
 def _positions(seed: str, players: int = 4) -> list[RevolutionDeal]:

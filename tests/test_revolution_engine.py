@@ -21,7 +21,7 @@ from bigtwo.engine.errors import (
     RulesError,
 )
 from bigtwo.engine.plays import Kind
-from bigtwo.engine.revolution import End, Move, Phase, RevolutionDeal
+from bigtwo.engine.revolution import End, Move, Phase, RevolutionChoice, RevolutionDeal
 from bigtwo.engine.revolution_cards import parse, symbols, text
 
 RULES = Rules.preset("revolution")
@@ -508,6 +508,8 @@ def every_card_in_one_place_and_hidden(seed: int, players: int) -> None:
 
 
 AUTO_TWO = RULES.replace(revolution={"auto_draw": "two"})
+# At most one function a turn: the limit in play too.
+ONE_FUNCTION = RULES.replace(revolution={"functions_per_turn": 1})
 
 
 @settings(max_examples=30, deadline=None)
@@ -521,6 +523,46 @@ def test_undo_restores_the_state_exactly(seed: int, rules: Rules) -> None:
 @given(SEEDS, st.sampled_from([RULES, AUTO_TWO]))
 def test_undo_restores_the_state_exactly_over_a_thousand_hands(seed: int, rules: Rules) -> None:
     undo_restores_every_state(seed, rules)
+
+
+@settings(max_examples=40, deadline=None)
+@given(SEEDS, st.sampled_from([2, 3, 4]), st.sampled_from([RULES, ONE_FUNCTION]))
+def test_the_unchecked_fast_path_reaches_the_states_take_does(
+    seed: int, players: int, rules: Rules
+) -> None:
+    unchecked_path_follows_take(seed, players, rules)
+
+
+@pytest.mark.slow
+@settings(max_examples=1000, deadline=None)
+@given(SEEDS, st.sampled_from([2, 3, 4]), st.sampled_from([RULES, ONE_FUNCTION]))
+def test_the_unchecked_fast_path_reaches_the_states_take_does_over_a_thousand_hands(
+    seed: int, players: int, rules: Rules
+) -> None:
+    unchecked_path_follows_take(seed, players, rules)
+
+
+def unchecked_path_follows_take(seed: int, players: int, rules: Rules) -> None:
+    """The search's fast path (no checks, no history) is the engine's rules all the same:
+    action by action it reaches the state the checked ``take`` does (the history aside),
+    and a saved state restores the hand exactly."""
+    rng = random.Random(seed)
+    deal = RevolutionDeal.from_seed(rules, seed, players)
+    fast = RevolutionDeal.from_seed(rules, seed, players)
+    saved = [(fast.saved_state(), fast.state_key())]
+    while not deal.over:
+        by_move: dict[Move, list[RevolutionChoice]] = {}
+        for choice in deal.choices():
+            by_move.setdefault(choice.move, []).append(choice)
+        choice = rng.choice(by_move[rng.choice(sorted(by_move))])
+        deal.take(choice)
+        fast.apply_unchecked(choice)
+        assert fast.saved_state() == deal.saved_state(), str(choice)
+        saved.append((fast.saved_state(), fast.state_key()))
+    assert fast.actions == [] and fast.problems() == []
+    for state, key in reversed(saved[:: max(1, len(saved) // 5)]):
+        fast.restore(state)
+        assert fast.state_key() == key
 
 
 def undo_restores_every_state(seed: int, rules: Rules) -> None:

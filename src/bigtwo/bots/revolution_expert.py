@@ -20,8 +20,11 @@ functions it could activate first (jump, command, exchange, revolution), a count
 decline, and each draw or stop; a decision with one choice, or a play that goes out, is made
 at once. The hand is finished in each world by a quick policy for every seat (the ``greedy``
 player's rules for functions, counters and draws, written on the deal's state rather than on
-views, with plays that keep pairs and lead low cards in long plays), and each candidate's
-value is its seat's points less the other seats' mean, as the rule set scores the hand. The
+views, with plays that keep pairs and lead low cards in long plays) on the engine's own
+:class:`~bigtwo.engine.revolution.RevolutionDeal`, through its unchecked fast path
+(:meth:`~bigtwo.engine.revolution.RevolutionDeal.apply_unchecked`; the world is restored for
+each candidate), and each candidate's value is its seat's points less the other seats' mean,
+as the rule set scores the hand. The
 ``strong`` player's choice is the first candidate, and another is taken only when it leads
 by more than ``threshold`` points: a few dozen worlds are noisy, and a change of mind must
 pay for the noise.
@@ -38,11 +41,10 @@ from itertools import combinations
 from ..engine.cards import Mask
 from ..engine.deal import opening_of
 from ..engine.errors import BigTwoError
-from ..engine.plays import Play, catalog_for
+from ..engine.plays import catalog_for
 from ..engine.revolution import (
     End,
     Move,
-    Pending,
     Phase,
     RevolutionChoice,
     RevolutionDeal,
@@ -111,7 +113,7 @@ def _first_play_pending(view: RevolutionView) -> bool:
     return not any(a.move is Move.PLAY for a in view.actions)
 
 
-def sample_world(view: RevolutionView, rng: random.Random) -> SimulatedHand:
+def sample_world(view: RevolutionView, rng: random.Random) -> RevolutionDeal:
     """A hand in the view's position whose hidden cards are drawn at random (see the module's
     text): the other seats' cards, the deck's order and an exchange's card in the counter
     window."""
@@ -162,255 +164,28 @@ def sample_world(view: RevolutionView, rng: random.Random) -> SimulatedHand:
     deck = list(star_pool)  # what is left: the deck's cards, in a random order
     if len(deck) != view.deck_left:
         raise AssertionError("the view's counts do not add up")  # cannot happen
-    deal = SimulatedHand(rules)
-    deal.players = n
-    deal.hands = hands
-    deal.deck, deal.top, deal.gathering = deck, 0, list(view.gathering)
-    deal.leader = view.leader
-    deal.turn = view.turn
-    deal.to_beat, deal.to_beat_seat, deal.passes = view.to_beat, view.to_beat_seat, view.passes
-    deal.reversed = view.reversed
-    deal.phase = view.phase
-    deal.skips = view.skips
-    deal.used = view.functions_used
-    deal.drawn = view.draws_taken
-    deal.opening = opening
-    if view.phase is Phase.DRAW:
-        deal.after_draw = view.to_beat_seat if view.to_beat is None else (view.turn + 1) % n
+    give = -1
     if view.phase is Phase.COUNTER and view.pending is not None:
-        by, function, activated, target = view.pending
-        give = -1
+        by, function, _, _ = view.pending
         if function == "exchange":
-            give = _exchange_card(view, deal, by, rng)
-        deal.pending = Pending(by, function, activated, target, give)
-        deal.responder = view.to_act
-    return deal
+            give = _exchange_card(view, hands, opening, by, rng)
+    return RevolutionDeal.in_position(view, hands, deck, opening=opening, give=give)
 
 
-def _exchange_card(view: RevolutionView, deal: SimulatedHand, by: int, rng: random.Random) -> int:
+def _exchange_card(
+    view: RevolutionView, hands: list[int], opening: int | None, by: int, rng: random.Random
+) -> int:
     """The card of the exchange in the counter window: this seat's own (its activation shows
     it), else one of the giver's normal cards in this world."""
     if by == view.seat:
         for action in reversed(view.actions):
             if action.move is Move.ACTIVATE and action.given:
                 return action.given.bit_length() - 1
-    cards = [c for c in ids(deal.hands[by] & NORMAL_CARDS) if c != deal.opening]
+    cards = [c for c in ids(hands[by] & NORMAL_CARDS) if c != opening]
     return rng.choice(cards)
 
 
-# -- the simulated hands ----------------------------------------------------------------------------
-
-
-class SimulatedHand:
-    """A hand of the expansion for the search: the engine's rules (the same attribute names as
-    :class:`~bigtwo.engine.revolution.RevolutionDeal`, which ``tests`` hold it to action by
-    action) without its checks, history, views or undo, so a world can be played to its end
-    many times a decision. Copy one with :meth:`copy`; apply choices with :meth:`take`."""
-
-    __slots__ = (
-        "rules",
-        "options",
-        "cards",
-        "players",
-        "hands",
-        "deck",
-        "top",
-        "gathering",
-        "turn",
-        "leader",
-        "to_beat",
-        "to_beat_seat",
-        "passes",
-        "reversed",
-        "phase",
-        "pending",
-        "responder",
-        "skips",
-        "used",
-        "drawn",
-        "after_draw",
-        "opening",
-        "winner",
-        "end",
-        "_function",
-        "masks",
-    )
-
-    def __init__(self, rules: Rules) -> None:
-        assert rules.revolution is not None
-        self.rules = rules
-        self.options = rules.revolution
-        self.cards = catalog_for(rules)
-        self.players = 0
-        self.hands: list[int] = []
-        self.deck: list[int] = []
-        self.top = 0
-        self.gathering: list[int] = []
-        self.turn = self.leader = self.to_beat_seat = 0
-        self.to_beat: Play | None = None
-        self.passes = self.skips = self.used = self.drawn = 0
-        self.reversed = False
-        self.phase = Phase.ACT
-        self.pending: Pending | None = None
-        self.responder = self.after_draw = -1
-        self.opening: int | None = None
-        self.winner: int | None = None
-        self.end: End | None = None
-        self.masks = _masks(rules)
-        self._function = self.masks.functions
-
-    @classmethod
-    def of_deal(cls, deal: RevolutionDeal) -> SimulatedHand:
-        """The deal's position (all of it: for tests, and for positions set up outright)."""
-        sim = cls(deal.rules)
-        sim.players = deal.players
-        sim.hands = list(deal.hands)
-        sim.deck, sim.top, sim.gathering = list(deal.deck), deal.top, list(deal.gathering)
-        for name in (
-            "turn",
-            "leader",
-            "to_beat",
-            "to_beat_seat",
-            "passes",
-            "reversed",
-            "phase",
-            "pending",
-            "responder",
-            "skips",
-            "used",
-            "drawn",
-            "after_draw",
-            "opening",
-            "winner",
-            "end",
-        ):
-            setattr(sim, name, getattr(deal, name))
-        return sim
-
-    def copy(self) -> SimulatedHand:
-        other = SimulatedHand.__new__(SimulatedHand)
-        for name in SimulatedHand.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.hands = list(self.hands)
-        other.gathering = list(self.gathering)
-        return other
-
-    def function_of(self, card: int) -> str:
-        return self._function[card - REVOLUTION_BASE] if card >= REVOLUTION_BASE else "none"
-
-    def normal_counts(self) -> list[int]:
-        return [(h & NORMAL_CARDS).bit_count() for h in self.hands]
-
-    # -- the actions, as the engine applies them ---------------------------------------------
-    def take(self, choice: RevolutionChoice) -> None:
-        move = choice.move
-        if move is Move.PLAY:
-            self._play(choice.seat, choice.cards)
-        elif move is Move.PASS:
-            self._pass(choice.seat)
-        elif move is Move.ACTIVATE:
-            self._activate(choice.seat, choice.cards.bit_length() - 1, choice.target, choice.give)
-        elif move is Move.COUNTER:
-            seat = choice.seat
-            self.hands[seat] &= ~choice.cards
-            self._close_window()
-        elif move is Move.DECLINE:
-            nxt = (choice.seat + 1) % self.players
-            pending = self.pending
-            assert pending is not None
-            if nxt == pending.seat:
-                self._take_effect(pending)
-            else:
-                self.responder = nxt
-        elif move is Move.DRAW:
-            self._draw(choice.seat, choice.cards.bit_length() - 1 if choice.cards else -1)
-        elif move is Move.STOP:
-            self._give_turn(self.after_draw)
-
-    def _activate(self, seat: int, card: int, target: int, give: int) -> None:
-        self.hands[seat] &= ~(1 << card)
-        self.used += 1
-        self.pending = Pending(seat, self.function_of(card), card, target, give)
-        self.phase = Phase.COUNTER
-        self.responder = (seat + 1) % self.players
-
-    def _close_window(self) -> None:
-        assert self.pending is not None
-        self.turn = self.pending.seat
-        self.pending, self.responder, self.phase = None, -1, Phase.ACT
-
-    def _take_effect(self, pending: Pending) -> None:
-        self._close_window()
-        seat, function = pending.seat, pending.function
-        if function == "jump":
-            self.skips |= 1 << (seat + 1) % self.players
-        elif function == "command":
-            self.to_beat, self.to_beat_seat, self.passes = None, seat, 0
-        elif function == "exchange":
-            self.hands[seat] &= ~(1 << pending.give)
-            self.hands[pending.target] |= 1 << pending.give
-        elif function == "revolution":
-            self.reversed = not self.reversed
-
-    def _play(self, seat: int, mask: int) -> None:
-        self.hands[seat] &= ~mask
-        self.to_beat = self.cards.classify(mask)
-        self.to_beat_seat, self.passes, self.opening, self.used = seat, 0, None, 0
-        if not self.hands[seat] & NORMAL_CARDS:
-            self.winner, self.end, self.phase = seat, End.OUT, Phase.OVER
-        else:
-            self._give_turn((seat + 1) % self.players)
-
-    def _pass(self, seat: int) -> None:
-        self.used = 0
-        nxt = self._after_pass(seat)
-        if self.top < len(self.deck) or self.gathering:
-            self.phase, self.drawn, self.after_draw = Phase.DRAW, 0, nxt
-        else:
-            self._give_turn(nxt)
-
-    def _after_pass(self, seat: int) -> int:
-        self.passes += 1
-        if self.passes >= self.players - 1:
-            self.to_beat, self.passes = None, 0
-            return self.to_beat_seat
-        return (seat + 1) % self.players
-
-    def _give_turn(self, seat: int) -> None:
-        self.phase, self.drawn, self.after_draw, self.used = Phase.ACT, 0, -1, 0
-        while self.skips >> seat & 1:
-            self.skips &= ~(1 << seat)
-            seat = (seat + 1) % self.players if self.to_beat is None else self._after_pass(seat)
-        self.turn = seat
-
-    def _draw(self, seat: int, card: int) -> None:
-        if card < 0:
-            card = self.deck[self.top]
-            self.top += 1
-            character = False
-        else:
-            self.gathering.remove(card)
-            character = card >= REVOLUTION_BASE + 32  # J and above
-        self.hands[seat] |= 1 << card
-        self.drawn += 1
-        deck = self.deck
-        while len(self.gathering) < 4 and self.top < len(deck):
-            self.gathering.append(deck[self.top])
-            self.top += 1
-        if self.top >= len(deck):
-            counts = self.normal_counts()
-            fewest = min(counts)
-            first = self.leader
-            while counts[first] != fewest:
-                first = (first + 1) % self.players
-            self.winner, self.end, self.phase = first, End.EXHAUSTION, Phase.OVER
-        elif character or self.drawn >= 2 or not self._can_draw():
-            self._give_turn(self.after_draw)
-
-    def _can_draw(self) -> bool:
-        if self.top < len(self.deck):
-            return True
-        return any(c < REVOLUTION_BASE + 32 for c in self.gathering)
+# -- the quick policy of the simulated hands -------------------------------------------------------
 
 
 def _functions(rules: Rules) -> list[str]:
@@ -421,9 +196,6 @@ def _functions(rules: Rules) -> list[str]:
         rank = "3456789TJQKA2"[twin_rank(card)]
         out.append(options.function_of(rank) if rank in "JQKA2" else "none")
     return out
-
-
-# -- the quick policy of the simulated hands -------------------------------------------------------
 
 
 class _Masks:
@@ -478,10 +250,9 @@ def _low(hand: int) -> bool:
     return bool(ranks) and sum(ranks) / len(ranks) < 6
 
 
-def quick_choice(deal: SimulatedHand) -> RevolutionChoice:
+def quick_choice(deal: RevolutionDeal, masks: _Masks) -> RevolutionChoice:
     """A sensible choice for whoever is to act in a simulated hand, read from the deal itself
-    (each seat deciding from its own cards and the public counts)."""
-    masks = deal.masks
+    (each seat deciding from its own cards and the public counts); ``masks``: its rules'."""
     hands = deal.hands
     n = deal.players
     if deal.phase is Phase.COUNTER:
@@ -541,7 +312,7 @@ def quick_choice(deal: SimulatedHand) -> RevolutionChoice:
     return RevolutionChoice(seat, Move.PLAY, play)
 
 
-def _quick_play(deal: SimulatedHand, seat: int, counts: list[int], masks: _Masks) -> int | None:
+def _quick_play(deal: RevolutionDeal, seat: int, counts: list[int], masks: _Masks) -> int | None:
     """The cards of a quick play, found without listing every play of the hand. Leading: the
     cards of its lowest normal rank (a pair or triple when it has one; the highest single, or
     a pair, when the next seat is on one card); following a single, pair or triple: the
@@ -635,7 +406,7 @@ _UP = tuple(range(13))
 _DOWN = tuple(reversed(_UP))
 
 
-def margin_points(ruleset: RuleSet, deal: SimulatedHand, seat: int) -> float:
+def margin_points(ruleset: RuleSet, deal: RevolutionDeal, seat: int) -> float:
     """``seat``'s points less the other seats' mean, for a finished hand (one not finished
     within the step limit is scored as if the deck had run out now)."""
     winner = deal.winner
@@ -648,13 +419,16 @@ def margin_points(ruleset: RuleSet, deal: SimulatedHand, seat: int) -> float:
     return points[seat] - (sum(points) - points[seat]) / (n - 1)
 
 
-def rollout_hand(deal: SimulatedHand, ruleset: RuleSet, seat: int, limit: int) -> tuple[float, int]:
-    """Finish the hand with :func:`quick_choice` for every seat: ``seat``'s margin and the
-    actions taken."""
+def rollout_hand(
+    deal: RevolutionDeal, ruleset: RuleSet, seat: int, limit: int
+) -> tuple[float, int]:
+    """Finish the hand with :func:`quick_choice` for every seat, on the deal's unchecked fast
+    path: ``seat``'s margin and the actions taken. The deal is left where it stopped."""
     steps = 0
-    take = deal.take
+    masks = _masks(deal.rules)
+    take = deal.apply_unchecked
     while deal.end is None and steps < limit:
-        take(quick_choice(deal))
+        take(quick_choice(deal, masks))
         steps += 1
     return margin_points(ruleset, deal, seat), steps
 
@@ -753,10 +527,11 @@ class ExpertRevolutionBot(RevolutionBot):
         per_world = len(candidates)
         while worlds < 2 or ((worlds + 1) * per_world <= self.rollouts and steps < self.max_steps):
             world = sample_world(view, rng)
+            start = world.saved_state()
             for i, choice in enumerate(candidates):
-                deal = world.copy()
-                deal.take(choice)
-                value, taken = rollout_hand(deal, ruleset, seat, 400)
+                world.apply_unchecked(choice)
+                value, taken = rollout_hand(world, ruleset, seat, 400)
+                world.restore(start)
                 totals[i] += value
                 steps += taken + 1
             worlds += 1

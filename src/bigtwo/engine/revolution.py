@@ -11,8 +11,16 @@ their normal cards, or when the Revolution deck runs out. As in the 52-card
 :class:`~bigtwo.engine.errors.IllegalAction` whose message is the reason in words), then
 applied (returning an immutable :class:`RevolutionAction`), and can be taken back with
 :meth:`RevolutionDeal.undo`. :meth:`RevolutionDeal.view` gives one seat what it may know: never
-a card another seat drew face down, nor the card an exchange gave to someone else. This
-module has no clock, no I/O and no global randomness, and leaves the 52-card deal untouched.
+a card another seat drew face down, nor the card an exchange gave to someone else. Search
+plays simulated hands on the same deal without checks or history
+(:meth:`RevolutionDeal.apply_unchecked`, back to a saved state with
+:meth:`RevolutionDeal.restore`), as it does the 52-card deal. This module has no clock, no
+I/O and no global randomness, and leaves the 52-card deal untouched.
+
+The hand's values (phases, moves, actions, choices, views) are written in
+:mod:`bigtwo.engine.revolution_types` and what a seat may do now (its choices and the
+checks) in :mod:`bigtwo.engine.revolution_checks`; this module exports them all, and
+snapshots name the values by it.
 
 >>> from bigtwo.engine.rules import Rules
 >>> from bigtwo.engine.revolution_cards import parse
@@ -33,25 +41,12 @@ bigtwo.engine.errors.NotYourTurn: Not your turn: seat 0 is to play
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from .cards import CARDS, RANKS, CardSet, Mask
+from .cards import CardSet, Mask
 from .deal import deal_hands, opening_of
-from .errors import (
-    BigTwoError,
-    CannotPass,
-    DealOver,
-    DoesNotBeat,
-    IllegalAction,
-    MustInclude,
-    NotACombination,
-    NotationError,
-    NotYourCards,
-    NotYourTurn,
-)
+from .errors import IllegalAction
 from .plays import Play, catalog_for
 from .revolution_cards import (
     NORMAL_CARDS,
@@ -60,179 +55,23 @@ from .revolution_cards import (
     card_symbol,
     ids,
     parse,
-    parse_card,
-    starred_text,
     symbols,
-    twin_rank,
 )
+from .revolution_checks import FIRST_CHARACTER, RevolutionChecks
 from .revolution_rules import CHARACTER_RANKS, RevolutionRules
+from .revolution_types import (
+    End,
+    Move,
+    Pending,
+    Phase,
+    RevolutionAction,
+    RevolutionChoice,
+    RevolutionView,
+)
 from .rules import Rules
 
 GATHERING_SIZE = 4
 DRAWS_PER_TURN = 2
-
-
-class Phase(StrEnum):
-    """Where a turn stands: the player to act may use functions and then play or pass
-    (``act``); every other seat answers a function (``counter``); the player who passed
-    draws (``draw``); the hand is ``over``."""
-
-    ACT = "act"
-    COUNTER = "counter"
-    DRAW = "draw"
-    OVER = "over"
-
-
-class Move(StrEnum):
-    """The kinds of action in a hand of the expansion."""
-
-    PLAY = "play"
-    PASS = "pass"
-    ACTIVATE = "activate"  # a Character card discarded for its function
-    COUNTER = "counter"  # a Revolution Q discarded to cancel it
-    DECLINE = "decline"  # a seat lets the function stand
-    EFFECT = "effect"  # the function takes effect (the window closed without a counter)
-    DRAW = "draw"  # one card taken, from the deck (face down) or the Gathering
-    STOP = "stop"  # a player who passed draws no more
-    SKIP = "skip"  # a jumped player loses a turn
-    REVEAL = "reveal"  # cards turned face up to fill the Gathering
-
-
-class End(StrEnum):
-    OUT = "out"  # a player has played every normal card
-    EXHAUSTION = "exhaustion"  # the Revolution deck ran out
-
-
-class RevolutionAction(NamedTuple):
-    """One applied action. ``cards`` is a 104-bit mask (the play, the card activated,
-    countered, drawn or given, the cards revealed); ``private`` the seats that may see those
-    cards, a bit per seat (0: everyone). ``function`` and ``target`` describe an activation
-    or its effect; ``source`` a draw's (``deck`` or ``gathering``). ``follows`` marks an
-    action the deal made by itself after the one before it (undone together with it)."""
-
-    seat: int
-    move: Move
-    cards: int = 0
-    function: str = ""
-    target: int = -1
-    source: str = ""
-    private: int = 0
-    auto: bool = False
-    follows: bool = False
-    trick_over: bool = False
-    given: int = 0  # the card an exchange would give: only its giver sees it here
-
-    def seen_by(self, seat: int | None) -> RevolutionAction:
-        """The action as ``seat`` (None: a spectator) may see it: a private card hidden."""
-        action = self
-        if self.given and seat != self.seat:
-            action = action._replace(given=0)
-        if self.private and not (seat is not None and self.private >> seat & 1):
-            action = action._replace(cards=0)
-        return action
-
-    @property
-    def is_pass(self) -> bool:
-        return self.move is Move.PASS
-
-    def __str__(self) -> str:
-        shown = " ".join(starred_text(c) for c in ids(self.cards)) if self.cards else "a card"
-        if self.move is Move.PLAY:
-            return f"{self.seat} plays {shown}"
-        if self.move is Move.ACTIVATE:
-            to = f" on {self.target}" if self.target >= 0 else ""
-            return f"{self.seat} activates {shown} ({self.function}){to}"
-        if self.move is Move.EFFECT:
-            to = f" on {self.target}" if self.target >= 0 else ""
-            return f"{self.function} of {self.seat} takes effect{to}"
-        if self.move is Move.DRAW:
-            return f"{self.seat} draws {shown} from the {self.source}"
-        if self.move is Move.COUNTER:
-            return f"{self.seat} counters with {shown}"
-        if self.move is Move.REVEAL:
-            return f"the Gathering gets {shown}"
-        words = {
-            Move.PASS: "passes",
-            Move.DECLINE: "declines",
-            Move.STOP: "draws no more",
-            Move.SKIP: "loses a turn (jump)",
-        }
-        return f"{self.seat} {words[self.move]}"
-
-
-class RevolutionChoice(NamedTuple):
-    """One thing the seat to act may do now, as :meth:`RevolutionDeal.choices` lists them
-    and :meth:`RevolutionDeal.take` applies them: ``cards`` the play, the card activated or
-    countered, or the Gathering card drawn (0 for the deck); ``target`` and ``give`` an
-    exchange's player and card."""
-
-    seat: int
-    move: Move
-    cards: int = 0
-    target: int = -1
-    give: int = -1
-
-
-class Pending(NamedTuple):
-    """A function activated and waiting for the counter window to close."""
-
-    seat: int
-    function: str
-    card: int
-    target: int
-    give: int  # the normal card an exchange gives (a card id), else -1
-
-
-@dataclass(frozen=True, slots=True)
-class RevolutionView:
-    """What one seat (``seat`` None: a spectator) may know of a hand of the expansion.
-
-    ``hand`` is the seat's own cards (a 104-bit mask); ``normal_counts`` and
-    ``revolution_counts`` every seat's counts; ``gathering`` the face-up cards;
-    ``deck_left`` the cards left in the Revolution deck; ``discards`` the Character cards
-    discarded for a function or a counter; ``played`` every card played; ``actions`` the
-    history with every card this seat may not see hidden; ``to_act`` the seat whose answer
-    is awaited now, ``phase`` what it is to do, ``pending`` the function waiting in the
-    counter window (its card and target, never an exchange's card); ``legal`` and
-    ``can_pass`` what this seat may play now; ``choices`` everything it may do now, in every
-    phase (empty unless its answer is awaited): what a computer player chooses from."""
-
-    seat: int | None
-    rules: Rules
-    hand: int
-    normal_counts: tuple[int, ...]
-    revolution_counts: tuple[int, ...]
-    gathering: tuple[int, ...]
-    deck_left: int
-    discards: int
-    played: int
-    reversed: bool
-    turn: int
-    to_act: int
-    phase: Phase
-    leader: int
-    to_beat: Play | None
-    to_beat_seat: int
-    passes: int
-    skips: int
-    pending: tuple[int, str, int, int] | None  # seat, function, card, target
-    functions_used: int
-    draws_taken: int
-    opening: int | None
-    actions: tuple[RevolutionAction, ...]
-    winner: int | None
-    end: End | None
-    legal: tuple[Play, ...]
-    can_pass: bool
-    choices: tuple[RevolutionChoice, ...] = ()
-
-    @property
-    def players(self) -> int:
-        return len(self.normal_counts)
-
-    @property
-    def my_turn(self) -> bool:
-        return self.seat is not None and self.seat == self.to_act and self.end is None
 
 
 class _Saved(NamedTuple):
@@ -258,25 +97,6 @@ class _Saved(NamedTuple):
     end: End | None
 
 
-def _card_arg(card: int | str) -> int:
-    """One card of the expansion, from its id or its notation."""
-    if isinstance(card, str):
-        return parse_card(card)
-    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 104:
-        raise NotationError(f"There is no card {card!r}: cards are 0 to 103", str(card))
-    return int(card)
-
-
-def _cards_arg(cards: int | str | Play) -> int:
-    if isinstance(cards, Play):
-        return cards.mask
-    if isinstance(cards, str):
-        return parse(cards)
-    if isinstance(cards, bool) or not isinstance(cards, int) or cards < 0 or cards >> 104:
-        raise NotationError(f"{cards!r} is not a set of cards", str(cards))
-    return cards
-
-
 def shuffled_deck(rng: random.Random) -> tuple[int, ...]:
     """The Revolution deck shuffled: card ids 52..103, top card first."""
     deck = list(range(REVOLUTION_BASE, REVOLUTION_BASE + 52))
@@ -284,7 +104,11 @@ def shuffled_deck(rng: random.Random) -> tuple[int, ...]:
     return tuple(deck)
 
 
-class RevolutionDeal:
+# What :meth:`RevolutionDeal.saved_state` gives and :meth:`RevolutionDeal.restore` takes.
+SavedState = _Saved
+
+
+class RevolutionDeal(RevolutionChecks):
     """The state of one hand of the expansion. Seats are 0..players-1 and act in increasing
     order; ``turn`` is the seat whose turn it is and ``to_act`` the seat whose answer is
     awaited now (another seat while the counter window is open)."""
@@ -321,38 +145,8 @@ class RevolutionDeal:
             raise IllegalAction(
                 "The Revolution deck must hold each Revolution card not in a hand, once"
             )
-        self.rules = rules
-        self.options: RevolutionRules = rules.revolution
-        self.cards = catalog_for(rules)
-        self.players = len(masks)
-        self.dealt: tuple[int, ...] = tuple(masks)
-        self.aside = NORMAL_CARDS & ~seen  # normal cards not dealt (fewer than four players)
-        self.deck: tuple[int, ...] = order
-        self.hands: list[int] = list(masks)
-        self.top = 0  # the next card of the deck to reveal or draw
-        self.gathering: list[int] = []
-        self.discards = 0
-        self.played = 0
-        self.actions: list[RevolutionAction] = []
-        # Each seat's history as it may see it (the spectator's last), kept as actions come.
-        self._seen: list[list[RevolutionAction]] = [[] for _ in range(len(masks) + 1)]
-        self._saved: list[_Saved] = []
-        self.to_beat: Play | None = None
-        self.to_beat_seat = -1
-        self.passes = 0
-        self.reversed = False
-        self.phase = Phase.ACT
-        self.pending: Pending | None = None
-        self.responder = -1
-        self.skips = 0
-        self.used = 0
-        self.drawn = 0
-        self.after_draw = -1
-        self.winner: int | None = None
-        self.end: End | None = None
-        self.opening: int | None = None
-        self._plays: list[tuple[int, list[Play]] | None] = [None] * self.players
-        self._function = {rank: self.options.function_of(rank) for rank in CHARACTER_RANKS}
+        self._start(rules, rules.revolution, masks, order)
+        self.aside = NORMAL_CARDS & ~seen
         if leader is None:
             seat, card = opening_of(rules, [Mask(m & NORMAL_CARDS) for m in masks])
             self.turn = seat
@@ -374,6 +168,82 @@ class RevolutionDeal:
         hands = deal_hands(rules, players or rules.default_players, rng)
         return cls(rules, hands, deck=shuffled_deck(rng))
 
+    def _start(
+        self, rules: Rules, options: RevolutionRules, hands: list[int], deck: tuple[int, ...]
+    ) -> None:
+        """The state of a hand before its first action, but the first player and the cards
+        not dealt (every attribute set here first, in one order: instances share their keys)."""
+        self.rules = rules
+        self.options: RevolutionRules = options
+        self.cards = catalog_for(rules)
+        self.players = len(hands)
+        self.dealt: tuple[int, ...] = tuple(hands)
+        self.aside = 0  # normal cards not dealt (fewer than four players)
+        self.deck = deck
+        self.hands: list[int] = list(hands)
+        self.top = 0  # the next card of the deck to reveal or draw
+        self.gathering: list[int] = []
+        self.discards = 0
+        self.played = 0
+        self.actions: list[RevolutionAction] = []
+        # Each seat's history as it may see it (the spectator's last), kept as actions come.
+        self._seen: list[list[RevolutionAction]] = [[] for _ in range(len(hands) + 1)]
+        self._saved: list[_Saved] = []
+        self.to_beat: Play | None = None
+        self.to_beat_seat = -1
+        self.passes = 0
+        self.reversed = False
+        self.phase = Phase.ACT
+        self.pending: Pending | None = None
+        self.responder = -1
+        self.turn = self.leader = 0  # the first player, set by the caller
+        self.skips = 0
+        self.used = 0
+        self.drawn = 0
+        self.after_draw = -1
+        self.winner: int | None = None
+        self.end: End | None = None
+        self.opening: int | None = None
+        self._plays: list[tuple[int, list[Play]] | None] = [None] * self.players
+        self._function = {rank: self.options.function_of(rank) for rank in CHARACTER_RANKS}
+
+    @classmethod
+    def in_position(
+        cls,
+        view: RevolutionView,
+        hands: Sequence[int],
+        deck: Sequence[int],
+        *,
+        opening: int | None,
+        give: int = -1,
+    ) -> RevolutionDeal:
+        """The hand in ``view``'s position with what the view hides filled in: every seat's
+        cards (``hands``), the deck's cards below the Gathering (``deck``, top card first),
+        the card the first play must include (``opening``: None once it is played, or when
+        no card must be) and, in the counter window of an exchange, the card it gives
+        (``give``). Nothing is checked and the hand has no history: the worlds of search."""
+        rules = view.rules
+        assert rules.revolution is not None
+        deal = cls.__new__(cls)
+        deal._start(rules, rules.revolution, list(hands), tuple(deck))
+        held = 0
+        for hand in hands:
+            held |= hand
+        deal.aside = NORMAL_CARDS & ~(held | view.played)
+        deal.gathering = list(view.gathering)
+        deal.discards, deal.played, deal.reversed = view.discards, view.played, view.reversed
+        deal.leader, deal.turn, deal.phase = view.leader, view.turn, view.phase
+        deal.to_beat, deal.to_beat_seat, deal.passes = view.to_beat, view.to_beat_seat, view.passes
+        deal.skips, deal.used, deal.drawn = view.skips, view.functions_used, view.draws_taken
+        deal.winner, deal.end, deal.opening = view.winner, view.end, opening
+        if view.phase is Phase.DRAW:  # where the turn goes once the player stops drawing
+            n = view.players
+            deal.after_draw = view.to_beat_seat if view.to_beat is None else (view.turn + 1) % n
+        if view.phase is Phase.COUNTER and view.pending is not None:
+            by, function, card, target = view.pending
+            deal.pending, deal.responder = Pending(by, function, card, target, give), view.to_act
+        return deal
+
     # -- questions -------------------------------------------------------------------------
     @property
     def over(self) -> bool:
@@ -382,11 +252,6 @@ class RevolutionDeal:
     @property
     def is_lead(self) -> bool:
         return self.to_beat is None
-
-    @property
-    def to_act(self) -> int:
-        """The seat whose action is awaited: the responder while the counter window is open."""
-        return self.responder if self.phase is Phase.COUNTER else self.turn
 
     @property
     def deck_left(self) -> int:
@@ -400,134 +265,6 @@ class RevolutionDeal:
 
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % self.players
-
-    def function_of(self, card: int) -> str:
-        """What a card does when activated: a Character's function, else ``none``."""
-        if card < REVOLUTION_BASE:
-            return "none"
-        return self._function.get(RANKS[twin_rank(card)], "none")
-
-    def plays_of(self, seat: int) -> list[Play]:
-        """Every play of ``seat``'s hand. When cards have only left the hand since the last
-        call its plays are filtered, not enumerated again (as the 52-card movegen does)."""
-        hand = self.hands[seat]
-        known = self._plays[seat]
-        if known is not None:
-            before, plays = known
-            if before == hand:
-                return plays
-            if not hand & ~before:
-                gone = before & ~hand
-                plays = [p for p in plays if not p.mask & gone]
-                self._plays[seat] = (hand, plays)
-                return plays
-        plays = self.cards.plays_in(hand)
-        self._plays[seat] = (hand, plays)
-        return plays
-
-    def legal_plays(self, seat: int | None = None) -> list[Play]:
-        """The plays the seat to act may make now (empty for other seats and phases)."""
-        if seat is None:
-            seat = self.turn
-        if self.end is not None or self.phase is not Phase.ACT or seat != self.turn:
-            return []
-        plays = self.plays_of(seat)
-        if self.to_beat is None:
-            if self.opening is None:
-                return list(plays)
-            bit = 1 << self.opening
-            return [p for p in plays if p.mask & bit]
-        beats, to_beat, reversed_ = self.cards.beats, self.to_beat, self.reversed
-        return [p for p in plays if beats(p, to_beat, reversed=reversed_)]
-
-    def can_pass(self, seat: int | None = None) -> bool:
-        seat = self.turn if seat is None else seat
-        return (
-            self.end is None
-            and self.phase is Phase.ACT
-            and seat == self.turn
-            and self.to_beat is not None
-        )
-
-    def activations(self, seat: int | None = None) -> list[tuple[int, str]]:
-        """The Character cards ``seat`` may activate now and their functions (targets and
-        the card an exchange gives are chosen apart: see :meth:`exchange_choices`)."""
-        seat = self.turn if seat is None else seat
-        out: list[tuple[int, str]] = []
-        for card in ids(self.hands[seat] & REVOLUTION_CARDS):
-            function = self.function_of(card)
-            if function in ("none", "counter"):
-                continue
-            try:
-                self._check_activation(seat, card, function)
-            except IllegalAction:
-                continue
-            out.append((card, function))
-        return out
-
-    def exchange_choices(self, seat: int) -> list[int]:
-        """The normal cards an exchange by ``seat`` may give."""
-        hand = self.hands[seat] & NORMAL_CARDS
-        if hand.bit_count() < 2:
-            return []
-        return [c for c in ids(hand) if c != self.opening]
-
-    def counters(self, seat: int) -> list[int]:
-        """The cards ``seat`` may counter with now (empty unless it is asked)."""
-        if self.phase is not Phase.COUNTER or seat != self.responder:
-            return []
-        return [c for c in ids(self.hands[seat] & REVOLUTION_CARDS) if self._counters(c)]
-
-    def draw_choices(self) -> list[int | str]:
-        """What the player drawing may take now: ``deck`` and cards of the Gathering."""
-        if self.phase is not Phase.DRAW:
-            return []
-        out: list[int | str] = ["deck"] if self.top < len(self.deck) else []
-        for card in self.gathering:
-            if not (self.drawn and self._is_character(card)):
-                out.append(card)
-        return out
-
-    def _is_character(self, card: int) -> bool:
-        return card >= REVOLUTION_BASE and RANKS[twin_rank(card)] in "JQKA2"
-
-    def _counters(self, card: int) -> bool:
-        return self.function_of(card) == "counter"
-
-    def choices(self) -> list[RevolutionChoice]:
-        """Everything the seat to act may do now (an exchange once per player and card)."""
-        return self._choices(None)
-
-    def _choices(self, legal: list[Play] | None) -> list[RevolutionChoice]:
-        """:meth:`choices`, given the legal plays when they are known already."""
-        if self.end is not None:
-            return []
-        seat = self.to_act
-        if self.phase is Phase.COUNTER:
-            out = [RevolutionChoice(seat, Move.COUNTER, 1 << c) for c in self.counters(seat)]
-            return out + [RevolutionChoice(seat, Move.DECLINE)]
-        if self.phase is Phase.DRAW:
-            out = [
-                RevolutionChoice(seat, Move.DRAW, 0 if c == "deck" else 1 << int(c))
-                for c in self.draw_choices()
-            ]
-            return out + [RevolutionChoice(seat, Move.STOP)]
-        if legal is None:
-            legal = self.legal_plays(seat)
-        out = [RevolutionChoice(seat, Move.PLAY, p.mask) for p in legal]
-        if self.can_pass(seat):
-            out.append(RevolutionChoice(seat, Move.PASS))
-        for card, function in self.activations(seat):
-            if function != "exchange":
-                out.append(RevolutionChoice(seat, Move.ACTIVATE, 1 << card))
-                continue
-            for target in range(self.players):
-                if target != seat:
-                    out += [
-                        RevolutionChoice(seat, Move.ACTIVATE, 1 << card, target, give)
-                        for give in self.exchange_choices(seat)
-                    ]
-        return out
 
     def take(self, choice: RevolutionChoice) -> RevolutionAction:
         """Apply one of :meth:`choices` (checked like any other action)."""
@@ -569,237 +306,17 @@ class RevolutionDeal:
         give = action.given.bit_length() - 1 if action.given else -1
         return self.take(RevolutionChoice(seat, move, action.cards, action.target, give))
 
-    # -- can: each check as a question ----------------------------------------------------------
-    def can_play(self, seat: int, cards: int | str | Play) -> bool:
-        return _passes(self.verify_play, seat, cards)
-
-    def can_activate(
-        self, seat: int, card: int | str, target: int | None = None, give: int | str | None = None
-    ) -> bool:
-        return _passes(self.verify_activate, seat, card, target, give)
-
-    def can_counter(self, seat: int, card: int | str) -> bool:
-        return _passes(self.verify_counter, seat, card)
-
-    def can_decline(self, seat: int) -> bool:
-        return _passes(self.verify_decline, seat)
-
-    def can_draw(self, seat: int, source: int | str) -> bool:
-        return _passes(self.verify_draw, seat, source)
-
-    def can_stop(self, seat: int) -> bool:
-        return _passes(self.verify_stop, seat)
-
-    # -- checks ------------------------------------------------------------------------------
-    def _verify_acting(self, seat: int) -> None:
-        if self.end is not None:
-            raise DealOver("The hand is over")
-        if self.phase is Phase.COUNTER:
-            function = self.pending.function if self.pending else "function"
-            raise NotYourTurn(
-                f"Wait: seat {self.responder} is answering the {function} (counter or decline)",
-                seat=self.responder,
-            )
-        if seat != self.turn:
-            raise NotYourTurn(f"Not your turn: seat {self.turn} is to play", seat=self.turn)
-        if self.phase is Phase.DRAW:
-            raise IllegalAction("You passed: draw a card or stop drawing", "draw_or_stop")
-
-    def verify_activate(
-        self, seat: int, card: int | str, target: int | None = None, give: int | str | None = None
-    ) -> Pending:
-        """The function ``seat`` would activate with ``card``; else raises the reason."""
-        self._verify_acting(seat)
-        c = _card_arg(card)
-        if not self.hands[seat] >> c & 1:
-            raise NotYourCards(
-                f"Not your card: you do not hold {card_symbol(c)}", cards=card_symbol(c)
-            )
-        if c < REVOLUTION_BASE:
-            raise IllegalAction(
-                f"Only a Revolution card has a function: {card_symbol(c)} is a normal card",
-                "normal_card",
-                card=card_symbol(c),
-            )
-        function = self.function_of(c)
-        rank = RANKS[twin_rank(c)].replace("T", "10")
-        if not self._is_character(c):
-            raise IllegalAction(
-                f"A Revolution {rank} is a Civilian card: it has no function",
-                "civilian_card",
-                card=card_symbol(c),
-            )
-        if function == "none":
-            raise IllegalAction(
-                f"A Revolution {rank} has no function under these rules",
-                "function_off",
-                card=card_symbol(c),
-            )
-        if function == "counter":
-            raise IllegalAction(
-                f"A Revolution {rank} has no function in your own turn: it only counters "
-                "another player's function",
-                "counter_in_own_turn",
-                card=card_symbol(c),
-            )
-        self._check_activation(seat, c, function)
-        tgt, given = -1, -1
-        if function == "exchange":
-            if target is None or not isinstance(target, int) or not 0 <= target < self.players:
-                raise IllegalAction("Name the player to give a card to", "name_a_player")
-            if target == seat:
-                raise IllegalAction("Give the card to another player", "give_to_another")
-            if give is None:
-                raise IllegalAction("Name the normal card you give", "name_a_card")
-            given = _card_arg(give)
-            if not self.hands[seat] >> given & 1:
-                raise NotYourCards(
-                    f"Not your card: you do not hold {card_symbol(given)}",
-                    cards=card_symbol(given),
-                )
-            if given >= REVOLUTION_BASE:
-                raise IllegalAction(
-                    f"An exchange gives a normal card, not {card_symbol(given)}",
-                    "give_a_normal_card",
-                    card=card_symbol(given),
-                )
-            if given == self.opening:
-                raise IllegalAction(
-                    f"{card_symbol(given)} must open the hand: you cannot give it away",
-                    "give_the_opening_card",
-                    card=card_symbol(given),
-                )
-            tgt = target
-        elif target is not None or give is not None:
-            raise IllegalAction(
-                f"A {function} names no player and gives no card", "names_no_player"
-            )
-        return Pending(seat, function, c, tgt, given)
-
-    def _check_activation(self, seat: int, card: int, function: str) -> None:
-        limit = self.options.functions_per_turn
-        if limit and self.used >= limit:
-            what = "function" if limit == 1 else "functions"
-            raise IllegalAction(
-                f"You have used your {limit} {what} this turn", "functions_used", limit=limit
-            )
-        if function == "command" and self.to_beat is None:
-            raise IllegalAction(
-                "You lead already: there is no trick on the table to end", "command_when_leading"
-            )
-        if function == "exchange" and (self.hands[seat] & NORMAL_CARDS).bit_count() < 2:
-            raise IllegalAction("You cannot give away your last normal card", "last_normal_card")
-
-    def verify_counter(self, seat: int, card: int | str) -> int:
-        """The card ``seat`` would counter with; else raises the reason in words."""
-        if self.end is not None:
-            raise DealOver("The hand is over")
-        c = _card_arg(card)
-        if self.phase is not Phase.COUNTER:
-            if self.actions and self.actions[-1].move is Move.COUNTER and self._counters(c):
-                raise IllegalAction("A Q cannot counter a Q", "q_cannot_counter_q")
-            raise IllegalAction("There is no function to counter now", "nothing_to_counter")
-        if seat != self.responder:
-            raise NotYourTurn(
-                f"Not your answer: seat {self.responder} is asked now", seat=self.responder
-            )
-        if not self.hands[seat] >> c & 1:
-            raise NotYourCards(
-                f"Not your card: you do not hold {card_symbol(c)}", cards=card_symbol(c)
-            )
-        if not self._counters(c):
-            raise IllegalAction(
-                "Only a Revolution Q can counter", "only_q_counters", card=card_symbol(c)
-            )
-        return c
-
-    def verify_decline(self, seat: int) -> None:
-        if self.end is not None:
-            raise DealOver("The hand is over")
-        if self.phase is not Phase.COUNTER:
-            raise IllegalAction("There is no function to answer now", "nothing_to_answer")
-        if seat != self.responder:
-            raise NotYourTurn(
-                f"Not your answer: seat {self.responder} is asked now", seat=self.responder
-            )
-
-    def verify_play(self, seat: int, cards: int | str | Play) -> Play:
-        """The play if ``seat`` may play ``cards`` now; else raises the reason in words."""
-        self._verify_acting(seat)
-        mask = _cards_arg(cards)
-        if mask & ~self.hands[seat]:
-            missing = symbols(mask & ~self.hands[seat])
-            raise NotYourCards(f"Not your cards: you do not hold {missing}", cards=missing)
-        play = self.cards.classify(mask)
-        if play is None:
-            what = symbols(mask) or "nothing"
-            raise NotACombination(f"Not a legal combination: {what}", cards=symbols(mask))
-        if self.to_beat is None:
-            if self.opening is not None and not mask >> self.opening & 1:
-                lead = CARDS[self.opening].symbol()
-                raise MustInclude(f"First play must include {lead}", card=lead)
-        elif not self.cards.beats(play, self.to_beat, reversed=self.reversed):
-            order = " (the order is reversed)" if self.reversed else ""
-            raise DoesNotBeat(
-                f"That does not beat {self.to_beat.symbols()}{order}",
-                cards=self.to_beat.symbols(),
-            )
-        return play
-
-    def verify_pass(self, seat: int) -> None:
-        self._verify_acting(seat)
-        if self.to_beat is None:
-            raise CannotPass("You lead: you cannot pass")
-
-    def verify_draw(self, seat: int, source: int | str) -> int:
-        """The card ``seat`` would take (``deck``, or a card of the Gathering); -1 for the
-        deck's top card, which nobody may know before it is drawn."""
-        if self.end is not None:
-            raise DealOver("The hand is over")
-        if self.phase is not Phase.DRAW:
-            raise IllegalAction("Only a player who has just passed may draw", "draw_after_pass")
-        if seat != self.turn:
-            raise NotYourTurn(f"Not your turn: seat {self.turn} is drawing", seat=self.turn)
-        if source == "deck":
-            if self.top >= len(self.deck):
-                raise IllegalAction("The Revolution deck is empty", "deck_empty")
-            return -1
-        c = _card_arg(source)
-        if c not in self.gathering:
-            raise IllegalAction(
-                f"{card_symbol(c)} is not in the Gathering",
-                "not_in_gathering",
-                card=card_symbol(c),
-            )
-        if self.drawn and self._is_character(c):
-            raise IllegalAction(
-                "A Character from the Gathering is a whole draw: take it first or not at all",
-                "character_is_a_whole_draw",
-                card=card_symbol(c),
-            )
-        return c
-
-    def verify_stop(self, seat: int) -> None:
-        if self.end is not None:
-            raise DealOver("The hand is over")
-        if self.phase is not Phase.DRAW or seat != self.turn:
-            raise IllegalAction(
-                "Only a player who has just passed may stop drawing", "stop_after_pass"
-            )
-
     # -- actions -----------------------------------------------------------------------------
+    # Each action is checked (``verify_*``), saved for undo and applied by a method shared with
+    # the unchecked fast path (``log``: whether it records its actions, the deal's own ones
+    # too: the fast path records nothing).
     def activate(
         self, seat: int, card: int | str, target: int | None = None, give: int | str | None = None
     ) -> RevolutionAction:
         """Discard a Character card for its function; the counter window opens."""
         pending = self.verify_activate(seat, card, target, give)
         self._save()
-        self.hands[seat] &= ~(1 << pending.card)
-        self.discards |= 1 << pending.card
-        self.used += 1
-        self.pending = pending
-        self.phase = Phase.COUNTER
-        self.responder = self.next_seat(seat)
+        self._activate(pending)
         return self._log(
             RevolutionAction(
                 seat,
@@ -811,35 +328,49 @@ class RevolutionDeal:
             )
         )
 
+    def _activate(self, pending: Pending) -> None:
+        self.hands[pending.seat] &= ~(1 << pending.card)
+        self.discards |= 1 << pending.card
+        self.used += 1
+        self.pending = pending
+        self.phase = Phase.COUNTER
+        self.responder = (pending.seat + 1) % self.players
+
     def counter(self, seat: int, card: int | str) -> RevolutionAction:
         """Discard a Revolution Q to cancel the function in the counter window."""
         c = self.verify_counter(seat, card)
         self._save()
         assert self.pending is not None
-        self.hands[seat] &= ~(1 << c)
-        self.discards |= 1 << c
         function = self.pending.function
-        self._close_window()
+        self._counter(seat, c)
         return self._log(RevolutionAction(seat, Move.COUNTER, 1 << c, function))
+
+    def _counter(self, seat: int, card: int) -> None:
+        self.hands[seat] &= ~(1 << card)
+        self.discards |= 1 << card
+        self._close_window()
 
     def decline(self, seat: int, *, auto: bool = False) -> RevolutionAction:
         """Let the function stand; once every other seat has, it takes effect."""
         self.verify_decline(seat)
         self._save()
         action = self._log(RevolutionAction(seat, Move.DECLINE, auto=auto))
-        nxt = self.next_seat(seat)
+        self._decline(seat, log=True)
+        return action
+
+    def _decline(self, seat: int, *, log: bool) -> None:
+        nxt = (seat + 1) % self.players
         if self.pending is not None and nxt == self.pending.seat:
-            self._take_effect(self.pending)
+            self._take_effect(self.pending, log=log)
         else:
             self.responder = nxt
-        return action
 
     def _close_window(self) -> None:
         assert self.pending is not None
         self.turn = self.pending.seat
         self.pending, self.responder, self.phase = None, -1, Phase.ACT
 
-    def _take_effect(self, pending: Pending) -> None:
+    def _take_effect(self, pending: Pending, *, log: bool) -> None:
         self._close_window()
         seat, function = pending.seat, pending.function
         cards, private = 0, 0
@@ -853,33 +384,40 @@ class RevolutionDeal:
             cards, private = 1 << pending.give, 1 << seat | 1 << pending.target
         elif function == "revolution":
             self.reversed = not self.reversed
-        self._log(
-            RevolutionAction(
-                seat,
-                Move.EFFECT,
-                cards,
-                function,
-                pending.target,
-                private=private,
-                follows=True,
-                trick_over=function == "command",
+        if log:
+            self._log(
+                RevolutionAction(
+                    seat,
+                    Move.EFFECT,
+                    cards,
+                    function,
+                    pending.target,
+                    private=private,
+                    follows=True,
+                    trick_over=function == "command",
+                )
             )
-        )
 
     def play(self, seat: int, cards: int | str | Play) -> RevolutionAction:
         """Play ``cards`` (normal and Revolution cards) for ``seat`` after checking them."""
         play = self.verify_play(seat, cards)
         self._save()
-        self.hands[seat] &= ~play.mask
-        self.played |= play.mask
+        return _logged(self._play(seat, play, log=True))
+
+    def _play(self, seat: int, play: Play, *, log: bool) -> RevolutionAction | None:
+        mask = play.mask
+        self.hands[seat] &= ~mask
+        self.played |= mask
         self.to_beat, self.to_beat_seat, self.passes, self.opening = play, seat, 0, None
         self.used = 0
         out = not self.hands[seat] & NORMAL_CARDS
-        action = self._log(RevolutionAction(seat, Move.PLAY, play.mask, trick_over=out))
+        action = None
+        if log:
+            action = self._log(RevolutionAction(seat, Move.PLAY, mask, trick_over=out))
         if out:
             self.winner, self.end, self.phase = seat, End.OUT, Phase.OVER
         else:
-            self._give_turn(self.next_seat(seat))
+            self._give_turn((seat + 1) % self.players, log=log)
         return action
 
     def pass_(self, seat: int, *, auto: bool = False) -> RevolutionAction:
@@ -887,23 +425,28 @@ class RevolutionDeal:
         as the rules' ``auto_draw`` says, and nothing else."""
         self.verify_pass(seat)
         self._save()
+        return _logged(self._pass(seat, auto=auto, log=True))
+
+    def _pass(self, seat: int, *, auto: bool, log: bool) -> RevolutionAction | None:
         self.used = 0
         nxt, trick_over = self._after_pass(seat)
-        action = self._log(RevolutionAction(seat, Move.PASS, auto=auto, trick_over=trick_over))
+        action = None
+        if log:
+            action = self._log(RevolutionAction(seat, Move.PASS, auto=auto, trick_over=trick_over))
         if self.top < len(self.deck) or self.gathering:
             self.phase, self.drawn, self.after_draw = Phase.DRAW, 0, nxt
             if auto:
                 self._auto_draw(seat)
         else:
-            self._give_turn(nxt)
+            self._give_turn(nxt, log=log)
         return action
 
     def _auto_draw(self, seat: int) -> None:
         if self.options.auto_draw == "two":
             while self.phase is Phase.DRAW and self.top < len(self.deck):
-                self._draw(seat, -1, follows=True)
+                self._draw(seat, -1, follows=True, log=True)
         if self.phase is Phase.DRAW:
-            self._stop(seat, follows=True)
+            self._stop(seat, follows=True, log=True)
 
     def _after_pass(self, seat: int) -> tuple[int, bool]:
         """Count a pass (or a lost turn): the next seat to act, and whether the trick ended."""
@@ -912,9 +455,9 @@ class RevolutionDeal:
             nxt = self.to_beat_seat
             self.to_beat, self.passes = None, 0
             return nxt, True
-        return self.next_seat(seat), False
+        return (seat + 1) % self.players, False
 
-    def _give_turn(self, seat: int) -> None:
+    def _give_turn(self, seat: int, *, log: bool) -> None:
         """The turn passes to ``seat``, or past it while jumped seats lose theirs."""
         self.phase, self.drawn, self.after_draw, self.used = Phase.ACT, 0, -1, 0
         while self.skips >> seat & 1:
@@ -923,7 +466,10 @@ class RevolutionDeal:
                 nxt, over = self.next_seat(seat), False
             else:
                 nxt, over = self._after_pass(seat)
-            self._log(RevolutionAction(seat, Move.SKIP, auto=True, follows=True, trick_over=over))
+            if log:
+                self._log(
+                    RevolutionAction(seat, Move.SKIP, auto=True, follows=True, trick_over=over)
+                )
             seat = nxt
         self.turn = seat
 
@@ -931,50 +477,50 @@ class RevolutionDeal:
         """Take one card after passing: ``deck`` (face down) or a card of the Gathering."""
         card = self.verify_draw(seat, source)
         self._save()
-        return self._draw(seat, card, follows=False)
+        return _logged(self._draw(seat, card, follows=False, log=True))
 
-    def _draw(self, seat: int, card: int, *, follows: bool) -> RevolutionAction:
+    def _draw(self, seat: int, card: int, *, follows: bool, log: bool) -> RevolutionAction | None:
+        deck, gathering = self.deck, self.gathering
         if card < 0:
-            card = self.deck[self.top]
+            card = deck[self.top]
             self.top += 1
-            source, private = "deck", 1 << seat
+            source, private, character = "deck", 1 << seat, False
         else:
-            self.gathering.remove(card)
-            source, private = "gathering", 0
+            gathering.remove(card)
+            source, private, character = "gathering", 0, card >= FIRST_CHARACTER
         self.hands[seat] |= 1 << card
         self.drawn += 1
-        character = source == "gathering" and self._is_character(card)
-        action = self._log(
-            RevolutionAction(
-                seat, Move.DRAW, 1 << card, source=source, private=private, follows=follows
+        action = None
+        if log:
+            action = self._log(
+                RevolutionAction(
+                    seat, Move.DRAW, 1 << card, source=source, private=private, follows=follows
+                )
             )
-        )
-        self._refill()
-        if self.top >= len(self.deck):
-            self._exhausted()
-        elif character or self.drawn >= DRAWS_PER_TURN or not self.draw_choices():
-            self._give_turn(self.after_draw)
-        return action
-
-    def _refill(self) -> None:
-        revealed = 0
-        while len(self.gathering) < GATHERING_SIZE and self.top < len(self.deck):
-            card = self.deck[self.top]
+        revealed = 0  # the Gathering filled again from the deck
+        while len(gathering) < GATHERING_SIZE and self.top < len(deck):
+            gathering.append(deck[self.top])
+            revealed |= 1 << deck[self.top]
             self.top += 1
-            self.gathering.append(card)
-            revealed |= 1 << card
-        if revealed:
+        if revealed and log:
             self._log(RevolutionAction(-1, Move.REVEAL, revealed, follows=True))
+        if self.top >= len(deck):
+            self._exhausted()
+        elif character or self.drawn >= DRAWS_PER_TURN:  # (the deck is never empty here)
+            self._give_turn(self.after_draw, log=log)
+        return action
 
     def stop(self, seat: int) -> RevolutionAction:
         """Draw no more (a player who passed need not draw at all)."""
         self.verify_stop(seat)
         self._save()
-        return self._stop(seat, follows=False)
+        return _logged(self._stop(seat, follows=False, log=True))
 
-    def _stop(self, seat: int, *, follows: bool) -> RevolutionAction:
-        action = self._log(RevolutionAction(seat, Move.STOP, follows=follows))
-        self._give_turn(self.after_draw)
+    def _stop(self, seat: int, *, follows: bool, log: bool) -> RevolutionAction | None:
+        action = None
+        if log:
+            action = self._log(RevolutionAction(seat, Move.STOP, follows=follows))
+        self._give_turn(self.after_draw, log=log)
         return action
 
     def _exhausted(self) -> None:
@@ -984,6 +530,48 @@ class RevolutionDeal:
         while counts[seat] != fewest:
             seat = self.next_seat(seat)
         self.winner, self.end, self.phase = seat, End.EXHAUSTION, Phase.OVER
+
+    # -- the fast path of search ---------------------------------------------------------------
+    def apply_unchecked(self, choice: RevolutionChoice) -> None:
+        """Apply one of :meth:`choices` without checking it, saving it for :meth:`undo` or
+        recording it (nor what the deal does by itself after it): the fast path of the
+        search's simulated hands, as :meth:`Deal.apply_unchecked <bigtwo.engine.deal.Deal.
+        apply_unchecked>` is the 52-card one. The state is the one :meth:`take` reaches; the
+        history and the views no longer show it, so such a hand is taken back to a state
+        saved before with :meth:`restore`, not undone."""
+        seat, move, cards, target, give = choice
+        if move is Move.PLAY:
+            play = self.cards.classify(cards)
+            assert play is not None
+            self._play(seat, play, log=False)
+        elif move is Move.PASS:
+            self._pass(seat, auto=False, log=False)
+        elif move is Move.DRAW:
+            self._draw(seat, cards.bit_length() - 1 if cards else -1, follows=False, log=False)
+        elif move is Move.DECLINE:
+            self._decline(seat, log=False)
+        elif move is Move.STOP:
+            self._stop(seat, follows=False, log=False)
+        elif move is Move.ACTIVATE:
+            card = cards.bit_length() - 1
+            self._activate(Pending(seat, self.function_of(card), card, target, give))
+        elif move is Move.COUNTER:
+            self._counter(seat, cards.bit_length() - 1)
+
+    def saved_state(self) -> SavedState:
+        """The hand's state now (all of it but the history), for :meth:`restore`."""
+        return self._state()
+
+    def restore(self, state: SavedState) -> None:
+        """Put the hand back in a state :meth:`saved_state` gave (the search's simulated
+        hands, after :meth:`apply_unchecked`); the history and undo are left as they are."""
+        self.hands, self.top, self.gathering = list(state.hands), state.top, list(state.gathering)
+        self.discards, self.played, self.turn = state.discards, state.played, state.turn
+        self.to_beat, self.to_beat_seat = state.to_beat, state.to_beat_seat
+        self.passes, self.opening, self.reversed = state.passes, state.opening, state.reversed
+        self.phase, self.pending, self.responder = state.phase, state.pending, state.responder
+        self.skips, self.used, self.drawn = state.skips, state.used, state.drawn
+        self.after_draw, self.winner, self.end = state.after_draw, state.winner, state.end
 
     def _log(self, action: RevolutionAction) -> RevolutionAction:
         self.actions.append(action)
@@ -1030,14 +618,7 @@ class RevolutionDeal:
         action = self.actions.pop()
         for history in self._seen:
             del history[len(self.actions) :]
-        s = self._saved.pop()
-        self.hands, self.top, self.gathering = list(s.hands), s.top, list(s.gathering)
-        self.discards, self.played, self.turn = s.discards, s.played, s.turn
-        self.to_beat, self.to_beat_seat, self.passes = s.to_beat, s.to_beat_seat, s.passes
-        self.opening, self.reversed, self.phase = s.opening, s.reversed, s.phase
-        self.pending, self.responder, self.skips = s.pending, s.responder, s.skips
-        self.used, self.drawn, self.after_draw = s.used, s.drawn, s.after_draw
-        self.winner, self.end = s.winner, s.end
+        self.restore(self._saved.pop())
         return action
 
     def state_key(self) -> tuple[object, ...]:
@@ -1124,13 +705,9 @@ class RevolutionDeal:
         return out
 
 
-def _passes(verify: Callable[..., object], *args: object) -> bool:
-    """Whether a ``verify_*`` check lets these arguments through."""
-    try:
-        verify(*args)
-    except BigTwoError:
-        return False
-    return True
+def _logged(action: RevolutionAction | None) -> RevolutionAction:
+    assert action is not None  # a checked action is recorded
+    return action
 
 
 def _mask(cards: Iterable[int]) -> int:

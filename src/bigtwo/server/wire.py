@@ -138,4 +138,6 @@ def _move(kind: str, msg: Mapping[str, Any], seat: int, revolution: bool) -> Com
     except BigTwoError as exc:
         return Refusal("bad_cards", str(exc))
     target = msg.get("target") if kind == "activate" else None
-    return Command(TURN_MOVES[kind], seat=seat, cards=cards, target=target, id=msg["id"], seen=msg["v"])
+    return Command(
+        TURN_MOVES[kind], seat=seat, cards=cards, target=target, id=msg["id"], seen=msg["v"]
+    )
