@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Coroutine
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -327,26 +328,23 @@ def run_bench(
     """Run the benchmark and return its figures (see the module docstring). ``db``: where
     the server it starts keeps its tables (a ``postgresql://`` URL; default a fresh SQLite
     file)."""
+    load = partial(
+        _bench,
+        tables=tables,
+        seconds=seconds,
+        think=think,
+        level=level,
+        setup_timeout=setup_timeout,
+        revolution_rooms=revolution_rooms,
+        revolution_level=revolution_level,
+    )
     if url is not None:
         host = urlsplit(url).hostname or ""
         if host not in LOOPBACK:
             raise ValueError(
                 f"The benchmark only runs against this machine (127.0.0.1), not {host!r}"
             )
-        token = os.environ.get("BIGTWO_STATS_TOKEN", "")
-        return _run(
-            _bench(
-                url.rstrip("/"),
-                tables,
-                seconds,
-                think,
-                level,
-                setup_timeout,
-                token,
-                revolution_rooms=revolution_rooms,
-                revolution_level=revolution_level,
-            )
-        )
+        return _run(load(url.rstrip("/"), stats_token=os.environ.get("BIGTWO_STATS_TOKEN", "")))
     _raise_file_limit()
     with tempfile.TemporaryDirectory(prefix="bigtwo-bench-") as tmp:
         port = free_port()
@@ -360,20 +358,7 @@ def run_bench(
         base = f"http://127.0.0.1:{port}"
         try:
             wait_ready(base, process=server)
-            result = _run(
-                _bench(
-                    base,
-                    tables,
-                    seconds,
-                    think,
-                    level,
-                    setup_timeout,
-                    token,
-                    server.pid,
-                    revolution_rooms=revolution_rooms,
-                    revolution_level=revolution_level,
-                )
-            )
+            result = _run(load(base, stats_token=token, server_pid=server.pid))
         finally:
             server.terminate()
             try:
