@@ -29,6 +29,7 @@ def test_simulate_writes_a_record_that_replays(
                         "--deals", "3", "--seed", "5", "--out", str(out))  # fmt: skip
     assert code == 0 and text.startswith(f"Wrote {out}: 3 deals")
     match = read_file(out)
+    assert match.names == ["Ann", "Bill", "Cat", "Dan"]  # computers all: nobody is "You"
     assert (
         match.over and match.deals == 3 and match.kinds == ["random", "random", "greedy", "random"]
     )
@@ -76,6 +77,8 @@ def test_simulate_refuses_bad_input_with_a_message(
     assert code == 2 and "Unknown rule preset 'poker'" in err
     code, _, err = run(capsys, "simulate", "--seats", "random,random,random,wizard")
     assert code == 2 and "Unknown computer player 'wizard'" in err
+    code, _, err = run(capsys, "simulate", "--seats", "foo")  # named, not counted
+    assert code == 2 and "Unknown computer player 'foo'" in err
     code, _, err = run(capsys, "simulate", "--seats", "random,random,random")  # palm is for 4
     assert code == 2 and "not 3" in err
     blocker = tmp_path / "file"

@@ -119,9 +119,20 @@ def test_a_known_hand_records_every_activation_counter_decline_and_draw() -> Non
 
 
 def history_lines_of(match: RevolutionMatch) -> list[str]:
-    from bigtwo.match.revolution_history import describe_action
+    from bigtwo.match.revolution_history import describe_actions
 
-    return [describe_action(a, match.names) for a in match.deal.actions]
+    return describe_actions(match.deal.actions, match.names)
+
+
+def test_a_seat_that_stops_without_drawing_draws_nothing_in_the_history() -> None:
+    """The history said "Cat draws no more" of a Cat who had drawn nothing."""
+    match = known_match()
+    match.play(0, "3d")
+    match.pass_(1)
+    match.stop(1)  # Bob draws nothing
+    match.play(2, "5d")
+    history = history_lines_of(match)
+    assert history[:4] == ["Ann plays 3♦", "Bob passes", "Bob draws nothing", "Cat plays 5♦"]
 
 
 def test_a_finished_known_hand_has_its_result_lines_and_history() -> None:

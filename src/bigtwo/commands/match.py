@@ -105,17 +105,24 @@ def _load_rules(text: str) -> RuleSet:
     return RuleSet.preset(text)
 
 
+# The seats of a match between computers, unless --names says: every one a computer (the
+# terminal game's "You" is a person's seat), named as the Palm table named its computers.
+SIMULATED_NAMES = ("Ann", "Bill", "Cat", "Dan")
+
+
 def _simulate(args: argparse.Namespace) -> int:
     from ..bots import make_bot
 
     rules = _load_rules(args.rules)
     levels = [s.strip() for s in args.seats.split(",") if s.strip()]
+    for level in levels:  # an unknown level is named before the seats are counted
+        make_bot(level, rules.rules.game)
     if not 2 <= len(levels) <= 4:
         raise BigTwoError(f"--seats needs 2 to 4 computer players, not {len(levels)}")
     if rules.rules.revolution is not None:
         return _simulate_revolution(args, rules, levels)
     bots = [make_bot(level) for level in levels]
-    names = [n.strip() for n in args.names.split(",")] if args.names else None
+    names = _names(args, len(levels))
     if args.deals is not None and args.deals < 1:
         raise BigTwoError("--deals must be at least 1")
     seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
@@ -142,7 +149,7 @@ def _simulate_revolution(args: argparse.Namespace, rules: RuleSet, levels: list[
     if args.format != "text" or args.save:
         raise BigTwoError("Revolution matches are written as text records only, not stored")
     bots = [make_bot(level, "revolution") for level in levels]
-    names = [n.strip() for n in args.names.split(",")] if args.names else None
+    names = _names(args, len(levels))
     if args.deals is not None and args.deals < 1:
         raise BigTwoError("--deals must be at least 1")
     seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
@@ -151,11 +158,22 @@ def _simulate_revolution(args: argparse.Namespace, rules: RuleSet, levels: list[
     return _write_simulated(match, args)
 
 
+def _names(args: argparse.Namespace, players: int) -> list[str]:
+    """The seats' names: ``--names``, else the computers' own."""
+    if args.names:
+        return [n.strip() for n in args.names.split(",")]
+    return list(SIMULATED_NAMES[:players])
+
+
 def _write_simulated(game: Game, args: argparse.Namespace, saved: str = "") -> int:
     """Write a simulated match's record to ``--out`` (and say so), else print it."""
     if args.out:
         write_game_file(game, args.out, form=args.format)
-        print(f"Wrote {args.out}: {len(game.results)} deals, totals {_totals(game)}{saved}")
+        deals = len(game.results)
+        print(
+            f"Wrote {args.out}: {deals} deal{'' if deals == 1 else 's'}, "
+            f"totals {_totals(game)}{saved}"
+        )
     else:
         sys.stdout.write(write_game(game, form=args.format))
     return 0

@@ -10,7 +10,7 @@ counterpart of :mod:`.history`. This module must not write or read records
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ..engine.revolution import End, Move, RevolutionAction, RevolutionDeal
 from ..engine.revolution_cards import card_symbol, symbols
@@ -20,12 +20,28 @@ from .revolution import RevolutionMatch, RevolutionResult
 def history_lines(result: RevolutionResult, names: Sequence[str]) -> list[str]:
     """A finished hand in words, one line per action (Palm-style), face-down cards shown."""
     out = [f"Deal {result.number}"]
-    for a in result.actions:
-        out.append("  " + describe_action(a, names))
+    out += ["  " + line for line in describe_actions(result.actions, names)]
     how = "went out" if result.end is End.OUT else "had the fewest cards when the deck ran out"
     out.append(f"  {names[result.winner]} {how}.")
     points = ", ".join(f"{n} {p:+d}" for n, p in zip(names, result.points, strict=True))
     out.append(f"  Points: {points}")
+    return out
+
+
+def describe_actions(actions: Iterable[RevolutionAction], names: Sequence[str]) -> list[str]:
+    """A hand's actions for people, one line each, from its start: a seat that stops drawing
+    without having drawn a card draws nothing (one that drew draws no more)."""
+    out: list[str] = []
+    drew = False
+    for a in actions:
+        if a.move is Move.PASS:
+            drew = False
+        elif a.move is Move.DRAW:
+            drew = True
+        elif a.move is Move.STOP and not drew:
+            out.append(f"{names[a.seat]} draws nothing")
+            continue
+        out.append(describe_action(a, names))
     return out
 
 

@@ -304,11 +304,11 @@ class NetGame(MirroredTable):
                     lines.append(f"  {name:<12} {points:>+5}  {cards}".rstrip())
                 lines.append("")
         if self.started and self.revolution:
-            from ..match.revolution_history import describe_action
+            from ..match.revolution_history import describe_actions
             from .pages import second_person
 
             lines.append(f"=== Deal {self.deal_number} of {self.deals}: as you saw it ===")
-            lines += [second_person(describe_action(a, names)) for a in self.mirror.moves]
+            lines += [second_person(line) for line in describe_actions(self.mirror.moves, names)]
             if not self.mirror.moves:
                 lines.append("(no play yet)")
         elif self.started:

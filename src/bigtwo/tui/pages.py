@@ -99,7 +99,7 @@ def history_text(game: GameController, scope: str, *, ascii_only: bool = False) 
 def revolution_history_text(game: GameController, scope: str) -> str:
     """The history of a game of Big 2 RevolutioN: each finished hand in words, and the hand
     in play as the seat on show saw it (a card drawn face down by another player hidden)."""
-    from ..match.revolution_history import describe_action, history_lines
+    from ..match.revolution_history import describe_actions, history_lines
 
     names = game.names
     lines: list[str] = []
@@ -109,8 +109,7 @@ def revolution_history_text(game: GameController, scope: str) -> str:
             lines.append("")
     if not game.deal_over:
         lines.append(f"Deal {game.deal_number} (in play)")
-        for action in game.mirror.moves:
-            lines.append("  " + describe_action(action, names))
+        lines += ["  " + line for line in describe_actions(game.mirror.moves, names)]
         if not game.mirror.moves:
             lines.append("  (nothing played yet)")
     elif scope == "deal" and game.played.results:
