@@ -531,3 +531,14 @@ async def test_a_long_message_wraps_onto_a_second_line_whole(tmp_path: Path) -> 
         await pilot.pause()
         text = " ".join(screen_text(app).split())
         assert long in text  # every word, none cut at the edge of the screen
+
+
+def test_the_high_score_list_shows_the_seconds_bigtwo_scores_shows() -> None:
+    """The list in the game said 17 seconds where ``bigtwo scores`` said 18 (it cut, the
+    command rounded)."""
+    from bigtwo.store.match_schema import HighScore
+    from bigtwo.tui.pages import high_scores_text
+
+    score = HighScore(1, "Zoe", 12, "2026-12-04", "palm", 10, 17.6, 9, 12, None)
+    line = high_scores_text([score]).plain.splitlines()[1]
+    assert line.split()[:5] == ["1", "Zoe", "+12", "10", "18"]

@@ -339,7 +339,7 @@ def high_scores_text(scores: Sequence[HighScore]) -> Text:
         text.append("  No high scores yet: finish a game to enter one.\n", Style(italic=True))
     for i, s in enumerate(scores, 1):
         text.append(
-            f"{i:>2}  {s.name[:12]:<12}{s.score:>+7d}{s.rounds:>8}{int(s.seconds):>9}"
+            f"{i:>2}  {s.name[:12]:<12}{s.score:>+7d}{s.rounds:>8}{round(s.seconds):>9}"
             f"{s.max_score:>+10d}{s.balance:>+9d}  {s.rules[:10]}\n"
         )
     return text
@@ -356,7 +356,7 @@ def stats_text(stats: Sequence[PlayerStats]) -> Text:
         rate = f"{100 * st.deals_won // st.deals}%" if st.deals else "-"
         text.append(
             f"{st.name[:12]:<12}{st.games:>6}{st.games_won:>5}{st.deals:>7}{st.deals_won:>5}"
-            f"{rate:>7}{st.balance:>+9d}{st.best_deal:>+6d}{_duration(int(st.seconds)):>9}\n"
+            f"{rate:>7}{st.balance:>+9d}{st.best_deal:>+6d}{_duration(round(st.seconds)):>9}\n"
         )
     text.append(
         "\nWon: games with the best total; deals won: deals you went out first.\n", Style(dim=True)
