@@ -121,6 +121,7 @@ class TableScreen(RevolutionControls, Screen[None]):
         self.runner = LocalTableRunner(self)  # paces the game attached
         self.message = Text()
         self._message_trick: tuple[int, int] | None = None
+        self._message_kind = "info"
         self._hinted_pass = False  # the hint on show says pass: Enter with nothing raised passes
 
     @property
@@ -352,6 +353,7 @@ class TableScreen(RevolutionControls, Screen[None]):
             message = in_suit_order(message, self.game.rules)
         colour = {"error": "bright_red", "hint": "cyan", "info": "yellow"}.get(kind, "yellow")
         self.message = Text(message, Style(color=colour, bold=kind == "error"))
+        self._message_kind = kind
         # A notice (such as an autopass) is about the trick it happened in: it fades when
         # the next trick begins. Errors and hints stay until your next action.
         self._message_trick = self._trick_now() if kind == "info" else None
@@ -474,6 +476,8 @@ class TableScreen(RevolutionControls, Screen[None]):
             self._giving = None
             self.say("The exchange is called off")
             self.redraw()
+        elif self._message_kind == "error":
+            self.say("")  # what was wrong with the selection goes with it
         self.hand_view.clear()
         if isinstance(self.focused, ChatLine):
             self.focused.shut()  # Esc leaves the chat line
