@@ -66,8 +66,15 @@ def test_typed_hands_are_checked_in_words() -> None:
     }
     with pytest.raises(BigTwoError, match=r"^Ann: 'zz' is not a card"):
         read_hands(["", "3d zz"], names, 13)
-    with pytest.raises(BigTwoError, match=r"^Bill: 3d is named twice"):
+    with pytest.raises(BigTwoError, match=r"^Bill: 3♦ is named twice$"):
         read_hands(["", "", "3d 3d"], names, 13)
+    # every problem at once ("3d 3d 1x" said only that 3d was named twice)
+    with pytest.raises(BigTwoError) as every:
+        read_hands(["3d 3d 1x", "", "3d"], names, 13)
+    assert str(every.value) == (
+        "You: 3♦ is named twice; You: '1x' is not a card (write it like 3d, Th, 10h or 3♦); "
+        "3♦ is typed for both You and Bill"
+    )
     with pytest.raises(BigTwoError, match=r"^4♣ is typed for both You and Cat"):
         read_hands(["4c", "", "", "5d 4c"], names, 13)
     fourteen = "3d 3c 3h 3s 4d 4c 4h 4s 5d 5c 5h 5s 6d 6c"

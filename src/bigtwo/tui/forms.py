@@ -7,6 +7,7 @@ Right or a click cycle the value) so every form fits an 80×24 terminal.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -501,30 +502,44 @@ class ChosenCards:
 def read_hands(texts: Sequence[str], names: Sequence[str], hand_size: int) -> dict[int, Mask]:
     """The hands typed for one deal, each seat's in card notation (``3d 4c 5h``; empty: dealt
     at random), checked as the table would: a bad card, a card named twice, too many cards
-    for a hand, or a card given to two seats is refused in words naming the seat."""
+    for a hand, or a card given to two seats is refused in words naming the seat, every
+    problem at once (one sentence each, in the order typed)."""
     hands: dict[int, Mask] = {}
     owner: dict[int, int] = {}
+    problems: list[str] = []
     for seat, text in enumerate(texts):
-        if not text.strip():
+        mask = 0
+        for token in _TOKENS.split(text.strip()) if text.strip() else ():
+            try:
+                cards = to_mask(token)
+            except BigTwoError as exc:
+                problems.append(f"{names[seat]}: {exc}")
+                continue
+            for card in card_indices(Mask(cards & mask)):
+                problems.append(f"{names[seat]}: {card_symbols(Mask(1 << card))} is named twice")
+            mask |= cards
+        if not mask:
             continue
-        try:
-            mask = to_mask(text)
-        except BigTwoError as exc:
-            raise BigTwoError(f"{names[seat]}: {exc}") from None
         if mask.bit_count() > hand_size:
-            raise BigTwoError(
+            problems.append(
                 f"{names[seat]}: {count(mask.bit_count(), 'card')} typed; "
                 f"a hand holds {count(hand_size, 'card')}"
             )
-        for card in card_indices(mask):
+        for card in card_indices(Mask(mask)):
             if card in owner:
-                raise BigTwoError(
+                problems.append(
                     f"{card_symbols(Mask(1 << card))} is typed for both "
                     f"{names[owner[card]]} and {names[seat]}"
                 )
-            owner[card] = seat
-        hands[seat] = mask
+            else:
+                owner[card] = seat
+        hands[seat] = Mask(mask)
+    if problems:
+        raise BigTwoError("; ".join(problems))
     return hands
+
+
+_TOKENS = re.compile(r"[\s,;]+")
 
 
 class CustomDealForm(Screen[ChosenCards | None]):
@@ -548,7 +563,7 @@ class CustomDealForm(Screen[ChosenCards | None]):
     CustomDealForm .cards-row Input { width: 1fr; }
     CustomDealForm .cards-row.-current Label { color: $warning; }
     CustomDealForm #custom-count { height: auto; }
-    CustomDealForm #custom-error { height: auto; max-height: 2; color: $error; }
+    CustomDealForm #custom-error { height: auto; max-height: 4; color: $error; }
     CustomDealForm #custom-buttons { height: 1; }
     CustomDealForm #custom-buttons Button { margin-right: 2; }
     """
