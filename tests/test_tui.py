@@ -647,6 +647,36 @@ async def test_hot_seat_cover_never_shows_two_hands(tmp_path: Path, turns: int |
     assert covers >= 2
 
 
+async def test_hot_seat_says_you_only_to_the_seat_on_show(tmp_path: Path) -> None:
+    """With "You" at seat 1 and Zed at seat 3, Zed was told to "beat your 3♦ 3♣ 3♠" and the
+    cover asked to pass the keyboard "to you"."""
+    db = tmp_path / "bigtwo.db"
+    set_prefs(db, humans=(True, False, True, False), names=("You", "Ann", "Zed", "Cat"))
+    app = make_app(tmp_path, seed=LEAD_SEED)
+    covers: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        game = app.game
+        assert game is not None and game.hot_seat
+        for _ in range(14):
+            if isinstance(app.screen, ScoreSheet):
+                break
+            if isinstance(app.screen, Cover):
+                covers.append(screen_text(app))
+                await pilot.press("x")
+                await pilot.pause()
+                continue
+            line = status(app)
+            if game.viewer == 2:  # Zed on show: nobody else is "you"
+                assert "beat your" not in line, line
+            elif game.viewer == 0:
+                assert ", You" not in line, line  # "Your Play", not "Your Play, You"
+            await take_turn(pilot, app)
+    text = "\n".join(covers)
+    assert "Pass the keyboard to Zed" in text and "Pass the keyboard to Player 1" in text
+    assert "Pass the keyboard to you" not in text
+
+
 def _labels(mask: int) -> list[str]:
     from bigtwo.tui.render import card_label
 

@@ -41,6 +41,7 @@ from .dialogs import (
     score_sheet_text,
 )
 from .hangup import watch_for_hang_up
+from .mirrored import shown_names
 from .prefs import Prefs, load_prefs, save_prefs
 from .startup import PROBE as STARTUP_PROBE
 from .storage import Saved, SavedRevolution, TuiStorage
@@ -479,8 +480,9 @@ class BigTwoApp(App[None]):
         note = ""
         if game.revolution and seat in game.asked():
             pending = game.mirror.pending or {}
-            who = game.names[int(pending.get("seat", 0))]
-            note = f"{who} activated a function: {game.names[seat]} may counter it"
+            names = shown_names(game.names, hot_seat=True, viewer=None)
+            who = names[int(pending.get("seat", 0))]
+            note = f"{who} activated a function: {names[seat]} may counter it"
 
         def uncovered(_: None) -> None:
             assert self.table is not None
@@ -488,7 +490,8 @@ class BigTwoApp(App[None]):
             self.table.redraw()
             self.table.advance()
 
-        self.push_screen(Cover(game.names[seat], note=note), uncovered)
+        name = shown_names(game.names, hot_seat=True, viewer=None)[seat]
+        self.push_screen(Cover(name, note=note), uncovered)
 
     # -- pages and forms ---------------------------------------------------------------------
     def open_menu(self) -> None:

@@ -23,6 +23,7 @@ from ..engine.rules import Rules
 from ..engine.views import Action, SeatView
 from ..match.views import TableView
 from ..service.mirror import TableMirror
+from .words import is_you
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +71,24 @@ class MirroredTable:
     def revolution_view(self) -> RevolutionView:
         """The hand of the expansion as the seat on show sees it, with what it may do now."""
         return self.mirror.revolution_view()
+
+
+def shown_names(names: Sequence[str], *, hot_seat: bool, viewer: int | None) -> list[str]:
+    """The seats' names as the screen speaks of them: in hot-seat "you" is only the seat on
+    show, so a person named "You" at another seat (or at any, behind the cover) is called by
+    their seat's number.
+
+    >>> shown_names(["You", "Ann", "Zed"], hot_seat=True, viewer=2)
+    ['Player 1', 'Ann', 'Zed']
+    >>> shown_names(["You", "Ann", "Zed"], hot_seat=True, viewer=0)
+    ['You', 'Ann', 'Zed']
+    """
+    if not hot_seat:
+        return list(names)
+    return [
+        f"Player {seat + 1}" if is_you(name) and seat != viewer else name
+        for seat, name in enumerate(names)
+    ]
 
 
 def hint_for(view: TableView) -> Hint:

@@ -26,6 +26,7 @@ from ..engine.cards import CardIndex, Mask
 from ..engine.errors import BigTwoError
 from ..engine.revolution import End, Move, Phase, RevolutionView
 from ..engine.revolution_cards import REVOLUTION_BASE, ids
+from .mirrored import shown_names
 from .render import REVOLUTION_TEXT, avatar, cards_text
 from .revolution import (
     MARKER,
@@ -38,7 +39,7 @@ from .revolution import (
 )
 from .seating import PLACES, seat_status, trick_number
 from .widgets import SeatPanel, TrickView, sort_cards
-from .words import count, does, whose
+from .words import count, does, is_you, whose
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -123,7 +124,7 @@ class RevolutionControls(_ScreenPart):
         rules = game.rules
         n = game.players
         home = game.home
-        names = game.names
+        names = shown_names(game.names, hot_seat=game.hot_seat, viewer=game.viewer)
         prefs = self.bigtwo.prefs
         ascii_only = self.ascii_only
         over = game.deal_over
@@ -321,7 +322,7 @@ class RevolutionControls(_ScreenPart):
         an exchange's player, your turn's functions, or whose turn it is."""
         game = self.game
         assert game is not None
-        names = game.names
+        names = shown_names(game.names, hot_seat=game.hot_seat, viewer=game.viewer)
         text = Text()
         ascii_only = self.ascii_only
         if game.connection_note:
@@ -399,7 +400,7 @@ class RevolutionControls(_ScreenPart):
             and (seat == game.viewer or not game.hot_seat)
             and rv.phase is Phase.ACT
         ):
-            who = f", {names[seat]}" if game.hot_seat else ""
+            who = f", {names[seat]}" if game.hot_seat and not is_you(names[seat]) else ""
             if rv.to_beat is None:
                 text.append(f"Your Lead{who}", Style(color="bright_green", bold=True))
                 if rv.opening is not None:

@@ -25,6 +25,7 @@ from ..engine.errors import BigTwoError
 from ..engine.revolution import RevolutionView
 from ..service import local
 from .controller import GameController
+from .mirrored import shown_names
 
 if TYPE_CHECKING:
     from textual.timer import Timer
@@ -224,7 +225,8 @@ class LocalTableRunner:
         game = self.game
         if game is not None and game.last_auto:
             action = game.last_auto[-1]
-            self.screen.say(f"{game.names[action.seat]} passed automatically: {action.reason}")
+            name = shown_names(game.names, hot_seat=game.hot_seat, viewer=game.viewer)[action.seat]
+            self.screen.say(f"{name} passed automatically: {action.reason}")
             game.last_auto = []
 
     def guarded(self, step: Any) -> Any:

@@ -27,12 +27,13 @@ from textual.widgets import Button, Footer, Input, Static
 
 from ..engine.cards import CardIndex, Mask
 from ..engine.errors import BigTwoError
+from .mirrored import shown_names
 from .render import POSITION_KEY_NAMES, avatar, cards_text, in_suit_order
 from .revolution_table import REVOLUTION_BINDINGS, RevolutionControls
 from .runner import LocalTableRunner
 from .seating import PLACES, seat_status, trick_number
 from .widgets import HandView, SeatPanel, TooSmall, TrickView, sort_cards
-from .words import count, does, whose
+from .words import count, does, is_you, whose
 
 if TYPE_CHECKING:
     from .host import TableHost
@@ -211,7 +212,7 @@ class TableScreen(RevolutionControls, Screen[None]):
         view = game.view()
         n = game.players
         home = game.home
-        names = game.names
+        names = shown_names(game.names, hot_seat=game.hot_seat, viewer=game.viewer)
         prefs = self.bigtwo.prefs
 
         # Top bar: the game, the deal, and the person at the bottom with their total.
@@ -314,7 +315,7 @@ class TableScreen(RevolutionControls, Screen[None]):
         game = self.game
         assert game is not None
         view = game.view()
-        names = game.names
+        names = shown_names(game.names, hot_seat=game.hot_seat, viewer=game.viewer)
         text = Text()
         if game.connection_note:
             text.append(game.connection_note, Style(color="bright_red", bold=True))
@@ -327,7 +328,7 @@ class TableScreen(RevolutionControls, Screen[None]):
             return text
         seat = view.turn
         if game.is_human(seat) and (seat == game.viewer or not game.hot_seat):
-            who = f", {names[seat]}" if game.hot_seat else ""
+            who = f", {names[seat]}" if game.hot_seat and not is_you(names[seat]) else ""
             if view.to_beat is None:
                 text.append(f"Your Lead{who}", Style(color="bright_green", bold=True))
                 if view.opening is not None:
