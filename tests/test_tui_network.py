@@ -106,11 +106,15 @@ def test_room_of_reads_codes_and_share_links() -> None:
 
 def test_the_link_to_the_table_is_said_in_words() -> None:
     game = NetGame(TableClient("ws://127.0.0.1:9/ws/TEST", "token"))
+    said: list[str] = []
+    game.refused = said.append
     assert game.connection_note == ""
     game._connection("lost")
     assert game.connection_note == "Connection lost: reconnecting…" and game.reconnecting
+    game.refused("No answer from the server")  # an action sent while the link was down
     game._connection("back")
     assert game.connection_note == "" and game.lines[-1] == "* Reconnected"
+    assert said[-1] == ""  # the failure's words go once the link is back
     game._connection("gone")
     assert game.connection_note.startswith("Disconnected from the table")
 

@@ -417,6 +417,7 @@ class NetGame(MirroredTable):
             self._note("* Disconnected from the table")
         elif state == "back":
             self._note("* Reconnected")
+            self.refused("")  # what the lost link made fail ("No answer from the server") is over
         self.changed()
 
 
