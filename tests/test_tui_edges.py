@@ -181,7 +181,8 @@ async def test_cover_and_custom_deal_speak_to_you(tmp_path: Path) -> None:
         await pilot.pause()
         assert isinstance(app.screen, Cover)
         text = screen_text(app)
-        assert "Pass the keyboard to you," in text and "to You" not in text
+        # behind the cover nobody is on show: the person named You is their seat's player
+        assert "Pass the keyboard to Player 1," in text and "to you" not in text.lower()
     (tmp_path / "two").mkdir()
     app = make_app(tmp_path / "two")
     async with app.run_test(size=SIZE) as pilot:

@@ -296,7 +296,7 @@ class Cover(Screen[None]):
 
     DEFAULT_CSS = """
     Cover { align: center middle; background: $panel; }
-    #cover { width: 50; height: 7; border: double $warning; content-align: center middle;
+    #cover { width: 60; height: 7; border: double $warning; content-align: center middle;
              text-align: center; text-style: bold; background: $surface; }
     """
 
