@@ -152,6 +152,8 @@ test("names, titles and chat stay the text people typed, even when it looks like
   assert.deepEqual(lobby.players.map((p) => p.name), ["Ann", "&lt;Dan&gt;", "Computer 3", "Cat & Co"]);
 });
 
+// The first play made, no later lead is told to include the opening card (every later lead of
+// ours said "lead with 3♦" for the whole deal).
 test("a trick: our play leaves our hand, passes follow, and the trick's winning play stays in view", () => {
   const model = synced();
   const ours = action(11, 0, "3d", { counts: [2, 3, 3, 3], table: { seat: 0, cards: "3d", kind: "single" } });
@@ -160,7 +162,7 @@ test("a trick: our play leaves our hand, passes follow, and the trick's winning 
   assert.equal(model.v, 11);
   assert.deepEqual(model.deal, {
     number: 1, leader: 0, turn: 1, counts: [2, 3, 3, 3], table: { seat: 0, cards: [0], kind: "single" }, passes: 0,
-    locked: [], winner: null, over: false, opening: "3d", actions: [played], trick: [played], played: [0],
+    locked: [], winner: null, over: false, opening: null, actions: [played], trick: [played], played: [0],
     hand: [2, 51], legal: [], canPass: false,
   });
 
@@ -173,7 +175,7 @@ test("a trick: our play leaves our hand, passes follow, and the trick's winning 
   const passes = [pass(1, false, "", false, "player"), pass(2, true, "cannot beat", false, "auto"), pass(3, false, "", true, "computer")];
   assert.deepEqual(model.deal, {
     number: 1, leader: 0, turn: 0, counts: [2, 3, 3, 3], table: null, passes: 0, locked: [], winner: null,
-    over: false, opening: "3d", actions: [played, ...passes], trick: [], played: [0], hand: [2, 51], legal: [],
+    over: false, opening: null, actions: [played, ...passes], trick: [], played: [0], hand: [2, 51], legal: [],
     canPass: false, lastTrick: { seat: 0, cards: [0] },
   });
 

@@ -616,6 +616,7 @@ function applyAction(model, e, effects) {
     deal.rev.draws = [];
   }
   if (action.cards) {
+    deal.opening = null; // the deal's first play has been made: later leads need no card
     deal.played.push(...action.cards);
     if (action.seat === model.seat) {
       const gone = new Set(action.cards);
