@@ -61,6 +61,17 @@ async def test_every_answer_carries_the_security_headers(http: httpx.AsyncClient
         assert headers["referrer-policy"] == "no-referrer"
 
 
+async def test_a_bad_share_link_opens_the_browser_client(http: httpx.AsyncClient) -> None:
+    """/r/qqqq showed the browser the raw JSON of the error; the client says it in words."""
+    page = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}  # a browser's
+    bad = await http.get("/r/qqqq", headers=page, follow_redirects=False)
+    assert bad.status_code == 307 and bad.headers["location"] == "/?room=QQQQ"
+    odd = await http.get("/r/ab%3Cc%3E", headers=page, follow_redirects=False)
+    assert odd.status_code == 307 and odd.headers["location"] == "/?room=ABC"
+    data = await http.get("/r/qqqq", follow_redirects=False)  # a program asking for data
+    assert data.status_code == 404 and data.json()["error"] == "no_room"
+
+
 async def test_oversized_headers_are_refused(http: httpx.AsyncClient) -> None:
     """A request with 100 KB of headers was answered as any other."""
     big = {"x-padding": "a" * 100_000}

@@ -481,9 +481,13 @@ async def room_history(request: Request) -> Response:
 
 
 async def share_link(request: Request) -> Response:
-    """A room's share link: the browser client if there is one, else the room as JSON."""
+    """A room's share link: the browser client if there is one (which says in words when
+    there is no such table), else the room as JSON."""
     code = request.path_params["code"].upper()
     if not is_room_code(code):
+        if (WEB_DIR / "index.html").exists() and "text/html" in request.headers.get("accept", ""):
+            # a person's browser with a bad link: the client's page says there is no table
+            return RedirectResponse(f"/?room={''.join(c for c in code if c.isalnum())[:12]}")
         return _error("no_room", _no_room(code), params={"code": code[:12]})
     if (WEB_DIR / "index.html").exists():
         invite = request.query_params.get("invite", "")
