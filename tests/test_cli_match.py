@@ -153,7 +153,7 @@ def test_record_convert_and_replay(
     assert code == 0 and read_file(converted).totals == read_file(game).totals
     code, text, _ = run(capsys, "replay", str(game), "--at", "0")
     assert (
-        code == 0 and "step 0 of" in text and "Dealt. Lead: " in text and text.count(" 13  ") == 4
+        code == 0 and ": dealt\n" in text and "Dealt. Lead: " in text and text.count(" 13  ") == 4
     )
     code, _, err = run(capsys, "replay", str(game), "--at", "99999")
     assert code == 2 and "--at must be 0 to" in err

@@ -171,6 +171,10 @@ def test_a_deal_in_play_and_the_positions_of_a_replay() -> None:
     assert end_of_first.hands == match.results[0].cards_left and end_of_first.turn is None
     assert steps[-1].turn == match.deal.turn and steps[-1].hands == tuple(match.deal.hands)
     text = position_text(match, end_of_first)
-    assert "*WIN!*" in text and "step" in text
+    assert (
+        "*WIN!*" in text
+        and f": play {len(records[0].actions)} of {len(records[0].actions)}" in text
+    )
     first = position_text(match, steps[0])
     assert "Dealt. Lead: " in first and first.count("13  ") == 4
+    assert first.startswith("Deal 1 of 2 (palm): dealt\n")  # one count, not "step 0 of 61"

@@ -266,10 +266,8 @@ def position_text(match: Match, position: Position) -> str:
     record = position.record
     names = match.names
     width = max(len(n) for n in names)
-    lines = [
-        f"Deal {record.number} of {match.deals} ({record.rules.name}), "
-        f"step {position.step} of {position.steps}"
-    ]
+    where = "dealt" if position.step == 0 else f"play {position.step} of {position.steps}"
+    lines = [f"Deal {record.number} of {match.deals} ({record.rules.name}): {where}"]
     if position.last is None:
         lines.append(f"Dealt. Lead: {names[record.leader]}")
     else:

@@ -230,10 +230,7 @@ class ReplayPage(Page):
         super().__init__(self._text(), title=self._title())
 
     def _title(self) -> str:
-        return (
-            f"Replay: {self.at + 1} of {len(self.steps)}   "
-            "(Left/Right a play, Up/Down a deal, Esc back)"
-        )
+        return f"Replay: {self.at + 1} of {len(self.steps)}"  # the keys are in the footer
 
     def _text(self) -> str:
         text = self.steps[self.at][1]()
