@@ -51,5 +51,29 @@ def seat_status(
 
 
 def trick_number(actions: Any) -> int:
-    """The number of the trick in play, from the deal's actions (or moves) so far."""
-    return 1 + sum(1 for a in actions[:-1] if a.trick_over) if actions else 1
+    """The number of the trick on show, from the deal's actions (or the expansion's moves) so
+    far: a trick that is over stays the one on show until the next play leads the next (under
+    the expansion a pass that ends a trick may be followed by draws before it).
+
+    >>> from types import SimpleNamespace as A
+    >>> lead, over = A(play=1, trick_over=False), A(play=None, trick_over=True)
+    >>> trick_number([]), trick_number([lead, over]), trick_number([lead, over, lead])
+    (1, 1, 2)
+    >>> draw = A(move="draw", cards=8, trick_over=False)
+    >>> trick_number([lead, over, draw]), trick_number([lead, over, draw, A(move="play", cards=1, trick_over=False)])
+    (1, 2)
+    """
+    number, ended = 1, 0
+    for a in actions:
+        if ended and _is_play(a):
+            number, ended = number + ended, 0
+        if a.trick_over:
+            ended += 1
+    return number
+
+
+def _is_play(action: Any) -> bool:
+    """A play of cards: a 52-card action with a play, or the expansion's ``play`` move."""
+    if hasattr(action, "move"):
+        return bool(action.move == "play")
+    return action.play is not None
