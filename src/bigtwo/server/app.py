@@ -2,7 +2,7 @@
 
 HTTP (JSON) creates rooms, lists open ones, seats players (answering with a seat token) and
 spectators, opens a rematch for the players of a finished table, and reports health and load; ``/openapi.json`` describes it. ``/ws/{code}`` carries
-the table protocol of docs/protocol.md, run by :mod:`bigtwo.server.hub`. Static files of the
+the table protocol of docs/protocol.md, run by :mod:`bigtwo.server.runner` for the tables of :mod:`bigtwo.server.hub`. Static files of the
 browser client are served from ``bigtwo/web`` at ``/`` when that folder exists. This module
 only translates between HTTP/WebSocket and the hub: it applies no rule of the game.
 """
