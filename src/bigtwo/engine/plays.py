@@ -46,6 +46,7 @@ from .cards import (
     card_text,
     to_mask,
 )
+from .revolution_cards import twin
 from .rules import KIND_NAMES, Rules
 
 
@@ -394,7 +395,7 @@ class Catalog:
         set of cards that may be a play, by the ranks of the cards' twins, classified."""
         by_rank: list[list[int]] = [[] for _ in range(13)]
         for c in card_indices(Mask(hand)):
-            by_rank[(c - 52 if c >= 52 else c) >> 2].append(1 << c)
+            by_rank[twin(c) >> 2].append(1 << c)
         masks: list[int] = [b for group in by_rank for b in group]
         pairs = [[a | b for a, b in combinations(g, 2)] for g in by_rank]
         triples = [[a | b | c for a, b, c in combinations(g, 3)] for g in by_rank]
@@ -411,7 +412,7 @@ class Catalog:
                 if all(columns):
                     masks += [sum(cs) for cs in product(*columns)]
             for suit in range(4):
-                suited = [1 << c for c in card_indices(Mask(hand)) if _twin(c) & 3 == suit]
+                suited = [1 << c for c in card_indices(Mask(hand)) if twin(c) & 3 == suit]
                 masks += [sum(cs) for cs in combinations(suited, 5)]
             for r3, ts in enumerate(triples):
                 if ts:
@@ -436,14 +437,9 @@ class Catalog:
         return out
 
 
-def _twin(card: int) -> int:
-    """The normal card a card of the expansion stands for (itself for a normal card)."""
-    return card - 52 if card >= 52 else card
-
-
 def _twins(mask: int) -> list[CardIndex]:
     """The normal twins of a 104-bit mask's cards, duplicates kept."""
-    return [CardIndex(_twin(c)) for c in card_indices(Mask(mask))]
+    return [CardIndex(twin(c)) for c in card_indices(Mask(mask))]
 
 
 def _order(play: Play) -> int:
