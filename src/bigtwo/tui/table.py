@@ -5,9 +5,10 @@ It turns keys and clicks into calls on the :class:`~bigtwo.tui.controller.GameCo
 the mirror of the seat on show; every refused action shows the engine's reason in words.
 Its :class:`~bigtwo.tui.runner.LocalTableRunner` paces the game (each computer move at its
 deadline, ``f`` or Enter skips the wait, a slow computer thinks in a worker thread), and
-asks the app for the score sheet or a hot-seat game's cover when due. A hand of Big 2
-RevolutioN is drawn and played through the screen's part
-:class:`~bigtwo.tui.revolution_table.RevolutionControls`. The screen must not pace the game
+asks the app for the score sheet or a hot-seat game's cover when due. What a game draws and
+does its own way is the screen's part for it, chosen once as the game is attached:
+:class:`~bigtwo.tui.bigtwo_table.BigTwoTable`, or for Big 2 RevolutioN
+:class:`~bigtwo.tui.revolution_table.RevolutionTable`. The screen must not pace the game
 itself nor import the app: what it needs of the app is :class:`~bigtwo.tui.host.TableHost`.
 """
 
@@ -25,15 +26,14 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Static
 
-from ..engine.cards import CardIndex, Mask
+from ..engine.cards import Mask
 from ..engine.errors import BigTwoError
-from .mirrored import shown_names
-from .render import POSITION_KEY_NAMES, avatar, cards_text, in_suit_order
-from .revolution_table import REVOLUTION_BINDINGS, RevolutionControls
+from .bigtwo_table import BigTwoTable
+from .render import POSITION_KEY_NAMES, cards_text, in_suit_order
+from .revolution_table import REVOLUTION_BINDINGS, RevolutionTable
 from .runner import LocalTableRunner
-from .seating import PLACES, seat_status, trick_number
-from .widgets import HandView, SeatPanel, TooSmall, TrickView, sort_cards
-from .words import count, does, is_you, whose
+from .seating import trick_number
+from .widgets import HandView, SeatPanel, TooSmall, TrickView
 
 if TYPE_CHECKING:
     from .host import TableHost
@@ -63,7 +63,7 @@ class ChatLine(Input):
         self.screen.set_focus(None)
 
 
-class TableScreen(RevolutionControls, Screen[None]):
+class TableScreen(Screen[None]):
     """The game table. The app attaches a game; the screen drives it until a dialog is due."""
 
     AUTO_FOCUS = None
@@ -92,7 +92,7 @@ class TableScreen(RevolutionControls, Screen[None]):
         Binding("f7,n", "open('new')", "New game", show=False),
         Binding("q", "open('quit')", "Quit"),
         Binding("slash", "chat", "Chat", show=False),
-        *REVOLUTION_BINDINGS,  # Big 2 RevolutioN only (see check_action)
+        *REVOLUTION_BINDINGS,  # the part's own keys: Big 2 RevolutioN's (see check_action)
         *(Binding(key, f"pick({i})", show=False) for i, key in enumerate(POSITION_KEY_NAMES)),
     ]
 
@@ -123,7 +123,8 @@ class TableScreen(RevolutionControls, Screen[None]):
         self.message = Text()
         self._message_trick: tuple[int, int] | None = None
         self._message_kind = "info"
-        self._hinted_pass = False  # the hint on show says pass: Enter with nothing raised passes
+        self.hinted_pass = False  # the hint on show says pass: Enter with nothing raised passes
+        self._part: BigTwoTable | None = None  # what the game attached draws and does its own way
 
     @property
     def game(self) -> Game | None:
@@ -178,13 +179,34 @@ class TableScreen(RevolutionControls, Screen[None]):
     def attach(self, game: Game) -> None:
         self.runner.attach(game)
         self.message = Text()
-        self._forget_asking()
-        self.refresh_bindings()  # the footer offers the reference card at a revolution table
+        self._part = (RevolutionTable if game.revolution else BigTwoTable)(self, game)
+        self.refresh_bindings()  # the footer offers the part's keys (the reference card)
         if self.drawn:
             hand = self.hand_view
             hand.selected = set()
             hand.cursor = 0
             self.redraw()
+
+    @property
+    def part(self) -> BigTwoTable:
+        """The part for the game attached: what it draws and does its own way."""
+        assert self._part is not None
+        return self._part
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "part":  # a key of the part's own, offered once the game has begun
+            game = self.game
+            return game is not None and game.started and parameters[0] in self.part.keys
+        return True
+
+    def action_part(self, key: str) -> None:
+        if self.game is not None and key in self.part.keys:
+            getattr(self.part, key)()
+
+    def _counter_clock(self) -> None:
+        """Twice a second: the part's clock (a counter window of the expansion's)."""
+        if self._part is not None:
+            self._part.tick()
 
     @property
     def hand_view(self) -> HandView:
@@ -206,93 +228,12 @@ class TableScreen(RevolutionControls, Screen[None]):
         if not game.started:
             self._draw_waiting()
             return
-        if game.revolution:
-            self._redraw_revolution()
-            return
-        view = game.view()
-        n = game.players
-        home = game.home
-        names = shown_names(game.names, hot_seat=game.hot_seat, viewer=game.viewer)
-        prefs = self.bigtwo.prefs
-
-        # Top bar: the game, the deal, and the person at the bottom with their total.
-        bar = Text()
-        bar.append("Big Two ", Style(bold=True))
-        bar.append(f" {game.rules.name} ", Style(reverse=True))
-        bar.append(f"  Deal {game.deal_number} of {game.deals}  ")
-        if not game.hot_seat or game.viewer is not None:
-            bar.append_text(avatar(names[home], home, ascii_only=self.ascii_only))
-            bar.append(f" {names[home]} {game.totals[home]:+d}")
-            bar.append(f"  {count(view.counts[home], 'card')}", Style(dim=True))
-        self.query_one("#topbar", Static).update(bar)
-
-        # Opponents, in play order from the seat after you.
-        trick, finished = game.trick()
-        passed = {a.seat for a in trick if a.play is None} if not finished else set()
-        places = PLACES[n]
-        for place in ("top", "left", "right"):
-            panel = self.query_one(f"#seat-{place}", SeatPanel)
-            panel.set_class(place not in places, "-empty")
-        for k, place in enumerate(places, 1):
-            seat = (home + k) % n
-            panel = self.query_one(f"#seat-{place}", SeatPanel)
-            turn = not game.deal_over and view.turn == seat
-            status = seat_status(
-                game,
-                seat,
-                turn=turn,
-                won=game.deal_over and view.winner == seat,
-                passed=seat in passed,
-                on_table=view.to_beat is not None and view.to_beat_seat == seat,
-            )
-            panel.show(
-                seat,
-                names[seat],
-                view.counts[seat],
-                status,
-                game.totals[seat],
-                turn=turn,
-                ascii_only=self.ascii_only,
-            )
-
-        # The trick: every play and pass since the last lead, with who made it.
-        lines = [(names[a.seat], a) for a in trick]
-        if game.deal_over:
-            footer = does(
-                names[view.winner or 0], "is out and wins the deal", "are out and win the deal"
-            )
-        elif finished:
-            footer = does(names[view.turn], "takes the trick and leads", "take the trick and lead")
-        elif not trick:
-            footer = f"{names[view.turn]} to lead"
-            if view.opening is not None:
-                footer += f", with {self._card(view.opening)} in the first play"
-        else:
-            footer = ""
-        trick_view = self.query_one(TrickView)
-        trick_view.border_title = f"Trick {trick_number(view.actions)}"
-        rows = trick_view.size.height or 6  # content rows (borders excluded)
-        trick_view.show(lines, footer, ascii_only=self.ascii_only, rows=rows, rules=game.rules)
-
-        # Whose turn, in the Palm game's words.
+        self.part.draw()
+        # A notice fades with its trick; the status line says what is asked now.
         if self._message_trick is not None and self._message_trick != self._trick_now():
             self.message, self._message_trick = Text(), None
-        self.query_one("#status", Static).update(self._status_text())
+        self.query_one("#status", Static).update(self.part.status())
         self.query_one("#message", Static).update(self.message)
-
-        # Your hand.
-        hand = self.hand_view
-        if not game.humans:
-            hand.set_cards([], "You are watching")
-        elif game.hot_seat and game.viewer is None:
-            hand.set_cards([], "Cards hidden until the next person's turn")
-        else:
-            hand.set_cards(sort_cards(game.hand(), game.rules, prefs.sort))
-        my_turn = self._acting_seat() is not None
-        play = self.query_one("#btn-play", Button)
-        play.label = "Lead" if my_turn and view.to_beat is None else "Play"
-        play.disabled = not my_turn
-        self.query_one("#btn-pass", Button).disabled = not my_turn or view.to_beat is None
 
     def _draw_waiting(self) -> None:
         """A network table before its match: who is to come, and nothing dealt."""
@@ -308,48 +249,12 @@ class TableScreen(RevolutionControls, Screen[None]):
         self.query_one("#btn-play", Button).disabled = True
         self.query_one("#btn-pass", Button).disabled = True
 
-    def _card(self, card: CardIndex) -> str:
+    def card_name(self, card: int) -> str:
+        """A card in words, as the trick's footer and the status line name it."""
         return cards_text(Mask(1 << card), ascii_only=self.ascii_only, colour=False).plain
 
-    def _status_text(self) -> Text:
-        game = self.game
-        assert game is not None
-        view = game.view()
-        names = shown_names(game.names, hot_seat=game.hot_seat, viewer=game.viewer)
-        text = Text()
-        if game.connection_note:
-            text.append(game.connection_note, Style(color="bright_red", bold=True))
-            return text
-        if game.deal_over:
-            text.append(
-                does(names[view.winner or 0], "wins the deal", "win the deal"),
-                Style(color="yellow"),
-            )
-            return text
-        seat = view.turn
-        if game.is_human(seat) and (seat == game.viewer or not game.hot_seat):
-            who = f", {names[seat]}" if game.hot_seat and not is_you(names[seat]) else ""
-            if view.to_beat is None:
-                text.append(f"Your Lead{who}", Style(color="bright_green", bold=True))
-                if view.opening is not None:
-                    text.append(f"  - include {self._card(view.opening)}", Style(bold=False))
-            else:
-                text.append(f"Your Play{who}", Style(color="bright_green", bold=True))
-                text.append(f"  - beat {whose(names[view.to_beat_seat])} ", Style(bold=False))
-                text.append_text(
-                    cards_text(view.to_beat.mask, ascii_only=self.ascii_only, rules=game.rules)
-                )
-            return text
-        if game.is_human(seat):
-            text.append(f"Next player's turn: {names[seat]}")
-            return text
-        text.append(f"{whose(names[seat], capital=True)} turn", Style(bold=True))
-        if game.computer_to_act:
-            text.append("  (f: skip the wait)", Style(dim=True))
-        return text
-
     def say(self, message: str, kind: str = "info") -> None:
-        self._hinted_pass = False  # a new message replaces the hint
+        self.hinted_pass = False  # a new message replaces the hint
         if self.game is not None:  # cards in the rules' suit order, as the hand shows them
             message = in_suit_order(message, self.game.rules)
         colour = {"error": "bright_red", "hint": "cyan", "info": "yellow"}.get(kind, "yellow")
@@ -393,7 +298,7 @@ class TableScreen(RevolutionControls, Screen[None]):
                 self.advance()
 
     # -- your actions ------------------------------------------------------------------------
-    def _acting_seat(self) -> int | None:
+    def acting_seat(self) -> int | None:
         game = self.game
         if game is None:
             return None
@@ -404,18 +309,9 @@ class TableScreen(RevolutionControls, Screen[None]):
 
     def action_play(self) -> None:
         game = self.game
-        if game is None:
+        if game is None or self.part.first("play"):
             return
-        if game.revolution and self._drawing() is not None:
-            self.action_stop_drawing()
-            return
-        if game.revolution and self._giving is not None:
-            self.say("Give the card to whom? Press the player's number (Esc cancels)", "error")
-            return
-        if game.revolution and self._viewer_asked() is not None:
-            self.say("First answer the function: y counters it, x lets it stand", "error")
-            return
-        seat = self._acting_seat()
+        seat = self.acting_seat()
         if seat is None:
             if game.computer_to_act:
                 self.action_skip()  # Enter while the computers think: play them out now
@@ -423,7 +319,7 @@ class TableScreen(RevolutionControls, Screen[None]):
                 self.advance()
             return
         cards = self.hand_view.selection_mask
-        if not cards and self._hinted_pass and self._can_pass(seat):
+        if not cards and self.hinted_pass and self.part.can_pass(seat):
             self.action_pass_turn()  # Enter follows the hint
             return
         if not cards:
@@ -442,24 +338,11 @@ class TableScreen(RevolutionControls, Screen[None]):
         self.redraw()
         self.advance()
 
-    def _can_pass(self, seat: int) -> bool:
-        game = self.game
-        assert game is not None
-        if game.revolution:
-            return game.revolution_view().can_pass
-        return game.view(seat).can_pass
-
     def action_pass_turn(self) -> None:
         game = self.game
-        if game is None:
+        if game is None or self.part.first("pass"):
             return
-        if game.revolution and self._drawing() is not None:
-            self.action_stop_drawing()
-            return
-        if game.revolution and self._viewer_asked() is not None:
-            self.say("First answer the function: y counters it, x lets it stand", "error")
-            return
-        seat = self._acting_seat()
+        seat = self.acting_seat()
         if seat is None:
             self.say("Not your turn" if not game.deal_over else "The deal is over", "error")
             return
@@ -473,11 +356,7 @@ class TableScreen(RevolutionControls, Screen[None]):
         self.advance()
 
     def action_clear(self) -> None:
-        if self._giving is not None:
-            self._giving = None
-            self.say("The exchange is called off")
-            self.redraw()
-        elif self._message_kind == "error":
+        if (self.game is None or not self.part.clear()) and self._message_kind == "error":
             self.say("")  # what was wrong with the selection goes with it
         self.hand_view.clear()
         if isinstance(self.focused, ChatLine):
@@ -495,24 +374,8 @@ class TableScreen(RevolutionControls, Screen[None]):
         self.query_one(ChatLine).shut()  # Enter plays again
 
     def action_hint(self) -> None:
-        game = self.game
-        if game is None:
-            return
-        if game.revolution:
-            self._revolution_hint()
-            return
-        seat = self._acting_seat()
-        if seat is None:
-            self.say("Hints are for your turn", "error")
-            return
-        hint = game.hint(seat)
-        if hint.play is None:
-            self.hand_view.clear()
-        else:
-            self.hand_view.select_mask(hint.play.mask)
-        passes = hint.play is None and game.view(seat).can_pass
-        self.say(f"Hint: {hint.reason}" + ("  (Enter passes)" if passes else ""), "hint")
-        self._hinted_pass = passes
+        if self.game is not None:
+            self.part.hint()
 
     def action_undo(self) -> None:
         """Take back your last play (against computers only; the reason in words if not)."""
@@ -546,15 +409,8 @@ class TableScreen(RevolutionControls, Screen[None]):
         self.hand_view.toggle(self.hand_view.cursor)
 
     def action_pick(self, index: int) -> None:
-        game = self.game
-        if game is not None and game.revolution:
-            if self._giving is not None:
-                self._give_to(index)
-                return
-            if self._drawing() is not None:
-                self._take_from_gathering(index)
-                return
-        self.hand_view.toggle(index)
+        if self.game is None or not self.part.pick(index):
+            self.hand_view.toggle(index)
 
     def action_group(self, by: str) -> None:
         self.hand_view.toggle_group(self.hand_view.cursor, by)
@@ -594,8 +450,6 @@ class TableScreen(RevolutionControls, Screen[None]):
             self.app.exit()
             return
         if self.hand_view.selected:
-            self._hinted_pass = False  # the person chose cards for themselves
+            self.hinted_pass = False  # the person chose cards for themselves
         if self.message.plain.startswith("Select the cards"):
             self.say("")
-
-    # -- Big 2 RevolutioN ------------------------------------------------------------------------
