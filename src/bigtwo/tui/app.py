@@ -37,9 +37,9 @@ from .dialogs import (
     Menu,
     ResumeOffer,
     ScoreSheet,
-    revolution_sheet_note,
     score_sheet_text,
 )
+from .games import game_of
 from .hangup import watch_for_hang_up
 from .mirrored import shown_names
 from .prefs import Prefs, load_prefs, save_prefs
@@ -258,13 +258,14 @@ class BigTwoApp(App[None]):
     def _resume(self, saved: Saved | SavedRevolution, yes: bool | None) -> None:
         """The answer to the resume offer: the game left, or the New game form (the game
         left is set aside only once a new one starts; the form's Cancel asks again)."""
-        assert self.storage is not None
-        game = self.storage.load(saved, clock=self.clock) if yes else None
+        storage = self.storage
+        assert storage is not None
+        game = storage.load(saved, clock=self.clock) if yes else None
         if game is not None:
             self.attach(game)
             return
         if yes:  # it could not be read back: a new game, as nothing is left to continue
-            self._set_aside(saved)
+            saved.set_aside(storage)
             self.start_game(self.new_setup())
             return
         from . import forms
@@ -273,18 +274,11 @@ class BigTwoApp(App[None]):
             if request is None:
                 self.push_screen(ResumeOffer(saved.summary()), lambda y: self._resume(saved, y))
                 return
-            self._set_aside(saved)
+            saved.set_aside(storage)
             self._new_game_chosen(request)
 
         left = saved.summary().split("\n", 1)[0]
         self.push_screen(forms.NewGameForm(self.prefs, _levels(), playing=left), chosen)
-
-    def _set_aside(self, saved: Saved | SavedRevolution) -> None:
-        assert self.storage is not None
-        if isinstance(saved, SavedRevolution):
-            self.storage.forget_revolution()
-        else:
-            self.storage.abandon(saved.info.id)
 
     def new_setup(self, **changes: Any) -> GameSetup:
         return GameSetup.from_prefs(
@@ -377,8 +371,7 @@ class BigTwoApp(App[None]):
             scored=scored,
             rules=game.rules,
         )
-        if game.revolution:
-            text = revolution_sheet_note(text, game)
+        text = game.kind.sheet_note(text, game)
         title = "Score" if not game.game_over else "Score: last deal of the game"
         button = "Final score" if game.game_over else "Next deal"
         deals = score_table(played) if scored else None  # type: ignore[arg-type]
@@ -392,7 +385,7 @@ class BigTwoApp(App[None]):
             button=button,
             deals=deals,
             again=not game.game_over,
-            cards=not game.revolution,
+            cards=not game.kind.cards_off,
         )
         self.push_screen(sheet, self._after_sheet)
 
@@ -409,9 +402,9 @@ class BigTwoApp(App[None]):
             )
             return
         if answer == "cards" and not game.game_over:
-            if game.revolution:
+            if game.kind.cards_off:
                 assert self.table is not None
-                self.table.say("Cards cannot be chosen for a deal of the revolution", "error")
+                self.table.say(game.kind.cards_off, "error")
                 self.deal_finished()
                 return
             self.choose_cards(then=self.deal_finished)
@@ -478,7 +471,7 @@ class BigTwoApp(App[None]):
             return
         self.autosave()
         note = ""
-        if game.revolution and seat in game.asked():
+        if seat in game.asked():
             pending = game.mirror.pending or {}
             names = shown_names(game.names, hot_seat=True, viewer=None)
             who = names[int(pending.get("seat", 0))]
@@ -524,10 +517,7 @@ class BigTwoApp(App[None]):
                     game.played.ruleset if game is not None else RuleSet.preset(self.prefs.rules)
                 )
             body = rules_help(ruleset, ascii_only=self.ascii_only) + "\n\n" + KEYS_HELP
-            if ruleset.rules.revolution is not None:
-                from .revolution import reference_text
-
-                body += "\n\n" + reference_text(ruleset.rules, ascii_only=self.ascii_only)
+            body += game_of(ruleset.rules).reference(ruleset.rules, ascii_only=self.ascii_only)
             self.push_screen(pages.Page(body, title="Help: rules and keys   (Esc back)"), closed)
         elif what == "history" and self.net is not None:
             net = self.net
@@ -535,17 +525,6 @@ class BigTwoApp(App[None]):
             self.push_screen(page, closed)
             if net.game_over:  # the server's record, every hand face up, now nothing is hidden
                 self.run_worker(self._server_history(net, page), exit_on_error=False)
-        elif what == "tracker" and self.net is not None:
-            net = self.net
-            if net.revolution:
-                body = pages.revolution_tracker_text(
-                    net.mirror, net.hand(), net.rules, ascii_only=self.ascii_only
-                )
-            else:
-                body = pages.tracker_text(
-                    net.view().played, net.hand(), net.rules, ascii_only=self.ascii_only
-                )
-            self.push_screen(pages.TrackerPage(body), closed)
         elif what == "history" and game is not None:
             self.push_screen(
                 pages.HistoryPage(
@@ -555,15 +534,8 @@ class BigTwoApp(App[None]):
                 ),
                 closed,
             )
-        elif what == "tracker" and game is not None:
-            if game.revolution:
-                body = pages.revolution_tracker_text(
-                    game.mirror, game.hand(), game.rules, ascii_only=self.ascii_only
-                )
-            else:
-                body = pages.tracker_text(
-                    game.view().played, game.hand(), game.rules, ascii_only=self.ascii_only
-                )
+        elif what == "tracker" and (table := self.net or game) is not None:
+            body = table.kind.tracker_text(table, ascii_only=self.ascii_only)
             self.push_screen(pages.TrackerPage(body), closed)
         elif what == "scores":
             body = pages.high_scores_text(self.storage.high_scores())
@@ -759,8 +731,6 @@ class BigTwoApp(App[None]):
         assert self.storage is not None
         if self.game is not None and not self.game.game_over:
             self.storage.abandon(self.game.match_id)
-            if self.game.revolution:
-                self.storage.forget_revolution()
         self.start_game(setup)
 
     # -- looks ------------------------------------------------------------------------------

@@ -26,8 +26,8 @@ from .words import count, does, is_you, whose
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from .host import PartHost
     from .seating import Game
-    from .table import TableScreen
 
 
 class BigTwoTable:
@@ -36,7 +36,7 @@ class BigTwoTable:
     # The actions of the part's own keys (the expansion's: see the table's bindings).
     keys: ClassVar[frozenset[str]] = frozenset()
 
-    def __init__(self, screen: TableScreen, game: Game) -> None:
+    def __init__(self, screen: PartHost, game: Game) -> None:
         self.screen = screen
         self.game = game
 

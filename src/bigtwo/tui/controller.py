@@ -32,10 +32,9 @@ from ..engine.cards import Mask, card_text
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..engine.plays import Play
 from ..engine.revolution import Phase, RevolutionChoice
-from ..engine.revolution_cards import NORMAL_CARDS
 from ..engine.rules import Rules
 from ..engine.views import Action
-from ..match.history import ScoreRow, score_rows
+from ..match.history import ScoreRow
 from ..match.views import TableView
 from ..service.commands import Command, Op
 from ..service.config import SeatConfig, TableConfig
@@ -163,7 +162,7 @@ class GameController(MirroredTable):
         self.match_id: int | None = None  # the match store's id for this game, once saved
         self.saved_table: dict[str, Any] | None = None  # table data as last stored
         self.taken_back = False  # an undo since the last save: the deal is stored again
-        self.seconds_before = 0.0  # a revolution game's time played before it was resumed
+        self.seconds_before = 0.0  # the time played before it was resumed (counted_seconds)
         self._taken_up = clock()
         self._tick()
 
@@ -269,7 +268,7 @@ class GameController(MirroredTable):
 
     def set_autopass(self, autopass: bool, autopass_five: bool) -> None:
         """Autopass takes effect at once: it decides nothing already played."""
-        if self.local.service.match is None:  # the revolution has no autopass
+        if not self.kind.autopass:
             self.setup = replace(self.setup, autopass=autopass, autopass_five=autopass_five)
             return
         if (autopass, autopass_five) != (self.match.autopass, self.match.autopass_five):
@@ -313,16 +312,14 @@ class GameController(MirroredTable):
     def human_to_act(self) -> int | None:
         if self.deal_over or self.game_over or not self.is_human(self.turn):
             return None
-        if self.revolution and self.mirror.phase is Phase.COUNTER:
+        if self.mirror.phase is Phase.COUNTER:
             return None  # the others answer the counter window: see asked()
         return self.turn
 
     def asked(self) -> list[int]:
         """The people at this screen a counter window asks and who have not answered yet,
         in turn order."""
-        if not self.revolution or self.deal_over:
-            return []
-        return self.local.people_asked()
+        return [] if self.deal_over else self.local.people_asked()
 
     def cover_for(self) -> int | None:
         """The person to sit down at the keyboard behind the cover (hot-seat), or None: a
@@ -423,8 +420,8 @@ class GameController(MirroredTable):
 
     def undo_off(self) -> str:
         """Why undo is off at this table, in words ("" when it is on)."""
-        if self.revolution:
-            return "Plays cannot be taken back in Big 2 RevolutioN"
+        if self.kind.undo_off:
+            return self.kind.undo_off
         if self.hot_seat:
             return "Undo is off in a hot-seat game: the others have seen your play"
         if not self.humans:
@@ -572,40 +569,17 @@ class GameController(MirroredTable):
         return ""
 
     def score_rows(self, number: int | None = None) -> list[ScoreRow]:
-        """The score sheet of deal ``number`` (the last finished one by default): under the
-        revolution expansion the normal cards left, which are the ones scored."""
-        played = self.played
-        if self.local.service.match is not None or not played.results:
-            return score_rows(self.match, number)
-        result = played.results[-1] if number is None else played.results[number - 1]
-        totals = [0] * played.players
-        for r in played.results[: result.number]:
-            totals = [t + p for t, p in zip(totals, r.points, strict=True)]
-        return [
-            ScoreRow(
-                seat=seat,
-                name=played.names[seat],
-                cards_left=(result.cards_left[seat] & NORMAL_CARDS).bit_count(),
-                cards=Mask(result.cards_left[seat] & NORMAL_CARDS),
-                multiplier=result.score.multipliers[seat],
-                won=seat == result.winner,
-                points=result.points[seat],
-                total=totals[seat],
-            )
-            for seat in range(played.players)
-        ]
+        """The score sheet of deal ``number`` (the last finished one by default)."""
+        return self.kind.score_rows(self, number)
 
     @property
     def seconds(self) -> int:
-        if self.local.service.match is None:
-            return int(self.revolution_seconds)
-        self.match.tick(self.clock())
-        return int(self.match.seconds)
+        return self.kind.seconds(self)
 
     @property
-    def revolution_seconds(self) -> float:
-        """A game of the revolution's time played: its match keeps no clock, so the time
-        since this screen took it up, after what was stored before (``seconds_before``)."""
+    def counted_seconds(self) -> float:
+        """The time played as this screen counted it: since it took the game up, after what
+        was stored before (``seconds_before``), for a game whose match keeps no clock."""
         return self.seconds_before + max(0.0, self.clock() - self._taken_up)
 
     def max_deal_score(self, seat: int) -> int:

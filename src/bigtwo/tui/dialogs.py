@@ -28,7 +28,7 @@ from .render import RED_TEXT, cards_text
 from .words import count, whom
 
 if TYPE_CHECKING:
-    from .controller import GameController
+    pass
 
 
 def score_sheet_text(
@@ -434,16 +434,3 @@ class Menu(ModalScreen[str | None]):
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         self.dismiss((event.button.id or "").removeprefix("menu-") or None)
-
-
-def revolution_sheet_note(text: Text, game: GameController) -> Text:
-    """The score sheet of a hand of the expansion says how it ended, and that only normal
-    cards are scored."""
-    result = game.played.results[-1]
-    end = getattr(result, "end", None)
-    note = Text()
-    if end is not None and end.value == "exhaustion":
-        note.append("The Revolution deck ran out: the fewest normal cards pay nothing.\n")
-    note.append("Cards left are normal cards; Revolution cards cost nothing.\n\n")
-    note.append_text(text)
-    return note

@@ -23,6 +23,7 @@ from ..engine.rules import Rules
 from ..engine.views import Action, SeatView
 from ..match.views import TableView
 from ..service.mirror import TableMirror
+from .games import BigTwoGame, game_of
 from .words import is_you
 
 
@@ -62,6 +63,12 @@ class MirroredTable:
         """The actions of the trick in play, or of the trick just won when the next lead is
         still to come (``True``), so the last plays stay on the table until someone leads."""
         return trick_of(self.mirror.actions)
+
+    @property
+    def kind(self) -> BigTwoGame:
+        """The game played (Big Two, or the expansion): what the terminal does its own way
+        for it."""
+        return game_of(self.rules)
 
     @property
     def revolution(self) -> bool:

@@ -19,12 +19,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ..client import ConnectionLost, TableClient
-from ..engine.cards import Mask, card_symbols, to_mask
+from ..engine.cards import Mask, card_symbols, card_text
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..engine.plays import Play
-from ..engine.revolution import Move, RevolutionChoice
-from ..engine.revolution_cards import starred_text
-from ..engine.revolution_cards import text as revolution_text
+from ..engine.revolution import RevolutionChoice
+from ..engine.revolution_cards import parse, starred_text
 from ..engine.views import Action
 from ..match.views import TableView
 from ..service.mirror import TableMirror
@@ -195,16 +194,10 @@ class NetGame(MirroredTable):
         the engine uses (the table sent the legal plays), and the server has the last word."""
         self._check(seat)
         mask = cards.mask if isinstance(cards, Play) else Mask(cards)
-        if self.revolution:
-            view = self.revolution_view()
-            if not any(c.move is Move.PLAY and c.cards == mask for c in view.choices):
-                raise IllegalAction(self._why_not_revolution(mask))
-            message = {"type": "play", "cards": revolution_text(mask), "v": self.client.seen}
-            self._send(self.client.request(message, resend=True))
-            return []
-        if mask not in {p.mask for p in self.mirror.legal or ()}:
+        if mask not in self.kind.plays(self.mirror):
             raise IllegalAction(self._why_not(mask))
-        self._send(self.client.play(mask))
+        message = {"type": "play", "cards": card_text(mask), "v": self.client.seen}
+        self._send(self.client.request(message, resend=True))  # a Revolution card with its star
         return []
 
     def _why_not(self, mask: Mask) -> str:
@@ -213,24 +206,12 @@ class NetGame(MirroredTable):
         play = catalog_for(self.rules).classify(mask)
         if play is None:
             return f"{card_symbols(mask)} is not a play"
-        to_beat = self.mirror.to_beat
+        to_beat = self.kind.to_beat(self.mirror)
         if to_beat is not None:
             return f"{play.symbols()} does not beat {to_beat.symbols()}"
-        opening = self.mirror.opening
+        opening = self.mirror.opening if self.kind.opens_with_card else None
         if opening is not None and not mask >> opening & 1:
             return f"The first play must include {card_symbols(Mask(1 << opening))}"
-        return f"{play.symbols()} cannot be played now"
-
-    def _why_not_revolution(self, mask: int) -> str:
-        from ..engine.plays import catalog_for
-        from ..engine.revolution_cards import symbols
-
-        play = catalog_for(self.rules).classify(mask)
-        if play is None:
-            return f"{symbols(mask)} is not a play"
-        to_beat = self.mirror.rev_to_beat
-        if to_beat is not None:
-            return f"{play.symbols()} does not beat {to_beat.symbols()}"
         return f"{play.symbols()} cannot be played now"
 
     # -- the moves of Big 2 RevolutioN: sent to the server, which has the last word ---------------
@@ -277,12 +258,7 @@ class NetGame(MirroredTable):
 
     def pass_(self, seat: int) -> list[Action]:
         self._check(seat)
-        if self.revolution:
-            if not self.revolution_view().can_pass:
-                raise IllegalAction("You lead this trick: you cannot pass")
-            self._send(self.client.pass_())
-            return []
-        if not self.mirror.can_pass:
+        if not self.kind.can_pass(self.mirror):
             raise IllegalAction("You lead this trick: you cannot pass")
         self._send(self.client.pass_())
         return []
@@ -300,27 +276,13 @@ class NetGame(MirroredTable):
                 left = result.get("left") or [""] * len(names)
                 for seat, name in enumerate(names):
                     points = result.get("points", [0] * len(names))[seat]
-                    cards = _left_symbols(left[seat], self.revolution)
+                    cards = _left_symbols(left[seat])
                     lines.append(f"  {name:<12} {points:>+5}  {cards}".rstrip())
                 lines.append("")
-        if self.started and self.revolution:
-            from ..match.revolution_history import describe_actions
-            from .pages import second_person
-
-            lines.append(f"=== Deal {self.deal_number} of {self.deals}: as you saw it ===")
-            lines += [second_person(line) for line in describe_actions(self.mirror.moves, names)]
-            if not self.mirror.moves:
-                lines.append("(no play yet)")
-        elif self.started:
-            lines.append(f"=== Deal {self.deal_number} of {self.deals}: the plays ===")
-            for action in self.mirror.actions:
-                name = names[action.seat] if action.seat < len(names) else "?"
-                if action.play is None:
-                    lines.append(f"{name}: pass" + (" (auto)" if action.auto else ""))
-                else:
-                    lines.append(f"{name}: {card_symbols(action.play.mask)}")
-            if not self.mirror.actions:
-                lines.append("(no play yet)")
+        if self.started:
+            kind = self.kind
+            lines.append(f"=== Deal {self.deal_number} of {self.deals}: {kind.deal_heading} ===")
+            lines += kind.deal_lines(self.mirror, names) or ["(no play yet)"]
         return "\n".join(lines).strip("\n") + "\n" if lines else "Nothing has been played yet\n"
 
     def undo_off(self) -> str:
@@ -421,15 +383,9 @@ class NetGame(MirroredTable):
         self.changed()
 
 
-def _left_symbols(text: str, revolution: bool) -> str:
+def _left_symbols(text: str) -> str:
     """A seat's cards left, from the server's notation (a Revolution card with its star)."""
-    if not text:
-        return ""
-    if revolution:
-        from ..engine.revolution_cards import parse, symbols
-
-        return symbols(parse(text))
-    return card_symbols(to_mask(text))
+    return card_symbols(Mask(parse(text))) if text else ""
 
 
 def room_of(text: str) -> tuple[str, str, str]:

@@ -9,7 +9,6 @@ the person at the table could not know: the history of a deal in play lists play
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,12 +21,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Label, Static
 
-from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, Mask, card_indices
-from ..engine.rules import Rules
 from ..match import history
-from ..service.mirror import TableMirror
 from ..store.matches import HighScore, PlayerStats
-from .render import RED_TEXT, cards_text, in_suit_order, is_red
 
 if TYPE_CHECKING:
     from ..match.match import Match
@@ -76,84 +71,10 @@ _ASCII_SUITS = str.maketrans({"♦": "d", "♣": "c", "♥": "h", "♠": "s"})
 
 
 def history_text(game: GameController, scope: str, *, ascii_only: bool = False) -> str:
-    """The Palm-style history of the deal in play (``scope="deal"``) or of the whole game.
-
-    While a deal is in play the other players' opening hands are secret, so each of them is
-    replaced by ``(hidden)``; once the deal is over every hand is public.
-    """
-    if game.revolution:
-        text = revolution_history_text(game, scope)
-        return text.translate(_ASCII_SUITS) if ascii_only else text
-    m = game.match
-    shown = () if game.viewer is None else (game.viewer,)
-    if scope == "deal":
-        text = history.deal_history(m, shown=shown)
-    else:
-        text = history.match_history(m, shown=shown)
-    text = in_suit_order(text, game.rules)
-    if ascii_only:
-        text = text.translate(_ASCII_SUITS)
-    return text
-
-
-def revolution_history_text(game: GameController, scope: str) -> str:
-    """The history of a game of Big 2 RevolutioN: each finished hand in words, and the hand
-    in play as the seat on show saw it (a card drawn face down by another player hidden)."""
-    from ..match.revolution_history import describe_actions, history_lines
-
-    names = game.names
-    lines: list[str] = []
-    if scope != "deal":
-        for result in game.played.results:
-            lines += history_lines(result, names)  # type: ignore[arg-type]
-            lines.append("")
-    if not game.deal_over:
-        lines.append(f"Deal {game.deal_number} (in play)")
-        lines += ["  " + line for line in describe_actions(game.mirror.moves, names)]
-        if not game.mirror.moves:
-            lines.append("  (nothing played yet)")
-    elif scope == "deal" and game.played.results:
-        lines += history_lines(game.played.results[-1], names)  # type: ignore[arg-type]
-    return "\n".join(second_person(line) for line in lines).rstrip("\n") + "\n"
-
-
-_YOU_DO = re.compile(r"^(\s*)You (plays|passes|draws|activates|counters|does not|loses|had|went)\b")
-_SECOND = {"plays": "play", "passes": "pass", "draws": "draw", "activates": "activate",
-           "counters": "counter", "does not": "do not", "loses": "lose", "had": "had",
-           "went": "went"}  # fmt: skip
-
-
-def second_person(line: str) -> str:
-    """A line of the history about the person called "You" in the second person."""
-    line = _YOU_DO.sub(lambda m: f"{m.group(1)}You {_SECOND[m.group(2)]}", line)
-    return line.replace("You's ", "Your ")
-
-
-def revolution_tracker_text(
-    mirror: TableMirror, hand: Mask, rules: Rules, *, ascii_only: bool = False
-) -> Text:
-    """Cards played in a hand of Big 2 RevolutioN: the normal deck's grid (a Revolution card
-    played counts for its twin's place), then the Revolution cards played and the Character
-    cards discarded."""
-    from ..engine.revolution_cards import NORMAL_CARDS
-
-    played = int(mirror.played)
-    text = tracker_text(
-        Mask(played & NORMAL_CARDS), Mask(hand & NORMAL_CARDS), rules, ascii_only=ascii_only
-    )
-    starred = played & ~NORMAL_CARDS
-    text.append("\n  Revolution cards played: ", Style(bold=True))
-    if starred:
-        text.append_text(cards_text(card_indices(Mask(starred)), ascii_only=ascii_only))
-    else:
-        text.append("none")
-    text.append("\n  Discarded for a function: ", Style(bold=True))
-    if mirror.discards:
-        text.append_text(cards_text(card_indices(Mask(mirror.discards)), ascii_only=ascii_only))
-    else:
-        text.append("none")
-    text.append("\n")
-    return text
+    """The history of the deal in play (``scope="deal"``) or of the whole game, in the
+    game's own words (:meth:`~bigtwo.tui.games.BigTwoGame.history_text`)."""
+    text = game.kind.history_text(game, scope)
+    return text.translate(_ASCII_SUITS) if ascii_only else text
 
 
 class HistoryPage(Page):
@@ -286,41 +207,6 @@ def replay_steps(match: Match | RevolutionMatch) -> list[tuple[int, Callable[[],
 
 
 # -- cards played ---------------------------------------------------------------------------
-def tracker_text(played: Mask, hand: Mask, rules: Rules, *, ascii_only: bool = False) -> Text:
-    """Cards played so far by suit and rank; your own cards marked, the rest unseen."""
-    text = Text()
-    text.append(f"Cards played: {played.bit_count()} of 52\n\n", Style(bold=True))
-    text.append(
-        "       " + "".join(f"{r:>3}" for r in RANK_NAMES) + "   played\n", Style(bold=True)
-    )
-    unseen = "." if ascii_only else "·"
-    mine = "*" if ascii_only else "▪"
-    for suit_char in reversed(rules.suit_order):
-        suit = SUITS.index(suit_char)
-        label = suit_char if ascii_only else SUIT_SYMBOLS[suit]
-        style = RED_TEXT if suit in (0, 2) else Style(bold=True)
-        text.append(f"  {label:<4} ", style)
-        count = 0
-        for rank in range(13):
-            card = rank * 4 + suit
-            if played >> card & 1:
-                text.append(
-                    f"{RANK_NAMES[rank]:>3}", RED_TEXT if is_red(card) else Style(bold=True)
-                )
-                count += 1
-            elif hand >> card & 1:
-                text.append(f"{mine:>3}", Style(color="cyan"))
-            else:
-                text.append(f"{unseen:>3}", Style(dim=True))
-        text.append(f"   {count:>2}/13\n")
-    text.append(f"\n  {mine} in your hand   {unseen} not seen yet\n", Style(dim=True))
-    if played:
-        text.append("\n  Played: ")
-        text.append_text(cards_text(card_indices(played), ascii_only=ascii_only, rules=rules))
-        text.append("\n")
-    return text
-
-
 class TrackerPage(Page):
     TITLE_TEXT = "Cards played so far   (Esc back)"
 

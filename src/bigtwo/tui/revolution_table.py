@@ -44,8 +44,8 @@ from .widgets import TrickView
 from .words import count, does, is_you, whose
 
 if TYPE_CHECKING:
+    from .host import PartHost
     from .seating import Game
-    from .table import TableScreen
 
 # The expansion's keys: each the part's action of that name (see the table's check_action).
 REVOLUTION_BINDINGS = [
@@ -64,7 +64,7 @@ class RevolutionTable(BigTwoTable):
         {"activate", "counter", "decline", "draw_deck", "reference"}
     )
 
-    def __init__(self, screen: TableScreen, game: Game) -> None:
+    def __init__(self, screen: PartHost, game: Game) -> None:
         super().__init__(screen, game)
         # An exchange waiting for its player (the A*, the card given), and when each counter
         # window was first put to the person on show (its clock).

@@ -37,6 +37,9 @@ _TABLE_KEY = "tui.table.{}"
 # what resumes it (its table's code, whose log is in the same file, and a summary). Read
 # only: such a game is stored in the match store like any other once it goes on.
 _REVOLUTION_KEY = "tui.revolution"
+_LEFT_BY_OLDER = (
+    "This game was left by an older bigtwo and cannot be continued; its record stays in the history"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +55,24 @@ class Saved:
         return (
             f"{info.rules}: deal {info.deal_number} of {info.deals}, last played {when}\n{totals}"
         )
+
+    def load(self, storage: TuiStorage, clock: Callable[[], float]) -> GameController:
+        """Replay the game from its table's log, stored beside its record."""
+        store = storage.store
+        table = store.get_pref(_TABLE_KEY.format(self.info.id), {}) or {}
+        code = table.get("room") if isinstance(table, dict) else None
+        if not isinstance(code, str):
+            raise StoreError(_LEFT_BY_OLDER)
+        game = storage.replay(code, table, clock, missing=_LEFT_BY_OLDER)
+        # The log holds no clock: the time played so far comes from the stored record.
+        game.kind.resume_clock(game, store, self.info.id)
+        game.match_id = self.info.id
+        game.saved_table = table
+        return game
+
+    def set_aside(self, storage: TuiStorage) -> None:
+        """No longer offered for continuing (its record stays in the store)."""
+        storage.abandon(self.info.id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +90,18 @@ class SavedRevolution:
             f"revolution: deal {t.get('deal_number', 1)} of {t.get('deals_in_game', '?')}, "
             f"last played {when}\n{scores}"
         )
+
+    def load(self, storage: TuiStorage, clock: Callable[[], float]) -> GameController:
+        """Replay the game from its table's log; from now on it is kept in the match store,
+        as every game."""
+        missing = "This game of the revolution cannot be found to continue it"
+        game = storage.replay(str(self.table["room"]), self.table, clock, missing=missing)
+        storage.store.delete_pref(_REVOLUTION_KEY)
+        return game
+
+    def set_aside(self, storage: TuiStorage) -> None:
+        """No longer offered for continuing."""
+        storage.delete_pref(_REVOLUTION_KEY)
 
 
 class TuiStorage:
@@ -98,6 +131,9 @@ class TuiStorage:
     def set_pref(self, key: str, value: Any) -> None:
         self._safe(None, lambda: self.store.set_pref(key, value))
 
+    def delete_pref(self, key: str) -> None:
+        self._safe(None, lambda: self.store.delete_pref(key))
+
     # -- the game in play ------------------------------------------------------------------------
     def save_game(self, game: GameController) -> None:
         """Store the game's new actions (a new game is stored whole the first time): a
@@ -105,7 +141,7 @@ class TuiStorage:
 
         def save() -> None:
             played = game.played
-            seconds = game.revolution_seconds if game.revolution else None
+            seconds = game.kind.kept_seconds(game)
             if game.match_id is None:
                 game.match_id = self.store.new_match(played, seconds=seconds)
             elif game.taken_back:  # an undo: the deal in play is stored again
@@ -121,11 +157,6 @@ class TuiStorage:
 
         self._safe(None, save)
 
-    def forget_revolution(self) -> None:
-        """No game of the revolution left by an older bigtwo to offer for continuing (it
-        ended, was set aside, or is now stored in the match store)."""
-        self._safe(None, lambda: self.store.delete_pref(_REVOLUTION_KEY))
-
     def unfinished(self) -> Saved | SavedRevolution | None:
         """The most recently played unfinished game, if any."""
         revolution = self.get_pref(_REVOLUTION_KEY, None)
@@ -138,51 +169,20 @@ class TuiStorage:
         self, saved: Saved | SavedRevolution, *, clock: Callable[[], float]
     ) -> GameController | None:
         """Replay a saved game; None (and a message) when it cannot be read back."""
-        if isinstance(saved, SavedRevolution):
-            return self._safe(None, lambda: self._load_revolution(saved, clock))
+        return self._safe(None, lambda: saved.load(self, clock))
 
-        def load() -> GameController:
-            table = self.store.get_pref(_TABLE_KEY.format(saved.info.id), {}) or {}
-            code = table.get("room") if isinstance(table, dict) else None
-            stored = self.tables.load(code) if isinstance(code, str) else None
-            if stored is None:
-                raise StoreError(
-                    "This game was left by an older bigtwo and cannot be continued; "
-                    "its record stays in the history"
-                )
-            local = LocalTable.restore(
-                stored, self.tables, code or "", clock=clock, offload=thinks_in_a_thread
-            )
-            game = GameController.resume(local, table, clock=clock)
-            # The log holds no clock: the time played so far comes from the stored record.
-            if game.revolution:
-                game.seconds_before = self.store.revolution_seconds(saved.info.id)
-            else:
-                played = self.store.load_match(saved.info.id).deal_seconds
-                if len(played) == len(game.match.deal_seconds):
-                    game.match.deal_seconds[:] = played
-            game.match_id = saved.info.id
-            game.saved_table = table
-            return game
-
-        return self._safe(None, load)
-
-    def _load_revolution(
-        self, saved: SavedRevolution, clock: Callable[[], float]
+    def replay(
+        self, code: str, table: dict[str, Any], clock: Callable[[], float], *, missing: str
     ) -> GameController:
-        code = str(saved.table["room"])
+        """The game of the local table ``code``, restored from its stored log (``missing``:
+        what is said when there is none)."""
         stored = self.tables.load(code)
         if stored is None:
-            raise StoreError("This game of the revolution cannot be found to continue it")
+            raise StoreError(missing)
         local = LocalTable.restore(
             stored, self.tables, code, clock=clock, offload=thinks_in_a_thread
         )
-        game = GameController.resume(local, saved.table, clock=clock)
-        if not game.revolution:
-            raise StoreError("This game is not one of the revolution")
-        # From now on it is kept in the match store, as every game.
-        self.store.delete_pref(_REVOLUTION_KEY)
-        return game
+        return GameController.resume(local, table, clock=clock)
 
     def stored_match(self, match_id: int) -> Match | RevolutionMatch | None:
         """A game of either kind as its stored record has it (read afresh: the game in play
@@ -201,7 +201,7 @@ class TuiStorage:
 
         def finish() -> None:
             played = game.played
-            seconds = game.revolution_seconds if game.revolution else None
+            seconds = game.kind.kept_seconds(game)
             if game.match_id is None:
                 game.match_id = self.store.new_match(played, seconds=seconds)
             seats = game.humans or list(range(game.players))
@@ -216,11 +216,7 @@ class TuiStorage:
 
     def add_high_score(self, game: GameController, seat: int, name: str) -> None:
         def add() -> None:
-            seconds = None
-            if game.revolution:  # the time the game was finished with, as its statistics
-                match_id = game.match_id
-                stored = None if match_id is None else self.store.revolution_seconds(match_id)
-                seconds = stored or game.revolution_seconds
+            seconds = game.kind.final_seconds(game, self.store)
             self.store.add_match_high_score(
                 game.played, seat, name=name, match_id=game.match_id, seconds=seconds
             )

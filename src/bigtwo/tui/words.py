@@ -13,6 +13,8 @@ every count through :func:`count`, so "1 card" is never "1 cards". Pure text; no
 
 from __future__ import annotations
 
+import re
+
 
 def is_you(name: str) -> bool:
     """Whether a seat's name is the second-person "You" (any capitals, spaces around)."""
@@ -40,3 +42,15 @@ def whom(name: str) -> str:
 def count(n: int, noun: str, plural: str | None = None) -> str:
     """``n`` things with the noun in the right number: "1 card", "13 cards"."""
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+_YOU_DO = re.compile(r"^(\s*)You (plays|passes|draws|activates|counters|does not|loses|had|went)\b")
+_SECOND = {"plays": "play", "passes": "pass", "draws": "draw", "activates": "activate",
+           "counters": "counter", "does not": "do not", "loses": "lose", "had": "had",
+           "went": "went"}  # fmt: skip
+
+
+def second_person(line: str) -> str:
+    """A line of the history about the person called "You" in the second person."""
+    line = _YOU_DO.sub(lambda m: f"{m.group(1)}You {_SECOND[m.group(2)]}", line)
+    return line.replace("You's ", "Your ")
