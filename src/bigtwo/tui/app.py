@@ -43,15 +43,17 @@ from .games import game_of
 from .hangup import watch_for_hang_up
 from .mirrored import shown_names
 from .prefs import Prefs, load_prefs, save_prefs
+from .revolution_table import RevolutionTable
 from .startup import PROBE as STARTUP_PROBE
 from .storage import Saved, SavedRevolution, TuiStorage
-from .table import TableScreen
+from .table import BigTwoTable, TableScreen
 
 if TYPE_CHECKING:
     from .forms import ChosenCards, NewGameRequest
     from .host import LobbyHost, TableHost
     from .lobby import LobbyScreen
     from .netgame import NetGame
+    from .seating import Game
 
 # The deals a custom deal form offers at most (a long game's later deals wait for later).
 MAX_CHOSEN_DEALS = 20
@@ -191,7 +193,7 @@ class BigTwoApp(App[None]):
 
         net.changed = changed
         net.refused = lambda message: table.say(message, "error")
-        table.attach(net)
+        table.attach(net, _part_for(net))
         self.push_screen(table)
         self.ready = True
         table.advance()
@@ -310,7 +312,7 @@ class BigTwoApp(App[None]):
     def attach(self, game: GameController) -> None:
         self.game = game
         assert self.table is not None
-        self.table.attach(game)
+        self.table.attach(game, _part_for(game))
         self.ready = True
         self.table.advance()
 
@@ -535,7 +537,7 @@ class BigTwoApp(App[None]):
                 closed,
             )
         elif what == "tracker" and (table := self.net or game) is not None:
-            body = table.kind.tracker_text(table, ascii_only=self.ascii_only)
+            body = table.kind.tracker_text(table.mirror, table.hand(), ascii_only=self.ascii_only)
             self.push_screen(pages.TrackerPage(body), closed)
         elif what == "scores":
             body = pages.high_scores_text(self.storage.high_scores())
@@ -739,6 +741,11 @@ class BigTwoApp(App[None]):
         if self.ascii_only and not shown.isascii():
             return _ASCII_KEYS.get(shown, binding.key)
         return shown
+
+
+def _part_for(game: Game) -> type[BigTwoTable]:
+    """The table screen's part for the game: what it draws and does its own way."""
+    return RevolutionTable if game.revolution else BigTwoTable
 
 
 def _levels() -> list[str]:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine.cards import Mask, card_text
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..engine.plays import Play
-from ..engine.revolution import Phase, RevolutionChoice
+from ..engine.revolution import Phase
 from ..engine.rules import Rules
 from ..engine.views import Action
 from ..match.history import ScoreRow
@@ -42,7 +42,7 @@ from ..service.local import LocalTable, LogStore
 from ..service.mirror import TableMirror
 from ..service.table import ThinkRequest
 from .mirrored import Hint as Hint
-from .mirrored import MirroredTable, choice_words, hint_for
+from .mirrored import MirroredTable, hint_for
 from .mirrored import cheapest_hint as cheapest_hint
 from .prefs import levels_for, playing_level
 
@@ -408,15 +408,8 @@ class GameController(MirroredTable):
     def _send(self, cmd: Command) -> None:
         self.local.send(cmd)
 
-    def revolution_hint(self, seat: int) -> tuple[RevolutionChoice, str]:
-        """What to do now in a hand of the expansion, as the greedy computer would, in words."""
-        from ..bots import make_bot
-
-        view = self.local.mirrors[seat].revolution_view()
-        if not view.choices:
-            raise IllegalAction("Hints are for your turn")
-        choice = make_bot("greedy", "revolution").choose(view, random.Random(0))
-        return choice, choice_words(choice, self.names)
+    def mirror_of(self, seat: int) -> TableMirror:
+        return self.local.mirrors[seat]
 
     def undo_off(self) -> str:
         """Why undo is off at this table, in words ("" when it is on)."""
@@ -581,9 +574,6 @@ class GameController(MirroredTable):
         """The time played as this screen counted it: since it took the game up, after what
         was stored before (``seconds_before``), for a game whose match keeps no clock."""
         return self.seconds_before + max(0.0, self.clock() - self._taken_up)
-
-    def max_deal_score(self, seat: int) -> int:
-        return max((r.points[seat] for r in self.played.results), default=0)
 
     # -- saving and resuming -------------------------------------------------------------
     def table_data(self) -> dict[str, Any]:

@@ -37,6 +37,7 @@ from ..engine.cards import (
 from ..engine.errors import BigTwoError
 from ..engine.rules import Rules
 from ..match.settings import RuleSet
+from .games import game_of
 from .helptext import first_sentence
 from .prefs import DEALS_CHOICES, PLAYABLE_PRESETS, SPEEDS, Prefs, levels_for, playing_level
 from .render import is_red
@@ -392,7 +393,7 @@ def _deal_options(rules_name: str) -> list[tuple[int, str]]:
 
 def _custom_options(rules: Rules) -> list[tuple[bool, str]]:
     """A custom deal, where the rules let cards be chosen (not the revolution's two decks)."""
-    if rules.revolution is not None:
+    if game_of(rules).cards_off:
         return [(False, "off (not for the revolution)")]
     return [(False, "off"), (True, "choose the cards")]
 

@@ -12,6 +12,7 @@ on a screen or sends to a table.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from rich.style import Style
@@ -31,32 +32,23 @@ from .words import second_person
 if TYPE_CHECKING:
     from ..match.match import Match
     from ..match.revolution import RevolutionMatch
-    from ..match.views import TableView
     from ..service.mirror import TableMirror
     from ..store.matches import MatchStore
 
 
-class Table(Protocol):
-    """What the words of a game read of a table on show, local or over the network."""
-
-    @property
-    def rules(self) -> Rules: ...
-
-    @property
-    def mirror(self) -> TableMirror: ...
-
-    def view(self, seat: int | None = None) -> TableView: ...
-
-    def hand(self) -> Mask: ...
-
-
-class LocalGame(Table, Protocol):
+class LocalGame(Protocol):
     """What the words and the clock of a game read of a local table's game."""
 
     viewer: int | None
     match_id: int | None
     seconds_before: float
     clock: Callable[[], float]
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def mirror(self) -> TableMirror: ...
 
     @property
     def names(self) -> list[str]: ...
@@ -91,6 +83,11 @@ class BigTwoGame:
         """The computer levels that play this game, of ``levels`` (those of 52 cards)."""
         return list(levels)
 
+    @staticmethod
+    def rules(mirror: TableMirror) -> Rules:
+        assert mirror.rules is not None  # the table's rules come before its cards
+        return mirror.rules
+
     # -- a network table: what the seat may play -------------------------------------------
     def plays(self, mirror: TableMirror) -> set[int]:
         """The plays the table told the seat it may make, as cards."""
@@ -124,9 +121,9 @@ class BigTwoGame:
             text = history.match_history(game.match, shown=shown)
         return in_suit_order(text, game.rules)
 
-    def tracker_text(self, table: Table, *, ascii_only: bool) -> Text:
-        """The cards played so far, your own marked."""
-        return tracker_text(table.view().played, table.hand(), table.rules, ascii_only=ascii_only)
+    def tracker_text(self, mirror: TableMirror, hand: Mask, *, ascii_only: bool) -> Text:
+        """The cards played so far, your own (``hand``) marked."""
+        return tracker_text(mirror.played, hand, self.rules(mirror), ascii_only=ascii_only)
 
     def reference(self, rules: Rules, *, ascii_only: bool) -> str:
         """What the help adds after the rules and the keys: nothing."""
@@ -211,17 +208,12 @@ class RevolutionGame(BigTwoGame):
             lines += history_lines(results[-1], names)  # type: ignore[arg-type]
         return "\n".join(second_person(line) for line in lines).rstrip("\n") + "\n"
 
-    def tracker_text(self, table: Table, *, ascii_only: bool) -> Text:
+    def tracker_text(self, mirror: TableMirror, hand: Mask, *, ascii_only: bool) -> Text:
         """The normal deck's grid (a Revolution card played counts for its twin's place),
         then the Revolution cards played and the Character cards discarded."""
-        mirror, hand = table.mirror, table.hand()
-        played = int(mirror.played)
-        text = tracker_text(
-            Mask(played & NORMAL_CARDS),
-            Mask(hand & NORMAL_CARDS),
-            table.rules,
-            ascii_only=ascii_only,
-        )
+        played, rules = int(mirror.played), self.rules(mirror)
+        normal = Mask(played & NORMAL_CARDS)
+        text = tracker_text(normal, Mask(hand & NORMAL_CARDS), rules, ascii_only=ascii_only)
         for title, cards in (
             ("Revolution cards played", played & ~NORMAL_CARDS),
             ("Discarded for a function", mirror.discards),
@@ -240,26 +232,9 @@ class RevolutionGame(BigTwoGame):
 
     def score_rows(self, game: LocalGame, number: int | None) -> list[ScoreRow]:
         """The normal cards left, which are the ones scored."""
-        played = game.played
-        if not played.results:
-            return []
-        result = played.results[-1] if number is None else played.results[number - 1]
-        totals = [0] * played.players
-        for r in played.results[: result.number]:
-            totals = [t + p for t, p in zip(totals, r.points, strict=True)]
-        return [
-            ScoreRow(
-                seat=seat,
-                name=played.names[seat],
-                cards_left=(result.cards_left[seat] & NORMAL_CARDS).bit_count(),
-                cards=Mask(result.cards_left[seat] & NORMAL_CARDS),
-                multiplier=result.score.multipliers[seat],
-                won=seat == result.winner,
-                points=result.points[seat],
-                total=totals[seat],
-            )
-            for seat in range(played.players)
-        ]
+        rows = score_rows(game.played, number)  # type: ignore[arg-type]
+        kept = [(r, Mask(r.cards & NORMAL_CARDS)) for r in rows]
+        return [replace(r, cards=n, cards_left=n.bit_count()) for r, n in kept]
 
     def sheet_note(self, text: Text, game: LocalGame) -> Text:
         """How the hand ended, and that only normal cards are scored."""

@@ -1,5 +1,4 @@
-"""What the screens ask of the app, as protocols: the table's host and the lobby's host;
-and what the table screen's part for a game asks of the screen (:class:`PartHost`).
+"""What the screens ask of the app, as protocols: the table's host and the lobby's host.
 
 The table screen and the lobby are pushed by :class:`~bigtwo.tui.app.BigTwoApp`, and each
 needs a few things back from it (the preferences, the game speed, what follows a deal, the
@@ -11,13 +10,12 @@ must not import the app, a screen or Textual, and holds no behaviour of its own.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from .netgame import NetGame
     from .prefs import Prefs
     from .storage import TuiStorage
-    from .widgets import HandView
 
 
 class TableHost(Protocol):
@@ -51,37 +49,3 @@ class LobbyHost(Protocol):
     def player_name(self) -> str: ...
 
     def sit(self, net: NetGame) -> None: ...
-
-
-class PartHost(Protocol):
-    """The table screen as its part for a game (:mod:`.bigtwo_table`) sees it."""
-
-    ascii_only: bool
-    hinted_pass: bool  # the hint on show says pass
-
-    @property
-    def app(self) -> Any: ...
-
-    @property
-    def bigtwo(self) -> TableHost: ...
-
-    @property
-    def hand_view(self) -> HandView: ...
-
-    @property
-    def drawn(self) -> bool: ...
-
-    @property
-    def on_top(self) -> bool: ...
-
-    def query_one(self, *args: Any, **kwargs: Any) -> Any: ...
-
-    def say(self, message: str, kind: str = "info") -> None: ...
-
-    def redraw(self) -> None: ...
-
-    def advance(self) -> None: ...
-
-    def acting_seat(self) -> int | None: ...
-
-    def card_name(self, card: int) -> str: ...

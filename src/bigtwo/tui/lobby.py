@@ -14,6 +14,7 @@ still being played, and joining that room again sits down at that seat, not a ne
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import httpx
@@ -332,43 +333,49 @@ class LobbyScreen(Screen[None]):
                     return await self._connect(code, kept, False, server, link, quiet=True)
                 except ActionRefused:
                     self.forget(server, code)  # the seat is ours no more: take a new one
-        lobby = self.lobby if server.rstrip("/") == self.server else Lobby(server, timeout=5.0)
         self.say(f"{'Watching' if watch else 'Joining'} {code}…")
-        try:
-            if watch:
-                seat = await lobby.watch(code, invite)
-            else:
-                seat = await lobby.join(code, self.player_name or self.bigtwo.player_name())
-        except ServerError as exc:
-            self.say(f"Room {code}: {exc}")
+        name = self.player_name or self.bigtwo.player_name()
+        seat = await self._ask(
+            server,
+            f"Room {code}",
+            lambda lobby: lobby.watch(code, invite) if watch else lobby.join(code, name),
+        )
+        if seat is None:
             return None
-        except (httpx.HTTPError, OSError) as exc:
-            self.say(unreachable(server, exc))
-            return None
-        finally:
-            if lobby is not self.lobby:
-                await lobby.close()
         if not watch:
             self.remember(server, code, seat)
         return await self._connect(code, seat, watch, server, link)
+
+    async def _ask(
+        self,
+        server: str,
+        refused: str,
+        ask: Callable[[Lobby], Awaitable[dict[str, Any]]],
+    ) -> dict[str, Any] | None:
+        """A seat asked of ``server``'s lobby; None once a refusal (``refused``: what it is
+        said of) or an unreachable server is said."""
+        lobby = self.lobby if server.rstrip("/") == self.server else Lobby(server, timeout=5.0)
+        try:
+            return await ask(lobby)
+        except ServerError as exc:
+            self.say(f"{refused}: {exc}")
+        except (httpx.HTTPError, OSError) as exc:
+            self.say(unreachable(server, exc))
+        finally:
+            if lobby is not self.lobby:
+                await lobby.close()
+        return None
 
     async def rematch(self, code: str, token: str, server: str) -> NetGame | None:
         """A new game for the players of finished room ``code`` (asked with our seat's token
         there; asked again, or by another player first, it is the same new table): sit down
         at our seat in it."""
-        lobby = self.lobby if server.rstrip("/") == self.server else Lobby(server, timeout=5.0)
         self.say(f"A new game after room {code}…")
-        try:
-            seat = await lobby.rematch(code, token)
-        except ServerError as exc:
-            self.say(f"No new game after room {code}: {exc}")
+        seat = await self._ask(
+            server, f"No new game after room {code}", lambda lobby: lobby.rematch(code, token)
+        )
+        if seat is None:
             return None
-        except (httpx.HTTPError, OSError) as exc:
-            self.say(unreachable(server, exc))
-            return None
-        finally:
-            if lobby is not self.lobby:
-                await lobby.close()
         new = str(seat["code"])
         self.forget(server, code)
         self.remember(server, new, seat)

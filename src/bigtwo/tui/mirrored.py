@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..engine.cards import Mask, card_symbols
-from ..engine.errors import BigTwoError
+from ..engine.errors import BigTwoError, IllegalAction
 from ..engine.plays import Play
 from ..engine.revolution import Move, RevolutionChoice, RevolutionView
 from ..engine.revolution_cards import symbols
@@ -40,6 +40,11 @@ class MirroredTable:
     @property
     def mirror(self) -> TableMirror:
         raise NotImplementedError
+
+    if TYPE_CHECKING:
+
+        @property
+        def names(self) -> list[str]: ...
 
     @property
     def rules(self) -> Rules:
@@ -78,6 +83,22 @@ class MirroredTable:
     def revolution_view(self) -> RevolutionView:
         """The hand of the expansion as the seat on show sees it, with what it may do now."""
         return self.mirror.revolution_view()
+
+    def mirror_of(self, seat: int) -> TableMirror:
+        """The mirror of ``seat`` (a network table has only the one on show)."""
+        return self.mirror
+
+    def revolution_hint(self, seat: int) -> tuple[RevolutionChoice, str]:
+        """What to do now in a hand of the expansion, as the greedy computer would, in words."""
+        import random
+
+        from ..bots import make_bot
+
+        view = self.mirror_of(seat).revolution_view()
+        if not view.choices:
+            raise IllegalAction("Hints are for your turn")
+        choice = make_bot("greedy", "revolution").choose(view, random.Random(0))
+        return choice, choice_words(choice, self.names)
 
 
 def shown_names(names: Sequence[str], *, hot_seat: bool, viewer: int | None) -> list[str]:

@@ -22,13 +22,12 @@ from ..client import ConnectionLost, TableClient
 from ..engine.cards import Mask, card_symbols, card_text
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..engine.plays import Play
-from ..engine.revolution import RevolutionChoice
 from ..engine.revolution_cards import parse, starred_text
 from ..engine.views import Action
 from ..match.views import TableView
 from ..service.mirror import TableMirror
 from ..service.table import TableStatus
-from .mirrored import Hint, MirroredTable, choice_words, hint_for
+from .mirrored import Hint, MirroredTable, hint_for
 
 # How many lines of chat and table notices are kept for the screen.
 CHAT_LINES = 50
@@ -244,17 +243,6 @@ class NetGame(MirroredTable):
     def stop(self, seat: int) -> None:
         self._check(seat)
         self._move({"type": "stop"})
-
-    def revolution_hint(self, seat: int) -> tuple[RevolutionChoice, str]:
-        import random
-
-        from ..bots import make_bot
-
-        view = self.revolution_view()
-        if not view.choices:
-            raise IllegalAction("Hints are for your turn")
-        choice = make_bot("greedy", "revolution").choose(view, random.Random(0))
-        return choice, choice_words(choice, self.names)
 
     def pass_(self, seat: int) -> list[Action]:
         self._check(seat)

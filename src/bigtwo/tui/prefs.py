@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from ..engine.rules import Rules, expansion_preset_names, preset_names
 from ..match.match import DEFAULT_NAMES
+from .games import game_of
 
 PREFS_KEY = "tui.prefs"
 SPEEDS: dict[str, float] = {"slow": 1.2, "medium": 0.6, "fast": 0.2}
@@ -24,23 +25,13 @@ PLAYABLE_PRESETS = (*preset_names(), *expansion_preset_names())
 
 
 def levels_for(rules: str, levels: Sequence[str]) -> list[str]:
-    """The computer levels that play ``rules``: under the revolution expansion those of
-    the ``revolution`` levels of :func:`~bigtwo.bots.bot_names`, else ``levels``."""
-    if Rules.preset(rules).revolution is None:
-        return list(levels)
-    from ..bots import bot_names
-    from ..bots.levels import by_strength
-
-    return by_strength(bot_names("revolution"))
+    """The computer levels that play ``rules``, of ``levels`` (those of 52 cards)."""
+    return game_of(Rules.preset(rules)).levels(levels)
 
 
 def playing_level(rules: str, level: str) -> str:
     """``level`` when it plays ``rules``, else ``greedy`` (which plays every rule set)."""
-    if Rules.preset(rules).revolution is None:
-        return level
-    from ..bots import bot_names
-
-    return level if level in bot_names("revolution") else "greedy"
+    return level if level in levels_for(rules, [level]) else "greedy"
 
 
 class PrefStore(Protocol):

@@ -1,8 +1,8 @@
 """The table screen's part for a hand of Big 2 RevolutioN, the expansion.
 
 :class:`RevolutionTable` is the part the table screen (:class:`~bigtwo.tui.table.TableScreen`)
-takes for a game of the expansion, in place of :class:`~bigtwo.tui.bigtwo_table.BigTwoTable`
-whose drawing it shares: it draws a hand of the expansion from the mirror of the seat on show
+takes for a game of the expansion, in place of :class:`~bigtwo.tui.table.BigTwoTable` whose
+drawing it shares: it draws a hand of the expansion from the mirror of the seat on show
 (the Gathering and the deck count in the trick's frame, the revolution marker beneath it,
 each player's normal and Revolution counts, the hand's Character icons), says on the status
 line what is asked (a counter window's question with its clock, the draw after a pass, an
@@ -15,12 +15,12 @@ never paces the game (that is :mod:`.runner`'s).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.style import Style
 from rich.text import Text
-from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.widgets import Static
 
@@ -28,7 +28,6 @@ from ..engine.cards import Mask
 from ..engine.errors import BigTwoError
 from ..engine.revolution import End, Move, Phase
 from ..engine.revolution_cards import REVOLUTION_BASE, ids
-from .bigtwo_table import BigTwoTable
 from .render import REVOLUTION_TEXT, cards_text
 from .revolution import (
     MARKER,
@@ -39,32 +38,25 @@ from .revolution import (
     move_line,
     trick_moves,
 )
-from .seating import seat_status, trick_number
+from .seating import trick_number
+from .table import BigTwoTable
 from .widgets import TrickView
-from .words import count, does, is_you, whose
+from .words import count, does, whose
 
 if TYPE_CHECKING:
-    from .host import PartHost
     from .seating import Game
-
-# The expansion's keys: each the part's action of that name (see the table's check_action).
-REVOLUTION_BINDINGS = [
-    Binding("a", "part('activate')", "Activate", show=False),
-    Binding("y", "part('counter')", "Counter", show=False),
-    Binding("x", "part('decline')", "Let stand", show=False),
-    Binding("d", "part('draw_deck')", "Draw", show=False),
-    Binding("k,f9", "part('reference')", "Functions"),
-]
+    from .table import TableScreen
 
 
 class RevolutionTable(BigTwoTable):
     """The table screen's part for Big 2 RevolutioN: see the module docstring."""
 
+    plain = Style()  # the words after "Your Lead" or "Your Play" stay bold
     keys: ClassVar[frozenset[str]] = frozenset(
         {"activate", "counter", "decline", "draw_deck", "reference"}
     )
 
-    def __init__(self, screen: PartHost, game: Game) -> None:
+    def __init__(self, screen: TableScreen, game: Game) -> None:
         super().__init__(screen, game)
         # An exchange waiting for its player (the A*, the card given), and when each counter
         # window was first put to the person on show (its clock).
@@ -98,33 +90,12 @@ class RevolutionTable(BigTwoTable):
         passed = (
             {a.seat for a in trick if a.move in (Move.PASS, Move.SKIP)} if not finished else set()
         )
-        pending = rv.pending
-        for seat, panel in self.panels():
-            turn = not over and rv.turn == seat
-            doing = ""
-            if turn and rv.phase is Phase.COUNTER and pending is not None:
-                doing = f"activates {card_words(pending[2], rules, ascii_only=ascii_only).plain}"
-            elif turn and rv.phase is Phase.DRAW:
-                doing = "drawing"
-            status = seat_status(
-                game,
-                seat,
-                turn=turn,
-                won=over and rv.winner == seat,
-                passed=seat in passed,
-                on_table=rv.to_beat is not None and rv.to_beat_seat == seat,
-                doing=doing,
-            )
-            panel.show(
-                seat,
-                names[seat],
-                rv.normal_counts[seat],
-                status,
-                game.totals[seat],
-                turn=turn,
-                ascii_only=ascii_only,
-                revolution=rv.revolution_counts[seat],
-            )
+        doing = ""
+        if rv.phase is Phase.COUNTER and rv.pending is not None:
+            doing = f"activates {card_words(rv.pending[2], rules, ascii_only=ascii_only).plain}"
+        elif rv.phase is Phase.DRAW:
+            doing = "drawing"
+        self.draw_panels(rv, passed, rv.normal_counts, doing=doing, revolution=rv.revolution_counts)
 
         trick_view = screen.query_one(TrickView)
         width = trick_view.content_size.width or 36
@@ -236,7 +207,7 @@ class RevolutionTable(BigTwoTable):
                     lambda: game.decline(seat), f"Time is up: {whose(who)} function stands"
                 )
                 return
-        with _quiet():
+        with contextlib.suppress(NoMatches):  # the screen is being taken down
             self.screen.query_one("#status", Static).update(self.status())
 
     def turn_status(self, text: Text, names: list[str]) -> None:
@@ -306,30 +277,13 @@ class RevolutionTable(BigTwoTable):
             text.append("Enter", Style(reverse=True, bold=True))
             text.append(" stops")
             return
-        seat = rv.turn
-        if (
-            game.is_human(seat)
-            and (seat == game.viewer or not game.hot_seat)
-            and rv.phase is Phase.ACT
-        ):
-            who = f", {names[seat]}" if game.hot_seat and not is_you(names[seat]) else ""
-            if rv.to_beat is None:
-                text.append(f"Your Lead{who}", Style(color="bright_green", bold=True))
-                if rv.opening is not None:
-                    text.append(f"  - include {self.screen.card_name(rv.opening)}")
-            else:
-                text.append(f"Your Play{who}", Style(color="bright_green", bold=True))
-                text.append(f"  - beat {whose(names[rv.to_beat_seat])} ")
-                text.append_text(
-                    cards_text(Mask(rv.to_beat.mask), ascii_only=ascii_only, rules=game.rules)
-                )
-                if rv.reversed:
-                    text.append(" (reversed: lower wins)", REVOLUTION_TEXT)
+        drawn = "draw" if rv.phase is Phase.DRAW else "turn"
+        if self.whose_turn(text, names, rv, acting=rv.phase is Phase.ACT, doing=drawn):
+            if rv.to_beat is not None and rv.reversed:
+                text.append(" (reversed: lower wins)", REVOLUTION_TEXT)
             if any(c.move is Move.ACTIVATE for c in rv.choices):
                 text.append("  a", Style(reverse=True, bold=True))
                 text.append(" activates", Style(dim=True))
-            return
-        self.others_turn(text, names, seat, "draw" if rv.phase is Phase.DRAW else "turn")
 
     # -- the keys ----------------------------------------------------------------------------
     def first(self, action: str) -> bool:
@@ -540,13 +494,3 @@ class RevolutionTable(BigTwoTable):
         key = keys.get(choice.move, "d" if choice.move is Move.DRAW and not choice.cards else "1-4")
         self.screen.say(f"Hint: {words}  ({key})", "hint")
         self.screen.hinted_pass = choice.move is Move.PASS
-
-
-class _quiet:
-    """Drawing while the screen is taken down draws nothing (and says nothing)."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: object, exc: object, tb: object) -> bool:
-        return isinstance(exc, NoMatches)

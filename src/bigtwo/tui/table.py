@@ -6,10 +6,11 @@ the mirror of the seat on show; every refused action shows the engine's reason i
 Its :class:`~bigtwo.tui.runner.LocalTableRunner` paces the game (each computer move at its
 deadline, ``f`` or Enter skips the wait, a slow computer thinks in a worker thread), and
 asks the app for the score sheet or a hot-seat game's cover when due. What a game draws and
-does its own way is the screen's part for it, chosen once as the game is attached:
-:class:`~bigtwo.tui.bigtwo_table.BigTwoTable`, or for Big 2 RevolutioN
-:class:`~bigtwo.tui.revolution_table.RevolutionTable`. The screen must not pace the game
-itself nor import the app: what it needs of the app is :class:`~bigtwo.tui.host.TableHost`.
+does its own way is the screen's part for it, which the app gives with the game: a
+:class:`BigTwoTable` (the deal, the status line, the hint of a game of 52 cards), or for Big 2
+RevolutioN its subclass :class:`~bigtwo.tui.revolution_table.RevolutionTable`. The screen must
+not pace the game itself nor import the app: what it needs of the app is
+:class:`~bigtwo.tui.host.TableHost`.
 """
 
 from __future__ import annotations
@@ -28,14 +29,18 @@ from textual.widgets import Button, Footer, Input, Static
 
 from ..engine.cards import Mask
 from ..engine.errors import BigTwoError
-from .bigtwo_table import BigTwoTable
-from .render import POSITION_KEY_NAMES, cards_text, in_suit_order
-from .revolution_table import REVOLUTION_BINDINGS, RevolutionTable
+from .mirrored import shown_names
+from .render import POSITION_KEY_NAMES, avatar, cards_text, in_suit_order
 from .runner import LocalTableRunner
-from .seating import trick_number
-from .widgets import HandView, SeatPanel, TooSmall, TrickView
+from .seating import PLACES, seat_status, trick_number
+from .widgets import HandView, SeatPanel, TooSmall, TrickView, sort_cards
+from .words import count, does, is_you, whose
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..engine.revolution import RevolutionView
+    from ..match.views import TableView
     from .host import TableHost
     from .seating import Game
 
@@ -92,7 +97,12 @@ class TableScreen(Screen[None]):
         Binding("f7,n", "open('new')", "New game", show=False),
         Binding("q", "open('quit')", "Quit"),
         Binding("slash", "chat", "Chat", show=False),
-        *REVOLUTION_BINDINGS,  # the part's own keys: Big 2 RevolutioN's (see check_action)
+        # The part's own keys, Big 2 RevolutioN's: the part's action of that name.
+        Binding("a", "part('activate')", "Activate", show=False),
+        Binding("y", "part('counter')", "Counter", show=False),
+        Binding("x", "part('decline')", "Let stand", show=False),
+        Binding("d", "part('draw_deck')", "Draw", show=False),
+        Binding("k,f9", "part('reference')", "Functions"),
         *(Binding(key, f"pick({i})", show=False) for i, key in enumerate(POSITION_KEY_NAMES)),
     ]
 
@@ -176,10 +186,11 @@ class TableScreen(Screen[None]):
                 self.call_later(self.advance)
 
     # -- attaching and drawing -------------------------------------------------------------
-    def attach(self, game: Game) -> None:
+    def attach(self, game: Game, part: type[BigTwoTable]) -> None:
+        """Show ``game``, drawn and played through ``part``, its game's own."""
         self.runner.attach(game)
         self.message = Text()
-        self._part = (RevolutionTable if game.revolution else BigTwoTable)(self, game)
+        self._part = part(self, game)
         self.refresh_bindings()  # the footer offers the part's keys (the reference card)
         if self.drawn:
             hand = self.hand_view
@@ -453,3 +464,219 @@ class TableScreen(Screen[None]):
             self.hinted_pass = False  # the person chose cards for themselves
         if self.message.plain.startswith("Select the cards"):
             self.say("")
+
+
+class BigTwoTable:
+    """The table screen's part for a game of Big Two (52 cards): see the module docstring."""
+
+    # The actions of the part's own keys (the expansion's: see the table's bindings).
+    keys: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, screen: TableScreen, game: Game) -> None:
+        self.screen = screen
+        self.game = game
+
+    def names(self) -> list[str]:
+        game = self.game
+        return shown_names(game.names, hot_seat=game.hot_seat, viewer=game.viewer)
+
+    # -- drawing ---------------------------------------------------------------------------------
+    def draw(self) -> None:
+        """The deal as the seat on show sees it (the screen then writes the status line)."""
+        screen, game = self.screen, self.game
+        view = game.view()
+        names = self.names()
+        bar = self.bar(Text(f"  {count(view.counts[game.home], 'card')}", Style(dim=True)))
+        screen.query_one("#topbar", Static).update(bar)
+
+        trick, finished = game.trick()
+        passed = {a.seat for a in trick if a.play is None} if not finished else set()
+        self.draw_panels(view, passed, view.counts)
+
+        # The trick: every play and pass since the last lead, with who made it.
+        lines = [(names[a.seat], a) for a in trick]
+        if game.deal_over:
+            footer = does(
+                names[view.winner or 0], "is out and wins the deal", "are out and win the deal"
+            )
+        elif finished:
+            footer = does(names[view.turn], "takes the trick and leads", "take the trick and lead")
+        elif not trick:
+            footer = f"{names[view.turn]} to lead"
+            if view.opening is not None:
+                footer += f", with {screen.card_name(view.opening)} in the first play"
+        else:
+            footer = ""
+        trick_view = screen.query_one(TrickView)
+        trick_view.border_title = f"Trick {trick_number(view.actions)}"
+        rows = trick_view.size.height or 6  # content rows (borders excluded)
+        trick_view.show(lines, footer, ascii_only=screen.ascii_only, rows=rows, rules=game.rules)
+
+        self.draw_hand()
+        my_turn = screen.acting_seat() is not None
+        self.draw_buttons(my_turn, lead=view.to_beat is None, can_pass=view.to_beat is not None)
+
+    def bar(self, counts: Text) -> Text:
+        """The top bar: the game, the deal, and the person at the bottom with their total and
+        ``counts`` (their cards)."""
+        game = self.game
+        names, home = self.names(), game.home
+        bar = Text()
+        bar.append("Big Two ", Style(bold=True))
+        bar.append(f" {game.rules.name} ", Style(reverse=True))
+        bar.append(f"  Deal {game.deal_number} of {game.deals}  ")
+        if not game.hot_seat or game.viewer is not None:
+            bar.append_text(avatar(names[home], home, ascii_only=self.screen.ascii_only))
+            bar.append(f" {names[home]} {game.totals[home]:+d}")
+            bar.append_text(counts)
+        return bar
+
+    def draw_panels(
+        self,
+        view: TableView | RevolutionView,
+        passed: set[int],
+        counts: Sequence[int],
+        *,
+        doing: str = "",
+        revolution: Sequence[int] | None = None,
+    ) -> None:
+        """The opponents' panels in play order from the seat after you (those of the places
+        nobody sits at hidden): ``doing`` says what the seat whose turn it is does, and
+        ``revolution`` counts each seat's Revolution cards."""
+        game, screen = self.game, self.screen
+        names, places = self.names(), PLACES[game.players]
+        for place in ("top", "left", "right"):
+            screen.query_one(f"#seat-{place}", SeatPanel).set_class(place not in places, "-empty")
+        for k, place in enumerate(places, 1):
+            seat = (game.home + k) % game.players
+            turn = not game.deal_over and view.turn == seat
+            status = seat_status(
+                game,
+                seat,
+                turn=turn,
+                won=game.deal_over and view.winner == seat,
+                passed=seat in passed,
+                on_table=view.to_beat is not None and view.to_beat_seat == seat,
+                doing=doing if turn else "",
+            )
+            screen.query_one(f"#seat-{place}", SeatPanel).show(
+                seat,
+                names[seat],
+                counts[seat],
+                status,
+                game.totals[seat],
+                turn=turn,
+                ascii_only=screen.ascii_only,
+                revolution=None if revolution is None else revolution[seat],
+            )
+
+    def draw_hand(self) -> None:
+        """Your hand: the viewer's cards, or none while nobody plays or hot-seat hands hide."""
+        game, hand = self.game, self.screen.hand_view
+        cards: list[int] = []
+        if not game.humans:
+            note = "You are watching"
+        elif game.hot_seat and game.viewer is None:
+            note = "Cards hidden until the next person's turn"
+        else:
+            cards, note = sort_cards(game.hand(), game.rules, self.screen.bigtwo.prefs.sort), ""
+        hand.functions = self.functions(cards)
+        hand.set_cards(cards, note)
+
+    def functions(self, cards: Sequence[int]) -> dict[int, str]:
+        """The function of each card of the hand that has one: none in a game of 52 cards."""
+        return {}
+
+    def draw_buttons(self, my_turn: bool, *, lead: bool, can_pass: bool) -> None:
+        play = self.screen.query_one("#btn-play", Button)
+        play.label = "Lead" if my_turn and lead else "Play"
+        play.disabled = not my_turn
+        self.screen.query_one("#btn-pass", Button).disabled = not my_turn or not can_pass
+
+    def status(self) -> Text:
+        """The status line: trouble with the link, the deal's winner, or the turn's words."""
+        game = self.game
+        text = Text()
+        if game.connection_note:
+            text.append(game.connection_note, Style(color="bright_red", bold=True))
+        elif game.deal_over:
+            names = self.names()
+            won = does(names[game.mirror.winner or 0], "wins the deal", "win the deal")
+            text.append(won, Style(color="yellow"))
+        else:
+            self.turn_status(text, self.names())
+        return text
+
+    def turn_status(self, text: Text, names: list[str]) -> None:
+        """Whose turn, in the Palm game's words."""
+        self.whose_turn(text, names, self.game.view())
+
+    plain = Style(bold=False)  # the words after "Your Lead" or "Your Play"
+
+    def whose_turn(
+        self,
+        text: Text,
+        names: list[str],
+        view: TableView | RevolutionView,
+        *,
+        acting: bool = True,
+        doing: str = "turn",
+    ) -> bool:
+        """Your turn, when the seat on show acts (``acting``): what to lead with or beat
+        (True); else whose turn it is, a computer's with what it does (``doing``)."""
+        game, screen, seat = self.game, self.screen, view.turn
+        if acting and game.is_human(seat) and (seat == game.viewer or not game.hot_seat):
+            who = f", {names[seat]}" if game.hot_seat and not is_you(names[seat]) else ""
+            green = Style(color="bright_green", bold=True)
+            if view.to_beat is None:
+                text.append(f"Your Lead{who}", green)
+                if view.opening is not None:
+                    text.append(f"  - include {screen.card_name(view.opening)}", self.plain)
+            else:
+                text.append(f"Your Play{who}", green)
+                text.append(f"  - beat {whose(names[view.to_beat_seat])} ", self.plain)
+                mask = Mask(view.to_beat.mask)
+                text.append_text(cards_text(mask, ascii_only=screen.ascii_only, rules=game.rules))
+            return True
+        if game.is_human(seat):
+            text.append(f"Next player's turn: {names[seat]}")
+        else:
+            text.append(f"{whose(names[seat], capital=True)} {doing}", Style(bold=True))
+            if game.computer_to_act:
+                text.append("  (f: skip the wait)", Style(dim=True))
+        return False
+
+    def tick(self) -> None:
+        """Twice a second (a clock of the expansion's): nothing to do in a game of 52 cards."""
+
+    # -- the keys ----------------------------------------------------------------------------
+    def first(self, action: str) -> bool:
+        """Enter (``action`` "play") or ``p`` ("pass") while the game asks something else
+        first: done or said here (True). Nothing is asked first in a game of 52 cards."""
+        return False
+
+    def can_pass(self, seat: int) -> bool:
+        return self.game.view(seat).can_pass
+
+    def pick(self, index: int) -> bool:
+        """A number key that means something else than raising a card (True when done)."""
+        return False
+
+    def clear(self) -> bool:
+        """Esc calls off what the part was asking (True), else it clears the selection."""
+        return False
+
+    def hint(self) -> None:
+        screen, game = self.screen, self.game
+        seat = screen.acting_seat()
+        if seat is None:
+            screen.say("Hints are for your turn", "error")
+            return
+        hint = game.hint(seat)
+        if hint.play is None:
+            screen.hand_view.clear()
+        else:
+            screen.hand_view.select_mask(hint.play.mask)
+        passes = hint.play is None and game.view(seat).can_pass
+        screen.say(f"Hint: {hint.reason}" + ("  (Enter passes)" if passes else ""), "hint")
+        screen.hinted_pass = passes
