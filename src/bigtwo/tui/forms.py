@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.style import Style
 from rich.text import Text
@@ -109,9 +109,26 @@ class Choice(Widget, can_focus=True):
 
 
 ON_OFF = [(True, "on"), (False, "off")]
+_Answer = TypeVar("_Answer")
 
 
-class PrefsForm(Screen[Prefs | None]):
+class Form(Screen[_Answer | None]):
+    """A form: Esc or Cancel goes back with no answer; Enter in a field moves to the next
+    (ctrl+s or the form's button answers)."""
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.action_cancel()
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.focus_next()
+
+
+class PrefsForm(Form[Prefs]):
     """Preferences: rule set, autopass, score sheet, speed, sort, computer level, names."""
 
     BINDINGS = [
@@ -204,20 +221,9 @@ class PrefsForm(Screen[Prefs | None]):
     def action_save(self) -> None:
         self.dismiss(self.result())
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
     @on(Button.Pressed, "#save")
     def _save(self) -> None:
         self.action_save()
-
-    @on(Button.Pressed, "#cancel")
-    def _cancel(self) -> None:
-        self.action_cancel()
-
-    @on(Input.Submitted)
-    def _submitted(self) -> None:
-        self.focus_next()  # Enter finishes the name; ctrl+s or Save saves
 
 
 def _rules_note(name: str) -> str:
@@ -240,7 +246,7 @@ class NewGameRequest:
     deals: int = 0  # 0: as many as the rule set says
 
 
-class NewGameForm(Screen[NewGameRequest | None]):
+class NewGameForm(Form[NewGameRequest]):
     """New game: rule set, number of players, each seat a person or a computer, custom deal."""
 
     BINDINGS = [
@@ -367,20 +373,9 @@ class NewGameForm(Screen[NewGameRequest | None]):
         )
         self.app.push_screen(Confirm(question, yes="Start new game", no="Keep playing"), answered)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
     @on(Button.Pressed, "#start")
     def _start(self) -> None:
         self.action_start()
-
-    @on(Button.Pressed, "#cancel")
-    def _cancel(self) -> None:
-        self.action_cancel()
-
-    @on(Input.Submitted)
-    def _submitted(self) -> None:
-        self.focus_next()  # Enter finishes the name; ctrl+s or Start starts
 
 
 def _deal_options(rules_name: str) -> list[tuple[int, str]]:
@@ -543,7 +538,7 @@ def read_hands(texts: Sequence[str], names: Sequence[str], hand_size: int) -> di
 _TOKENS = re.compile(r"[\s,;]+")
 
 
-class CustomDealForm(Screen[ChosenCards | None]):
+class CustomDealForm(Form[ChosenCards]):
     """Choose the cards of any seat for any deal still to come (the Palm "select card for
     new game", for every seat and every deal): type each seat's cards in notation, or pick
     the cards of the seat last typed in on the grid. Cards not chosen are dealt at random.
@@ -681,10 +676,6 @@ class CustomDealForm(Screen[ChosenCards | None]):
         self.query_one("#custom-error", Static).update("")
         self._show_count()
 
-    @on(Input.Submitted)
-    def _submitted(self) -> None:
-        self.focus_next()  # Enter finishes a seat's cards; ctrl+s or Deal deals
-
     # -- deals ---------------------------------------------------------------------------------
     @on(Choice.Changed, "#custom-deal")
     def _deal_changed(self, event: Choice.Changed) -> None:
@@ -725,13 +716,6 @@ class CustomDealForm(Screen[ChosenCards | None]):
             return
         self.dismiss(chosen)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
     @on(Button.Pressed, "#deal")
     def _deal(self) -> None:
         self.action_start()
-
-    @on(Button.Pressed, "#cancel")
-    def _cancel(self) -> None:
-        self.action_cancel()

@@ -1,12 +1,10 @@
 """What the terminal does its own way for each game: Big Two (52 cards), or Big 2 RevolutioN.
 
-:func:`game_of` is the one place that asks which game a rule set plays; the rest of the
-terminal asks the :class:`BigTwoGame` it gives (or its subclass :class:`RevolutionGame`) for
-what differs: whether plays may be taken back or cards chosen, the computer levels, the legal
-plays at a network table, the history and the cards played in words, the score sheet's rows
-and note, the help's reference card, and the time played that the store keeps beside the
-record. The table screen's drawing is its part's (:mod:`.bigtwo_table`). Nothing here draws
-on a screen or sends to a table.
+:func:`game_of` is the one place that asks which game a rule set plays; the terminal asks the
+:class:`BigTwoGame` it gives (or its subclass :class:`RevolutionGame`) what differs: undo,
+chosen cards, the computer levels, a network table's plays, the history, the cards played,
+the score sheet, the help, and the time played kept with the record. The table screen's
+drawing is its part's (:class:`~bigtwo.tui.table.BigTwoTable`). Nothing here draws or sends.
 """
 
 from __future__ import annotations
@@ -46,25 +44,18 @@ class LocalGame(Protocol):
 
     @property
     def rules(self) -> Rules: ...
-
     @property
     def mirror(self) -> TableMirror: ...
-
     @property
     def names(self) -> list[str]: ...
-
     @property
     def match(self) -> Match: ...
-
     @property
     def played(self) -> Match | RevolutionMatch: ...
-
     @property
     def deal_over(self) -> bool: ...
-
     @property
     def deal_number(self) -> int: ...
-
     @property
     def counted_seconds(self) -> float: ...
 
@@ -94,7 +85,7 @@ class BigTwoGame:
         return {p.mask for p in mirror.legal or ()}
 
     def can_pass(self, mirror: TableMirror) -> bool:
-        return mirror.can_pass
+        return mirror.can_pass and mirror.my_turn
 
     def to_beat(self, mirror: TableMirror) -> Play | None:
         return mirror.to_beat

@@ -33,6 +33,8 @@ from .forms import Choice
 from .netgame import NetGame, room_of
 from .prefs import PLAYABLE_PRESETS, levels_for
 
+_Asking = Callable[[Lobby], Awaitable[dict[str, Any]]]  # a request to a server's lobby
+
 if TYPE_CHECKING:
     from .host import LobbyHost
 
@@ -346,12 +348,7 @@ class LobbyScreen(Screen[None]):
             self.remember(server, code, seat)
         return await self._connect(code, seat, watch, server, link)
 
-    async def _ask(
-        self,
-        server: str,
-        refused: str,
-        ask: Callable[[Lobby], Awaitable[dict[str, Any]]],
-    ) -> dict[str, Any] | None:
+    async def _ask(self, server: str, refused: str, ask: _Asking) -> dict[str, Any] | None:
         """A seat asked of ``server``'s lobby; None once a refusal (``refused``: what it is
         said of) or an unreachable server is said."""
         lobby = self.lobby if server.rstrip("/") == self.server else Lobby(server, timeout=5.0)

@@ -278,12 +278,13 @@ class RevolutionTable(BigTwoTable):
             text.append(" stops")
             return
         drawn = "draw" if rv.phase is Phase.DRAW else "turn"
-        if self.whose_turn(text, names, rv, acting=rv.phase is Phase.ACT, doing=drawn):
-            if rv.to_beat is not None and rv.reversed:
-                text.append(" (reversed: lower wins)", REVOLUTION_TEXT)
-            if any(c.move is Move.ACTIVATE for c in rv.choices):
-                text.append("  a", Style(reverse=True, bold=True))
-                text.append(" activates", Style(dim=True))
+        if not self.whose_turn(text, names, rv, acting=rv.phase is Phase.ACT, doing=drawn):
+            return
+        if rv.to_beat is not None and rv.reversed:
+            text.append(" (reversed: lower wins)", REVOLUTION_TEXT)
+        if any(c.move is Move.ACTIVATE for c in rv.choices):
+            text.append("  a", Style(reverse=True, bold=True))
+            text.append(" activates", Style(dim=True))
 
     # -- the keys ----------------------------------------------------------------------------
     def first(self, action: str) -> bool:
@@ -300,9 +301,6 @@ class RevolutionTable(BigTwoTable):
         else:
             return False
         return True
-
-    def can_pass(self, seat: int) -> bool:
-        return self.game.revolution_view().can_pass
 
     def pick(self, index: int) -> bool:
         """A number key picks an exchange's player, or a card of the Gathering to draw."""

@@ -141,7 +141,7 @@ class LocalTableRunner:
             return
         if game.needs_cover():
             screen.hide_hand()
-            seat = game.cover_for() if game.revolution else game.turn
+            seat = game.cover_for()  # the person a counter window asks, or whose turn it is
             screen.bigtwo.show_cover(game.turn if seat is None else seat)
             return
         screen.bigtwo.autosave()

@@ -330,7 +330,7 @@ class TableScreen(Screen[None]):
                 self.advance()
             return
         cards = self.hand_view.selection_mask
-        if not cards and self.hinted_pass and self.part.can_pass(seat):
+        if not cards and self.hinted_pass and game.kind.can_pass(game.mirror):
             self.action_pass_turn()  # Enter follows the hint
             return
         if not cards:
@@ -607,11 +607,11 @@ class BigTwoTable:
             self.turn_status(text, self.names())
         return text
 
+    plain = Style(bold=False)  # the words after "Your Lead" or "Your Play"
+
     def turn_status(self, text: Text, names: list[str]) -> None:
         """Whose turn, in the Palm game's words."""
         self.whose_turn(text, names, self.game.view())
-
-    plain = Style(bold=False)  # the words after "Your Lead" or "Your Play"
 
     def whose_turn(
         self,
@@ -623,7 +623,7 @@ class BigTwoTable:
         doing: str = "turn",
     ) -> bool:
         """Your turn, when the seat on show acts (``acting``): what to lead with or beat
-        (True); else whose turn it is, a computer's with what it does (``doing``)."""
+        (True); else whose turn it is, a computer's doing ``doing``."""
         game, screen, seat = self.game, self.screen, view.turn
         if acting and game.is_human(seat) and (seat == game.viewer or not game.hot_seat):
             who = f", {names[seat]}" if game.hot_seat and not is_you(names[seat]) else ""
@@ -647,23 +647,16 @@ class BigTwoTable:
         return False
 
     def tick(self) -> None:
-        """Twice a second (a clock of the expansion's): nothing to do in a game of 52 cards."""
+        """Twice a second: a clock of the expansion's, none in a game of 52 cards."""
 
-    # -- the keys ----------------------------------------------------------------------------
+    # -- the keys: True when the part took Enter or p (``first``), a number key, or Esc -------
     def first(self, action: str) -> bool:
-        """Enter (``action`` "play") or ``p`` ("pass") while the game asks something else
-        first: done or said here (True). Nothing is asked first in a game of 52 cards."""
         return False
 
-    def can_pass(self, seat: int) -> bool:
-        return self.game.view(seat).can_pass
-
     def pick(self, index: int) -> bool:
-        """A number key that means something else than raising a card (True when done)."""
         return False
 
     def clear(self) -> bool:
-        """Esc calls off what the part was asking (True), else it clears the selection."""
         return False
 
     def hint(self) -> None:
