@@ -57,7 +57,6 @@ if TYPE_CHECKING:
 
 # The deals a custom deal form offers at most (a long game's later deals wait for later).
 MAX_CHOSEN_DEALS = 20
-_SUITS_ASCII = str.maketrans({"♦": "d", "♣": "c", "♥": "h", "♠": "s"})
 _ASCII_KEYS = {"⏎": "Enter", "↑": "Up", "↓": "Down", "←": "Left", "→": "Right", "⌫": "Bksp"}
 
 
@@ -537,7 +536,7 @@ class BigTwoApp(App[None]):
                 closed,
             )
         elif what == "tracker" and (table := self.net or game) is not None:
-            body = table.kind.tracker_text(table.mirror, table.hand(), ascii_only=self.ascii_only)
+            body = table.kind.tracker_text(table.mirror, table.hand(), table.rules, self.ascii_only)
             self.push_screen(pages.TrackerPage(body), closed)
         elif what == "scores":
             body = pages.high_scores_text(self.storage.high_scores())
@@ -565,6 +564,7 @@ class BigTwoApp(App[None]):
 
     async def _server_history(self, net: NetGame, page: Any) -> None:
         from ..client import Lobby
+        from .pages import ASCII_SUITS
 
         try:
             async with Lobby(net.server, timeout=5.0) as lobby:
@@ -575,7 +575,7 @@ class BigTwoApp(App[None]):
         if response.status_code == 200 and page.is_mounted:
             text = response.text
             page.make_text = lambda scope: text
-            page.set_body(text.translate(_SUITS_ASCII) if self.ascii_only else text)
+            page.set_body(text.translate(ASCII_SUITS) if self.ascii_only else text)
             page.note("The whole match, every hand, as the server recorded it")
 
     def replay_game(self, game: GameController) -> str:

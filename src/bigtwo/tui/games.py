@@ -74,11 +74,6 @@ class BigTwoGame:
         """The computer levels that play this game, of ``levels`` (those of 52 cards)."""
         return list(levels)
 
-    @staticmethod
-    def rules(mirror: TableMirror) -> Rules:
-        assert mirror.rules is not None  # the table's rules come before its cards
-        return mirror.rules
-
     # -- a network table: what the seat may play -------------------------------------------
     def plays(self, mirror: TableMirror) -> set[int]:
         """The plays the table told the seat it may make, as cards."""
@@ -106,26 +101,21 @@ class BigTwoGame:
         """The Palm-style history of the deal in play (``scope="deal"``) or of the whole
         game, the other players' opening hands hidden while the deal is in play."""
         shown = () if game.viewer is None else (game.viewer,)
-        if scope == "deal":
-            text = history.deal_history(game.match, shown=shown)
-        else:
-            text = history.match_history(game.match, shown=shown)
-        return in_suit_order(text, game.rules)
+        told = history.deal_history if scope == "deal" else history.match_history
+        return in_suit_order(told(game.match, shown=shown), game.rules)
 
-    def tracker_text(self, mirror: TableMirror, hand: Mask, *, ascii_only: bool) -> Text:
+    def tracker_text(self, mirror: TableMirror, hand: Mask, rules: Rules, ascii_only: bool) -> Text:
         """The cards played so far, your own (``hand``) marked."""
-        return tracker_text(mirror.played, hand, self.rules(mirror), ascii_only=ascii_only)
+        return tracker_text(mirror.played, hand, rules, ascii_only=ascii_only)
 
     def reference(self, rules: Rules, *, ascii_only: bool) -> str:
-        """What the help adds after the rules and the keys: nothing."""
-        return ""
+        return ""  # the help says all after the rules and the keys
 
     def score_rows(self, game: LocalGame, number: int | None) -> list[ScoreRow]:
         return score_rows(game.match, number)
 
     def sheet_note(self, text: Text, game: LocalGame) -> Text:
-        """The score sheet as it is."""
-        return text
+        return text  # the score sheet as it is
 
     # -- the time played ------------------------------------------------------------------
     def seconds(self, game: LocalGame) -> int:
@@ -133,8 +123,7 @@ class BigTwoGame:
         return int(game.match.seconds)
 
     def kept_seconds(self, game: LocalGame) -> float | None:
-        """The time played that the store keeps beside the record: none (the match keeps
-        its own clock in the record)."""
+        """The time played kept beside the record: none (the match's record has its clock)."""
         return None
 
     def resume_clock(self, game: LocalGame, store: MatchStore, match_id: int) -> None:
@@ -144,8 +133,7 @@ class BigTwoGame:
             game.match.deal_seconds[:] = played
 
     def final_seconds(self, game: LocalGame, store: MatchStore) -> float | None:
-        """The time a finished game took, for its high score (None: the record's)."""
-        return None
+        return None  # the time a finished game took, for its high score: the record's
 
 
 class RevolutionGame(BigTwoGame):
@@ -199,10 +187,10 @@ class RevolutionGame(BigTwoGame):
             lines += history_lines(results[-1], names)  # type: ignore[arg-type]
         return "\n".join(second_person(line) for line in lines).rstrip("\n") + "\n"
 
-    def tracker_text(self, mirror: TableMirror, hand: Mask, *, ascii_only: bool) -> Text:
+    def tracker_text(self, mirror: TableMirror, hand: Mask, rules: Rules, ascii_only: bool) -> Text:
         """The normal deck's grid (a Revolution card played counts for its twin's place),
         then the Revolution cards played and the Character cards discarded."""
-        played, rules = int(mirror.played), self.rules(mirror)
+        played = int(mirror.played)
         normal = Mask(played & NORMAL_CARDS)
         text = tracker_text(normal, Mask(hand & NORMAL_CARDS), rules, ascii_only=ascii_only)
         for title, cards in (

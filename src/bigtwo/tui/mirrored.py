@@ -71,8 +71,7 @@ class MirroredTable:
 
     @property
     def kind(self) -> BigTwoGame:
-        """The game played (Big Two, or the expansion): what the terminal does its own way
-        for it."""
+        """The game played: what the terminal does its own way for it (:mod:`.games`)."""
         return game_of(self.rules)
 
     @property

@@ -264,7 +264,7 @@ class NetGame(MirroredTable):
                 left = result.get("left") or [""] * len(names)
                 for seat, name in enumerate(names):
                     points = result.get("points", [0] * len(names))[seat]
-                    cards = _left_symbols(left[seat])
+                    cards = card_symbols(Mask(parse(left[seat]))) if left[seat] else ""
                     lines.append(f"  {name:<12} {points:>+5}  {cards}".rstrip())
                 lines.append("")
         if self.started:
@@ -369,11 +369,6 @@ class NetGame(MirroredTable):
             self._note("* Reconnected")
             self.refused("")  # what the lost link made fail ("No answer from the server") is over
         self.changed()
-
-
-def _left_symbols(text: str) -> str:
-    """A seat's cards left, from the server's notation (a Revolution card with its star)."""
-    return card_symbols(Mask(parse(text))) if text else ""
 
 
 def room_of(text: str) -> tuple[str, str, str]:

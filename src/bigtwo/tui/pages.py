@@ -67,14 +67,14 @@ class Page(Screen[None]):
 
 
 # -- history -------------------------------------------------------------------------------
-_ASCII_SUITS = str.maketrans({"♦": "d", "♣": "c", "♥": "h", "♠": "s"})
+ASCII_SUITS = str.maketrans({"♦": "d", "♣": "c", "♥": "h", "♠": "s"})
 
 
 def history_text(game: GameController, scope: str, *, ascii_only: bool = False) -> str:
     """The history of the deal in play (``scope="deal"``) or of the whole game, in the
     game's own words (:meth:`~bigtwo.tui.games.BigTwoGame.history_text`)."""
     text = game.kind.history_text(game, scope)
-    return text.translate(_ASCII_SUITS) if ascii_only else text
+    return text.translate(ASCII_SUITS) if ascii_only else text
 
 
 class HistoryPage(Page):
@@ -155,7 +155,7 @@ class ReplayPage(Page):
 
     def _text(self) -> str:
         text = self.steps[self.at][1]()
-        return text.translate(_ASCII_SUITS) if self.ascii_only else text
+        return text.translate(ASCII_SUITS) if self.ascii_only else text
 
     def _show(self) -> None:
         self.set_body(self._text())

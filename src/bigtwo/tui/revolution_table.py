@@ -1,16 +1,13 @@
 """The table screen's part for a hand of Big 2 RevolutioN, the expansion.
 
-:class:`RevolutionTable` is the part the table screen (:class:`~bigtwo.tui.table.TableScreen`)
-takes for a game of the expansion, in place of :class:`~bigtwo.tui.table.BigTwoTable` whose
-drawing it shares: it draws a hand of the expansion from the mirror of the seat on show
-(the Gathering and the deck count in the trick's frame, the revolution marker beneath it,
-each player's normal and Revolution counts, the hand's Character icons), says on the status
-line what is asked (a counter window's question with its clock, the draw after a pass, an
-exchange's player, your turn's functions), and turns the expansion's keys into the game's
-moves (``a`` activates, ``y`` counters, ``x`` lets it stand, ``d`` draws from the deck,
+:class:`RevolutionTable`, a :class:`~bigtwo.tui.table.BigTwoTable`, draws a hand of the
+expansion from the mirror of the seat on show (the Gathering and the deck count in the
+trick's frame, the revolution marker, each player's normal and Revolution counts, the hand's
+Character icons), says what is asked (a counter window's question with its clock, the draw
+after a pass, an exchange's player, your turn's functions), and turns the expansion's keys
+into moves (``a`` activates, ``y`` counters, ``x`` lets it stand, ``d`` draws from the deck,
 ``1``-``4`` from the Gathering or pick an exchange's player, ``k`` the five functions). A
-local table's counter window declines for the person on show once its clock runs out. It
-never paces the game (that is :mod:`.runner`'s).
+local table's counter window declines for the person on show once its clock runs out.
 """
 
 from __future__ import annotations
@@ -36,6 +33,7 @@ from .revolution import (
     functions_in,
     gathering_text,
     move_line,
+    reference_text,
     trick_moves,
 )
 from .seating import trick_number
@@ -417,21 +415,18 @@ class RevolutionTable(BigTwoTable):
         card = (raised or counters)[0]
         self._answer(lambda: game.counter(seat, card), "")
 
+    def _by(self, seat: int | None, refused: str, move: Callable[[int], object]) -> None:
+        """The person on show makes ``move`` at their seat, or hears why not (``refused``)."""
+        if seat is not None:
+            self._answer(lambda: move(seat))
+        elif refused:
+            self.screen.say(refused, "error")
+
     def decline(self) -> None:
-        game = self.game
-        seat = self._viewer_asked()
-        if seat is None:
-            self.screen.say("There is no function to answer now", "error")
-            return
-        self._answer(lambda: game.decline(seat))
+        self._by(self._viewer_asked(), "There is no function to answer now", self.game.decline)
 
     def draw_deck(self) -> None:
-        game = self.game
-        seat = self._drawing()
-        if seat is None:
-            self.screen.say("You may draw after you pass", "error")
-            return
-        self._answer(lambda: game.draw(seat, None))
+        self._by(self._drawing(), "You may draw after you pass", lambda s: self.game.draw(s, None))
 
     def _take_from_gathering(self, index: int) -> None:
         game = self.game
@@ -448,15 +443,10 @@ class RevolutionTable(BigTwoTable):
         self._answer(lambda: game.draw(seat, card))
 
     def stop_drawing(self) -> None:
-        game = self.game
-        seat = self._drawing()
-        if seat is None:
-            return
-        self._answer(lambda: game.stop(seat))
+        self._by(self._drawing(), "", self.game.stop)
 
     def reference(self) -> None:
         from .pages import Page
-        from .revolution import reference_text
 
         body = reference_text(self.game.rules, ascii_only=self.screen.ascii_only)
         self.screen.app.push_screen(Page(body, title="The five functions   (Esc back)"))

@@ -49,12 +49,8 @@ class Saved:
     info: MatchInfo
 
     def summary(self) -> str:
-        info = self.info
-        totals = "  ".join(f"{n} {t:+d}" for n, t in zip(info.names, info.totals, strict=False))
-        when = info.updated.replace("T", " ")[:16]
-        return (
-            f"{info.rules}: deal {info.deal_number} of {info.deals}, last played {when}\n{totals}"
-        )
+        i = self.info
+        return _summary(i.rules, i.deal_number, i.deals, i.updated, i.names, i.totals)
 
     def load(self, storage: TuiStorage, clock: Callable[[], float]) -> GameController:
         """Replay the game from its table's log, stored beside its record."""
@@ -83,13 +79,9 @@ class SavedRevolution:
 
     def summary(self) -> str:
         t = self.table
-        names, totals = t.get("names", []), t.get("totals", [])
-        scores = "  ".join(f"{n} {p:+d}" for n, p in zip(names, totals, strict=False))
-        when = str(t.get("updated", "")).replace("T", " ")[:16]
-        return (
-            f"revolution: deal {t.get('deal_number', 1)} of {t.get('deals_in_game', '?')}, "
-            f"last played {when}\n{scores}"
-        )
+        deal, deals = t.get("deal_number", 1), t.get("deals_in_game", "?")
+        when, names, totals = str(t.get("updated", "")), t.get("names", []), t.get("totals", [])
+        return _summary("revolution", deal, deals, when, names, totals)
 
     def load(self, storage: TuiStorage, clock: Callable[[], float]) -> GameController:
         """Replay the game from its table's log; from now on it is kept in the match store,
@@ -102,6 +94,12 @@ class SavedRevolution:
     def set_aside(self, storage: TuiStorage) -> None:
         """No longer offered for continuing."""
         storage.delete_pref(_REVOLUTION_KEY)
+
+
+def _summary(rules: str, deal: int, deals: object, when: str, names: Any, totals: Any) -> str:
+    """An unfinished game in two lines: where it stands, then each player's total."""
+    scores = "  ".join(f"{n} {t:+d}" for n, t in zip(names, totals, strict=False))
+    return f"{rules}: deal {deal} of {deals}, last played {when.replace('T', ' ')[:16]}\n{scores}"
 
 
 class TuiStorage:
@@ -174,8 +172,7 @@ class TuiStorage:
     def replay(
         self, code: str, table: dict[str, Any], clock: Callable[[], float], *, missing: str
     ) -> GameController:
-        """The game of the local table ``code``, restored from its stored log (``missing``:
-        what is said when there is none)."""
+        """The game of the local table ``code`` from its stored log (else ``missing`` is said)."""
         stored = self.tables.load(code)
         if stored is None:
             raise StoreError(missing)

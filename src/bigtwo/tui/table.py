@@ -6,11 +6,9 @@ the mirror of the seat on show; every refused action shows the engine's reason i
 Its :class:`~bigtwo.tui.runner.LocalTableRunner` paces the game (each computer move at its
 deadline, ``f`` or Enter skips the wait, a slow computer thinks in a worker thread), and
 asks the app for the score sheet or a hot-seat game's cover when due. What a game draws and
-does its own way is the screen's part for it, which the app gives with the game: a
-:class:`BigTwoTable` (the deal, the status line, the hint of a game of 52 cards), or for Big 2
-RevolutioN its subclass :class:`~bigtwo.tui.revolution_table.RevolutionTable`. The screen must
-not pace the game itself nor import the app: what it needs of the app is
-:class:`~bigtwo.tui.host.TableHost`.
+does its own way is its part, given with the game: a :class:`BigTwoTable`, or for Big 2
+RevolutioN a :class:`~bigtwo.tui.revolution_table.RevolutionTable`. The screen must not pace
+the game itself nor import the app (:class:`~bigtwo.tui.host.TableHost` is what it needs).
 """
 
 from __future__ import annotations
@@ -517,8 +515,7 @@ class BigTwoTable:
         self.draw_buttons(my_turn, lead=view.to_beat is None, can_pass=view.to_beat is not None)
 
     def bar(self, counts: Text) -> Text:
-        """The top bar: the game, the deal, and the person at the bottom with their total and
-        ``counts`` (their cards)."""
+        """The top bar: the game, the deal, the person at the bottom, total and ``counts``."""
         game = self.game
         names, home = self.names(), game.home
         bar = Text()
@@ -540,9 +537,8 @@ class BigTwoTable:
         doing: str = "",
         revolution: Sequence[int] | None = None,
     ) -> None:
-        """The opponents' panels in play order from the seat after you (those of the places
-        nobody sits at hidden): ``doing`` says what the seat whose turn it is does, and
-        ``revolution`` counts each seat's Revolution cards."""
+        """The opponents' panels in play order from the seat after you: ``doing`` what the seat
+        whose turn it is does, ``revolution`` each seat's Revolution cards."""
         game, screen = self.game, self.screen
         names, places = self.names(), PLACES[game.players]
         for place in ("top", "left", "right"):
@@ -622,8 +618,8 @@ class BigTwoTable:
         acting: bool = True,
         doing: str = "turn",
     ) -> bool:
-        """Your turn, when the seat on show acts (``acting``): what to lead with or beat
-        (True); else whose turn it is, a computer's doing ``doing``."""
+        """Your turn when the seat on show acts (``acting``): what to lead or beat (True);
+        else whose turn it is, a computer's doing ``doing``."""
         game, screen, seat = self.game, self.screen, view.turn
         if acting and game.is_human(seat) and (seat == game.viewer or not game.hot_seat):
             who = f", {names[seat]}" if game.hot_seat and not is_you(names[seat]) else ""
