@@ -114,6 +114,15 @@ class BigTwoGame:
     def score_rows(self, game: LocalGame, number: int | None) -> list[ScoreRow]:
         return score_rows(game.match, number)
 
+    def replay_steps(self, match: Match | RevolutionMatch) -> list[tuple[int, Callable[[], str]]]:
+        """Each position of the deals that are over, as its deal's number and its text with
+        every hand face up: a play at a time."""
+        return [
+            (p.deal, lambda p=p: history.position_text(match, p))  # type: ignore[misc, arg-type]
+            for p in history.positions(match)  # type: ignore[arg-type]
+            if p.record.result is not None
+        ]
+
     def sheet_note(self, text: Text, game: LocalGame) -> Text:
         return text  # the score sheet as it is
 
@@ -214,6 +223,19 @@ class RevolutionGame(BigTwoGame):
         rows = score_rows(game.played, number)  # type: ignore[arg-type]
         kept = [(r, Mask(r.cards & NORMAL_CARDS)) for r in rows]
         return [replace(r, cards=n, cards_left=n.bit_count()) for r, n in kept]
+
+    def replay_steps(self, match: Match | RevolutionMatch) -> list[tuple[int, Callable[[], str]]]:
+        """An action at a time (with the Gathering, the deck, the order of cards and what
+        each function, counter and draw did, in words)."""
+        from ..match.revolution_history import revolution_positions
+
+        finished = len(match.results)
+        steps: list[tuple[int, Callable[[], str]]] = []
+        for text in revolution_positions(match):  # type: ignore[arg-type]
+            deal = int(text.split(":", 1)[0].split()[1])  # "Deal 2: ..."
+            if deal <= finished:
+                steps.append((deal, lambda text=text: text))  # type: ignore[misc]
+        return steps
 
     def sheet_note(self, text: Text, game: LocalGame) -> Text:
         """How the hand ended, and that only normal cards are scored."""

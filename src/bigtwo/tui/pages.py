@@ -21,8 +21,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Label, Static
 
-from ..match import history
 from ..store.matches import HighScore, PlayerStats
+from .games import game_of
 
 if TYPE_CHECKING:
     from ..match.match import Match
@@ -144,7 +144,7 @@ class ReplayPage(Page):
     def __init__(self, match: Match | RevolutionMatch, *, ascii_only: bool = False) -> None:
         self.match = match
         self.ascii_only = ascii_only
-        self.steps = replay_steps(match)
+        self.steps = game_of(match.ruleset.rules).replay_steps(match)
         if not self.steps:
             raise ValueError("a replay needs a finished deal")
         self.at = 0
@@ -180,30 +180,6 @@ class ReplayPage(Page):
             earlier = [i for d, i in starts.items() if d < deal]
             target = here if self.at > here or not earlier else max(earlier)
         self.action_go(target)
-
-
-def replay_steps(match: Match | RevolutionMatch) -> list[tuple[int, Callable[[], str]]]:
-    """Each position of the deals that are over, as its deal's number and its text with
-    every hand face up: a play at a time, or under the revolution an action at a time (with
-    the Gathering, the deck, the order of cards and what each function, counter and draw
-    did, in words)."""
-    from ..match.revolution import RevolutionMatch
-    from ..match.revolution_history import revolution_positions
-
-    if not isinstance(match, RevolutionMatch):
-        return [
-            (p.deal, lambda p=p: history.position_text(match, p))  # type: ignore[misc]
-            for p in history.positions(match)
-            if p.record.result is not None
-        ]
-
-    finished = len(match.results)
-    steps: list[tuple[int, Callable[[], str]]] = []
-    for text in revolution_positions(match):
-        deal = int(text.split(":", 1)[0].split()[1])  # "Deal 2: ..."
-        if deal <= finished:
-            steps.append((deal, lambda text=text: text))  # type: ignore[misc]
-    return steps
 
 
 # -- cards played ---------------------------------------------------------------------------
