@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ..engine.cards import card_text
 from ..engine.views import Action
-from .errors import ExportError, RecordError
+from .errors import ExportError
 from .files import read_record_file, write_atomic
 from .match import Change, Match
 from .record_common import (
@@ -35,11 +35,10 @@ from .record_common import (
     format_seconds,
     header_word,
     on_off,
-    opening_lines,
+    record_header,
     rules_data,
     rules_token,
     score_lines,
-    seat_lines,
     text_lines,
 )
 from .record_json import from_data, read_json, to_data, write_json
@@ -75,19 +74,12 @@ FORMATS = ("text", "json")
 def header_lines(match: Match) -> list[str]:
     """The header: format version, rules, deals, seed, autopass switches and seats, as the
     match began (later changes are body lines)."""
-    seed = str(match.seed)
-    if seed.strip() != seed or seed.splitlines() != [seed]:
-        raise RecordError("", f"The seed {seed!r} cannot be written on one line")
-    lines = opening_lines(
-        FORMAT, VERSION, "Big Two game record", match.first_ruleset, match.deals, seed
-    )
-    lines += [
+    switches = [
         f"autopass {on_off(match.first_autopass)}",
         f"autopass-five {on_off(match.first_autopass_five)}",
     ]
-    lines += seat_lines(match.names)
-    lines += [f"player {seat} {kind}" for seat, kind in enumerate(match.kinds) if kind]
-    return lines
+    lines = record_header(FORMAT, VERSION, "Big Two", match, switches)
+    return lines + [f"player {seat} {kind}" for seat, kind in enumerate(match.kinds) if kind]
 
 
 def body_lines(match: Match, *, from_deal: int = 1, open_seconds: bool = True) -> list[str]:
@@ -102,12 +94,7 @@ def body_lines(match: Match, *, from_deal: int = 1, open_seconds: bool = True) -
     for change in match.changes:
         by_deal.setdefault(change.deal, []).append(change)
     lines: list[str] = []
-    totals = [0] * match.players
-    for record in match.deal_records():
-        if record.result is not None:
-            totals = [t + p for t, p in zip(totals, record.result.points, strict=True)]
-        if record.number < from_deal:
-            continue
+    for record in match.deal_records()[from_deal - 1 :]:
         lines += deal_lines(record.number, record.dealt, card_text)
         changes = by_deal.get(record.number, [])
         position = 0
@@ -120,7 +107,7 @@ def body_lines(match: Match, *, from_deal: int = 1, open_seconds: bool = True) -
             result = record.result
             lines.append(f"winner {result.winner}")
             lines.append("left " + " ".join(str(h.bit_count()) for h in result.cards_left))
-            lines += score_lines(result.points, totals)
+            lines += score_lines(match, record.number)
         lines += [_change_line(c) for c in changes[position:]]
         frozen = record.number < match.deal_number
         if record.seconds and (frozen or open_seconds):
