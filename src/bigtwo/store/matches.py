@@ -259,7 +259,7 @@ class MatchStore:
             cursor = db.execute(
                 "INSERT INTO matches (created, updated, rules, names, header, deals)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                (now, now, _ruleset_name(match), json.dumps(match.names), header, match.deals),
+                (now, now, match.first_ruleset.name, json.dumps(match.names), header, match.deals),
             )
             match_id = int(cursor.lastrowid or 0)
             self._append(db, match_id, match, seconds)
@@ -488,13 +488,13 @@ class MatchStore:
                         seat,
                         game.names[seat],
                         now,
-                        _ruleset_name(game),
+                        game.first_ruleset.name,
                         game.totals[seat],
                         int(game.totals[seat] == best),
                         len(game.results),
-                        _deals_won(game, seat),
+                        game.deals_won(seat),
                         played,
-                        _best_deal(game, seat),
+                        game.best_deal(seat),
                     ),  # fmt: skip
                 )
         self._live[match_id] = game
@@ -579,14 +579,14 @@ class MatchStore:
     ) -> HighScore:
         """Enter ``seat``'s final score of ``match`` (under ``name``, else the seat's name);
         ``seconds``: a revolution game's time played (a 52-card match keeps its own)."""
-        played = match.seconds if isinstance(match, Match) else seconds or 0.0
+        played = match.seconds if _keeps_time(match) else seconds or 0.0
         return self.add_high_score(
             name or match.names[seat],
             match.totals[seat],
-            rules=_ruleset_name(match),
+            rules=match.first_ruleset.name,
             rounds=len(match.results),
             seconds=round(played, 3),
-            max_score=_best_deal(match, seat),
+            max_score=match.best_deal(seat),
             match_id=match_id,
             seat=seat,
         )
@@ -675,32 +675,23 @@ class MatchStore:
 
 
 # -- either kind of game -----------------------------------------------------------------------
-def _ruleset_name(game: StoredGame) -> str:
-    return game.first_ruleset.name if isinstance(game, Match) else game.ruleset.name
+def _keeps_time(game: StoredGame) -> bool:
+    """Whether the game's record holds its time played (else the store keeps it beside)."""
+    return record_formats.format_for(game).keeps_time
 
 
 def _open_seconds(game: StoredGame, seconds: float) -> float:
     """What the store keeps of the time: a 52-card match's deal in play (its record has the
     rest); the whole time played of a game of the revolution, whose record has none."""
-    if isinstance(game, Match):
-        return game.deal_seconds[-1]
-    return float(seconds)
+    return game.deal_seconds[-1] if _keeps_time(game) else float(seconds)
 
 
 def _played_seconds(
     game: StoredGame, db: sqlite3.Connection, match_id: int, seconds: float | None
 ) -> float:
-    if isinstance(game, Match):
+    if _keeps_time(game):
         return game.seconds
     if seconds is not None:
         return seconds
     row = db.execute("SELECT open_seconds FROM matches WHERE id = ?", (match_id,)).fetchone()
     return float(row[0]) if row else 0.0
-
-
-def _deals_won(game: StoredGame, seat: int) -> int:
-    return sum(1 for r in game.results if r.winner == seat)
-
-
-def _best_deal(game: StoredGame, seat: int) -> int:
-    return max((r.points[seat] for r in game.results), default=0)
