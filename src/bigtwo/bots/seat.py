@@ -264,9 +264,7 @@ class _Plays:
     """How a seat of the 52-card game answers: a play, or None for a pass, which travels
     between processes as the play's mask."""
 
-    @staticmethod
-    def checked(seat: ComputerSeat, view: TableView, choice: Play | None) -> Play | None:
-        return seat.checked(view, choice)
+    checked = ComputerSeat.checked
 
     @staticmethod
     def travelling(choice: Play | None) -> Decision:
@@ -289,9 +287,7 @@ class _Choices:
     """How a seat of Big 2 RevolutioN answers: one of the view's ``choices``, travelling as
     it is."""
 
-    @staticmethod
-    def checked(seat: ComputerSeat, view: RevolutionView, choice: RevolutionChoice) -> Decision:
-        return seat.checked_choice(view, choice)
+    checked = ComputerSeat.checked_choice
 
     @staticmethod
     def travelling(choice: RevolutionChoice) -> Decision:

@@ -244,10 +244,12 @@ def _record_check(args: argparse.Namespace) -> int:
     match = read_game_file(args.file)
     game = _game_of(match)
     state = "finished" if match.over else f"in play at deal {match.deal_number}"
+    actions = sum(len(r.actions) for r in match.results)
+    actions += len(match.deal.actions) if match.in_play else 0
     print(
         f"{args.file}: a sound record. {match.first_ruleset.name}, {match.players} seats, "
         f"{match.deal_number} of {match.deals} deals ({state}{game.ends(match)}), "
-        f"{game.actions(match)} actions; totals {_totals(match)}"
+        f"{actions} actions; totals {_totals(match)}"
     )
     return 0
 
@@ -327,14 +329,13 @@ def step_through(match: Match, keys: TextIO, out: TextIO) -> int:
 class _GameCommands:
     """What these commands do their own way for each game, chosen once by ``rules.game``:
     start and play out a simulated match (``stored``: whether the database keeps it and it
-    has a JSON form), tell its history, count its actions (``ends`` adds how its deals
-    ended to ``record check``), and give its positions (``step_through`` walks them)."""
+    has a JSON form), tell its history (``ends``: how its deals ended, for ``record
+    check``), and give its positions (``step_through`` walks them)."""
 
     start: Callable[..., Game]
     play_out: Callable[[Any, list[Any], int | str, Callable[[Any], object] | None], object]
     stored: bool
     history: Callable[[Any], str]
-    actions: Callable[[Any], int]
     ends: Callable[[Any], str]
     positions: Callable[[Any], list[str]]
     step_through: Callable[[Any], int]
@@ -355,7 +356,6 @@ _GAMES = {
         play_out=lambda match, bots, _seed, after: play_out(match, bots, after=after),
         stored=True,
         history=match_history,
-        actions=lambda match: sum(len(r.actions) for r in match.deal_records()),
         ends=lambda _match: "",
         positions=lambda match: [position_text(match, p) for p in positions(match)],
         step_through=lambda match: step_through(match, sys.stdin, sys.stdout),
@@ -365,7 +365,6 @@ _GAMES = {
         play_out=lambda match, bots, seed, _after: play_revolution_match(match, bots, seed),
         stored=False,
         history=revolution_history.revolution_match_history,
-        actions=lambda match: sum(len(h.actions) for h in match.played_hands()),
         ends=_revolution_ends,
         positions=revolution_history.revolution_positions,
         step_through=_all_positions,

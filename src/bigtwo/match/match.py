@@ -524,34 +524,15 @@ class Match(BaseMatch[Deal, DealResult]):
     # -- questions ------------------------------------------------------------------------------
     def deal_records(self) -> list[DealRecord]:
         """Every deal so far, the one in play last (with ``result`` None until it is over)."""
-        out: list[DealRecord] = []
-        for result in self.results:
-            out.append(
-                DealRecord(
-                    result.number,
-                    result.rules,
-                    result.dealt,
-                    result.leader,
-                    result.actions,
-                    result,
-                    self.deal_seconds[result.number - 1],
-                    result.switches,
-                )  # fmt: skip
-            )
+        seconds = self.deal_seconds
+        # fmt: off
+        out = [DealRecord(r.number, r.rules, r.dealt, r.leader, r.actions, r,
+                          seconds[r.number - 1], r.switches) for r in self.results]
+        # fmt: on
         if self.in_play:
-            deal = self.deal
-            out.append(
-                DealRecord(
-                    self.deal_number,
-                    self.ruleset,
-                    deal.dealt,
-                    deal.leader,
-                    tuple(deal.actions),
-                    None,
-                    self.deal_seconds[-1],
-                    tuple(self._action_switches),
-                )  # fmt: skip
-            )
+            d = self.deal
+            now = (d.dealt, d.leader, tuple(d.actions), None, seconds[-1], self.action_switches())
+            out.append(DealRecord(self.deal_number, self.ruleset, *now))
         return out
 
     def leaders(self) -> list[int]:
