@@ -35,7 +35,7 @@ from .record_json import json_record_data
 from .revolution import RevolutionMatch
 
 Game = Match | RevolutionMatch  # a match of either game
-FORMS = record.FORMATS  # the forms a record may be written in ("text", "json")
+FORMS = ("text", "json")  # the forms a record may be written in
 
 
 def _no_json(game: RevolutionMatch) -> str:
