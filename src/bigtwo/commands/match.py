@@ -139,8 +139,9 @@ def _simulate(args: argparse.Namespace) -> int:
     finally:
         if store:
             store.close()
+    deals = f"{len(match.results)} deal" + ("" if len(match.results) == 1 else "s")
     saved = f" (match {match_id} in the database)" if store else ""
-    return _write_simulated(match, args, saved)
+    return _write_record(match, args, f": {deals}, totals {_totals(match)}{saved}")
 
 
 def _names(args: argparse.Namespace, players: int) -> list[str]:
@@ -150,15 +151,12 @@ def _names(args: argparse.Namespace, players: int) -> list[str]:
     return list(SIMULATED_NAMES[:players])
 
 
-def _write_simulated(game: Game, args: argparse.Namespace, saved: str = "") -> int:
-    """Write a simulated match's record to ``--out`` (and say so), else print it."""
+def _write_record(game: Game, args: argparse.Namespace, said: str = "") -> int:
+    """Write a match's record to ``--out`` in ``--format`` (and say so, with ``said``), else
+    print it."""
     if args.out:
         write_game_file(game, args.out, form=args.format)
-        deals = len(game.results)
-        print(
-            f"Wrote {args.out}: {deals} deal{'' if deals == 1 else 's'}, "
-            f"totals {_totals(game)}{saved}"
-        )
+        print(f"Wrote {args.out}{said}")
     else:
         sys.stdout.write(write_game(game, form=args.format))
     return 0
@@ -226,9 +224,7 @@ def _history(args: argparse.Namespace) -> int:
 def _find_match(args: argparse.Namespace) -> Game:
     """The match of a record file, else the stored match of that id (or the latest)."""
     given = args.match
-    if given is not None and not given.isdigit():
-        return read_game_file(given)
-    if given is not None and Path(given).is_file():
+    if given is not None and (not given.isdigit() or Path(given).is_file()):
         return read_game_file(given)
     with _open_store(args) as store:
         if given is None:
@@ -259,13 +255,7 @@ def _totals(game: Game) -> str:
 
 
 def _record_convert(args: argparse.Namespace) -> int:
-    match = read_game_file(args.file)
-    if args.out:
-        write_game_file(match, args.out, form=args.format)
-        print(f"Wrote {args.out}")
-    else:
-        sys.stdout.write(write_game(match, form=args.format))
-    return 0
+    return _write_record(read_game_file(args.file), args)
 
 
 def _replay(args: argparse.Namespace) -> int:

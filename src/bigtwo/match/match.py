@@ -154,14 +154,11 @@ _ResultT = TypeVar("_ResultT", bound=_Finished)
 
 
 class BaseMatch(Generic[_DealT, _ResultT]):
-    """What a match of either game is: ``deals`` deals under a rule set, played one after
-    another, with the seats' names and kinds, each finished deal's result, the running
-    ``totals`` and the seconds played per deal. :class:`Match` (the 52-card game) and
-    :class:`~bigtwo.match.revolution.RevolutionMatch` deal and score each deal their way.
-
-    ``kinds`` says who sits in each seat (``human`` or a computer level such as ``greedy``):
-    the match only carries it, so a saved game knows whom to seat again.
-    """
+    """A match of either game: ``deals`` deals under a rule set, one after another, with the
+    seats' ``names`` and ``kinds`` (``human`` or a computer level: carried so a saved game
+    knows whom to seat again), each finished deal's result, the running ``totals`` and the
+    seconds played per deal. :class:`Match` and
+    :class:`~bigtwo.match.revolution.RevolutionMatch` deal and score each deal their way."""
 
     deal: _DealT
 
@@ -192,9 +189,7 @@ class BaseMatch(Generic[_DealT, _ResultT]):
         self.players = count
         self.ruleset = rules
         self.first_ruleset = rules
-        self.seed: int | str = (
-            seed if seed is not None else random.SystemRandom().randrange(1 << 62)
-        )
+        self.seed: int | str = random.SystemRandom().randrange(1 << 62) if seed is None else seed
         self.deals = deals or rules.match.deals_per_game
         if self.deals < 1:
             raise IllegalAction("A game needs at least one deal")

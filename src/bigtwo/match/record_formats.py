@@ -57,9 +57,11 @@ def _revolution_data(game: RevolutionMatch) -> dict[str, Any]:
 @dataclass(frozen=True, slots=True)
 class RecordFormat:
     """One game's record: the header word naming it, the game it plays, its reader and its
-    writers (``data``: the record as JSON data). ``keeps_time``: whether the record holds the
-    time played (the 52-card game's ``seconds`` lines); else the store keeps it beside the
-    record. A writer is given a match of the format's game."""
+    writers (``data``: the record as JSON data; ``header_lines``, which the store keeps once,
+    and ``body_lines(game, from_deal)``, whose lines of a deal never change once written: the
+    deal in play only gains lines). ``keeps_time``: whether the record holds the time played
+    (the 52-card game's ``seconds`` lines, each written once the next deal has begun); else
+    the store keeps it beside the record. A writer is given a match of the format's game."""
 
     header: str
     game: str
@@ -145,18 +147,6 @@ def write_game_file(game: Game, path: str | Path, *, form: str = "text") -> Path
     """Write a match's record to ``path`` atomically (an old file there survives any
     failure)."""
     return write_atomic(path, write_game(game, form=form), what="the record")
-
-
-def game_header_lines(game: Game) -> list[str]:
-    """The header of a match's record (the store keeps it once)."""
-    return format_for(game).header_lines(game)
-
-
-def game_body_lines(game: Game, from_deal: int) -> list[str]:
-    """The record's lines of the deals from ``from_deal`` on (a deal's lines, once written,
-    never change: the deal in play only gains lines, and its result comes last; a 52-card
-    deal's time is written once the next deal has begun)."""
-    return format_for(game).body_lines(game, from_deal)
 
 
 def record_data(game: Game) -> dict[str, Any]:

@@ -253,7 +253,7 @@ class MatchStore:
     # -- matches -----------------------------------------------------------------------------------
     def new_match(self, match: StoredGame, *, seconds: float | None = None) -> int:
         """Store a match that has just begun (or any match) and return its id."""
-        header = "\n".join(record_formats.game_header_lines(match))
+        header = "\n".join(record_formats.format_for(match).header_lines(match))
         with self._write("store the new game") as db:
             now = self._stamp()
             cursor = db.execute(
@@ -330,11 +330,8 @@ class MatchStore:
                 (match_id, open_seq),
             )
         ]
-        lines = (
-            record_formats.game_body_lines(match, open_deal)
-            if match.deal_number >= open_deal
-            else []
-        )
+        body_lines = record_formats.format_for(match).body_lines
+        lines = body_lines(match, open_deal) if match.deal_number >= open_deal else []
         # The stored lines of the deal in play must be where this match's lines begin:
         # otherwise this is another game, and saving it would spoil the stored one.
         if lines[: len(stored)] != stored:
@@ -355,7 +352,7 @@ class MatchStore:
             (
                 self._stamp(),
                 json.dumps(match.names),
-                "\n".join(record_formats.game_header_lines(match)),
+                "\n".join(record_formats.format_for(match).header_lines(match)),
                 match.deal_number,
                 json.dumps(match.totals),
                 count + len(new),
