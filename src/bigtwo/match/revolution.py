@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from ..engine.deal import deal_hands
 from ..engine.errors import IllegalAction
@@ -85,6 +85,13 @@ class RevolutionMatch(BaseMatch[RevolutionDeal, RevolutionResult]):
             raise IllegalAction(f"{rules.name} does not play the revolution expansion")
         super().__init__(rules, names, players=players, seed=seed, deals=deals, kinds=kinds)
         self._start(hands, deck)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """A match a table's snapshot froze before this match was one of the family has no
+        kinds, first rules or clock: it thaws with them as a new match has them."""
+        new = {"first_ruleset": state["ruleset"], "kinds": [""] * len(state["names"])}
+        new |= {"deal_seconds": [0.0] * state["deal_number"], "_last_tick": None}
+        self.__dict__.update(new | state)
 
     def _start(self, hands: Sequence[int] | None, deck: Iterable[int] | None) -> RevolutionDeal:
         if hands is None:
