@@ -231,19 +231,6 @@ class ComputerSeat:
         problem = "passed at a lead" if play is None else f"chose an illegal play: {play}"
         return self._refuse(view, problem)
 
-    def checked_mask(self, view: TableView, cards: int | None) -> Play | None:
-        """:meth:`checked` for a choice that came back as a mask (from another process)."""
-        if cards is None:
-            return self.checked(view, None)
-        for play in view.legal:
-            if play.mask == cards:
-                return play
-        if self.strict:
-            raise BigTwoError(
-                f"{self.level} in seat {self.seat} chose cards that are no legal play"
-            )
-        return self.fallback(view)
-
     @overload
     @staticmethod
     def fallback(view: TableView) -> Play | None: ...
@@ -272,10 +259,12 @@ class _Plays:
 
     @staticmethod
     def arrived(seat: ComputerSeat, view: TableView, answer: Decision) -> Decision:
-        if answer is not None and not isinstance(answer, int):
-            play = seat._refuse(view, "answered with a choice of the expansion")
+        if answer is None:
+            play = seat.checked(view, None)
+        elif any(p.mask == answer for p in view.legal):
+            return answer
         else:
-            play = seat.checked_mask(view, answer)
+            play = seat._refuse(view, f"answered with no legal play: {answer}")
         return None if play is None else play.mask
 
     @staticmethod
