@@ -5,9 +5,9 @@ more phases than a 52-card deal: this match plays it, and what every match is (t
 results and totals, the clock, the deal numbers) it has of
 :class:`~bigtwo.match.match.BaseMatch`. Each hand is shuffled from the match seed
 (``"seed:n"``: first the normal deck is dealt, then the Revolution deck shuffled), so a seed
-and the actions replay a match exactly.
-Every action goes through the deal's own checks; once a hand is over it is scored by
-:func:`~bigtwo.match.scoring.score_revolution_hand`. No I/O: the caller counts the time.
+and the actions replay a match exactly. Every action goes through the deal's own checks; once
+a hand is over it is scored by :func:`~bigtwo.match.scoring.score_revolution_hand`. No I/O:
+the caller counts the time.
 
 >>> match = RevolutionMatch(RuleSet.preset("revolution"), seed=7, deals=1)
 >>> match.deal.players, match.deal.deck_left, len(match.deal.gathering)
