@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from bigtwo.cli import main
-from bigtwo.match.record import read_file, read_json
+from bigtwo.match.record import read_json
+from bigtwo.match.record_formats import read_game_file as read_file
 from bigtwo.store.matches import MatchStore
 
 

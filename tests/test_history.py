@@ -11,12 +11,12 @@ import pytest
 
 from bigtwo.autoplay import play_out
 from bigtwo.bots import make_bot
+from bigtwo.cli import main
 from bigtwo.engine import card_symbols, parse_cards
-from bigtwo.match import ExportError, Match
+from bigtwo.match import Match
 from bigtwo.match.history import (
     REAL_MONEY,
     deal_history,
-    export_history,
     match_history,
     position_text,
     positions,
@@ -24,7 +24,7 @@ from bigtwo.match.history import (
     score_sheet,
     score_table,
 )
-from bigtwo.match.record import write_json
+from bigtwo.match.record import write_json, write_text
 from bigtwo.match.settings import RuleSet
 
 NAMES = ["Adam", "Bill", "Carl", "Dean"]
@@ -146,15 +146,17 @@ def test_the_history_of_a_whole_match_agrees_with_its_record(tmp_path: Path) -> 
     assert history.endswith(table)
     assert table.splitlines()[-1].split()[1:] == [f"{t:+d}" if t else "0" for t in data["totals"]]
     assert all(sum(d["points"]) == 0 for d in data["deals"])
-    path = export_history(match, tmp_path / "history.txt")
-    assert path.read_text(encoding="utf-8") == history
 
 
-def test_export_to_an_unwritable_path_fails_clearly(tmp_path: Path) -> None:
+def test_export_to_an_unwritable_path_fails_clearly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "game.txt"
+    record.write_text(write_text(doubled_deal()), encoding="utf-8")
     blocker = tmp_path / "file"
     blocker.write_text("x", encoding="utf-8")
-    with pytest.raises(ExportError, match=r"Cannot write the history to .*file/h\.txt"):
-        export_history(doubled_deal(), blocker / "h.txt")
+    assert main(["history", str(record), "--export", str(blocker / "h.txt")]) != 0
+    assert re.search(r"Cannot write the history to .*file/h\.txt", capsys.readouterr().err)
     assert blocker.read_text(encoding="utf-8") == "x"
 
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bigtwo.match.record import read_file
+from bigtwo.match.record_formats import read_game_file as read_file
 
 
 def bigtwo(*args: str) -> subprocess.CompletedProcess[str]:

@@ -18,15 +18,13 @@ from bigtwo.engine import Action, BigTwoError
 from bigtwo.match import ExportError, Match, RecordError
 from bigtwo.match.record import (
     body_lines,
-    read_file,
     read_json,
-    read_record,
     read_text,
     to_data,
-    write_file,
     write_json,
     write_text,
 )
+from bigtwo.match.record_formats import read_game, read_game_file, write_game_file
 from bigtwo.match.settings import RuleSet
 
 PALM = RuleSet.preset("palm")
@@ -97,7 +95,7 @@ def test_json_record_replays_exactly_and_has_the_documented_keys() -> None:
     again = read_json(write_json(match))
     assert snapshot(again) == snapshot(match)
     assert write_text(again) == write_text(match)
-    assert snapshot(read_record(write_json(match))) == snapshot(match)
+    assert snapshot(read_game(write_json(match))) == snapshot(match)
     assert to_data(again) == to_data(match)
 
 
@@ -357,14 +355,14 @@ def test_invalid_json_gives_its_line() -> None:
 def test_files_round_trip_and_errors_name_the_file(tmp_path: Path) -> None:
     match = read_text(SMALL)
     for fmt in ("text", "json"):
-        path = write_file(match, tmp_path / f"game.{fmt}", format=fmt)
-        assert snapshot(read_file(path)) == snapshot(match)
+        path = write_game_file(match, tmp_path / f"game.{fmt}", form=fmt)
+        assert snapshot(read_game_file(path)) == snapshot(match)
     bad = tmp_path / "bad.txt"
     bad.write_text(broken("play 2 5d", "play 2 5x"), encoding="utf-8")
     with pytest.raises(RecordError, match=r"bad\.txt: line 17: '5x' is not a card"):
-        read_file(bad)
+        read_game_file(bad)
     with pytest.raises(RecordError, match="cannot read the record"):
-        read_file(tmp_path / "missing.txt")
+        read_game_file(tmp_path / "missing.txt")
 
 
 def test_an_unwritable_export_path_fails_clearly_and_an_old_file_survives(
@@ -374,11 +372,11 @@ def test_an_unwritable_export_path_fails_clearly_and_an_old_file_survives(
     blocker = tmp_path / "a-file"
     blocker.write_text("keep me", encoding="utf-8")
     with pytest.raises(ExportError, match="Cannot write the record to .*a-file/game.txt"):
-        write_file(match, blocker / "game.txt")
+        write_game_file(match, blocker / "game.txt")
     with pytest.raises(ExportError, match="Cannot write the record"):
-        write_file(match, tmp_path)  # a folder
+        write_game_file(match, tmp_path)  # a folder
     with pytest.raises(ExportError, match="Unknown record format"):
-        write_file(match, tmp_path / "x", format="xml")
+        write_game_file(match, tmp_path / "x", form="xml")
     old = tmp_path / "old.txt"
     old.write_text("the old record", encoding="utf-8")
 
@@ -387,6 +385,6 @@ def test_an_unwritable_export_path_fails_clearly_and_an_old_file_survives(
 
     monkeypatch.setattr(os, "replace", refuse)
     with pytest.raises(ExportError, match="No space left on device"):
-        write_file(match, old)
+        write_game_file(match, old)
     assert old.read_text(encoding="utf-8") == "the old record"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "old.txt"]  # no temp left

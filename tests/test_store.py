@@ -16,7 +16,8 @@ from bigtwo.bots import Bot, make_bot
 from bigtwo.engine import Action, BigTwoError
 from bigtwo.match import Match, RecordError, StoreCorrupt, StoreError, StoreLocked
 from bigtwo.match.history import match_history, score_sheet, score_table
-from bigtwo.match.record import read_file, write_file, write_text
+from bigtwo.match.record import write_text
+from bigtwo.match.record_formats import read_game_file, write_game_file
 from bigtwo.match.settings import RuleSet
 from bigtwo.store.matches import MIGRATIONS, SCHEMA_VERSION, MatchStore, default_path
 
@@ -65,8 +66,8 @@ def test_ten_deal_palm_match_saved_reloaded_exported_and_replayed_is_identical(
         assert again.unfinished() == []
         [info] = again.matches()
         assert info.finished and info.totals == tuple(match.totals) and info.deal_number == 10
-    exported = write_file(loaded, tmp_path / "game.txt")
-    replayed = read_file(exported)
+    exported = write_game_file(loaded, tmp_path / "game.txt")
+    replayed = read_game_file(exported)
 
     assert snapshot(loaded) == snapshot(match) == snapshot(replayed)
     assert write_text(replayed) == write_text(match)

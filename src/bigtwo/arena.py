@@ -44,6 +44,7 @@ from .engine.deal import deal_hands
 from .engine.errors import BigTwoError
 from .engine.revolution import End, Move, RevolutionDeal, shuffled_deck
 from .engine.revolution_cards import NORMAL_CARDS
+from .engine.rules import BIGTWO, REVOLUTION
 from .match import Match
 from .match.scoring import score_revolution_hand
 from .match.settings import RuleSet
@@ -92,8 +93,8 @@ class BoardTask:
     duplicate: bool
 
 
-_BOTS: dict[tuple[str, ...], list[Bot]] = {}
-_REVOLUTION_BOTS: dict[tuple[str, ...], list[RevolutionBot]] = {}
+# The players of each lineup a process has played, by game: made once, reused every board.
+_PLAYERS: dict[tuple[str, tuple[str, ...]], list[Any]] = {}
 
 
 def lineup_bots(lineup: Sequence[str]) -> list[Bot]:
@@ -190,32 +191,61 @@ def board_cards(task: BoardTask) -> tuple[list[Mask], tuple[int, ...] | None]:
     revolution rules the Revolution deck's order (None otherwise), shuffled after them."""
     rng = random.Random(f"{task.seed}:{task.board}")
     hands = deal_hands(task.rules.rules, len(task.lineup), rng)
-    deck = shuffled_deck(rng) if task.rules.rules.revolution is not None else None
-    return hands, deck
+    return hands, _GAMES[task.rules.rules.game].deck(rng)
 
 
 def run_board(task: BoardTask) -> list[BoardDeal]:
     """Every deal of one board, results indexed by lineup entry (= seat)."""
     n = len(task.lineup)
     hands, deck = board_cards(task)
+    game = _GAMES[task.rules.rules.game]
+    players = _PLAYERS.get((task.rules.rules.game, task.lineup))
+    if players is None:
+        players = _PLAYERS[task.rules.rules.game, task.lineup] = game.players(task.lineup)
     rotations = range(n) if task.duplicate else range(1)
     out = []
     for r in rotations:
         rotated = [hands[(seat + r) % n] for seat in range(n)]
-        key = f"{task.seed}:{task.board}:{r}"
-        if deck is None:
-            bots = _BOTS.get(task.lineup)
-            if bots is None:
-                bots = _BOTS[task.lineup] = lineup_bots(task.lineup)
-            out.append(play_deal(task.rules, bots, rotated, key))
-        else:
-            players = _REVOLUTION_BOTS.get(task.lineup)
-            if players is None:
-                players = _REVOLUTION_BOTS[task.lineup] = [
-                    make_bot(name, "revolution") for name in task.lineup
-                ]
-            out.append(play_revolution_deal(task.rules, players, rotated, deck, key))
+        out.append(game.play(task.rules, players, rotated, deck, f"{task.seed}:{task.board}:{r}"))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class _ArenaGame:
+    """What the arena does its own way for each game, chosen once by ``rules.game``: the
+    ``players`` of a lineup, the ``deck`` shuffled after the normal hands (the Revolution
+    deck's order, or None), one deal played (rules, players, hands, deck, key), and the
+    ``figures`` a run's results add."""
+
+    players: Callable[[Sequence[str]], list[Any]]
+    deck: Callable[[random.Random], tuple[int, ...] | None]
+    play: Callable[[RuleSet, Any, list[Mask], Any, str], BoardDeal]
+    figures: Callable[[ArenaResult], dict[str, Any]]
+
+
+def _revolution_figures(result: ArenaResult) -> dict[str, Any]:
+    deals = max(1, result.deals)
+    return {
+        "functions_per_deal": round(result.functions / deals, 3),
+        "ended_by_exhaustion": round(result.exhausted / deals, 4),
+    }
+
+
+# Each game's way, by the name ``rules.game`` gives (the plays are looked up when called).
+_GAMES = {
+    BIGTWO: _ArenaGame(
+        players=lineup_bots,
+        deck=lambda _rng: None,
+        play=lambda rules, bots, hands, _deck, key: play_deal(rules, bots, hands, key),
+        figures=lambda _result: {},
+    ),
+    REVOLUTION: _ArenaGame(
+        players=lambda lineup: [make_bot(name, REVOLUTION) for name in lineup],
+        deck=shuffled_deck,
+        play=lambda *deal: play_revolution_deal(*deal),
+        figures=_revolution_figures,
+    ),
+}
 
 
 # -- statistics -------------------------------------------------------------------------------
@@ -281,7 +311,7 @@ class ArenaResult:
     seed: int
     seconds: float
     stats: list[BotStats]
-    revolution: bool = False
+    game: str = BIGTWO
     functions: int = 0  # functions activated over every deal (revolution)
     exhausted: int = 0  # deals ended by exhaustion (revolution)
     played: dict[int, list[BoardDeal]] = field(default_factory=dict)  # by board number
@@ -294,7 +324,7 @@ class ArenaResult:
         """``deals`` counts every deal played (boards × seats in duplicate mode); under
         revolution rules ``functions_per_deal`` (all seats together) and
         ``ended_by_exhaustion`` (a share of the deals) come too."""
-        out: dict[str, Any] = {
+        return {
             "rules": self.rules,
             "deals": self.deals,
             "boards": self.boards,
@@ -302,12 +332,8 @@ class ArenaResult:
             "seed": self.seed,
             "seconds": round(self.seconds, 2),
             "bots": [s.summary() for s in self.stats],
+            **_GAMES[self.game].figures(self),
         }
-        if self.revolution:
-            deals = max(1, self.deals)
-            out["functions_per_deal"] = round(self.functions / deals, 3)
-            out["ended_by_exhaustion"] = round(self.exhausted / deals, 4)
-        return out
 
 
 def _add_board(stats: list[BotStats], records: list[BoardDeal]) -> None:
@@ -467,12 +493,8 @@ def run_arena(
     if len(lineup) not in rules.rules.players:
         allowed = ", ".join(str(p) for p in rules.rules.players)
         raise BigTwoError(f"{rules.name} is played by {allowed} players, not {len(lineup)}")
-    revolution = rules.rules.revolution is not None
     for name in lineup:  # an unknown name fails here, with the list of known ones
-        if revolution:
-            make_bot(name, "revolution")
-        else:
-            make_bot(name)
+        make_bot(name, rules.rules.game)
     if deals < 1:
         raise BigTwoError("An arena needs at least one deal")
     boards = -(-deals // len(lineup)) if duplicate else deals
@@ -502,7 +524,7 @@ def run_arena(
             seed=seed,
             seconds=time.perf_counter() - start,
             stats=stats,
-            revolution=revolution,
+            game=rules.rules.game,
             functions=functions,
             exhausted=exhausted,
             played=played,

@@ -27,6 +27,11 @@ _MODULES = {
     BIGTWO: ("classic", "strong", "expert", "ppo2018", "learned", "guided"),
     REVOLUTION: ("revolution", "revolution_expert"),
 }
+# What an unknown level is told, by game ({name}, and {known}: the game's levels).
+_UNKNOWN = {
+    BIGTWO: "Unknown computer player '{name}' (known: {known})",
+    REVOLUTION: "No computer player '{name}' plays revolution yet (levels: {known})",
+}
 
 
 def register_bot(name: str, factory: Callable[[], Any], *, game: str = BIGTWO) -> None:
@@ -52,9 +57,7 @@ def make_bot(name: str, game: str = BIGTWO) -> Bot | RevolutionBot:
     factory = _FACTORIES[game].get(name)
     if factory is None:
         known = ", ".join(sorted(_FACTORIES[game]))
-        if game == REVOLUTION:
-            raise BigTwoError(f"No computer player '{name}' plays revolution yet (levels: {known})")
-        raise BigTwoError(f"Unknown computer player '{name}' (known: {known})")
+        raise BigTwoError(_UNKNOWN[game].format(name=name, known=known))
     made: Bot | RevolutionBot = factory()
     return made
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from typing import TYPE_CHECKING, TypeAlias, overload
+from typing import TYPE_CHECKING, Any, TypeAlias, overload
 
 from ..engine.cards import Mask
 from ..engine.errors import BigTwoError
@@ -185,11 +185,8 @@ class ComputerSeat:
             choice = self.fallback(view)
         finally:
             self.last_ms = (time.perf_counter() - started) * 1000.0
-        if isinstance(view, RevolutionView):
-            assert isinstance(choice, RevolutionChoice)
-            return self.checked_choice(view, choice)
-        assert not isinstance(choice, RevolutionChoice)
-        return self.checked(view, choice)
+        checked: Play | RevolutionChoice | None = _answers(view).checked(self, view, choice)
+        return checked
 
     def decide(
         self,
@@ -198,22 +195,13 @@ class ComputerSeat:
         deal: Deal | None = None,
     ) -> Decision:
         """:meth:`choose`, answered in the form that travels between processes."""
-        choice = self.choose(view, rng=rng, deal=deal)
-        if choice is None or isinstance(choice, RevolutionChoice):
-            return choice
-        return choice.mask
+        decision: Decision = _answers(view).travelling(self.choose(view, rng=rng, deal=deal))
+        return decision
 
     def checked_answer(self, view: TableView | RevolutionView, answer: Decision) -> Decision:
         """An answer that came back from elsewhere, checked as :meth:`choose` checks its own."""
-        if isinstance(view, RevolutionView):
-            if not isinstance(answer, RevolutionChoice):
-                return self._refuse(view, "answered with no choice of the expansion")
-            return self.checked_choice(view, answer)
-        if isinstance(answer, RevolutionChoice):
-            play = self._refuse(view, "answered with a choice of the expansion")
-        else:
-            play = self.checked_mask(view, answer)
-        return None if play is None else play.mask
+        decision: Decision = _answers(view).arrived(self, view, answer)
+        return decision
 
     def checked_choice(self, view: RevolutionView, choice: RevolutionChoice) -> RevolutionChoice:
         """``choice`` if the view offers it; else the :meth:`fallback` (strict: an error)."""
@@ -243,19 +231,6 @@ class ComputerSeat:
         problem = "passed at a lead" if play is None else f"chose an illegal play: {play}"
         return self._refuse(view, problem)
 
-    def checked_mask(self, view: TableView, cards: int | None) -> Play | None:
-        """:meth:`checked` for a choice that came back as a mask (from another process)."""
-        if cards is None:
-            return self.checked(view, None)
-        for play in view.legal:
-            if play.mask == cards:
-                return play
-        if self.strict:
-            raise BigTwoError(
-                f"{self.level} in seat {self.seat} chose cards that are no legal play"
-            )
-        return self.fallback(view)
-
     @overload
     @staticmethod
     def fallback(view: TableView) -> Play | None: ...
@@ -268,10 +243,61 @@ class ComputerSeat:
         or a pass when it has no reply (as ``greedy`` plays). Under the expansion: decline a
         counter window, stop drawing, or pass, where the view offers it; else its first
         (cheapest) play."""
-        if isinstance(view, RevolutionView):
-            for move in (Move.DECLINE, Move.STOP, Move.PASS, Move.PLAY):
-                for choice in view.choices:
-                    if choice.move is move:
-                        return choice
-            return view.choices[0]
+        fallback: Play | RevolutionChoice | None = _answers(view).fallback(view)
+        return fallback
+
+
+class _Plays:
+    """How a seat of the 52-card game answers: a play, or None for a pass, which travels
+    between processes as the play's mask."""
+
+    checked = ComputerSeat.checked
+
+    @staticmethod
+    def travelling(choice: Play | None) -> Decision:
+        return None if choice is None else choice.mask
+
+    @staticmethod
+    def arrived(seat: ComputerSeat, view: TableView, answer: Decision) -> Decision:
+        if answer is None:
+            play = seat.checked(view, None)
+        elif any(p.mask == answer for p in view.legal):
+            return answer
+        else:
+            play = seat._refuse(view, f"answered with no legal play: {answer}")
+        return None if play is None else play.mask
+
+    @staticmethod
+    def fallback(view: TableView) -> Play | None:
         return view.legal[0] if view.legal else None
+
+
+class _Choices:
+    """How a seat of Big 2 RevolutioN answers: one of the view's ``choices``, travelling as
+    it is."""
+
+    checked = ComputerSeat.checked_choice
+
+    @staticmethod
+    def travelling(choice: RevolutionChoice) -> Decision:
+        return choice
+
+    @staticmethod
+    def arrived(seat: ComputerSeat, view: RevolutionView, answer: Decision) -> Decision:
+        if answer is None or isinstance(answer, int):
+            return seat._refuse(view, "answered with no choice of the expansion")
+        return seat.checked_choice(view, answer)
+
+    @staticmethod
+    def fallback(view: RevolutionView) -> RevolutionChoice:
+        for move in (Move.DECLINE, Move.STOP, Move.PASS, Move.PLAY):
+            for choice in view.choices:
+                if choice.move is move:
+                    return choice
+        return view.choices[0]
+
+
+def _answers(view: TableView | RevolutionView) -> Any:
+    """How the seat answers in the game of ``view``: the one place that tells the games
+    apart, by the view each game gives a seat."""
+    return _Choices if isinstance(view, RevolutionView) else _Plays

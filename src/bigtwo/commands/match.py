@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..autoplay import play_out
 from ..engine.errors import BigTwoError
+from ..engine.rules import BIGTWO, REVOLUTION
 from ..match import revolution_history
+from ..match.files import write_atomic
 from ..match.history import (
-    export_history,
     match_history,
     position_text,
     positions,
@@ -26,7 +29,7 @@ from ..match.history import (
 )
 from ..match.match import Match
 from ..match.record_formats import FORMS, Game, read_game_file, write_game, write_game_file
-from ..match.revolution import RevolutionMatch
+from ..match.revolution import RevolutionMatch, play_revolution_match
 from ..match.settings import RuleSet
 from ..store.matches import MatchStore
 
@@ -114,48 +117,31 @@ def _simulate(args: argparse.Namespace) -> int:
     from ..bots import make_bot
 
     rules = _load_rules(args.rules)
+    game = _GAMES[rules.rules.game]
     levels = [s.strip() for s in args.seats.split(",") if s.strip()]
-    for level in levels:  # an unknown level is named before the seats are counted
-        make_bot(level, rules.rules.game)
+    bots = [make_bot(level, rules.rules.game) for level in levels]  # an unknown level first
     if not 2 <= len(levels) <= 4:
         raise BigTwoError(f"--seats needs 2 to 4 computer players, not {len(levels)}")
-    if rules.rules.revolution is not None:
-        return _simulate_revolution(args, rules, levels)
-    bots = [make_bot(level) for level in levels]
+    if not game.stored and (args.format != "text" or args.save):
+        raise BigTwoError("Revolution matches are written as text records only, not stored")
     names = _names(args, len(levels))
     if args.deals is not None and args.deals < 1:
         raise BigTwoError("--deals must be at least 1")
     seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
-    match = Match(rules, names, players=len(levels), seed=seed, deals=args.deals, kinds=levels)
+    match = game.start(rules, names, players=len(levels), seed=seed, deals=args.deals, kinds=levels)
     store = _open_store(args) if args.save else None
     try:
         match_id = store.new_match(match) if store else None
         after = (lambda _actions: store.save(match_id, match)) if store and match_id else None
-        play_out(match, bots, after=after)
+        game.play_out(match, bots, seed, after)
         if store and match_id is not None:
             store.finish(match_id, match)
     finally:
         if store:
             store.close()
+    deals = f"{len(match.results)} deal" + ("" if len(match.results) == 1 else "s")
     saved = f" (match {match_id} in the database)" if store else ""
-    return _write_simulated(match, args, saved)
-
-
-def _simulate_revolution(args: argparse.Namespace, rules: RuleSet, levels: list[str]) -> int:
-    """A Big 2 RevolutioN match between computer players: its own record (text only)."""
-    from ..bots import make_bot
-    from ..match.revolution import play_revolution_match
-
-    if args.format != "text" or args.save:
-        raise BigTwoError("Revolution matches are written as text records only, not stored")
-    bots = [make_bot(level, "revolution") for level in levels]
-    names = _names(args, len(levels))
-    if args.deals is not None and args.deals < 1:
-        raise BigTwoError("--deals must be at least 1")
-    seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
-    match = RevolutionMatch(rules, names, players=len(levels), seed=seed, deals=args.deals)
-    play_revolution_match(match, bots, seed)
-    return _write_simulated(match, args)
+    return _write_record(match, args, f": {deals}, totals {_totals(match)}{saved}")
 
 
 def _names(args: argparse.Namespace, players: int) -> list[str]:
@@ -165,15 +151,12 @@ def _names(args: argparse.Namespace, players: int) -> list[str]:
     return list(SIMULATED_NAMES[:players])
 
 
-def _write_simulated(game: Game, args: argparse.Namespace, saved: str = "") -> int:
-    """Write a simulated match's record to ``--out`` (and say so), else print it."""
+def _write_record(game: Game, args: argparse.Namespace, said: str = "") -> int:
+    """Write a match's record to ``--out`` in ``--format`` (and say so, with ``said``), else
+    print it."""
     if args.out:
         write_game_file(game, args.out, form=args.format)
-        deals = len(game.results)
-        print(
-            f"Wrote {args.out}: {deals} deal{'' if deals == 1 else 's'}, "
-            f"totals {_totals(game)}{saved}"
-        )
+        print(f"Wrote {args.out}{said}")
     else:
         sys.stdout.write(write_game(game, form=args.format))
     return 0
@@ -228,33 +211,20 @@ def _duration(seconds: float) -> str:
 
 def _history(args: argparse.Namespace) -> int:
     match = _find_match(args)
-    if isinstance(match, RevolutionMatch):
-        revolution = match
-        lines = [f"{revolution.ruleset.name}: {', '.join(revolution.names)}"]
-        for result in revolution.results:
-            lines += revolution_history.history_lines(result, revolution.names)
-        text = "\n".join(lines) + "\n"
-        if args.export:
-            Path(args.export).write_text(text, encoding="utf-8")
-            print(f"Exported the history of {len(revolution.results)} deals to {args.export}")
-        else:
-            sys.stdout.write(text)
-        return 0
+    text = _game_of(match).history(match)
     if args.export:
-        path = export_history(match, args.export)
+        path = write_atomic(args.export, text, what="the history")
         deals = f"{match.deal_number} deal" + ("s" if match.deal_number != 1 else "")
         print(f"Exported the history of {deals} to {path}")
     else:
-        sys.stdout.write(match_history(match))
+        sys.stdout.write(text)
     return 0
 
 
 def _find_match(args: argparse.Namespace) -> Game:
     """The match of a record file, else the stored match of that id (or the latest)."""
     given = args.match
-    if given is not None and not given.isdigit():
-        return read_game_file(given)
-    if given is not None and Path(given).is_file():
+    if given is not None and (not given.isdigit() or Path(given).is_file()):
         return read_game_file(given)
     with _open_store(args) as store:
         if given is None:
@@ -268,25 +238,14 @@ def _find_match(args: argparse.Namespace) -> Game:
 # -- records --------------------------------------------------------------------------------------
 def _record_check(args: argparse.Namespace) -> int:
     match = read_game_file(args.file)
-    if isinstance(match, RevolutionMatch):
-        revolution = match
-        actions = sum(len(r.actions) for r in revolution.results)
-        if len(revolution.results) < revolution.deal_number:
-            actions += len(revolution.deal.actions)
-        ends = ", ".join(r.end.value for r in revolution.results) or "none yet"
-        state = "finished" if revolution.over else f"in play at deal {revolution.deal_number}"
-        print(
-            f"{args.file}: a sound record. {revolution.ruleset.name}, {revolution.players} "
-            f"seats, {revolution.deal_number} of {revolution.deals} deals ({state}; ends: "
-            f"{ends}), {actions} actions; totals {_totals(revolution)}"
-        )
-        return 0
-    actions = sum(len(r.actions) for r in match.deal_records())
+    game = _game_of(match)
     state = "finished" if match.over else f"in play at deal {match.deal_number}"
+    actions = sum(len(r.actions) for r in match.results)
+    actions += len(match.deal.actions) if match.in_play else 0
     print(
         f"{args.file}: a sound record. {match.first_ruleset.name}, {match.players} seats, "
-        f"{match.deal_number} of {match.deals} deals ({state}), {actions} actions; "
-        f"totals {_totals(match)}"
+        f"{match.deal_number} of {match.deals} deals ({state}{game.ends(match)}), "
+        f"{actions} actions; totals {_totals(match)}"
     )
     return 0
 
@@ -296,33 +255,19 @@ def _totals(game: Game) -> str:
 
 
 def _record_convert(args: argparse.Namespace) -> int:
-    match = read_game_file(args.file)
-    if args.out:
-        write_game_file(match, args.out, form=args.format)
-        print(f"Wrote {args.out}")
-    else:
-        sys.stdout.write(write_game(match, form=args.format))
-    return 0
+    return _write_record(read_game_file(args.file), args)
 
 
 def _replay(args: argparse.Namespace) -> int:
     match = read_game_file(args.file)
-    if isinstance(match, RevolutionMatch):
-        shown = revolution_history.revolution_positions(match)
-        if args.at is not None:
-            if not 0 <= args.at < len(shown):
-                raise BigTwoError(f"--at must be 0 to {len(shown) - 1}")
-            sys.stdout.write(shown[args.at])
-        else:
-            sys.stdout.write("\n".join(shown))
-        return 0
-    steps = positions(match)
-    if args.at is not None:
-        if not 0 <= args.at < len(steps):
-            raise BigTwoError(f"--at must be 0 to {len(steps) - 1}")
-        sys.stdout.write(position_text(match, steps[args.at]))
-        return 0
-    return step_through(match, sys.stdin, sys.stdout)
+    game = _game_of(match)
+    if args.at is None:
+        return game.step_through(match)
+    shown = game.positions(match)
+    if not 0 <= args.at < len(shown):
+        raise BigTwoError(f"--at must be 0 to {len(shown) - 1}")
+    sys.stdout.write(shown[args.at])
+    return 0
 
 
 REPLAY_HELP = (
@@ -367,3 +312,55 @@ def step_through(match: Match, keys: TextIO, out: TextIO) -> int:
                 out.write(f"No step {target}: steps are 0 to {len(steps) - 1}\n")
         else:
             out.write(f"Unknown command {command!r}\n")
+
+
+# -- the games ------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _GameCommands:
+    """What these commands do their own way for each game, chosen once by ``rules.game``:
+    start and play out a simulated match (``stored``: whether the database keeps it and it
+    has a JSON form), tell its history (``ends``: how its deals ended, for ``record
+    check``), and give its positions (``step_through`` walks them)."""
+
+    start: Callable[..., Game]
+    play_out: Callable[[Any, list[Any], int | str, Callable[[Any], object] | None], object]
+    stored: bool
+    history: Callable[[Any], str]
+    ends: Callable[[Any], str]
+    positions: Callable[[Any], list[str]]
+    step_through: Callable[[Any], int]
+
+
+def _revolution_ends(match: RevolutionMatch) -> str:
+    return "; ends: " + (", ".join(r.end.value for r in match.results) or "none yet")
+
+
+def _all_positions(match: RevolutionMatch) -> int:
+    sys.stdout.write("\n".join(revolution_history.revolution_positions(match)))
+    return 0
+
+
+_GAMES = {
+    BIGTWO: _GameCommands(
+        start=Match,
+        play_out=lambda match, bots, _seed, after: play_out(match, bots, after=after),
+        stored=True,
+        history=match_history,
+        ends=lambda _match: "",
+        positions=lambda match: [position_text(match, p) for p in positions(match)],
+        step_through=lambda match: step_through(match, sys.stdin, sys.stdout),
+    ),
+    REVOLUTION: _GameCommands(
+        start=RevolutionMatch,
+        play_out=lambda match, bots, seed, _after: play_revolution_match(match, bots, seed),
+        stored=False,
+        history=revolution_history.revolution_match_history,
+        ends=_revolution_ends,
+        positions=revolution_history.revolution_positions,
+        step_through=_all_positions,
+    ),
+}
+
+
+def _game_of(match: Game) -> _GameCommands:
+    return _GAMES[match.ruleset.rules.game]

@@ -6,19 +6,18 @@ once the others have passed, the winner, and each player's cards left and points
 sheet is the Palm score form: cards left ("DOUBLE!" where the penalty doubled, "*WIN!*" for
 the winner), points and running totals, and "I will not play with real money" when every
 total is zero. Both are plain text that any front end can show; this module reads a
-:class:`~bigtwo.match.match.Match` and writes nothing except through :func:`export_history`.
+:class:`~bigtwo.match.match.Match` and writes nothing (``bigtwo history --export`` writes
+it to a file).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..engine.cards import Mask, card_symbols
 from ..engine.plays import Play
 from ..engine.views import Action
-from .files import write_atomic
 from .match import DealRecord, Match
 
 REAL_MONEY = "I will not play with real money"
@@ -56,11 +55,6 @@ def match_history(match: Match, *, shown: Collection[int] = ()) -> str:
     parts = ["\n".join(_deal_lines(match, r, shown)) for r in match.deal_records()]
     parts.append(score_table(match).rstrip("\n"))
     return "\n\n".join(parts) + "\n"
-
-
-def export_history(match: Match, path: str | Path) -> Path:
-    """Write :func:`match_history` to a file (atomically; raises ExportError)."""
-    return write_atomic(path, match_history(match), what="the history")
 
 
 def _find(records: list[DealRecord], number: int) -> DealRecord:

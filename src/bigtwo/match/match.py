@@ -21,7 +21,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Generic, NamedTuple, Protocol, TypeVar
 
 from ..engine.cards import Cards, CardSet, Mask, to_mask
 from ..engine.deal import Deal, deal_hands
@@ -133,8 +133,148 @@ class Applied(NamedTuple):
     state: PublicState
 
 
-class Match:
-    """Deals played one after another, ``deals`` of them (the preset's game length).
+class _Dealing(Protocol):
+    """What a match asks of its deal, in either game."""
+
+    @property
+    def over(self) -> bool: ...
+
+
+class _Finished(Protocol):
+    """What a match asks of a finished deal's result, in either game."""
+
+    @property
+    def winner(self) -> int: ...
+    @property
+    def points(self) -> tuple[int, ...]: ...
+
+
+_DealT = TypeVar("_DealT", bound=_Dealing)
+_ResultT = TypeVar("_ResultT", bound=_Finished)
+
+
+class BaseMatch(Generic[_DealT, _ResultT]):
+    """A match of either game: ``deals`` deals under a rule set, one after another, with the
+    seats' ``names`` and ``kinds`` (``human`` or a computer level: carried so a saved game
+    knows whom to seat again), each finished deal's result, the running ``totals`` and the
+    seconds played per deal. :class:`Match` and
+    :class:`~bigtwo.match.revolution.RevolutionMatch` deal and score each deal their way."""
+
+    deal: _DealT
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        names: Sequence[str] | None,
+        *,
+        players: int | None,
+        seed: int | str | None,
+        deals: int | None,
+        kinds: Sequence[str] | None,
+    ) -> None:
+        if not isinstance(rules, RuleSet):
+            # The engine's Rules lack the scoring and the game length a match needs.
+            raise TypeError("A match is played under a RuleSet, such as RuleSet.preset('palm')")
+        play = rules.rules
+        count = players or (len(names) if names else play.default_players)
+        if count not in play.players:
+            allowed = ", ".join(str(p) for p in play.players)
+            raise IllegalAction(f"{rules.name} is played by {allowed} players, not {count}")
+        self.names = [_check_name(n) for n in names] if names else list(DEFAULT_NAMES[:count])
+        if len(self.names) != count:
+            raise IllegalAction(f"{count} players need {count} names, not {len(self.names)}")
+        self.kinds = [_check_kind(k) for k in kinds] if kinds else [""] * count
+        if len(self.kinds) != count:
+            raise IllegalAction(f"{count} players need {count} kinds, not {len(self.kinds)}")
+        self.players = count
+        self.ruleset = rules
+        self.first_ruleset = rules
+        self.seed: int | str = random.SystemRandom().randrange(1 << 62) if seed is None else seed
+        self.deals = deals or rules.match.deals_per_game
+        if self.deals < 1:
+            raise IllegalAction("A game needs at least one deal")
+        self.results: list[_ResultT] = []
+        self.totals = [0] * count
+        self.deal_number = 0
+        self.deal_seconds: list[float] = []
+        self._last_tick: float | None = None
+
+    # -- deals ----------------------------------------------------------------------------------
+    def _shuffle(self) -> random.Random:
+        """The generator that deals the next deal: from the match seed and its number."""
+        return random.Random(f"{self.seed}:{self.deal_number + 1}")
+
+    def _check_hands(self, hands: Sequence[object]) -> None:
+        if len(hands) != self.players:
+            raise IllegalAction(f"{self.players} players need {self.players} hands")
+
+    def _begin(self, deal: _DealT) -> None:
+        """``deal`` is the next deal, now in play."""
+        self.deal_number += 1
+        self.deal_seconds.append(0.0)
+        self.deal = deal
+
+    def _check_next(self) -> None:
+        """Refuse a next deal while this one is in play or once the game is over."""
+        if not self.deal.over:
+            raise IllegalAction("The deal is not over yet")
+        if self.over:
+            raise IllegalAction("The game is over")
+
+    def _scored(self, result: _ResultT) -> None:
+        """Keep a finished deal's result and add its points to the totals."""
+        self.results.append(result)
+        for seat, points in enumerate(result.points):
+            self.totals[seat] += points
+
+    @property
+    def in_play(self) -> bool:
+        """Whether the deal in play is not over yet (its result is still to come)."""
+        return len(self.results) < self.deal_number
+
+    @property
+    def over(self) -> bool:
+        """Every deal of the game has been played."""
+        return self.deal.over and self.deal_number >= self.deals
+
+    # -- time -----------------------------------------------------------------------------------
+    def add_seconds(self, seconds: float) -> None:
+        """Count ``seconds`` of play towards the current deal (until the next one starts)."""
+        if seconds < 0:
+            raise IllegalAction("Elapsed time cannot be negative")
+        self.deal_seconds[-1] += seconds
+
+    def tick(self, now: float) -> float:
+        """Count the time since the previous tick (``now`` from any monotonic clock); the
+        first tick, and the first after :meth:`pause`, only starts counting. Returns the
+        seconds added."""
+        last, self._last_tick = self._last_tick, now
+        if last is None or now <= last:
+            return 0.0
+        self.deal_seconds[-1] += now - last
+        return now - last
+
+    def pause(self) -> None:
+        """Stop counting: time until the next :meth:`tick` is not play (a saved game)."""
+        self._last_tick = None
+
+    @property
+    def seconds(self) -> float:
+        """Seconds of play over every deal so far."""
+        return sum(self.deal_seconds)
+
+    # -- questions ------------------------------------------------------------------------------
+    def best_deal(self, seat: int) -> int:
+        """The most points ``seat`` scored in one deal (0 before any deal ends)."""
+        return max((r.points[seat] for r in self.results), default=0)
+
+    def deals_won(self, seat: int) -> int:
+        return sum(1 for r in self.results if r.winner == seat)
+
+
+class Match(BaseMatch[Deal, DealResult]):
+    """Deals of the 52-card game played one after another, ``deals`` of them (the preset's
+    game length).
 
     ``ruleset`` holds the rules of the deal in play (both parts), ``rules`` their part of play;
     ``next_ruleset`` the rules of the next deal and ``first_ruleset`` those the match began
@@ -157,33 +297,9 @@ class Match:
         kinds: Sequence[str] | None = None,
     ) -> None:
         """``custom`` gives some seats chosen cards for the first deal (the rest dealt at
-        random); ``hands`` gives every seat's cards for the first deal outright. ``kinds``
-        says who sits in each seat (``human`` or a computer level such as ``greedy``): the
-        match only carries it, so a saved game knows whom to seat again."""
-        if not isinstance(rules, RuleSet):
-            # The engine's Rules lack the scoring and the game length a match needs.
-            raise TypeError("A match is played under a RuleSet, such as RuleSet.preset('palm')")
-        play = rules.rules
-        count = players or (len(names) if names else play.default_players)
-        if count not in play.players:
-            allowed = ", ".join(str(p) for p in play.players)
-            raise IllegalAction(f"{rules.name} is played by {allowed} players, not {count}")
-        self.names = [_check_name(n) for n in names] if names else list(DEFAULT_NAMES[:count])
-        if len(self.names) != count:
-            raise IllegalAction(f"{count} players need {count} names, not {len(self.names)}")
-        self.kinds = [_check_kind(k) for k in kinds] if kinds else [""] * count
-        if len(self.kinds) != count:
-            raise IllegalAction(f"{count} players need {count} kinds, not {len(self.kinds)}")
-        self.players = count
-        self.ruleset = rules
+        random); ``hands`` gives every seat's cards for the first deal outright."""
+        super().__init__(rules, names, players=players, seed=seed, deals=deals, kinds=kinds)
         self.next_ruleset = rules
-        self.first_ruleset = rules
-        self.seed: int | str = (
-            seed if seed is not None else random.SystemRandom().randrange(1 << 62)
-        )
-        self.deals = deals or rules.match.deals_per_game
-        if self.deals < 1:
-            raise IllegalAction("A game needs at least one deal")
         settings = rules.match
         self._autopass = settings.autopass if autopass is None else bool(autopass)
         self._autopass_five = (
@@ -195,13 +311,8 @@ class Match:
         self._checked = self.switches
         self._action_switches: list[Switches] = []
         self.changes: list[Change] = []
-        self.results: list[DealResult] = []
-        self.totals = [0] * count
-        self.deal_number = 0
-        self.deal_seconds: list[float] = []
-        self._last_tick: float | None = None
         self._leaders: list[int] = []
-        self.deal: Deal = self._start_deal(custom=custom, hands=hands)
+        self._start_deal(custom=custom, hands=hands)
 
     # -- deals --------------------------------------------------------------------------------
     def _start_deal(
@@ -211,13 +322,12 @@ class Match:
     ) -> Deal:
         ruleset = self.next_ruleset
         rules = ruleset.rules
-        number = self.deal_number + 1
         if hands is None:
-            rng = random.Random(f"{self.seed}:{number}")
-            dealt: Sequence[Cards] = deal_with_choice(rules, self.players, rng, custom or {})
+            dealt: Sequence[Cards] = deal_with_choice(
+                rules, self.players, self._shuffle(), custom or {}
+            )
         else:
-            if len(hands) != self.players:
-                raise IllegalAction(f"{self.players} players need {self.players} hands")
+            self._check_hands(hands)
             dealt = hands
         leader = None
         if rules.next_leader == "winner" and self.results:
@@ -225,10 +335,8 @@ class Match:
         # Build the deal before touching any state, so a refused deal leaves the match as it was.
         deal = Deal(rules, dealt, leader=leader)
         self.ruleset = ruleset
-        self.deal_number = number
-        self.deal_seconds.append(0.0)
+        self._begin(deal)
         self._leaders.append(deal.leader)
-        self.deal = deal
         self._action_switches = []
         self._checked = self.switches
         self._keep_switches()
@@ -241,10 +349,7 @@ class Match:
         hands: Sequence[Cards] | None = None,
     ) -> Deal:
         """Start the next deal once the current one is over."""
-        if not self.deal.over:
-            raise IllegalAction("The deal is not over yet")
-        if self.over:
-            raise IllegalAction("The game is over")
+        self._check_next()
         return self._start_deal(custom=custom, hands=hands)
 
     def set_rules(self, rules: RuleSet) -> None:
@@ -291,37 +396,6 @@ class Match:
 
     def _log(self, key: str, value: RuleSet | bool) -> None:
         self.changes.append(Change(self.deal_number, len(self.deal.actions), key, value))
-
-    @property
-    def over(self) -> bool:
-        """Every deal of the game has been played."""
-        return self.deal.over and self.deal_number >= self.deals
-
-    # -- time -----------------------------------------------------------------------------------
-    def add_seconds(self, seconds: float) -> None:
-        """Count ``seconds`` of play towards the current deal (until the next one starts)."""
-        if seconds < 0:
-            raise IllegalAction("Elapsed time cannot be negative")
-        self.deal_seconds[-1] += seconds
-
-    def tick(self, now: float) -> float:
-        """Count the time since the previous tick (``now`` from any monotonic clock); the
-        first tick, and the first after :meth:`pause`, only starts counting. Returns the
-        seconds added."""
-        last, self._last_tick = self._last_tick, now
-        if last is None or now <= last:
-            return 0.0
-        self.deal_seconds[-1] += now - last
-        return now - last
-
-    def pause(self) -> None:
-        """Stop counting: time until the next :meth:`tick` is not play (a saved game)."""
-        self._last_tick = None
-
-    @property
-    def seconds(self) -> float:
-        """Seconds of play over every deal so far."""
-        return sum(self.deal_seconds)
 
     # -- actions ------------------------------------------------------------------------------
     def play(self, seat: int, cards: Cards | Play) -> list[Action]:
@@ -376,7 +450,7 @@ class Match:
         return applied
 
     def _finish_if_over(self) -> None:
-        if self.deal.over and len(self.results) < self.deal_number:
+        if self.deal.over and self.in_play:
             self._finish()
 
     def autopass_due(self) -> bool:
@@ -428,7 +502,7 @@ class Match:
         assert deal.winner is not None
         left = tuple(deal.hands)
         score = score_deal(self.ruleset, left, deal.winner)
-        self.results.append(
+        self._scored(
             DealResult(
                 number=self.deal_number,
                 rules=self.ruleset,
@@ -441,48 +515,20 @@ class Match:
                 switches=tuple(self._action_switches),
             )
         )
-        for seat, points in enumerate(score.points):
-            self.totals[seat] += points
 
     # -- questions ------------------------------------------------------------------------------
     def deal_records(self) -> list[DealRecord]:
         """Every deal so far, the one in play last (with ``result`` None until it is over)."""
-        out: list[DealRecord] = []
-        for result in self.results:
-            out.append(
-                DealRecord(
-                    result.number,
-                    result.rules,
-                    result.dealt,
-                    result.leader,
-                    result.actions,
-                    result,
-                    self.deal_seconds[result.number - 1],
-                    result.switches,
-                )  # fmt: skip
-            )
-        if len(self.results) < self.deal_number:
-            deal = self.deal
-            out.append(
-                DealRecord(
-                    self.deal_number,
-                    self.ruleset,
-                    deal.dealt,
-                    deal.leader,
-                    tuple(deal.actions),
-                    None,
-                    self.deal_seconds[-1],
-                    tuple(self._action_switches),
-                )  # fmt: skip
-            )
+        seconds = self.deal_seconds
+        # fmt: off
+        out = [DealRecord(r.number, r.rules, r.dealt, r.leader, r.actions, r,
+                          seconds[r.number - 1], r.switches) for r in self.results]
+        # fmt: on
+        if self.in_play:
+            d = self.deal
+            now = (d.dealt, d.leader, tuple(d.actions), None, seconds[-1], self.action_switches())
+            out.append(DealRecord(self.deal_number, self.ruleset, *now))
         return out
-
-    def best_deal(self, seat: int) -> int:
-        """The most points ``seat`` scored in one deal (0 before any deal ends)."""
-        return max((r.points[seat] for r in self.results), default=0)
-
-    def deals_won(self, seat: int) -> int:
-        return sum(1 for r in self.results if r.winner == seat)
 
     def leaders(self) -> list[int]:
         """Who led each deal so far."""

@@ -4,14 +4,13 @@ One format is at once the save file, the export and the test fixture (the pokerk
 a header with the format version, the rules (a preset name, or every option as JSON), the
 deal count, the seed, the autopass switches and the seats; then each deal with every seat's
 cards and one line per action, settings changed at their place, and the result. This module
-writes the text form and reads either form of this game; the reader that replays the lines
-through :class:`~bigtwo.match.match.Match` is :mod:`.record_replay`, the JSON form
-:mod:`.record_json`, and what both games' records share :mod:`.record_common`. Anything
+writes and reads the text form (the JSON form is :mod:`.record_json`); the reader that replays the lines
+through :class:`~bigtwo.match.match.Match` is :mod:`.record_replay`, and what both games'
+records share :mod:`.record_common`. Anything
 corrupt or illegal raises :class:`~bigtwo.match.errors.RecordError` with the line (or JSON
 path) and the reason. The format is specified in ``docs/record-format.md``. A record of
-either game, told apart by its header, is read and written through :mod:`.record_formats`;
-this module must not read records of Big 2 RevolutioN, and writes files only through
-:func:`~bigtwo.match.files.write_atomic`.
+either game, told apart by its header, is read and written, to files too, through
+:mod:`.record_formats`; this module must not read records of Big 2 RevolutioN or touch files.
 
 >>> match = Match(RuleSet.preset("palm"), seed=3, deals=1)
 >>> text = write_text(match)
@@ -21,25 +20,18 @@ this module must not read records of Big 2 RevolutioN, and writes files only thr
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from ..engine.cards import card_text
 from ..engine.views import Action
-from .errors import ExportError, RecordError
-from .files import read_record_file, write_atomic
 from .match import Change, Match
 from .record_common import (
-    JSON_HEADER,
     deal_lines,
     decode,
     format_seconds,
-    header_word,
     on_off,
-    opening_lines,
+    record_header,
     rules_data,
     rules_token,
     score_lines,
-    seat_lines,
     text_lines,
 )
 from .record_json import from_data, read_json, to_data, write_json
@@ -48,46 +40,32 @@ from .settings import RuleSet
 
 __all__ = [
     "FORMAT",
-    "FORMATS",
     "VERSION",
     "action_line",
     "body_lines",
     "format_seconds",
     "from_data",
     "header_lines",
-    "read_file",
     "read_json",
-    "read_record",
     "read_text",
     "rules_data",
     "rules_token",
     "to_data",
-    "write_atomic",
-    "write_file",
     "write_json",
     "write_text",
 ]
-
-FORMATS = ("text", "json")
 
 
 # -- writing -------------------------------------------------------------------------------------
 def header_lines(match: Match) -> list[str]:
     """The header: format version, rules, deals, seed, autopass switches and seats, as the
     match began (later changes are body lines)."""
-    seed = str(match.seed)
-    if seed.strip() != seed or seed.splitlines() != [seed]:
-        raise RecordError("", f"The seed {seed!r} cannot be written on one line")
-    lines = opening_lines(
-        FORMAT, VERSION, "Big Two game record", match.first_ruleset, match.deals, seed
-    )
-    lines += [
+    switches = [
         f"autopass {on_off(match.first_autopass)}",
         f"autopass-five {on_off(match.first_autopass_five)}",
     ]
-    lines += seat_lines(match.names)
-    lines += [f"player {seat} {kind}" for seat, kind in enumerate(match.kinds) if kind]
-    return lines
+    lines = record_header(FORMAT, VERSION, "Big Two", match, switches)
+    return lines + [f"player {seat} {kind}" for seat, kind in enumerate(match.kinds) if kind]
 
 
 def body_lines(match: Match, *, from_deal: int = 1, open_seconds: bool = True) -> list[str]:
@@ -102,12 +80,7 @@ def body_lines(match: Match, *, from_deal: int = 1, open_seconds: bool = True) -
     for change in match.changes:
         by_deal.setdefault(change.deal, []).append(change)
     lines: list[str] = []
-    totals = [0] * match.players
-    for record in match.deal_records():
-        if record.result is not None:
-            totals = [t + p for t, p in zip(totals, record.result.points, strict=True)]
-        if record.number < from_deal:
-            continue
+    for record in match.deal_records()[from_deal - 1 :]:
         lines += deal_lines(record.number, record.dealt, card_text)
         changes = by_deal.get(record.number, [])
         position = 0
@@ -120,7 +93,7 @@ def body_lines(match: Match, *, from_deal: int = 1, open_seconds: bool = True) -
             result = record.result
             lines.append(f"winner {result.winner}")
             lines.append("left " + " ".join(str(h.bit_count()) for h in result.cards_left))
-            lines += score_lines(result.points, totals)
+            lines += score_lines(match, record.number)
         lines += [_change_line(c) for c in changes[position:]]
         frozen = record.number < match.deal_number
         if record.seconds and (frozen or open_seconds):
@@ -145,14 +118,6 @@ def write_text(match: Match) -> str:
     return "\n".join(header_lines(match) + [""] + body_lines(match)) + "\n"
 
 
-def write_file(match: Match, path: str | Path, *, format: str = "text") -> Path:
-    """Write the record to ``path`` atomically (an old file there survives any failure)."""
-    if format not in FORMATS:
-        raise ExportError(f"Unknown record format '{format}' (formats: {', '.join(FORMATS)})")
-    text = write_text(match) if format == "text" else write_json(match)
-    return write_atomic(path, text, what="the record")
-
-
 def _change_line(change: Change) -> str:
     value = change.value
     text = rules_token(value) if isinstance(value, RuleSet) else on_off(value)
@@ -163,13 +128,3 @@ def _change_line(change: Change) -> str:
 def read_text(text: str | bytes) -> Match:
     """Replay a text record into a match (finished, or in play where the record stops)."""
     return replay(text_lines(decode(text)))
-
-
-def read_record(text: str | bytes) -> Match:
-    """Replay a record of this game in either form, telling them apart by the header."""
-    return read_json(text) if header_word(text) == JSON_HEADER else read_text(text)
-
-
-def read_file(path: str | Path) -> Match:
-    """Replay the record in a file; errors name the file."""
-    return read_record_file(path, read_record)

@@ -9,8 +9,9 @@ reasons in words (a :class:`~bigtwo.match.errors.RecordError` with an empty ``wh
 the reader fills with the line), and splits a record's text into its lines. It must not know
 either game's actions, replay anything, or touch files (that is :mod:`.files`).
 
->>> seat_lines(["Ann", "Bill"])
-['seat 0 Ann', 'seat 1 Bill']
+>>> from bigtwo.match.match import Match
+>>> record_header("bigtwo-record", 1, "Big Two", Match(RuleSet.preset("palm"), seed=5))[4:6]
+['seed 5', 'seat 0 You']
 >>> header_word("# a comment\\n\\nbigtwo-record 1\\nrules palm\\n")
 'bigtwo-record'
 """
@@ -25,11 +26,13 @@ from typing import Any, NamedTuple, TypeVar
 from ..engine.errors import BigTwoError
 from ..engine.rules import expansion_preset_names, preset_names
 from .errors import RecordError
+from .match import BaseMatch
 from .settings import RuleSet
 
 _INT = re.compile(r"-?\d+")
 Hand = TypeVar("Hand", bound=int)  # a hand's cards as a mask, of either game
 JSON_HEADER = "{"  # what header_word answers for a record in the JSON form
+AnyMatch = BaseMatch[Any, Any]  # a match of either game
 
 
 class RecordLine(NamedTuple):
@@ -59,23 +62,24 @@ def rules_token(rules: RuleSet) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def opening_lines(
-    format: str, version: int, comment: str, rules: RuleSet, deals: int, seed: object
+def record_header(
+    format: str, version: int, game: str, match: AnyMatch, settings: Sequence[str] = ()
 ) -> list[str]:
-    """The header's first lines: the format and its version, a comment, the rules, the deal
-    count and the seed."""
+    """The header a record of either game begins with: the format and its version, a comment
+    naming the ``game``, the rules the match began with, the deal count, the seed, the game's
+    own ``settings`` lines, then one ``seat`` line per seat with its name."""
+    seed = str(match.seed)
+    if seed.strip() != seed or seed.splitlines() != [seed]:
+        raise RecordError("", f"The seed {seed!r} cannot be written on one line")
     return [
         f"{format} {version}",
-        f"# {comment}, one line per action: see docs/record-format.md",
-        f"rules {rules_token(rules)}",
-        f"deals {deals}",
+        f"# {game} game record, one line per action: see docs/record-format.md",
+        f"rules {rules_token(match.first_ruleset)}",
+        f"deals {match.deals}",
         f"seed {seed}",
+        *settings,
+        *(f"seat {seat} {name}" for seat, name in enumerate(match.names)),
     ]
-
-
-def seat_lines(names: Sequence[str]) -> list[str]:
-    """One ``seat`` line per seat, with its name."""
-    return [f"seat {seat} {name}" for seat, name in enumerate(names)]
 
 
 def deal_lines(number: int, hands: Sequence[Hand], cards: Callable[[Hand], str]) -> list[str]:
@@ -83,10 +87,12 @@ def deal_lines(number: int, hands: Sequence[Hand], cards: Callable[[Hand], str])
     return [f"deal {number}", *(f"hand {seat} {cards(hand)}" for seat, hand in enumerate(hands))]
 
 
-def score_lines(points: Sequence[int], totals: Sequence[int]) -> list[str]:
-    """A finished deal's last lines: its points and the totals so far."""
+def score_lines(match: AnyMatch, number: int) -> list[str]:
+    """The last lines of deal ``number``, once it is over: its points and the totals after it."""
+    results = match.results[:number]
+    totals = [sum(r.points[seat] for r in results) for seat in range(match.players)]
     return [
-        "points " + " ".join(str(p) for p in points),
+        "points " + " ".join(str(p) for p in results[number - 1].points),
         "totals " + " ".join(str(t) for t in totals),
     ]
 

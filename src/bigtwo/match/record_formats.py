@@ -35,39 +35,43 @@ from .record_json import json_record_data
 from .revolution import RevolutionMatch
 
 Game = Match | RevolutionMatch  # a match of either game
-FORMS = record.FORMATS  # the forms a record may be written in ("text", "json")
+FORMS = ("text", "json")  # the forms a record may be written in
 
 
-def _no_json(game: Game) -> str:
+def _no_json(game: RevolutionMatch) -> str:
     raise ExportError("A game of Big 2 RevolutioN is written as a text record only")
 
 
-def _revolution(game: Game) -> RevolutionMatch:
-    if not isinstance(game, RevolutionMatch):
-        raise TypeError("not a game of Big 2 RevolutioN")
-    return game
-
-
-def _bigtwo(game: Game) -> Match:
-    if not isinstance(game, Match):
-        raise TypeError("not a 52-card match")
-    return game
+def _revolution_data(game: RevolutionMatch) -> dict[str, Any]:
+    """The text record of Big 2 RevolutioN inside an object with the seats, the totals and
+    the deal count."""
+    return {
+        "format": "revolution",
+        "seats": list(game.names),
+        "totals": list(game.totals),
+        "deals": len(game.results),
+        "record": revolution_record.write_revolution_text(game),
+    }
 
 
 @dataclass(frozen=True, slots=True)
 class RecordFormat:
-    """One game's record: the header word naming it, the game it plays, and its reader and
-    writer. ``keeps_time``: whether the record holds the time played (the 52-card game's
-    ``seconds`` lines); else the store keeps it beside the record."""
+    """One game's record: the header word naming it, the game it plays, its reader and its
+    writers (``data``: the record as JSON data; ``header_lines``, which the store keeps once,
+    and ``body_lines(game, from_deal)``, whose lines of a deal never change once written: the
+    deal in play only gains lines). ``keeps_time``: whether the record holds the time played
+    (the 52-card game's ``seconds`` lines, each written once the next deal has begun); else
+    the store keeps it beside the record. A writer is given a match of the format's game."""
 
     header: str
     game: str
     read_text: Callable[[str], Game]
     read_data: Callable[[Any], Game] | None
-    write_text: Callable[[Game], str]
-    write_json: Callable[[Game], str]
-    header_lines: Callable[[Game], list[str]]
-    body_lines: Callable[[Game, int], list[str]]
+    write_text: Callable[[Any], str]
+    write_json: Callable[[Any], str]
+    data: Callable[[Any], dict[str, Any]]
+    header_lines: Callable[[Any], list[str]]
+    body_lines: Callable[[Any, int], list[str]]
     keeps_time: bool
 
 
@@ -76,12 +80,11 @@ BIGTWO_RECORD = RecordFormat(
     game=BIGTWO,
     read_text=record.read_text,
     read_data=record.read_json,
-    write_text=lambda game: record.write_text(_bigtwo(game)),
-    write_json=lambda game: record.write_json(_bigtwo(game)),
-    header_lines=lambda game: record.header_lines(_bigtwo(game)),
-    body_lines=lambda game, deal: record.body_lines(
-        _bigtwo(game), from_deal=deal, open_seconds=False
-    ),
+    write_text=record.write_text,
+    write_json=record.write_json,
+    data=record.to_data,
+    header_lines=record.header_lines,
+    body_lines=lambda game, deal: record.body_lines(game, from_deal=deal, open_seconds=False),
     keeps_time=True,
 )
 REVOLUTION_RECORD = RecordFormat(
@@ -89,10 +92,11 @@ REVOLUTION_RECORD = RecordFormat(
     game=REVOLUTION,
     read_text=revolution_record.read_revolution_text,
     read_data=None,
-    write_text=lambda game: revolution_record.write_revolution_text(_revolution(game)),
+    write_text=revolution_record.write_revolution_text,
     write_json=_no_json,
-    header_lines=lambda game: revolution_record.revolution_header_lines(_revolution(game)),
-    body_lines=lambda game, deal: revolution_record.revolution_body_lines(_revolution(game), deal),
+    data=_revolution_data,
+    header_lines=revolution_record.revolution_header_lines,
+    body_lines=revolution_record.revolution_body_lines,
     keeps_time=False,
 )
 # The formats by the word a record begins with (and by the game a match plays).
@@ -145,27 +149,7 @@ def write_game_file(game: Game, path: str | Path, *, form: str = "text") -> Path
     return write_atomic(path, write_game(game, form=form), what="the record")
 
 
-def game_header_lines(game: Game) -> list[str]:
-    """The header of a match's record (the store keeps it once)."""
-    return format_for(game).header_lines(game)
-
-
-def game_body_lines(game: Game, from_deal: int) -> list[str]:
-    """The record's lines of the deals from ``from_deal`` on (a deal's lines, once written,
-    never change: the deal in play only gains lines, and its result comes last; a 52-card
-    deal's time is written once the next deal has begun)."""
-    return format_for(game).body_lines(game, from_deal)
-
-
 def record_data(game: Game) -> dict[str, Any]:
     """A match's record as JSON data: the 52-card game's JSON form, or the text record of
     Big 2 RevolutioN inside an object with the seats, the totals and the deal count."""
-    if isinstance(game, Match):
-        return record.to_data(game)
-    return {
-        "format": "revolution",
-        "seats": list(game.names),
-        "totals": list(game.totals),
-        "deals": len(game.results),
-        "record": write_game(game),
-    }
+    return format_for(game).data(game)

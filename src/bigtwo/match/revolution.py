@@ -1,12 +1,13 @@
 """A match of Big 2 RevolutioN: hands one after another, each scored, with running totals.
 
 The expansion's hand is a :class:`~bigtwo.engine.revolution.RevolutionDeal`, whose turn has
-more phases than a 52-card deal, so it has its own match rather than bending
-:class:`~bigtwo.match.match.Match`: the 52-card match, its autopass and its records stay as
-they are. Each hand is shuffled from the match seed (``"seed:n"``: first the normal deck is
-dealt, then the Revolution deck shuffled), so a seed and the actions replay a match exactly.
-Every action goes through the deal's own checks; once a hand is over it is scored by
-:func:`~bigtwo.match.scoring.score_revolution_hand`. No I/O, no clock.
+more phases than a 52-card deal: this match plays it, and what every match is (the seats, the
+results and totals, the clock, the deal numbers) it has of
+:class:`~bigtwo.match.match.BaseMatch`. Each hand is shuffled from the match seed
+(``"seed:n"``: first the normal deck is dealt, then the Revolution deck shuffled), so a seed
+and the actions replay a match exactly. Every action goes through the deal's own checks; once
+a hand is over it is scored by :func:`~bigtwo.match.scoring.score_revolution_hand`. No I/O:
+the caller counts the time.
 
 >>> match = RevolutionMatch(RuleSet.preset("revolution"), seed=7, deals=1)
 >>> match.deal.players, match.deal.deck_left, len(match.deal.gathering)
@@ -18,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from ..engine.deal import deal_hands
 from ..engine.errors import IllegalAction
@@ -30,7 +31,7 @@ from ..engine.revolution import (
     RevolutionView,
     shuffled_deck,
 )
-from .match import DEFAULT_NAMES
+from .match import BaseMatch
 from .scoring import DealScore, score_revolution_hand
 from .settings import RuleSet
 
@@ -64,7 +65,7 @@ class PlayedHand(NamedTuple):
     actions: tuple[RevolutionAction, ...]
 
 
-class RevolutionMatch:
+class RevolutionMatch(BaseMatch[RevolutionDeal, RevolutionResult]):
     """Hands of the expansion under one rule set, ``deals`` of them."""
 
     def __init__(
@@ -77,69 +78,48 @@ class RevolutionMatch:
         deals: int | None = None,
         hands: Sequence[int] | None = None,
         deck: Iterable[int] | None = None,
+        kinds: Sequence[str] | None = None,
     ) -> None:
         """``hands`` and ``deck`` give the first hand's cards outright (else the seed deals)."""
         if rules.rules.revolution is None:
             raise IllegalAction(f"{rules.name} does not play the revolution expansion")
-        count = players or (len(names) if names else rules.rules.default_players)
-        if count not in rules.rules.players:
-            allowed = ", ".join(str(p) for p in rules.rules.players)
-            raise IllegalAction(f"{rules.name} is played by {allowed} players, not {count}")
-        self.names = list(names) if names else list(DEFAULT_NAMES[:count])
-        if len(self.names) != count:
-            raise IllegalAction(f"{count} players need {count} names, not {len(self.names)}")
-        self.ruleset = rules
-        self.players = count
-        self.seed: int | str = (
-            seed if seed is not None else random.SystemRandom().randrange(1 << 62)
-        )
-        self.deals = deals or rules.match.deals_per_game
-        if self.deals < 1:
-            raise IllegalAction("A game needs at least one deal")
-        self.results: list[RevolutionResult] = []
-        self.totals = [0] * count
-        self.deal_number = 0
-        self.deal = self._start(hands, deck)
+        super().__init__(rules, names, players=players, seed=seed, deals=deals, kinds=kinds)
+        self._start(hands, deck)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """A match a table's snapshot froze before this match was one of the family has no
+        kinds, first rules or clock: it thaws with them as a new match has them."""
+        new = {"first_ruleset": state["ruleset"], "kinds": [""] * len(state["names"])}
+        new |= {"deal_seconds": [0.0] * state["deal_number"], "_last_tick": None}
+        self.__dict__.update(new | state)
 
     def _start(self, hands: Sequence[int] | None, deck: Iterable[int] | None) -> RevolutionDeal:
-        rules = self.ruleset.rules
-        number = self.deal_number + 1
         if hands is None:
-            rng = random.Random(f"{self.seed}:{number}")
-            dealt: Sequence[int] = deal_hands(rules, self.players, rng)
+            rng = self._shuffle()
+            dealt: Sequence[int] = deal_hands(self.ruleset.rules, self.players, rng)
             order = shuffled_deck(rng) if deck is None else tuple(deck)
         else:
-            if len(hands) != self.players:
-                raise IllegalAction(f"{self.players} players need {self.players} hands")
+            self._check_hands(hands)
             if deck is None:
                 raise IllegalAction("Hands given outright need the Revolution deck's order too")
             dealt, order = hands, tuple(deck)
-        deal = RevolutionDeal(rules, dealt, deck=order)
-        self.deal_number = number
-        self.deal = deal
-        return deal
+        self._begin(RevolutionDeal(self.ruleset.rules, dealt, deck=order))
+        return self.deal
 
     def next_deal(
         self, hands: Sequence[int] | None = None, deck: Iterable[int] | None = None
     ) -> RevolutionDeal:
         """Start the next hand once the current one is over."""
-        if not self.deal.over:
-            raise IllegalAction("The deal is not over yet")
-        if self.over:
-            raise IllegalAction("The game is over")
+        self._check_next()
         return self._start(hands, deck)
 
     def played_hands(self) -> list[PlayedHand]:
         """Every hand so far: the finished ones, then the one in play (if it is not over)."""
         hands = [PlayedHand(r.number, r.dealt, r.deck, r.actions) for r in self.results]
-        if len(self.results) < self.deal_number:
+        if self.in_play:
             d = self.deal
             hands.append(PlayedHand(self.deal_number, d.dealt, d.deck, tuple(d.actions)))
         return hands
-
-    @property
-    def over(self) -> bool:
-        return self.deal.over and self.deal_number >= self.deals
 
     # -- actions: each the deal's own, then the hand scored once it is over -----------------
     def take(self, choice: RevolutionChoice) -> RevolutionAction:
@@ -170,13 +150,13 @@ class RevolutionMatch:
 
     def _settled(self, action: RevolutionAction) -> RevolutionAction:
         deal = self.deal
-        if deal.over and len(self.results) < self.deal_number:
+        if deal.over and self.in_play:
             assert deal.winner is not None and deal.end is not None
             left = tuple(deal.hands)
             score = score_revolution_hand(
                 self.ruleset, left, deal.winner, exhausted=deal.end is End.EXHAUSTION
             )
-            self.results.append(
+            self._scored(
                 RevolutionResult(
                     self.deal_number,
                     deal.dealt,
@@ -188,8 +168,6 @@ class RevolutionMatch:
                     score,
                 )
             )
-            for seat, points in enumerate(score.points):
-                self.totals[seat] += points
         return action
 
 

@@ -1,7 +1,8 @@
 """A game of Big 2 RevolutioN told for people: each hand's history in words, Palm-style, and
 every position of every hand with the cards face up.
 
-:func:`history_lines` tells a finished hand one line per action, :func:`describe_action`
+:func:`revolution_match_history` tells every finished hand of a match, :func:`history_lines`
+one finished hand one line per action, :func:`describe_action`
 one action (with suit symbols), and :func:`revolution_positions` gives the positions
 ``bigtwo replay`` and the terminal's replay page step through. It is the expansion's
 counterpart of :mod:`.history`. This module must not write or read records
@@ -15,6 +16,15 @@ from collections.abc import Iterable, Sequence
 from ..engine.revolution import End, Move, RevolutionAction, RevolutionDeal
 from ..engine.revolution_cards import card_symbol, symbols
 from .revolution import RevolutionMatch, RevolutionResult
+
+
+def revolution_match_history(match: RevolutionMatch) -> str:
+    """The history of every finished hand of the match, after a line with the rules and the
+    seats."""
+    lines = [f"{match.ruleset.name}: {', '.join(match.names)}"]
+    for result in match.results:
+        lines += history_lines(result, match.names)
+    return "\n".join(lines) + "\n"
 
 
 def history_lines(result: RevolutionResult, names: Sequence[str]) -> list[str]:

@@ -32,10 +32,9 @@ from .record_common import (
     Header,
     deal_lines,
     decode,
-    opening_lines,
     read_integer,
+    record_header,
     score_lines,
-    seat_lines,
     text_lines,
 )
 from .revolution import RevolutionMatch, RevolutionResult
@@ -82,15 +81,7 @@ def write_revolution_text(match: RevolutionMatch) -> str:
 
 def revolution_header_lines(match: RevolutionMatch) -> list[str]:
     """The record's header: format, rules, deals, seed and seats."""
-    lines = opening_lines(
-        REVOLUTION_FORMAT,
-        REVOLUTION_VERSION,
-        "Big 2 RevolutioN game record",
-        match.ruleset,
-        match.deals,
-        match.seed,
-    )
-    return lines + seat_lines(match.names)
+    return record_header(REVOLUTION_FORMAT, REVOLUTION_VERSION, "Big 2 RevolutioN", match)
 
 
 def revolution_body_lines(match: RevolutionMatch, from_deal: int = 1) -> list[str]:
@@ -102,19 +93,14 @@ def revolution_body_lines(match: RevolutionMatch, from_deal: int = 1) -> list[st
 def _hand_lines(match: RevolutionMatch) -> list[list[str]]:
     """Each hand's lines: its cards and deck, its actions and, once over, its result."""
     out: list[list[str]] = []
-    totals = [0] * match.players
     for number, dealt, deck, actions in match.played_hands():
         lines = deal_lines(number, dealt, _cards)
         lines.append("deck " + " ".join(starred_text(c) for c in deck))
         lines += [record_line(a) for a in actions]
         if number <= len(match.results):
             result = match.results[number - 1]
-            totals = [t + p for t, p in zip(totals, result.points, strict=True)]
-            lines += [
-                f"end {result.end.value}",
-                f"winner {result.winner}",
-                *score_lines(result.points, totals),
-            ]
+            lines += [f"end {result.end.value}", f"winner {result.winner}"]
+            lines += score_lines(match, number)
         out.append(lines)
     return out
 
@@ -132,7 +118,6 @@ class _Reader:
         self.deck: list[int] | None = None
         self.number = 0
         self.expected: list[RevolutionAction] = []  # made by the deal, not yet read
-        self.totals: list[int] = []
 
     def read(self, text: str) -> RevolutionMatch:
         started = False
@@ -215,7 +200,6 @@ class _Reader:
             self.match.next_deal(hands, self.deck if hands is not None else None)
         if self.deck is not None and list(self.match.deal.deck) != self.deck:
             raise RecordError("", "the deck line is not the order the seed shuffles")
-        self.totals = self.totals or [0] * self.match.players
 
     def _new_match(self, hands: list[int] | None) -> RevolutionMatch:
         rules, names = self.header.rules(), self.header.seat_names()
@@ -293,8 +277,7 @@ class _Reader:
         elif word == "points":
             ok, made = [int(t) for t in tokens] == list(result.points), str(result.points)
         else:
-            totals = [sum(r.points[s] for r in match.results) for s in range(match.players)]
-            ok, made = [int(t) for t in tokens] == totals, str(tuple(totals))
+            ok, made = [int(t) for t in tokens] == match.totals, str(tuple(match.totals))
         if not ok:
             raise RecordError("", f"the replay gives {word} {made}, not {' '.join(tokens)}")
 

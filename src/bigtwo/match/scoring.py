@@ -47,24 +47,30 @@ def scoring_system(name: str) -> Scoring:
 
 
 def penalty(rules: RuleSet | Scoring, cards_left: Mask) -> tuple[int, int]:
-    """What a player left with ``cards_left`` (a mask) pays, and the multiplier applied."""
+    """What a player left with ``cards_left`` (a mask) pays, and the multiplier applied (a
+    Revolution card, above the 52 normal ones, is charged as the normal card it copies)."""
     scoring = rules.scoring if isinstance(rules, RuleSet) else rules
-    return scoring.charge(cards_left.bit_count(), (c >> 2 for c in card_indices(cards_left)))
+    ranks = ((c % 52) >> 2 for c in card_indices(cards_left))
+    return scoring.charge(cards_left.bit_count(), ranks)
 
 
 def score_deal(rules: RuleSet | Scoring, cards_left: Sequence[Mask], winner: int) -> DealScore:
     """Points for every seat once ``winner`` is out; zero-sum when the winner collects."""
     scoring = rules.scoring if isinstance(rules, RuleSet) else rules
-    points = [0] * len(cards_left)
-    multipliers = [1] * len(cards_left)
-    for seat, left in enumerate(cards_left):
-        if seat == winner:
-            continue
-        pay, factor = penalty(scoring, left)
-        points[seat] = -pay
-        multipliers[seat] = factor
+    return _charged(scoring, cards_left, winner, free={winner})
+
+
+def _charged(scoring: Scoring, counted: Sequence[int], winner: int, free: set[int]) -> DealScore:
+    """Every seat not ``free`` pays for the cards ``counted`` against it; a collecting
+    ``winner`` takes what the others pay."""
+    points = [0] * len(counted)
+    multipliers = [1] * len(counted)
+    for seat, left in enumerate(counted):
+        if seat not in free:
+            pay, multipliers[seat] = penalty(scoring, Mask(left))
+            points[seat] = -pay
     if scoring.winner_collects:
-        points[winner] = -sum(points)
+        points[winner] -= sum(points)
     return DealScore(tuple(points), tuple(multipliers))
 
 
@@ -86,7 +92,6 @@ def score_revolution_hand(
     options = rules.rules.revolution
     if options is None:
         raise RulesError(f"{rules.name} does not play the revolution expansion")
-    scoring = rules.scoring
     normal = (1 << 52) - 1
     counted = [left if options.revolution_cards_count else left & normal for left in cards_left]
     free = {winner}
@@ -96,15 +101,4 @@ def score_revolution_hand(
             free = {s for s, left in enumerate(cards_left) if (left & normal).bit_count() == fewest}
         else:
             free = set()
-    points = [0] * len(cards_left)
-    multipliers = [1] * len(cards_left)
-    for seat, left in enumerate(counted):
-        if seat in free:
-            continue
-        ranks = [(c if c < 52 else c - 52) >> 2 for c in card_indices(Mask(left))]
-        pay, factor = scoring.charge(len(ranks), ranks)
-        points[seat] = -pay
-        multipliers[seat] = factor
-    if scoring.winner_collects:
-        points[winner] -= sum(points)
-    return DealScore(tuple(points), tuple(multipliers))
+    return _charged(rules.scoring, counted, winner, free)

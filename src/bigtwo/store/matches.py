@@ -253,13 +253,13 @@ class MatchStore:
     # -- matches -----------------------------------------------------------------------------------
     def new_match(self, match: StoredGame, *, seconds: float | None = None) -> int:
         """Store a match that has just begun (or any match) and return its id."""
-        header = "\n".join(record_formats.game_header_lines(match))
+        header = "\n".join(record_formats.format_for(match).header_lines(match))
         with self._write("store the new game") as db:
             now = self._stamp()
             cursor = db.execute(
                 "INSERT INTO matches (created, updated, rules, names, header, deals)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                (now, now, _ruleset_name(match), json.dumps(match.names), header, match.deals),
+                (now, now, match.first_ruleset.name, json.dumps(match.names), header, match.deals),
             )
             match_id = int(cursor.lastrowid or 0)
             self._append(db, match_id, match, seconds)
@@ -330,11 +330,8 @@ class MatchStore:
                 (match_id, open_seq),
             )
         ]
-        lines = (
-            record_formats.game_body_lines(match, open_deal)
-            if match.deal_number >= open_deal
-            else []
-        )
+        body_lines = record_formats.format_for(match).body_lines
+        lines = body_lines(match, open_deal) if match.deal_number >= open_deal else []
         # The stored lines of the deal in play must be where this match's lines begin:
         # otherwise this is another game, and saving it would spoil the stored one.
         if lines[: len(stored)] != stored:
@@ -355,7 +352,7 @@ class MatchStore:
             (
                 self._stamp(),
                 json.dumps(match.names),
-                "\n".join(record_formats.game_header_lines(match)),
+                "\n".join(record_formats.format_for(match).header_lines(match)),
                 match.deal_number,
                 json.dumps(match.totals),
                 count + len(new),
@@ -488,13 +485,13 @@ class MatchStore:
                         seat,
                         game.names[seat],
                         now,
-                        _ruleset_name(game),
+                        game.first_ruleset.name,
                         game.totals[seat],
                         int(game.totals[seat] == best),
                         len(game.results),
-                        _deals_won(game, seat),
+                        game.deals_won(seat),
                         played,
-                        _best_deal(game, seat),
+                        game.best_deal(seat),
                     ),  # fmt: skip
                 )
         self._live[match_id] = game
@@ -579,14 +576,14 @@ class MatchStore:
     ) -> HighScore:
         """Enter ``seat``'s final score of ``match`` (under ``name``, else the seat's name);
         ``seconds``: a revolution game's time played (a 52-card match keeps its own)."""
-        played = match.seconds if isinstance(match, Match) else seconds or 0.0
+        played = match.seconds if _keeps_time(match) else seconds or 0.0
         return self.add_high_score(
             name or match.names[seat],
             match.totals[seat],
-            rules=_ruleset_name(match),
+            rules=match.first_ruleset.name,
             rounds=len(match.results),
             seconds=round(played, 3),
-            max_score=_best_deal(match, seat),
+            max_score=match.best_deal(seat),
             match_id=match_id,
             seat=seat,
         )
@@ -675,32 +672,23 @@ class MatchStore:
 
 
 # -- either kind of game -----------------------------------------------------------------------
-def _ruleset_name(game: StoredGame) -> str:
-    return game.first_ruleset.name if isinstance(game, Match) else game.ruleset.name
+def _keeps_time(game: StoredGame) -> bool:
+    """Whether the game's record holds its time played (else the store keeps it beside)."""
+    return record_formats.format_for(game).keeps_time
 
 
 def _open_seconds(game: StoredGame, seconds: float) -> float:
     """What the store keeps of the time: a 52-card match's deal in play (its record has the
     rest); the whole time played of a game of the revolution, whose record has none."""
-    if isinstance(game, Match):
-        return game.deal_seconds[-1]
-    return float(seconds)
+    return game.deal_seconds[-1] if _keeps_time(game) else float(seconds)
 
 
 def _played_seconds(
     game: StoredGame, db: sqlite3.Connection, match_id: int, seconds: float | None
 ) -> float:
-    if isinstance(game, Match):
+    if _keeps_time(game):
         return game.seconds
     if seconds is not None:
         return seconds
     row = db.execute("SELECT open_seconds FROM matches WHERE id = ?", (match_id,)).fetchone()
     return float(row[0]) if row else 0.0
-
-
-def _deals_won(game: StoredGame, seat: int) -> int:
-    return sum(1 for r in game.results if r.winner == seat)
-
-
-def _best_deal(game: StoredGame, seat: int) -> int:
-    return max((r.points[seat] for r in game.results), default=0)
