@@ -90,9 +90,9 @@ def mark_for(loss: float, se: float, scale: float) -> Mark:
     if loss < SIGNIFICANCE * se:
         return Mark.FINE
     for mark, share in ((Mark.BLUNDER, BLUNDER), (Mark.MISTAKE, MISTAKE)):
-        if loss >= share * scale:
+        if loss >= share * scale - 1e-9:
             return mark
-    return Mark.INACCURACY if loss >= INACCURACY * scale else Mark.FINE
+    return Mark.INACCURACY if loss >= INACCURACY * scale - 1e-9 else Mark.FINE
 
 
 def move_words(move: Play | None) -> str:
