@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from coach_fixtures import expert_game, two_led_alone
 
 from bigtwo.bots.expert import _scale
 from bigtwo.coach.replay import seat_turns, view_at
@@ -15,10 +14,10 @@ from bigtwo.coach.review import (
     BLUNDER,
     INACCURACY,
     MISTAKE,
-    Decision,
     DealReview,
     GameReview,
     Mark,
+    MoveReview,
     mark_for,
     move_words,
     rate_move,
@@ -31,6 +30,7 @@ from bigtwo.engine.deal import Deal
 from bigtwo.engine.errors import IllegalAction
 from bigtwo.match.settings import RuleSet
 from bigtwo.match.views import TableView
+from coach_fixtures import expert_game, two_led_alone
 
 HONGKONG = RuleSet.preset("hongkong")
 
@@ -133,8 +133,8 @@ def test_marks_follow_the_thresholds_relative_to_the_scale() -> None:
     assert mark_for(18.9, 1.0, 38.0) is Mark.MISTAKE
 
 
-def _decision(deal: int, step: int, mark: Mark, loss: float) -> Decision:
-    return Decision(deal, step, None, mark, loss=loss, se=0.1, worlds=10)
+def _decision(deal: int, step: int, mark: Mark, loss: float) -> MoveReview:
+    return MoveReview(deal, step, None, mark, loss=loss, se=0.1, worlds=10)
 
 
 def test_accuracy_and_the_three_costliest_decisions() -> None:

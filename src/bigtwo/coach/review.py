@@ -67,7 +67,7 @@ MISTAKE = 0.25
 BLUNDER = 0.50
 SIGNIFICANCE = 2.0  # a loss must be this many standard errors above nothing to be marked
 
-Progress = Callable[[int, int], None]  # (decisions reviewed, decisions in all)
+ReviewProgress = Callable[[int, int], None]  # (decisions reviewed, decisions in all)
 
 
 class Mark(StrEnum):
@@ -101,7 +101,7 @@ def move_words(move: Play | None) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Decision:
+class MoveReview:
     """One action a seat chose, judged.
 
     ``step``: the actions of the deal before it; ``move``: what was played; ``better``: the
@@ -131,14 +131,14 @@ class Decision:
         return max(0.0, self.loss) if self.rated else 0.0
 
 
-def _accuracy(decisions: Sequence[Decision]) -> float | None:
+def _accuracy(decisions: Sequence[MoveReview]) -> float | None:
     rated = [d for d in decisions if d.rated]
     if not rated:
         return None
     return sum(d.mark is Mark.FINE for d in rated) / len(rated)
 
 
-def _costliest(decisions: Sequence[Decision], count: int = 3) -> list[Decision]:
+def _costliest(decisions: Sequence[MoveReview], count: int = 3) -> list[MoveReview]:
     marked = [d for d in decisions if d.rated and d.mark is not Mark.FINE]
     return sorted(marked, key=lambda d: (-d.loss, d.deal, d.step))[:count]
 
@@ -150,14 +150,14 @@ class DealReview:
     deal: int
     seat: int
     scale: float
-    decisions: tuple[Decision, ...]
+    decisions: tuple[MoveReview, ...]
 
     @property
     def accuracy(self) -> float | None:
         """The share of rated decisions marked fine (None: nothing to rate)."""
         return _accuracy(self.decisions)
 
-    def costliest(self, count: int = 3) -> list[Decision]:
+    def costliest(self, count: int = 3) -> list[MoveReview]:
         """The ``count`` marked decisions that lost the most points, costliest first."""
         return _costliest(self.decisions, count)
 
@@ -170,14 +170,14 @@ class GameReview:
     deals: tuple[DealReview, ...]
 
     @property
-    def decisions(self) -> list[Decision]:
+    def decisions(self) -> list[MoveReview]:
         return [d for deal in self.deals for d in deal.decisions]
 
     @property
     def accuracy(self) -> float | None:
         return _accuracy(self.decisions)
 
-    def costliest(self, count: int = 3) -> list[Decision]:
+    def costliest(self, count: int = 3) -> list[MoveReview]:
         return _costliest(self.decisions, count)
 
 
@@ -206,16 +206,16 @@ def rate_move(
     rollouts: int = ROLLOUTS,
     deal: int = 0,
     step: int = 0,
-) -> Decision:
+) -> MoveReview:
     """Judge ``move``, made from ``view``, against the best alternative (see the module
     docstring). Reads the view alone: its seat's cards, the counts and the public history."""
     seat = view.seat
     if seat is None or not view.my_turn:
         raise IllegalAction("a decision is judged from the view of the seat to act")
     if len(view.legal) + view.can_pass <= 1:
-        return Decision(deal, step, move, Mark.FORCED)
+        return MoveReview(deal, step, move, Mark.FORCED)
     if move is not None and move.mask == view.hand:
-        return Decision(deal, step, move, Mark.FINE)
+        return MoveReview(deal, step, move, Mark.FINE)
     scoring = view.scoring
     policy = partial(strong_move, scoring=scoring)
     misses = proven_misses(view)
@@ -247,7 +247,7 @@ def rate_move(
     loss = sum(diffs) / n
     var = sum((d - loss) ** 2 for d in diffs) / (n - 1)
     se = math.sqrt(var / n)
-    return Decision(
+    return MoveReview(
         deal,
         step,
         move,
@@ -277,7 +277,7 @@ def review_deal(
 ) -> DealReview:
     """Every decision ``seat`` chose in a recorded deal, judged; ``progress`` is called after
     each one."""
-    decisions: list[Decision] = []
+    decisions: list[MoveReview] = []
     for turn in seat_turns(record, seat):
         rng = _rng(seed, record.number, turn.step)
         decisions.append(
@@ -300,17 +300,9 @@ def chosen_actions(record: DealRecord, seat: int) -> int:
     return sum(1 for a in record.actions if a.seat == seat and not a.auto)
 
 
-def review_game(
-    match: Match,
-    seat: int,
-    *,
-    deals: Sequence[int] | None = None,
-    seed: int | str = 0,
-    rollouts: int = ROLLOUTS,
-    progress: Progress | None = None,
-) -> GameReview:
-    """``seat``'s decisions in the deals ``deals`` (by number; default every deal played) of
-    a match; ``progress(done, total)`` is called as the decisions are judged."""
+def chosen_deals(match: Match, seat: int, deals: Sequence[int] | None = None) -> list[DealRecord]:
+    """The records of the deals ``deals`` (by number; default every deal played) once
+    ``seat`` and every deal are found in the match; else an error in words."""
     if not 0 <= seat < match.players:
         raise IllegalAction(f"There is no seat {seat}: the game has seats 0 to {match.players - 1}")
     records = match.deal_records()
@@ -320,7 +312,21 @@ def review_game(
             raise IllegalAction(
                 f"There is no deal {number}: the record has deals 1 to {len(records)}"
             )
-    chosen = [r for r in records if deals is None or r.number in deals]
+    return [r for r in records if deals is None or r.number in deals]
+
+
+def review_game(
+    match: Match,
+    seat: int,
+    *,
+    deals: Sequence[int] | None = None,
+    seed: int | str = 0,
+    rollouts: int = ROLLOUTS,
+    progress: ReviewProgress | None = None,
+) -> GameReview:
+    """``seat``'s decisions in the deals ``deals`` (by number; default every deal played) of
+    a match; ``progress(done, total)`` is called as the decisions are judged."""
+    chosen = chosen_deals(match, seat, deals)
     total = sum(chosen_actions(r, seat) for r in chosen)
     done = 0
 
@@ -339,7 +345,7 @@ def review_game(
 # -- as data ------------------------------------------------------------------------------------
 
 
-def decision_data(decision: Decision) -> dict[str, object]:
+def decision_data(decision: MoveReview) -> dict[str, object]:
     """A decision as JSON data."""
     data: dict[str, object] = {
         "deal": decision.deal,

@@ -19,9 +19,10 @@ from rich.table import Table
 
 from ..coach.review import (
     ROLLOUTS,
-    Decision,
     GameReview,
     Mark,
+    MoveReview,
+    chosen_deals,
     move_words,
     review_data,
     review_game,
@@ -78,6 +79,7 @@ def _review(args: argparse.Namespace) -> int:
     game = _game(args.record)
     seat = _seat(game, args.seat)
     deals = None if args.deal is None else [args.deal]
+    chosen_deals(game, seat, deals)  # a seat or deal the game lacks is refused before any work
     console = Console(stderr=True)
     progress = Progress(
         TextColumn("[bold]review"),
@@ -106,13 +108,13 @@ def _review(args: argparse.Namespace) -> int:
     return 0
 
 
-def _lost(decision: Decision) -> str:
+def _lost(decision: MoveReview) -> str:
     if not decision.rated or not decision.worlds:
         return ""
     return f"{decision.lost:.1f} ± {decision.se:.1f}"
 
 
-def _better(decision: Decision) -> str:
+def _better(decision: MoveReview) -> str:
     if decision.mark in (Mark.FINE, Mark.FORCED):
         return ""
     return move_words(decision.better)
