@@ -60,7 +60,7 @@ from ..match.match import DealRecord, Match
 from ..match.views import TableView
 from .replay import seat_turns
 
-ROLLOUTS = 600  # rollouts a decision, both halves together (the ``--rollouts`` default)
+ROLLOUTS = 1000  # rollouts a decision, both halves together (the ``--rollouts`` default)
 # The marks' thresholds, as shares of the rule set's scale (see the module docstring).
 INACCURACY = 0.10
 MISTAKE = 0.25
