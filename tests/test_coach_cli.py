@@ -86,10 +86,13 @@ def test_review_refuses_a_missing_or_corrupt_record_in_words(
     assert code == 2 and "not a bigtwo record" in err
 
 
-def test_review_says_it_reviews_the_52_card_game_only(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
+def test_review_reads_a_big_2_revolution_record_too(capsys: pytest.CaptureFixture[str]) -> None:
     path = GOLDEN / "simulate-revolution.txt"
-    code, _, err = run(capsys, "review", str(path))
-    assert code == 2
-    assert err == f"bigtwo: {path}: the coach reviews the 52-card game; this is Big 2 RevolutioN\n"
+    argv = ("review", str(path), "--deal", "1", "--seat", "1", "--rollouts", "8", "--json")
+    code, out, err = run(capsys, *argv)
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    moves = [d["move"] for d in data["deals"][0]["decisions"]]
+    assert moves[:5] == ["A♣", "2♥", "pass", "draw 10♥*", "draw from the deck"]
+    code, _, err = run(capsys, "review", str(path), "--deal", "3")
+    assert (code, err) == (2, "bigtwo: There is no deal 3: the record has deals 1 to 2\n")

@@ -56,6 +56,8 @@ from ..bots.expert import (
 from ..bots.inference import proven_misses, proven_replies
 from ..engine.errors import IllegalAction
 from ..engine.plays import Play
+from ..engine.revolution_cards import symbols
+from ..engine.revolution_types import Move, RevolutionChoice
 from ..match.match import DealRecord, Match
 from ..match.views import TableView
 from .replay import seat_turns
@@ -68,6 +70,9 @@ BLUNDER = 0.50
 SIGNIFICANCE = 2.0  # a loss must be this many standard errors above nothing to be marked
 
 ReviewProgress = Callable[[int, int], None]  # (decisions reviewed, decisions in all)
+# A move of either game: a play or a pass (None) of the 52-card game, or a choice of Big 2
+# RevolutioN (a play, a pass, a function, a counter, a draw).
+Chosen = Play | RevolutionChoice | None
 
 
 class Mark(StrEnum):
@@ -95,9 +100,27 @@ def mark_for(loss: float, se: float, scale: float) -> Mark:
     return Mark.INACCURACY if loss >= INACCURACY * scale - 1e-9 else Mark.FINE
 
 
-def move_words(move: Play | None) -> str:
-    """A move as the review writes it: its cards, or ``pass``."""
-    return "pass" if move is None else move.symbols()
+def move_words(move: Chosen) -> str:
+    """A move as the review writes it: its cards, or ``pass`` (a choice of Big 2 RevolutioN
+    in a few words)."""
+    if move is None:
+        return "pass"
+    if isinstance(move, Play):
+        return move.symbols()
+    what = move.move
+    if what is Move.PLAY:
+        return symbols(move.cards)
+    if what is Move.ACTIVATE:
+        on = f" on seat {move.target}" if move.target >= 0 else ""
+        gives = f" giving {symbols(1 << move.give)}" if move.give >= 0 else ""
+        return f"activate {symbols(move.cards)}{on}{gives}"
+    if what is Move.COUNTER:
+        return f"counter with {symbols(move.cards)}"
+    if what is Move.DRAW:
+        return f"draw {symbols(move.cards)}" if move.cards else "draw from the deck"
+    return {Move.PASS: "pass", Move.DECLINE: "no counter", Move.STOP: "draw no more"}.get(
+        what, what.value
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,13 +136,13 @@ class MoveReview:
 
     deal: int
     step: int
-    move: Play | None
+    move: Chosen
     mark: Mark
-    better: Play | None = None
+    better: Chosen = None
     loss: float = 0.0
     se: float = 0.0
     worlds: int = 0
-    values: tuple[tuple[Play | None, float], ...] = ()
+    values: tuple[tuple[Chosen, float], ...] = ()
 
     @property
     def rated(self) -> bool:
@@ -190,10 +213,14 @@ def _key(move: Play | None) -> int:
 
 def candidates_with(view: TableView, move: Play | None) -> list[Play | None]:
     """The moves the review weighs: the expert's candidates, the move played and any play
-    that goes out."""
+    that goes out (and another legal move where these are one)."""
     out = ExpertBot().candidates(view)
     for extra in [move, *(p for p in view.legal if p.mask == view.hand)]:
         if all(_key(m) != _key(extra) for m in out):
+            out.append(extra)
+    others: list[Play | None] = [*view.legal, None] if view.can_pass else list(view.legal)
+    for extra in others:  # at least one alternative, where the expert names none
+        if len(out) < 2 and all(_key(m) != _key(extra) for m in out):
             out.append(extra)
     return out
 
@@ -237,6 +264,24 @@ def rate_move(
             out.append(row)
         return out
 
+    return judge(candidates, played, worlds, rollouts, _scale(scoring), deal, step)
+
+
+Worlds = Callable[[Sequence[int], int], Sequence[Sequence[float]]]
+
+
+def judge(
+    candidates: Sequence[Chosen],
+    played: int,
+    worlds: Worlds,
+    rollouts: int,
+    scale: float,
+    deal: int = 0,
+    step: int = 0,
+) -> MoveReview:
+    """The two halves of the search (see the module docstring), for either game:
+    ``worlds(moves, count)`` gives the seat's points for each candidate of ``moves`` (their
+    indices) in each of ``count`` fresh worlds; ``candidates[played]`` is the move played."""
     half = max(2, rollouts // 2)
     first = worlds(range(len(candidates)), max(2, half // len(candidates)))
     means = [sum(row[i] for row in first) / len(first) for i in range(len(candidates))]
@@ -250,8 +295,8 @@ def rate_move(
     return MoveReview(
         deal,
         step,
-        move,
-        mark_for(loss, se, _scale(scoring)),
+        candidates[played],
+        mark_for(loss, se, scale),
         better=candidates[better],
         loss=loss,
         se=se,
@@ -300,18 +345,21 @@ def chosen_actions(record: DealRecord, seat: int) -> int:
     return sum(1 for a in record.actions if a.seat == seat and not a.auto)
 
 
+def check_choice(players: int, played: int, seat: int, deals: Sequence[int] | None) -> None:
+    """Refuse, in words, a seat beyond a game's ``players`` or a deal beyond the ``played``
+    deals of its record."""
+    if not 0 <= seat < players:
+        raise IllegalAction(f"There is no seat {seat}: the game has seats 0 to {players - 1}")
+    for number in deals or ():
+        if not 1 <= number <= played:
+            raise IllegalAction(f"There is no deal {number}: the record has deals 1 to {played}")
+
+
 def chosen_deals(match: Match, seat: int, deals: Sequence[int] | None = None) -> list[DealRecord]:
     """The records of the deals ``deals`` (by number; default every deal played) once
     ``seat`` and every deal are found in the match; else an error in words."""
-    if not 0 <= seat < match.players:
-        raise IllegalAction(f"There is no seat {seat}: the game has seats 0 to {match.players - 1}")
     records = match.deal_records()
-    numbers = [r.number for r in records]
-    for number in deals or ():
-        if number not in numbers:
-            raise IllegalAction(
-                f"There is no deal {number}: the record has deals 1 to {len(records)}"
-            )
+    check_choice(match.players, len(records), seat, deals)
     return [r for r in records if deals is None or r.number in deals]
 
 

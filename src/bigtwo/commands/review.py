@@ -22,14 +22,16 @@ from ..coach.review import (
     GameReview,
     Mark,
     MoveReview,
-    chosen_deals,
+    check_choice,
     move_words,
     review_data,
     review_game,
 )
+from ..coach.revolution import REVOLUTION_ROLLOUTS, review_revolution_game
 from ..engine.errors import BigTwoError
 from ..match.match import Match
-from ..match.record_formats import read_game_file
+from ..match.record_formats import Game, read_game_file
+from ..match.revolution import RevolutionMatch
 
 _STYLES = {
     Mark.FINE: "green",
@@ -54,32 +56,31 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     review.add_argument(
         "--rollouts",
         type=int,
-        default=ROLLOUTS,
-        help=f"simulated deals per decision (default {ROLLOUTS}; more: slower, sharper)",
+        help=f"simulated deals per decision (default {ROLLOUTS}, {REVOLUTION_ROLLOUTS} in Big 2 "
+        "RevolutioN; more: slower, sharper)",
     )
     review.set_defaults(run=_review)
 
 
-def _game(path: str) -> Match:
-    game = read_game_file(path)
-    if not isinstance(game, Match):
-        raise BigTwoError(f"{path}: the coach reviews the 52-card game; this is Big 2 RevolutioN")
-    return game
-
-
-def _seat(game: Match, seat: int | None) -> int:
+def _seat(game: Game, seat: int | None) -> int:
     if seat is not None:
         return seat
-    return next((s for s, kind in enumerate(game.kinds) if kind == "human"), 0)
+    kinds = game.kinds if isinstance(game, Match) else []
+    return next((s for s, kind in enumerate(kinds) if kind == "human"), 0)
 
 
 def _review(args: argparse.Namespace) -> int:
-    if args.rollouts < 8:
+    game = read_game_file(args.record)
+    revolution = isinstance(game, RevolutionMatch)
+    rollouts = args.rollouts
+    if rollouts is None:
+        rollouts = REVOLUTION_ROLLOUTS if revolution else ROLLOUTS
+    if rollouts < 8:
         raise BigTwoError("--rollouts must be at least 8")
-    game = _game(args.record)
     seat = _seat(game, args.seat)
     deals = None if args.deal is None else [args.deal]
-    chosen_deals(game, seat, deals)  # a seat or deal the game lacks is refused before any work
+    played = len(game.played_hands()) if isinstance(game, RevolutionMatch) else game.deal_number
+    check_choice(game.players, played, seat, deals)  # refused before any work
     console = Console(stderr=True)
     progress = Progress(
         TextColumn("[bold]review"),
@@ -93,18 +94,22 @@ def _review(args: argparse.Namespace) -> int:
     )
     with progress:
         task = progress.add_task("decisions", total=None)
-        review = review_game(
-            game,
-            seat,
-            deals=deals,
-            seed=args.seed,
-            rollouts=args.rollouts,
-            progress=lambda done, total: progress.update(task, completed=done, total=total),
-        )
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        if isinstance(game, RevolutionMatch):
+            review = review_revolution_game(
+                game, seat, deals=deals, seed=args.seed, rollouts=rollouts, progress=advance
+            )
+        else:
+            review = review_game(
+                game, seat, deals=deals, seed=args.seed, rollouts=rollouts, progress=advance
+            )
     if args.json:
         print(json.dumps(review_data(review)))
         return 0
-    _print(Console(), game, review)
+    _print(Console(), game.names, review)
     return 0
 
 
@@ -124,8 +129,8 @@ def _percent(accuracy: float | None) -> str:
     return "nothing to rate" if accuracy is None else f"{accuracy:.0%}"
 
 
-def _print(console: Console, game: Match, review: GameReview) -> None:
-    name = game.names[review.seat]
+def _print(console: Console, names: list[str], review: GameReview) -> None:
+    name = names[review.seat]
     for deal in review.deals:
         table = Table(title=f"Deal {deal.deal}: {name} (seat {review.seat})")
         table.add_column("play", justify="right")
