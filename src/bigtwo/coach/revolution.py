@@ -45,7 +45,7 @@ from .review import (
 STEP_LIMIT = 400  # simulated actions at most to finish a hand in a world (the expert's)
 # Rollouts a choice (the ``--rollouts`` default): a world of the expansion costs several of
 # the 52-card game's.
-REVOLUTION_ROLLOUTS = 200
+REVOLUTION_ROLLOUTS = 600
 
 
 class RevolutionTurn(NamedTuple):
