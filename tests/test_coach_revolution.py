@@ -4,6 +4,7 @@ same seed the same review."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 
@@ -15,9 +16,13 @@ from bigtwo.coach.revolution import (
     review_revolution_hand,
     revolution_turns,
 )
+from bigtwo.engine.errors import BigTwoError
+from bigtwo.engine.revolution import RevolutionDeal
+from bigtwo.engine.revolution_cards import NORMAL_CARDS, ids
 from bigtwo.engine.revolution_types import Move
+from bigtwo.engine.rules import Rules
 from bigtwo.match.record_formats import read_game_file
-from bigtwo.match.revolution import RevolutionMatch
+from bigtwo.match.revolution import PlayedHand, RevolutionMatch
 
 RECORD = Path(__file__).with_name("golden") / "simulate-revolution.txt"
 
@@ -67,3 +72,41 @@ def test_a_hand_review_is_the_same_for_a_seed_and_rates_no_forced_choice() -> No
         forced = len(turns[decision.step].view.choices) == 1
         assert (decision.mark is Mark.FORCED) == forced
     assert any(d.mark is Mark.FORCED for d in first.decisions)
+
+
+def _replayed(hand: PlayedHand, rules: Rules) -> RevolutionDeal:
+    deal = RevolutionDeal(rules, hand.dealt, deck=hand.deck)
+    for action in hand.actions:
+        if not action.follows:
+            deal.redo(action)
+    return deal
+
+
+def test_other_hidden_cards_change_nothing_in_a_revolution_review() -> None:
+    """Two other seats swap a normal card each that they held from the deal to its end: the
+    same public history, other hidden cards; seat 0's views and review are the same."""
+    game = _game()
+    rules = game.ruleset.rules
+    hand = game.played_hands()[0]
+    end = _replayed(hand, rules)
+    kept = [ids(hand.dealt[s] & end.hands[s] & NORMAL_CARDS) for s in range(4)]
+    swapped = None
+    for a, b in ((1, 2), (1, 3), (2, 3)):
+        for x, y in itertools.product(kept[a], kept[b]):
+            dealt = list(hand.dealt)
+            dealt[a] ^= 1 << x | 1 << y
+            dealt[b] ^= 1 << x | 1 << y
+            other = hand._replace(dealt=tuple(dealt))
+            try:
+                _replayed(other, rules)
+            except BigTwoError:
+                continue  # that swap breaks the recorded play: try another
+            swapped = other
+            break
+        if swapped is not None:
+            break
+    assert swapped is not None and swapped.dealt != hand.dealt
+    assert list(revolution_turns(swapped, rules, 0)) == list(revolution_turns(hand, rules, 0))
+    assert review_revolution_hand(swapped, rules, 0, seed=2, rollouts=16) == (
+        review_revolution_hand(hand, rules, 0, seed=2, rollouts=16)
+    )
