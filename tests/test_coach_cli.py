@@ -34,7 +34,7 @@ def test_review_prints_the_decisions_the_accuracy_and_the_costliest(
     assert "Deal 2: Ann (seat 0)" in out
     for column in ("play", "mark", "move played", "better move", "points lost"):
         assert column in out
-    assert "forced" in out and "K♠" in out
+    assert "forced" in out and "K♠" in out and "goes out" in out
     assert "Accuracy in deal 2: " in out
     assert "Accuracy in the game" not in out  # one deal reviewed
 

@@ -114,8 +114,10 @@ def _review(args: argparse.Namespace) -> int:
 
 
 def _lost(decision: MoveReview) -> str:
-    if not decision.rated or not decision.worlds:
+    if not decision.rated:
         return ""
+    if not decision.worlds:
+        return "goes out"
     return f"{decision.lost:.1f} ± {decision.se:.1f}"
 
 
