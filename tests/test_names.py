@@ -32,6 +32,7 @@ SAME_INTERFACE = {
         "commands/learn.py",
         "commands/match.py",
         "commands/play.py",
+        "commands/review.py",
         "commands/server.py",
     },
 }
