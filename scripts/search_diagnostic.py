@@ -11,8 +11,9 @@ in a checkpoint after each one, so it can be stopped and carried on (``--resume`
     python scripts/search_diagnostic.py --deals 1000 --checkpoint docs/runs/search-diagnostic.json
     python scripts/search_diagnostic.py --deals 1000 --checkpoint docs/runs/search-diagnostic.json --resume
 
-The level is registered here, for this process only (so the arena runs in one process): it is
-no computer level a player can choose.
+The level is registered when this script is loaded, so the arena's worker processes (which load
+it again) have it too (``--workers N`` plays boards side by side, to the same figures): it is no
+computer level a player can choose.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ class LearnedRolloutExpert(ExpertBot):
         super().__init__(policy="learned")
 
 
+register_bot(LEVEL, LearnedRolloutExpert)
+
+
 def run(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000)
@@ -41,10 +45,10 @@ def run(argv: list[str] | None = None) -> int:
     parser.add_argument("--checkpoint", default="")
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args(argv)
-    register_bot(LEVEL, LearnedRolloutExpert)
     arena = ["arena", "--rules", "charlesworth2018", "--seats", f"{LEVEL},learned,learned,learned"]
-    arena += ["--deals", str(args.deals), "--duplicate", "--seed", args.seed, "--workers", "1"]
+    arena += ["--deals", str(args.deals), "--duplicate", "--seed", args.seed, "--workers", str(args.workers)]
     if args.checkpoint:
         arena += ["--checkpoint", args.checkpoint]
     if args.resume:
