@@ -71,6 +71,14 @@ class GameFlow(TableState):
             return None
         return game.deal.turn
 
+    def awaited(self) -> list[int]:
+        """The seats whose decision the table awaits now: those an open counter window asks
+        that have not answered it yet, in turn order; else the seat to act (if any)."""
+        number = self._to_act()
+        return (
+            [s for s in self.asked_seats() if s not in self.answers] if number is None else [number]
+        )
+
     def _switches_now(self) -> tuple[bool | None, bool | None]:
         """The autopass switches in force (None: as the rules say)."""
         return self._switches

@@ -180,14 +180,8 @@ class LocalTable:
     def computer_to_act(self) -> bool:
         """A computer's move (or, at a revolution table, a computer's answer to a counter
         window) is what the table waits for."""
-        service = self.service
-        number = service._to_act()
-        if number is not None:
-            return number not in self.people or not self._person_in_control(number)
         return any(
-            s not in self.people or not self._person_in_control(s)
-            for s in service.asked_seats()
-            if s not in service.answers
+            s not in self.people or not self._person_in_control(s) for s in self.service.awaited()
         )
 
     def people_asked(self) -> list[int]:

@@ -335,17 +335,6 @@ class RevolutionFlow(GameFlow):
         return Command(Op.ACT, seat=seat.number, cards=cards, by=By.TIMER)
 
     # -- computers ------------------------------------------------------------------------------
-    def _thinking_seat(self) -> Seat | None:
-        """In a counter window: the first seat asked that a computer answers for."""
-        if not self.asked_seats():
-            return super()._thinking_seat()
-        waiting = [
-            self.seats[s]
-            for s in self.asked_seats()
-            if s not in self.answers and self.seats[s].control != Control.PLAYER
-        ]
-        return waiting[0] if waiting else None
-
     def _answering_here(self) -> list[Seat]:
         """In an open counter window: the computers that answer on this thread, in the order
         the table answers for them, up to the first that thinks elsewhere (those after it

@@ -262,21 +262,15 @@ class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, GameFlow
             "v": self.v,
         }
 
-    # compat: callers in tui/commands
-    def played_match(self) -> Match | RevolutionMatch | None:
-        """The match being played, of either kind (None before it starts)."""
+    def played_match(self) -> Match | RevolutionMatch | None:  # compat: callers in tui/commands
         return self.game
 
-    # compat: callers in tui/commands
     @property
-    def match(self) -> Match | None:
-        """The 52-card game's match (None at a revolution table)."""
+    def match(self) -> Match | None:  # compat: callers in tui/commands
         return self.game if isinstance(self.game, Match) else None
 
-    # compat: callers in tui/commands
     @property
-    def revolution(self) -> RevolutionMatch | None:
-        """Big 2 RevolutioN's match (None at a table of the 52-card game)."""
+    def revolution(self) -> RevolutionMatch | None:  # compat: callers in tui/commands
         return self.game if isinstance(self.game, RevolutionMatch) else None
 
     def _next_deal_json(self) -> dict[str, Any] | None:
