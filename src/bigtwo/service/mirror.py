@@ -418,22 +418,20 @@ class TableMirror:
     def my_turn(self) -> bool:
         """This seat is to act now (at a revolution table: to play, pass or draw; see
         :attr:`asked` for a counter window)."""
-        told = self.choices is not None if self.revolution else self.legal is not None
         return (
             self.status == TableStatus.PLAYING
             and self.seat is not None
             and self.turn == self.seat
             and self.winner is None
-            and told
-            and not (self.revolution and self.phase is Phase.COUNTER)
+            and (self.choices is not None or self.legal is not None)  # (each game's own)
+            and self.phase is not Phase.COUNTER
         )
 
     @property
     def asked(self) -> bool:
         """An open counter window asks this seat, and it has not answered yet."""
         return (
-            self.revolution
-            and self.status == TableStatus.PLAYING
+            self.status == TableStatus.PLAYING
             and self.prompt is not None
             and not self.answered
             and self.phase is Phase.COUNTER

@@ -469,33 +469,8 @@ class RevolutionTable(RevolutionFlow, TableService):
 
 _TABLES: dict[str, type[TableService]] = {BIGTWO: BigTwoTable, REVOLUTION: RevolutionTable}
 
-# The method that applies each command (the table's own: its game's flow may override it).
-_HANDLERS: dict[Op, str] = {
-    Op.JOIN: "_join",
-    Op.LEAVE: "_leave",
-    Op.READY: "_ready",
-    Op.ACT: "_act",
-    Op.CHAT: "_chat",
-    Op.TAKEOVER: "_takeover",
-    Op.HANDBACK: "_handback",
-    Op.QUIT: "_quit",
-    Op.NEXT: "_next",
-    Op.DEAL: "_deal",
-    Op.REMATCH: "_rematch",
-    Op.KICK: "_kick",
-    Op.COMPUTER: "_computer",
-    Op.SETTINGS: "_settings",
-    Op.BUSY: "_busy",
-    Op.AUTOPASS: "_autopass",
-    Op.LEVEL: "_level_command",
-    Op.RULES: "_rules",
-    Op.CUSTOM: "_custom",
-    Op.REPLAY: "_replay",
-    Op.RENAME: "_rename",
-    Op.UNDO: "_undo",
-    Op.ACTIVATE: "_act",
-    Op.COUNTER: "_act",
-    Op.DECLINE: "_act",
-    Op.DRAW: "_act",
-    Op.STOP: "_act",
-}
+# Each command is applied by the table's method of its name (its game's flow may override it):
+# a move of either game by ``_act``, and ``level`` by ``_level_command``.
+_MOVES = {Op.ACT, Op.ACTIVATE, Op.COUNTER, Op.DECLINE, Op.DRAW, Op.STOP}
+_HANDLERS = {op: "_act" if op in _MOVES else f"_{op.value}" for op in Op}
+_HANDLERS[Op.LEVEL] = "_level_command"
