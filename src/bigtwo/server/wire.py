@@ -36,19 +36,12 @@ TURN_MOVES = {
 SETTINGS_FIELDS = ("turn_seconds", "away_seconds", "spectators", "spectator_chat")
 
 
-@dataclass(frozen=True, slots=True)
-class Notation:
-    """What a move's words mean in one game: the moves it has, and its cards."""
-
-    moves: frozenset[str]
-    cards: Callable[[str], Mask]  # cards in notation, as a mask (BigTwoError when bad)
-
-
-# Each game's moves (the expansion's more: see protocol.ActivateMessage …) and cards (the
-# expansion's 104, a Revolution card with its star).
-NOTATIONS = {
-    BIGTWO: Notation(frozenset({"play", "pass"}), lambda text: parse_cards(text).mask),
-    REVOLUTION: Notation(frozenset(TURN_MOVES), lambda text: Mask(revolution_parse(text))),
+# Each game's moves (the expansion's more: see protocol.ActivateMessage …), and its cards in
+# notation as a mask (the expansion's 104, a Revolution card with its star).
+GAME_MOVES = {BIGTWO: frozenset({"play", "pass"}), REVOLUTION: frozenset(TURN_MOVES)}
+GAME_CARDS: dict[str, Callable[[str], Mask]] = {
+    BIGTWO: lambda text: parse_cards(text).mask,
+    REVOLUTION: lambda text: Mask(revolution_parse(text)),
 }
 
 
@@ -97,7 +90,7 @@ def command_of(msg: Mapping[str, Any], sender: Sender) -> Command | Refusal | No
             return None
         return Refusal("not_seated", "Spectators cannot act at the table")
     if kind in TURN_MOVES:
-        return _move(kind, msg, seat, NOTATIONS[sender.game])
+        return _move(kind, msg, seat, sender.game)
     if kind == "ready":
         return Command(Op.READY, seat=seat, ready=msg.get("ready", True))
     if kind == "next":
@@ -121,7 +114,7 @@ def _wrong_seat(msg: Mapping[str, Any], seat: int) -> Refusal | None:
     return None
 
 
-def _move(kind: str, msg: Mapping[str, Any], seat: int, game: Notation) -> Command | Refusal:
+def _move(kind: str, msg: Mapping[str, Any], seat: int, game: str) -> Command | Refusal:
     """A move of a turn (``kind`` in :data:`TURN_MOVES`), as the command the table applies: the
     cards it names (a play's, the Character card activated with the card an exchange gives,
     the Q that counters, the Gathering card drawn; none for a pass, a draw from the deck, a
@@ -129,20 +122,21 @@ def _move(kind: str, msg: Mapping[str, Any], seat: int, game: Notation) -> Comma
     wrong = _wrong_seat(msg, seat)
     if wrong is not None:
         return wrong
-    if kind not in game.moves:
+    if kind not in GAME_MOVES[game]:
         return Refusal("bad_command", f"'{kind}' is a move of the revolution only")
+    cards_of = GAME_CARDS[game]
     try:
         cards: Mask | None = None
         if kind == "play":
-            cards = game.cards(msg["cards"])
+            cards = cards_of(msg["cards"])
             if not cards:
                 return Refusal("bad_cards", "Name the cards to play (or send 'pass')")
         elif kind in ("activate", "counter"):
-            cards = game.cards(msg["card"])
+            cards = cards_of(msg["card"])
             if kind == "activate" and msg.get("give"):
-                cards = Mask(cards | game.cards(msg["give"]))
+                cards = Mask(cards | cards_of(msg["give"]))
         elif kind == "draw" and msg["source"] != "deck":
-            cards = game.cards(msg["source"])
+            cards = cards_of(msg["source"])
     except BigTwoError as exc:
         return Refusal("bad_cards", str(exc))
     target = msg.get("target") if kind == "activate" else None

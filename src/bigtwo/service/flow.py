@@ -1,10 +1,7 @@
-"""The match's flow as every game has it: the start told to all, a move's checks before the
-game's own, the end of a deal, the pause between deals and the next deal. Each game's flow is
-a subclass of :class:`GameFlow` that says what differs (:mod:`.bigtwo_flow`, the 52-card game;
-:mod:`.revolution_flow`, Big 2 RevolutioN): how its match is made and dealt, what a seat is
-told at its turn, how a move is applied and told, what its computers answer from. A table is
-made with its game's flow (see :class:`~bigtwo.service.table.TableService`), so nothing here
-or in the other parts asks which game it is.
+"""The match's flow as every game has it: the start, a move's checks, the end of a deal, the
+pause between deals, the next deal. Each game's flow (:mod:`.bigtwo_flow`, :mod:`.revolution_flow`)
+subclasses :class:`GameFlow` with what differs: how its match is made and dealt, what a seat is
+told at its turn, how a move is applied and told, what its computers answer from.
 """
 
 from __future__ import annotations

@@ -203,9 +203,7 @@ def table_config(
         )
     game = rules.rules.game
     levels = bot_names(game)  # the levels that play the game (an expansion: so far)
-    said = [
-        (f"Seat {i}", s.level) for i, s in enumerate(request.seats or ()) if s.kind == "computer"
-    ]
+    said = [(f"Seat {i}", s.level) for i, s in enumerate(request.seats or ()) if s.kind != "human"]
     for who, level in [*said, ("The takeover level", request.takeover_level)]:
         if level in bot_names() and level not in levels:
             raise ConfigError(

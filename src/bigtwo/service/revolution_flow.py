@@ -280,16 +280,6 @@ class RevolutionFlow(GameFlow):
         first = deal.pending.seat
         return [(first + k) % deal.players for k in range(1, deal.players)]
 
-    def own_answer(self, seat: int) -> str | None:
-        """The seat's own answer to the open counter window (``counter`` or ``decline``, as
-        its ``answered`` event said), or None: no window is open, or the seat has not
-        answered it. Only ever told to that seat: the other seats' answers are not public
-        until the engine comes to them."""
-        if self.game is None or self.game.deal.phase is not Phase.COUNTER:
-            return None
-        answer = self.answers.get(seat)
-        return None if answer is None else answer.op.value
-
     def counter_deadline(self) -> float | None:
         """When the open counter window's clock runs out (None: no window open)."""
         options = self.rules.revolution
@@ -350,11 +340,10 @@ class RevolutionFlow(GameFlow):
         return out
 
     def _question(self, seat: Seat, computer: ComputerSeat) -> tuple[View, Random, Deal | None]:
-        """What a computer at ``seat`` answers from, wherever it thinks: its seat's view (in
-        a counter window that asks it before the engine comes to it, the question as it
-        stands: counter with one of its Qs, or decline) and the generator of the position.
-        (The answers of the seats before it are not known to it, nor to anyone, until they
-        are applied.)"""
+        """What a computer at ``seat`` answers from, wherever it thinks: its seat's view (in a
+        counter window that asks it before the engine comes to it, the question as it stands,
+        the answers before it unknown: counter with one of its Qs, or decline) and the
+        generator of the position."""
         match = self.game
         assert match is not None
         deal, number = match.deal, seat.number
@@ -380,8 +369,10 @@ class RevolutionFlow(GameFlow):
         if match is None:
             return None
         view = revolution_view_json(match.deal.view(seat), match.deal_number)
-        if seat is not None:
-            view["answered"] = self.own_answer(seat)
+        if seat is not None:  # its own answer to the open window, as its "answered" said (the
+            # other seats' are not public until the engine comes to them)
+            answer = self.answers.get(seat) if match.deal.phase is Phase.COUNTER else None
+            view["answered"] = None if answer is None else answer.op.value
         return view
 
     def _left_json(self, result: DealResult | RevolutionResult) -> dict[str, Any]:

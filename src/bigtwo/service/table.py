@@ -18,15 +18,12 @@ choice into the command to apply. Events are built only from seat views and publ
 never from the deal's hands, so nothing leaves a table that its audience may not see; the
 cards a seat still held become public in ``deal_end`` once the deal is over.
 
-A table plays one ``game``, a :class:`~bigtwo.match.match.Match` of the 52-card game or, under
-the revolution expansion (preset ``revolution``), a
-:class:`~bigtwo.match.revolution.RevolutionMatch` with the same commands and checks and more
-moves (``activate``, ``counter``, ``decline``, ``draw``, ``stop``); each of its actions
-reaches each seat as the engine lets that seat see it, and its counter window asks every other
-seat at once (see :mod:`.revolution_flow`). ``TableService(config)`` makes the table of the
-config's game: a :class:`BigTwoTable` or a :class:`RevolutionTable`, each a
-:class:`TableService` with its game's flow, which overrides what differs; no other part asks
-which game it is.
+``TableService(config)`` makes the table of the config's game, a :class:`BigTwoTable` or,
+under the revolution expansion (preset ``revolution``), a :class:`RevolutionTable`, whose flow
+overrides what differs: the same commands and checks, and more moves (``activate``,
+``counter``, ``decline``, ``draw``, ``stop``), each action reaching each seat as the engine
+lets that seat see it, its counter window asking every other seat at once (see
+:mod:`.revolution_flow`). Its one ``game`` is the match it plays; no other part asks which.
 
 :class:`TableService` is put together from one part per job, each in a module of its own over
 the state they share (:mod:`.base`): seats and presence (:mod:`.seats`), clocks
