@@ -31,8 +31,7 @@ from .config import SeatConfig, TableConfig
 from .events import Audience, Event
 
 if TYPE_CHECKING:
-    # The match a table plays, of the 52-card game or of Big 2 RevolutioN: the table's class
-    # (its game's flow) says which, and no part of the table asks.
+    # The match a table plays, of either game: the table's class (its game's flow) says which.
     from ..match.record_formats import Game
 
 View: TypeAlias = TableView | RevolutionView  # a seat's view of either game's deal

@@ -154,8 +154,7 @@ class Clocks(TableState):
         return self.between, self.turn_started + seconds
 
     def counter_deadline(self) -> float | None:
-        """When the open counter window's clock runs out (None: no window open; only the
-        expansion has them)."""
+        """When the open counter window's clock runs out (None: none open; the expansion's)."""
         return None
 
     def _everyone_said_next(self) -> bool:

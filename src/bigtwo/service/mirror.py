@@ -530,8 +530,7 @@ class _BigTwoReader:
 
 
 class _RevolutionReader:
-    """How a mirror reads the deal's events of Big 2 RevolutioN (its cards with their star,
-    its actions as moves, its phases, its Gathering and deck)."""
+    """How a mirror reads the deal's events of Big 2 RevolutioN (its moves, phases, Gathering)."""
 
     def cards(self, text: str) -> Mask:
         return Mask(parse(text) if text else 0)

@@ -297,8 +297,7 @@ class RevolutionFlow(GameFlow):
         return times
 
     def _game_due(self, now: float) -> Command | None:
-        """In a counter window: a computer's answer after the computer delay, a person's
-        decline once its clock ran out."""
+        """In a counter window: a computer's answer after its delay, or a person's decline."""
         window = self.counter_deadline()
         if window is None:
             return super()._game_due(now)

@@ -126,8 +126,7 @@ class Thinking(TableState):
         return seat.computer
 
     def _computer_command(self, seat: Seat) -> Command:
-        """The computer's move here, chosen from what its game lets it see (see
-        :meth:`_question`), with the generator a move thought elsewhere would have."""
+        """The computer's move here, as it would choose it elsewhere (see :meth:`_question`)."""
         computer = self.computer_of(seat)
         view, rng, peek = self._question(seat, computer)
         return self._decision_command(seat.number, computer.decide(view, rng=rng, deal=peek))
