@@ -22,7 +22,7 @@ from bigtwo.service import (
 )
 from bigtwo.service.commands import Op
 from bigtwo.service.request import table_config
-from bigtwo.service.table import AlreadyApplied
+from bigtwo.service.table import AlreadyApplied, BigTwoTable
 from bigtwo.store.tables import MemoryStore
 from test_server_hub import FakeSocket, _seated
 
@@ -68,7 +68,7 @@ async def test_a_fault_in_the_middle_of_a_command_leaves_memory_as_the_log_has_i
     play = await _my_turn(runner)
 
     # The fault: the play has reached the deal in memory when the table fails on its events.
-    real = TableService._action_events
+    real = BigTwoTable._action_events
     faults = {"left": 1}
 
     def failing(self: TableService, *args: Any) -> None:
@@ -77,7 +77,7 @@ async def test_a_fault_in_the_middle_of_a_command_leaves_memory_as_the_log_has_i
             raise RuntimeError("injected fault")
         real(self, *args)
 
-    monkeypatch.setattr(TableService, "_action_events", failing)
+    monkeypatch.setattr(BigTwoTable, "_action_events", failing)
     before = _state(runner.service)
     sent = len(socket.messages())
     runner.on_frame(conn, json.dumps({**play, "id": "a1"}))
@@ -203,7 +203,7 @@ async def test_a_computer_move_that_fails_every_time_drops_the_table_instead_of_
     runner, conn, socket = await _seated(hub, config)
     runner.on_frame(conn, json.dumps({"type": "ready", "id": "r1"}))
     play = await _my_turn(runner)
-    real = TableService._action_events
+    real = BigTwoTable._action_events
     calls = {"n": 0}
 
     def failing(self: TableService, cmd: Command, *args: Any) -> None:
@@ -212,7 +212,7 @@ async def test_a_computer_move_that_fails_every_time_drops_the_table_instead_of_
             raise RuntimeError("injected fault, every time")
         real(self, cmd, *args)
 
-    monkeypatch.setattr(TableService, "_action_events", failing)
+    monkeypatch.setattr(BigTwoTable, "_action_events", failing)
     runner.on_frame(conn, json.dumps({**play, "id": "a1"}))
     for _ in range(100):
         await asyncio.sleep(0.01)

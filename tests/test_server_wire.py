@@ -18,7 +18,7 @@ from bigtwo.server.wire import Refusal, Sender, command_of
 from bigtwo.service.commands import Command, Op
 
 SEATED = Sender(seat=2, name="Ann")
-REVOLUTION = Sender(seat=2, name="Ann", revolution=True)
+REVOLUTION = Sender(seat=2, name="Ann", game="revolution")
 WATCHING = Sender(seat=None, name="Bob")
 WATCHING_MAY_CHAT = Sender(seat=None, name="Bob", spectator_chat=True)
 

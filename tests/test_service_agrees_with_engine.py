@@ -227,7 +227,7 @@ def test_pass_lock_ends_a_trick_when_every_other_seat_has_passed() -> None:
         table.apply(Command(Op.READY, seat=s), 0)
     assert table.match is not None
     # Before anyone acts, the table's match is replaced by one dealt these hands.
-    table.match = Match(
+    table.game = Match(
         RuleSet.preset("pusoy-dos"), table.match.names, hands=hands, deals=1, autopass=False
     )
     shadow = Shadow(table)

@@ -748,3 +748,58 @@ def test_an_action_id_names_one_action() -> None:
             assert exc.code == "id_reused", exc
         else:
             raise AssertionError(f"{other} reused an id")
+
+
+def test_the_table_is_of_its_game_and_holds_one_match() -> None:
+    """``TableService(config)`` makes the table of the config's game, whose one ``game`` is
+    the match it plays; the snapshot keeps it under the key of the first snapshots."""
+    from bigtwo.match.revolution import RevolutionMatch
+    from bigtwo.service.table import BigTwoTable, RevolutionTable, _SnapshotUnpickler
+
+    t = revolution_table(COMPUTERS)
+    plain = TableService(TableConfig(seats=COMPUTERS), "PLAIN")
+    assert type(t) is RevolutionTable and type(plain) is BigTwoTable
+    t._start(0.0)
+    assert isinstance(t.game, RevolutionMatch) and t.revolution is t.game and t.match is None
+    _, state = _SnapshotUnpickler(io.BytesIO(zlib.decompress(t.freeze()))).load()
+    assert state["revolution"] is not None and state["match"] is None and "game" not in state
+    thawed = TableService.thaw(t.freeze(), t.config, "REVO")
+    assert type(thawed) is RevolutionTable and thawed.revolution is not None
+
+
+def _played_out(t: TableService, limit: int = 5000) -> None:
+    for _ in range(limit):
+        cmd = t.due(1e9)
+        if cmd is None:
+            return
+        t.apply(cmd, 1e9)
+
+
+def test_a_finished_revolution_table_opens_a_new_game() -> None:
+    """A rematch is announced at a finished revolution table, as at any other."""
+    t = revolution_table(COMPUTERS)
+    t._start(0.0)
+    _played_out(t)
+    assert t.status == "finished"
+    events = t.apply(Command(Op.REMATCH, seat=0, text="NEW123"), 0.0)
+    assert [(e.type, e.data["code"]) for e in events] == [("rematch", "NEW123")]
+
+
+def test_a_new_computer_level_plays_from_the_next_hand_of_the_revolution() -> None:
+    """A level chosen mid-match (a local table's Preferences) is told as from the next hand,
+    and the computers play at it from then on, as at a table of the 52-card game."""
+    t = revolution_table(COMPUTERS, deals=2, between_deals_seconds=None)
+    t._start(0.0)
+    events = t.apply(Command(Op.LEVEL, value={"level": "classic"}), 0.0)
+    assert [(e.type, e.data["from_deal"]) for e in events] == [("level", 2)]
+    assert t.seats[1].config.level == "random"
+    for _ in range(5000):
+        if t.between is not None:
+            break
+        cmd = t.due(1e9)
+        assert cmd is not None
+        t.apply(cmd, 1e9)
+    t.apply(Command(Op.DEAL), 1e9)
+    assert t.revolution is not None and t.revolution.deal_number == 2
+    assert [s.config.level for s in t.seats] == ["classic"] * 4
+    assert all(s.computer is None or s.computer.level == "classic" for s in t.seats)

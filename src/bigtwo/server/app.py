@@ -30,9 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import __version__
-from ..engine.rules import expansion_preset_names, preset_names
-from ..match.revolution import RevolutionMatch
-from ..match.revolution_history import history_lines
+from ..engine.rules import BIGTWO, expansion_preset_names, preset_names
 from ..match.settings import RuleSet
 from ..protocol import (
     CLOSE_BAD_HELLO,
@@ -50,7 +48,7 @@ from ..protocol import (
 from ..service.config import MAX_NAME, ConfigError, clean_text
 from ..service.declare import Declared, NotJson, parse_json, words
 from ..service.request import table_config
-from ..service.table import Refused, TableStatus
+from ..service.table import Refused, TableService, TableStatus
 from ..store.tables import MemoryStore, TableStore
 from .cluster import ClusterRouting
 from .collector import collect_garbage
@@ -301,8 +299,8 @@ async def api_presets(request: Request) -> Response:
             "source": r.source,
             "deals": r.match.deals_per_game,
         }
-        if r.rules.revolution is not None:
-            preset["levels"] = list(bot_names("revolution"))
+        if r.rules.game != BIGTWO:
+            preset["levels"] = bot_names(r.rules.game)
         out.append(preset)
     return JSONResponse({"presets": out})
 
@@ -432,9 +430,9 @@ async def rematch_room(request: Request) -> Response:
     )
 
 
-def _finished_match(request: Request) -> Any:
-    """The match of a finished table, or an error response: a record holds every hand, so it
-    is shown only once nothing is left to hide."""
+def _finished_table(request: Request) -> TableService | Response:
+    """A finished table, or an error response: a record holds every hand, so it is shown only
+    once nothing is left to hide."""
     runner = _hub(request).get(request.path_params["code"])
     if runner is None:
         return _error(
@@ -443,8 +441,7 @@ def _finished_match(request: Request) -> Any:
             params={"code": request.path_params["code"][:12]},
         )
     svc = runner.service
-    match = svc.played_match()
-    if match is None:
+    if svc.game is None:
         return _error(
             "no_room", "This table never started a match", 404, {"reason": "never_started"}
         )
@@ -452,7 +449,7 @@ def _finished_match(request: Request) -> Any:
         return _error(
             "not_over", "The record is shown once the match is over: it holds every hand", 409
         )
-    return match
+    return svc
 
 
 async def room_record(request: Request) -> Response:
@@ -461,23 +458,20 @@ async def room_record(request: Request) -> Response:
     reads and replays) inside JSON with the names and totals."""
     from ..match.record_formats import record_data
 
-    match = _finished_match(request)
-    if isinstance(match, Response):
-        return match
-    return JSONResponse(record_data(match))
+    svc = _finished_table(request)
+    if isinstance(svc, Response):
+        return svc
+    assert svc.game is not None
+    return JSONResponse(record_data(svc.game))
 
 
 async def room_history(request: Request) -> Response:
-    """The finished match's history as text, as the Palm game history told it."""
-    from ..match.history import match_history
-
-    match = _finished_match(request)
-    if isinstance(match, Response):
-        return match
-    if isinstance(match, RevolutionMatch):
-        lines = [line for r in match.results for line in history_lines(r, match.names)]
-        return PlainTextResponse("\n".join(lines) + "\n")
-    return PlainTextResponse(match_history(match))
+    """The finished match's history as text, as the Palm game history told it (its game's
+    history: see the table's ``history_text``)."""
+    svc = _finished_table(request)
+    if isinstance(svc, Response):
+        return svc
+    return PlainTextResponse(svc.history_text())
 
 
 async def share_link(request: Request) -> Response:

@@ -279,7 +279,7 @@ class Hub:
         anyone seated here), it answers with the same table: the asker's seat there, or a
         free one. Returns the new table, the seat there, its token, and whether it is new."""
         svc = runner.service
-        if svc.status != TableStatus.FINISHED or svc.played_match() is None:
+        if svc.status != TableStatus.FINISHED or svc.game is None:
             raise Refused("not_over", "A new game can start once this match is over")
         me = svc.seats[seat]
         if svc.rematch:

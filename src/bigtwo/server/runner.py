@@ -231,7 +231,7 @@ class TableRunner:
         sender = Sender(
             conn.seat,
             conn.name,
-            revolution=self.service.rules.revolution is not None,
+            game=self.service.rules.game,
             spectator_chat=config.spectators and config.spectator_chat,
         )
         order = command_of(msg, sender)

@@ -12,13 +12,14 @@ resyncs, goodbyes and errors are the runner's, :mod:`bigtwo.server.runner`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..engine.cards import Mask, parse_cards
 from ..engine.errors import BigTwoError
 from ..engine.revolution_cards import parse as revolution_parse
+from ..engine.rules import BIGTWO, REVOLUTION
 from ..service.commands import Command, Op
 
 # The moves of a turn, in either game, and the table command each is.
@@ -31,10 +32,17 @@ TURN_MOVES = {
     "draw": Op.DRAW,
     "stop": Op.STOP,
 }
-# The moves only Big 2 RevolutioN has (see protocol.ActivateMessage …).
-REVOLUTION_MOVES = frozenset({"activate", "counter", "decline", "draw", "stop"})
 # The table settings a host's ``settings`` message sets.
 SETTINGS_FIELDS = ("turn_seconds", "away_seconds", "spectators", "spectator_chat")
+
+
+# Each game's moves (the expansion's more: see protocol.ActivateMessage …), and its cards in
+# notation as a mask (the expansion's 104, a Revolution card with its star).
+GAME_MOVES = {BIGTWO: frozenset({"play", "pass"}), REVOLUTION: frozenset(TURN_MOVES)}
+GAME_CARDS: dict[str, Callable[[str], Mask]] = {
+    BIGTWO: lambda text: parse_cards(text).mask,
+    REVOLUTION: lambda text: Mask(revolution_parse(text)),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +51,7 @@ class Sender:
 
     seat: int | None  # None: a spectator
     name: str = ""  # the name a chat line goes out under
-    revolution: bool = False  # the table plays the revolution expansion (its 104 cards)
+    game: str = BIGTWO  # the game the table plays (its rules' ``game``)
     spectator_chat: bool = False  # spectators may chat at the table
 
 
@@ -82,7 +90,7 @@ def command_of(msg: Mapping[str, Any], sender: Sender) -> Command | Refusal | No
             return None
         return Refusal("not_seated", "Spectators cannot act at the table")
     if kind in TURN_MOVES:
-        return _move(kind, msg, seat, sender.revolution)
+        return _move(kind, msg, seat, sender.game)
     if kind == "ready":
         return Command(Op.READY, seat=seat, ready=msg.get("ready", True))
     if kind == "next":
@@ -106,14 +114,7 @@ def _wrong_seat(msg: Mapping[str, Any], seat: int) -> Refusal | None:
     return None
 
 
-def _cards(text: str, revolution: bool) -> Mask:
-    """Cards as a mask: the 104 cards of the revolution expansion at its tables."""
-    if revolution:
-        return Mask(revolution_parse(text))
-    return parse_cards(text).mask
-
-
-def _move(kind: str, msg: Mapping[str, Any], seat: int, revolution: bool) -> Command | Refusal:
+def _move(kind: str, msg: Mapping[str, Any], seat: int, game: str) -> Command | Refusal:
     """A move of a turn (``kind`` in :data:`TURN_MOVES`), as the command the table applies: the
     cards it names (a play's, the Character card activated with the card an exchange gives,
     the Q that counters, the Gathering card drawn; none for a pass, a draw from the deck, a
@@ -121,20 +122,21 @@ def _move(kind: str, msg: Mapping[str, Any], seat: int, revolution: bool) -> Com
     wrong = _wrong_seat(msg, seat)
     if wrong is not None:
         return wrong
-    if kind in REVOLUTION_MOVES and not revolution:
+    if kind not in GAME_MOVES[game]:
         return Refusal("bad_command", f"'{kind}' is a move of the revolution only")
+    cards_of = GAME_CARDS[game]
     try:
         cards: Mask | None = None
         if kind == "play":
-            cards = _cards(msg["cards"], revolution)
+            cards = cards_of(msg["cards"])
             if not cards:
                 return Refusal("bad_cards", "Name the cards to play (or send 'pass')")
         elif kind in ("activate", "counter"):
-            cards = _cards(msg["card"], revolution)
+            cards = cards_of(msg["card"])
             if kind == "activate" and msg.get("give"):
-                cards = Mask(cards | _cards(msg["give"], revolution))
+                cards = Mask(cards | cards_of(msg["give"]))
         elif kind == "draw" and msg["source"] != "deck":
-            cards = _cards(msg["source"], revolution)
+            cards = cards_of(msg["source"])
     except BigTwoError as exc:
         return Refusal("bad_cards", str(exc))
     target = msg.get("target") if kind == "activate" else None

@@ -1,71 +1,69 @@
-"""The match's flow, as the 52-card game has it: the start, each deal and its hands, whose
-turn it is and what they may do, a move's checks and its actions, the end of a deal, the pause
-between deals and the next deal. The expansion shares the start, a move's checks, the end of
-a deal and the pause between deals, and branches off at each step of its own to
-:mod:`.revolution_flow`. A seat is told only what the deal's views let it see: no hand reaches
-anyone but its seat before the deal is over.
+"""The match's flow as the 52-card game has it, over what every game shares (:mod:`.flow`): its
+match and each deal and its hands, whose turn it is and what they may do, a move and its
+actions, what a computer answers from, a turn whose time ran out, and taking back a play. A
+seat is told only what the deal's views let it see: no hand reaches anyone but its seat before
+the deal is over.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from random import Random
 from typing import Any
 
+from ..bots.seat import ComputerSeat, Decision
 from ..engine.cards import CARDS, card_text
-from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
-from ..engine.revolution_cards import NORMAL_CARDS
-from ..engine.revolution_cards import text as revolution_text
-from ..match.match import Applied, Match
+from ..engine.deal import Deal
+from ..engine.revolution import RevolutionChoice
+from ..match.match import Applied, DealResult, Match
 from ..match.revolution import RevolutionResult
-from .base import IDS_KEPT, MAX_ACTION_ID, AlreadyApplied, Control, Refused, TableState, TableStatus
+from .base import Control, Refused, Seat, TableStatus, View
 from .commands import By, Command, Op
-from .events import Group, action_json, legal_json, public_state
+from .events import Group, action_json, legal_json, public_state, view_json
+from .flow import GameFlow, engine_refusals
 
 
-class BigTwoFlow(TableState):
-    """The match from its start to its end, deal by deal, turn by turn."""
+class BigTwoFlow(GameFlow):
+    """The 52-card game: a turn is a play or a pass."""
 
-    def _start(self, now: float) -> None:
-        cfg = self.config
-        if self.rules.revolution is not None:
-            self._start_revolution(now)
-            return
-        self.match = Match(
+    game: Match | None
+    MOVES = frozenset({Op.ACT})
+    SNAPSHOT_KEY = "match"
+
+    def _new_match(self) -> Match:
+        return Match(
             self.ruleset,
             [s.name for s in self.seats],
-            seed=cfg.seed,
-            deals=cfg.deals,
+            seed=self.config.seed,
+            deals=self.config.deals,
             autopass=self._switches[0],
             autopass_five=self._switches[1],
             custom=self.custom.pop(1, None),
             # Who sat where, for the match record: "human" or the computer's level.
             kinds=[s.config.kind if s.human else s.config.level for s in self.seats],
         )
-        self._announce_start(self.match.deals)
-        self._deal_started(now)
 
-    def _announce_start(self, deals: int) -> None:
-        """The match is on: nobody is waiting to be ready, and everyone is told so."""
-        self.status = TableStatus.PLAYING
-        for seat in self.seats:
-            seat.ready = False
-        self._emit(
-            "started",
-            Group.ALL,
-            {
-                "players": self.config.players,
-                "deals": deals,
-                "names": [s.name for s in self.seats],
-            },
-            state=True,
-        )
+    def _deal_next(self, replay: bool) -> None:
+        match = self.game
+        assert match is not None
+        hands = list(match.deal.dealt) if replay else None
+        custom = self.custom.pop(match.deal_number + 1, None)
+        match.next_deal(custom=None if hands else custom, hands=hands)
+
+    def _switches_now(self) -> tuple[bool | None, bool | None]:
+        match = self.game
+        return self._switches if match is None else (match.autopass, match.autopass_five)
+
+    def _set_switches(self, on: bool, five: bool) -> None:
+        """Both switches, at once; the match keeps the switches each action had."""
+        if self.game is not None:
+            self.game.autopass, self.game.autopass_five = on, five
+        self._switches = (on, five)
 
     def _deal_started(self, now: float) -> None:
         """Events for a new deal: the public deal to all, each seat its own hand."""
-        match = self.match
+        match = self.game
         assert match is not None
-        deal = match.deal
-        public = deal.view(None)
+        public = match.deal.view(None)
         self._emit(
             "deal",
             Group.ALL,
@@ -79,21 +77,26 @@ class BigTwoFlow(TableState):
             state=True,
         )
         for seat in self.seats:
-            view = deal.view(seat.number)
-            opening = None if view.opening is None else str(CARDS[view.opening])
-            self._emit(
-                "hand",
-                seat.number,
-                {"deal": match.deal_number, "cards": card_text(view.hand), "opening": opening},
-            )
+            self._hand(seat.number)
             if seat.computer is not None:
                 seat.computer.new_deal()
-        self._turn(now)
+        self._prompt(now)
 
-    def _turn(self, now: float) -> None:
+    def _hand(self, number: int) -> None:
+        match = self.game
+        assert match is not None
+        view = match.deal.view(number)
+        opening = None if view.opening is None else str(CARDS[view.opening])
+        self._emit(
+            "hand",
+            number,
+            {"deal": match.deal_number, "cards": card_text(view.hand), "opening": opening},
+        )
+
+    def _prompt(self, now: float) -> None:
         """Tell the seat to act what it may do (private: the legal plays hold its cards)."""
         self.turn_started = now
-        match = self.match
+        match = self.game
         if match is None or self.status != TableStatus.PLAYING or match.deal.over:
             return
         view = match.deal.view(match.deal.turn)
@@ -108,72 +111,17 @@ class BigTwoFlow(TableState):
             },
         )
 
-    def _act(self, cmd: Command, now: float) -> None:
-        seat = self._seat(cmd.seat)
-        if cmd.id:
-            if len(cmd.id) > MAX_ACTION_ID:
-                raise Refused("bad_command", f"An action id is at most {MAX_ACTION_ID} characters")
-            done = seat.applied.get(cmd.id)
-            if done is not None:
-                # (an entry of a snapshot from before revolution tables holds no operation)
-                done_op = done[2] if len(done) > 2 else Op.ACT.value
-                if done[1] != cmd.cards or done_op != cmd.op.value:
-                    raise Refused(
-                        "id_reused",
-                        f"Action id {cmd.id!r} was already used for another action: "
-                        "give each new action a new id",
-                    )
-                raise AlreadyApplied(cmd.id, done[0])
-        if self.status == TableStatus.WAITING:
-            raise Refused("not_started", "The match has not started yet")
-        if self.status == TableStatus.FINISHED or self.played_match() is None:
-            raise Refused("finished", "The match is over")
-        if self.between is not None:
-            raise Refused("between_deals", "The deal is over: the next one starts soon")
-        if cmd.op != Op.ACT and self.revolution is None:
-            raise Refused(
-                "bad_command", f"{cmd.op.value} is a move of the revolution expansion only"
-            )
-        if cmd.by == By.PLAYER and seat.control != Control.PLAYER:
-            raise Refused(
-                "not_in_control",
-                f"A computer is playing seat {seat.number} now",
-                {"seat": seat.number},
-            )
-        # An answer to the counter window is stale only if the window is not the one it saw
-        # (the other seats' answers before it change the table, but not its question).
-        newest = self.window_v if cmd.op in (Op.COUNTER, Op.DECLINE) else self.state_v
-        if cmd.seen is not None and cmd.seen < newest:
-            raise Refused(
-                "stale",
-                f"The table has moved on since event {cmd.seen} (now at {newest}): "
-                "look again and retry",
-            )
-        if self.revolution is not None:
-            self._revolution_move(seat, cmd, now)
-            return
-        match = self.match
+    def _move(self, seat: Seat, cmd: Command, now: float) -> None:
+        match = self.game
         assert match is not None
-        number = seat.number
-        try:
-            applied = match.take_turn(number, cmd.cards)
-        except NotYourTurn as exc:
-            raise Refused("not_your_turn", str(exc), exc.params) from None
-        except IllegalAction as exc:
-            raise Refused("illegal", str(exc), {"reason": exc.reason, **exc.params}) from None
-        except BigTwoError as exc:  # bad notation or a mask that is no set of cards
-            raise Refused("bad_cards", str(exc)) from None
-        deal_number = match.deal_number
-        first_v = self.v + 1
-        if cmd.id:
-            seat.applied[cmd.id] = (first_v, cmd.cards, cmd.op.value)
-            if len(seat.applied) > IDS_KEPT:
-                seat.applied.popitem(last=False)
-        self._action_events(cmd, applied, deal_number)
+        with engine_refusals():
+            applied = match.take_turn(seat.number, cmd.cards)
+        self._remember(seat, cmd)
+        self._action_events(cmd, applied, match.deal_number)
         if match.deal.over:
             self._deal_finished(now)
         else:
-            self._turn(now)
+            self._prompt(now)
 
     def _action_events(self, cmd: Command, applied: list[Applied], deal_number: int) -> None:
         """One public event per action, each with the public state the match read from the
@@ -187,106 +135,85 @@ class BigTwoFlow(TableState):
                 state=True,
             )
 
-    def _deal_finished(self, now: float) -> None:
-        match = self.played_match()
+    def _left_json(self, result: DealResult | RevolutionResult) -> dict[str, Any]:
+        """What each seat held when a deal ended (public then): its count and its cards."""
+        assert isinstance(result, DealResult)
+        return {
+            "counts": [c.bit_count() for c in result.cards_left],
+            "left": [card_text(c) for c in result.cards_left],
+        }
+
+    def _view_json(self, seat: int | None) -> dict[str, Any] | None:
+        match = self.game
+        return None if match is None else view_json(match.deal.view(seat), match.deal_number)
+
+    def history_text(self) -> str:
+        """The match's history as text, as the Palm game history told it."""
+        from ..match.history import match_history  # late: only a finished table's page asks
+
+        assert self.game is not None
+        return match_history(self.game)
+
+    # -- computers and clocks ------------------------------------------------------------------
+    def _question(self, seat: Seat, computer: ComputerSeat) -> tuple[View, Random, Deal | None]:
+        """What a computer at ``seat`` chooses from: its view, the generator of the position,
+        and the deal for a bot that peeks (as the Palm players did) where the table lets it."""
+        match = self.game
         assert match is not None
-        result = match.results[-1]
-        pause = self.config.between_deals_seconds != 0 and not match.over
-        if pause:
-            self.between = result.number + 1
-            self.turn_started = now
-            for seat in self.seats:
-                seat.said_next = False
+        view = match.view(seat.number)
+        rng = computer.rng(self.config.seed, match.deal_number, view)
+        return view, rng, match.deal if computer.bot.peeks and computer.peeking else None
+
+    def _decision_command(self, number: int, decision: Decision) -> Command:
+        assert not isinstance(decision, RevolutionChoice)
+        return Command(Op.ACT, seat=number, cards=decision, by=By.COMPUTER)
+
+    def _timer_command(self, seat: Seat) -> Command:
+        """Out of time: pass, or at a lead play the cheapest legal play."""
+        assert self.game is not None
+        view = self.game.deal.view(seat.number)
+        cards = None if view.can_pass else view.legal[0].mask
+        return Command(Op.ACT, seat=seat.number, cards=cards, by=By.TIMER)
+
+    # -- a local table's undo -----------------------------------------------------------------
+    def _undo(self, cmd: Command, now: float) -> None:
+        """The one person at a table of computers takes back their last play of the deal in
+        play, and every action after it (the computers' replies, automatic passes): it is
+        their turn again, with those cards in hand. The computers start the rest of the deal
+        afresh, as after a restore, so a table resumed from its log plays on as this one."""
+        seat = self._seat(cmd.seat)
+        match = self.game
+        if self.status != TableStatus.PLAYING or match is None:
+            raise Refused("bad_command", "There is no play to undo: the match is not on")
+        if self.between is not None or match.deal.over:
+            raise Refused("between_deals", "The deal is over: its plays stand")
+        people = [s for s in self.seats if s.human]
+        if people != [seat] or seat.control != Control.PLAYER:
+            raise Refused("bad_command", "Undo is only for one person playing against computers")
+        actions = match.deal.actions
+        last = next(
+            (i for i in range(len(actions) - 1, -1, -1)
+             if actions[i].seat == seat.number and not actions[i].auto),
+            None,
+        )  # fmt: skip
+        if last is None:
+            raise Refused("bad_command", "You have not played in this deal yet: nothing to undo")
+        taken = match.take_back(len(actions) - last)
+        for other in self.seats:
+            if not other.human:
+                other.computer = None
+        public = match.deal.view(None)
         self._emit(
-            "deal_end",
+            "undo",
             Group.ALL,
             {
-                "deal": result.number,
-                "winner": result.winner,
-                "points": list(result.points),
-                "totals": list(match.totals),
-                # The deal is over: what each seat still held is public now.
-                **_left_json(result),
-                "multipliers": list(result.score.multipliers),
-                "next_deal": self._next_deal_json(),
+                "deal": match.deal_number,
+                "seat": seat.number,
+                "taken": len(taken),
+                **public_state(public),
+                "actions": [action_json(a) for a in public.actions],
             },
             state=True,
         )
-        if match.over:
-            self.status = TableStatus.FINISHED
-            self.closed_reason = "match over"
-            self._finished()
-            ranking = sorted(range(match.players), key=lambda s: -match.totals[s])
-            self._emit(
-                "match_end",
-                Group.ALL,
-                {"totals": list(match.totals), "ranking": ranking, "deals": match.deal_number},
-                state=True,
-            )
-            return
-        if not pause:
-            self._next_deal(now)
-
-    def _next(self, cmd: Command, now: float) -> None:
-        """A player has read the score sheet and is ready for the next deal."""
-        seat = self._seat(cmd.seat)
-        if self.status != TableStatus.PLAYING or self.between is None:
-            raise Refused("bad_command", "The table is not waiting between deals")
-        if not (seat.human and seat.taken) or seat.control != Control.PLAYER:
-            raise Refused(
-                "not_in_control",
-                f"Seat {seat.number} is not played by a person now",
-                {"seat": seat.number},
-            )
-        if seat.said_next:
-            return  # said twice (two windows, a retry): nothing new to tell anyone
-        seat.said_next = True
-        self._emit("next", Group.ALL, {"seat": seat.number, "deal": self.between})
-
-    def _deal(self, cmd: Command, now: float) -> None:
-        """Between deals: the next deal starts."""
-        if (
-            self.status != TableStatus.PLAYING
-            or self.between is None
-            or self.played_match() is None
-        ):
-            raise Refused("bad_command", "The table is not waiting between deals")
-        self.between = None
-        for seat in self.seats:
-            seat.said_next = False
-        self._next_deal(now)
-
-    def _next_deal(self, now: float) -> None:
-        """The next deal: dealt again when a replay was asked for, else shuffled with the
-        cards chosen for it; computers change level now if asked to."""
-        if self.revolution is not None:
-            self._next_revolution_deal(now)
-            return
-        match = self.match
-        assert match is not None
-        hands = list(match.deal.dealt) if self.replay else None
-        custom = self.custom.pop(match.deal_number + 1, None)
-        self.replay = False
-        if self.next_level is not None:
-            for seat in self.seats:
-                if not seat.human:
-                    seat.config = replace(seat.config, level=self.next_level)
-                    seat.computer = None
-            self.next_level = None
-        match.next_deal(custom=None if hands else custom, hands=hands)
-        self._deal_started(now)
-
-
-def _left_json(result: Any) -> dict[str, Any]:
-    """What each seat held when a deal ended (public then): its count of normal cards (the
-    cards that are scored) and its cards, a Revolution card with its star."""
-    if isinstance(result, RevolutionResult):
-        return {
-            "counts": [(c & NORMAL_CARDS).bit_count() for c in result.cards_left],
-            "left": [revolution_text(c) for c in result.cards_left],
-            "end": result.end.value,
-        }
-    return {
-        "counts": [c.bit_count() for c in result.cards_left],
-        "left": [card_text(c) for c in result.cards_left],
-    }
+        self._hand(seat.number)
+        self._prompt(now)

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.revolution import Phase
 from .base import Control, Seat, TableState, TableStatus
-from .commands import By, Command, Op
+from .commands import Command, Op
 
 
 class Clocks(TableState):
@@ -62,18 +61,22 @@ class Clocks(TableState):
             if self._everyone_said_next() or (pause is not None and now >= pause[1]):
                 return Command(Op.DEAL)
             return None
-        if self.revolution is not None:
-            return self._revolution_due(now)
-        assert self.match is not None
-        seat = self.seats[self.match.deal.turn]
+        return self._game_due(now)
+
+    def _game_due(self, now: float) -> Command | None:
+        """In a deal in play: the computer's move, or the move of a player out of time."""
+        number = self._to_act()
+        if number is None:
+            return None
+        seat = self.seats[number]
         if seat.control != Control.PLAYER:
             if now >= self.turn_started + self.config.computer_delay and not self._offloaded(seat):
-                return self._computer_move(seat)
+                return self._computer_command(seat)
         elif (
             self.config.turn_seconds is not None
             and now >= self.turn_started + self.config.turn_seconds
         ):
-            return self._timer_move(seat)
+            return self._timer_command(seat)
         return None
 
     def deadline(self) -> float | None:
@@ -82,7 +85,7 @@ class Clocks(TableState):
             grace = self.seat_grace
             absent = [s.away_since for s in self._absent() if s.away_since is not None]
             return min(absent) + grace if absent and grace is not None else None
-        if self.status != TableStatus.PLAYING or self.played_match() is None:
+        if self.status != TableStatus.PLAYING or self.game is None:
             return None
         times: list[float] = []
         away = self.config.away_seconds
@@ -99,16 +102,21 @@ class Clocks(TableState):
             pause = self.pause_deadline()
             if pause is not None:
                 times.append(pause[1])
-            elif self.revolution is not None:
-                times += self._revolution_times()
-            elif self.between is None and self.match is not None:
-                seat = self.seats[self.match.deal.turn]
-                if seat.control != Control.PLAYER:
-                    if not self._offloaded(seat):
-                        times.append(self.turn_started + self.config.computer_delay)
-                elif self.config.turn_seconds is not None:
-                    times.append(self.turn_started + self.config.turn_seconds)
+            elif self.between is None:
+                times += self._game_times()
         return min(times) if times else None
+
+    def _game_times(self) -> list[float]:
+        """When :meth:`_game_due` may next have something."""
+        number = self._to_act()
+        if number is None:
+            return []
+        seat = self.seats[number]
+        if seat.control != Control.PLAYER:
+            return [] if self._offloaded(seat) else [self.turn_started + self.config.computer_delay]
+        if self.config.turn_seconds is not None:
+            return [self.turn_started + self.config.turn_seconds]
+        return []
 
     def _absent(self) -> list[Seat]:
         """Before the match: taken seats with nobody connected to them."""
@@ -131,20 +139,8 @@ class Clocks(TableState):
 
     def turn_deadline(self) -> tuple[int, float] | None:
         """The seat to act and when its turn timer runs out, for clocks shown to players."""
-        if (
-            self.status != TableStatus.PLAYING
-            or self.config.turn_seconds is None
-            or self.between is not None
-        ):
-            return None
-        if self.revolution is not None:
-            deal = self.revolution.deal
-            if deal.over or deal.phase is Phase.COUNTER:
-                return None
-            seat = deal.turn
-        elif self.match is not None:
-            seat = self.match.deal.turn
-        else:
+        seat = self._to_act()
+        if seat is None or self.config.turn_seconds is None:
             return None
         if self.seats[seat].control != Control.PLAYER:
             return None
@@ -158,28 +154,11 @@ class Clocks(TableState):
         return self.between, self.turn_started + seconds
 
     def counter_deadline(self) -> float | None:
-        """When the open counter window's clock runs out (None: no window open)."""
-        if (
-            self.revolution is None
-            or self.status != TableStatus.PLAYING
-            or self.between is not None
-        ):
-            return None
-        if self.revolution.deal.phase is not Phase.COUNTER:
-            return None
-        options = self.rules.revolution
-        assert options is not None
-        return self.turn_started + options.counter_seconds
+        """When the open counter window's clock runs out (None: none open; the expansion's)."""
+        return None
 
     def _everyone_said_next(self) -> bool:
         """Every player at the table (connected, in control of their seat) asked for the next
         deal. Presence is not stored, so this only ever leads to a stored ``deal`` command."""
         here = [s for s in self.seats if s.human and s.control == Control.PLAYER and s.connected]
         return bool(here) and all(s.said_next for s in here)
-
-    def _timer_move(self, seat: Seat) -> Command:
-        """Out of time: pass, or at a lead play the cheapest legal play."""
-        assert self.match is not None
-        view = self.match.deal.view(seat.number)
-        cards = None if view.can_pass else view.legal[0].mask
-        return Command(Op.ACT, seat=seat.number, cards=cards, by=By.TIMER)

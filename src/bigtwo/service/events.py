@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from ..engine.cards import CARDS, RANKS, Mask, card_text
+from ..engine.cards import CARDS, RANKS, card_text
 from ..engine.plays import Play
 from ..engine.revolution import Move, RevolutionAction, RevolutionView
 from ..engine.revolution_cards import text as revolution_text
@@ -70,10 +70,6 @@ class Event:
 
 def dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-
-
-def cards_json(mask: Mask) -> str:
-    return card_text(mask)
 
 
 def play_json(play: Play | None) -> str | None:
@@ -167,11 +163,6 @@ def view_json(view: SeatView, deal_number: int) -> dict[str, Any]:
 # Every card here comes from a RevolutionView or from an action as one seat may see it
 # (RevolutionAction.seen_by), so a face-down draw or an exchange's card reaches only the seats
 # the engine lets see it.
-
-
-def revolution_cards_json(mask: int) -> str:
-    """Cards of the expansion in notation, a Revolution card with its star (``"Qs*"``)."""
-    return revolution_text(mask)
 
 
 def revolution_action_json(action: RevolutionAction) -> dict[str, Any]:

@@ -33,7 +33,6 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine.cards import Mask
-from ..engine.revolution import Phase
 from ..engine.views import Action
 from .commands import Command, Op
 from .config import TableConfig
@@ -181,58 +180,17 @@ class LocalTable:
     def computer_to_act(self) -> bool:
         """A computer's move (or, at a revolution table, a computer's answer to a counter
         window) is what the table waits for."""
-        service = self.service
-        if service.revolution is not None:
-            return bool(self._computers_asked()) or self._revolution_computer_turn()
-        match = service.match
-        if service.status != TableStatus.PLAYING or match is None or service.between is not None:
-            return False
-        return match.deal.turn not in self.people or not self._person_in_control(match.deal.turn)
-
-    def _revolution_on(self) -> bool:
-        service = self.service
-        return (
-            service.status == TableStatus.PLAYING
-            and service.revolution is not None
-            and service.between is None
-            and not service.revolution.deal.over
+        return any(
+            s not in self.people or not self._person_in_control(s) for s in self.service.awaited()
         )
-
-    def _revolution_computer_turn(self) -> bool:
-        if not self._revolution_on():
-            return False
-        assert self.service.revolution is not None
-        deal = self.service.revolution.deal
-        if deal.phase is Phase.COUNTER:
-            return False
-        return deal.turn not in self.people or not self._person_in_control(deal.turn)
-
-    def _computers_asked(self) -> list[int]:
-        """In an open counter window: the computers (and computers playing for a person)
-        that have not answered yet."""
-        if not self._revolution_on():
-            return []
-        assert self.service.revolution is not None
-        if self.service.revolution.deal.phase is not Phase.COUNTER:
-            return []
-        return [
-            s
-            for s in self.service.asked_seats()
-            if s not in self.service.answers
-            and (s not in self.people or not self._person_in_control(s))
-        ]
 
     def people_asked(self) -> list[int]:
         """In an open counter window: the local people still to answer it, in turn order."""
-        if not self._revolution_on():
-            return []
-        assert self.service.revolution is not None
-        if self.service.revolution.deal.phase is not Phase.COUNTER:
-            return []
+        service = self.service
         return [
             s
-            for s in self.service.asked_seats()
-            if s in self.people and s not in self.service.answers and self._person_in_control(s)
+            for s in service.asked_seats()
+            if s in self.people and s not in service.answers and self._person_in_control(s)
         ]
 
     def _now(self) -> float:

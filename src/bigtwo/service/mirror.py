@@ -14,7 +14,8 @@ the Character cards discarded, the phase and whose answer is awaited, what the s
 now (``choices``, from its ``turn`` event) and the counter window it is asked about
 (``prompt``, from its ``counter`` event). :meth:`TableMirror.revolution_view` rebuilds the
 seat's :class:`~bigtwo.engine.revolution.RevolutionView` from them, with every choice the
-table offers it, for a screen to offer and a computer to choose from.
+table offers it, for a screen to offer and a computer to choose from. The mirror reads a deal's
+events with its game's reader, chosen once from the room's rules.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from ..engine.revolution_cards import (
     twin_rank,
 )
 from ..engine.revolution_cards import text as revolution_text
-from ..engine.rules import Rules
+from ..engine.rules import BIGTWO, REVOLUTION, Rules
 from ..engine.views import Action, SeatView
 from ..match.settings import RuleSet, Switches
 from ..match.views import TableView
@@ -81,8 +82,8 @@ class TableMirror:
         self.clock: dict[str, Any] | None = None  # the newest clock: {seat, ms[, next_deal]}
         self.next_deal: dict[str, Any] | None = None  # between deals: {deal, seconds, waiting}
         self.rematch: dict[str, Any] | None = None  # {code[, seat, token]} once there is one
-        # -- Big 2 RevolutioN (``revolution`` is True at such a table) ------------------------
-        self.revolution = False
+        self._reader: _BigTwoReader | _RevolutionReader = _READERS[BIGTWO]  # (see _room)
+        # -- Big 2 RevolutioN -----------------------------------------------------------------
         self.moves: list[RevolutionAction] = []  # the hand's actions as this seat saw them
         self.rev_to_beat: Play | None = None
         self.revolution_counts: list[int] = []
@@ -108,20 +109,6 @@ class TableMirror:
             raise BigTwoError(f"The server sent {cards!r}, which is not a play")
         return play
 
-    def _public(self, msg: dict[str, Any]) -> None:
-        if self.revolution:
-            self._revolution_public(msg)
-            return
-        self.turn = msg["turn"]
-        self.counts = list(msg["counts"])
-        to_beat = msg["table"]
-        self.to_beat = self._play(to_beat["cards"]) if to_beat else None
-        if to_beat:
-            self.to_beat_seat = to_beat["seat"]
-        self.passes = msg["passes"]
-        self.locked = sum(1 << s for s in msg["locked"])
-        self.winner = msg["winner"]
-
     # -- Big 2 RevolutioN ---------------------------------------------------------------------
     def _cards(self, cards: str | None) -> int:
         """Cards of the expansion from notation (a Revolution card with its star)."""
@@ -133,26 +120,6 @@ class TableMirror:
         if play is None:
             raise BigTwoError(f"The server sent {cards!r}, which is not a play")
         return play
-
-    def _revolution_public(self, msg: dict[str, Any]) -> None:
-        self.turn = msg["turn"]
-        self.to_act = msg["to_act"]
-        self.phase = Phase(msg["phase"])
-        self.counts = list(msg["counts"])
-        self.revolution_counts = list(msg["revolution_counts"])
-        self.gathering = ids(self._cards(msg["gathering"]))
-        self.deck_left = msg["deck_left"]
-        self.reversed = bool(msg["reversed"])
-        table = msg["table"]
-        self.rev_to_beat = self._rev_play(table["cards"]) if table else None
-        if table:
-            self.to_beat_seat = table["seat"]
-        self.passes = msg["passes"]
-        self.pending = msg["pending"]
-        self.winner = msg["winner"]
-        self.end = End(msg["end"]) if msg.get("end") else None
-        if self.phase is not Phase.COUNTER:
-            self.prompt, self.answered = None, False
 
     def _move(self, a: dict[str, Any]) -> RevolutionAction:
         """One action of the expansion as this seat was told it."""
@@ -174,35 +141,6 @@ class TableMirror:
             trick_over=bool(a.get("trick_over")),
             given=given,
         )
-
-    def _revolution_deal(self, msg: dict[str, Any], view: dict[str, Any] | None = None) -> None:
-        self.played = Mask(0)
-        self.discards = 0
-        self.to_beat_seat = -1
-        self.choices, self.prompt, self.answered = None, None, False
-        self.moves = [self._move(a) for a in msg["actions"]]
-        self.action_switches = []
-        self._public(msg)
-        if view is not None:
-            self.played = Mask(self._cards(view["played"]))
-            self.discards = self._cards(view.get("discards"))
-            self.hand = Mask(self._cards(view.get("hand")))
-            opening = view["opening"]
-            self.opening = CardIndex(self._cards(opening).bit_length() - 1) if opening else None
-            choices = view.get("choices")
-            seat = self.seat
-            acting = seat is not None and seat == self.turn and self.phase is not Phase.COUNTER
-            if acting and choices and self.winner is None:
-                self.choices = dict(choices)
-            if seat is not None and self.pending is not None and self.pending["seat"] != seat:
-                # A resync in a counter window: the question again, as the table asked it.
-                self.prompt = {**self.pending, "deal": self.deal_number, "seconds": None}
-                self.prompt["counters"] = [
-                    revolution_text(1 << c) for c in ids(int(self.hand)) if self._is_counter(c)
-                ]
-                # ... unless the seat has answered it already (its own answer only: the
-                # view says nothing of the others' until they are applied).
-                self.answered = bool(view.get("answered"))
 
     def _is_counter(self, card: int) -> bool:
         assert self.rules is not None
@@ -234,34 +172,15 @@ class TableMirror:
             self.clock = msg["clock"]
         view = msg["view"]
         self.legal = None
-        if view is None:
-            return
-        self.deal_number = view["deal"]
-        self.leader = view["leader"]
-        if self.revolution:
-            self.actions = []
-            self._revolution_deal(view, view)
-            return
-        self.actions = [self._action(a) for a in view["actions"]]
-        # A resync does not say which switches earlier actions had: those in force now.
-        self.action_switches = [self.switches()] * len(self.actions)
-        # Set after the actions, which would otherwise take played cards out of the hand.
-        self.played = to_mask(view["played"])
-        self.hand = to_mask(view.get("hand", ""))
-        self.to_beat_seat = -1
-        self._public(view)
-        opening = view["opening"]
-        self.opening = CardIndex(to_mask(opening).bit_length() - 1) if opening else None
-        if self.seat is not None and self.turn == self.seat and self.winner is None:
-            self.legal = [p for p in (self._play(c) for c in view["legal"]) if p is not None]
-            self.can_pass = view["can_pass"]
+        if view is not None:
+            self._deal(view, view)
 
     def _room(self, room: dict[str, Any]) -> None:
         self.room = room
         self.status = TableStatus(room["status"])
         self.ruleset = RuleSet.from_mapping(room["rules"], origin="server rules")
         self.rules = self.ruleset.rules
-        self.revolution = self.rules.revolution is not None
+        self._reader = _READERS[self.rules.game]
         self.totals = list(room["totals"])
         self.results = list(room["results"])
         self.connected = {s["seat"]: s["connected"] for s in room["seats"]}
@@ -311,6 +230,10 @@ class TableMirror:
 
     def _on_deal(self, msg: dict[str, Any]) -> None:
         self.next_deal = None
+        self._deal(msg)
+
+    def _deal(self, msg: dict[str, Any], view: dict[str, Any] | None = None) -> None:
+        """A deal begins, or (``view``: a resync's) is in play as this seat sees it."""
         self.deal_number = msg["deal"]
         self.leader = msg["leader"]
         self.hand = Mask(0)
@@ -318,47 +241,21 @@ class TableMirror:
         self.opening = None
         self.to_beat_seat = -1
         self.legal = None
-        if self.revolution:
-            self.actions = []
-            self._revolution_deal(msg)
-            return
-        self.actions = [self._action(a) for a in msg["actions"]]
-        self.action_switches = [self.switches()] * len(self.actions)
-        self._public(msg)
+        self.actions = []
+        self._reader.deal(self, msg, view)
 
     def _on_hand(self, msg: dict[str, Any]) -> None:
-        if self.revolution:
-            self.hand = Mask(self._cards(msg["cards"]))
-            opening = msg["opening"]
-            self.opening = CardIndex(self._cards(opening).bit_length() - 1) if opening else None
-            return
-        self.hand = to_mask(msg["cards"])
+        cards = self._reader.cards
+        self.hand = cards(msg["cards"])
         opening = msg["opening"]
-        self.opening = CardIndex(to_mask(opening).bit_length() - 1) if opening else None
+        self.opening = CardIndex(cards(opening).bit_length() - 1) if opening else None
 
     def _on_action(self, msg: dict[str, Any]) -> None:
-        if self.revolution:
-            move = self._move(msg)
-            self.moves.append(move)
-            self.choices = None
-            if move.move is Move.PLAY:
-                self.opening = None
-            self._public(msg)
-            return
-        self.actions.append(self._action(msg))
-        self.action_switches.append(self.switches())
-        self._public(msg)
-        self.legal = None
-        self.opening = None if msg["cards"] else self.opening
+        self._reader.action(self, msg)
 
     def _on_turn(self, msg: dict[str, Any]) -> None:
-        if self.revolution:
-            if msg["seat"] == self.seat:
-                self.choices = {k: v for k, v in msg.items() if k not in ("type", "v")}
-            return
         if msg["seat"] == self.seat:
-            self.legal = [p for p in (self._play(c) for c in msg["legal"]) if p is not None]
-            self.can_pass = msg["can_pass"]
+            self._reader.turn(self, msg)
 
     def _on_counter(self, msg: dict[str, Any]) -> None:
         """A counter window asks this seat (every other seat is asked, Q or not)."""
@@ -415,25 +312,27 @@ class TableMirror:
 
     # -- questions ------------------------------------------------------------------------------
     @property
+    def revolution(self) -> bool:  # compat: callers in tui/commands
+        return self._reader is _READERS[REVOLUTION]
+
+    @property
     def my_turn(self) -> bool:
         """This seat is to act now (at a revolution table: to play, pass or draw; see
         :attr:`asked` for a counter window)."""
-        told = self.choices is not None if self.revolution else self.legal is not None
         return (
             self.status == TableStatus.PLAYING
             and self.seat is not None
             and self.turn == self.seat
             and self.winner is None
-            and told
-            and not (self.revolution and self.phase is Phase.COUNTER)
+            and (self.choices is not None or self.legal is not None)  # (each game's own)
+            and self.phase is not Phase.COUNTER
         )
 
     @property
     def asked(self) -> bool:
         """An open counter window asks this seat, and it has not answered yet."""
         return (
-            self.revolution
-            and self.status == TableStatus.PLAYING
+            self.status == TableStatus.PLAYING
             and self.prompt is not None
             and not self.answered
             and self.phase is Phase.COUNTER
@@ -584,3 +483,121 @@ class TableMirror:
             action_switches=tuple(self.action_switches[: len(view.actions)])
             + (switches,) * max(0, len(view.actions) - len(self.action_switches)),
         )
+
+
+class _BigTwoReader:
+    """How a mirror reads the deal's events of the 52-card game."""
+
+    def cards(self, text: str) -> Mask:
+        return to_mask(text)
+
+    def public(self, m: TableMirror, msg: dict[str, Any]) -> None:
+        m.turn = msg["turn"]
+        m.counts = list(msg["counts"])
+        to_beat = msg["table"]
+        m.to_beat = m._play(to_beat["cards"]) if to_beat else None
+        if to_beat:
+            m.to_beat_seat = to_beat["seat"]
+        m.passes = msg["passes"]
+        m.locked = sum(1 << s for s in msg["locked"])
+        m.winner = msg["winner"]
+
+    def deal(self, m: TableMirror, msg: dict[str, Any], view: dict[str, Any] | None) -> None:
+        m.actions = [m._action(a) for a in msg["actions"]]
+        # A resync does not say which switches earlier actions had: those in force now.
+        m.action_switches = [m.switches()] * len(m.actions)
+        self.public(m, msg)
+        if view is None:
+            return
+        # Set after the actions, which would otherwise take played cards out of the hand.
+        m.played, m.hand = to_mask(view["played"]), to_mask(view.get("hand", ""))
+        opening = view["opening"]
+        m.opening = CardIndex(to_mask(opening).bit_length() - 1) if opening else None
+        if m.seat is not None and m.turn == m.seat and m.winner is None:
+            m.legal = [p for p in (m._play(c) for c in view["legal"]) if p is not None]
+            m.can_pass = view["can_pass"]
+
+    def action(self, m: TableMirror, msg: dict[str, Any]) -> None:
+        m.actions.append(m._action(msg))
+        m.action_switches.append(m.switches())
+        self.public(m, msg)
+        m.legal = None
+        m.opening = None if msg["cards"] else m.opening
+
+    def turn(self, m: TableMirror, msg: dict[str, Any]) -> None:
+        m.legal = [p for p in (m._play(c) for c in msg["legal"]) if p is not None]
+        m.can_pass = msg["can_pass"]
+
+
+class _RevolutionReader:
+    """How a mirror reads the deal's events of Big 2 RevolutioN (its moves, phases, Gathering)."""
+
+    def cards(self, text: str) -> Mask:
+        return Mask(parse(text) if text else 0)
+
+    def public(self, m: TableMirror, msg: dict[str, Any]) -> None:
+        m.turn = msg["turn"]
+        m.to_act = msg["to_act"]
+        m.phase = Phase(msg["phase"])
+        m.counts = list(msg["counts"])
+        m.revolution_counts = list(msg["revolution_counts"])
+        m.gathering = ids(m._cards(msg["gathering"]))
+        m.deck_left = msg["deck_left"]
+        m.reversed = bool(msg["reversed"])
+        table = msg["table"]
+        m.rev_to_beat = m._rev_play(table["cards"]) if table else None
+        if table:
+            m.to_beat_seat = table["seat"]
+        m.passes = msg["passes"]
+        m.pending = msg["pending"]
+        m.winner = msg["winner"]
+        m.end = End(msg["end"]) if msg.get("end") else None
+        if m.phase is not Phase.COUNTER:
+            m.prompt, m.answered = None, False
+
+    def deal(self, m: TableMirror, msg: dict[str, Any], view: dict[str, Any] | None) -> None:
+        m.played = Mask(0)
+        m.discards = 0
+        m.to_beat_seat = -1
+        m.choices, m.prompt, m.answered = None, None, False
+        m.moves = [m._move(a) for a in msg["actions"]]
+        m.action_switches = []
+        self.public(m, msg)
+        if view is not None:
+            m.played = Mask(m._cards(view["played"]))
+            m.discards = m._cards(view.get("discards"))
+            m.hand = Mask(m._cards(view.get("hand")))
+            opening = view["opening"]
+            m.opening = CardIndex(m._cards(opening).bit_length() - 1) if opening else None
+            choices = view.get("choices")
+            seat = m.seat
+            acting = seat is not None and seat == m.turn and m.phase is not Phase.COUNTER
+            if acting and choices and m.winner is None:
+                m.choices = dict(choices)
+            if seat is not None and m.pending is not None and m.pending["seat"] != seat:
+                # A resync in a counter window: the question again, as the table asked it.
+                m.prompt = {**m.pending, "deal": m.deal_number, "seconds": None}
+                m.prompt["counters"] = [
+                    revolution_text(1 << c) for c in ids(int(m.hand)) if m._is_counter(c)
+                ]
+                # ... unless the seat has answered it already (its own answer only: the
+                # view says nothing of the others' until they are applied).
+                m.answered = bool(view.get("answered"))
+
+    def action(self, m: TableMirror, msg: dict[str, Any]) -> None:
+        move = m._move(msg)
+        m.moves.append(move)
+        m.choices = None
+        if move.move is Move.PLAY:
+            m.opening = None
+        self.public(m, msg)
+
+    def turn(self, m: TableMirror, msg: dict[str, Any]) -> None:
+        m.choices = {k: v for k, v in msg.items() if k not in ("type", "v")}
+
+
+# Each game's reader (a mirror holds the one of its table's game: see TableMirror._room).
+_READERS: dict[str, _BigTwoReader | _RevolutionReader] = {
+    BIGTWO: _BigTwoReader(),
+    REVOLUTION: _RevolutionReader(),
+}

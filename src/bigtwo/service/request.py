@@ -201,20 +201,15 @@ def table_config(
             f"A room plays at most {MAX_DEALS} deals, not {rules.match.deals_per_game} "
             "(rules.deals_per_game)"
         )
-    levels = bot_names()
-    if rules.rules.revolution is not None:  # the levels that play the expansion so far
-        levels = bot_names("revolution")
-        said = [
-            (f"Seat {i}", seat.level)
-            for i, seat in enumerate(request.seats or ())
-            if seat.kind == "computer"
-        ]
-        for who, level in [*said, ("The takeover level", request.takeover_level)]:
-            if level in bot_names() and level not in levels:
-                raise ConfigError(
-                    f"{who}: the {level} computer does not play revolution yet "
-                    f"(levels that do: {', '.join(levels)})"
-                )
+    game = rules.rules.game
+    levels = bot_names(game)  # the levels that play the game (an expansion: so far)
+    said = [(f"Seat {i}", s.level) for i, s in enumerate(request.seats or ()) if s.kind != "human"]
+    for who, level in [*said, ("The takeover level", request.takeover_level)]:
+        if level in bot_names() and level not in levels:
+            raise ConfigError(
+                f"{who}: the {level} computer does not play {game} yet "
+                f"(levels that do: {', '.join(levels)})"
+            )
     seats = _seats(request, rules.rules, levels)
     if request.seed is not None and not allow_seed:
         raise ConfigError("This server does not accept a chosen seed")

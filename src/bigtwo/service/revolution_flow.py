@@ -6,46 +6,61 @@ The counter window asks every other seat at once, with the rules' clock
 to that seat, so an early answer tells nobody anything; computers answer after the same pause
 (the computer delay) whether or not they hold a Q, and a person who has not answered when the
 clock runs out declines. Each action reaches each seat only as the engine lets that seat see
-it; what the 52-card game shares with it (the start, a move's checks, the end of a deal) stays
-in :mod:`.bigtwo_flow`.
+it; what every game shares (the start, a move's checks, the end of a deal) is :mod:`.flow`'s.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import replace
+from random import Random
+from typing import Any
 
+from ..bots.seat import ComputerSeat, Decision
 from ..engine.cards import Mask
-from ..engine.errors import BigTwoError, IllegalAction, NotYourCards, NotYourTurn
-from ..engine.revolution import Move, Phase, RevolutionAction, RevolutionChoice, RevolutionView
+from ..engine.deal import Deal
+from ..engine.errors import IllegalAction, NotYourCards
+from ..engine.revolution import Move, Phase, RevolutionAction, RevolutionChoice
 from ..engine.revolution_cards import NORMAL_CARDS, REVOLUTION_CARDS, card_symbol, ids
 from ..engine.revolution_cards import text as revolution_text
-from ..match.revolution import RevolutionMatch
-from .base import IDS_KEPT, Control, Refused, Seat, TableState
+from ..match.match import DealResult
+from ..match.revolution import RevolutionMatch, RevolutionResult
+from .base import Control, Refused, Seat, TableStatus, View
 from .commands import By, Command, Op
 from .events import (
     Group,
     revolution_action_json,
     revolution_choices_json,
     revolution_public_state,
+    revolution_view_json,
 )
+from .flow import GameFlow, engine_refusals
 
 
-class RevolutionFlow(TableState):
+class RevolutionFlow(GameFlow):
     """The expansion's turn: its phases, its counter windows, its draws."""
 
-    def _start_revolution(self, now: float) -> None:
+    game: RevolutionMatch | None
+    MOVES = frozenset({Op.ACT, Op.ACTIVATE, Op.COUNTER, Op.DECLINE, Op.DRAW, Op.STOP})
+    SNAPSHOT_KEY = "revolution"
+
+    def _new_match(self) -> RevolutionMatch:
         cfg = self.config
-        self.revolution = RevolutionMatch(
+        return RevolutionMatch(
             self.ruleset, [s.name for s in self.seats], seed=cfg.seed, deals=cfg.deals
         )
-        self._announce_start(self.revolution.deals)
-        self._revolution_deal_started(now)
 
-    def _revolution_deal_started(self, now: float) -> None:
+    def _deal_next(self, replay: bool) -> None:
+        match = self.game
+        assert match is not None
+        if replay:
+            match.next_deal(list(match.deal.dealt), match.deal.deck)
+        else:
+            match.next_deal()
+
+    def _deal_started(self, now: float) -> None:
         """Events for a new hand: the public hand (the Gathering, the deck count) to all,
         each seat its own cards."""
-        match = self.revolution
+        match = self.game
         assert match is not None
         deal = match.deal
         public = deal.view(None)
@@ -63,11 +78,11 @@ class RevolutionFlow(TableState):
             state=True,
         )
         for seat in self.seats:
-            self._revolution_hand(seat.number)
-        self._revolution_prompt(now)
+            self._hand(seat.number)
+        self._prompt(now)
 
-    def _revolution_hand(self, number: int) -> None:
-        match = self.revolution
+    def _hand(self, number: int) -> None:
+        match = self.game
         assert match is not None
         view = match.deal.view(number)
         opening = None if view.opening is None else revolution_text(1 << view.opening)
@@ -77,34 +92,19 @@ class RevolutionFlow(TableState):
             {"deal": match.deal_number, "cards": revolution_text(view.hand), "opening": opening},
         )
 
-    def _next_revolution_deal(self, now: float) -> None:
-        match = self.revolution
-        assert match is not None
-        if self.replay:
-            match.next_deal(list(match.deal.dealt), match.deal.deck)
-        else:
-            match.next_deal()
-        self.replay = False
-        if self.next_level is not None:
-            for seat in self.seats:
-                if not seat.human:
-                    seat.config = replace(seat.config, level=self.next_level)
-            self.next_level = None
-        self._revolution_deal_started(now)
-
-    def _revolution_move(self, seat: Seat, cmd: Command, now: float) -> None:
+    def _move(self, seat: Seat, cmd: Command, now: float) -> None:
         """A move of the expansion (``act``, ``activate``, ``draw``, ``stop``; a counter
         window's ``counter`` or ``decline``), checked by the engine, then told."""
-        match = self.revolution
+        match = self.game
         assert match is not None
         deal = match.deal
         number = seat.number
         if cmd.op in (Op.COUNTER, Op.DECLINE):
-            self._revolution_answer(seat, cmd, now)
+            self._answer(seat, cmd, now)
             return
         before = len(deal.actions)
         hands = list(deal.hands)
-        try:
+        with engine_refusals():
             if cmd.op == Op.ACT:
                 if cmd.cards is None:
                     match.pass_(number, auto=cmd.by == By.TIMER)
@@ -117,28 +117,16 @@ class RevolutionFlow(TableState):
                 match.draw(number, "deck" if cmd.cards is None else _one_card(cmd.cards))
             else:
                 match.stop(number)
-        except NotYourTurn as exc:
-            raise Refused("not_your_turn", str(exc), exc.params) from None
-        except IllegalAction as exc:
-            raise Refused("illegal", str(exc), {"reason": exc.reason, **exc.params}) from None
-        except BigTwoError as exc:  # bad notation or a mask that is no set of cards
-            raise Refused("bad_cards", str(exc)) from None
         self._remember(seat, cmd)
-        self._revolution_told(cmd, deal.actions[before:], hands, now)
+        self._told(cmd, deal.actions[before:], hands, now)
 
-    def _remember(self, seat: Seat, cmd: Command) -> None:
-        if cmd.id:
-            seat.applied[cmd.id] = (self.v + 1, cmd.cards, cmd.op.value)
-            if len(seat.applied) > IDS_KEPT:
-                seat.applied.popitem(last=False)
-
-    def _revolution_answer(self, seat: Seat, cmd: Command, now: float) -> None:
+    def _answer(self, seat: Seat, cmd: Command, now: float) -> None:
         """An answer to the counter window, from any seat it asks, kept until its turn."""
-        match = self.revolution
+        match = self.game
         assert match is not None
         deal = match.deal
         number = seat.number
-        try:
+        with engine_refusals():
             if deal.phase is not Phase.COUNTER or deal.pending is None:
                 # The engine's own words: there is nothing to answer now.
                 if cmd.op == Op.COUNTER:
@@ -174,14 +162,6 @@ class RevolutionFlow(TableState):
                             "only_q_counters",
                             card=card_symbol(card),
                         )
-        except Refused:  # the table's own refusals above, as they are (not as bad cards)
-            raise
-        except NotYourTurn as exc:
-            raise Refused("not_your_turn", str(exc), exc.params) from None
-        except IllegalAction as exc:
-            raise Refused("illegal", str(exc), {"reason": exc.reason, **exc.params}) from None
-        except BigTwoError as exc:
-            raise Refused("bad_cards", str(exc)) from None
         self._remember(seat, cmd)
         self.answers[number] = cmd
         self._emit(
@@ -200,15 +180,15 @@ class RevolutionFlow(TableState):
                 match.counter(answer.seat, _one_card(answer.cards))
             else:
                 match.decline(answer.seat)
-            self._revolution_told(answer, deal.actions[before:], hands, now)
+            self._told(answer, deal.actions[before:], hands, now)
 
-    def _revolution_told(
+    def _told(
         self, cmd: Command, actions: list[RevolutionAction], hands: list[int], now: float
     ) -> None:
         """The events of a move: each action as each audience may see it (a face-down card
         only to the seats the engine lets see it), the public state after the move, the
         changed hands to their seats, then the end of the hand or what is asked next."""
-        match = self.revolution
+        match = self.game
         assert match is not None
         deal = match.deal
         public = revolution_public_state(deal.view(None))
@@ -238,7 +218,7 @@ class RevolutionFlow(TableState):
             )
         for s in range(players):
             if deal.hands[s] != hands[s]:
-                self._revolution_hand(s)
+                self._hand(s)
         if deal.over:
             self.answers = {}
             self._deal_finished(now)
@@ -247,12 +227,12 @@ class RevolutionFlow(TableState):
             self.answers = {}
         opened = deal.phase is Phase.COUNTER and actions[0].move is Move.ACTIVATE
         if opened or deal.phase is not Phase.COUNTER:
-            self._revolution_prompt(now)
+            self._prompt(now)
 
-    def _revolution_prompt(self, now: float) -> None:
+    def _prompt(self, now: float) -> None:
         """Ask what is to be done now: at a counter window every other seat (each its own
         prompt, with the cards it may counter with, and the clock); else the seat to act."""
-        match = self.revolution
+        match = self.game
         assert match is not None
         deal = match.deal
         self.turn_started = now
@@ -288,83 +268,62 @@ class RevolutionFlow(TableState):
             {"deal": match.deal_number, "seat": deal.turn, **revolution_choices_json(view)},
         )
 
+    # -- the counter window -------------------------------------------------------------------
     def asked_seats(self) -> list[int]:
         """The seats the open counter window asks, in turn order from the activator's next."""
-        assert self.revolution is not None
-        deal = self.revolution.deal
+        match = self.game
+        if match is None or self.status != TableStatus.PLAYING or self.between is not None:
+            return []
+        deal = match.deal
         if deal.phase is not Phase.COUNTER or deal.pending is None:
             return []
         first = deal.pending.seat
         return [(first + k) % deal.players for k in range(1, deal.players)]
 
-    def own_answer(self, seat: int) -> str | None:
-        """The seat's own answer to the open counter window (``counter`` or ``decline``, as
-        its ``answered`` event said), or None: no window is open, or the seat has not
-        answered it. Only ever told to that seat: the other seats' answers are not public
-        until the engine comes to them."""
-        if self.revolution is None or self.revolution.deal.phase is not Phase.COUNTER:
-            return None
-        answer = self.answers.get(seat)
-        return None if answer is None else answer.op.value
+    def counter_deadline(self) -> float | None:
+        """When the open counter window's clock runs out (None: no window open)."""
+        options = self.rules.revolution
+        assert options is not None
+        return self.turn_started + options.counter_seconds if self.asked_seats() else None
 
-    def _revolution_times(self) -> list[float]:
-        """When :meth:`_revolution_due` may next have something."""
-        assert self.revolution is not None
-        deal = self.revolution.deal
-        if deal.over:
-            return []
-        if deal.phase is Phase.COUNTER:
-            window = self.counter_deadline()
-            assert window is not None
-            waiting = [self.seats[s] for s in self.asked_seats() if s not in self.answers]
-            times = [self.turn_started + self.config.computer_delay for _ in self._answering_here()]
-            if any(s.control == Control.PLAYER for s in waiting):
-                times.append(window)
-            return times
-        seat = self.seats[deal.turn]
-        if seat.control != Control.PLAYER:
-            if self._offloaded(seat):
-                return []
-            return [self.turn_started + self.config.computer_delay]
-        if self.config.turn_seconds is not None:
-            return [self.turn_started + self.config.turn_seconds]
-        return []
+    def _game_times(self) -> list[float]:
+        window = self.counter_deadline()
+        if window is None:
+            return super()._game_times()
+        waiting = [self.seats[s] for s in self.asked_seats() if s not in self.answers]
+        times = [self.turn_started + self.config.computer_delay for _ in self._answering_here()]
+        if any(s.control == Control.PLAYER for s in waiting):
+            times.append(window)
+        return times
 
-    def _revolution_due(self, now: float) -> Command | None:
-        match = self.revolution
-        assert match is not None
-        deal = match.deal
-        if deal.over:
-            return None
-        if deal.phase is Phase.COUNTER:
-            window = self.counter_deadline()
-            assert window is not None
-            computers = self._answering_here()
-            for s in self.asked_seats():
-                if s in self.answers:
-                    continue
-                seat = self.seats[s]
-                if seat.control != Control.PLAYER:
-                    if seat in computers and now >= self.turn_started + self.config.computer_delay:
-                        return self._revolution_computer(seat)
-                elif now >= window:
-                    return Command(Op.DECLINE, seat=s, by=By.TIMER)
-            return None
-        seat = self.seats[deal.turn]
-        if seat.control != Control.PLAYER:
-            if now >= self.turn_started + self.config.computer_delay and not self._offloaded(seat):
-                return self._revolution_computer(seat)
-        elif (
-            self.config.turn_seconds is not None
-            and now >= self.turn_started + self.config.turn_seconds
-        ):
-            if deal.phase is Phase.DRAW:
-                return Command(Op.STOP, seat=seat.number, by=By.TIMER)
-            view = deal.view(seat.number)
-            cards = None if view.can_pass else Mask(view.legal[0].mask)
-            return Command(Op.ACT, seat=seat.number, cards=cards, by=By.TIMER)
+    def _game_due(self, now: float) -> Command | None:
+        """In a counter window: a computer's answer after its delay, or a person's decline."""
+        window = self.counter_deadline()
+        if window is None:
+            return super()._game_due(now)
+        computers = self._answering_here()
+        for s in self.asked_seats():
+            if s in self.answers:
+                continue
+            seat = self.seats[s]
+            if seat.control != Control.PLAYER:
+                if seat in computers and now >= self.turn_started + self.config.computer_delay:
+                    return self._computer_command(seat)
+            elif now >= window:
+                return Command(Op.DECLINE, seat=s, by=By.TIMER)
         return None
 
+    def _timer_command(self, seat: Seat) -> Command:
+        """Out of time: stop drawing; else pass, or at a lead play the cheapest play."""
+        assert self.game is not None
+        deal = self.game.deal
+        if deal.phase is Phase.DRAW:
+            return Command(Op.STOP, seat=seat.number, by=By.TIMER)
+        view = deal.view(seat.number)
+        cards = None if view.can_pass else Mask(view.legal[0].mask)
+        return Command(Op.ACT, seat=seat.number, cards=cards, by=By.TIMER)
+
+    # -- computers ------------------------------------------------------------------------------
     def _answering_here(self) -> list[Seat]:
         """In an open counter window: the computers that answer on this thread, in the order
         the table answers for them, up to the first that thinks elsewhere (those after it
@@ -379,13 +338,14 @@ class RevolutionFlow(TableState):
             out.append(seat)
         return out
 
-    def revolution_question(self, number: int) -> tuple[RevolutionView, str]:
-        """What a computer at seat ``number`` answers from, wherever it thinks: its seat's
-        view (in a counter window that asks it before the engine comes to it, the question as
-        it stands: counter with one of its Qs, or decline) and the seed of its generator."""
-        match = self.revolution
+    def _question(self, seat: Seat, computer: ComputerSeat) -> tuple[View, Random, Deal | None]:
+        """What a computer at ``seat`` answers from, wherever it thinks: its seat's view (in a
+        counter window that asks it before the engine comes to it, the question as it stands,
+        the answers before it unknown: counter with one of its Qs, or decline) and the
+        generator of the position."""
+        match = self.game
         assert match is not None
-        deal = match.deal
+        deal, number = match.deal, seat.number
         view = deal.view(number)
         if deal.phase is Phase.COUNTER and view.to_act != number:
             counters = [
@@ -395,7 +355,76 @@ class RevolutionFlow(TableState):
             ]
             asked = (*counters, RevolutionChoice(number, Move.DECLINE))
             view = dataclasses.replace(view, to_act=number, choices=asked)
-        return view, f"{self.config.seed}:{match.deal_number}:{number}:{len(deal.actions)}"
+        key = f"{self.config.seed}:{match.deal_number}:{number}:{len(deal.actions)}"
+        return view, Random(key), None
+
+    def _decision_command(self, number: int, decision: Decision) -> Command:
+        assert isinstance(decision, RevolutionChoice)
+        return _revolution_command(decision)
+
+    # -- what the table tells -------------------------------------------------------------------
+    def _view_json(self, seat: int | None) -> dict[str, Any] | None:
+        match = self.game
+        if match is None:
+            return None
+        view = revolution_view_json(match.deal.view(seat), match.deal_number)
+        if seat is not None:  # its own answer to the open window, as its "answered" said (the
+            # other seats' are not public until the engine comes to them)
+            answer = self.answers.get(seat) if match.deal.phase is Phase.COUNTER else None
+            view["answered"] = None if answer is None else answer.op.value
+        return view
+
+    def _left_json(self, result: DealResult | RevolutionResult) -> dict[str, Any]:
+        """What each seat held when a hand ended (public then): its count of normal cards
+        (the cards that are scored) and its cards, a Revolution card with its star."""
+        assert isinstance(result, RevolutionResult)
+        return {
+            "counts": [(c & NORMAL_CARDS).bit_count() for c in result.cards_left],
+            "left": [revolution_text(c) for c in result.cards_left],
+            "end": result.end.value,
+        }
+
+    def history_text(self) -> str:
+        """The match's history as text, hand by hand."""
+        from ..match.revolution_history import history_lines  # late, as the 52-card game's
+
+        match = self.game
+        assert match is not None
+        lines = [line for r in match.results for line in history_lines(r, match.names)]
+        return "\n".join(lines) + "\n"
+
+    # -- a local table's commands that the expansion has not ----------------------------------
+    def _custom(self, cmd: Command, now: float) -> None:
+        self._seat(cmd.seat)
+        raise Refused("bad_command", "Cards cannot be chosen for a deal of the revolution")
+
+    def _undo(self, cmd: Command, now: float) -> None:
+        self._seat(cmd.seat)
+        raise Refused("bad_command", "Plays cannot be taken back in the revolution")
+
+
+def _revolution_command(choice: RevolutionChoice) -> Command:
+    """A computer's choice as the command it is stored as."""
+    seat, move, by = choice.seat, choice.move, By.COMPUTER
+    if move is Move.PLAY:
+        return Command(Op.ACT, seat=seat, cards=Mask(choice.cards), by=by)
+    if move is Move.PASS:
+        return Command(Op.ACT, seat=seat, cards=None, by=by)
+    if move is Move.ACTIVATE:
+        give = 1 << choice.give if choice.give >= 0 else 0
+        target = choice.target if choice.target >= 0 else None
+        return Command(
+            Op.ACTIVATE, seat=seat, cards=Mask(choice.cards | give), target=target, by=by
+        )
+    if move is Move.COUNTER:
+        return Command(Op.COUNTER, seat=seat, cards=Mask(choice.cards), by=by)
+    if move is Move.DECLINE:
+        return Command(Op.DECLINE, seat=seat, by=by)
+    if move is Move.DRAW:
+        return Command(
+            Op.DRAW, seat=seat, cards=Mask(choice.cards) if choice.cards else None, by=by
+        )
+    return Command(Op.STOP, seat=seat, by=by)
 
 
 def _one_card(cards: Mask | int | None) -> int:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import hmac
 
-from ..engine.revolution import Phase
 from ..match.match import SeatKind
 from .base import (
     AVATARS,
@@ -162,21 +161,8 @@ class Seating(TableState):
             Group.ALL,
             {"seat": seat.number, "control": Control.PLAYER, "reason": "returned"},
         )
-        if (
-            self.match is not None
-            and self.between is None
-            and not self.match.deal.over
-            and self.match.deal.turn == seat.number
-        ):
-            self._turn(now)  # a fresh turn (and timer) for the returning player
-        elif (
-            self.revolution is not None
-            and self.between is None
-            and not self.revolution.deal.over
-            and self.revolution.deal.to_act == seat.number
-            and self.revolution.deal.phase is not Phase.COUNTER
-        ):
-            self._revolution_prompt(now)
+        if self._to_act() == seat.number:
+            self._prompt(now)  # a fresh turn (and timer) for the returning player
 
     def _quit(self, cmd: Command, now: float) -> None:
         seat = self._seat(cmd.seat)

@@ -2,8 +2,10 @@
 them (:meth:`Snapshots.thaw`), so that a stored table is a snapshot and the few commands after
 it rather than its whole history. A snapshot is a pickle, and names the classes of the values
 in it by module path: those of the table keep the path the first snapshots gave them (see
-:mod:`.base`). What a snapshot holds, and how it is written, changes only with
-:data:`SNAPSHOT_FORMAT`.
+:mod:`.base`), and its layout is theirs too: the match under the key of its game (``match``
+for the 52-card game, ``revolution`` for the expansion's, the other None), so that the
+servers of a cluster that run two versions at once read each other's. What a snapshot holds,
+and how it is written, changes only with :data:`SNAPSHOT_FORMAT`.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class Snapshots(TableState):
         that can change every table anyway), tagged with :data:`SNAPSHOT_FORMAT`."""
         state = dict(self.__dict__)
         del state["offload"], state["resync_gap"], state["_keep"], state["seat_grace"]
+        state |= {"match": None, "revolution": None, self.SNAPSHOT_KEY: state.pop("game")}
         state["_new"] = []
         kept = len(self._texts)
         cut = max(0, kept - SNAPSHOT_EVENTS)
@@ -79,11 +82,13 @@ class Snapshots(TableState):
             )
         if state.get("code") != code or state.get("room_config") != config:
             raise SnapshotError(f"table {code}: the snapshot is of another table")
-        table = cls.__new__(cls)
+        table = cls.__new__(cls, config)  # the table of the config's game
+        match, revolution = state.pop("match", None), state.pop("revolution", None)
+        _current_catalogues(revolution)
         # Snapshots stored before revolution tables existed lack their state: none was open.
-        table.__dict__.update({"revolution": None, "answers": {}, "window_v": 0})
+        table.__dict__.update({"answers": {}, "window_v": 0})
         table.__dict__.update(state)
-        _current_catalogues(table.revolution)
+        table.game = match if match is not None else revolution
         table.offload, table.resync_gap, table._keep = offload, resync_gap, keep_events
         table.seat_grace = seat_grace  # the server's setting, not the table's state
         table.turn_started = now  # as a replay at ``now`` would have it: clocks restart

@@ -18,18 +18,19 @@ choice into the command to apply. Events are built only from seat views and publ
 never from the deal's hands, so nothing leaves a table that its audience may not see; the
 cards a seat still held become public in ``deal_end`` once the deal is over.
 
-Under the revolution expansion (preset ``revolution``) the table plays a
-:class:`~bigtwo.match.revolution.RevolutionMatch` (``revolution``; ``match`` stays None) with
-the same commands and checks, and more moves (``activate``, ``counter``, ``decline``,
-``draw``, ``stop``); each of its actions reaches each seat as the engine lets that seat see
-it, and its counter window asks every other seat at once (see :mod:`.revolution_flow`).
+``TableService(config)`` makes the table of the config's game, a :class:`BigTwoTable` or,
+under the revolution expansion (preset ``revolution``), a :class:`RevolutionTable`, whose flow
+overrides what differs: the same commands and checks, and more moves (``activate``,
+``counter``, ``decline``, ``draw``, ``stop``), each action reaching each seat as the engine
+lets that seat see it, its counter window asking every other seat at once (see
+:mod:`.revolution_flow`). Its one ``game`` is the match it plays; no other part asks which.
 
 :class:`TableService` is put together from one part per job, each in a module of its own over
 the state they share (:mod:`.base`): seats and presence (:mod:`.seats`), clocks
 (:mod:`.clocks`), computers and their thinking (:mod:`.thinking`), snapshots
-(:mod:`.snapshot`), the commands only a local table has (:mod:`.local_commands`), and each
-game's flow (:mod:`.bigtwo_flow`, :mod:`.revolution_flow`). This module keeps the table itself:
-its making and rebuilding, its questions, its event log, and the command dispatch.
+(:mod:`.snapshot`), the commands only a local table has (:mod:`.local_commands`), and the flow
+every game shares (:mod:`.flow`). This module keeps the table itself: its making and
+rebuilding, its questions, its event log, and the command dispatch.
 
 >>> from bigtwo.service.config import TableConfig, SeatConfig
 >>> seats = (SeatConfig(), SeatConfig("computer"), SeatConfig("computer"), SeatConfig("computer"))
@@ -47,6 +48,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine.cards import Mask
+from ..engine.rules import BIGTWO, REVOLUTION
 from ..match.match import Match, SeatKind
 from ..match.revolution import RevolutionMatch
 from .base import (
@@ -66,19 +68,20 @@ from .base import (
     TableStatus,
     hash_token,
 )
-from .bigtwo_flow import BigTwoFlow, _left_json
+from .bigtwo_flow import BigTwoFlow
 from .clocks import Clocks
 from .commands import Command, Op
 from .config import MAX_NAME, TableConfig, clean_text
-from .events import Audience, Event, Group, revolution_view_json, view_json
+from .events import Audience, Event, Group
+from .flow import GameFlow
 from .local_commands import LocalCommands
 from .revolution_flow import RevolutionFlow
+from .revolution_flow import _revolution_command as _revolution_command
 from .seats import Seating
 from .snapshot import SNAPSHOT_EVENTS, SNAPSHOT_FORMAT, Snapshots
 from .snapshot import _SnapshotPickler as _SnapshotPickler
 from .snapshot import _SnapshotUnpickler as _SnapshotUnpickler
 from .thinking import Thinking, ThinkRequest
-from .thinking import _revolution_command as _revolution_command
 
 __all__ = [
     "AVATARS",
@@ -91,9 +94,11 @@ __all__ = [
     "SNAPSHOT_FORMAT",
     "SWITCHES",
     "AlreadyApplied",
+    "BigTwoTable",
     "Control",
     "Faulted",
     "Refused",
+    "RevolutionTable",
     "Seat",
     "SnapshotError",
     "TableService",
@@ -105,8 +110,15 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 
-class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, BigTwoFlow, RevolutionFlow):
+class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, GameFlow):
     """One table. See the module docstring for the contract."""
+
+    def __new__(cls, config: TableConfig, *args: Any, **kwargs: Any) -> TableService:
+        """The table of ``config``'s game (its rules say which), with that game's flow."""
+        ruleset = config.make_rules()
+        table = object.__new__(_TABLES[ruleset.rules.game] if cls is TableService else cls)
+        table.ruleset = ruleset  # made once: __init__ keeps it
+        return table
 
     def __init__(
         self,
@@ -130,8 +142,7 @@ class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, BigTwoFl
         # Which computer levels think away from the caller's thread (None: every one here).
         self.offload = offload
         self.code = code
-        self.ruleset = config.make_rules()
-        self.rules = self.ruleset.rules
+        self.rules = self.ruleset.rules  # (the rule set: see __new__)
         self.status = TableStatus.WAITING
         self.closed_reason = ""
         self.v = 0  # number of the newest event
@@ -146,10 +157,7 @@ class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, BigTwoFl
         self._new: list[Event] = []  # events of the command being applied
         self.resync_gap = resync_gap
         self.chat: deque[Event] = deque(maxlen=CHAT_KEPT)
-        self.match: Match | None = None
-        # Under the revolution expansion the match is a RevolutionMatch instead (``match``
-        # stays None): its turn has phases that a 52-card match has not.
-        self.revolution: RevolutionMatch | None = None
+        self.game = None  # the match once it starts: of the table's game (see .base)
         # The open counter window's answers (seat -> its counter or decline), applied as
         # the window comes to each seat in turn order, and the event that opened the window
         # (answers older than it are stale).
@@ -204,9 +212,9 @@ class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, BigTwoFl
     # -- questions -----------------------------------------------------------------------------
     def info(self) -> dict[str, Any]:
         """The room as anyone may see it: no seed, no token, no card."""
-        match = self.match
-        played = self.played_match()
+        played = self.game
         cfg = self.config
+        autopass, autopass_five = self._switches_now()
         return {
             "code": self.code,
             "title": cfg.title,
@@ -222,8 +230,8 @@ class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, BigTwoFl
                 "away_seconds": cfg.away_seconds,
                 "computer_delay": cfg.computer_delay,
                 "takeover_level": cfg.takeover_level,
-                "autopass": match.autopass if match else self._switches[0],
-                "autopass_five": match.autopass_five if match else self._switches[1],
+                "autopass": autopass,
+                "autopass_five": autopass_five,
                 "public": cfg.public,
                 "spectators": cfg.spectators,
                 "spectator_chat": cfg.spectator_chat,
@@ -239,7 +247,7 @@ class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, BigTwoFl
                     "points": list(r.points),
                     # Public once the deal is over: every seat's cards left, and the band
                     # (2: DOUBLE!, 3: TRIPLE!) each loser's count reached.
-                    **_left_json(r),
+                    **self._left_json(r),
                     "multipliers": list(r.score.multipliers),
                 }
                 for r in (played.results if played else [])
@@ -251,9 +259,16 @@ class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, BigTwoFl
             "v": self.v,
         }
 
-    def played_match(self) -> Match | RevolutionMatch | None:
-        """The match being played, of either kind (None before it starts)."""
-        return self.match if self.match is not None else self.revolution
+    def played_match(self) -> Match | RevolutionMatch | None:  # compat: callers in tui/commands
+        return self.game
+
+    @property
+    def match(self) -> Match | None:  # compat: callers in tui/commands
+        return self.game if isinstance(self.game, Match) else None
+
+    @property
+    def revolution(self) -> RevolutionMatch | None:  # compat: callers in tui/commands
+        return self.game if isinstance(self.game, RevolutionMatch) else None
 
     def _next_deal_json(self) -> dict[str, Any] | None:
         """Between deals: the deal to come, the longest wait, and whose "next" it awaits."""
@@ -272,21 +287,12 @@ class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, BigTwoFl
     def snapshot(self, seat: int | None, now: float | None = None) -> dict[str, Any]:
         """A full resync for one recipient (``seat`` None: a spectator), at event ``self.v``;
         with ``now``, it carries the running :meth:`clock` too."""
-        view = None
-        if self.match is not None:
-            view = view_json(self.match.deal.view(seat), self.match.deal_number)
-        elif self.revolution is not None:
-            view = revolution_view_json(
-                self.revolution.deal.view(seat), self.revolution.deal_number
-            )
-            if seat is not None:
-                view["answered"] = self.own_answer(seat)
         out = {
             "type": "sync",
             "v": self.v,
             "seat": seat,
             "room": self.info(),
-            "view": view,
+            "view": self._view_json(seat),
             "chat": [e.message() for e in self.chat if e.reaches(seat)],
         }
         if seat is not None:  # the players may invite spectators to a private room
@@ -369,7 +375,7 @@ class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, BigTwoFl
             raise Refused("bad_command", f"Unknown command {cmd.op!r}")
         self._new = []
         try:
-            handler(self, cmd, now)
+            getattr(self, handler)(cmd, now)
         except Refused as exc:
             if not self._new:
                 raise
@@ -388,7 +394,7 @@ class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, BigTwoFl
 
     def _rematch(self, cmd: Command, now: float) -> None:
         """The match is over and a table for a new game was opened (its code in ``text``)."""
-        if self.status != TableStatus.FINISHED or self.match is None:
+        if self.status != TableStatus.FINISHED or self.game is None:
             raise Refused("not_over", "A new game can be opened once the match is over")
         if self.rematch:
             raise Refused("bad_command", f"A new game was opened already: table {self.rematch}")
@@ -450,32 +456,18 @@ class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, BigTwoFl
             self._base += drop
 
 
-_HANDLERS: dict[Op, Callable[[TableService, Command, float], None]] = {
-    Op.JOIN: TableService._join,
-    Op.LEAVE: TableService._leave,
-    Op.READY: TableService._ready,
-    Op.ACT: TableService._act,
-    Op.CHAT: TableService._chat,
-    Op.TAKEOVER: TableService._takeover,
-    Op.HANDBACK: TableService._handback,
-    Op.QUIT: TableService._quit,
-    Op.NEXT: TableService._next,
-    Op.DEAL: TableService._deal,
-    Op.REMATCH: TableService._rematch,
-    Op.KICK: TableService._kick,
-    Op.COMPUTER: TableService._computer,
-    Op.SETTINGS: TableService._settings,
-    Op.BUSY: TableService._busy,
-    Op.AUTOPASS: TableService._autopass,
-    Op.LEVEL: TableService._level_command,
-    Op.RULES: TableService._rules,
-    Op.CUSTOM: TableService._custom,
-    Op.REPLAY: TableService._replay,
-    Op.RENAME: TableService._rename,
-    Op.UNDO: TableService._undo,
-    Op.ACTIVATE: TableService._act,
-    Op.COUNTER: TableService._act,
-    Op.DECLINE: TableService._act,
-    Op.DRAW: TableService._act,
-    Op.STOP: TableService._act,
-}
+class BigTwoTable(BigTwoFlow, TableService):
+    """A table of the 52-card game."""
+
+
+class RevolutionTable(RevolutionFlow, TableService):
+    """A table of Big 2 RevolutioN: a turn of phases, counter windows, draws."""
+
+
+_TABLES: dict[str, type[TableService]] = {BIGTWO: BigTwoTable, REVOLUTION: RevolutionTable}
+
+# Each command is applied by the table's method of its name (its game's flow may override it):
+# a move of either game by ``_act``, and ``level`` by ``_level_command``.
+_MOVES = {Op.ACT, Op.ACTIVATE, Op.COUNTER, Op.DECLINE, Op.DRAW, Op.STOP}
+_HANDLERS = {op: "_act" if op in _MOVES else f"_{op.value}" for op in Op}
+_HANDLERS[Op.LEVEL] = "_level_command"
