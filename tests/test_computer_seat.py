@@ -104,13 +104,13 @@ def _service_game(seed: int, level: str) -> list[tuple[int, Any]]:
     table.apply(Command(Op.JOIN, seat=0, name="You", token=hash_token("t")), 0.0)
     table.connect(0, 0.0)
     table.submit(Command(Op.READY, seat=0), 0.0)
-    assert table.match is not None
-    while not table.match.deal.over:
-        view = table.match.deal.view(0)
+    assert table.game is not None
+    while not table.game.deal.over:
+        view = table.game.deal.view(0)
         assert view.turn == 0
         cards = view.legal[0].mask if view.legal else None
         table.submit(Command(Op.ACT, seat=0, cards=cards), 0.0)
-    return [(a.seat, a.play) for a in table.match.deal.actions]
+    return [(a.seat, a.play) for a in table.game.deal.actions]
 
 
 def test_autoplay_and_a_table_choose_alike_for_the_same_seed() -> None:

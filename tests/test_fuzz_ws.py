@@ -285,8 +285,8 @@ def check_table(http: TestClient, db: Path, code: str, clients: list[Client]) ->
         svc = runner.service
         snapshots = {seat: svc.snapshot(seat) for seat in (None, *range(len(svc.seats)))}
         out: dict[str, Any] = {"v": svc.v, "snapshots": snapshots, "status": svc.status}
-        if svc.match is not None:
-            deal = svc.match.deal
+        if svc.game is not None:
+            deal = svc.game.deal
             out["dealt"], out["hands"] = list(deal.dealt), list(deal.hands)
             out["played"] = [to_mask(a.play.mask) for a in deal.actions if a.play is not None]
             out["hands_by_deal"] = dealt_hands(svc)
@@ -324,8 +324,8 @@ def check_table(http: TestClient, db: Path, code: str, clients: list[Client]) ->
     restored = restored_table(db, code)
     assert restored.v == state["v"], "the stored log and the table in memory differ"
     assert restored.status == state["status"]
-    if restored.match is not None:
-        assert list(restored.match.deal.hands) == state["hands"]
+    if restored.game is not None:
+        assert list(restored.game.deal.hands) == state["hands"]
 
 
 HINT = re.compile(r"\(write it like [^)]*\)")  # the notation's examples in a bad_cards error

@@ -84,12 +84,12 @@ def test_the_same_seed_gives_the_same_game_here_and_on_the_server() -> None:
     table.apply(Command(Op.JOIN, seat=0, name="You", token=hash_token("t")), 0.0)
     table.connect(0, 0.0)
     table.submit(Command(Op.READY, seat=0), 0.0)
-    assert table.match is not None
-    while not table.match.deal.over:
-        view = table.match.deal.view(0)
+    assert table.game is not None
+    while not table.game.deal.over:
+        view = table.game.deal.view(0)
         cards = view.legal[0].mask if view.legal else None
         table.submit(Command(Op.ACT, seat=0, cards=cards), 0.0)
-    there = [(a.seat, a.play and a.play.mask) for a in table.match.deal.actions]
+    there = [(a.seat, a.play and a.play.mask) for a in table.game.deal.actions]
     assert here == there
     assert any(s != 0 and p is not None for s, p in here)  # the computers did play
 
@@ -253,7 +253,7 @@ def test_settings_are_stored_with_the_game_and_replayed_on_resume() -> None:
     service = back.service
     assert service.snapshot(0) == game.local.service.snapshot(0)
     assert service.next_level == "greedy" and service.custom == game.local.service.custom
-    assert service.match is not None and service.match.names[0] == "Zed"
+    assert service.game is not None and service.game.names[0] == "Zed"
 
 
 # -- undo: one person against computers takes back their last play ----------------------------

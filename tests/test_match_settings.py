@@ -85,8 +85,8 @@ def test_a_table_created_with_autopass_off_tells_its_computers_so(
     for _ in range(500):
         if table.status != "playing":
             break
-        assert table.match is not None
-        view = table.match.view(table.match.deal.turn)
+        assert table.game is not None
+        view = table.game.view(table.game.deal.turn)
         cards = view.legal[0].mask if view.legal else None
         table.submit(Command(Op.ACT, seat=view.turn, cards=cards, seen=table.state_v), 0.0)
     assert table.status != "playing"

@@ -52,8 +52,8 @@ def feed(mirrors: dict[int | None, TableMirror], events: list[Event]) -> None:
 def engine_choices(table: TableService, seat: int) -> set[RevolutionChoice]:
     """What the engine lets ``seat`` do now; in a counter window, what it would let the seat
     answer once the window comes to it (every asked seat is asked at once)."""
-    assert table.revolution is not None
-    deal = table.revolution.deal
+    assert table.game is not None
+    deal = table.game.deal
     if deal.phase is Phase.COUNTER:
         if seat not in table.asked_seats() or seat in table.answers:
             return set()
@@ -77,8 +77,8 @@ def told(action: RevolutionAction) -> tuple[object, ...]:
 
 def check(table: TableService, mirrors: dict[int | None, TableMirror]) -> None:
     """Every mirror holds its seat's view as the engine has it."""
-    assert table.revolution is not None
-    deal = table.revolution.deal
+    assert table.game is not None
+    deal = table.game.deal
     for seat, mirror in mirrors.items():
         engine = deal.view(seat)
         mine = mirror.revolution_view()
@@ -109,8 +109,8 @@ def check(table: TableService, mirrors: dict[int | None, TableMirror]) -> None:
 def answer_or_act(table: TableService, rng: random.Random) -> Command:
     """A random legal command by a person: a counter window's answer from a seat it asks
     (in any order: the table keeps early answers), else the move of the seat to act."""
-    assert table.revolution is not None
-    deal = table.revolution.deal
+    assert table.game is not None
+    deal = table.game.deal
     if deal.phase is Phase.COUNTER:
         waiting = [s for s in table.asked_seats() if s not in table.answers]
         seat = rng.choice(waiting)
@@ -130,13 +130,13 @@ def test_every_seat_mirror_is_the_engine_view_after_every_event(seed: int) -> No
     rng = random.Random(seed)
     kinds: set[Move] = set()
     for _ in range(400):
-        assert table.revolution is not None
-        if table.revolution.deal.over:
+        assert table.game is not None
+        if table.game.deal.over:
             break
         cmd = answer_or_act(table, rng)
         events = table.apply(cmd, 1.0)
         feed(mirrors, events)
-        kinds |= {a.move for a in table.revolution.deal.actions}
+        kinds |= {a.move for a in table.game.deal.actions}
         check(table, mirrors)
     assert {Move.ACTIVATE, Move.DRAW, Move.DECLINE, Move.PLAY, Move.PASS} <= kinds
 
@@ -147,8 +147,8 @@ def test_counter_window_question_and_answer() -> None:
     table, mirrors = full_table(5)
     rng = random.Random(5)
     for _ in range(400):
-        assert table.revolution is not None
-        deal = table.revolution.deal
+        assert table.game is not None
+        deal = table.game.deal
         if deal.phase is Phase.COUNTER or deal.over:
             break
         choices = [c for c in deal.choices() if c.move is Move.ACTIVATE and c.target < 0]
@@ -158,8 +158,8 @@ def test_counter_window_question_and_answer() -> None:
             else _revolution_command(rng.choice(deal.choices()))
         )
         feed(mirrors, table.apply(dataclasses.replace(cmd, by=By.PLAYER), 1.0))
-    assert table.revolution is not None
-    deal = table.revolution.deal
+    assert table.game is not None
+    deal = table.game.deal
     assert deal.phase is Phase.COUNTER and deal.pending is not None
     activator = deal.pending.seat
     asked = table.asked_seats()
@@ -187,7 +187,7 @@ def test_counter_window_question_and_answer() -> None:
     assert not any(m.asked for m in mirrors.values())
     assert all(m.prompt is None for m in mirrors.values())
     assert mirrors[activator].moves[-1].move is Move.EFFECT
-    assert mirrors[activator].my_turn or table.revolution.deal.turn != activator
+    assert mirrors[activator].my_turn or table.game.deal.turn != activator
     check(table, mirrors)
 
 
@@ -197,15 +197,15 @@ def test_a_resync_after_answering_does_not_ask_again() -> None:
     and a spectator's or the activator's resync asks nothing."""
     table, mirrors = full_table(5)
     for _ in range(400):
-        assert table.revolution is not None
-        deal = table.revolution.deal
+        assert table.game is not None
+        deal = table.game.deal
         if deal.phase is Phase.COUNTER:
             break
         choices = [c for c in deal.choices() if c.move is Move.ACTIVATE and c.target < 0]
         cmd = _revolution_command(choices[0] if choices else sorted(deal.choices())[0])
         feed(mirrors, table.apply(dataclasses.replace(cmd, by=By.PLAYER), 1.0))
-    assert table.revolution is not None
-    deal = table.revolution.deal
+    assert table.game is not None
+    deal = table.game.deal
     assert deal.phase is Phase.COUNTER and deal.pending is not None
     first, *_, last = table.asked_seats()
     feed(mirrors, table.apply(Command(Op.DECLINE, seat=last), 1.0))  # early: not applied yet
@@ -238,8 +238,8 @@ def test_a_two_player_hand_in_the_mirror() -> None:
     table, mirrors = full_table(9, players=2)
     rng = random.Random(9)
     for _ in range(300):
-        assert table.revolution is not None
-        if table.revolution.deal.over:
+        assert table.game is not None
+        if table.game.deal.over:
             break
         feed(mirrors, table.apply(answer_or_act(table, rng), 1.0))
         check(table, mirrors)

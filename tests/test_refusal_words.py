@@ -258,10 +258,10 @@ async def test_a_refused_play_reaches_the_client_with_its_params() -> None:
     svc = runner.service
     for _ in range(300):
         await asyncio.sleep(0.01)
-        if svc.match is not None and svc.match.deal.turn == 0:
+        if svc.game is not None and svc.game.deal.turn == 0:
             break
-    assert svc.match is not None and svc.match.deal.turn == 0
-    hand = svc.match.deal.hands[0]
+    assert svc.game is not None and svc.game.deal.turn == 0
+    hand = svc.game.deal.hands[0]
     card = CARDS[next(c for c in range(52) if not hand >> c & 1)]
     runner.on_frame(
         conn, json.dumps({"type": "play", "id": "p1", "cards": str(card), "v": svc.state_v})

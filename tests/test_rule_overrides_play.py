@@ -68,10 +68,10 @@ def test_every_accepted_override_plays_a_deal(preset: str, players: int, rules: 
     table.connect(0, 0.0)
     table.submit(Command(Op.READY, seat=0), 0.0)  # a Faulted here fails the test
     for _ in range(500):
-        if table.status != "playing" or table.match is None:
+        if table.status != "playing" or table.game is None:
             break
-        if table.match.deal.turn == 0:
-            view = table.match.view(0)
+        if table.game.deal.turn == 0:
+            view = table.game.view(0)
             cards = None if view.can_pass else view.legal[0].mask
             table.submit(Command(Op.ACT, seat=0, cards=cards), 0.0)
         else:

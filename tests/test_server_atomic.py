@@ -22,7 +22,7 @@ from bigtwo.service import (
 )
 from bigtwo.service.commands import Op
 from bigtwo.service.request import table_config
-from bigtwo.service.table import AlreadyApplied, BigTwoTable
+from bigtwo.service.table import AlreadyApplied, BigTwoService
 from bigtwo.store.tables import MemoryStore
 from test_server_hub import FakeSocket, _seated
 
@@ -34,15 +34,15 @@ def _state(table: TableService) -> dict[str, Any]:
     info = table.info()
     for seat in info["seats"]:
         del seat["connected"]
-    view = None if table.match is None else table.snapshot(0)["view"]
+    view = None if table.game is None else table.snapshot(0)["view"]
     return {"info": info, "view": view, "v": table.v, "state_v": table.state_v}
 
 
 def _my_play(runner: TableRunner) -> dict[str, Any] | None:
     svc = runner.service
-    if svc.match is None or svc.match.deal.turn != 0 or svc.between is not None:
+    if svc.game is None or svc.game.deal.turn != 0 or svc.between is not None:
         return None
-    view = svc.match.view(0)
+    view = svc.game.view(0)
     if view.can_pass:
         return {"type": "pass", "v": svc.state_v}
     cards = " ".join(str(c) for c in view.legal[0].cards)
@@ -68,7 +68,7 @@ async def test_a_fault_in_the_middle_of_a_command_leaves_memory_as_the_log_has_i
     play = await _my_turn(runner)
 
     # The fault: the play has reached the deal in memory when the table fails on its events.
-    real = BigTwoTable._action_events
+    real = BigTwoService._action_events
     faults = {"left": 1}
 
     def failing(self: TableService, *args: Any) -> None:
@@ -77,7 +77,7 @@ async def test_a_fault_in_the_middle_of_a_command_leaves_memory_as_the_log_has_i
             raise RuntimeError("injected fault")
         real(self, *args)
 
-    monkeypatch.setattr(BigTwoTable, "_action_events", failing)
+    monkeypatch.setattr(BigTwoService, "_action_events", failing)
     before = _state(runner.service)
     sent = len(socket.messages())
     runner.on_frame(conn, json.dumps({**play, "id": "a1"}))
@@ -144,12 +144,12 @@ def test_a_reused_action_id_with_another_action_is_refused_with_its_own_code() -
         table.apply(Command(Op.JOIN, seat=0, name="Ann", token=hash_token("t")), 0.0)
         table.connect(0, 0.0)
         table.submit(Command(Op.READY, seat=0), 0.0)
-        assert table.match is not None
-        if table.match.deal.turn == 0 and len(table.match.view(0).legal) > 1:
+        assert table.game is not None
+        if table.game.deal.turn == 0 and len(table.game.view(0).legal) > 1:
             break
     else:
         raise AssertionError("no seed gave seat 0 the lead with a choice")
-    legal = table.match.view(0).legal
+    legal = table.game.view(0).legal
     first = table.apply(Command(Op.ACT, seat=0, cards=legal[0].mask, id="a1"), 0.0)
     v = first[0].v
     with pytest.raises(AlreadyApplied) as retry:  # the same action again: a retry
@@ -176,9 +176,9 @@ async def test_a_reused_action_id_is_answered_with_an_error_not_a_duplicate_ack(
     # Another action under the same id (a pass for a play, a card for a pass): the id is
     # checked first, whoever's turn it is now.
     svc = runner.service
-    assert svc.match is not None
+    assert svc.game is not None
     if play["type"] == "pass":
-        card = str(next(iter(svc.match.deal.view(0).legal[0].cards)))
+        card = str(next(iter(svc.game.deal.view(0).legal[0].cards)))
         other: dict[str, Any] = {"type": "play", "cards": card, "v": svc.state_v}
     else:
         other = {"type": "pass", "v": svc.state_v}
@@ -203,7 +203,7 @@ async def test_a_computer_move_that_fails_every_time_drops_the_table_instead_of_
     runner, conn, socket = await _seated(hub, config)
     runner.on_frame(conn, json.dumps({"type": "ready", "id": "r1"}))
     play = await _my_turn(runner)
-    real = BigTwoTable._action_events
+    real = BigTwoService._action_events
     calls = {"n": 0}
 
     def failing(self: TableService, cmd: Command, *args: Any) -> None:
@@ -212,7 +212,7 @@ async def test_a_computer_move_that_fails_every_time_drops_the_table_instead_of_
             raise RuntimeError("injected fault, every time")
         real(self, cmd, *args)
 
-    monkeypatch.setattr(BigTwoTable, "_action_events", failing)
+    monkeypatch.setattr(BigTwoService, "_action_events", failing)
     runner.on_frame(conn, json.dumps({**play, "id": "a1"}))
     for _ in range(100):
         await asyncio.sleep(0.01)
@@ -222,11 +222,11 @@ async def test_a_computer_move_that_fails_every_time_drops_the_table_instead_of_
     assert socket.closed is not None and socket.closed[0] == 1011
     assert runner.code not in hub.tables and calls["n"] == 3
     stored = hub.rebuild(runner.code)
-    assert stored is not None and stored.match is not None
-    assert stored.match.deal.turn != 0  # the player's play is kept; the computer's is not
+    assert stored is not None and stored.game is not None
+    assert stored.game.deal.turn != 0  # the player's play is kept; the computer's is not
     monkeypatch.undo()
     again = hub.get(runner.code)  # the next visit reloads it, and it plays on
-    assert again is not None and again.service.match is not None
+    assert again is not None and again.service.game is not None
 
 
 def test_a_refusal_after_the_table_changed_is_a_fault_not_a_refusal(

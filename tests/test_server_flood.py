@@ -284,7 +284,7 @@ async def test_a_finished_table_leaves_the_hot_log_and_comes_back_whole(store_db
     runner.run(Command(Op.READY, seat=seat))
     rng = random.Random(5)
     while runner.service.status == "playing":
-        match = runner.service.match
+        match = runner.service.game
         assert match is not None
         view = match.deal.view(seat)
         if match.deal.turn == seat:
@@ -347,7 +347,7 @@ def _commands(rng: random.Random, table: TableService, count: int) -> list[Comma
             break
         choice = rng.random()
         seat = rng.randrange(2)
-        match = table.match
+        match = table.game
         if choice < 0.2:
             cmd = Command(Op.CHAT, seat=seat, text=f"line {len(applied)}")
         elif choice < 0.25:
@@ -423,8 +423,8 @@ def test_a_table_restored_from_snapshots_equals_the_one_before(seed: int) -> Non
         replayed = TableService.restore(config, "SNAPPY", log, now=0.0, seat_grace=60.0)
         _same(thawed, replayed)
         assert len(thawed._texts) <= SNAPSHOT_EVENTS + len(log) - cut + 100
-        if thawed.match is not None:  # the rules' catalog of plays is shared, not copied
-            assert thawed.match.deal.catalog is replayed.match.deal.catalog
+        if thawed.game is not None:  # the rules' catalog of plays is shared, not copied
+            assert thawed.game.deal.catalog is replayed.game.deal.catalog
         # And they go on alike.
         more_a = _commands(random.Random(cut), thawed, 40)
         more_b = _commands(random.Random(cut), replayed, 40)

@@ -120,8 +120,8 @@ async def test_finished_tables_leave_memory_even_while_watched() -> None:
     runner.on_frame(conn, json.dumps({"type": "ready", "id": "r1"}))
     svc = runner.service
     while svc.status == "playing":
-        assert svc.match is not None
-        view = svc.match.deal.view(0)
+        assert svc.game is not None
+        view = svc.game.deal.view(0)
         move = {"type": "play", "cards": str(view.legal[0])} if view.legal else {"type": "pass"}
         runner.on_frame(conn, json.dumps({**move, "id": f"a{svc.v}", "v": svc.v}))
         await asyncio.sleep(0)
@@ -137,4 +137,4 @@ async def test_finished_tables_leave_memory_even_while_watched() -> None:
     assert store.rooms[runner.code].status == "finished"
     back = hub.get(runner.code)  # /record, /history and the room still work
     assert back is not None and back.service.status == "finished"
-    assert back.service.match is not None and back.service.match.over
+    assert back.service.game is not None and back.service.game.over

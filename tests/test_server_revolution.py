@@ -110,8 +110,8 @@ async def test_a_person_plays_a_revolution_room_to_the_end(server: Server) -> No
             # The finished room is archived: rebuilt from what is stored, as a restarted
             # server rebuilds it, it is the same table, event for event.
             table = restored_table(server.db, code)
-            assert table.status == "finished" and table.revolution is not None
-            assert write_revolution_text(table.revolution) == answer["record"]
+            assert table.status == "finished" and table.game is not None
+            assert write_revolution_text(table.game) == answer["record"]
             numbered = [m for m in client.messages if "v" in m and m["type"] != "sync"]
             rebuilt = [e.message() for e in table.events_since(0, me) or []]
             assert rebuilt[-len(numbered) :] == numbered

@@ -105,16 +105,16 @@ def stored_commands(db: str | Path, code: str) -> list[dict[str, Any]]:
 
 def dealt_hands(table: TableService) -> dict[int, tuple[int, ...]]:
     """Every deal's dealt hands, by deal number (the server-side truth)."""
-    assert table.match is not None
-    out = {r.number: r.dealt for r in table.match.results}
-    out[table.match.deal_number] = table.match.deal.dealt
+    assert table.game is not None
+    out = {r.number: r.dealt for r in table.game.results}
+    out[table.game.deal_number] = table.game.deal.dealt
     return out
 
 
 def cards_left(table: TableService) -> dict[int, tuple[int, ...]]:
     """What each seat held when each finished deal ended (the server-side truth)."""
-    assert table.match is not None
-    return {r.number: r.cards_left for r in table.match.results}
+    assert table.game is not None
+    return {r.number: r.cards_left for r in table.game.results}
 
 
 def _public_left(msg: dict[str, Any], left: dict[int, tuple[int, ...]]) -> dict[str, Any]:

@@ -255,8 +255,8 @@ async def test_a_table_is_told_when_its_computers_step_down_and_when_they_are_ba
         for _ in range(300):
             await asyncio.sleep(0.01)
             svc = runner.service
-            if svc.match is not None and svc.match.deal.turn == seat and svc.between is None:
-                view = svc.match.view(seat)
+            if svc.game is not None and svc.game.deal.turn == seat and svc.between is None:
+                view = svc.game.view(seat)
                 if view.can_pass:
                     runner.on_frame(conn, json.dumps({"type": "pass", "id": f"p{svc.v}", "v": svc.state_v}))  # fmt: skip
                 else:

@@ -65,9 +65,9 @@ def play_out(t: TableService, now: float = 0.0, limit: int = 2000) -> list[Any]:
     for _ in range(limit):
         if t.status != "playing":
             return events
-        assert t.match is not None
-        seat = t.match.deal.turn
-        view = t.match.deal.view(seat)
+        assert t.game is not None
+        seat = t.game.deal.turn
+        view = t.game.deal.view(seat)
         cards = view.legal[0].mask if view.legal else None
         events += t.submit(Command(Op.ACT, seat=seat, cards=cards, seen=t.state_v), now)[1]
     raise AssertionError("the match did not end")
@@ -150,15 +150,15 @@ def test_computer_seats_are_ready_at_once() -> None:
 def test_refused_commands_change_nothing() -> None:
     t = table()
     seat_everyone(t)
-    assert t.match is not None
-    turn = t.match.deal.turn
+    assert t.game is not None
+    turn = t.game.deal.turn
     other = (turn + 1) % 4
-    view = t.match.deal.view(turn)
+    view = t.game.deal.view(turn)
     before = state_of(t)
     tries = [
         (Command(Op.ACT, seat=other, cards=None, seen=t.state_v), "not_your_turn"),
         (Command(Op.ACT, seat=turn, cards=None, seen=t.state_v), "illegal"),  # a leader cannot pass
-        (Command(Op.ACT, seat=turn, cards=t.match.deal.view(other).hand & -t.match.deal.view(other).hand, seen=t.state_v), "illegal"),
+        (Command(Op.ACT, seat=turn, cards=t.game.deal.view(other).hand & -t.game.deal.view(other).hand, seen=t.state_v), "illegal"),
         (Command(Op.ACT, seat=turn, cards=view.legal[0].mask, seen=t.state_v - 1), "stale"),
         (Command(Op.ACT, seat=turn, cards=1 << 60), "bad_cards"),
         (Command(Op.ACT, seat=7, cards=None), "no_seat"),
@@ -179,9 +179,9 @@ def test_refused_commands_change_nothing() -> None:
 def test_a_retried_action_id_is_applied_once() -> None:
     t = table()
     seat_everyone(t)
-    assert t.match is not None
-    turn = t.match.deal.turn
-    cards = t.match.deal.view(turn).legal[0].mask
+    assert t.game is not None
+    turn = t.game.deal.turn
+    cards = t.game.deal.view(turn).legal[0].mask
     _, events = t.submit(Command(Op.ACT, seat=turn, cards=cards, id="x1", seen=t.state_v), 0)
     after = state_of(t)
     with pytest.raises(AlreadyApplied) as again:
@@ -193,7 +193,7 @@ def test_a_retried_action_id_is_applied_once() -> None:
 def test_a_match_plays_to_its_end_with_numbered_events() -> None:
     t = table(ONE_HUMAN, deals=2, seed=11)
     events = seat_everyone(t) + play_out(t)
-    assert t.status == "finished" and t.match is not None and t.match.over
+    assert t.status == "finished" and t.game is not None and t.game.over
     numbers = [e.v for e in events]
     assert numbers == list(range(numbers[0], numbers[0] + len(numbers))) and numbers[-1] == t.v
     kinds = [e.type for e in events]
@@ -207,9 +207,9 @@ def test_no_event_holds_a_card_its_audience_may_not_see() -> None:
     for seed in (1, 2, 3):
         t = table(ONE_HUMAN, deals=2, seed=seed)
         events = seat_everyone(t) + play_out(t)
-        assert t.match is not None
-        dealt = {r.number: r.dealt for r in t.match.results}
-        left = {r.number: r.cards_left for r in t.match.results}
+        assert t.game is not None
+        dealt = {r.number: r.dealt for r in t.game.results}
+        left = {r.number: r.cards_left for r in t.game.results}
         for seat in (0, 1, 2, 3, None):
             played, deal = 0, 0
             for e in events:
@@ -237,8 +237,8 @@ def test_no_event_holds_a_card_its_audience_may_not_see() -> None:
 def test_timer_moves_for_a_silent_player() -> None:
     t = table(ONE_HUMAN, turn_seconds=5.0, seed=6)
     seat_everyone(t, now=100.0)
-    assert t.match is not None
-    while t.match.deal.turn != 0:  # computers move at once; wait for the human's turn
+    assert t.game is not None
+    while t.game.deal.turn != 0:  # computers move at once; wait for the human's turn
         t.submit(None, 100.0)
     assert t.deadline() == 105.0 and t.due(104.9) is None
     cmd = t.due(105.0)
@@ -266,9 +266,9 @@ def test_computer_takes_over_while_away_and_hands_back() -> None:
         and t.v < play_to
         and not any(e.type == "action" and e.data["seat"] == 1 for e in events[1:])
     ):
-        assert t.match is not None
-        seat = t.match.deal.turn
-        view = t.match.deal.view(seat)
+        assert t.game is not None
+        seat = t.game.deal.turn
+        view = t.game.deal.view(seat)
         events += t.submit(
             Command(Op.ACT, seat=seat, cards=view.legal[0].mask if view.legal else None), 12.0
         )[1]
@@ -286,8 +286,8 @@ def test_computers_wait_while_nobody_is_at_the_table() -> None:
     t.disconnect(0, now=1.0)
     assert t.due(50.0) is None and t.deadline() is None
     t.connect(0, now=60.0)
-    assert t.match is not None
-    if t.match.deal.turn != 0:
+    assert t.game is not None
+    if t.game.deal.turn != 0:
         assert t.due(60.0) is not None
 
 
@@ -303,8 +303,8 @@ def test_the_log_rebuilds_the_same_events() -> None:
     for cmd in (Command(Op.READY, seat=0), Command(Op.CHAT, seat=0, text="hi <there>")):
         log += t.submit(cmd, 0)[0]
     while t.status == "playing":
-        assert t.match is not None
-        view = t.match.deal.view(0)
+        assert t.game is not None
+        view = t.game.deal.view(0)
         cmd = Command(
             Op.ACT, seat=0, cards=view.legal[0].mask if view.legal else None, id=f"a{t.v}"
         )
@@ -377,8 +377,8 @@ def test_deal_end_shows_cards_left_and_multipliers() -> None:
         t = table(ONE_HUMAN, preset="palm", seed=seed)
         events = seat_everyone(t) + play_out(t)
         [end] = [e for e in events if e.type == "deal_end"]
-        assert t.match is not None
-        result = t.match.results[0]
+        assert t.game is not None
+        result = t.game.results[0]
         score = score_deal(t.ruleset, result.cards_left, result.winner)
         assert end.data["multipliers"] == list(score.multipliers)
         assert end.data["counts"] == [len(c.split()) for c in end.data["left"]]
@@ -406,8 +406,8 @@ def test_avatars_are_kept_per_seat_and_checked() -> None:
 def test_clock_for_the_turn_in_a_resync() -> None:
     t = table(ONE_HUMAN, turn_seconds=20.0, seed=6)
     seat_everyone(t, now=100.0)
-    assert t.match is not None
-    while t.match.deal.turn != 0:
+    assert t.game is not None
+    while t.game.deal.turn != 0:
         t.submit(None, 100.0)
     assert t.clock(105.5) == {"seat": 0, "ms": 14500}
     assert t.snapshot(0, now=105.5)["clock"] == {"seat": 0, "ms": 14500}
@@ -419,11 +419,11 @@ def test_clock_for_the_turn_in_a_resync() -> None:
 def finish_deal(t: TableService, now: float) -> list[Any]:
     """Play the deal in progress to its end (humans' cheapest plays)."""
     events: list[Any] = []
-    assert t.match is not None
-    number = t.match.deal_number
-    while t.match.deal_number == number and not t.match.deal.over:
-        seat = t.match.deal.turn
-        view = t.match.deal.view(seat)
+    assert t.game is not None
+    number = t.game.deal_number
+    while t.game.deal_number == number and not t.game.deal.over:
+        seat = t.game.deal.turn
+        view = t.game.deal.view(seat)
         cards = view.legal[0].mask if view.legal else None
         events += t.submit(Command(Op.ACT, seat=seat, cards=cards, seen=t.state_v), now)[1]
     return events
@@ -486,13 +486,13 @@ def test_the_pause_between_deals_replays_from_the_log() -> None:
     t.connect(0, 0)
     log += t.submit(Command(Op.READY, seat=0), 0)[0]
     while t.between is None:
-        assert t.match is not None
-        view = t.match.deal.view(0)
+        assert t.game is not None
+        view = t.game.deal.view(0)
         log += t.submit(
             Command(Op.ACT, seat=0, cards=view.legal[0].mask if view.legal else None), 0
         )[0]
     log += t.submit(Command(Op.NEXT, seat=0), 1)[0]
-    assert t.between is None and t.match is not None and t.match.deal_number == 2
+    assert t.between is None and t.game is not None and t.game.deal_number == 2
     again = TableService.restore(config, "T", log, now=0, resync_gap=10**9)
     t.disconnect(0, 0)
     assert again.v == t.v and again.info() == t.info()
@@ -526,13 +526,13 @@ def test_offloaded_computers_think_through_requests() -> None:
         offload=lambda level: level != "random",
     )
     seat_everyone(t, now=0.0)
-    assert t.match is not None
+    assert t.game is not None
     moved, now = 0, 0.0
     while t.status == "playing" and moved < 30:
         now += 5.0  # later than any computer delay
-        seat = t.match.deal.turn
+        seat = t.game.deal.turn
         if seat == 0:
-            view = t.match.deal.view(0)
+            view = t.game.deal.view(0)
             t.submit(Command(Op.ACT, seat=0, cards=view.legal[0].mask if view.legal else None), now)
             continue
         if t.seats[seat].config.level == "random":  # thinks here, as before

@@ -71,7 +71,7 @@ class Shadow:
                 self._action(event.data)
 
     def _new_deal(self, data: dict[str, Any]) -> None:
-        match = self.table.match
+        match = self.table.game
         assert match is not None and data["deal"] == match.deal_number
         rules = self.table.rules
         # The leader the match chose: the previous winner under next_leader = "winner".
@@ -118,7 +118,7 @@ class Shadow:
 
     def agrees_with_table(self) -> None:
         """The table's own deal, if still the one shadowed, is in the shadow's state."""
-        match = self.table.match
+        match = self.table.game
         assert match is not None and self.deal is not None
         if match.deal_number == self.number:
             live = match.deal
@@ -159,8 +159,8 @@ def play_table(
     for _ in range(5000):
         if table.status != "playing":
             break
-        assert table.match is not None
-        deal = table.match.deal
+        assert table.game is not None
+        deal = table.game.deal
         view = deal.view(deal.turn)
         if view.can_pass and (not view.legal or rng.random() < pass_bias):
             cards = None
@@ -225,10 +225,10 @@ def test_pass_lock_ends_a_trick_when_every_other_seat_has_passed() -> None:
         table.apply(Command(Op.JOIN, seat=s, name=f"P{s}", token=token_of(f"t{s}")), 0)
     for s in range(4):
         table.apply(Command(Op.READY, seat=s), 0)
-    assert table.match is not None
+    assert table.game is not None
     # Before anyone acts, the table's match is replaced by one dealt these hands.
     table.game = Match(
-        RuleSet.preset("pusoy-dos"), table.match.names, hands=hands, deals=1, autopass=False
+        RuleSet.preset("pusoy-dos"), table.game.names, hands=hands, deals=1, autopass=False
     )
     shadow = Shadow(table)
     shadow.deal, shadow.number = Deal(rules, hands), 1
@@ -280,8 +280,8 @@ def test_the_table_announces_the_state_the_match_returned(monkeypatch: pytest.Mo
     for _ in range(200):
         if table.status != "playing":
             break
-        assert table.match is not None
-        view = table.match.deal.view(table.match.deal.turn)
+        assert table.game is not None
+        view = table.game.deal.view(table.game.deal.turn)
         pass_ = view.can_pass and (not view.legal or rng.random() < 0.4)
         pick = None if pass_ else rng.choice(view.legal).mask
         events = table.apply(Command(Op.ACT, seat=view.turn, cards=pick), 0)

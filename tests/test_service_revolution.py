@@ -71,8 +71,8 @@ def person_command(t: TableService) -> Command | None:
     from the Gathering after a pass (else one card from the deck, then stop), activate
     every function they can (an exchange gives their lowest card to the next seat), pass
     when they may, else make their cheapest play; decline every counter window."""
-    assert t.revolution is not None
-    deal = t.revolution.deal
+    assert t.game is not None
+    deal = t.game.deal
     view = deal.view(0)
     seen = t.state_v
     if deal.phase is Phase.COUNTER:
@@ -188,7 +188,7 @@ def test_four_computers_play_a_seeded_room_to_the_end() -> None:
         elif kind == "answered":
             assert int(to) in asked, "a seat answered a window twice, or unasked"
             asked.remove(int(to))
-    match = t.revolution
+    match = t.game
     assert match is not None and match.over and len(match.results) == 2
     # Every kind of move went through the service's commands.
     moves = {a.move for r in match.results for a in r.actions}
@@ -208,7 +208,7 @@ def test_the_hand_is_public_state_in_the_sync() -> None:
     t = revolution_table()
     seat_person(t)
     view = t.snapshot(0)["view"]
-    match = t.revolution
+    match = t.game
     assert match is not None
     deal = match.deal
     assert view["deck_left"] == deal.deck_left == 48
@@ -265,7 +265,7 @@ def test_a_person_activates_is_countered_passes_and_draws() -> None:
 def test_refusals_are_in_words_and_change_nothing() -> None:
     t = revolution_table(seed=SCENARIO_SEED)
     seat_person(t)
-    match = t.revolution
+    match = t.game
     assert match is not None
     deal = match.deal
     assert deal.to_act == 0 and deal.phase is Phase.ACT
@@ -337,8 +337,8 @@ def test_computers_answer_after_the_same_pause_whether_or_not_they_hold_a_q(
 ) -> None:
     t = revolution_table(seed=seed, computer_delay=1.0)
     events, now = _open_window(t)
-    assert t.revolution is not None
-    deal = t.revolution.deal
+    assert t.game is not None
+    deal = t.game.deal
     assert deal.phase is Phase.COUNTER
     prompts = {e.to: e.message() for e in events if e.type == "counter"}
     assert sorted(prompts) == [1, 2, 3]
@@ -376,8 +376,8 @@ def test_a_person_who_does_not_answer_declines_when_the_clock_runs_out(clock: in
     t.connect(1, 0.0)
     now = 0.0
     t.submit(Command(Op.READY, seat=1), now)
-    assert t.revolution is not None
-    deal = t.revolution.deal
+    assert t.game is not None
+    deal = t.game.deal
     for _ in range(3000):
         if deal.phase is Phase.COUNTER and 1 in t.asked_seats():
             break
@@ -416,8 +416,8 @@ def _four_people_at_a_window(t: TableService) -> int:
         t.connect(s, 0.0)
     for s in range(4):
         t.submit(Command(Op.READY, seat=s), 0.0)
-    assert t.revolution is not None
-    deal = t.revolution.deal
+    assert t.game is not None
+    deal = t.game.deal
     # Everyone passes (or plays the cheapest) and draws one card until someone can activate.
     for _ in range(2000):
         if deal.phase is Phase.ACT and deal.activations(deal.turn):
@@ -465,8 +465,8 @@ def refusal(t: TableService, cmd: Command) -> Refused:
 def test_an_early_answer_waits_for_its_turn_and_tells_only_its_seat() -> None:
     t = four_people()
     actor = _four_people_at_a_window(t)
-    assert t.revolution is not None
-    deal = t.revolution.deal
+    assert t.game is not None
+    deal = t.game.deal
     first, second, third = t.asked_seats()
     # The last seat asked answers first: only it is told, and the engine still asks the first.
     _, events = t.submit(Command(Op.DECLINE, seat=third), 0.0)
@@ -488,8 +488,8 @@ def test_the_service_s_own_refusals_of_an_answer_name_their_reason() -> None:
     words them in its player's language."""
     t = four_people(seed=16)  # seat 0 activates an exchange; seat 3, asked last, holds Qs*
     actor = _four_people_at_a_window(t)
-    assert t.revolution is not None
-    deal = t.revolution.deal
+    assert t.game is not None
+    deal = t.game.deal
     assert deal.pending is not None and actor == 0 and t.asked_seats() == [1, 2, 3]
     own = refusal(t, Command(Op.DECLINE, seat=actor))
     assert (own.code, own.params) == ("illegal", {"reason": "own_function", "function": "exchange"})
@@ -528,8 +528,8 @@ def test_a_seat_s_sync_says_its_own_answer_to_the_open_window_only(seed: int, an
     engine comes to that seat in turn order."""
     t = four_people(seed)
     actor = _four_people_at_a_window(t)
-    assert t.revolution is not None
-    deal = t.revolution.deal
+    assert t.game is not None
+    deal = t.game.deal
     first, second, third = t.asked_seats()
     everyone: list[int | None] = [0, 1, 2, 3, None]
 
@@ -579,8 +579,8 @@ def test_a_table_rebuilt_from_its_log_is_the_same_table() -> None:
         mine = t.events_since(0, seat)
         assert mine is not None or t.events_since(t.v - 50, seat) is not None
     assert again._texts == t._texts
-    assert again.revolution is not None and t.revolution is not None
-    assert write_revolution_text(again.revolution) == write_revolution_text(t.revolution)
+    assert again.game is not None and t.game is not None
+    assert write_revolution_text(again.game) == write_revolution_text(t.game)
 
 
 def test_a_snapshot_thaws_into_the_same_revolution_table() -> None:
@@ -608,10 +608,10 @@ def test_no_event_holds_a_card_its_recipient_may_not_see(seed: int, person: bool
         seat_person(t)
     else:
         t._start(0.0)
-    assert t.revolution is not None
+    assert t.game is not None
 
     def learn() -> None:
-        deal = t.revolution.deal  # type: ignore[union-attr]
+        deal = t.game.deal  # type: ignore[union-attr]
         for r in recipients:
             view = deal.view(r)
             shown = view.hand | view.played | view.discards
@@ -652,7 +652,7 @@ def test_a_snapshot_from_before_revolution_tables_still_thaws() -> None:
     out = io.BytesIO()
     _SnapshotPickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump((SNAPSHOT_FORMAT, state))
     old = TableService.thaw(zlib.compress(out.getvalue()), t.config, "OLD")
-    assert old.revolution is None and old.answers == {}
+    assert old.game is None and old.answers == {}
     assert json.dumps(old.snapshot(0)) == json.dumps(t.snapshot(0))
 
 
@@ -673,8 +673,8 @@ def test_a_revolution_snapshot_from_before_the_one_catalogue_still_thaws() -> No
         t.submit(person_command(t), 0.0)
     old = TableService.thaw(data, t.config, "REVO")
     old.connect(0, 0.0)  # presence is not in a snapshot
-    assert old.revolution is not None and isinstance(old.revolution.deal.cards, Catalog)
-    assert str(old.revolution.deal.to_beat) == "Js"
+    assert old.game is not None and isinstance(old.game.deal.cards, Catalog)
+    assert str(old.game.deal.to_beat) == "Js"
     for seat in (0, 1, None):
         assert json.dumps(old.snapshot(seat)) == json.dumps(t.snapshot(seat))
     for table in (old, t):
@@ -683,8 +683,8 @@ def test_a_revolution_snapshot_from_before_the_one_catalogue_still_thaws() -> No
                 break
             table.submit(person_command(table), 0.0)
     assert old.status == t.status == "finished"
-    assert old.revolution is not None and t.revolution is not None
-    assert write_revolution_text(old.revolution) == write_revolution_text(t.revolution)
+    assert old.game is not None and t.game is not None
+    assert write_revolution_text(old.game) == write_revolution_text(t.game)
 
 
 def test_a_snapshot_names_the_tables_values_where_the_first_snapshots_did() -> None:
@@ -726,8 +726,8 @@ def test_an_action_id_names_one_action() -> None:
     """Retried, an id is applied once; used again for another move, it is refused."""
     t = revolution_table(seed=SCENARIO_SEED)
     seat_person(t)
-    assert t.revolution is not None
-    deal = t.revolution.deal
+    assert t.game is not None
+    deal = t.game.deal
     for _ in range(200):  # on to the person's first pass: they may draw
         if deal.phase is Phase.DRAW and deal.turn == 0:
             break
@@ -754,17 +754,17 @@ def test_the_table_is_of_its_game_and_holds_one_match() -> None:
     """``TableService(config)`` makes the table of the config's game, whose one ``game`` is
     the match it plays; the snapshot keeps it under the key of the first snapshots."""
     from bigtwo.match.revolution import RevolutionMatch
-    from bigtwo.service.table import BigTwoTable, RevolutionTable, _SnapshotUnpickler
+    from bigtwo.service.table import BigTwoService, RevolutionService, _SnapshotUnpickler
 
     t = revolution_table(COMPUTERS)
     plain = TableService(TableConfig(seats=COMPUTERS), "PLAIN")
-    assert type(t) is RevolutionTable and type(plain) is BigTwoTable
+    assert type(t) is RevolutionService and type(plain) is BigTwoService
     t._start(0.0)
-    assert isinstance(t.game, RevolutionMatch) and t.revolution is t.game and t.match is None
+    assert isinstance(t.game, RevolutionMatch)
     _, state = _SnapshotUnpickler(io.BytesIO(zlib.decompress(t.freeze()))).load()
     assert state["revolution"] is not None and state["match"] is None and "game" not in state
     thawed = TableService.thaw(t.freeze(), t.config, "REVO")
-    assert type(thawed) is RevolutionTable and thawed.revolution is not None
+    assert type(thawed) is RevolutionService and thawed.game is not None
 
 
 def _played_out(t: TableService, limit: int = 5000) -> None:
@@ -800,6 +800,6 @@ def test_a_new_computer_level_plays_from_the_next_hand_of_the_revolution() -> No
         assert cmd is not None
         t.apply(cmd, 1e9)
     t.apply(Command(Op.DEAL), 1e9)
-    assert t.revolution is not None and t.revolution.deal_number == 2
+    assert t.game is not None and t.game.deal_number == 2
     assert [s.config.level for s in t.seats] == ["classic"] * 4
     assert all(s.computer is None or s.computer.level == "classic" for s in t.seats)

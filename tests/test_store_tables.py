@@ -243,7 +243,7 @@ async def _seeded_match(store: SQLStore) -> tuple[dict[str, Any], list[str]]:
     runner.run(Command(Op.READY, seat=seat))
     rng = random.Random(7)
     while runner.service.status == "playing":
-        match = runner.service.match
+        match = runner.service.game
         assert match is not None
         if match.deal.over:  # the score sheet read: on to the next deal
             runner.run(Command(Op.NEXT, seat=seat))
@@ -256,13 +256,13 @@ async def _seeded_match(store: SQLStore) -> tuple[dict[str, Any], list[str]]:
             )
         else:
             runner.pump()
-    assert runner.service.match is not None
-    played = to_data(runner.service.match)
+    assert runner.service.game is not None
+    played = to_data(runner.service.game)
     runner.detach(conn)
     hub.unload(runner.code)
     back = hub.get(runner.code)
-    assert back is not None and back.service.match is not None
-    assert to_data(back.service.match) == played  # what the store holds is the game played
+    assert back is not None and back.service.game is not None
+    assert to_data(back.service.game) == played  # what the store holds is the game played
     events = [e.json() for e in back.service.events_since(0, seat) or []]
     return played, events
 

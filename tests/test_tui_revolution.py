@@ -111,7 +111,9 @@ async def test_a_revolution_hand_by_keys(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         game = app.game
-        assert game is not None and game.revolution and game.rules.name == "revolution"
+        assert (
+            game is not None and game.rules.game == "revolution" and game.rules.name == "revolution"
+        )
         text = screen_text(app)
         assert "Gathering 6♥* 7♣* A♣* 2♠*" in text  # the four face-up Revolution cards
         assert "Trick 1  deck 48" in text  # the Revolution deck's count
@@ -262,7 +264,7 @@ async def test_new_game_form_offers_the_revolution(tmp_path: Path) -> None:
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)
         game = app.game
-        assert game is not None and game.revolution and game.players == 2
+        assert game is not None and game.rules.game == "revolution" and game.players == 2
         assert "revolution" in screen_text(app) and "deck" in screen_text(app)
 
         assert game.local.service.seats[1].config.level in bot_names("revolution")
@@ -303,7 +305,7 @@ async def test_a_game_of_the_revolution_resumes(tmp_path: Path) -> None:
         await pilot.press("enter")
         await pilot.pause()
         resumed = again.game
-        assert resumed is not None and resumed.revolution
+        assert resumed is not None and resumed.rules.game == "revolution"
         assert resumed.mirror.moves == moves and resumed.hand() == cards
         assert "Gathering" in screen_text(again)
 
@@ -375,7 +377,7 @@ async def test_a_network_table_sends_the_moves_of_the_revolution() -> None:
 
     game.mirror.apply(table.snapshot(0))  # the sync after hello
     told(Command(Op.READY, seat=0))
-    assert game.revolution and game.mirror.my_turn
+    assert game.rules.game == "revolution" and game.mirror.my_turn
     game.pass_(0)
     told(Command(Op.ACT, seat=0, cards=None))
     assert game.mirror.phase is Phase.DRAW

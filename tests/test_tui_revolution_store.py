@@ -44,7 +44,7 @@ async def test_a_revolution_game_is_stored_scored_and_replayed(tmp_path: Path) -
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         game = app.game
-        assert game is not None and game.revolution
+        assert game is not None and game.rules.game == "revolution"
         for _ in range(200):
             if isinstance(app.screen, ScoreSheet):
                 break
@@ -193,10 +193,10 @@ def _table_game(offload: object, level: str = "greedy") -> tuple[list[object], i
     config = TableConfig(preset="revolution", seats=seats, seed=5, deals=1, turn_seconds=None)
     table = LocalTable.open(config, MemoryStore(), {0: "You"}, clock=lambda: 0.0, offload=offload)  # type: ignore[arg-type]
     service = table.service
-    assert service.revolution is not None
+    assert service.game is not None
     thought = 0
     for n in range(2000):
-        deal = service.revolution.deal
+        deal = service.game.deal
         if deal.over:
             break
         request = table.think_request()
@@ -213,8 +213,8 @@ def _table_game(offload: object, level: str = "greedy") -> tuple[list[object], i
             )
             cmd = _revolution_command(choice)
             table.send(Command(cmd.op, seat=cmd.seat, cards=cmd.cards, target=cmd.target))
-    assert service.revolution.deal.over
-    return list(service.revolution.deal.actions), thought
+    assert service.game.deal.over
+    return list(service.game.deal.actions), thought
 
 
 def test_revolution_computers_think_in_a_thread_and_choose_the_same() -> None:
@@ -232,7 +232,7 @@ def test_the_revolution_expert_thinks_in_a_thread() -> None:
     table = LocalTable.open(
         config, MemoryStore(), {0: "You"}, clock=lambda: 0.0, offload=thinks_in_a_thread
     )
-    deal = table.service.revolution.deal  # type: ignore[union-attr]
+    deal = table.service.game.deal  # type: ignore[union-attr]
     for _ in range(40):  # the expert's moves and answers, each one a request
         request = table.think_request()
         if request is None:
@@ -264,7 +264,7 @@ async def test_the_expert_thinks_off_the_screens_loop(
     app = make_app(tmp_path, seed=1, clock=lambda: 1.0)
     async with app.run_test(size=SIZE) as pilot:
         game = app.game
-        assert game is not None and game.revolution
+        assert game is not None and game.rules.game == "revolution"
         for _ in range(100):  # Cat leads: the expert's first move comes from its thread
             await pilot.pause(0.02)
             if game.human_to_act == 0:
@@ -299,7 +299,11 @@ def test_a_game_left_by_the_previous_version_resumes_into_the_store(tmp_path: Pa
     saved = storage.unfinished()
     assert isinstance(saved, SavedRevolution) and "revolution: deal 1 of 1" in saved.summary()
     back = storage.load(saved, clock=lambda: 1.0)
-    assert back is not None and back.revolution and back.mirror.moves == game.mirror.moves
+    assert (
+        back is not None
+        and back.rules.game == "revolution"
+        and back.mirror.moves == game.mirror.moves
+    )
     assert storage.get_pref("tui.revolution") is None
     storage.save_game(back)
     again = storage.unfinished()

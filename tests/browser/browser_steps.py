@@ -158,7 +158,7 @@ def seed_with_a_double(levels: list[str], preset: str = "palm", limit: int = 800
         table.submit(Command(Op.JOIN, seat=0, name="A", token=hash_token("a")), 0.0)
         table.connect(0, 0.0)
         table.submit(Command(Op.READY, seat=0), 0.0)
-        match = table.match
+        match = table.game
         assert match is not None
         while not match.results:
             view = match.deal.view(0)

@@ -46,7 +46,7 @@ def plan_seed(humans: int, levels: list[str], limit: int = 120, steps: int = 16)
         activated: set[int] = set()
         now, decisions = 0.0, 0
         while decisions < steps and table.status == "playing":
-            match = table.revolution
+            match = table.game
             assert match is not None
             if match.deal.over:
                 break
@@ -71,7 +71,7 @@ def person(table: Any, humans: int, activated: set[int]) -> tuple[Any, str] | No
     from bigtwo.engine.revolution import Move, Phase
     from bigtwo.service.commands import Command, Op
 
-    deal = table.revolution.deal
+    deal = table.game.deal
     seen = table.state_v
     if deal.phase is Phase.COUNTER:
         for s in table.asked_seats():
@@ -364,7 +364,7 @@ def exchange_seed(levels: list[str], limit: int = 200) -> int:
         table.submit(Command(Op.JOIN, seat=0, name="A", token=hash_token("a")), 0.0)
         table.connect(0, 0.0)
         table.submit(Command(Op.READY, seat=0), 0.0)
-        match = table.revolution
+        match = table.game
         assert match is not None
         now = 0.0
         for _ in range(60):

@@ -49,7 +49,7 @@ class BigTwoFlow(GameFlow):
         custom = self.custom.pop(match.deal_number + 1, None)
         match.next_deal(custom=None if hands else custom, hands=hands)
 
-    def _switches_now(self) -> tuple[bool | None, bool | None]:
+    def switches_now(self) -> tuple[bool | None, bool | None]:
         match = self.game
         return self._switches if match is None else (match.autopass, match.autopass_five)
 

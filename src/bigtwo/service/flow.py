@@ -76,7 +76,7 @@ class GameFlow(TableState):
             [s for s in self.asked_seats() if s not in self.answers] if number is None else [number]
         )
 
-    def _switches_now(self) -> tuple[bool | None, bool | None]:
+    def switches_now(self) -> tuple[bool | None, bool | None]:
         """The autopass switches in force (None: as the rules say)."""
         return self._switches
 

@@ -312,10 +312,6 @@ class TableMirror:
 
     # -- questions ------------------------------------------------------------------------------
     @property
-    def revolution(self) -> bool:  # compat: callers in tui/commands
-        return self._reader is _READERS[REVOLUTION]
-
-    @property
     def my_turn(self) -> bool:
         """This seat is to act now (at a revolution table: to play, pass or draw; see
         :attr:`asked` for a counter window)."""
@@ -344,7 +340,7 @@ class TableMirror:
         choice the table offers it now (``choices`` empty when nothing is asked of it): an
         exchange once for each other player and each normal card it may give, as the
         engine enumerates them."""
-        assert self.rules is not None and self.revolution
+        assert self.rules is not None and self.rules.game == REVOLUTION
         seat = self.seat
         choices: list[RevolutionChoice] = []
         legal: list[Play] = []

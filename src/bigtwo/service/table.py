@@ -18,8 +18,8 @@ choice into the command to apply. Events are built only from seat views and publ
 never from the deal's hands, so nothing leaves a table that its audience may not see; the
 cards a seat still held become public in ``deal_end`` once the deal is over.
 
-``TableService(config)`` makes the table of the config's game, a :class:`BigTwoTable` or,
-under the revolution expansion (preset ``revolution``), a :class:`RevolutionTable`, whose flow
+``TableService(config)`` makes the table of the config's game, a :class:`BigTwoService` or,
+under the revolution expansion (preset ``revolution``), a :class:`RevolutionService`, whose flow
 overrides what differs: the same commands and checks, and more moves (``activate``,
 ``counter``, ``decline``, ``draw``, ``stop``), each action reaching each seat as the engine
 lets that seat see it, its counter window asking every other seat at once (see
@@ -49,8 +49,7 @@ from typing import Any
 
 from ..engine.cards import Mask
 from ..engine.rules import BIGTWO, REVOLUTION
-from ..match.match import Match, SeatKind
-from ..match.revolution import RevolutionMatch
+from ..match.match import SeatKind
 from .base import (
     AVATARS,
     CHAT_KEPT,
@@ -94,11 +93,11 @@ __all__ = [
     "SNAPSHOT_FORMAT",
     "SWITCHES",
     "AlreadyApplied",
-    "BigTwoTable",
+    "BigTwoService",
     "Control",
     "Faulted",
     "Refused",
-    "RevolutionTable",
+    "RevolutionService",
     "Seat",
     "SnapshotError",
     "TableService",
@@ -214,7 +213,7 @@ class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, GameFlow
         """The room as anyone may see it: no seed, no token, no card."""
         played = self.game
         cfg = self.config
-        autopass, autopass_five = self._switches_now()
+        autopass, autopass_five = self.switches_now()
         return {
             "code": self.code,
             "title": cfg.title,
@@ -258,17 +257,6 @@ class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, GameFlow
             "next_rules": self.next_rules,
             "v": self.v,
         }
-
-    def played_match(self) -> Match | RevolutionMatch | None:  # compat: callers in tui/commands
-        return self.game
-
-    @property
-    def match(self) -> Match | None:  # compat: callers in tui/commands
-        return self.game if isinstance(self.game, Match) else None
-
-    @property
-    def revolution(self) -> RevolutionMatch | None:  # compat: callers in tui/commands
-        return self.game if isinstance(self.game, RevolutionMatch) else None
 
     def _next_deal_json(self) -> dict[str, Any] | None:
         """Between deals: the deal to come, the longest wait, and whose "next" it awaits."""
@@ -456,15 +444,15 @@ class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, GameFlow
             self._base += drop
 
 
-class BigTwoTable(BigTwoFlow, TableService):
+class BigTwoService(BigTwoFlow, TableService):
     """A table of the 52-card game."""
 
 
-class RevolutionTable(RevolutionFlow, TableService):
+class RevolutionService(RevolutionFlow, TableService):
     """A table of Big 2 RevolutioN: a turn of phases, counter windows, draws."""
 
 
-_TABLES: dict[str, type[TableService]] = {BIGTWO: BigTwoTable, REVOLUTION: RevolutionTable}
+_TABLES: dict[str, type[TableService]] = {BIGTWO: BigTwoService, REVOLUTION: RevolutionService}
 
 # Each command is applied by the table's method of its name (its game's flow may override it):
 # a move of either game by ``_act``, and ``level`` by ``_level_command``.

@@ -26,7 +26,7 @@ from textual.css.query import NoMatches
 
 from ..bots.levels import level_label
 from ..engine.errors import BigTwoError
-from ..engine.rules import Rules
+from ..engine.rules import BIGTWO, REVOLUTION, Rules
 from ..match.history import score_table
 from ..match.settings import RuleSet
 from ..store.matches import MatchStore
@@ -743,9 +743,13 @@ class BigTwoApp(App[None]):
         return shown
 
 
+# The table screen's part for each game (a rules' game): what it draws and does its own way.
+_PARTS: dict[str, type[BigTwoTable]] = {BIGTWO: BigTwoTable, REVOLUTION: RevolutionTable}
+
+
 def _part_for(game: Game) -> type[BigTwoTable]:
     """The table screen's part for the game: what it draws and does its own way."""
-    return RevolutionTable if game.revolution else BigTwoTable
+    return _PARTS[game.rules.game]
 
 
 def _levels() -> list[str]:

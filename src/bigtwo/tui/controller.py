@@ -26,13 +26,13 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..engine.cards import Mask, card_text
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..engine.plays import Play
 from ..engine.revolution import Phase
-from ..engine.rules import Rules
+from ..engine.rules import BIGTWO, Rules
 from ..engine.views import Action
 from ..match.history import ScoreRow
 from ..match.views import TableView
@@ -200,20 +200,21 @@ class GameController(MirroredTable):
     def match(self) -> Match:
         """The table's match, for the score sheet, the history and the store (read only:
         every change goes through the table's commands)."""
-        match = self.local.service.match
-        assert match is not None
-        return match
+        match = self.local.service.game
+        assert match is not None and self.rules.game == BIGTWO
+        return cast("Match", match)
 
     @property
     def played(self) -> Match | RevolutionMatch:
         """The table's match of either kind (a 52-card one, or Big 2 RevolutioN's)."""
-        played = self.local.service.played_match()
+        played = self.local.service.game
         assert played is not None
         return played
 
     def _tick(self) -> None:
-        if self.local.service.match is not None:
-            self.match.tick(self.clock())
+        game = self.local.service.game
+        if game is not None:
+            game.tick(self.clock())
 
     @property
     def players(self) -> int:
@@ -604,14 +605,14 @@ class GameController(MirroredTable):
             for s in service.seats
         )
         config = service.config
-        match = service.match
+        autopass, autopass_five = service.switches_now()
         setup = GameSetup(
             seats=seats,
             rules=config.preset,
             seed=table.get("seed"),
             deals=table.get("deals"),
-            autopass=match.autopass if match else bool(config.autopass),
-            autopass_five=match.autopass_five if match else bool(config.autopass_five),
+            autopass=bool(autopass),
+            autopass_five=bool(autopass_five),
         )
         game = cls(setup, local=local, clock=clock, game_number=int(table.get("game_number", 1)))
         viewer = table.get("viewer")

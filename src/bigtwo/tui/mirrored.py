@@ -74,11 +74,6 @@ class MirroredTable:
         """The game played: what the terminal does its own way for it (:mod:`.games`)."""
         return game_of(self.rules)
 
-    @property
-    def revolution(self) -> bool:
-        """A game of Big 2 RevolutioN."""
-        return self.mirror.revolution
-
     def revolution_view(self) -> RevolutionView:
         """The hand of the expansion as the seat on show sees it, with what it may do now."""
         return self.mirror.revolution_view()
