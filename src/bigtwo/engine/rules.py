@@ -100,7 +100,8 @@ class Rules:
       straight flush unbeatable once played.
     - ``pass_lock``: a player who passes sits out the rest of the trick.
     - ``last_card``: when the next player holds one card, a single played must be your
-      highest card.
+      highest card. Both hold in the revolution expansion too, on the same trick logic
+      (:class:`~bigtwo.engine.trick.Trick`; ``docs/revolution.md`` says what they mean there).
     - ``revolution``: the Big 2 RevolutioN expansion's options
       (:class:`~bigtwo.engine.revolution_rules.RevolutionRules`), or None for the 52-card
       game; a deal under such rules is a :class:`~bigtwo.engine.revolution.RevolutionDeal`.
@@ -404,10 +405,6 @@ def _problems(rules: Any) -> list[str]:
         # What the expansion's turn is defined for: REVOLUTION.md builds on deduction's play.
         if rules.bombs:
             out.append("the revolution expansion is not played with bombs")
-        if rules.pass_lock:
-            out.append("the revolution expansion is not played with pass_lock")
-        if rules.last_card:
-            out.append("the revolution expansion is not played with last_card")
         if rules.first_play == "alone":
             out.append("the revolution expansion is not played with first_play 'alone'")
         if any(size > 13 for _, size in rules.cards_per_player):
