@@ -64,13 +64,8 @@ class Deal(Trick):
     ) -> None:
         """Start a deal from dealt ``hands``. ``leader`` names who leads when the previous
         winner leads (``next_leader = "winner"``); that lead need not include any card."""
-        if rules.revolution is not None:
-            raise IllegalAction(
-                f"{rules.name} plays the Big 2 RevolutioN expansion, which a 52-card deal "
-                "cannot: its hands are RevolutionDeals"
-            )
         masks = [to_mask(h) for h in hands]
-        cards_dealt(rules, masks)
+        cards_dealt(rules, masks, self.game)
         self.rules = rules
         self.catalog: Catalog = catalog_for(rules)
         self.players = len(masks)

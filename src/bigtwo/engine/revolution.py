@@ -124,10 +124,8 @@ class RevolutionDeal(RevolutionChecks):
         order (``deck``, top card first); the Gathering is revealed from its top. A known
         position (a test, a puzzle) may give hands Revolution cards too: the deck then holds
         the others."""
-        if rules.revolution is None:
-            raise IllegalAction(f"{rules.name} does not play the revolution expansion")
         masks = [_cards_arg(h) for h in hands]
-        seen = cards_dealt(rules, masks)
+        seen = cards_dealt(rules, masks, self.game)
         order = tuple(deck)
         if sorted(order + tuple(ids(seen & REVOLUTION_CARDS))) != list(
             range(REVOLUTION_BASE, REVOLUTION_BASE + 52)
@@ -135,7 +133,7 @@ class RevolutionDeal(RevolutionChecks):
             raise IllegalAction(
                 "The Revolution deck must hold each Revolution card not in a hand, once"
             )
-        self._start(rules, rules.revolution, masks, order)
+        self._start(rules, masks, order)
         self.aside = NORMAL_CARDS & ~seen
         self._seat_first(masks, leader)
         while len(self.gathering) < GATHERING_SIZE and self.top < len(self.deck):
@@ -149,13 +147,12 @@ class RevolutionDeal(RevolutionChecks):
         hands = deal_hands(rules, players or rules.default_players, rng)
         return cls(rules, hands, deck=shuffled_deck(rng))
 
-    def _start(
-        self, rules: Rules, options: RevolutionRules, hands: list[int], deck: tuple[int, ...]
-    ) -> None:
+    def _start(self, rules: Rules, hands: list[int], deck: tuple[int, ...]) -> None:
         """The state of a hand before its first action, but the first player and the cards
         not dealt (every attribute set here first, in one order: instances share their keys)."""
+        assert rules.revolution is not None  # (the rules were found to play the expansion)
         self.rules = rules
-        self.options: RevolutionRules = options
+        self.options: RevolutionRules = rules.revolution
         self.cards = catalog_for(rules)
         self.players = len(hands)
         self.dealt: tuple[int, ...] = tuple(hands)
@@ -205,9 +202,8 @@ class RevolutionDeal(RevolutionChecks):
         no card must be) and, in the counter window of an exchange, the card it gives
         (``give``). Nothing is checked and the hand has no history: the worlds of search."""
         rules = view.rules
-        assert rules.revolution is not None
         deal = cls.__new__(cls)
-        deal._start(rules, rules.revolution, list(hands), tuple(deck))
+        deal._start(rules, list(hands), tuple(deck))
         held = 0
         for hand in hands:
             held |= hand

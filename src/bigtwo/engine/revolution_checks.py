@@ -32,6 +32,7 @@ from .revolution_cards import (
 )
 from .revolution_rules import RevolutionRules
 from .revolution_types import End, Move, Pending, Phase, RevolutionAction, RevolutionChoice
+from .rules import REVOLUTION
 from .trick import Trick
 
 # The Revolution J, the first Character card: the Revolution J, Q, K, A and 2 are the last 20.
@@ -59,6 +60,7 @@ class RevolutionChecks(Trick):
     end: End | None
     _function: dict[str, str]
     _plays: list[tuple[int, list[Play]] | None]
+    game = REVOLUTION
     # ``last_card`` counts the next player's normal cards: Revolution cards keep nobody in.
     _last_card_words = "one normal card"
 

@@ -26,7 +26,7 @@ from .errors import (
 from .plays import Catalog, Play, catalog_for
 from .revolution_cards import NORMAL_CARDS
 from .revolution_types import Move, RevolutionChoice
-from .rules import Rules
+from .rules import BIGTWO, REVOLUTION, Rules
 
 
 def deal_hands(rules: Rules, players: int, rng: random.Random) -> list[Mask]:
@@ -78,9 +78,20 @@ def _opening_of(rules: Rules, hands: Sequence[Mask]) -> tuple[int, CardIndex]:
     return best[1], best[2]
 
 
-def cards_dealt(rules: Rules, masks: Sequence[int]) -> int:
-    """Refuse dealt hands that the rules' player counts do not allow, that share a card, or
-    that leave a player with none; else every card dealt, as one mask."""
+# What a deal of one game says to rules of the other.
+_OTHER_GAME = {
+    BIGTWO: "{} plays the Big 2 RevolutioN expansion, which a 52-card deal cannot: its hands are "
+    "RevolutionDeals",
+    REVOLUTION: "{} does not play the revolution expansion",
+}
+
+
+def cards_dealt(rules: Rules, masks: Sequence[int], game: str) -> int:
+    """Refuse rules of another ``game`` than the deal's, or dealt hands that the rules' player
+    counts do not allow, that share a card, or that leave a player with none; else every card
+    dealt, as one mask."""
+    if rules.game != game:
+        raise IllegalAction(_OTHER_GAME[game].format(rules.name))
     if len(masks) not in rules.players:
         allowed = ", ".join(str(p) for p in rules.players)
         raise IllegalAction(f"{rules.name} is played by {allowed} players, not {len(masks)}")
@@ -109,6 +120,7 @@ class Trick:
     to_beat_seat: int
     passes: int
     opening: int | None
+    game = BIGTWO  # the game the deal plays (``Rules.game``)
     # Class defaults: a deal sets its own, and one unpickled from before it kept them reads these.
     locked: int = 0
     reversed: bool = False
