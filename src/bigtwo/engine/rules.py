@@ -204,10 +204,10 @@ class Rules:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if value is None:
-                continue  # an option table not played (TOML has no None, and nothing to say)
+                continue  # an expansion not played (TOML has no None, and nothing to say)
             if f.name == "cards_per_player":
                 value = {str(k): v for k, v in value}
-            elif f.name in _TABLES:
+            elif f.name in _NESTED:
                 value = value.to_mapping()
             elif isinstance(value, tuple):
                 value = list(value)
@@ -232,8 +232,8 @@ class Rules:
 
 
 _OPTIONS = frozenset(f.name for f in dataclasses.fields(Rules))
-# The options that are tables of options of their own (an expansion's), None when not played.
-_TABLES: dict[str, type[RevolutionRules]] = {"revolution": RevolutionRules}
+# The options that are sets of options of their own (an expansion's), None when not played.
+_NESTED: dict[str, type[RevolutionRules]] = {"revolution": RevolutionRules}
 
 
 def read_toml(text: str, origin: str) -> dict[str, Any]:
@@ -286,11 +286,11 @@ def preset_data(name: str) -> dict[str, Any]:
 
 def _coerce(key: str, value: Any, current: Any) -> Any:
     where = f"option '{key}'"
-    table = _TABLES.get(key)
-    if table is not None:  # a table of options of its own: ``false`` leaves it unplayed
+    nested = _NESTED.get(key)
+    if nested is not None:  # options of their own (a TOML table): ``false`` leaves them unset
         if value is False:
             return None
-        return value if isinstance(value, table) else table.from_mapping(value, current)
+        return value if isinstance(value, nested) else nested.from_mapping(value, current)
     if key == "cards_per_player":
         if not isinstance(value, Mapping):
             raise RulesError(f"{where} must map player counts to cards, like {{4 = 13}}")
