@@ -434,8 +434,10 @@ def test_house_rules_change_and_check_the_revolution_options() -> None:
     assert "auto_draw must be one of none, two, not 'three'" in text_
     assert "counter_seconds must be at least 1" in text_
     assert "'fly' is not a function" in text_
-    with pytest.raises(RulesError, match="not played with pass_lock"):
-        Rules.from_mapping({"base": "revolution", "pass_lock": True})
+    with pytest.raises(RulesError, match="not played with bombs"):
+        Rules.from_mapping({"base": "revolution", "bombs": ["four_of_a_kind"]})
+    both = Rules.from_mapping({"base": "revolution", "pass_lock": True, "last_card": True})
+    assert both.pass_lock and both.last_card and both.revolution == RULES.revolution
     with pytest.raises(RulesError, match="unknown revolution option 'draws'"):
         Rules.from_mapping({"base": "revolution", "revolution": {"draws": 3}})
 

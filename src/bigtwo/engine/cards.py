@@ -64,14 +64,6 @@ def card_indices(mask: Mask) -> list[CardIndex]:
     return out  # type: ignore[return-value]  # each is a CardIndex: no NewType call per card
 
 
-def rank_of(card: CardIndex) -> int:
-    return card >> 2
-
-
-def suit_of(card: CardIndex) -> int:
-    return card & 3
-
-
 class Card(int):
     """One card: an ``int`` 0..51 with notation.
 

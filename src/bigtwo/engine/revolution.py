@@ -5,17 +5,18 @@ The expansion adds a second, 52-card Revolution deck to a 52-card rule set (see
 :mod:`bigtwo.engine.revolution_rules` for the options). A turn runs in phases: the player to
 act may activate Character cards one at a time, each followed by a counter window in which
 every other seat in turn order may cancel it with a Revolution Q or decline; then the player
-plays or passes; a player who passed may draw. The hand ends when a player has played all
-their normal cards, or when the Revolution deck runs out. As in the 52-card
-:class:`~bigtwo.engine.deal.Deal`, every action is checked first (``verify_*`` raises an
-:class:`~bigtwo.engine.errors.IllegalAction` whose message is the reason in words), then
-applied (returning an immutable :class:`RevolutionAction`), and can be taken back with
-:meth:`RevolutionDeal.undo`. :meth:`RevolutionDeal.view` gives one seat what it may know: never
-a card another seat drew face down, nor the card an exchange gave to someone else. Search
-plays simulated hands on the same deal without checks or history
+plays or passes (on the 52-card deal's own trick logic, :class:`~bigtwo.engine.trick.Trick`,
+with its ``pass_lock`` and ``last_card`` when the rules set them); a player who passed may
+draw. The hand ends when a player has played all their normal cards, or when the Revolution
+deck runs out. As in the 52-card :class:`~bigtwo.engine.deal.Deal`, every action is checked
+first (``verify_*`` raises an :class:`~bigtwo.engine.errors.IllegalAction` whose message is
+the reason in words), then applied (returning an immutable :class:`RevolutionAction`), and
+can be taken back with :meth:`RevolutionDeal.undo`. :meth:`RevolutionDeal.view` gives one seat
+what it may know: never a card another seat drew face down, nor the card an exchange gave to
+someone else. Search plays simulated hands on the same deal without checks or history
 (:meth:`RevolutionDeal.apply_unchecked`, back to a saved state with
 :meth:`RevolutionDeal.restore`), as it does the 52-card deal. This module has no clock, no
-I/O and no global randomness, and leaves the 52-card deal untouched.
+I/O and no global randomness.
 
 The hand's values (phases, moves, actions, choices, views) are written in
 :mod:`bigtwo.engine.revolution_types` and what a seat may do now (its choices and the
@@ -42,22 +43,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from operator import attrgetter
 from typing import NamedTuple
 
-from .cards import CardSet, Mask
-from .deal import deal_hands, opening_of
+from .cards import CardSet, Mask, card_symbols
 from .errors import IllegalAction
 from .plays import Play, catalog_for
-from .revolution_cards import (
-    NORMAL_CARDS,
-    REVOLUTION_BASE,
-    REVOLUTION_CARDS,
-    card_symbol,
-    ids,
-    parse,
-    symbols,
-)
-from .revolution_checks import FIRST_CHARACTER, RevolutionChecks
+from .revolution_cards import NORMAL_CARDS, REVOLUTION_BASE, REVOLUTION_CARDS, card_symbol, ids
+from .revolution_checks import FIRST_CHARACTER, RevolutionChecks, _cards_arg
 from .revolution_rules import CHARACTER_RANKS, RevolutionRules
 from .revolution_types import (
     End,
@@ -69,6 +62,7 @@ from .revolution_types import (
     RevolutionView,
 )
 from .rules import Rules
+from .trick import cards_dealt, deal_hands
 
 GATHERING_SIZE = 4
 DRAWS_PER_TURN = 2
@@ -95,6 +89,7 @@ class _Saved(NamedTuple):
     after_draw: int
     winner: int | None
     end: End | None
+    locked: int = 0  # last: the states saved before pass_lock joined the expansion lack it
 
 
 def shuffled_deck(rng: random.Random) -> tuple[int, ...]:
@@ -106,6 +101,10 @@ def shuffled_deck(rng: random.Random) -> tuple[int, ...]:
 
 # What :meth:`RevolutionDeal.saved_state` gives and :meth:`RevolutionDeal.restore` takes.
 SavedState = _Saved
+# The state's fields after the hands, the top of the deck and the Gathering: the deal's own
+# attributes of those names, saved and restored as they are.
+_SCALARS = _Saved._fields[3:]
+_scalars = attrgetter(*_SCALARS)
 
 
 class RevolutionDeal(RevolutionChecks):
@@ -125,19 +124,8 @@ class RevolutionDeal(RevolutionChecks):
         order (``deck``, top card first); the Gathering is revealed from its top. A known
         position (a test, a puzzle) may give hands Revolution cards too: the deck then holds
         the others."""
-        if rules.revolution is None:
-            raise IllegalAction(f"{rules.name} does not play the revolution expansion")
-        masks = [_hand(h) for h in hands]
-        if len(masks) not in rules.players:
-            allowed = ", ".join(str(p) for p in rules.players)
-            raise IllegalAction(f"{rules.name} is played by {allowed} players, not {len(masks)}")
-        seen = 0
-        for m in masks:
-            if m & seen:
-                raise IllegalAction(f"{symbols(m & seen)} dealt twice")
-            if not m:
-                raise IllegalAction("Every player must be dealt cards")
-            seen |= m
+        masks = [_cards_arg(h) for h in hands]
+        seen = cards_dealt(rules, masks, self.game)
         order = tuple(deck)
         if sorted(order + tuple(ids(seen & REVOLUTION_CARDS))) != list(
             range(REVOLUTION_BASE, REVOLUTION_BASE + 52)
@@ -145,18 +133,9 @@ class RevolutionDeal(RevolutionChecks):
             raise IllegalAction(
                 "The Revolution deck must hold each Revolution card not in a hand, once"
             )
-        self._start(rules, rules.revolution, masks, order)
+        self._start(rules, masks, order)
         self.aside = NORMAL_CARDS & ~seen
-        if leader is None:
-            seat, card = opening_of(rules, [Mask(m & NORMAL_CARDS) for m in masks])
-            self.turn = seat
-            if rules.first_play != "any":
-                self.opening = int(card)
-        else:
-            if not 0 <= leader < self.players:
-                raise IllegalAction(f"There is no seat {leader}")
-            self.turn = leader
-        self.leader = self.turn
+        self._seat_first(masks, leader)
         while len(self.gathering) < GATHERING_SIZE and self.top < len(self.deck):
             self.gathering.append(self.deck[self.top])
             self.top += 1
@@ -168,13 +147,12 @@ class RevolutionDeal(RevolutionChecks):
         hands = deal_hands(rules, players or rules.default_players, rng)
         return cls(rules, hands, deck=shuffled_deck(rng))
 
-    def _start(
-        self, rules: Rules, options: RevolutionRules, hands: list[int], deck: tuple[int, ...]
-    ) -> None:
+    def _start(self, rules: Rules, hands: list[int], deck: tuple[int, ...]) -> None:
         """The state of a hand before its first action, but the first player and the cards
         not dealt (every attribute set here first, in one order: instances share their keys)."""
+        assert rules.revolution is not None  # (the rules were found to play the expansion)
         self.rules = rules
-        self.options: RevolutionRules = options
+        self.options: RevolutionRules = rules.revolution
         self.cards = catalog_for(rules)
         self.players = len(hands)
         self.dealt: tuple[int, ...] = tuple(hands)
@@ -192,6 +170,7 @@ class RevolutionDeal(RevolutionChecks):
         self.to_beat: Play | None = None
         self.to_beat_seat = -1
         self.passes = 0
+        self.locked = 0  # the seats a pass has locked out of the trick (pass_lock)
         self.reversed = False
         self.phase = Phase.ACT
         self.pending: Pending | None = None
@@ -223,9 +202,8 @@ class RevolutionDeal(RevolutionChecks):
         no card must be) and, in the counter window of an exchange, the card it gives
         (``give``). Nothing is checked and the hand has no history: the worlds of search."""
         rules = view.rules
-        assert rules.revolution is not None
         deal = cls.__new__(cls)
-        deal._start(rules, rules.revolution, list(hands), tuple(deck))
+        deal._start(rules, list(hands), tuple(deck))
         held = 0
         for hand in hands:
             held |= hand
@@ -234,11 +212,12 @@ class RevolutionDeal(RevolutionChecks):
         deal.discards, deal.played, deal.reversed = view.discards, view.played, view.reversed
         deal.leader, deal.turn, deal.phase = view.leader, view.turn, view.phase
         deal.to_beat, deal.to_beat_seat, deal.passes = view.to_beat, view.to_beat_seat, view.passes
+        deal.locked = view.locked
         deal.skips, deal.used, deal.drawn = view.skips, view.functions_used, view.draws_taken
         deal.winner, deal.end, deal.opening = view.winner, view.end, opening
         if view.phase is Phase.DRAW:  # where the turn goes once the player stops drawing
-            n = view.players
-            deal.after_draw = view.to_beat_seat if view.to_beat is None else (view.turn + 1) % n
+            trick_over = view.to_beat is None
+            deal.after_draw = view.to_beat_seat if trick_over else deal._next_in_trick(view.turn)
         if view.phase is Phase.COUNTER and view.pending is not None:
             by, function, card, target = view.pending
             deal.pending, deal.responder = Pending(by, function, card, target, give), view.to_act
@@ -250,10 +229,6 @@ class RevolutionDeal(RevolutionChecks):
         return self.end is not None
 
     @property
-    def is_lead(self) -> bool:
-        return self.to_beat is None
-
-    @property
     def deck_left(self) -> int:
         return len(self.deck) - self.top
 
@@ -262,9 +237,6 @@ class RevolutionDeal(RevolutionChecks):
 
     def revolution_counts(self) -> list[int]:
         return [(h & REVOLUTION_CARDS).bit_count() for h in self.hands]
-
-    def next_seat(self, seat: int) -> int:
-        return (seat + 1) % self.players
 
     def take(self, choice: RevolutionChoice) -> RevolutionAction:
         """Apply one of :meth:`choices` (checked like any other action)."""
@@ -377,7 +349,7 @@ class RevolutionDeal(RevolutionChecks):
         if function == "jump":
             self.skips |= 1 << self.next_seat(seat)
         elif function == "command":
-            self.to_beat, self.to_beat_seat, self.passes = None, seat, 0
+            self.to_beat, self.to_beat_seat, self.passes, self.locked = None, seat, 0, 0
         elif function == "exchange":
             self.hands[seat] &= ~(1 << pending.give)
             self.hands[pending.target] |= 1 << pending.give
@@ -411,13 +383,14 @@ class RevolutionDeal(RevolutionChecks):
         self.to_beat, self.to_beat_seat, self.passes, self.opening = play, seat, 0, None
         self.used = 0
         out = not self.hands[seat] & NORMAL_CARDS
+        nxt, trick_over = (seat, True) if out else self._after_play(seat)
         action = None
         if log:
-            action = self._log(RevolutionAction(seat, Move.PLAY, mask, trick_over=out))
+            action = self._log(RevolutionAction(seat, Move.PLAY, mask, trick_over=trick_over))
         if out:
             self.winner, self.end, self.phase = seat, End.OUT, Phase.OVER
         else:
-            self._give_turn((seat + 1) % self.players, log=log)
+            self._give_turn(nxt, log=log)
         return action
 
     def pass_(self, seat: int, *, auto: bool = False) -> RevolutionAction:
@@ -448,17 +421,9 @@ class RevolutionDeal(RevolutionChecks):
         if self.phase is Phase.DRAW:
             self._stop(seat, follows=True, log=True)
 
-    def _after_pass(self, seat: int) -> tuple[int, bool]:
-        """Count a pass (or a lost turn): the next seat to act, and whether the trick ended."""
-        self.passes += 1
-        if self.passes >= self.players - 1:
-            nxt = self.to_beat_seat
-            self.to_beat, self.passes = None, 0
-            return nxt, True
-        return (seat + 1) % self.players, False
-
     def _give_turn(self, seat: int, *, log: bool) -> None:
-        """The turn passes to ``seat``, or past it while jumped seats lose theirs."""
+        """The turn passes to ``seat``, or past it while jumped seats lose theirs: a lost
+        turn counts as a pass (under ``pass_lock`` it locks the seat out of the trick)."""
         self.phase, self.drawn, self.after_draw, self.used = Phase.ACT, 0, -1, 0
         while self.skips >> seat & 1:
             self.skips &= ~(1 << seat)
@@ -566,12 +531,8 @@ class RevolutionDeal(RevolutionChecks):
         """Put the hand back in a state :meth:`saved_state` gave (the search's simulated
         hands, after :meth:`apply_unchecked`); the history and undo are left as they are."""
         self.hands, self.top, self.gathering = list(state.hands), state.top, list(state.gathering)
-        self.discards, self.played, self.turn = state.discards, state.played, state.turn
-        self.to_beat, self.to_beat_seat = state.to_beat, state.to_beat_seat
-        self.passes, self.opening, self.reversed = state.passes, state.opening, state.reversed
-        self.phase, self.pending, self.responder = state.phase, state.pending, state.responder
-        self.skips, self.used, self.drawn = state.skips, state.used, state.drawn
-        self.after_draw, self.winner, self.end = state.after_draw, state.winner, state.end
+        for name, value in zip(_SCALARS, state[3:], strict=True):
+            setattr(self, name, value)
 
     def _log(self, action: RevolutionAction) -> RevolutionAction:
         self.actions.append(action)
@@ -586,28 +547,7 @@ class RevolutionDeal(RevolutionChecks):
 
     def _state(self) -> _Saved:
         """What an undo restores: the hand's whole state but its list of actions."""
-        return _Saved(
-            tuple(self.hands),
-            self.top,
-            tuple(self.gathering),
-            self.discards,
-            self.played,
-            self.turn,
-            self.to_beat,
-            self.to_beat_seat,
-            self.passes,
-            self.opening,
-            self.reversed,
-            self.phase,
-            self.pending,
-            self.responder,
-            self.skips,
-            self.used,
-            self.drawn,
-            self.after_draw,
-            self.winner,
-            self.end,
-        )
+        return _Saved(tuple(self.hands), self.top, tuple(self.gathering), *_scalars(self))
 
     def undo(self) -> RevolutionAction:
         """Take back the last action (with what the deal did by itself after it)."""
@@ -657,6 +597,7 @@ class RevolutionDeal(RevolutionChecks):
             to_beat=self.to_beat,
             to_beat_seat=self.to_beat_seat,
             passes=self.passes,
+            locked=self.locked,
             skips=self.skips,
             pending=pending,
             functions_used=self.used,
@@ -681,7 +622,8 @@ class RevolutionDeal(RevolutionChecks):
     # -- invariants ----------------------------------------------------------------------------
     def problems(self, since: int = 0) -> list[str]:
         """What is wrong with the state, in words (nothing, unless the engine has a bug): the
-        104 cards each in exactly one place, and no seat's view showing a hidden card (in
+        104 cards each in exactly one place, no seat locked out of a trick holding the turn
+        or outliving it, and no seat's view showing a hidden card (in
         the history its view shows, from action ``since`` on: a fuzz run checks each action
         once)."""
         out: list[str] = []
@@ -690,12 +632,16 @@ class RevolutionDeal(RevolutionChecks):
         seen = 0
         for place in places:
             if place & seen:
-                out.append(f"{symbols(place & seen)} in two places")
+                out.append(f"{card_symbols(Mask(place & seen))} in two places")
             seen |= place
         if seen != (1 << 104) - 1:
-            out.append(f"{symbols(((1 << 104) - 1) & ~seen)} nowhere")
+            out.append(f"{card_symbols(Mask(((1 << 104) - 1) & ~seen))} nowhere")
         if len(self.gathering) < GATHERING_SIZE and self.top < len(self.deck):
             out.append("the Gathering is not full while the deck holds cards")
+        if self.locked and (self.to_beat is None or not self.rules.pass_lock):
+            out.append("seats are locked out of no trick")
+        if self.phase is Phase.ACT and self.locked >> self.turn & 1:
+            out.append(f"seat {self.turn} holds the turn while locked out of the trick")
         for seat in range(self.players):
             for action in self._history(seat)[since:]:
                 if action.private and not action.private >> seat & 1 and action.cards:
@@ -715,14 +661,6 @@ def _mask(cards: Iterable[int]) -> int:
     for c in cards:
         out |= 1 << c
     return out
-
-
-def _hand(cards: int | str | CardSet) -> int:
-    if isinstance(cards, CardSet):
-        return cards.mask
-    if isinstance(cards, str):
-        return parse(cards)
-    return int(cards)
 
 
 __all__ = [

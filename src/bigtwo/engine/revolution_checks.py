@@ -3,29 +3,22 @@ not.
 
 :class:`RevolutionChecks` is the part of :class:`~bigtwo.engine.revolution.RevolutionDeal`
 that reads the hand's state and changes nothing: the seat to act, its legal plays, functions,
-counters and draws and every choice it has (:meth:`~RevolutionChecks.choices`); each
+counters and draws and every choice it has (:meth:`~RevolutionChecks.choices`), and the seats
+an open counter window asks, each of which may answer before its turn
+(:meth:`~RevolutionChecks.asked`, :meth:`~RevolutionChecks.verify_answer`); each
 ``verify_*`` returns what an action would do or raises an
 :class:`~bigtwo.engine.errors.IllegalAction` (a subclass names the kind: not your turn, not
-your cards, ...), and each ``can_*`` asks the same as a question.
+your cards, ...), and each ``can_*`` asks the same as a question. The trick's own questions
+and checks (legal plays, passing, ``pass_lock`` and ``last_card``) are the 52-card deal's,
+from :class:`~bigtwo.engine.trick.Trick`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from .cards import CARDS, RANKS
-from .errors import (
-    BigTwoError,
-    CannotPass,
-    DealOver,
-    DoesNotBeat,
-    IllegalAction,
-    MustInclude,
-    NotACombination,
-    NotationError,
-    NotYourCards,
-    NotYourTurn,
-)
+from .cards import RANKS, Cards, CardSet
+from .errors import BigTwoError, DealOver, IllegalAction, NotationError, NotYourCards, NotYourTurn
 from .plays import Catalog, Play
 from .revolution_cards import (
     NORMAL_CARDS,
@@ -35,40 +28,50 @@ from .revolution_cards import (
     ids,
     parse,
     parse_card,
-    symbols,
     twin_rank,
 )
 from .revolution_rules import RevolutionRules
 from .revolution_types import End, Move, Pending, Phase, RevolutionAction, RevolutionChoice
+from .rules import REVOLUTION
+from .trick import Trick
 
 # The Revolution J, the first Character card: the Revolution J, Q, K, A and 2 are the last 20.
 FIRST_CHARACTER = REVOLUTION_BASE + 4 * RANKS.index("J")
 
 
-class RevolutionChecks:
+class RevolutionChecks(Trick):
     """The questions and checks of :class:`~bigtwo.engine.revolution.RevolutionDeal`, on the
-    state that the deal keeps (declared here for them)."""
+    state that the deal keeps (declared here for them). The trick's own (the legal plays,
+    ``verify_play``, ``verify_pass``, ``pass_lock`` and ``last_card``) are the 52-card deal's,
+    from :class:`~bigtwo.engine.trick.Trick`."""
 
     options: RevolutionRules
     cards: Catalog
-    players: int
     hands: list[int]
     deck: tuple[int, ...]
     top: int
     gathering: list[int]
     actions: list[RevolutionAction]
-    turn: int
-    to_beat: Play | None
-    reversed: bool
     phase: Phase
     pending: Pending | None
     responder: int
     used: int
     drawn: int
     end: End | None
-    opening: int | None
     _function: dict[str, str]
     _plays: list[tuple[int, list[Play]] | None]
+    game = REVOLUTION
+    # ``last_card`` counts the next player's normal cards: Revolution cards keep nobody in.
+    _last_card_words = "one normal card"
+
+    @property  # the trick's catalogue is the one the hand keeps (as ``cards``)
+    def catalog(self) -> Catalog:
+        """The rules' catalogue of plays (the hand keeps it as ``cards``)."""
+        return self.cards
+
+    @catalog.setter
+    def catalog(self, value: Catalog) -> None:
+        self.cards = value
 
     def function_of(self, card: int) -> str:
         """What a card does when activated: a Character's function, else ``none``."""
@@ -106,12 +109,10 @@ class RevolutionChecks:
         self._plays[seat] = (hand, plays)
         return plays
 
-    def legal_plays(self, seat: int | None = None) -> list[Play]:
-        """The plays the seat to act may make now (empty for other seats and phases)."""
-        if seat is None:
-            seat = self.turn
-        if self.end is not None or self.phase is not Phase.ACT or seat != self.turn:
-            return []
+    def _may_act(self, seat: int) -> bool:
+        return self.end is None and self.phase is Phase.ACT and seat == self.turn
+
+    def _plays_now(self, seat: int) -> list[Play]:
         plays = self.plays_of(seat)
         if self.to_beat is None:
             if self.opening is None:
@@ -120,15 +121,6 @@ class RevolutionChecks:
             return [p for p in plays if p.mask & bit]
         beats, to_beat, reversed_ = self.cards.beats, self.to_beat, self.reversed
         return [p for p in plays if beats(p, to_beat, reversed=reversed_)]
-
-    def can_pass(self, seat: int | None = None) -> bool:
-        seat = self.turn if seat is None else seat
-        return (
-            self.end is None
-            and self.phase is Phase.ACT
-            and seat == self.turn
-            and self.to_beat is not None
-        )
 
     def activations(self, seat: int | None = None) -> list[tuple[int, str]]:
         """The Character cards ``seat`` may activate now and their functions (targets and
@@ -153,9 +145,21 @@ class RevolutionChecks:
             return []
         return [c for c in ids(hand) if c != self.opening]
 
+    # -- the counter window: it asks every other seat, in turn order from the activator's next,
+    # and takes their answers in that order (``responder`` is the seat whose answer is due); a
+    # table may take each answer early (``verify_answer``) and hold it until it is due.
+    def asked(self) -> list[int]:
+        """The seats the open counter window asks, in turn order from the activator's next
+        (empty when no window is open)."""
+        if self.phase is not Phase.COUNTER or self.pending is None:
+            return []
+        first, n = self.pending.seat, self.players
+        return [(first + k) % n for k in range(1, n)]
+
     def counters(self, seat: int) -> list[int]:
-        """The cards ``seat`` may counter with now (empty unless it is asked)."""
-        if self.phase is not Phase.COUNTER or seat != self.responder:
+        """The cards ``seat`` may counter with: any seat the open window asks whose answer it
+        has not taken yet (empty for every other seat, and when no window is open)."""
+        if not self.can_answer(seat, None):
             return []
         return [c for c in ids(self.hands[seat] & REVOLUTION_CARDS) if self._counters(c)]
 
@@ -187,11 +191,7 @@ class RevolutionChecks:
                 for c in self.draw_choices()
             ]
             return out + [RevolutionChoice(seat, Move.STOP)]
-        if legal is None:
-            legal = self.legal_plays(seat)
-        out = [RevolutionChoice(seat, Move.PLAY, p.mask) for p in legal]
-        if self.can_pass(seat):
-            out.append(RevolutionChoice(seat, Move.PASS))
+        out = self._trick_choices(seat, legal)
         for card, function in self.activations(seat):
             if function != "exchange":
                 out.append(RevolutionChoice(seat, Move.ACTIVATE, 1 << card))
@@ -218,6 +218,9 @@ class RevolutionChecks:
 
     def can_decline(self, seat: int) -> bool:
         return _passes(self.verify_decline, seat)
+
+    def can_answer(self, seat: int, card: int | str | None) -> bool:
+        return _passes(self.verify_answer, seat, card)
 
     def can_draw(self, seat: int, source: int | str) -> bool:
         return _passes(self.verify_draw, seat, source)
@@ -326,65 +329,68 @@ class RevolutionChecks:
             raise IllegalAction("You cannot give away your last normal card", "last_normal_card")
 
     def verify_counter(self, seat: int, card: int | str) -> int:
-        """The card ``seat`` would counter with; else raises the reason in words."""
+        """The card ``seat`` would counter with now; else raises the reason in words."""
+        counter = self._verify_answer(seat, card, due=True)
+        assert counter is not None  # a card was named
+        return counter
+
+    def verify_decline(self, seat: int) -> None:
+        self._verify_answer(seat, None, due=True)
+
+    def verify_answer(self, seat: int, card: int | str | None) -> int | None:
+        """Check an answer to the open counter window from any seat it asks, before the window
+        comes to that seat: a counter with ``card``, or a decline (``card`` None). Returns the
+        card a counter discards (None for a decline); else raises the reason as
+        :meth:`verify_counter` and :meth:`verify_decline` word it for the seat whose answer is
+        due. A table that takes answers early checks each here when it comes, and applies it
+        with :meth:`counter` or :meth:`decline` once the window reaches that seat
+        (``responder``): nothing happens in between, so the answer still holds then."""
+        return self._verify_answer(seat, card, due=False)
+
+    def _verify_answer(self, seat: int, card: int | str | None, *, due: bool) -> int | None:
+        """The checks of an answer, from the seat whose answer is ``due`` or any seat asked."""
         if self.end is not None:
             raise DealOver("The hand is over")
-        c = _card_arg(card)
-        if self.phase is not Phase.COUNTER:
+        c = None if card is None else _card_arg(card)
+        pending = self.pending
+        if self.phase is not Phase.COUNTER or pending is None:
+            if c is None:
+                raise IllegalAction("There is no function to answer now", "nothing_to_answer")
             if self.actions and self.actions[-1].move is Move.COUNTER and self._counters(c):
                 raise IllegalAction("A Q cannot counter a Q", "q_cannot_counter_q")
             raise IllegalAction("There is no function to counter now", "nothing_to_counter")
-        if seat != self.responder:
+        first, n = pending.seat, self.players
+        if due and seat != self.responder:
             raise NotYourTurn(
                 f"Not your answer: seat {self.responder} is asked now", seat=self.responder
             )
-        if not self.hands[seat] >> c & 1:
+        if seat == first:
+            raise IllegalAction(
+                "You activated the function: the other players answer it",
+                "own_function",
+                function=pending.function,
+            )
+        if not 0 <= seat < n:
+            raise NotYourTurn(f"There is no seat {seat} at this table")
+        if (seat - first) % n < (self.responder - first) % n:  # its decline is taken already
+            raise IllegalAction(
+                "You have answered this function already", "answered_already", answer="decline"
+            )
+        if c is not None and not self.hands[seat] >> c & 1:
             raise NotYourCards(
                 f"Not your card: you do not hold {card_symbol(c)}", cards=card_symbol(c)
             )
-        if not self._counters(c):
+        if c is not None and not self._counters(c):
             raise IllegalAction(
                 "Only a Revolution Q can counter", "only_q_counters", card=card_symbol(c)
             )
         return c
 
-    def verify_decline(self, seat: int) -> None:
-        if self.end is not None:
-            raise DealOver("The hand is over")
-        if self.phase is not Phase.COUNTER:
-            raise IllegalAction("There is no function to answer now", "nothing_to_answer")
-        if seat != self.responder:
-            raise NotYourTurn(
-                f"Not your answer: seat {self.responder} is asked now", seat=self.responder
-            )
+    def _mask_of(self, cards: Cards | Play | int) -> int:
+        return _cards_arg(cards)
 
-    def verify_play(self, seat: int, cards: int | str | Play) -> Play:
-        """The play if ``seat`` may play ``cards`` now; else raises the reason in words."""
-        self._verify_acting(seat)
-        mask = _cards_arg(cards)
-        if mask & ~self.hands[seat]:
-            missing = symbols(mask & ~self.hands[seat])
-            raise NotYourCards(f"Not your cards: you do not hold {missing}", cards=missing)
-        play = self.cards.classify(mask)
-        if play is None:
-            what = symbols(mask) or "nothing"
-            raise NotACombination(f"Not a legal combination: {what}", cards=symbols(mask))
-        if self.to_beat is None:
-            if self.opening is not None and not mask >> self.opening & 1:
-                lead = CARDS[self.opening].symbol()
-                raise MustInclude(f"First play must include {lead}", card=lead)
-        elif not self.cards.beats(play, self.to_beat, reversed=self.reversed):
-            order = " (the order is reversed)" if self.reversed else ""
-            raise DoesNotBeat(
-                f"That does not beat {self.to_beat.symbols()}{order}",
-                cards=self.to_beat.symbols(),
-            )
-        return play
-
-    def verify_pass(self, seat: int) -> None:
-        self._verify_acting(seat)
-        if self.to_beat is None:
-            raise CannotPass("You lead: you cannot pass")
+    def _beaten_words(self, play: Play, to_beat: Play) -> str:
+        return " (the order is reversed)" if self.reversed else ""
 
     def verify_draw(self, seat: int, source: int | str) -> int:
         """The card ``seat`` would take (``deck``, or a card of the Gathering); -1 for the
@@ -432,8 +438,9 @@ def _card_arg(card: int | str) -> int:
     return int(card)
 
 
-def _cards_arg(cards: int | str | Play) -> int:
-    if isinstance(cards, Play):
+def _cards_arg(cards: object) -> int:
+    """A set of cards of the expansion, from a mask, notation, a play or a 52-card set."""
+    if isinstance(cards, Play | CardSet):
         return cards.mask
     if isinstance(cards, str):
         return parse(cards)

@@ -140,7 +140,8 @@ class RevolutionView:
     discarded for a function or a counter; ``played`` every card played; ``actions`` the
     history with every card this seat may not see hidden; ``to_act`` the seat whose answer
     is awaited now, ``phase`` what it is to do, ``pending`` the function waiting in the
-    counter window (its card and target, never an exchange's card); ``legal`` and
+    counter window (its card and target, never an exchange's card); ``locked`` the seats
+    that sit out the rest of the trick after passing (``pass_lock``); ``legal`` and
     ``can_pass`` what this seat may play now; ``choices`` everything it may do now, in every
     phase (empty unless its answer is awaited): what a computer player chooses from."""
 
@@ -172,6 +173,7 @@ class RevolutionView:
     legal: tuple[Play, ...]
     can_pass: bool
     choices: tuple[RevolutionChoice, ...] = ()
+    locked: int = 0  # the seats locked out of the trick by their pass (pass_lock), a bit each
 
     @property
     def players(self) -> int:
@@ -185,14 +187,8 @@ class RevolutionView:
 # Snapshots (pickles) name these classes by the module that held them before this one and
 # exports them still: so it stays their module, and snapshots written before and after the
 # move read each other.
-_HOME = "bigtwo.engine.revolution"
-Phase.__module__ = _HOME
-Move.__module__ = _HOME
-End.__module__ = _HOME
-RevolutionAction.__module__ = _HOME
-RevolutionChoice.__module__ = _HOME
-Pending.__module__ = _HOME
-RevolutionView.__module__ = _HOME
+for _value in (Phase, Move, End, RevolutionAction, RevolutionChoice, Pending, RevolutionView):
+    _value.__module__ = "bigtwo.engine.revolution"
 
 __all__ = [
     "End",

@@ -100,7 +100,8 @@ class Rules:
       straight flush unbeatable once played.
     - ``pass_lock``: a player who passes sits out the rest of the trick.
     - ``last_card``: when the next player holds one card, a single played must be your
-      highest card.
+      highest card. Both hold in the revolution expansion too, on the same trick logic
+      (:class:`~bigtwo.engine.trick.Trick`; ``docs/revolution.md`` says what they mean there).
     - ``revolution``: the Big 2 RevolutioN expansion's options
       (:class:`~bigtwo.engine.revolution_rules.RevolutionRules`), or None for the 52-card
       game; a deal under such rules is a :class:`~bigtwo.engine.revolution.RevolutionDeal`.
@@ -202,11 +203,11 @@ class Rules:
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
+            if value is None:
+                continue  # an expansion not played (TOML has no None, and nothing to say)
             if f.name == "cards_per_player":
                 value = {str(k): v for k, v in value}
-            elif f.name == "revolution":
-                if value is None:
-                    continue  # the 52-card game: TOML has no None, and nothing to say
+            elif f.name in _NESTED:
                 value = value.to_mapping()
             elif isinstance(value, tuple):
                 value = list(value)
@@ -231,6 +232,8 @@ class Rules:
 
 
 _OPTIONS = frozenset(f.name for f in dataclasses.fields(Rules))
+# The options that are sets of options of their own (an expansion's), None when not played.
+_NESTED: dict[str, type[RevolutionRules]] = {"revolution": RevolutionRules}
 
 
 def read_toml(text: str, origin: str) -> dict[str, Any]:
@@ -283,12 +286,11 @@ def preset_data(name: str) -> dict[str, Any]:
 
 def _coerce(key: str, value: Any, current: Any) -> Any:
     where = f"option '{key}'"
-    if key == "revolution":
-        if isinstance(value, RevolutionRules):
-            return value
+    nested = _NESTED.get(key)
+    if nested is not None:  # options of their own (a TOML table): ``false`` leaves them unset
         if value is False:
             return None
-        return RevolutionRules.from_mapping(value, current)
+        return value if isinstance(value, nested) else nested.from_mapping(value, current)
     if key == "cards_per_player":
         if not isinstance(value, Mapping):
             raise RulesError(f"{where} must map player counts to cards, like {{4 = 13}}")
@@ -404,10 +406,6 @@ def _problems(rules: Any) -> list[str]:
         # What the expansion's turn is defined for: REVOLUTION.md builds on deduction's play.
         if rules.bombs:
             out.append("the revolution expansion is not played with bombs")
-        if rules.pass_lock:
-            out.append("the revolution expansion is not played with pass_lock")
-        if rules.last_card:
-            out.append("the revolution expansion is not played with last_card")
         if rules.first_play == "alone":
             out.append("the revolution expansion is not played with first_play 'alone'")
         if any(size > 13 for _, size in rules.cards_per_player):
