@@ -121,6 +121,10 @@ def test_human_plays_a_seeded_match_to_the_final_score(new_page: Any, server: An
     page.wait_for_selector("[data-replay] .replay-seat")
     assert page.locator(".replay-seat").count() == 4
     assert page.locator(".replay-seat .card[data-card]").count() == 52
+    # Each player has the picture they had at the table (the record holds only the names).
+    chosen = page.evaluate("() => JSON.parse(localStorage.getItem('bigtwo.prefs')).avatar")
+    mine = page.locator(".replay-seat[data-seat='0'] [data-avatar]").get_attribute("data-avatar")
+    assert mine == str(chosen)
     page.click("[data-replay-btn=forward]")
     page.wait_for_selector("[data-replay-step='1:1']")
     # Back at the table, "New game" starts the same game again in a new room.

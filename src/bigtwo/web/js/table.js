@@ -108,7 +108,11 @@ export class TableScreen {
       setPrefs({ sort: "custom" });
       saveOrder(this.code, this.model.seat, this.model.deal?.number, this.hand.cards);
     });
-    this.chat = new Chat({ onSend: (text) => this.say(text) });
+    // A spectator at a table whose host turned spectators' chat off may read it, not write.
+    this.chat = new Chat({
+      onSend: (text) => this.say(text),
+      closed: () => (this.model.seat === null && this.model.room && !this.model.room.options.spectator_chat ? t("chat.spectatorsMuted") : ""),
+    });
     this.actions = new ActionBar({
       play: () => this.play(),
       pass: () => this.pass(),
@@ -275,7 +279,7 @@ export class TableScreen {
     try {
       await this.shown.socket.play(cards.map(cardText), model.v);
     } catch (err) {
-      this.refused(err);
+      this.refused(err, { played: cards.length });
     }
   }
 
@@ -329,9 +333,12 @@ export class TableScreen {
     conn.socket.stop(conn.model.v).catch((err) => this.refused(err));
   }
 
-  /** @param {unknown} err a RequestError, or anything a request threw */
-  refused(err) {
-    const { code, message } = errorOf(err);
+  /**
+   * @param {unknown} err a RequestError, or anything a request threw
+   * @param {Record<string, string | number>} [sent] what was asked, for the words (errorOf)
+   */
+  refused(err, sent = {}) {
+    const { code, message } = errorOf(err, sent);
     if (code === "stale") this.shown.socket.resync();
     this.setMessage(code === "network" || code === "timeout" ? t("table.offline") : message, true);
   }
