@@ -1,7 +1,7 @@
 // @ts-check
 // The replay viewer: step through any finished match record (from the server or an uploaded
 // file, JSON or text) forward and back, jump to a deal, and see every hand face up.
-import { h, mount } from "./dom.js";
+import { h, mount, withNames } from "./dom.js";
 import { cardRow, cardsSymbols, sortCards } from "./cards.js";
 import { t } from "./i18n.js";
 import { speedMs } from "./prefs.js";
@@ -248,7 +248,7 @@ export class ReplayScreen {
         },
           h("div", { class: "label" },
             avatar({ computer: record.seats[seat]?.kind === "computer", seat, index: record.seats[seat]?.avatar ?? nameAvatar(record.seats[seat]?.name ?? name(seat), seat), size: 28 }),
-            h("span", {}, name(seat)), h("span", { class: "chip" }, String(pos.hands[seat].length)),
+            h("span", { class: "replay-name" }, name(seat)), h("span", { class: "chip" }, String(pos.hands[seat].length)),
             passed ? h("span", { class: "bubble" }, last.auto ? t("seat.autopassed") : t("seat.passed")) : null),
           pos.hands[seat].length ? cardRow(sortCards(pos.hands[seat], "rank", suitOrder)) : h("span", { class: "win" }, pos.over ? t("score.win") : ""));
       }),
@@ -285,14 +285,15 @@ export class ReplayScreen {
   centre(pos, name) {
     const deal = this.deal;
     const last = pos.last;
+    const names = deal.hands.map((_, s) => name(s));
     const lastText = !last ? t(isYou(name(deal.leader)) ? "replay.dealStartYou" : "replay.dealStart", { name: name(deal.leader) })
       : last.cards ? t("replay.played", { name: name(last.seat), cards: cardsSymbols(last.cards) })
       : last.auto ? t("table.lastAutoPass", { name: name(last.seat) }) : t("table.lastPass", { name: name(last.seat) });
     const parts = [
       h("div", { class: "muted-light" }, t("replay.dealOf", { n: deal.number, of: this.deals })),
       pos.table ? h("div", { class: "trick-play" }, cardRow(pos.table.cards)) : null,
-      pos.table ? h("div", { class: "trick-by" }, t("table.playedBy", { name: name(pos.table.seat), kind: "" }).replace(/\s*[(（]\s*[)）]/, "")) : null,
-      h("div", { class: "message", "data-replay-message": "" }, lastText),
+      pos.table ? h("div", { class: "trick-by" }, withNames(t("table.playedBy", { name: name(pos.table.seat), kind: "" }).replace(/\s*[(（]\s*[)）]/, ""), names)) : null,
+      h("div", { class: "message", "data-replay-message": "" }, withNames(lastText, names)),
     ];
     if (this.step >= deal.actions.length && deal.points.length) {
       parts.push(h("table", { class: "score-table replay-result" },

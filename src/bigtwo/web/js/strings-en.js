@@ -183,6 +183,7 @@ export const STRINGS_EN = {
 
   "side.label": "Chat, cards played and history",
   "side.toggle": "Chat & more",
+  "side.yourTurn": "Your turn: back to the table",
   "side.chat": "Chat",
   "side.tracker": "Cards",
   "side.history": "History",

@@ -183,6 +183,7 @@ export const STRINGS_ZH = {
 
   "side.label": "聊天、已出的牌和紀錄",
   "side.toggle": "聊天及更多",
+  "side.yourTurn": "輪到你：回到牌桌",
   "side.chat": "聊天",
   "side.tracker": "已出的牌",
   "side.history": "紀錄",
