@@ -446,6 +446,7 @@ export const STRINGS_EN = {
   "rev.deck": "Revolution deck: {n} cards left",
   "rev.deck.one": "Revolution deck: 1 card left",
   "rev.reversed": "Order reversed",
+  "rev.reversedShort": "Reversed",
   "rev.reference": "Functions",
   "rev.referenceTitle": "Big 2 RevolutioN: the Character functions",
   "rev.referenceIntro": "A Revolution card (★) plays as its normal twin. Before you play or pass you may activate a Character card (J, Q, K, A or 2 with a star); any other player may cancel the function with a Revolution Q.",

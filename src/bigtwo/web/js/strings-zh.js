@@ -446,6 +446,7 @@ export const STRINGS_ZH = {
   "rev.deck": "革命牌堆：剩 {n} 張",
   "rev.deck.one": "革命牌堆：剩 1 張",
   "rev.reversed": "大小倒轉",
+  "rev.reversedShort": "倒轉",
   "rev.reference": "功能",
   "rev.referenceTitle": "革命擴充：角色牌的功能",
   "rev.referenceIntro": "革命牌（★）可以當作同點同花的普通牌出。出牌或過之前，你可以發動角色牌（有星號的 J、Q、K、A、2）；其他玩家可以用革命 Q 取消這個功能。",
