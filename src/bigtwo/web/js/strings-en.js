@@ -243,7 +243,7 @@ export const STRINGS_EN = {
 
   "replay.title": "Replay a match",
   "replay.seatN": "Seat {n}",
-  "replay.intro": "Open a match record (the file a finished game is saved as, or one bigtwo simulate writes: text or JSON) to step through it with every hand face up.",
+  "replay.intro": "Open a match record (a file saved from a finished game, or written by the terminal game: text or JSON) to step through it with every hand face up.",
   "replay.drop": "Drop a record file here, or choose one:",
   "replay.upload": "Match record file",
   "replay.fromServer": "Or a finished table's code:",

@@ -243,7 +243,7 @@ export const STRINGS_ZH = {
 
   "replay.title": "重播牌局",
   "replay.seatN": "座位 {n}",
-  "replay.intro": "開啟牌局紀錄（完結牌局儲存的檔案，或 bigtwo simulate 寫出的檔案：文字或 JSON），所有手牌公開，逐步重看。",
+  "replay.intro": "開啟牌局紀錄（完結牌局儲存的檔案，或終端機版寫出的紀錄：文字或 JSON），所有手牌公開，逐步重看。",
   "replay.drop": "把紀錄檔拖到這裏，或選擇檔案：",
   "replay.upload": "牌局紀錄檔",
   "replay.fromServer": "或輸入已完結牌桌的代碼：",
