@@ -54,14 +54,18 @@ lock:
 	    --exclude wheel; } > $(LOCK)
 	rm -rf .lock-venv
 
-# The browser tests drive Debian's chromium; install it when missing and we may.
+# The browser tests drive Debian's chromium; install it when missing and we may, with the Noto
+# CJK fonts, so that the Chinese pages (tests, screenshots) show their characters, not boxes.
 browser-deps:
-	@if [ ! -x $(CHROMIUM) ]; then \
+	@missing=""; \
+	[ -x $(CHROMIUM) ] || missing="chromium"; \
+	dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing="$$missing fonts-noto-cjk"; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    echo "Installing Debian's chromium for the browser tests..."; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	    echo "Installing Debian's$$missing for the browser tests..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	  else \
-	    echo "note: $(CHROMIUM) is missing and cannot be installed here; browser tests will say so"; \
+	    echo "note:$$missing not installed and cannot be installed here (the browser tests need chromium, the Chinese screens fonts-noto-cjk)"; \
 	  fi; \
 	fi
 

@@ -3,11 +3,13 @@
 Starts ``bigtwo serve`` on a free loopback port with a temporary database, drives headless
 Chromium (Debian's /usr/bin/chromium; Playwright downloads nothing) through the lobby, a
 seeded game against computer players (a table mid-trick, then the score sheet), the replay
-viewer and a Big 2 RevolutioN table (the person's turn with a function to activate, then a
-counter window asking them), on each screen the game is checked on: a phone upright
-(390×844) and sideways (844×390), a laptop (1366×800) and a large screen (1920×1080). It
-writes ``lobby-390x844.png`` … ``revolution-counter-1920x1080.png``, each reduced to 64
-colours so that the twenty-four stay small. Run it as ``make screenshots`` or
+viewer with a text record (as ``bigtwo simulate --out`` writes it), a Big 2 RevolutioN table
+(the person's turn with a function to activate, then a counter window asking them) and one
+whose order of cards is reversed, on each screen the game is checked on: a phone upright
+(390×844) and sideways (844×390), a laptop (1366×800) and a large screen (1920×1080); and on
+the phones, a table of the longest names (24 letters). It writes ``lobby-390x844.png`` …
+``revolution-reversed-1920x1080.png`` and ``long-names-390x844.png``, each reduced to 64
+colours so that the thirty stay small. Run it as ``make screenshots`` or
 ``python scripts/screenshots.py [--out DIR] [--chromium PATH]``.
 """
 
@@ -18,6 +20,7 @@ import base64
 import contextlib
 import json
 import random
+import re
 import socket
 import subprocess
 import sys
@@ -42,7 +45,15 @@ CHROMIUM_ARGS = [
 NAMES = ["Ada", "Bill", "Carl", "Dean"]  # the Palm game's Adam, Bill, Carl and Dean
 LEVELS = ["", "strong", "greedy", "strong"]
 SCREENS = [(390, 844), (844, 390), (1366, 800), (1920, 1080)]
-SHOTS = ("lobby", "table", "scoresheet", "replay", "revolution", "revolution-counter")
+SHOTS = ("lobby", "table", "scoresheet", "replay", "revolution", "revolution-counter",
+         "revolution-reversed")  # fmt: skip
+PHONES = SCREENS[:2]  # the long names: where room is shortest
+LONG_NAMES = [
+    "W" * 24,
+    "Bartholomew Ashworthson",
+    "Christabel Montgomeryy",
+    "Dorothea Wolfensteinn",
+]
 COLOURS = 64  # a palette PNG: a sixth of the size of the browser's own, and close to it
 # The play's cards have moved to the table (a turn timer's bar may go on moving).
 LANDED = "() => !document.getAnimations().some((a) => a.effect?.target?.closest?.('.trick-play'))"
@@ -71,7 +82,9 @@ def server() -> Iterator[str]:
         proc = subprocess.Popen(
             [sys.executable, "-m", "bigtwo.cli", "serve", "--host", "127.0.0.1",
              "--port", str(port), "--db", str(Path(tmp) / "tables.sqlite3"),
-             "--allow-seeds", "--log-level", "warning"],
+             "--allow-seeds", "--log-level", "warning",
+             # every room of every picture comes from this one address
+             "--rooms-per-address", "0", "--rooms-per-minute", "0", "--seats-per-address", "0"],
             stdout=log,
             stderr=subprocess.STDOUT,
         )  # fmt: skip
@@ -137,13 +150,21 @@ def wait_my_turn(page: Any, timeout: float = 20.0) -> bool:
     raise SystemExit("timed out waiting for our turn")
 
 
-def create_room(page: Any, *, deals: int, seed: int, title: str = "", preset: str = "palm") -> str:
+def create_room(
+    page: Any,
+    *,
+    deals: int,
+    seed: int,
+    title: str = "",
+    preset: str = "palm",
+    names: list[str] = NAMES,
+) -> str:
     page.goto("/")
     page.select_option("select[name=preset]", preset)
     page.fill("input[name=deals]", str(deals))
     for i in range(4):
         row = page.locator(f".seat-row[data-seat='{i}']")
-        row.locator("input[name=seat-name]").fill(NAMES[i])
+        row.locator("input[name=seat-name]").fill(names[i])
         if LEVELS[i]:
             row.locator("select[name=level]").select_option(LEVELS[i])
     page.select_option("select[name=computer_delay]", "0")
@@ -360,11 +381,12 @@ def shoot_table_and_sheet(camera: Camera, seed: int) -> None:
 
 
 def finished_record(seed: int) -> str:
-    """A two-deal match of computer players as a JSON record, made with the engine."""
+    """A two-deal match of computer players as a text record (the form `bigtwo simulate
+    --out` and the terminal write), made with the engine."""
     from bigtwo.bots import make_bot
     from bigtwo.match import RuleSet
     from bigtwo.match.match import Match
-    from bigtwo.match.record import write_json
+    from bigtwo.match.record_formats import write_game
 
     match = Match(RuleSet.preset("palm"), NAMES, seed=seed, deals=2)
     bots = [make_bot(level) for level in ("strong", "greedy", "strong", "greedy")]
@@ -374,7 +396,7 @@ def finished_record(seed: int) -> str:
             match.next_deal()
         seat = match.deal.turn
         match.act(seat, bots[seat].choose(match.view(seat), rng))
-    return write_json(match)
+    return write_game(match)
 
 
 def shoot_replay(camera: Camera, record: str) -> None:
@@ -383,7 +405,7 @@ def shoot_replay(camera: Camera, record: str) -> None:
     page.goto("/#/replay")
     page.set_input_files(
         "[data-upload]",
-        files=[{"name": "match.json", "mimeType": "application/json", "buffer": record.encode()}],
+        files=[{"name": "match.rec", "mimeType": "text/plain", "buffer": record.encode()}],
     )  # fmt: skip
     page.wait_for_selector("[data-replay] .replay-seat")
     for _ in range(14):
@@ -501,6 +523,70 @@ def shoot_revolution(camera: Camera, seed: int) -> None:
     ctx.close()
 
 
+def mid_trick(page: Any) -> None:
+    """Take turns until it is ours with another seat's play to beat on the table."""
+    for _ in range(30):
+        if not wait_my_turn(page):
+            return
+        by = (
+            page.locator(".trick-by").get_attribute("data-by")
+            if page.locator(".trick-by").count()
+            else None
+        )
+        if by not in (None, "0"):
+            break
+        take_turn(page)
+    page.wait_for_function(LANDED)
+
+
+def shoot_long_names(camera: Camera, seed: int) -> None:
+    """A phone's table where every player has a name of 24 letters (the longest)."""
+    ctx = camera.context()
+    page = ctx.new_page()
+    create_room(page, deals=1, seed=seed, names=LONG_NAMES)
+    mid_trick(page)
+    camera.shoot(page, "long-names")
+    ctx.close()
+
+
+def reversed_order(ws: Any) -> None:
+    """Between the page and the server: every state says the order of cards is reversed
+    (as after a Revolution function), so the page draws that table."""
+
+    def flip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: True if k == "reversed" else flip(v) for k, v in value.items()}
+        return [flip(v) for v in value] if isinstance(value, list) else value
+
+    server = ws.connect_to_server()
+    server.on_message(lambda m: ws.send(json.dumps(flip(json.loads(m)))))
+    ws.on_message(server.send)
+
+
+def shoot_reversed(camera: Camera, seed: int) -> None:
+    """A Big 2 RevolutioN table with the order of cards reversed, on our turn with a play
+    to beat."""
+    ctx = camera.context()
+    page = ctx.new_page()
+    page.route_web_socket(re.compile(r"/ws/"), reversed_order)
+    create_room(page, deals=1, seed=seed, title="Revolution night", preset="revolution")
+    page.wait_for_selector("[data-reversed]")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if page.locator("[data-prompt=open]").count():
+            page.click("[data-decline]")
+        elif page.locator("[data-draw-panel]").count():
+            page.click("[data-stop]")
+        elif my_turn(page):
+            if page.locator(".trick-by").count():
+                break
+            take_turn(page)
+        page.wait_for_timeout(40)
+    page.wait_for_function(LANDED)
+    camera.shoot(page, "revolution-reversed")
+    ctx.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="docs/screenshots", help="folder for the PNG files")
@@ -532,10 +618,13 @@ def main(argv: list[str] | None = None) -> int:
                 shoot_table_and_sheet(camera, seed)
                 shoot_replay(camera, record)
                 shoot_revolution(camera, revolution_seed)
+                shoot_reversed(camera, revolution_seed)
+                if camera.size in PHONES:
+                    shoot_long_names(camera, seed)
         finally:
             browser.close()
     for width, height in SCREENS:
-        for name in SHOTS:
+        for name in (*SHOTS, *(["long-names"] if (width, height) in PHONES else [])):
             path = out / f"{name}-{width}x{height}.png"
             print(f"{path}  {path.stat().st_size // 1024} KB")
     return 0

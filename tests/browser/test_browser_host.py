@@ -92,3 +92,31 @@ def test_the_lobby_fetches_only_the_page_of_rooms_it_shows(new_page: Any, server
     wait_until(lambda: page.locator(".rooms li.room").count() == min(20, total), what="page two")
     assert asked and all("limit=10" in url for url in asked)
     assert any("cursor=" in url for url in asked)
+
+
+def test_a_spectator_who_may_not_chat_sees_the_box_disabled_and_why(
+    new_page: Any, server: Any
+) -> None:
+    """With "Spectators may chat" off the box was there to type in and Send sent, and only
+    a notice said "Spectators cannot do that"."""
+    made = server.post(
+        "/api/rooms",
+        {"seats": ["human", "computer:greedy"], "preset": "deduction", "spectator_chat": False},
+    )
+    watcher = new_page()
+    watcher.goto(f"/#/t/{made['code']}/watch")
+    watcher.wait_for_selector(".table-view[data-ready]")
+    box = watcher.locator(".chat input")
+    assert box.is_disabled() and watcher.locator(".chat button[type=submit]").is_disabled()
+    why = watcher.locator("[data-chat-closed]")
+    assert why.is_visible() and "turned off chat for spectators" in why.inner_text()
+    assert box.get_attribute("aria-describedby") == why.get_attribute("id")
+    # Where spectators may chat, the box is theirs.
+    made = server.post(
+        "/api/rooms",
+        {"seats": ["human", "computer:greedy"], "preset": "deduction", "spectator_chat": True},
+    )
+    watcher.goto(f"/#/t/{made['code']}/watch")
+    watcher.wait_for_selector(f".table-view[data-code='{made['code']}'][data-ready]")
+    assert watcher.locator(".chat input").is_enabled()
+    assert not watcher.locator("[data-chat-closed]").is_visible()

@@ -32,7 +32,8 @@ SIZES = pytest.mark.parametrize(
 # What is wrong with the selected elements: missing, outside the viewport (with `across`
 # only: outside it sideways, for a page that may scroll down), or covered by another element
 # where they show. A fanned card (the hand's, a row's) shows its strip left of (or above) the
-# next card, which is drawn over the rest; every other element shows whole. Five points of the part that shows are
+# next card, which is drawn over the rest (and, in a hand of two rows, above the lower row);
+# every other element shows whole. Five points of the part that shows are
 # tried with elementFromPoint, inset from the edges past any rounded corner.
 PROBLEMS = """([selectors, across]) => {
   const w = window.innerWidth, h = window.innerHeight;
@@ -55,6 +56,12 @@ PROBLEMS = """([selectors, across]) => {
         const n = next.getBoundingClientRect();
         if (n.left > x0 + 1 && n.left < x1) x1 = n.left;
         else if (n.top > y0 + 1 && n.top < y1) y1 = n.top;
+      }
+      // A hand in two rows (a phone upright): the lower row is drawn over the upper one's
+      // lower part, which shows its top.
+      if (el.matches(".hand-card")) for (let n = el.nextElementSibling; n; n = n.nextElementSibling) {
+        const b = n.getBoundingClientRect();
+        if (b.top > y0 + 1 && b.top < y1 && b.left < x1 && b.right > x0) y1 = b.top;
       }
       const points = [[(x0 + x1) / 2, (y0 + y1) / 2], [x0 + (x1 - x0) * .25, (y0 + y1) / 2],
         [x0 + (x1 - x0) * .75, (y0 + y1) / 2], [(x0 + x1) / 2, y0 + (y1 - y0) * .25],
@@ -188,3 +195,68 @@ def test_the_replay_viewer_fits(new_page: Any, width: int, height: int) -> None:
     assert page.locator(".replay .trick-play .card").count()
     assert scroll_width(page) <= width
     assert problems(page, *seen, ".replay .trick-play .card", "[data-replay-message]") == []
+
+
+LONG = "W" * 24  # the longest name a player may choose, in the widest letter
+
+# Where each thing on the table is: the centre's lines, the seats, the avatars and their
+# counts, the hand's strips and the buttons.
+BOXES = """() => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const all = (sel) => [...document.querySelectorAll(sel)].map(box);
+  const cards = [...document.querySelectorAll('.hand .hand-card')];
+  const strips = cards.map((c, i) => {
+    const r = c.getBoundingClientRect();
+    const next = cards.slice(i + 1).find((n) => Math.abs(n.getBoundingClientRect().top - r.top) < 2);
+    return next ? next.getBoundingClientRect().left - r.left : r.width;
+  });
+  return { lines: all('.centre .trick-empty, .centre .trick-by, .centre [data-message]'),
+    seats: all('.seat'), faces: all('.seat .avatar-wrap'), counts: all('.seat .count'),
+    me: all('.me-head .avatar-wrap'), strips,
+    buttons: all('.actions .btn:not([hidden])').map((b) => b[3] - b[1]) };
+}"""
+
+
+def overlap(a: list[float], b: list[float]) -> float:
+    """The area two boxes share."""
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (844, 390)], ids=["upright", "sideways"])
+def test_a_phone_table_with_the_longest_names(new_page: Any, width: int, height: int) -> None:
+    """On a phone, 24-letter names ran the centre's lines ("… leads", "… to play") off the
+    felt across a seat; upright each card showed a strip of 25 px; sideways the card counts
+    covered the faces, your own picture was gone and the buttons were 30 px tall; "Chat & more"
+    covered the table, so you could not see that it was your turn."""
+    page = new_page(width=width, height=height, is_mobile=True, has_touch=True)
+    names = [LONG, "B" + "x" * 23, "C" + "y" * 23, "D" + "z" * 23]
+    create_room(page, seats=["human", "greedy", "greedy", "greedy"], seed=8, names=names)
+    for turn in range(2):
+        boxes = page.evaluate(BOXES)
+        assert boxes["lines"], "the centre says whose turn it is"
+        for line in boxes["lines"]:
+            assert line[0] >= -0.5 and line[2] <= width + 0.5, line
+            crossed = [seat for seat in boxes["seats"] if overlap(line, seat) > 1]
+            assert not crossed, f"a line of the centre {line} runs across a seat {crossed}"
+        for face, count in zip(boxes["faces"], boxes["counts"], strict=True):
+            # the count may touch the picture's edge, never its face (the middle half)
+            middle = [face[0] + (face[2] - face[0]) / 4, face[1] + (face[3] - face[1]) / 4,
+                      face[2] - (face[2] - face[0]) / 4, face[3] - (face[3] - face[1]) / 4]  # fmt: skip
+            assert overlap(middle, count) == 0, (face, count)
+        assert boxes["me"] and boxes["me"][0][2] - boxes["me"][0][0] >= 20, "your own picture"
+        assert min(boxes["strips"]) >= 30, boxes["strips"]  # 25 upright in one row
+        assert min(boxes["buttons"]) >= 44, boxes["buttons"]
+        assert scroll_width(page) <= width
+        assert problems(page, *TABLE) == []
+        if turn == 0:
+            mid_trick(page)
+    # The whole name is there to read, and for screen readers; only the screen cuts it short.
+    assert LONG in page.locator(".me").inner_text()
+    # "Chat & more" opens over the whole table on a phone: it says that it is your turn (you
+    # could not see it), and takes you back.
+    page.click(".side-toggle")
+    turn = page.locator(".side.open [data-side-turn]")
+    assert turn.is_visible() and turn.inner_text() == "Your turn: back to the table"
+    assert problems(page, ".side.open [data-side-turn]") == []
+    turn.click()
+    assert page.locator(".side.open").count() == 0

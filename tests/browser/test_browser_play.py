@@ -121,6 +121,10 @@ def test_human_plays_a_seeded_match_to_the_final_score(new_page: Any, server: An
     page.wait_for_selector("[data-replay] .replay-seat")
     assert page.locator(".replay-seat").count() == 4
     assert page.locator(".replay-seat .card[data-card]").count() == 52
+    # Each player has the picture they had at the table (the record holds only the names).
+    chosen = page.evaluate("() => JSON.parse(localStorage.getItem('bigtwo.prefs')).avatar")
+    mine = page.locator(".replay-seat[data-seat='0'] [data-avatar]").get_attribute("data-avatar")
+    assert mine == str(chosen)
     page.click("[data-replay-btn=forward]")
     page.wait_for_selector("[data-replay-step='1:1']")
     # Back at the table, "New game" starts the same game again in a new room.
@@ -290,3 +294,61 @@ def test_score_sheet_shows_every_hand_left_and_next_deal_goes_on(
     timer = page.locator(".me [data-timer-seat]")
     assert timer.count() == 1, "no turn timer right after the reload"
     assert 50 <= int(timer.inner_text().rstrip("s")) < 60
+
+
+def seed_with_a_five_to_beat(levels: list[str], limit: int = 200) -> int:
+    """A seed whose first deal, seat 0 taking Hint's play each turn (the cheapest), comes to
+    seat 0 with another seat's five-card play to beat (played as the server plays it)."""
+    from bigtwo.service.commands import Command, Op
+    from bigtwo.service.config import SeatConfig, TableConfig
+    from bigtwo.service.table import TableService, hash_token
+
+    seats = (SeatConfig(), *(SeatConfig("computer", level) for level in levels))
+    for seed in range(1, limit):
+        config = TableConfig(preset="palm", seats=seats, seed=seed, seeded=True, deals=1,
+                             autopass=True, autopass_five=False)  # fmt: skip
+        table = TableService(config, "SEED")
+        table.submit(Command(Op.JOIN, seat=0, name="A", token=hash_token("a")), 0.0)
+        table.connect(0, 0.0)
+        table.submit(Command(Op.READY, seat=0), 0.0)
+        match = table.match
+        assert match is not None
+        while not match.results:
+            deal = match.deal
+            if deal.to_beat is not None and deal.to_beat.size == 5 and deal.to_beat_seat != 0:
+                return seed
+            view = deal.view(0)
+            table.submit(
+                Command(Op.ACT, seat=0, cards=view.legal[0].mask if view.legal else None), 0.0
+            )
+    raise AssertionError(f"no seed under {limit} brings a five-card play to seat 0")
+
+
+def test_a_single_onto_five_cards_is_told_five_are_needed(new_page: Any) -> None:
+    """It said "That does not beat 3♦ 4♦ 5♦ 6♦ 2♦", as if a higher single would."""
+    levels = ["strong", "strong", "strong"]
+    page = new_page()
+    create_room(page, seats=["human", *levels], seed=seed_with_a_five_to_beat(levels))
+
+    def five_to_beat() -> bool:
+        return (
+            my_turn(page)
+            and len((page.locator(".trick").get_attribute("data-trick") or "").split()) == 5
+        )
+
+    for _ in range(13):
+        wait_until(lambda: my_turn(page), what="our turn")
+        if five_to_beat():
+            break
+        take_turn(page)
+    assert five_to_beat()
+    cards = page.locator(".trick-play .card").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    page.locator(".hand .hand-card").first.click()
+    page.click("[data-action=play]")
+    box = page.locator("[data-message].refused")
+    box.wait_for()
+    assert box.inner_text().startswith("That does not beat ") and box.inner_text().endswith(
+        ": it takes a play of 5 cards"
+    ), (box.inner_text(), cards)

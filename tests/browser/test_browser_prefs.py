@@ -70,6 +70,40 @@ def test_a_first_visit_chooses_a_name_and_picture_never_you(new_page: Any, serve
     assert names[:2] == ["Mei", "Lin"] and "You" not in names
 
 
+def test_the_welcome_name_is_carried_over_and_a_free_seat_shows_nobody(
+    new_page: Any, server: Any
+) -> None:
+    """The name typed in the welcome dialog did not reach the lobby's Seat 1 or a join
+    page's "Your name" under it, and the waiting room's free seat showed a person's face
+    (the host's own, when the host had picked that picture)."""
+    page = new_page(named=False)
+    page.goto("/")
+    page.wait_for_selector(".seat-row[data-seat='0'] input[name=seat-name]")
+    welcome = page.locator("dialog.welcome-dialog[open]")
+    welcome.locator("[data-welcome-name]").fill("Mei")
+    welcome.get_by_role("button", name="Avatar 2").click()
+    welcome.locator("[data-welcome-save]").click()
+    seat_one = page.locator(".seat-row[data-seat='0'] input[name=seat-name]")
+    assert seat_one.input_value() == "Mei"
+    code = create_room(page, seats=["human", "human", "greedy", "greedy"], wait_start=False)
+    chips = page.locator(".room-seats .chip")
+    wait_until(lambda: chips.count() == 4, what="the waiting room's seats")
+    assert chips.nth(0).locator("[data-avatar]").get_attribute("data-avatar") == "1"
+    assert chips.nth(1).locator("[data-avatar]").get_attribute("data-avatar") == "empty"
+
+    other = new_page(named=False)
+    other.goto(f"/#/t/{code}")
+    other.wait_for_selector("[data-sit]")
+    assert (
+        other.locator(".join .room").nth(1).locator("[data-avatar]").get_attribute("data-avatar")
+        == "empty"
+    )
+    again = other.locator("dialog.welcome-dialog[open]")
+    again.locator("[data-welcome-name]").fill("Lin")
+    again.locator("[data-welcome-save]").click()
+    assert other.locator("input[name=name]").input_value() == "Lin"
+
+
 # A stand-in for the browser's notifications (it counts them) and a tab in the background.
 BACKGROUND_TAB = """
 window.__notes = [];

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -12,14 +14,17 @@ import pytest
 from bigtwo.bots import make_bot
 from bigtwo.match.match import Match
 from bigtwo.match.record import write_json
+from bigtwo.match.record_formats import read_game
 from bigtwo.match.settings import RuleSet
 
 from .browser_steps import create_room, hand_cards, my_turn, take_turn, wait_until
 
 
-def finished_record(deals: int = 2, seed: int = 42) -> tuple[Match, str]:
+def finished_record(
+    deals: int = 2, seed: int = 42, names: tuple[str, ...] = ("Ann", "Bill", "Cat", "Dan")
+) -> tuple[Match, str]:
     """A match of computer players, played to the end, and its JSON record."""
-    match = Match(RuleSet.preset("palm"), ["Ann", "Bill", "Cat", "Dan"], seed=seed, deals=deals)
+    match = Match(RuleSet.preset("palm"), list(names), seed=seed, deals=deals)
     bots = [make_bot("greedy") for _ in range(4)]
     rng = random.Random(seed)
     while not match.over:
@@ -142,3 +147,78 @@ def test_replay_errors_say_what_is_wrong_in_words(new_page: Any) -> None:
             files=[{"name": "bad.json", "mimeType": "application/json", "buffer": text}],
         )
         page.wait_for_selector(f"text=That file is not a match record: {words}")
+
+
+def open_record(page: Any, text: str, name: str = "match.json") -> None:
+    page.goto("/#/replay")
+    page.set_input_files(
+        "[data-upload]", files=[{"name": name, "mimeType": "", "buffer": text.encode()}]
+    )
+    page.wait_for_selector("[data-replay] .replay-seat")
+
+
+def test_the_replay_speaks_to_you_and_auto_rests_at_the_end_of_a_deal(new_page: Any) -> None:
+    """Seat 0 of the terminal's records is called "You": the replay said "You leads". And
+    Auto ran on from "End of the deal" into the next deal, past the result."""
+    match, text = finished_record(names=("You", "Bill", "Cat", "Dan"))
+    page = new_page()
+    page.add_init_script(
+        "(() => { const p = JSON.parse(localStorage.getItem('bigtwo.prefs') || '{}');"
+        " localStorage.setItem('bigtwo.prefs', JSON.stringify({...p, speed: 'fast'})); })()"
+    )
+    open_record(page, text)
+    leader = match.results[0].actions[0].seat
+    words = page.locator("[data-replay-message]").inner_text()
+    assert words == ("You lead" if leader == 0 else f"{match.names[leader]} leads")
+    # Two steps before the end of deal 1, Auto: it plays them and rests on the result.
+    last = len(match.results[0].actions)
+    page.click("[data-replay-btn=end]")
+    page.click("[data-replay-btn=back]")
+    page.click("[data-replay-btn=back]")
+    page.wait_for_selector(f"[data-replay-step='1:{last - 2}']")
+    page.click("[data-replay-btn=auto]")
+    page.wait_for_selector(f"[data-replay-step='1:{last}']")
+    page.wait_for_timeout(1500)  # four steps' time at this speed
+    assert page.locator(f"[data-replay-step='1:{last}']").count() == 1
+    assert page.locator(".replay-result").is_visible()
+    assert (
+        page.locator("[data-replay-btn=auto]").get_attribute("aria-label") == "Play automatically"
+    )
+    # Auto again, at the end of a deal: the next deal plays.
+    page.click("[data-replay-btn=auto]")
+    page.wait_for_selector("[data-replay-step='2:1']")
+    page.click("[data-replay-btn=auto]")  # pause
+
+
+def test_the_replay_reads_the_text_records_bigtwo_writes(new_page: Any, tmp_path: Any) -> None:
+    """`bigtwo simulate --out m.rec` wrote a record the viewer refused: "That file is not a
+    match record: it is not JSON text". The server's reader reads it for the viewer."""
+    out = tmp_path / "m.rec"
+    subprocess.run(
+        [sys.executable, "-m", "bigtwo.cli", "simulate", "--rules", "palm", "--seats",
+         "strong,greedy,classic,random", "--deals", "2", "--seed", "1", "--out", str(out)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    text = out.read_text(encoding="utf-8")
+    match = read_game(text)
+    page = new_page(refusals=True)
+    open_record(page, text, name="m.rec")
+    first = match.results[0]
+    for seat in range(4):
+        assert seat_cards(page, seat) == {i for i in range(52) if first.dealt[seat] >> i & 1}
+    labels = page.locator(".replay-seat .label").all_inner_texts()
+    assert [label.split("\n")[0] for label in labels] == list(match.names)
+    page.click("[data-replay-btn=end]")
+    page.wait_for_selector(f"[data-replay-step='1:{len(first.actions)}']")
+    assert lefts(page) == [h.bit_count() for h in first.cards_left]
+    page.select_option("[data-deal-select]", "1")
+    page.wait_for_selector("[data-replay-step='2:0']")
+    # A text record that does not replay is refused with the reader's words.
+    page.click("text=Another record")
+    page.set_input_files(
+        "[data-upload]",
+        files=[{"name": "bad.rec", "mimeType": "", "buffer": text.replace("Kc", "Kx").encode()}],
+    )
+    alert = page.locator(".replay-pick [role=alert]")
+    assert alert.inner_text().startswith("That file is not a match record: line ")
+    assert "'Kx' is not a card" in alert.inner_text()

@@ -9,14 +9,15 @@ service exactly as the page's clicks play it, so the scenario holds for today's 
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 from typing import Any
 
 import pytest
 
-from .browser_steps import create_room, wait_until
+from .browser_steps import create_room, my_turn, wait_until
 from .test_browser_access import AXE, violations
-from .test_browser_layout import CONTROLS, SCREENS, problems, scroll_width
+from .test_browser_layout import CONTROLS, LANDED, SCREENS, overlap, problems, scroll_width
 
 LEVELS = ["greedy", "greedy", "greedy"]
 
@@ -451,3 +452,59 @@ def test_an_exchange_gives_the_chosen_card_to_the_chosen_player(new_page: Any) -
     told = page.locator(".history pre").inner_text()
     assert f"Tess activated {symbol(ace)}: Exchange with {to}" in told, told
     assert f"Tess gave {symbol(give)} to {to}" in told, told
+
+
+def reversed_order(ws: Any) -> None:
+    """Between the page and the server: every state the server sends says the order of
+    cards is reversed (as after a Revolution function), so the page draws that table."""
+
+    def flip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: True if k == "reversed" else flip(v) for k, v in value.items()}
+        return [flip(v) for v in value] if isinstance(value, list) else value
+
+    server = ws.connect_to_server()
+    server.on_message(lambda m: ws.send(json.dumps(flip(json.loads(m)))))
+    ws.on_message(server.send)
+
+
+# The centre of a laptop's table, once ORDER REVERSED shows: the strip on one line (its
+# Functions button beside the deck), the message above your name, the play over no seat.
+CENTRE = """() => {
+  const box = (sel) => { const el = document.querySelector(sel); if (!el) return null;
+    const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const all = (sel) => [...document.querySelectorAll(sel)].map((el) => {
+    const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; });
+  return { deck: box('[data-deck-left]'), functions: box('[data-reference]'),
+    message: box('[data-message]'), me: box('.me-head'), plays: all('.trick-play .card'),
+    seats: all('.seat') };
+}"""
+
+
+def test_the_reversed_order_keeps_the_laptop_table_in_its_places(new_page: Any) -> None:
+    """At 1366×800, once ORDER REVERSED showed, the Functions button wrapped to a line of its
+    own, the message went under your name and the play on the table over a seat's."""
+    seed = plan_seed(1, LEVELS)
+    page = new_page(width=1366, height=800)
+    page.route_web_socket(re.compile(r"/ws/"), reversed_order)
+    create_room(page, preset="revolution", seats=["human", *LEVELS], seed=seed)
+    page.wait_for_selector("[data-reversed]")
+    activated: set[str] = set()
+    seen: dict[str, Any] = {}
+    checked = 0
+    for _ in range(30):
+        if page.locator("dialog.score-sheet[open]").count():
+            break
+        if my_turn(page) or page.locator("[data-prompt=open]").count():
+            page.wait_for_function(LANDED)
+            at = page.evaluate(CENTRE)
+            deck, functions = at["deck"], at["functions"]
+            assert functions[1] < deck[3] and functions[3] > deck[1], f"Functions wrapped: {at}"
+            assert at["message"][3] <= at["me"][1] + 1, f"the message under your name: {at}"
+            for card in at["plays"]:
+                assert not [s for s in at["seats"] if overlap(card, s) > 1], f"over a seat: {at}"
+            assert problems(page, ".seat", "[data-message]", "[data-reversed]", *CONTROLS) == []
+            checked += 1
+        with contextlib.suppress(AssertionError):
+            wait_until(lambda: act(page, activated, seen), timeout=8, step=0.03, what="a move")
+    assert checked >= 5, checked

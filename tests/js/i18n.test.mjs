@@ -54,3 +54,14 @@ test("a refusal of Big 2 RevolutioN is worded in both languages with its card", 
   assert.equal(refusalWords("illegal", counter, "ignored"), "Only a Revolution Q can counter: Q♦ cannot");
   assert.equal(refusalWords("illegal", { reason: "functions_used", limit: 1 }, "ignored"), "You have used this turn's functions (at most 1)");
 });
+
+test("a play of another size than the one to beat says how many cards it takes", () => {
+  const five = { reason: "does_not_beat", cards: "3♦ 4♦ 5♦ 6♦ 2♦" };
+  setLang("en");
+  assert.equal(refusalWords("illegal", { ...five, played: 1 }, "ignored"), "That does not beat 3♦ 4♦ 5♦ 6♦ 2♦: it takes a play of 5 cards");
+  assert.equal(refusalWords("illegal", { ...beat, played: 2 }, "ignored"), "That does not beat 7♦: it takes a single card");
+  // The same size: only what it does not beat.
+  assert.equal(refusalWords("illegal", { ...five, played: 5 }, "ignored"), "That does not beat 3♦ 4♦ 5♦ 6♦ 2♦");
+  setLang("zh-Hant");
+  assert.equal(refusalWords("illegal", { ...five, played: 1 }, "ignored"), "這手牌大不過 3♦ 4♦ 5♦ 6♦ 2♦：要出 5 張牌");
+});

@@ -55,7 +55,7 @@ from .collector import collect_garbage
 from .connection import Connection
 from .hub import Hub, is_room_code
 from .limits import KeyedLimiter
-from .openapi import openapi_spec
+from .openapi import MAX_RECORD, RecordText, openapi_spec
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -212,7 +212,7 @@ def _error(
     )
 
 
-async def _read_json(request: Request) -> Any:
+async def _read_json(request: Request, limit: int = MAX_BODY) -> Any:
     """The body of a POST, which must say it is JSON (``Content-Type: application/json``,
     else 415), even an empty one. A browser sends a cross-site form or a plain ``fetch`` as
     ``text/plain``, form data or no type at all, and JSON only after a CORS check this
@@ -223,13 +223,13 @@ async def _read_json(request: Request) -> Any:
             "not_json", "Send the request body as JSON (Content-Type: application/json)"
         )
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
-        raise _HttpError("too_big", f"A request body may be at most {MAX_BODY} bytes")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise _HttpError("too_big", f"A request body may be at most {limit} bytes")
     body = b""
     async for chunk in request.stream():
         body += chunk
-        if len(body) > MAX_BODY:
-            raise _HttpError("too_big", f"A request body may be at most {MAX_BODY} bytes")
+        if len(body) > limit:
+            raise _HttpError("too_big", f"A request body may be at most {limit} bytes")
     if not body.strip():
         return {}
     try:
@@ -238,9 +238,9 @@ async def _read_json(request: Request) -> Any:
         raise _HttpError("bad_json", "The request body is not valid JSON") from None
 
 
-async def _read_request(request: Request, model: type[Declared]) -> Any:
+async def _read_request(request: Request, model: type[Declared], limit: int = MAX_BODY) -> Any:
     """The request body checked against its declaration (an empty body: every default)."""
-    data = await _read_json(request)
+    data = await _read_json(request, limit)
     if not isinstance(data, dict):
         raise _HttpError("bad_request", "The request body must be a JSON object")
     try:
@@ -465,6 +465,29 @@ async def room_record(request: Request) -> Response:
     return JSONResponse(record_data(svc.game))
 
 
+async def convert_record(request: Request) -> Response:
+    """A match record sent as text, read by the one reader every record goes through and
+    given back in its JSON form (as ``bigtwo record convert --format json`` writes it, and
+    ``room_record`` answers): the browser's replay viewer reads the text records the terminal
+    and ``bigtwo simulate`` write without a reader of its own."""
+    from ..engine.errors import BigTwoError
+    from ..match.errors import RecordError
+    from ..match.record_formats import read_game, record_data
+
+    if not request.app.state.limiter.allow(_address(request)):
+        return _error("rate_limited", "Too many requests: slow down")
+    try:
+        asked: RecordText = await _read_request(request, RecordText, 4 * MAX_RECORD + 1024)
+        match = read_game(asked.record)
+    except _HttpError as exc:
+        return _error(exc.code, str(exc))
+    except BigTwoError as exc:
+        where = exc.where if isinstance(exc, RecordError) else ""
+        reason = exc.reason if isinstance(exc, RecordError) else str(exc)
+        return _error("bad_record", str(exc), 422, {"where": where, "reason": reason})
+    return JSONResponse(record_data(match))
+
+
 async def room_history(request: Request) -> Response:
     """The finished match's history as text, as the Palm game history told it (its game's
     history: see the table's ``history_text``)."""
@@ -685,6 +708,7 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
         Route("/api/rooms/{code}/rematch", rematch_room, methods=["POST"]),
         Route("/api/rooms/{code}/record", room_record),
         Route("/api/rooms/{code}/history", room_history),
+        Route("/api/records/convert", convert_record, methods=["POST"]),
         Route("/api/stats", stats),
         Route("/healthz", health),
         Route("/openapi.json", openapi),

@@ -24,9 +24,21 @@ from ..protocol import (
     RematchRequest,
     RoomsQuery,
 )
+from ..service.declare import Declared
 from ..service.request import RoomRequest
 
 REF = "#/components/schemas/{model}"
+MAX_RECORD = 1 << 20  # characters of a record sent to be read (a long match's is ~150 kB)
+
+
+class RecordText(Declared):
+    """A match record sent to be read (``POST /api/records/convert``)."""
+
+    record: str = Field(
+        max_length=MAX_RECORD,
+        description="The record as a file holds it: the text form `bigtwo simulate --out` and "
+        "the terminal write (docs/record-format.md), or the JSON form",
+    )
 
 
 # -- the answers ------------------------------------------------------------------------------
@@ -192,6 +204,7 @@ DECLARED: tuple[type[BaseModel], ...] = (
     RoomRequest,
     JoinRequest,
     RematchRequest,
+    RecordText,
     Error,
     ServerInfo,
     Presets,
@@ -258,7 +271,7 @@ def _op(
         ]
     if body is not None:
         op["requestBody"] = {
-            "required": body == "RematchRequest",
+            "required": body in ("RematchRequest", "RecordText"),
             "content": {"application/json": {"schema": _ref(body)}},
         }
     return op
@@ -278,6 +291,18 @@ def openapi_spec() -> dict[str, Any]:
     history["responses"].update(text)
     record = _op("The finished match as a JSON record (every hand)", None, finished, room=True)
     record["responses"]["200"]["content"] = {"application/json": {"schema": {"type": "object"}}}
+    convert = _op(
+        "A match record read and given back in its JSON form",
+        None,
+        {400: "Bad request body", 413: "too_big", **NOT_JSON, 422: "bad_record", **LIMITED},
+        body="RecordText",
+        description="The record is read by the server's reader, which replays every play "
+        "(`bigtwo record convert --format json`): the 52-card game's JSON form, or a game of "
+        "Big 2 RevolutioN's text record inside JSON with its seats and totals, as "
+        "`GET /api/rooms/{code}/record` answers. The browser's replay viewer sends the text "
+        "records it is given here.",
+    )
+    convert["responses"]["200"]["content"] = {"application/json": {"schema": {"type": "object"}}}
     rematch = _op(
         "A new game for the players of a finished table",
         "Rematch",
@@ -386,6 +411,7 @@ def openapi_spec() -> dict[str, Any]:
             "/api/rooms/{code}/rematch": {"post": rematch},
             "/api/rooms/{code}/record": {"get": record},
             "/api/rooms/{code}/history": {"get": history},
+            "/api/records/convert": {"post": convert},
             "/r/{code}": {"get": share},
             "/api/stats": {
                 "get": _op(

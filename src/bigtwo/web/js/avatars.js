@@ -75,3 +75,13 @@ export function avatar({ index = 0, computer = false, seat = 0, size = 48, label
     role: label ? "img" : undefined, "aria-label": label || undefined, "aria-hidden": label ? undefined : "true",
   }, svg("g", {}, parts));
 }
+
+/**
+ * A seat nobody has taken yet: a dashed ring, nobody's face (not one of the pictures a
+ * player may have chosen).
+ * @param {number} [size]
+ */
+export function emptyAvatar(size = 48) {
+  return svg("svg", { viewBox: "0 0 100 100", width: size, height: size, class: "avatar avatar-empty", "data-avatar": "empty", "aria-hidden": "true" },
+    svg("circle", { cx: 50, cy: 50, r: 45, fill: "none", stroke: "currentColor", "stroke-width": 5, "stroke-dasharray": "12 9", opacity: 0.7 }));
+}

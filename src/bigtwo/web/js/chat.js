@@ -9,22 +9,28 @@ const ROOM_LINK = /#\/t\/([A-Z0-9]{4,12})|[?&]room=([A-Z0-9]{4,12})|\/r\/([A-Z0-
 /** @typedef {import("./state.js").ChatLine} ChatLine */
 
 export class Chat {
-  /** @param {{onSend: (text: string) => void, canSend?: () => boolean}} options */
-  constructor({ onSend, canSend = () => true }) {
+  /**
+   * closed(): why this page may not chat ("": it may), shown in place of the box's use: the
+   * box stays in view, disabled, so the page says why rather than refusing what was typed.
+   * @param {{onSend: (text: string) => void, closed?: () => string}} options
+   */
+  constructor({ onSend, closed = () => "" }) {
     this.onSend = onSend;
-    this.canSend = canSend;
+    this.closed = closed;
     this.log = h("ol", { class: "chat-log", "aria-live": "polite", "aria-label": t("chat.title") });
-    this.input = h("input", { type: "text", maxlength: 300, placeholder: t("chat.placeholder"), "aria-label": t("chat.say"), autocomplete: "off" });
+    this.why = h("p", { class: "chat-closed", id: "chat-closed", hidden: true, "data-chat-closed": "" });
+    this.input = h("input", { type: "text", maxlength: 300, placeholder: t("chat.placeholder"), "aria-label": t("chat.say"), autocomplete: "off", "aria-describedby": "chat-closed" });
+    this.send = h("button", { class: "btn small", type: "submit" }, t("chat.send"));
     this.form = h("form", {
       onsubmit: (e) => {
         e.preventDefault();
         const text = this.input.value.trim();
-        if (!text) return;
+        if (!text || this.closed()) return;
         this.input.value = "";
         this.onSend(text);
       },
-    }, this.input, h("button", { class: "btn small", type: "submit" }, t("chat.send")));
-    this.el = h("div", { class: "chat" }, this.log, this.form);
+    }, this.input, this.send);
+    this.el = h("div", { class: "chat" }, this.log, this.form, this.why);
     this.shown = 0;
   }
 
@@ -37,7 +43,10 @@ export class Chat {
     for (const line of lines.slice(this.shown)) this.log.append(this.lineEl(line));
     this.shown = lines.length;
     this.log.scrollTop = this.log.scrollHeight;
-    this.form.hidden = !this.canSend();
+    const why = this.closed();
+    this.input.disabled = this.send.disabled = !!why;
+    this.why.hidden = !why;
+    if (this.why.textContent !== why) this.why.textContent = why;
   }
 
   /** @param {ChatLine} line */

@@ -93,3 +93,34 @@ export function mount(el, ...children) {
  * @returns {HTMLElement}
  */
 export const $ = (sel, root = document) => /** @type {HTMLElement} */ (root.querySelector(sel));
+
+/** Names this long or longer may be cut short on screen (shorter ones always fit). */
+const LONG_NAME = 9;
+
+/**
+ * A line of text with each long player name in it as an element of its own
+ * (`span.pname`), which the stylesheet cuts short with an ellipsis where room is short: a
+ * 24-letter name never pushes a line of the table's centre across a seat, and the words
+ * around it ("leads", "to play") stay in view. The text read out is the whole line.
+ * @param {string} text
+ * @param {Array<string | null | undefined>} names
+ * @returns {Array<string | HTMLElement>}
+ */
+export function withNames(text, names) {
+  /** @type {string[]} */
+  const given = names.filter((n) => typeof n === "string");
+  const long = [...new Set(given.filter((n) => n.length >= LONG_NAME))].sort((a, b) => b.length - a.length);
+  if (!long.length) return [text];
+  const pattern = new RegExp(long.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
+  /** @type {Array<string | HTMLElement>} */
+  const out = [];
+  let at = 0;
+  for (const found of text.matchAll(pattern)) {
+    const start = found.index ?? 0;
+    if (start > at) out.push(text.slice(at, start));
+    out.push(h("span", { class: "pname", title: found[0] }, found[0]));
+    at = start + found[0].length;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return out;
+}

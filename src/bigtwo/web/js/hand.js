@@ -124,16 +124,28 @@ export class Hand {
     });
   }
 
+  /**
+   * Fan the cards across the hand's width. Where the stylesheet allows two rows (a phone
+   * held upright: `--hand-rows: 2`) and one row would show each card as a strip narrower
+   * than half a card, the first half of the hand goes in a row above the rest (each card's
+   * corner in view), so every card keeps a strip wide enough to tap.
+   */
   layout() {
     const n = this.cards.length;
     const width = this.el.clientWidth;
     const els = this.cardEls();
     const cardWidth = els[0]?.offsetWidth || 72;
-    const step = n > 1 ? Math.min(cardWidth * 0.62, (width - cardWidth) / (n - 1)) : 0;
-    const used = step * (n - 1) + cardWidth;
-    const start = Math.max(0, (width - used) / 2);
+    const fan = (/** @type {number} */ count, /** @type {number} */ most) => (count > 1 ? Math.min(cardWidth * most, (width - cardWidth) / (count - 1)) : 0);
+    const rows = Number(getComputedStyle(this.el).getPropertyValue("--hand-rows")) === 2 && fan(n, 0.62) < cardWidth * 0.5 ? 2 : 1;
+    const perRow = Math.ceil(n / rows);
+    const step = fan(perRow, rows === 2 ? 0.8 : 0.62);
+    this.el.classList.toggle("two-rows", rows === 2);
     els.forEach((el, i) => {
-      el.style.left = `${start + i * step}px`;
+      const row = Math.floor(i / perRow);
+      const inRow = row ? n - perRow : perRow;
+      const start = Math.max(0, (width - (step * (inRow - 1) + cardWidth)) / 2);
+      el.style.left = `${start + (i - row * perRow) * step}px`;
+      el.style.setProperty("--row", String(row));
       el.style.zIndex = String(i + 1);
     });
   }
@@ -231,10 +243,13 @@ export class Hand {
    */
   drop(card, left) {
     const others = this.cards.filter((c) => c !== card);
-    const lefts = this.cardEls()
+    // In two rows, a card dragged along its row goes among that row's cards.
+    const rowOf = (/** @type {HTMLElement} */ el) => Number(el.style.getPropertyValue("--row")) || 0;
+    const dragged = this.cardEls().find((el) => Number(el.dataset.card) === card);
+    const row = dragged ? rowOf(dragged) : 0;
+    const at = this.cardEls()
       .filter((el) => Number(el.dataset.card) !== card)
-      .map((el) => parseFloat(el.style.left) || 0);
-    const at = lefts.filter((x) => x < left).length;
+      .filter((el) => rowOf(el) < row || (rowOf(el) === row && (parseFloat(el.style.left) || 0) < left)).length;
     others.splice(at, 0, card);
     this.cards = others;
     this.focus = at;

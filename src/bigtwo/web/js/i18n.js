@@ -75,13 +75,19 @@ export function tOr(key, fallback, params = {}) {
  * A refusal of the server in the page's language: `error.CODE.REASON` when params.reason
  * narrows the code and that is worded, else `error.CODE`; the server's English words only
  * for a code neither language knows (docs/protocol.md, "Refusals in any language").
+ * `params.played`, added by the page that played: the number of cards it played.
  * @param {string} code
  * @param {Record<string, string | number>} params
  * @param {string} english
  */
 export function refusalWords(code, params, english) {
   const narrow = typeof params.reason === "string" ? `error.${code}.${params.reason}` : "";
-  const key = narrow && (narrow in TABLES[current] || narrow in ENGLISH) ? narrow : `error.${code}`;
+  let key = narrow && (narrow in TABLES[current] || narrow in ENGLISH) ? narrow : `error.${code}`;
+  // A play of another size than the one to beat (a single onto five cards): how many it takes.
+  const toBeat = typeof params.cards === "string" ? params.cards.split(/\s+/).filter(Boolean).length : 0;
+  if (key === "error.illegal.does_not_beat" && typeof params.played === "number" && toBeat && params.played !== toBeat) {
+    return t(`${key}.size`, { cards: params.cards, count: toBeat });
+  }
   // Seats are numbered from 0 in the protocol and from 1 on the screen.
   const shown = typeof params.seat === "number" ? { ...params, seat: params.seat + 1 } : params;
   return tOr(key, english, shown);

@@ -8,7 +8,7 @@ import { prefs, setPrefs, rememberSeat, myName } from "./prefs.js";
 import { nameOrAsk } from "./welcome.js";
 import { api, errorOf } from "./net.js";
 import { nameAvatar } from "./state.js";
-import { avatar } from "./avatars.js";
+import { avatar, emptyAvatar } from "./avatars.js";
 
 /** @typedef {import("./protocol.js").Room} Room */
 
@@ -139,7 +139,8 @@ export class LobbyScreen {
         const prev = old[i] || { kind: i === 0 ? "human" : "computer", level: fallback, name: i === 0 ? myName() : p.names[i] || "" };
         const kind = select("kind", [["human", t("seat.human")], ["computer", t("seat.computer")]], prev.kind);
         const level = select("level", offered.map((l) => [l, tOr(`level.${l}`, l)]), offered.includes(prev.level) ? prev.level : fallback);
-        const name = h("input", { type: "text", name: "seat-name", maxlength: 24, value: prev.name, "aria-label": t("lobby.seatName", { n: i + 1 }), class: "seat-name" });
+        // The first seat is ours: the welcome dialog's name fills it when it is still empty.
+        const name = h("input", { type: "text", name: "seat-name", maxlength: 24, value: prev.name, "aria-label": t("lobby.seatName", { n: i + 1 }), class: "seat-name", "data-my-name": i === 0 ? "" : undefined });
         const sync = () => {
           level.disabled = kind.value !== "computer";
           level.hidden = kind.value !== "computer";
@@ -325,7 +326,7 @@ export class JoinScreen {
         h("a", { class: "btn", href: "#/" }, t("action.backToLobby")))));
       return;
     }
-    const name = h("input", { type: "text", maxlength: 24, value: myName(), "aria-label": t("prefs.name"), name: "name" });
+    const name = h("input", { type: "text", maxlength: 24, value: myName(), "aria-label": t("prefs.name"), name: "name", "data-my-name": "" });
     const status = h("p", { class: "error", role: "alert" });
     /** @param {number} seat */
     const sit = async (seat) => {
@@ -351,7 +352,7 @@ export class JoinScreen {
       waiting ? h("label", { class: "field" }, h("span", {}, t("prefs.name")), name) : h("p", {}, t("join.started")),
       h("ul", { class: "rooms" }, room.seats.map((s) => h("li", { class: "room" },
         h("div", { class: "room-head" },
-          h("span", { class: "row" }, avatar({ computer: s.kind === "computer", seat: s.seat, index: s.avatar ?? nameAvatar(s.name, s.seat), size: 28 }),
+          h("span", { class: "row" }, s.kind === "computer" || s.taken ? avatar({ computer: s.kind === "computer", seat: s.seat, index: s.avatar ?? nameAvatar(s.name, s.seat), size: 28 }) : emptyAvatar(28),
             h("strong", {}, t("seat.n", { n: s.seat + 1 })),
             s.kind === "computer" ? `${s.name} (${tOr(`level.${s.level}`, s.level ?? "")})` : s.taken ? s.name : t("seat.free")),
           waiting && s.kind === "human" && !s.taken

@@ -86,6 +86,12 @@ export const api = {
    * @returns {Promise<import("./protocol.js").Seated & {room: import("./protocol.js").Room}>}
    */
   rematch: (code, token) => request("POST", `${roomPath(code)}/rematch`, { token }),
+  /**
+   * A match record of text (as the terminal and `bigtwo simulate` write it) read by the
+   * server and given back in its JSON form.
+   * @param {string} text @returns {Promise<object>}
+   */
+  convertRecord: (text) => request("POST", "/api/records/convert", { record: text }),
   /** The finished match as a JSON record. @param {string} code @returns {Promise<object>} */
   record: (code) => request("GET", `${roomPath(code)}/record`),
   /** The finished match's history as text. @param {string} code @returns {Promise<string>} */
@@ -123,11 +129,13 @@ export class RequestError extends Error {
 /**
  * The code of whatever a request threw (a RequestError, an ApiError, or else), and its words
  * in the page's language (the server's English only for a code this client does not know).
+ * `sent`: what this page asked, which the words may use (`played`: how many cards it played).
  * @param {unknown} err
+ * @param {Record<string, string | number>} [sent]
  * @returns {{code: string, message: string}}
  */
-export function errorOf(err) {
-  if (err instanceof RequestError || err instanceof ApiError) return { code: err.code, message: refusalWords(err.code, err.params, err.message) };
+export function errorOf(err, sent = {}) {
+  if (err instanceof RequestError || err instanceof ApiError) return { code: err.code, message: refusalWords(err.code, { ...err.params, ...sent }, err.message) };
   return { code: "", message: err instanceof Error ? err.message : String(err) };
 }
 

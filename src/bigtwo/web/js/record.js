@@ -34,7 +34,7 @@ import { shownName, t } from "./i18n.js";
  * @property {number} [deals_per_game]
  * @property {boolean} [over]
  */
-/** @typedef {{name: string, kind: string, level?: string}} RecordSeat */
+/** @typedef {{name: string, kind: string, level?: string, avatar?: number}} RecordSeat avatar: the picture its player chose at the table */
 /** @typedef {{seat: number, cards: number[] | null, auto: boolean}} RecordAction */
 /**
  * A deal read from a record, cards as numbers.
@@ -108,6 +108,8 @@ export function readRecord(json) {
   } catch {
     throw new RecordError("replay.notJson");
   }
+  // Big 2 RevolutioN's record has no JSON form (the server sends its text inside JSON).
+  if (data && typeof data === "object" && /** @type {{format?: unknown}} */ (data).format === "revolution") throw new RecordError("replay.revolution");
   if (!data || typeof data !== "object" || !Array.isArray(data.deals)) throw new RecordError("replay.noDeals");
   let record;
   try {

@@ -1,7 +1,7 @@
 // @ts-check
 // The replay viewer: step through any finished match record (from the server or an uploaded
-// JSON file) forward and back, jump to a deal, and see every hand face up.
-import { h, mount } from "./dom.js";
+// file, JSON or text) forward and back, jump to a deal, and see every hand face up.
+import { h, mount, withNames } from "./dom.js";
 import { cardRow, cardsSymbols, sortCards } from "./cards.js";
 import { t } from "./i18n.js";
 import { speedMs } from "./prefs.js";
@@ -46,7 +46,7 @@ export class ReplayScreen {
 
   // -- choosing a record ------------------------------------------------------------------------
   picker(error = "") {
-    const file = h("input", { type: "file", accept: ".json,application/json", "aria-label": t("replay.upload"), "data-upload": "" });
+    const file = h("input", { type: "file", accept: ".json,.rec,.txt,application/json,text/plain", "aria-label": t("replay.upload"), "data-upload": "" });
     file.addEventListener("change", () => file.files?.[0] && this.loadFile(file.files[0]));
     const zone = h("div", { class: "drop-zone" }, h("p", {}, t("replay.drop")), file);
     zone.addEventListener("dragover", (e) => e.preventDefault());
@@ -67,10 +67,17 @@ export class ReplayScreen {
       error ? h("p", { class: "error", role: "alert" }, error) : null)));
   }
 
-  /** @param {File} file */
+  /**
+   * A record file: its JSON form is read here; its text form (bigtwo-record 1, which the
+   * terminal and `bigtwo simulate` write) by the server's one reader of records, which
+   * gives back the JSON form (this page always comes from a server).
+   * @param {File} file
+   */
   async loadFile(file) {
     try {
-      this.open(readRecord(await file.text()));
+      const text = await file.text();
+      const json = text.trimStart().startsWith("{");
+      this.open(readRecord(json ? text : /** @type {import("./record.js").RecordData} */ (await api.convertRecord(text))));
     } catch (err) {
       this.picker(t("replay.bad", { reason: recordTrouble(err) }));
     }
@@ -90,8 +97,14 @@ export class ReplayScreen {
       this.picker(words);
       return;
     }
+    // The pictures the players chose at the table (a record holds only their names).
+    const room = await api.room(code).catch(() => null);
     try {
-      this.open(readRecord(/** @type {import("./record.js").RecordData} */ (data)));
+      const record = readRecord(/** @type {import("./record.js").RecordData} */ (data));
+      for (const seat of room?.room.seats || []) {
+        if (record.seats[seat.seat] && seat.avatar !== null) record.seats[seat.seat].avatar = seat.avatar;
+      }
+      this.open(record);
     } catch (err) {
       this.picker(t("replay.badFromServer", { code, reason: recordTrouble(err) }));
     }
@@ -144,10 +157,23 @@ export class ReplayScreen {
   toggleAuto() {
     if (this.timer) this.stop();
     else {
-      this.timer = setInterval(() => this.forward(), speedMs(900));
+      // Automatic play stops at the end of each deal, on its result; started there, it plays
+      // the next deal.
+      if (this.step >= this.deal.actions.length) {
+        if (this.dealIndex >= this.deals - 1) return;
+        this.jump(this.dealIndex + 1);
+      }
+      this.timer = setInterval(() => this.autoStep(), speedMs(900));
       this.render();
     }
   }
+
+  /** One step of automatic play, which rests at the end of the deal (Auto again: the next). */
+  autoStep() {
+    this.go(this.step + 1);
+    if (this.step >= this.deal.actions.length) this.stop();
+  }
+
 
   /** How many deals the record open has. */
   get deals() {
@@ -221,8 +247,8 @@ export class ReplayScreen {
           dataset: { seat: String(seat), left: String(pos.hands[seat].length) },
         },
           h("div", { class: "label" },
-            avatar({ computer: record.seats[seat]?.kind === "computer", seat, index: nameAvatar(name(seat), seat), size: 28 }),
-            h("span", {}, name(seat)), h("span", { class: "chip" }, String(pos.hands[seat].length)),
+            avatar({ computer: record.seats[seat]?.kind === "computer", seat, index: record.seats[seat]?.avatar ?? nameAvatar(record.seats[seat]?.name ?? name(seat), seat), size: 28 }),
+            h("span", { class: "replay-name" }, name(seat)), h("span", { class: "chip" }, String(pos.hands[seat].length)),
             passed ? h("span", { class: "bubble" }, last.auto ? t("seat.autopassed") : t("seat.passed")) : null),
           pos.hands[seat].length ? cardRow(sortCards(pos.hands[seat], "rank", suitOrder)) : h("span", { class: "win" }, pos.over ? t("score.win") : ""));
       }),
@@ -259,14 +285,15 @@ export class ReplayScreen {
   centre(pos, name) {
     const deal = this.deal;
     const last = pos.last;
-    const lastText = !last ? t("replay.dealStart", { name: name(deal.leader) })
+    const names = deal.hands.map((_, s) => name(s));
+    const lastText = !last ? t(isYou(name(deal.leader)) ? "replay.dealStartYou" : "replay.dealStart", { name: name(deal.leader) })
       : last.cards ? t("replay.played", { name: name(last.seat), cards: cardsSymbols(last.cards) })
       : last.auto ? t("table.lastAutoPass", { name: name(last.seat) }) : t("table.lastPass", { name: name(last.seat) });
     const parts = [
       h("div", { class: "muted-light" }, t("replay.dealOf", { n: deal.number, of: this.deals })),
       pos.table ? h("div", { class: "trick-play" }, cardRow(pos.table.cards)) : null,
-      pos.table ? h("div", { class: "trick-by" }, t("table.playedBy", { name: name(pos.table.seat), kind: "" }).replace(/\s*[(（]\s*[)）]/, "")) : null,
-      h("div", { class: "message", "data-replay-message": "" }, lastText),
+      pos.table ? h("div", { class: "trick-by" }, withNames(t("table.playedBy", { name: name(pos.table.seat), kind: "" }).replace(/\s*[(（]\s*[)）]/, ""), names)) : null,
+      h("div", { class: "message", "data-replay-message": "" }, withNames(lastText, names)),
     ];
     if (this.step >= deal.actions.length && deal.points.length) {
       parts.push(h("table", { class: "score-table replay-result" },
@@ -281,9 +308,17 @@ export class ReplayScreen {
 }
 
 /**
+ * Whether a seat's name is the second-person "You" (the terminal's name for its player, any
+ * capitals): "You lead", not "You leads".
+ * @param {string} name
+ */
+const isYou = (name) => name.trim().toLowerCase() === "you";
+
+/**
  * What is wrong with a record, in words of the page's language.
  * @param {unknown} err what reading or showing it threw
  */
 function recordTrouble(err) {
-  return err instanceof RecordError ? t(err.key, err.params) : t("replay.unreadable");
+  if (err instanceof RecordError) return t(err.key, err.params);
+  return err instanceof Error && "code" in err ? errorOf(err).message : t("replay.unreadable");
 }

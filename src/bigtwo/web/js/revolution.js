@@ -85,7 +85,8 @@ export function revolutionStrip(model, on) {
       cardElement(null, "rev-back"), h("span", { class: "rev-deck-count", "aria-hidden": "true" }, String(rev.deckLeft))),
     h("div", { class: "gathering", role: "group", "aria-label": t("rev.gatheringIs", { cards: cardsSymbols(rev.gathering) || "—" }), dataset: { gathering: rev.gathering.join(" ") } },
       h("span", { class: "rev-label" }, t("rev.gathering")), h("div", { class: "gathering-cards" }, gathering)),
-    rev.reversed ? h("div", { class: "rev-marker", role: "status", "data-reversed": "" }, functionIcon("revolution", 16), t("rev.reversed")) : null,
+    rev.reversed ? h("div", { class: "rev-marker", role: "status", "data-reversed": "" }, functionIcon("revolution", 16),
+      h("span", { class: "rev-full" }, t("rev.reversed")), h("span", { class: "rev-short", "aria-hidden": "true" }, t("rev.reversedShort"))) : null,
     h("button", { class: "btn small rev-ref", type: "button", onclick: on.reference, "data-reference": "", title: t("rev.referenceTitle"), "aria-haspopup": "dialog" },
       h("span", { "aria-hidden": "true" }, "?"), h("span", { class: "rev-ref-word" }, t("rev.reference"))));
 }

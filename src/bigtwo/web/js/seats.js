@@ -2,7 +2,7 @@
 // The players around the table: avatar, name, cards left, the turn indicator with its
 // timer, and what each did last in the trick (passed, away, computer).
 import { h } from "./dom.js";
-import { avatar } from "./avatars.js";
+import { avatar, emptyAvatar } from "./avatars.js";
 import { cardElement } from "./cards.js";
 import { t, tOr } from "./i18n.js";
 
@@ -24,10 +24,12 @@ export function placesFrom(me, players) {
 }
 
 /**
- * @param {{seat: number, kind?: string, avatar?: number}} player
+ * A player's picture; a seat no one has taken, an empty ring.
+ * @param {{seat: number, kind?: string, avatar?: number | null, taken?: boolean}} player
  * @param {number} size
  */
 export function playerAvatar(player, size) {
+  if (player.kind !== "computer" && player.taken === false) return emptyAvatar(size);
   return avatar({
     index: player.avatar ?? player.seat,
     computer: player.kind === "computer",

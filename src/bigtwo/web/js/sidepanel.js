@@ -23,7 +23,9 @@ export class SidePanel {
     this.tabs = h("div", { class: "tabs", role: "tablist" });
     this.body = h("div", { class: "tab-body", role: "tabpanel", id: "side-panel" });
     const close = h("button", { class: "btn small side-close", type: "button", "aria-label": t("action.close"), onclick: () => this.toggle(false) }, "✕");
-    mount(this.el, close, this.tracker, this.tabs, this.body);
+    // Open over the table (a phone's drawer), it says when our turn comes and goes back.
+    this.turn = h("button", { class: "btn primary side-turn", type: "button", hidden: true, "data-side-turn": "", onclick: () => this.toggle(false) }, t("side.yourTurn"));
+    mount(this.el, h("div", { class: "side-head" }, this.turn, close), this.tracker, this.tabs, this.body);
   }
 
   get open() {
@@ -41,8 +43,13 @@ export class SidePanel {
     this.onChange();
   }
 
-  /** @param {import("./state.js").Model} model @param {import("./history.js").Archive} archive */
-  render(model, archive) {
+  /**
+   * @param {import("./state.js").Model} model
+   * @param {import("./history.js").Archive} archive
+   * @param {boolean} [yourTurn] our turn (or a counter window asking us)
+   */
+  render(model, archive, yourTurn = false) {
+    this.turn.hidden = !yourTurn;
     mount(this.tracker, h("h3", {}, t("tracker.title")), trackerView(model));
     /** @type {Array<["chat" | "history" | "scores", string]>} */
     const tabs = [["chat", t("side.chat")], ["history", t("side.history")], ["scores", t("side.scores")]];

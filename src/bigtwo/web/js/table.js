@@ -3,7 +3,7 @@
 // side panel (chat, cards played, history). It holds one connection per seat this browser
 // sits at (several in hot-seat play, none but a spectator's when watching) and renders the
 // model of the seat whose turn it is.
-import { h, mount } from "./dom.js";
+import { h, mount, withNames } from "./dom.js";
 import { cardsSymbols, cardText, setCharacterFunctions } from "./cards.js";
 import { refusalWords, t, tOr } from "./i18n.js";
 import { prefs, setPrefs, rememberSeat, forgetTable, savedOrder, saveOrder, myName, seatsAt } from "./prefs.js";
@@ -108,7 +108,11 @@ export class TableScreen {
       setPrefs({ sort: "custom" });
       saveOrder(this.code, this.model.seat, this.model.deal?.number, this.hand.cards);
     });
-    this.chat = new Chat({ onSend: (text) => this.say(text) });
+    // A spectator at a table whose host turned spectators' chat off may read it, not write.
+    this.chat = new Chat({
+      onSend: (text) => this.say(text),
+      closed: () => (this.model.seat === null && this.model.room && !this.model.room.options.spectator_chat ? t("chat.spectatorsMuted") : ""),
+    });
     this.actions = new ActionBar({
       play: () => this.play(),
       pass: () => this.pass(),
@@ -275,7 +279,7 @@ export class TableScreen {
     try {
       await this.shown.socket.play(cards.map(cardText), model.v);
     } catch (err) {
-      this.refused(err);
+      this.refused(err, { played: cards.length });
     }
   }
 
@@ -329,9 +333,12 @@ export class TableScreen {
     conn.socket.stop(conn.model.v).catch((err) => this.refused(err));
   }
 
-  /** @param {unknown} err a RequestError, or anything a request threw */
-  refused(err) {
-    const { code, message } = errorOf(err);
+  /**
+   * @param {unknown} err a RequestError, or anything a request threw
+   * @param {Record<string, string | number>} [sent] what was asked, for the words (errorOf)
+   */
+  refused(err, sent = {}) {
+    const { code, message } = errorOf(err, sent);
     if (code === "stale") this.shown.socket.resync();
     this.setMessage(code === "network" || code === "timeout" ? t("table.offline") : message, true);
   }
@@ -503,7 +510,7 @@ export class TableScreen {
     turnCue(this.myTurn() || asked);
     this.renderInfobar(model);
     this.renderFelt(model);
-    this.side.render(model, this.archive);
+    this.side.render(model, this.archive, this.myTurn() || asked);
     // For tests and tools: the newest event shown, and the table's state.
     this.view.dataset.v = String(model.v);
     this.view.dataset.status = model.status;
@@ -673,6 +680,7 @@ export class TableScreen {
     const me = model.seat ?? 0;
     const places = placesFrom(me, players);
     const covered = this.hotSeat && this.uncovered !== model.seat;
+    const names = model.players.map((p) => p.name);
     const centre = h("div", { class: "centre" },
       model.status === "waiting"
         ? waitingView(model, { seats: this.conns.flatMap((c) => (c.seat === null ? [] : [c.seat])), link: shareLink(this.code),
@@ -683,10 +691,10 @@ export class TableScreen {
           }))
         : trickView(model),
       model.status !== "waiting" && !model.deal?.table && model.deal?.lastTrick
-        ? h("div", { class: "trick-earlier" }, t("table.trickWon", { name: model.players[model.deal.lastTrick.seat]?.name, cards: cardsSymbols(model.deal.lastTrick.cards) }))
+        ? h("div", { class: "trick-earlier" }, withNames(t("table.trickWon", { name: model.players[model.deal.lastTrick.seat]?.name, cards: cardsSymbols(model.deal.lastTrick.cards) }), names))
         : null,
       h("div", { class: `message ${this.message?.refused ? "refused" : ""}`, role: this.message?.refused ? "alert" : "status", "aria-live": "polite", "data-message": "" },
-        this.message ? this.message.text : statusText(model, { covered: this.hotSeat && this.uncovered !== model.seat })));
+        withNames(this.message ? this.message.text : statusText(model, { covered: this.hotSeat && this.uncovered !== model.seat }), names)));
     this.noteMove(model);
     // The seats and the centre are drawn afresh; the "me" area stays, so the hand, the
     // buttons and whatever has the keyboard focus are never thrown away mid-game.
@@ -746,7 +754,7 @@ export class TableScreen {
     const turn = model.deal && !model.deal.over && model.deal.turn === seat;
     const head = h("div", { class: "me-head" },
       h("div", { class: "avatar-wrap" }, playerAvatar(player, 40)),
-      h("strong", {}, player.name),
+      h("strong", { class: "me-name" }, player.name),
       turn ? h("span", { class: "your-turn" }, t("table.yourTurn")) : null,
       timerBits(model, seat),
       model.deal ? h("span", { class: "muted-light" }, t("seat.cardsLeft", { count: model.deal.counts[seat] })) : null,

@@ -1,7 +1,7 @@
 // @ts-check
 // The centre of the table: the play to beat, who made it and its kind, and the earlier
 // plays of the trick in progress, smaller.
-import { h } from "./dom.js";
+import { h, withNames } from "./dom.js";
 import { cardRow, cardsSymbols, cardSymbol, toCard } from "./cards.js";
 import { t, tOr } from "./i18n.js";
 import { lastMoveText, fnName } from "./revolution.js";
@@ -16,6 +16,7 @@ export function trickView(model) {
   const deal = model.deal;
   /** @param {number} seat */
   const name = (seat) => model.players[seat]?.name || t("seat.n", { n: seat + 1 });
+  const names = model.players.map((p) => p.name);
   if (!deal) return h("div", { class: "trick trick-empty" }, t("table.waiting"));
   const table = deal.table;
   const earlier = deal.trick.filter((a) => a.cards && (!table || a !== deal.trick.findLast((b) => b.cards)));
@@ -23,16 +24,16 @@ export function trickView(model) {
     const leadText = deal.over ? t("table.dealOver", { name: name(/** @type {number} a deal over has its winner */ (deal.winner)) })
       : deal.turn === model.seat ? t("table.youLead") : t("table.leads", { name: name(deal.turn) });
     return h("div", { class: "trick", "aria-live": "polite", dataset: { trick: "" } },
-      h("div", { class: "trick-empty" }, leadText));
+      h("div", { class: "trick-empty" }, withNames(leadText, names)));
   }
   return h("div", { class: "trick", "aria-live": "polite", dataset: { trick: table.cards.join(" ") } },
     h("div", { class: "trick-play", role: "group", "aria-label": t("table.onTable", { cards: cardsSymbols(table.cards), name: name(table.seat) }) },
       cardRow(table.cards)),
     h("div", { class: "trick-by", dataset: { by: String(table.seat) } },
-      t("table.playedBy", { name: name(table.seat), kind: kindName(table.kind) })),
+      withNames(t("table.playedBy", { name: name(table.seat), kind: kindName(table.kind) }), names)),
     earlier.length
       ? h("div", { class: "trick-earlier", "aria-label": t("table.earlier") },
-          earlier.slice(-3).map((a) => h("span", {}, `${name(a.seat)}: ${cardsSymbols(a.cards || [])}`)))
+          earlier.slice(-3).map((a) => h("span", {}, withNames(`${name(a.seat)}: ${cardsSymbols(a.cards || [])}`, names))))
       : null);
 }
 

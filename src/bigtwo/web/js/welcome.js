@@ -55,6 +55,11 @@ export function chooseIdentity() {
             }
             saved = typed;
             setPrefs({ name: typed, avatar: chosen });
+            // The page under the dialog asks for our name too (the lobby's first seat, a
+            // join page's "Your name"): what was typed here goes there, over nothing typed.
+            for (const field of document.querySelectorAll("input[data-my-name]")) {
+              if (field instanceof HTMLInputElement && !field.value.trim()) field.value = typed;
+            }
             close();
           },
         }, t("welcome.save")),
