@@ -46,9 +46,25 @@ def run(argv: list[str] | None = None) -> int:
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--workers", type=int, default=1)
+    # The same search against three of another level (the diagnostic is against ``learned``).
+    parser.add_argument("--opponent", default="learned")
     args = parser.parse_args(argv)
-    arena = ["arena", "--rules", "charlesworth2018", "--seats", f"{LEVEL},learned,learned,learned"]
-    arena += ["--deals", str(args.deals), "--duplicate", "--seed", args.seed, "--workers", str(args.workers)]
+    arena = [
+        "arena",
+        "--rules",
+        "charlesworth2018",
+        "--seats",
+        ",".join([LEVEL] + [args.opponent] * 3),
+    ]
+    arena += [
+        "--deals",
+        str(args.deals),
+        "--duplicate",
+        "--seed",
+        args.seed,
+        "--workers",
+        str(args.workers),
+    ]
     if args.checkpoint:
         arena += ["--checkpoint", args.checkpoint]
     if args.resume:

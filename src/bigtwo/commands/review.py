@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -29,9 +32,8 @@ from ..coach.review import (
 )
 from ..coach.revolution import REVOLUTION_ROLLOUTS, review_revolution_game
 from ..engine.errors import BigTwoError
-from ..match.match import Match
+from ..engine.rules import BIGTWO, REVOLUTION
 from ..match.record_formats import Game, read_game_file
-from ..match.revolution import RevolutionMatch
 
 _STYLES = {
     Mark.FINE: "green",
@@ -62,25 +64,39 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     review.set_defaults(run=_review)
 
 
+@dataclass(frozen=True, slots=True)
+class _Reviewer:
+    """How a game is reviewed: its default budget, how many of its deals a record holds, and
+    the review itself."""
+
+    rollouts: int
+    deals: Callable[[Any], int]
+    review: Callable[..., GameReview]
+
+
+_REVIEWERS = {
+    BIGTWO: _Reviewer(ROLLOUTS, lambda match: match.deal_number, review_game),
+    REVOLUTION: _Reviewer(
+        REVOLUTION_ROLLOUTS, lambda match: len(match.played_hands()), review_revolution_game
+    ),
+}
+
+
 def _seat(game: Game, seat: int | None) -> int:
     if seat is not None:
         return seat
-    kinds = game.kinds if isinstance(game, Match) else []
-    return next((s for s, kind in enumerate(kinds) if kind == "human"), 0)
+    return next((s for s, kind in enumerate(game.kinds) if kind == "human"), 0)
 
 
 def _review(args: argparse.Namespace) -> int:
     game = read_game_file(args.record)
-    revolution = isinstance(game, RevolutionMatch)
-    rollouts = args.rollouts
-    if rollouts is None:
-        rollouts = REVOLUTION_ROLLOUTS if revolution else ROLLOUTS
+    reviewer = _REVIEWERS[game.rules.game]
+    rollouts = reviewer.rollouts if args.rollouts is None else args.rollouts
     if rollouts < 8:
         raise BigTwoError("--rollouts must be at least 8")
     seat = _seat(game, args.seat)
     deals = None if args.deal is None else [args.deal]
-    played = len(game.played_hands()) if isinstance(game, RevolutionMatch) else game.deal_number
-    check_choice(game.players, played, seat, deals)  # refused before any work
+    check_choice(game.players, reviewer.deals(game), seat, deals)  # refused before any work
     console = Console(stderr=True)
     progress = Progress(
         TextColumn("[bold]review"),
@@ -98,14 +114,9 @@ def _review(args: argparse.Namespace) -> int:
         def advance(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        if isinstance(game, RevolutionMatch):
-            review = review_revolution_game(
-                game, seat, deals=deals, seed=args.seed, rollouts=rollouts, progress=advance
-            )
-        else:
-            review = review_game(
-                game, seat, deals=deals, seed=args.seed, rollouts=rollouts, progress=advance
-            )
+        review = reviewer.review(
+            game, seat, deals=deals, seed=args.seed, rollouts=rollouts, progress=advance
+        )
     if args.json:
         print(json.dumps(review_data(review)))
         return 0

@@ -350,12 +350,17 @@ def _unusable_address(host: str, port: int) -> str:
 def _bench_server(args: argparse.Namespace) -> int:
     from ..server.bench import run_bench
 
-    if args.tables < 1 or args.seconds <= 0 or args.revolution_rooms < 0:
-        print(
-            "bigtwo bench server: --tables must be at least 1, --seconds positive and "
-            "--revolution-rooms at least 0",
-            file=sys.stderr,
+    wrong = [
+        words
+        for wrong, words in (
+            (args.tables < 1, "--tables must be at least 1"),
+            (args.seconds <= 0, "--seconds must be positive"),
+            (args.revolution_rooms < 0, "--revolution-rooms must be at least 0"),
         )
+        if wrong
+    ]
+    if wrong:
+        print(f"bigtwo bench server: {'; '.join(wrong)}", file=sys.stderr)
         return 2
     if args.url and args.db:
         print(

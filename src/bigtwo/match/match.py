@@ -228,6 +228,11 @@ class BaseMatch(Generic[_DealT, _ResultT]):
             self.totals[seat] += points
 
     @property
+    def rules(self) -> Rules:
+        """The rules of play of the deal in play."""
+        return self.ruleset.rules
+
+    @property
     def in_play(self) -> bool:
         """Whether the deal in play is not over yet (its result is still to come)."""
         return len(self.results) < self.deal_number
@@ -359,11 +364,6 @@ class Match(BaseMatch[Deal, DealResult]):
         if rules != self.next_ruleset:
             self.next_ruleset = rules
             self._log("rules", rules)
-
-    @property
-    def rules(self) -> Rules:
-        """The rules of play of the deal in play."""
-        return self.ruleset.rules
 
     @property
     def autopass(self) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.style import Style
 from rich.text import Text
@@ -20,7 +20,7 @@ from ..engine.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, Mask, card_indices, 
 from ..engine.plays import Play
 from ..engine.revolution import Move
 from ..engine.revolution_cards import NORMAL_CARDS
-from ..engine.rules import Rules
+from ..engine.rules import BIGTWO, REVOLUTION, Rules
 from ..match import history
 from ..match.history import ScoreRow, score_rows
 from .render import RED_TEXT, cards_text, in_suit_order, is_red
@@ -73,6 +73,14 @@ class BigTwoGame:
     def levels(self, levels: Sequence[str]) -> list[str]:
         """The computer levels that play this game, of ``levels`` (those of 52 cards)."""
         return list(levels)
+
+    # -- a computer's decision, thought in a worker thread ---------------------------------
+    # Shown at once: the thinking took the computer's pause.
+    paced_thoughts = False
+
+    def take_thought(self, game: Any, request: Any, answer: Any, bot: Any) -> object:
+        """Make at the local ``game`` the decision a computer thought for ``request``."""
+        return game.thought(request, answer, bot)
 
     # -- a network table: what the seat may play -------------------------------------------
     def plays(self, mirror: TableMirror) -> set[int]:
@@ -153,6 +161,10 @@ class RevolutionGame(BigTwoGame):
     autopass = False  # the revolution has no autopass
     deal_heading = "as you saw it"
     opens_with_card = False
+    paced_thoughts = True  # shown after the same pause as the others' moves
+
+    def take_thought(self, game: Any, request: Any, answer: Any, bot: Any) -> object:
+        return game.revolution_thought(request, answer)
 
     def levels(self, levels: Sequence[str]) -> list[str]:
         from ..bots import bot_names
@@ -267,9 +279,12 @@ _BIG_TWO = BigTwoGame()
 _REVOLUTION = RevolutionGame()
 
 
+_GAMES = {BIGTWO: _BIG_TWO, REVOLUTION: _REVOLUTION}
+
+
 def game_of(rules: Rules) -> BigTwoGame:
     """The game ``rules`` play."""
-    return _REVOLUTION if rules.revolution is not None else _BIG_TWO
+    return _GAMES[rules.game]
 
 
 def tracker_text(played: Mask, hand: Mask, rules: Rules, *, ascii_only: bool = False) -> Text:

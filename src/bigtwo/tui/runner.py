@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 from textual.css.query import NoMatches
 
 from ..engine.errors import BigTwoError
-from ..engine.revolution import RevolutionView
 from ..service import local
 from .controller import GameController
 from .mirrored import shown_names
@@ -72,10 +71,10 @@ def think_in_a_thread(game: Game, request: Any) -> LocalThought:
     move of Big 2 RevolutioN is shown after the same pause as the others' moves; a move of
     a normal deal at once, its thinking having taken the pause."""
     answer, bot = local.think(request)
-    if isinstance(request.view, RevolutionView):
-        assert isinstance(game, GameController)
-        return LocalThought(lambda: game.revolution_thought(request, answer), paced=True)
-    return LocalThought(lambda: game.thought(request, answer, bot), paced=False)
+    kind = game.kind
+    return LocalThought(
+        lambda: kind.take_thought(game, request, answer, bot), paced=kind.paced_thoughts
+    )
 
 
 class LocalTableRunner:
