@@ -148,14 +148,14 @@ def service_illegal_refusals() -> list[tuple[str, int, str | None, set[str]]]:
 
 
 def test_every_illegal_refusal_of_the_service_names_its_reason() -> None:
-    """The table service's own checks of a revolution move (an answer from the seat that
-    activated the function, a second answer, a counter or draw that names no one card, an
-    activation that names no Character) name their reason word too, as the engine's do, so
+    """The table service's own checks of a revolution move (a second answer held for its
+    turn, a counter or draw that names no one card, an activation that names no Character;
+    the counter window's other checks are the engine's) name their reason word too, as the engine's do, so
     that a client words them in its player's language instead of "That play is not
     allowed"."""
     found = service_illegal_refusals()
     words = {r for _, _, r, _ in found}
-    assert {"own_function", "answered_already", "name_one_card", "only_q_counters"} <= words
+    assert {"answered_already", "name_one_card", "name_a_character"} <= words
     generic = [f"{file}:{line}" for file, line, reason, _ in found if not reason]
     assert not generic, f"illegal refusals of the service without a reason word: {generic}"
     en, slots = wordings("en"), re.compile(r"\{(\w+)\}")

@@ -18,9 +18,9 @@ from typing import Any
 from ..bots.seat import ComputerSeat, Decision
 from ..engine.cards import Mask
 from ..engine.deal import Deal
-from ..engine.errors import IllegalAction, NotYourCards
+from ..engine.errors import IllegalAction
 from ..engine.revolution import Move, Phase, RevolutionAction, RevolutionChoice
-from ..engine.revolution_cards import NORMAL_CARDS, REVOLUTION_CARDS, card_symbol, ids
+from ..engine.revolution_cards import NORMAL_CARDS, REVOLUTION_CARDS
 from ..engine.revolution_cards import text as revolution_text
 from ..match.match import DealResult
 from ..match.revolution import RevolutionMatch, RevolutionResult
@@ -127,41 +127,14 @@ class RevolutionFlow(GameFlow):
         deal = match.deal
         number = seat.number
         with engine_refusals():
-            if deal.phase is not Phase.COUNTER or deal.pending is None:
-                # The engine's own words: there is nothing to answer now.
-                if cmd.op == Op.COUNTER:
-                    deal.verify_counter(number, _one_card(cmd.cards))
-                deal.verify_decline(number)
-            assert deal.pending is not None
-            if number == deal.pending.seat:
-                raise Refused(
-                    "illegal",
-                    "You activated the function: the other players answer it",
-                    {"reason": "own_function", "function": deal.pending.function},
-                )
-            if number in self.answers:
+            card = _one_card(cmd.cards) if cmd.op == Op.COUNTER else None
+            if deal.phase is Phase.COUNTER and number in self.answers:  # held for its turn
                 raise Refused(
                     "illegal",
                     "You have answered this function already",
                     {"reason": "answered_already", "answer": self.answers[number].op.value},
                 )
-            if cmd.op == Op.COUNTER:
-                card = _one_card(cmd.cards)
-                if number == deal.responder:
-                    deal.verify_counter(number, card)
-                else:  # the checks the engine makes once it comes to this seat
-                    hand = deal.view(number).hand
-                    if not hand >> card & 1:
-                        raise NotYourCards(
-                            f"Not your card: you do not hold {card_symbol(card)}",
-                            cards=card_symbol(card),
-                        )
-                    if deal.function_of(card) != "counter":
-                        raise IllegalAction(
-                            "Only a Revolution Q can counter",
-                            "only_q_counters",
-                            card=card_symbol(card),
-                        )
+            deal.verify_answer(number, card)  # the engine's checks, for any seat it asks
         self._remember(seat, cmd)
         self.answers[number] = cmd
         self._emit(
@@ -243,10 +216,7 @@ class RevolutionFlow(GameFlow):
             options = self.rules.revolution
             assert options is not None
             for s in self.asked_seats():
-                hand = deal.view(s).hand
-                counters = [
-                    c for c in ids(hand & REVOLUTION_CARDS) if deal.function_of(c) == "counter"
-                ]
+                counters = deal.counters(s)
                 self._emit(
                     "counter",
                     s,
@@ -274,11 +244,7 @@ class RevolutionFlow(GameFlow):
         match = self.game
         if match is None or self.status != TableStatus.PLAYING or self.between is not None:
             return []
-        deal = match.deal
-        if deal.phase is not Phase.COUNTER or deal.pending is None:
-            return []
-        first = deal.pending.seat
-        return [(first + k) % deal.players for k in range(1, deal.players)]
+        return match.deal.asked()
 
     def counter_deadline(self) -> float | None:
         """When the open counter window's clock runs out (None: no window open)."""
@@ -349,9 +315,7 @@ class RevolutionFlow(GameFlow):
         view = deal.view(number)
         if deal.phase is Phase.COUNTER and view.to_act != number:
             counters = [
-                RevolutionChoice(number, Move.COUNTER, 1 << c)
-                for c in ids(view.hand & REVOLUTION_CARDS)
-                if deal.function_of(c) == "counter"
+                RevolutionChoice(number, Move.COUNTER, 1 << c) for c in deal.counters(number)
             ]
             asked = (*counters, RevolutionChoice(number, Move.DECLINE))
             view = dataclasses.replace(view, to_act=number, choices=asked)
