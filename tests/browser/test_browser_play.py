@@ -311,7 +311,7 @@ def seed_with_a_five_to_beat(levels: list[str], limit: int = 200) -> int:
         table.submit(Command(Op.JOIN, seat=0, name="A", token=hash_token("a")), 0.0)
         table.connect(0, 0.0)
         table.submit(Command(Op.READY, seat=0), 0.0)
-        match = table.match
+        match = table.game
         assert match is not None
         while not match.results:
             deal = match.deal
