@@ -54,6 +54,15 @@ async def test_the_grid_shows_whose_each_card_typed_is(tmp_path: Path) -> None:
         assert rows["♠"].rstrip().endswith("Ann")  # 2♠, the last column, is Ann's
         assert rows["♦"].split()[1] == "Bil"  # 3♦, the first, Bill's
         assert "[4]" in rows["♣"]  # your own card, picked
+        said = str(app.screen.query_one("#custom-count").render())
+        assert "A card typed for another seat shows whose it is" in said
+        # Picking Ann's card for you is refused in words; the grid stays as it was.
+        grid = app.screen.query_one(CardGrid)
+        grid.focus()
+        await pilot.press("up", "up", "up", "left", "space")
+        await pilot.pause()
+        assert "2♠ is typed for Ann: take it off Ann's line first" in error_text(app)
+        assert app.screen.query_one("#cards-0", Input).value == "4c"
     from bigtwo.tui.forms import seat_marks  # new with the marks
 
     assert seat_marks(["You", "Ann", "Bill", "Cat"]) == ["You", "Ann", "Bil", "Cat"]

@@ -41,7 +41,7 @@ from .games import game_of
 from .helptext import first_sentence
 from .prefs import DEALS_CHOICES, PLAYABLE_PRESETS, SPEEDS, Prefs, levels_for, playing_level
 from .render import is_red
-from .words import count, whose
+from .words import count, whom, whose
 
 
 class Choice(Widget, can_focus=True):
@@ -418,6 +418,13 @@ class CardGrid(Widget, can_focus=True):
     class Changed(Message):
         pass
 
+    class Taken(Message):
+        """A card picked that another seat's line already names (it is not picked)."""
+
+        def __init__(self, card: int) -> None:
+            super().__init__()
+            self.card = card
+
     def __init__(
         self, suit_order: str, limit: int, *, ascii_only: bool, id: str | None = None
     ) -> None:
@@ -474,6 +481,9 @@ class CardGrid(Widget, can_focus=True):
 
     def pick(self, card: int) -> None:
         bit = 1 << card
+        if card in self.others and not self.chosen & bit:
+            self.post_message(self.Taken(card))
+            return
         if self.chosen & bit:
             self.chosen &= ~bit
         elif self.chosen.bit_count() < self.limit:
@@ -679,9 +689,25 @@ class CustomDealForm(Form[ChosenCards]):
         rest = self.hand_size - chosen
         tail = f"; the other {rest} are dealt at random" if rest > 1 else ""
         tail = "; the other one is dealt at random" if rest == 1 else tail
+        others = " A card typed for another seat shows whose it is." if self._others() else ""
         self.query_one("#custom-count", Static).update(
             f"On the grid: {whose(self.names[self.seat])} cards, "
-            f"{chosen} of {self.hand_size} chosen{tail}."
+            f"{chosen} of {self.hand_size} chosen{tail}.{others}"
+        )
+
+    def _others(self) -> dict[int, str]:
+        return self.query_one(CardGrid).others
+
+    @on(CardGrid.Taken)
+    def _taken(self, event: CardGrid.Taken) -> None:
+        owner = next(
+            seat
+            for seat in range(len(self.names))
+            if seat != self.seat and self._mask_of(seat) >> event.card & 1
+        )
+        self.query_one("#custom-error", Static).update(
+            f"{card_symbols(Mask(1 << event.card))} is typed for {whom(self.names[owner])}: "
+            f"take it off {whose(self.names[owner])} line first."
         )
 
     @on(events.DescendantFocus)
