@@ -47,6 +47,7 @@ from .revolution_table import RevolutionTable
 from .startup import PROBE as STARTUP_PROBE
 from .storage import Saved, SavedRevolution, TuiStorage
 from .table import BigTwoTable, TableScreen
+from .widgets import fit
 
 if TYPE_CHECKING:
     from .forms import ChosenCards, NewGameRequest
@@ -86,6 +87,8 @@ class BigTwoApp(App[None]):
         border: ascii $warning;
     }
     /* Scrollbars are drawn with block glyphs; in ASCII mode pages scroll by keys only. */
+    Screen.-too-small > * { display: none; }  /* a terminal too small: only TooSmall shows */
+    Screen.-too-small > TooSmall { display: block; }
     .-ascii VerticalScroll { scrollbar-size: 0 0; }
     """
 
@@ -136,6 +139,7 @@ class BigTwoApp(App[None]):
 
     # -- start-up ---------------------------------------------------------------------------
     def on_mount(self) -> None:
+        self.screen_change_signal.subscribe(self, lambda _: self.call_later(self._fit))
         if not self.is_headless:  # a real terminal, which can go away under the game
             watch_for_hang_up(self.hang_up)
         store = self.store or _open_store(self.db_path, self.report)
@@ -153,6 +157,15 @@ class BigTwoApp(App[None]):
             self.push_screen(ResumeOffer(saved.summary()), lambda yes: self._resume(saved, yes))
             return
         self.start_game(self.new_setup())
+
+    def on_resize(self) -> None:
+        self.call_later(self._fit)
+
+    def _fit(self) -> None:
+        """Every screen says at once when the terminal is too small (dialogs, pages and forms
+        as the table), and is drawn again when it grows."""
+        for screen in self.screen_stack:
+            fit(screen, *self.size)
 
     # -- network play ------------------------------------------------------------------------------
     def _open_lobby(self, server: str) -> None:

@@ -41,7 +41,7 @@ from .games import game_of
 from .helptext import first_sentence
 from .prefs import DEALS_CHOICES, PLAYABLE_PRESETS, SPEEDS, Prefs, levels_for, playing_level
 from .render import is_red
-from .words import count, whose
+from .words import count, whom, whose
 
 
 class Choice(Widget, can_focus=True):
@@ -398,7 +398,9 @@ def _player_options(rules: Rules) -> list[tuple[int, str]]:
 
 
 class CardGrid(Widget, can_focus=True):
-    """All 52 cards, a row per suit: arrows move, Space or a click picks a card."""
+    """All 52 cards, a row per suit: arrows move, Space or a click picks a card. A card typed
+    for another seat shows whose it is (the first letters of the seat's name) in its place;
+    the cursor shows while the grid has the focus."""
 
     BINDINGS = [
         Binding("left", "move(-1, 0)", show=False),
@@ -416,6 +418,13 @@ class CardGrid(Widget, can_focus=True):
     class Changed(Message):
         pass
 
+    class Taken(Message):
+        """A card picked that another seat's line already names (it is not picked)."""
+
+        def __init__(self, card: int) -> None:
+            super().__init__()
+            self.card = card
+
     def __init__(
         self, suit_order: str, limit: int, *, ascii_only: bool, id: str | None = None
     ) -> None:
@@ -424,6 +433,7 @@ class CardGrid(Widget, can_focus=True):
         self.limit = limit
         self.ascii_only = ascii_only
         self.chosen = 0
+        self.others: dict[int, str] = {}  # card -> the mark of the other seat it is typed for
         self.col = 0
         self.row = len(self.suits) - 1
 
@@ -447,11 +457,19 @@ class CardGrid(Widget, can_focus=True):
                 picked = bool(self.chosen >> card & 1)
                 cell = f"[{RANK_NAMES[col]}]" if picked else RANK_NAMES[col]
                 style = Style(color="red3" if is_red(card) else None, bold=picked, reverse=picked)
-                if (col, row) == (self.col, self.row):
+                if not picked and card in self.others:
+                    cell, style = self.others[card], Style(dim=True, italic=True)
+                if (col, row) == (self.col, self.row) and self.has_focus:
                     style += Style(underline=True, bgcolor="grey35")
                 text.append(f"{cell:>{self.CELL}}", style)
             text.append("\n")
         return text
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
 
     def action_move(self, dx: int, dy: int) -> None:
         self.col = (self.col + dx) % 13
@@ -463,6 +481,9 @@ class CardGrid(Widget, can_focus=True):
 
     def pick(self, card: int) -> None:
         bit = 1 << card
+        if card in self.others and not self.chosen & bit:
+            self.post_message(self.Taken(card))
+            return
         if self.chosen & bit:
             self.chosen &= ~bit
         elif self.chosen.bit_count() < self.limit:
@@ -493,6 +514,15 @@ class ChosenCards:
             for deal, hands in sorted(self.deals.items())
             for seat, mask in sorted(hands.items())
         ]
+
+
+def seat_marks(names: Sequence[str]) -> list[str]:
+    """What the card grid writes for a card typed for each seat: the first three letters of
+    the name, or where two seats would read alike the first letter and the seat's number."""
+    marks = [name.strip()[:3] or f"S{i + 1}" for i, name in enumerate(names)]
+    if len({m.casefold() for m in marks}) < len(marks):
+        marks = [f"{(name.strip() or 'S')[0]}{i + 1}" for i, name in enumerate(names)]
+    return marks
 
 
 def read_hands(texts: Sequence[str], names: Sequence[str], hand_size: int) -> dict[int, Mask]:
@@ -558,6 +588,8 @@ class CustomDealForm(Form[ChosenCards]):
     CustomDealForm .cards-row Label { width: 14; text-style: bold; }
     CustomDealForm .cards-row Input { width: 1fr; }
     CustomDealForm .cards-row.-current Label { color: $warning; }
+    CustomDealForm .cards-row Input:focus { background: $accent 40%; }
+    CustomDealForm CardGrid:focus { background: $accent 15%; }
     CustomDealForm #custom-count { height: auto; }
     CustomDealForm #custom-error { height: auto; max-height: 4; color: $error; }
     CustomDealForm #custom-buttons { height: 1; }
@@ -603,9 +635,10 @@ class CustomDealForm(Form[ChosenCards]):
                 )
             else:
                 yield Label(f"For deal {self.deal}", id="custom-deal-label")
-            for i, name in enumerate(self.names):
+            for i, (name, mark) in enumerate(zip(self.names, seat_marks(self.names), strict=True)):
                 with Horizontal(classes="cards-row", id=f"cards-row-{i}"):
-                    yield Label(name[:13])
+                    # the grid's mark for the seat, where it is not how the name begins
+                    yield Label((name if name.startswith(mark) else f"{mark} {name}")[:13])
                     yield Input(
                         placeholder="dealt at random", id=f"cards-{i}", compact=True,
                         select_on_focus=False,
@@ -629,8 +662,19 @@ class CustomDealForm(Form[ChosenCards]):
         self.seat = seat
         for i in range(len(self.names)):
             self.query_one(f"#cards-row-{i}").set_class(i == seat, "-current")
+        self._show_grid()
+
+    def _show_grid(self) -> None:
+        """The grid: the cards of the seat it picks for, and whose each other card typed is."""
         grid = self.query_one(CardGrid)
-        grid.chosen = self._mask_of(seat)
+        grid.chosen = self._mask_of(self.seat)
+        marks = seat_marks(self.names)
+        grid.others = {
+            card: marks[seat]
+            for seat in range(len(self.names))
+            if seat != self.seat
+            for card in card_indices(self._mask_of(seat))
+        }
         grid.refresh()
         self._show_count()
 
@@ -645,9 +689,25 @@ class CustomDealForm(Form[ChosenCards]):
         rest = self.hand_size - chosen
         tail = f"; the other {rest} are dealt at random" if rest > 1 else ""
         tail = "; the other one is dealt at random" if rest == 1 else tail
+        others = " A card typed for another seat shows whose it is." if self._others() else ""
         self.query_one("#custom-count", Static).update(
             f"On the grid: {whose(self.names[self.seat])} cards, "
-            f"{chosen} of {self.hand_size} chosen{tail}."
+            f"{chosen} of {self.hand_size} chosen{tail}.{others}"
+        )
+
+    def _others(self) -> dict[int, str]:
+        return self.query_one(CardGrid).others
+
+    @on(CardGrid.Taken)
+    def _taken(self, event: CardGrid.Taken) -> None:
+        owner = next(
+            seat
+            for seat in range(len(self.names))
+            if seat != self.seat and self._mask_of(seat) >> event.card & 1
+        )
+        self.query_one("#custom-error", Static).update(
+            f"{card_symbols(Mask(1 << event.card))} is typed for {whom(self.names[owner])}: "
+            f"take it off {whose(self.names[owner])} line first."
         )
 
     @on(events.DescendantFocus)
@@ -661,11 +721,7 @@ class CustomDealForm(Form[ChosenCards]):
         if self._filling:
             return
         self.query_one("#custom-error", Static).update("")
-        if event.input.id == f"cards-{self.seat}":
-            grid = self.query_one(CardGrid)
-            grid.chosen = self._mask_of(self.seat)
-            grid.refresh()
-            self._show_count()
+        self._show_grid()
 
     @on(CardGrid.Changed)
     def _picked(self) -> None:
@@ -692,9 +748,10 @@ class CustomDealForm(Form[ChosenCards]):
         return [self.query_one(f"#cards-{i}", Input).value for i in range(len(self.names))]
 
     def result(self) -> ChosenCards:
-        """Every deal's hands as typed; raises :class:`BigTwoError` naming the first wrong one."""
+        """Every deal's hands as typed; raises :class:`BigTwoError` naming every wrong one."""
         self.typed[self.deal] = self._texts()
         deals: dict[int, dict[int, Mask]] = {}
+        problems: list[str] = []
         for deal in self.deal_numbers:
             texts = self.typed.get(deal)
             if texts is None:
@@ -703,9 +760,12 @@ class CustomDealForm(Form[ChosenCards]):
                 hands = read_hands(texts, self.names, self.hand_size)
             except BigTwoError as exc:
                 where = f"Deal {deal}: " if len(self.deal_numbers) > 1 else ""
-                raise BigTwoError(f"{where}{exc}") from None
+                problems.append(f"{where}{exc}")
+                continue
             if hands:
                 deals[deal] = hands
+        if problems:
+            raise BigTwoError("\n".join(problems))
         return ChosenCards(deals)
 
     def action_start(self) -> None:

@@ -50,6 +50,7 @@ class NetGame(MirroredTable):
         self.last_auto: list[Action] = []
         self.reconnecting = False
         self.gone = False  # the link is lost for good
+        self.links = 0  # times the link came back
         self.sheets_shown = 0  # score sheets shown: one per deal result
         self._tasks: set[asyncio.Task[Any]] = set()
         client.on_message = self._message
@@ -303,10 +304,15 @@ class NetGame(MirroredTable):
     def _send(self, request: Any) -> None:
         """Send in the background; a refusal or a lost connection is said in words."""
 
+        links = self.links
+
         async def run() -> None:
             try:
                 await request
             except (BigTwoError, TimeoutError) as exc:
+                lost = isinstance(exc, (TimeoutError, ConnectionLost))
+                if lost and self.links != links and not self.reconnecting:
+                    return  # the link came back since: the table's own picture says what holds
                 text = (
                     str(exc) if not isinstance(exc, TimeoutError) else "No answer from the server"
                 )
@@ -366,6 +372,7 @@ class NetGame(MirroredTable):
         if state == "gone":
             self._note("* Disconnected from the table")
         elif state == "back":
+            self.links += 1
             self._note("* Reconnected")
             self.refused("")  # what the lost link made fail ("No answer from the server") is over
         self.changed()

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.style import Style
 from rich.text import Text
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -41,10 +41,6 @@ if TYPE_CHECKING:
     from ..match.views import TableView
     from .host import TableHost
     from .seating import Game
-
-# The smallest terminal the table is drawn in whole: two side seats and a trick between them,
-# a hand of up to 17 cards four columns each, and every row of the table.
-MIN_SIZE = (70, 22)
 
 
 class TableButton(Button, can_focus=False):
@@ -114,8 +110,6 @@ class TableScreen(Screen[None]):
     #trick { width: 1fr; }
     #status { height: 1; padding: 0 1; text-style: bold; }
     #message { height: auto; max-height: 2; padding: 0 1; }
-    TableScreen.-too-small > * { display: none; }
-    TableScreen.-too-small > TooSmall { display: block; }
     #chat { height: auto; display: none; }
     TableScreen.-talks #chat { display: block; }
     #chat-log { height: 2; padding: 0 1; color: $text-muted; }
@@ -145,7 +139,7 @@ class TableScreen(Screen[None]):
         return cast("TableHost", self.app)
 
     def compose(self) -> ComposeResult:
-        yield TooSmall(id="too-small")
+        yield TooSmall("the table", "q quits; the game is kept.", id="too-small")
         yield Static(id="topbar")
         with Horizontal(id="north"):
             yield SeatPanel(id="seat-top")
@@ -168,13 +162,6 @@ class TableScreen(Screen[None]):
             yield Static(id="chat-log")
             yield ChatLine(placeholder="/ to chat: type a line, Enter sends", id="chat-input")
         yield Footer()
-
-    def on_resize(self, event: events.Resize) -> None:
-        width, height = event.size
-        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
-        self.set_class(small, "-too-small")
-        if small:
-            self.query_one(TooSmall).say(width, height, MIN_SIZE)
 
     def on_mount(self) -> None:
         self.set_interval(0.5, self._counter_clock)

@@ -8,11 +8,13 @@ selection as cards, not positions, so sorting never changes which cards are rais
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.message import Message
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -176,16 +178,21 @@ class SeatPanel(Static):
         """``revolution``: at a table of Big 2 RevolutioN, the Revolution cards the player
         holds besides ``count`` normal cards."""
         self.set_class(turn, "-turn")
-        text = Text()
-        text.append_text(avatar(name, seat, ascii_only=ascii_only))
+        text = Text(no_wrap=True, overflow="crop" if ascii_only else "ellipsis")
+        room = self.content_size.width or 15
+        # Every line stays one line (a line wrapped pushed the last, what they did, out of
+        # the box): the name is cut short so the score fits beside it.
+        badge = avatar(name, seat, ascii_only=ascii_only)
+        score = f"  {total:+d}" if total is not None else ""
+        fits = max(1, room - badge.cell_len - 1 - len(score))
+        text.append_text(badge)
         text.append(" ")
-        text.append(name, Style(bold=True))
-        if total is not None:
-            text.append(f"  {total:+d}", Style(dim=True))
+        cut = "." if ascii_only else "…"
+        text.append(name if len(name) <= fits else name[: fits - 1] + cut, Style(bold=True))
+        text.append(score, Style(dim=True))
         text.append("\n")
         # The count, and a back for every card when they all fit beside it: a fan cut short
         # would show fewer cards than the player holds, so then the count is said in words.
-        room = self.content_size.width or 15
         if revolution is not None:
             text.append(f"{count:>2}", Style(bold=True))
             text.append(f" +{revolution}*", REVOLUTION_TEXT)
@@ -202,20 +209,54 @@ class SeatPanel(Static):
         self.update(text)
 
 
+# The smallest terminal the game is drawn in whole: two side seats and a trick between them,
+# a hand of up to 17 cards four columns each, and every row of the table.
+MIN_SIZE = (70, 22)
+
+
 class TooSmall(Static):
-    """Said instead of the table when the terminal is too small to draw it whole."""
+    """Said instead of any screen (the table, a dialog, a page, a form) while the terminal is
+    too small to draw it whole: the app's CSS hides the rest of a screen marked -too-small."""
 
     DEFAULT_CSS = """
     TooSmall { width: 1fr; height: 1fr; content-align: center middle; text-align: center;
-               display: none; }
+               background: $background; display: none; }
     """
+
+    def __init__(self, what: str = "the game", keys: str = "", *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.what = what
+        self.keys = keys
+        self.kept_focus: Widget | None = None  # what had the focus before the screen shrank
 
     def say(self, width: int, height: int, need: tuple[int, int]) -> None:
         self.update(
-            f"The terminal is too small for the table: {width} x {height}.\n"
-            f"Make it at least {need[0]} x {need[1]} (80 x 24 is best).\n\n"
-            "q quits; the game is kept."
+            f"The terminal is too small for {self.what}: {width} x {height}.\n"
+            f"Make it at least {need[0]} x {need[1]} (80 x 24 is best)."
+            + (f"\n\n{self.keys}" if self.keys else "")
         )
+
+
+def fit(screen: Screen[Any], width: int, height: int) -> None:
+    """Mark ``screen`` too small, saying so at once, or drawn whole again when it fits."""
+    small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+    notices = list(screen.query_children(TooSmall))
+    if small and not notices:
+        notices = [TooSmall()]
+        screen.mount(notices[0])
+    if not notices:
+        return
+    notice = notices[0]
+    was_small = screen.has_class("-too-small")
+    if small:
+        notice.say(width, height, MIN_SIZE)
+        if not was_small:  # hidden, the field in use loses the focus: it gets it back after
+            notice.kept_focus = screen.focused
+    screen.set_class(small, "-too-small")
+    kept = notice.kept_focus
+    if was_small and not small and kept is not None:
+        notice.kept_focus = None
+        screen.call_after_refresh(kept.focus)
 
 
 class TrickView(Static):
