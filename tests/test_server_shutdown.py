@@ -2,10 +2,12 @@
 processes, leaves nothing behind: it exits at once and cleanly, and Python's resource
 tracker finds no semaphore of its worker pool left over.
 
-(SIGKILL is another matter: the process is gone before it can do anything, so the pool's
-five semaphores, its call queue's, its result queue's and its shutdown lock's, are left for
-the resource tracker, which removes them and says "5 leaked semaphore objects". Nothing a
-process does can clean up after SIGKILL; the workers end with it, see
+(SIGKILL is another matter: the process is gone before it can do anything, so the five
+named semaphores of its worker pool (``bigtwo.server.thinking.Thinker``'s
+``ProcessPoolExecutor`` with the spawn context: the call queue's two locks and bounded
+semaphore, the result queue's two locks) are left to the resource tracker, which removes
+them and says "5 leaked semaphore objects": nothing stays behind, and nothing a process
+does can run after SIGKILL. The workers end with it, see
 :func:`bigtwo.server.thinking._die_with`.)"""
 
 from __future__ import annotations

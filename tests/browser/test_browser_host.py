@@ -103,7 +103,12 @@ def test_a_spectator_who_may_not_chat_sees_the_box_disabled_and_why(
     a notice said "Spectators cannot do that"."""
     made = server.post(
         "/api/rooms",
-        {"seats": ["human", "computer:greedy"], "preset": "deduction", "spectator_chat": False},
+        {
+            "seats": ["human", "computer:greedy"],
+            "preset": "deduction",
+            "spectator_chat": False,
+            "public": True,
+        },
     )
     watcher = new_page()
     watcher.goto(f"/#/t/{made['code']}/watch")
@@ -116,7 +121,12 @@ def test_a_spectator_who_may_not_chat_sees_the_box_disabled_and_why(
     # Where spectators may chat, the box is theirs.
     made = server.post(
         "/api/rooms",
-        {"seats": ["human", "computer:greedy"], "preset": "deduction", "spectator_chat": True},
+        {
+            "seats": ["human", "computer:greedy"],
+            "preset": "deduction",
+            "spectator_chat": True,
+            "public": True,
+        },
     )
     watcher.goto(f"/#/t/{made['code']}/watch")
     watcher.wait_for_selector(f".table-view[data-code='{made['code']}'][data-ready]")
