@@ -11,6 +11,7 @@ the document declares."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -23,7 +24,7 @@ from websockets.sync.client import connect
 
 from bigtwo.protocol import PROTOCOL
 from depths import depths
-from test_server_support import Server
+from test_server_support import Server, launch
 
 # make test sends each operation a dozen requests; the thorough run (marked slow: make
 # test-slow and CI) a hundred.
@@ -40,6 +41,15 @@ def api_schema(server: Server) -> schemathesis.BaseSchema:
 
 
 schema = schemathesis.pytest.from_fixture("api_schema")
+
+
+@pytest.fixture(scope="module")
+def room_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server of its own for the real rooms: the fuzzing above asks for so many codes that
+    name no table that its address is refused lookups for a while (429 ``rate_limited``)."""
+    srv = launch(tmp_path_factory.mktemp("rooms"))
+    yield srv
+    srv.stop()
 
 
 @schema.parametrize()
@@ -59,9 +69,10 @@ def test_every_operation_answers_as_declared_to_a_hundred_requests(
 
 @pytest.mark.parametrize("examples", depths(25, 200))
 @pytest.mark.parametrize("status", ["waiting", "playing"])
-def test_room_operations_on_a_real_room(server: Server, status: str, examples: int) -> None:
+def test_room_operations_on_a_real_room(room_server: Server, status: str, examples: int) -> None:
     """The codes generated above are mostly of no room: here every operation on a room is
     fuzzed against one that exists, waiting for players or being played."""
+    server = room_server
     seats = ["human"] + (["computer:greedy"] * 3 if status == "playing" else ["human"] * 3)
     room = httpx.post(
         server.url + "/api/rooms", json={"seats": seats, "computer_delay": 0}, trust_env=False

@@ -8,11 +8,14 @@ import asyncio
 import json
 from typing import Any
 
+import pytest
+
 from bigtwo.server.connection import Connection
 from bigtwo.server.hub import Hub, Settings
 from bigtwo.server.settings import Limits
 from bigtwo.service.config import TableConfig
 from bigtwo.service.request import table_config
+from bigtwo.service.table import Refused
 from bigtwo.store.tables import MemoryStore
 
 
@@ -138,3 +141,24 @@ async def test_finished_tables_leave_memory_even_while_watched() -> None:
     back = hub.get(runner.code)  # /record, /history and the room still work
     assert back is not None and back.service.status == "finished"
     assert back.service.game is not None and back.service.game.over
+
+
+async def test_joining_a_started_table_says_it_has_started() -> None:
+    """Issue 39 #18: a seat asked for at a table that had started was answered
+    ``table_full`` (its seats are all taken once it plays); ``started`` says why. A waiting
+    table with every seat taken is still ``table_full``."""
+    hub = Hub(MemoryStore(), Settings(think="inline"))
+    runner, conn, _socket = await _seated(hub, table_config(ONE_HUMAN))
+    runner.on_frame(conn, json.dumps({"type": "ready", "id": "r1"}))
+    await asyncio.sleep(0.01)
+    assert runner.service.status == "playing"
+    with pytest.raises(Refused) as started:
+        hub.join(runner, "Bob", None)
+    assert started.value.code == "started"
+    assert str(started.value) == f"Table {runner.code} has started: seats cannot be taken now"
+    waiting = hub.create(table_config({}))
+    for name in ("Ann", "Bob", "Cy", "Di"):
+        hub.join(waiting, name, None)
+    with pytest.raises(Refused) as full:
+        hub.join(waiting, "Ed", None)
+    assert full.value.code == "table_full" and full.value.params["seats"] == 4

@@ -18,6 +18,8 @@ from bigtwo.server.app import create_app
 from bigtwo.server.hub import Settings
 
 ONE_HUMAN = {"seats": ["human", "computer", "computer", "computer"], "deals": 1}
+LISTED = {**ONE_HUMAN, "public": True}
+TWO_HUMANS = {"seats": ["human", "computer", "human", "computer"], "deals": 1}
 NO_LIMITS = {"rooms_per_address": 0, "rooms_per_minute": 0.0}
 
 Clients = Callable[[str], Any]
@@ -100,7 +102,7 @@ async def test_the_open_rooms_are_listed_a_page_at_a_time() -> None:
     """On main every open lobby downloaded the whole list (4.4 MB with 5,000 rooms) every 4 s."""
     async with lobby(**NO_LIMITS) as client:
         http = client("10.0.0.1")
-        made = [(await http.post("/api/rooms", json=ONE_HUMAN)).json()["code"] for _ in range(25)]
+        made = [(await http.post("/api/rooms", json=LISTED)).json()["code"] for _ in range(25)]
         seen: list[str] = []
         cursor = None
         pages = 0
@@ -157,13 +159,41 @@ async def test_public_rooms_have_a_turn_timer_by_default() -> None:
         http = client("10.0.0.1")
 
         async def timer(body: dict[str, Any]) -> Any:
-            answer = await http.post("/api/rooms", json={**ONE_HUMAN, **body})
+            answer = await http.post("/api/rooms", json={**TWO_HUMANS, **body})
             return answer.json()["room"]["options"]["turn_seconds"]
 
         assert await timer({}) == 30
         assert await timer({"turn_seconds": 12}) == 12
         assert await timer({"turn_seconds": None}) is None  # asked for: no timer
         assert await timer({"public": False}) is None
+
+
+async def test_a_room_against_computers_alone_is_unlisted_and_untimed() -> None:
+    """Issue 40 #13: a beginner's room (every other seat a computer) had a 30-second turn
+    timer and was listed in the lobby, where nobody else could sit down anyway. Now it has
+    neither unless its request asks; a room with other people keeps both."""
+    async with lobby() as client:
+        http = client("10.0.0.1")
+
+        async def made(body: dict[str, Any]) -> dict[str, Any]:
+            answer = await http.post("/api/rooms", json=body)
+            assert answer.status_code == 201, answer.text
+            room: dict[str, Any] = answer.json()["room"]
+            return room
+
+        alone = await made(ONE_HUMAN)
+        assert alone["options"]["turn_seconds"] is None
+        assert alone["options"]["between_deals_seconds"] is None
+        assert alone["options"]["public"] is False
+        listed = {r["code"] for r in (await http.get("/api/rooms")).json()["rooms"]}
+        assert alone["code"] not in listed
+        asked = await made({**ONE_HUMAN, "public": True, "turn_seconds": 20})
+        assert (asked["options"]["public"], asked["options"]["turn_seconds"]) == (True, 20)
+        assert (await made({**ONE_HUMAN, "public": True}))["options"]["turn_seconds"] is None
+        people = await made(TWO_HUMANS)
+        assert (people["options"]["public"], people["options"]["turn_seconds"]) == (True, 30)
+        listed = {r["code"] for r in (await http.get("/api/rooms")).json()["rooms"]}
+        assert {asked["code"], people["code"]} <= listed
 
 
 async def test_private_rooms_are_watched_only_with_their_invitation() -> None:
@@ -193,5 +223,5 @@ async def test_private_rooms_are_watched_only_with_their_invitation() -> None:
         assert (await http.post(f"/api/rooms/{code}/join", json={"name": "Ann"})).status_code == 200
         link = await http.get(f"/r/{code}?invite={invite}", follow_redirects=False)
         assert link.headers["location"] == f"/?room={code}&invite={invite}"
-        public = (await http.post("/api/rooms", json=ONE_HUMAN)).json()
+        public = (await http.post("/api/rooms", json=LISTED)).json()
         assert "invite" not in public

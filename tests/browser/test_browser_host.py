@@ -78,7 +78,9 @@ def test_a_private_room_from_the_lobby_is_watched_with_its_invitation(
 def test_the_lobby_fetches_only_the_page_of_rooms_it_shows(new_page: Any, server: Any) -> None:
     """On main every open lobby downloaded every open room every 4 s (4.4 MB with 5,000)."""
     for _ in range(12):
-        server.post("/api/rooms", {"seats": ["human", "computer"], "preset": "deduction"})
+        server.post(
+            "/api/rooms", {"seats": ["human", "computer"], "preset": "deduction", "public": True}
+        )
     total = server.get("/api/rooms?limit=1")["total"]
     page = new_page()
     asked: list[str] = []
@@ -101,7 +103,12 @@ def test_a_spectator_who_may_not_chat_sees_the_box_disabled_and_why(
     a notice said "Spectators cannot do that"."""
     made = server.post(
         "/api/rooms",
-        {"seats": ["human", "computer:greedy"], "preset": "deduction", "spectator_chat": False},
+        {
+            "seats": ["human", "computer:greedy"],
+            "preset": "deduction",
+            "spectator_chat": False,
+            "public": True,
+        },
     )
     watcher = new_page()
     watcher.goto(f"/#/t/{made['code']}/watch")
@@ -114,7 +121,12 @@ def test_a_spectator_who_may_not_chat_sees_the_box_disabled_and_why(
     # Where spectators may chat, the box is theirs.
     made = server.post(
         "/api/rooms",
-        {"seats": ["human", "computer:greedy"], "preset": "deduction", "spectator_chat": True},
+        {
+            "seats": ["human", "computer:greedy"],
+            "preset": "deduction",
+            "spectator_chat": True,
+            "public": True,
+        },
     )
     watcher.goto(f"/#/t/{made['code']}/watch")
     watcher.wait_for_selector(f".table-view[data-code='{made['code']}'][data-ready]")

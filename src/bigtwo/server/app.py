@@ -14,6 +14,7 @@ import contextlib
 import hmac
 import ipaddress
 import logging
+import math
 import os
 from collections.abc import AsyncIterator, Iterable, Mapping
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
@@ -53,9 +55,10 @@ from ..store.tables import MemoryStore, TableStore
 from .cluster import ClusterRouting
 from .collector import collect_garbage
 from .connection import Connection
-from .hub import Hub, is_room_code
+from .hub import SWEEP_EVERY, Hub, is_room_code
 from .limits import KeyedLimiter
 from .openapi import MAX_RECORD, RecordText, openapi_spec
+from .runner import TableRunner
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -254,6 +257,39 @@ def _no_room(code: str) -> str:
     return f"There is no table {code[:12]!r}"
 
 
+def _lookup(request: Request | WebSocket) -> TableRunner:
+    """The table the path's code names, or :class:`Refused`: ``no_room``, or
+    ``rate_limited`` once this address has asked for too many codes that name no table. A
+    private room's code is its invitation (see :data:`~bigtwo.server.hub.PRIVATE_CODE_LENGTH`):
+    while an address may not ask, it learns nothing of any code, one that exists or not."""
+    code = request.path_params["code"]
+    misses: KeyedLimiter | None = request.app.state.misses
+    address = _address(request)
+    wait = misses.ready(address) if misses is not None else 0.0
+    if wait > 0:
+        seconds = max(1, math.ceil(wait))
+        raise Refused(
+            "rate_limited",
+            f"Too many codes of tables that do not exist asked for from your address: "
+            f"try again in {seconds} s",
+            {"seconds": seconds, "reason": "unknown_codes"},
+        )
+    runner = _hub(request).get(code)
+    if runner is None:
+        if misses is not None:
+            misses.wait(address)
+        raise Refused("no_room", _no_room(code), {"code": code[:12]})
+    return runner
+
+
+def _room(request: Request) -> TableRunner | Response:
+    """:func:`_lookup` over HTTP: the table, or the refusal to answer with."""
+    try:
+        return _lookup(request)
+    except Refused as exc:
+        return _error(exc.code, str(exc), params=exc.params)
+
+
 class _HttpError(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -341,13 +377,9 @@ async def create_room(request: Request) -> Response:
 
 
 async def get_room(request: Request) -> Response:
-    runner = _hub(request).get(request.path_params["code"])
-    if runner is None:
-        return _error(
-            "no_room",
-            _no_room(request.path_params["code"]),
-            params={"code": request.path_params["code"][:12]},
-        )
+    runner = _room(request)
+    if isinstance(runner, Response):
+        return runner
     return JSONResponse({**_urls(request, runner.code), "room": runner.service.info()})
 
 
@@ -355,13 +387,9 @@ async def join_room(request: Request) -> Response:
     hub = _hub(request)
     if not request.app.state.limiter.allow(_address(request)):
         return _error("rate_limited", "Too many requests: slow down")
-    runner = hub.get(request.path_params["code"])
-    if runner is None:
-        return _error(
-            "no_room",
-            _no_room(request.path_params["code"]),
-            params={"code": request.path_params["code"][:12]},
-        )
+    runner = _room(request)
+    if isinstance(runner, Response):
+        return runner
     try:
         join: JoinRequest = await _read_request(request, JoinRequest)
         role, seat = join.as_, join.seat
@@ -400,13 +428,9 @@ async def rematch_room(request: Request) -> Response:
     hub = _hub(request)
     if not request.app.state.limiter.allow(_address(request)):
         return _error("rate_limited", "Too many requests: slow down")
-    runner = hub.get(request.path_params["code"])
-    if runner is None:
-        return _error(
-            "no_room",
-            _no_room(request.path_params["code"]),
-            params={"code": request.path_params["code"][:12]},
-        )
+    runner = _room(request)
+    if isinstance(runner, Response):
+        return runner
     try:
         asked: RematchRequest = await _read_request(request, RematchRequest)
         seat = runner.service.seat_of_token(asked.token)
@@ -433,13 +457,9 @@ async def rematch_room(request: Request) -> Response:
 def _finished_table(request: Request) -> TableService | Response:
     """A finished table, or an error response: a record holds every hand, so it is shown only
     once nothing is left to hide."""
-    runner = _hub(request).get(request.path_params["code"])
-    if runner is None:
-        return _error(
-            "no_room",
-            _no_room(request.path_params["code"]),
-            params={"code": request.path_params["code"][:12]},
-        )
+    runner = _room(request)
+    if isinstance(runner, Response):
+        return runner
     svc = runner.service
     if svc.game is None:
         return _error(
@@ -477,8 +497,9 @@ async def convert_record(request: Request) -> Response:
     if not request.app.state.limiter.allow(_address(request)):
         return _error("rate_limited", "Too many requests: slow down")
     try:
-        asked: RecordText = await _read_request(request, RecordText, 4 * MAX_RECORD + 1024)
-        match = read_game(asked.record)
+        asked: RecordText = await _read_request(request, RecordText, 2 * MAX_RECORD + 1024)
+        # Reading a record replays every deal: in a thread, so other tables are not held up.
+        match = await run_in_threadpool(read_game, asked.record)
     except _HttpError as exc:
         return _error(exc.code, str(exc))
     except BigTwoError as exc:
@@ -574,14 +595,11 @@ async def table_socket(websocket: WebSocket) -> None:
     writer = asyncio.create_task(conn.writer())
     runner = None
     try:
-        runner = hub.get(websocket.path_params["code"])
-        if runner is None:
-            conn.error(
-                "no_room",
-                _no_room(websocket.path_params["code"]),
-                params={"code": websocket.path_params["code"][:12]},
-            )
-            conn.close(CLOSE_NO_ROOM, "no such table")
+        try:
+            runner = _lookup(websocket)
+        except Refused as exc:
+            conn.error(exc.code, str(exc), params=exc.params)
+            conn.close(CLOSE_NO_ROOM if exc.code == "no_room" else CLOSE_TRY_AGAIN, str(exc)[:100])
             return
         try:
             frame = await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
@@ -679,7 +697,7 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
 
         async def sweeper() -> None:
             while True:
-                await asyncio.sleep(30)
+                await asyncio.sleep(SWEEP_EVERY)
                 hub.sweep()
 
         tasks = [asyncio.create_task(sweeper()), asyncio.create_task(hub.lag.watch())]
@@ -727,4 +745,12 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
     # Lobby writes (room creation, joining) per address, in bounded memory.
     app.state.limiter = KeyedLimiter(rate=100.0, burst=5000.0)
     app.state.addresses = ClientAddress(hub.settings.trusted_proxies)
+    # Codes asked for that name no table, per address: a private room's code is guessed no
+    # faster than this.
+    per_minute = hub.settings.unknown_codes_per_minute
+    app.state.misses = (
+        KeyedLimiter(per_minute / 60.0, max(1, hub.settings.unknown_codes_burst))
+        if per_minute > 0
+        else None
+    )
     return app

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import math
 import random
 import secrets
 import time
@@ -34,13 +35,18 @@ from .thinking import Thinker
 
 log = logging.getLogger(__name__)
 
+SWEEP_EVERY = 30.0  # seconds between two sweeps of finished and idle tables (see Hub.sweep)
+
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: codes are read aloud
-CODE_LENGTH = 6
+CODE_LENGTH = 6  # a listed room's code: anyone can read it in the lobby anyway
+# A private room's code, which is its invitation: 31**12 codes (about 8e17) cannot be found
+# by guessing, where 31**6 (about 9e8) could, so the code alone lets people sit down there.
+PRIVATE_CODE_LENGTH = 12
 
 
 def is_room_code(code: str) -> bool:
-    """Whether ``code`` (upper case) has the shape of a room code."""
-    return len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET)
+    """Whether ``code`` (upper case) has the shape of a room code (listed or private)."""
+    return len(code) in (CODE_LENGTH, PRIVATE_CODE_LENGTH) and set(code) <= set(CODE_ALPHABET)
 
 
 class Hub:
@@ -189,10 +195,10 @@ class Hub:
         server full, the unstarted table nobody has been at for longest gives way (after
         ``evict_after`` seconds), so no one can keep everybody else from making a room."""
         if creator is not None:
-            mine = sum(
-                1 for r in self.tables.values() if r.creator == creator and r.finished_at is None
-            )
-            self.room_limits.check(creator, mine)
+            mine = [
+                r for r in self.tables.values() if r.creator == creator and r.finished_at is None
+            ]
+            self.room_limits.check(creator, len(mine), self._minutes_to_close(mine))
         open_tables = [r for r in self.tables.values() if r.finished_at is None]
         if len(open_tables) >= self.settings.max_tables:
             now = time.monotonic()
@@ -200,8 +206,9 @@ class Hub:
             if not idle:
                 raise Refused("busy", "The server has as many tables as it can hold: try later")
             self._unload_idle(min(idle, key=lambda r: r.last_active))
+        length = CODE_LENGTH if config.public else PRIVATE_CODE_LENGTH
         while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
             free = code not in self.tables and self.store.load(code) is None
             if free and (self.cluster is None or self.cluster.claim(code)):
                 break
@@ -210,6 +217,18 @@ class Hub:
         runner.creator = creator
         self.tables[code] = runner
         return runner
+
+    def _minutes_to_close(self, rooms: list[TableRunner]) -> int | None:
+        """Whole minutes until the first of ``rooms`` that nobody is at and that has not
+        started closes by itself (the sweep runs every 30 seconds); None: every one is in
+        use (it closes when its match is played)."""
+        now = time.monotonic()
+        left = [
+            r.last_active + self.settings.idle_ttl + SWEEP_EVERY - now
+            for r in rooms
+            if r.service.status == TableStatus.WAITING and not any(r.connections())
+        ]
+        return max(1, math.ceil(min(left) / 60)) if left else None
 
     @staticmethod
     def _idle(runner: TableRunner, before: float) -> bool:
@@ -240,6 +259,12 @@ class Hub:
         svc = runner.service
         if address is not None:
             self.seats_waiting.check(address)
+        if svc.status != TableStatus.WAITING:  # (its seats are all taken too: say why)
+            raise Refused(
+                "started",
+                f"Table {runner.code} has started: seats cannot be taken now",
+                {"code": runner.code},
+            )
         free = svc.free_seats()
         if not free:
             taken = len(svc.seats)
@@ -247,12 +272,6 @@ class Hub:
                 "table_full",
                 f"Table {runner.code} is full: all {taken} seats are taken",
                 {"code": runner.code, "seats": taken},
-            )
-        if svc.status != TableStatus.WAITING:
-            raise Refused(
-                "started",
-                f"Table {runner.code} has started: seats cannot be taken now",
-                {"code": runner.code},
             )
         if seat is None:
             seat = free[0]

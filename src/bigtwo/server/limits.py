@@ -78,6 +78,20 @@ class KeyedLimiter:
         when = time.monotonic() if now is None else now
         return self.bucket(key, when).wait(when)
 
+    def ready(self, key: Hashable, now: float | None = None) -> float:
+        """The seconds until the key's bucket has a token (0.0: it has one), taking none.
+
+        >>> limiter = KeyedLimiter(rate=0.5, burst=1.0)
+        >>> limiter.ready("ann", now=0.0), limiter.wait("ann", now=0.0), limiter.ready("ann", now=1.0)
+        (0.0, 0.0, 1.0)
+        """
+        found = self._buckets.get(key)
+        if found is None:
+            return 0.0
+        when = time.monotonic() if now is None else now
+        tokens = min(found.burst, found.tokens + max(0.0, when - found.stamp) * found.rate)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / found.rate
+
     def __contains__(self, key: Hashable) -> bool:
         return key in self._buckets
 

@@ -28,7 +28,9 @@ from ..service.declare import Declared
 from ..service.request import RoomRequest
 
 REF = "#/components/schemas/{model}"
-MAX_RECORD = 1 << 20  # characters of a record sent to be read (a long match's is ~150 kB)
+# Characters of a record sent to be read: the longest game a preset plays (10 deals) writes
+# about 21 kB as text and 66 kB as JSON, so this leaves room to spare.
+MAX_RECORD = 256 * 1024
 
 
 class RecordText(Declared):
@@ -50,9 +52,10 @@ class Answer(BaseModel):
 
 class Error(Answer):
     error: str = Field(
-        description="bad_json, bad_request, too_big, not_found, not_allowed, no_room, table_full, "
-        "seat_taken, started, no_spectators, not_invited, busy, unavailable, rate_limited, "
-        "too_many_rooms, too_many_seats, not_over, unauthorized"
+        description="bad_json, bad_request, not_json, too_big, headers_too_large, not_found, "
+        "not_allowed, no_room, table_full, seat_taken, started, not_over, no_spectators, "
+        "not_invited, unauthorized, busy, unavailable, rate_limited, too_many_rooms, "
+        "too_many_seats, bad_record"
     )
     message: str = Field(description="What is wrong, in English words")
     params: dict[str, str | int] = Field(
@@ -277,13 +280,22 @@ def _op(
     return op
 
 
-NO_ROOM = {404: "No such room"}
+# A lookup by code: an address that asked for too many codes that name no table waits.
+GUESSED = {
+    429: "rate_limited: this address asked for too many codes that name no table; "
+    "params.seconds says how long to wait"
+}
+NO_ROOM = {404: "No such room", **GUESSED}
 LIMITED = {429: "Too many requests"}
 NOT_JSON = {415: "not_json: a POST body must be sent as Content-Type: application/json"}
 
 
 def openapi_spec() -> dict[str, Any]:
-    finished = {404: "No such room, or no match played", 409: "not_over: still being played"}
+    finished = {
+        404: "No such room, or no match played",
+        409: "not_over: still being played",
+        **GUESSED,
+    }
     text = {
         "200": {"description": "Text", "content": {"text/plain": {"schema": {"type": "string"}}}}
     }
@@ -294,7 +306,13 @@ def openapi_spec() -> dict[str, Any]:
     convert = _op(
         "A match record read and given back in its JSON form",
         None,
-        {400: "Bad request body", 413: "too_big", **NOT_JSON, 422: "bad_record", **LIMITED},
+        {
+            400: "Bad request body",
+            413: f"too_big: a body over {2 * MAX_RECORD // 1024} KiB",
+            **NOT_JSON,
+            422: "bad_record",
+            **LIMITED,
+        },
         body="RecordText",
         description="The record is read by the server's reader, which replays every play "
         "(`bigtwo record convert --format json`): the 52-card game's JSON form, or a game of "
@@ -312,7 +330,7 @@ def openapi_spec() -> dict[str, Any]:
             **NO_ROOM,
             409: "not_over, or the new game started without you",
             **NOT_JSON,
-            **LIMITED,
+            429: "rate_limited: too many requests, or too many codes that name no table",
             503: "The server holds as many tables as it can",
         },
         body="RematchRequest",
@@ -401,8 +419,9 @@ def openapi_spec() -> dict[str, Any]:
                         **NO_ROOM,
                         409: "table_full, seat_taken, or started",
                         **NOT_JSON,
-                        429: "rate_limited, or too_many_seats: this address holds as many "
-                        "seats it has not connected to as it may",
+                        429: "rate_limited (too many requests, or too many codes that name "
+                        "no table: params.seconds), or too_many_seats: this address holds as "
+                        "many seats it has not connected to as it may",
                     },
                     body="JoinRequest",
                     room=True,

@@ -9,6 +9,7 @@ before it seats a player; this module decides nothing else and knows no rule of 
 
 from __future__ import annotations
 
+import math
 import time
 
 from ..service.table import Refused
@@ -23,21 +24,41 @@ class RoomLimits:
         self.open_rooms = open_rooms
         self.rate = KeyedLimiter(per_minute / 60.0, max(1, burst)) if per_minute > 0 else None
 
-    def check(self, address: str, open_now: int, now: float | None = None) -> None:
+    def check(
+        self,
+        address: str,
+        open_now: int,
+        minutes: int | None = None,
+        now: float | None = None,
+    ) -> None:
         """Raise :class:`Refused` (``rate_limited``, ``too_many_rooms``) if ``address``, which
-        has ``open_now`` open rooms, may not make one more now; else count this one."""
+        has ``open_now`` open rooms, may not make one more now; else count this one.
+        ``minutes``: how long until the first of them that nobody is at closes by itself
+        (None: every one is in use)."""
         if self.open_rooms and open_now >= self.open_rooms:
+            params: dict[str, str | int] = {"rooms": open_now}
+            if minutes is None:
+                advice = "play or close one first"
+            else:
+                params.update(minutes=minutes, reason="wait")
+                unit = "minute" if minutes == 1 else "minutes"
+                advice = (
+                    f"play or close one first, or try again in {minutes} {unit} (an "
+                    "unstarted room nobody is at closes by itself by then)"
+                )
             raise Refused(
                 "too_many_rooms",
-                f"You have {open_now} open rooms, as many as one address may have: "
-                "play or close one first (unstarted rooms nobody is at close after a while)",
+                f"You have {open_now} open rooms, as many as one address may have: {advice}",
+                params,
             )
         if self.rate is not None:
             wait = self.rate.wait(address, now)
             if wait > 0:
+                seconds = max(1, math.ceil(wait))
                 raise Refused(
                     "rate_limited",
-                    f"Too many rooms made from your address: try again in {max(1, round(wait))} s",
+                    f"Too many rooms made from your address: try again in {seconds} s",
+                    {"seconds": seconds},
                 )
 
 

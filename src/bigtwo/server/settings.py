@@ -58,6 +58,10 @@ class Settings:
     rooms_per_address: int = 10  # open rooms one address may have made (0: no limit)
     rooms_per_minute: float = 10.0  # rooms one address may make a minute (0: no limit) …
     rooms_burst: int = 10  # … and at once
+    # Codes that name no table one address may ask for (GET, join, connect), a minute and at
+    # once, before its lookups are refused for a while (0: no limit).
+    unknown_codes_per_minute: float = 6.0
+    unknown_codes_burst: int = 20
     seat_grace: float | None = 60.0  # seconds a seat taken in the lobby may stay unconnected
     # Seats one address may hold at once without having connected to them yet (0: no limit).
     seats_per_address: int = 8

@@ -25,7 +25,8 @@ MAX_SEED = 2**63 - 1
 DEFAULT_LEVEL = "greedy"
 DEFAULT_BETWEEN_DEALS = 8.0  # seconds between deals at tables with a turn timer
 # A public room's turn timer unless its request says otherwise (null: none): strangers at a
-# listed table cannot stall it by sitting still.
+# listed table cannot stall it by sitting still. A room with one human seat, the others
+# computers', is private and untimed by default (see service.request.table_config).
 DEFAULT_PUBLIC_TURN = 30.0
 
 

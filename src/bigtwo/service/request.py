@@ -124,7 +124,8 @@ class RoomRequest(Declared):
         0.2,
         3600.0,
         None,
-        f"Turn timer; null: none; default {DEFAULT_PUBLIC_TURN:g} in a public room, else none",
+        f"Turn timer; null: none; default {DEFAULT_PUBLIC_TURN:g} in a public room with more "
+        "than one human seat, else none",
     )
     away_seconds: float | None = _seconds(
         0.1, 86400.0, 60.0, "A computer plays for a player away this long; null: never"
@@ -134,10 +135,11 @@ class RoomRequest(Declared):
     autopass: bool | None = None
     autopass_five: bool | None = None
     title: str = Field(default="", max_length=MAX_TITLE)
-    public: bool = Field(
-        default=True,
-        description="Listed in the lobby; false: a private room, which spectators can watch "
-        "only with its invitation link",
+    public: bool | None = Field(
+        default=None,
+        description="Listed in the lobby; false: a private room, with a 12-letter code (which "
+        "players join with) that spectators can watch only with its invitation link; null "
+        "(the default): listed, but private when every seat but one is a computer's",
     )
     spectators: bool = True
     spectator_chat: bool = Field(
@@ -222,9 +224,14 @@ def table_config(
             f"Unknown computer level {request.takeover_level!r} (known: {', '.join(levels)})"
         )
     given = request.model_fields_set
+    # A room nobody else can sit down at (one human seat, the others computers') is a
+    # beginner's practice: unlisted and untimed unless asked for. Other rooms are listed,
+    # and timed when listed (strangers there cannot stall it by sitting still).
+    alone = sum(1 for s in seats if s.kind == SeatKind.HUMAN) <= 1
+    public = request.public if request.public is not None else not alone
     turn = (
         request.turn_seconds
-        if "turn_seconds" in given or not request.public
+        if "turn_seconds" in given or not public or alone
         else DEFAULT_PUBLIC_TURN
     )
     # The next deal never starts under an open score sheet: tables with a turn timer wait a
@@ -251,11 +258,11 @@ def table_config(
         autopass=request.autopass,
         autopass_five=request.autopass_five,
         title=clean_text(request.title, MAX_TITLE),
-        public=request.public,
+        public=public,
         spectators=request.spectators,
         spectator_chat=request.spectator_chat,
         between_deals_seconds=between,
-        invite="" if request.public else secrets.token_urlsafe(12),
+        invite="" if public else secrets.token_urlsafe(12),
     )
 
 
