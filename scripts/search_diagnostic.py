@@ -14,8 +14,9 @@ in a checkpoint after each one, so it can be stopped and carried on (``--resume`
 ``--level safe`` plays the safe search instead (:class:`~bigtwo.bots.sparta.SafeSearch`, level
 ``expert-safe``): the network's own move unless a candidate beats it on common worlds by about
 two standard errors. ``--network FILE`` plays and rolls out another network than the shipped
-one (a trainer's export) in the safe search (the ``expert-learned`` level and ``learned``
-opponents keep the shipped network):
+one (a trainer's export) in the safe search, and ``--level network`` plays that network alone
+(level ``network-alone``), the figure the safe search must not fall below on the same boards
+(the ``expert-learned`` level and ``learned`` opponents keep the shipped network):
 
     python scripts/search_diagnostic.py --level safe --opponent ppo2018 --deals 4000 --workers 15 \
         --network training/second-route/learned-it3120.npz --checkpoint FILE
@@ -35,14 +36,15 @@ from functools import cache
 
 from bigtwo.bots import register_bot
 from bigtwo.bots.expert import ExpertBot
-from bigtwo.bots.learned import shipped_network
+from bigtwo.bots.learned import LearnedBot, shipped_network
 from bigtwo.bots.sparta import SafeSearch
 from bigtwo.cli import main
 from bigtwo.policy.network import LearnedNetwork
 
 LEVEL = "expert-learned"
 SAFE = "expert-safe"
-LEVELS = {"learned": LEVEL, "safe": SAFE}
+NETWORK = "network-alone"
+LEVELS = {"learned": LEVEL, "safe": SAFE, "network": NETWORK}
 NETWORK_ENV = "BIGTWO_SEARCH_NETWORK"
 """The environment variable naming the network of the searches (the shipped one if unset)."""
 
@@ -67,8 +69,16 @@ class SafeExpert(SafeSearch):
         super().__init__(network=network())
 
 
+class NetworkAlone(LearnedBot):
+    name = NETWORK
+
+    def __init__(self) -> None:
+        super().__init__(network())
+
+
 register_bot(LEVEL, LearnedRolloutExpert)
 register_bot(SAFE, SafeExpert)
+register_bot(NETWORK, NetworkAlone)
 
 
 def run(argv: list[str] | None = None) -> int:

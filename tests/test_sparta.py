@@ -61,7 +61,7 @@ def test_a_zero_threshold_is_the_flat_search_on_the_same_worlds() -> None:
         rng = random.Random(i)
         misses, replies = proven_misses(view), proven_replies(view)
         totals = [0] * len(verdict.candidates)
-        for _ in range(bot.worlds):
+        for _ in range(len(verdict.points[0])):
             hands = sample_hands(view, rng, misses, replies=replies)
             for c, move in enumerate(verdict.candidates):
                 deal = world_with_history(view, hands)
@@ -139,3 +139,12 @@ def test_judge_needs_the_gain_to_clear_the_bar() -> None:
     assert noisy.chosen == 2  # +1 in every world clears it; +1 ± 3.4 does not
     small = bot.judge(moves, [[0, 0, 0, 0], [8, -6, 6, -4], [0, 0, 1, 0]])
     assert small.chosen == 0
+
+
+def test_the_budget_caps_the_worlds_of_long_rollouts() -> None:
+    deal = Deal.from_seed(RULES.rules, "budget")
+    view = view_of(deal)  # 52 cards in hands
+    bot = SafeSearch(worlds=24, budget=4000, least=8)
+    assert bot.worlds_for(view, 5) == 15  # 4000 // (5 × 52)
+    assert bot.worlds_for(view, 40) == 8  # never fewer than ``least``
+    assert SafeSearch(worlds=24, budget=10**6).worlds_for(view, 5) == 24

@@ -3,7 +3,7 @@
 :class:`SafeSearch` plays bigtwo's own network (:mod:`.learned`) and searches only to find where
 it is clearly wrong. From its seat's view it takes a few candidates: the network's own move
 (its highest logit), the network's next ``others`` moves by logit, a pass when one is legal and
-a play that goes out when there is one. It samples ``worlds`` deals of the unseen cards that fit
+a play that goes out when there is one. It samples up to ``worlds`` deals of the unseen cards that fit
 the view and what the passes prove (:func:`~.expert.sample_hands`), each with the deal's history
 replayed so the network reads the cards played as it does at the table, and finishes every
 candidate in every world with the network in every seat. The rollouts of all candidates and all
@@ -92,17 +92,18 @@ def network_rollouts(
         asked: list[tuple[Deal, list[Play | None]]] = []
         for i in active:
             deal = deals[i]
-            view = deal.view(deal.turn)
-            options: list[Play | None] = [None] if view.can_pass else []
-            options.extend(view.legal)
+            # what the seat's view would offer (its legal plays, a pass when there is a play
+            # to beat), read from the deal: a forced move needs no view
+            options: list[Play | None] = [] if deal.to_beat is None else [None]
+            options.extend(deal.legal_plays())
             if len(options) == 1:
                 deal.apply_unchecked(options[0])
                 continue
             if encoder is None:
-                encoder = encoder_for(view.rules, scoring)
+                encoder = encoder_for(deal.rules, scoring)
             rows.extend([len(obs)] * len(options))
             cols.extend(index_of(p) for p in options)
-            obs.append(encoder.encode(view))
+            obs.append(encoder.encode(deal.view(deal.turn)))
             asked.append((deal, options))
         if asked:
             logits, _ = network.batch_scores(
@@ -143,8 +144,11 @@ class Verdict:
 
 class SafeSearch(Bot):
     """The network, overruled only where search on common worlds clearly beats it (see the
-    module docstring). ``worlds``: sampled deals per decision; ``others``: how many of the
-    network's next moves are searched beside its own; ``z`` and ``margin``: the bar a
+    module docstring). ``worlds``: sampled deals per decision, at most; ``budget``: at most
+    about this many cards finished a decision (candidates × worlds × the cards in hands, a
+    deterministic bound on the rollouts' moves that keeps the early decisions, where every
+    rollout is long, inside a second), but never fewer than ``least`` worlds; ``others``: how
+    many of the network's next moves are searched beside its own; ``z`` and ``margin``: the bar a
     candidate's mean gain must clear (``z`` standard errors and ``margin`` points);
     ``network``: the network played and rolled out (the shipped one by default)."""
 
@@ -153,6 +157,8 @@ class SafeSearch(Bot):
     def __init__(
         self,
         worlds: int = 24,
+        budget: int = 4000,
+        least: int = 8,
         others: int = 3,
         z: float = 2.0,
         margin: float = 0.25,
@@ -161,6 +167,8 @@ class SafeSearch(Bot):
         if worlds < 2:
             raise ValueError("a safe search needs at least two worlds for a standard error")
         self.worlds = worlds
+        self.budget = budget
+        self.least = least
         self.others = others
         self.z = z
         self.margin = margin
@@ -201,7 +209,8 @@ class SafeSearch(Bot):
         misses = proven_misses(view)
         replies = proven_replies(view)
         deals: list[Deal] = []
-        for _ in range(self.worlds):
+        worlds = self.worlds_for(view, len(candidates))
+        for _ in range(worlds):
             hands = sample_hands(view, rng, misses, replies=replies)
             for move in candidates:
                 deal = world_with_history(view, hands)
@@ -209,7 +218,12 @@ class SafeSearch(Bot):
                 deals.append(deal)
         flat = network_rollouts(deals, seat, view.scoring, self.network)
         c = len(candidates)
-        return [[flat[w * c + i] for w in range(self.worlds)] for i in range(c)]
+        return [[flat[w * c + i] for w in range(worlds)] for i in range(c)]
+
+    def worlds_for(self, view: TableView, candidates: int) -> int:
+        """How many worlds a decision among ``candidates`` moves samples (see the class)."""
+        affordable = self.budget // max(1, candidates * sum(view.counts))
+        return max(min(self.worlds, self.least), min(self.worlds, affordable))
 
     def decide(self, view: TableView, rng: random.Random) -> Verdict:
         """The move, with the figures it was chosen on."""
