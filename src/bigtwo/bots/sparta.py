@@ -156,8 +156,8 @@ class SafeSearch(Bot):
 
     def __init__(
         self,
-        worlds: int = 24,
-        budget: int = 4000,
+        worlds: int = 32,
+        budget: int = 6000,
         least: int = 8,
         others: int = 3,
         z: float = 2.0,
