@@ -2,9 +2,9 @@
 
 :class:`SafeSearch` plays bigtwo's own network (:mod:`.learned`) and searches only to find where
 it is clearly wrong. From its seat's view it takes a few candidates: the network's own move
-(its highest logit), the network's next ``others`` moves by logit, a pass when one is legal and
-a play that goes out when there is one. It samples up to ``worlds`` deals of the unseen cards that fit
-the view and what the passes prove (:func:`~.expert.sample_hands`), each with the deal's history
+(its highest logit), the network's next ``others`` moves by logit, a pass when one is legal
+and a play that goes out when there is one. It samples up to ``worlds`` deals of the unseen
+cards that fit the view and what the passes prove (:func:`~.expert.sample_hands`), each with the deal's history
 replayed so the network reads the cards played as it does at the table, and finishes every
 candidate in every world with the network in every seat. The rollouts of all candidates and all
 worlds go forward in step, each step one batched forward pass of the network.
@@ -13,7 +13,9 @@ Every candidate meets the same worlds, so its gain over the network's move is me
 mean of the per-world differences. It leaves the network's move only for a candidate whose mean
 gain clears both ``margin`` points and ``z`` standard errors of that mean; otherwise it plays
 the network's move. With ``z = inf`` it is the network; with ``z = 0`` and ``margin = 0`` it is
-the flat search (the best sampled mean, the network's move on a tie).
+the flat search (the best sampled mean, the network's move on a tie). The gains are measured
+with the network in the other seats, so against other players the guarantee holds only as far
+as the network models them: the bar keeps the noise of the sampling out, not that bias.
 
 It never sees another seat's cards: the worlds are built from the view alone, and a seeded rng
 gives the same move every time.
