@@ -4,7 +4,11 @@ clearly beats it on common worlds."""
 from __future__ import annotations
 
 import math
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -148,3 +152,28 @@ def test_the_budget_caps_the_worlds_of_long_rollouts() -> None:
     assert bot.worlds_for(view, 5) == 15  # 4000 // (5 × 52)
     assert bot.worlds_for(view, 40) == 8  # never fewer than ``least``
     assert SafeSearch(worlds=24, budget=10**6).worlds_for(view, 5) == 24
+
+
+def test_the_diagnostic_registers_the_level_with_its_network(tmp_path: Path) -> None:
+    """Loading the search diagnostic registers ``expert-safe`` (as the arena's spawned workers
+    load it), over the network the environment names. In a fresh process: the registry is
+    the process's."""
+    weights = tmp_path / "net.npz"
+    LearnedNetwork.initial(seed=3).save(weights)
+    script = Path(__file__).parents[1] / "scripts" / "search_diagnostic.py"
+    code = (
+        "import importlib.util, sys\n"
+        f"spec = importlib.util.spec_from_file_location('diag', {str(script)!r})\n"
+        "mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)\n"
+        "from bigtwo.bots import make_bot\n"
+        "bot = make_bot('expert-safe')\n"
+        "print(type(bot).__mro__[1].__name__, float(bot.network.weights['state1.w'][0, 0]))\n"
+    )
+    env = {**os.environ, "BIGTWO_SEARCH_NETWORK": str(weights)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out[0] == "SafeSearch"
+    assert float(out[1]) == pytest.approx(
+        float(LearnedNetwork.load(weights).weights["state1.w"][0, 0])
+    )
