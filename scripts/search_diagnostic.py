@@ -11,21 +11,48 @@ in a checkpoint after each one, so it can be stopped and carried on (``--resume`
     python scripts/search_diagnostic.py --deals 1000 --checkpoint docs/runs/search-diagnostic.json
     python scripts/search_diagnostic.py --deals 1000 --checkpoint docs/runs/search-diagnostic.json --resume
 
-The level is registered when this script is loaded, so the arena's worker processes (which load
-it again) have it too (``--workers N`` plays boards side by side, to the same figures): it is no
-computer level a player can choose.
+``--level safe`` plays the safe search instead (:class:`~bigtwo.bots.sparta.SafeSearch`, level
+``expert-safe``): the network's own move unless a candidate beats it on common worlds by about
+two standard errors. ``--network FILE`` plays and rolls out another network than the shipped
+one (a trainer's export) in the safe search, and ``--level network`` plays that network alone
+(level ``network-alone``), the figure the safe search must not fall below on the same boards
+(the ``expert-learned`` level and ``learned`` opponents keep the shipped network):
+
+    python scripts/search_diagnostic.py --level safe --opponent ppo2018 --deals 4000 --workers 15 \
+        --network training/second-route/learned-it3120.npz --checkpoint FILE
+
+The levels are registered when this script is loaded, so the arena's worker processes (which load
+it again) have them too (``--workers N`` plays boards side by side, to the same figures; the
+network's path travels to them in the environment): they are no computer levels a player can
+choose.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from functools import cache
 
 from bigtwo.bots import register_bot
 from bigtwo.bots.expert import ExpertBot
+from bigtwo.bots.learned import LearnedBot, shipped_network
+from bigtwo.bots.sparta import SafeSearch
 from bigtwo.cli import main
+from bigtwo.policy.network import LearnedNetwork
 
 LEVEL = "expert-learned"
+SAFE = "expert-safe"
+NETWORK = "network-alone"
+LEVELS = {"learned": LEVEL, "safe": SAFE, "network": NETWORK}
+NETWORK_ENV = "BIGTWO_SEARCH_NETWORK"
+"""The environment variable naming the network of the searches (the shipped one if unset)."""
+
+
+@cache
+def network() -> LearnedNetwork:
+    path = os.environ.get(NETWORK_ENV)
+    return LearnedNetwork.load(path) if path else shipped_network()
 
 
 class LearnedRolloutExpert(ExpertBot):
@@ -35,7 +62,23 @@ class LearnedRolloutExpert(ExpertBot):
         super().__init__(policy="learned")
 
 
+class SafeExpert(SafeSearch):
+    name = SAFE
+
+    def __init__(self) -> None:
+        super().__init__(network=network())
+
+
+class NetworkAlone(LearnedBot):
+    name = NETWORK
+
+    def __init__(self) -> None:
+        super().__init__(network())
+
+
 register_bot(LEVEL, LearnedRolloutExpert)
+register_bot(SAFE, SafeExpert)
+register_bot(NETWORK, NetworkAlone)
 
 
 def run(argv: list[str] | None = None) -> int:
@@ -48,13 +91,19 @@ def run(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1)
     # The same search against three of another level (the diagnostic is against ``learned``).
     parser.add_argument("--opponent", default="learned")
+    parser.add_argument("--level", choices=sorted(LEVELS), default="learned")
+    parser.add_argument("--network", default="", help="a network's .npz (the shipped one if not)")
     args = parser.parse_args(argv)
+    if args.network:
+        os.environ[NETWORK_ENV] = os.path.abspath(args.network)
+        network.cache_clear()
+        network()  # a missing or foreign file is refused before any deal
     arena = [
         "arena",
         "--rules",
         "charlesworth2018",
         "--seats",
-        ",".join([LEVEL] + [args.opponent] * 3),
+        ",".join([LEVELS[args.level]] + [args.opponent] * 3),
     ]
     arena += [
         "--deals",

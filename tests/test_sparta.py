@@ -1,0 +1,179 @@
+"""The safe search (:mod:`bigtwo.bots.sparta`): it plays the network's move unless a candidate
+clearly beats it on common worlds."""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bigtwo.bots.expert import rollout, sample_hands
+from bigtwo.bots.inference import proven_misses, proven_replies
+from bigtwo.bots.learned import LearnedBot, rollout_policy, shipped_network
+from bigtwo.bots.sparta import SafeSearch, world_with_history
+from bigtwo.engine import Deal
+from bigtwo.engine.cards import Mask
+from bigtwo.match.settings import RuleSet
+from bigtwo.match.views import TableView
+from bigtwo.policy.network import LearnedNetwork
+from random_play import advance
+
+RULES = RuleSet.preset("charlesworth2018")
+
+
+def view_of(deal: Deal) -> TableView:
+    return TableView.of_deal(deal, deal.turn, scoring=RULES.scoring)
+
+
+def positions(count: int = 6) -> list[TableView]:
+    """Seeded positions, part way through deals, where the seat to act has a choice."""
+    out = []
+    board = 0
+    while len(out) < count:
+        deal = Deal.from_seed(RULES.rules, f"sparta:{board}")
+        advance(deal, random.Random(board), 6 + 5 * (board % 4))
+        board += 1
+        if deal.over:
+            continue
+        view = view_of(deal)
+        if len(view.legal) + view.can_pass > 1:
+            out.append(view)
+    return out
+
+
+def test_an_infinite_threshold_plays_the_networks_move() -> None:
+    bot = SafeSearch(worlds=4, z=math.inf)
+    network = LearnedBot()
+    for i, view in enumerate(positions()):
+        verdict = bot.decide(view, random.Random(i))
+        assert verdict.chosen == 0
+        assert verdict.move == network.choose(view, random.Random(0))
+
+
+def test_a_zero_threshold_is_the_flat_search_on_the_same_worlds() -> None:
+    """With no bar the move is the best sampled mean (the network's move on a tie), and the
+    batched rollouts score every world as the one-at-a-time network rollouts do."""
+    bot = SafeSearch(worlds=4, z=0.0, margin=0.0)
+    policy = rollout_policy(RULES.scoring, shipped_network())
+    for i, view in enumerate(positions(4)):
+        verdict = bot.decide(view, random.Random(i))
+        rng = random.Random(i)
+        misses, replies = proven_misses(view), proven_replies(view)
+        totals = [0] * len(verdict.candidates)
+        for _ in range(len(verdict.points[0])):
+            hands = sample_hands(view, rng, misses, replies=replies)
+            for c, move in enumerate(verdict.candidates):
+                deal = world_with_history(view, hands)
+                deal.apply_unchecked(move)
+                assert view.seat is not None
+                totals[c] += rollout(deal, view.seat, RULES.scoring, policy)
+        assert totals == [sum(p) for p in verdict.points]
+        flat = max(range(len(totals)), key=lambda c: (totals[c], -c))
+        assert verdict.chosen == flat
+
+
+def test_the_same_seed_gives_the_same_move() -> None:
+    bot = SafeSearch(worlds=4)
+    for i, view in enumerate(positions(3)):
+        first = bot.decide(view, random.Random(100 + i))
+        again = bot.decide(view, random.Random(100 + i))
+        assert first.move == again.move
+        assert first.points == again.points
+
+
+def going_out_position() -> TableView:
+    """A lead with a pair left in hand (the other seats holding many cards): the pair goes
+    out at once."""
+    for board in range(200):
+        deal = Deal.from_seed(RULES.rules, f"out:{board}")
+        rng = random.Random(board)
+        while not deal.over:
+            view = view_of(deal)
+            hand = deal.hands[deal.turn]
+            if (
+                view.to_beat is None
+                and hand.bit_count() == 2
+                and any(p.mask == hand for p in view.legal)
+                and min(deal.counts()) == 2
+            ):
+                return view
+            advance(deal, rng, 1)
+    raise AssertionError("no such position in 200 seeded deals")
+
+
+def test_it_leaves_the_network_for_a_clearly_better_move() -> None:
+    """A network of random weights rarely leads the pair that goes out; the search always
+    finds it and takes it, the gain clearing the bar in every world."""
+    view = going_out_position()
+    out = next(p for p in view.legal if p.mask == view.hand)
+    for seed in range(1, 40):
+        network = LearnedNetwork.initial(seed=seed)
+        if LearnedBot(network).choose(view, random.Random(0)) != out:
+            break
+    else:
+        pytest.skip("every random network led the pair")
+    bot = SafeSearch(worlds=6, network=network)
+    verdict = bot.decide(view, random.Random(5))
+    assert verdict.candidates[0] != out
+    assert verdict.move == out
+    assert verdict.gains[verdict.chosen] > 2 * verdict.errors[verdict.chosen]
+
+
+def test_worlds_keep_the_view_and_its_history() -> None:
+    for i, view in enumerate(positions(3)):
+        assert view.seat is not None
+        hands = sample_hands(view, random.Random(i))
+        deal = world_with_history(view, hands)
+        assert deal.hands[view.seat] == view.hand
+        assert [a.play for a in deal.actions] == [a.play for a in view.actions]
+        assert deal.view(view.seat).played == view.played
+        assert deal.turn == view.turn and deal.counts() == list(view.counts)
+        assert all(Mask(h) == deal.hands[s] for s, h in enumerate(hands))
+
+
+def test_judge_needs_the_gain_to_clear_the_bar() -> None:
+    bot = SafeSearch(worlds=4, z=2.0, margin=0.5)
+    moves = [None, None, None]  # the rule reads the points alone
+    noisy = bot.judge(moves, [[0, 0, 0, 0], [8, -6, 6, -4], [1, 1, 1, 1]])
+    assert noisy.chosen == 2  # +1 in every world clears it; +1 ± 3.4 does not
+    small = bot.judge(moves, [[0, 0, 0, 0], [8, -6, 6, -4], [0, 0, 1, 0]])
+    assert small.chosen == 0
+
+
+def test_the_budget_caps_the_worlds_of_long_rollouts() -> None:
+    deal = Deal.from_seed(RULES.rules, "budget")
+    view = view_of(deal)  # 52 cards in hands
+    bot = SafeSearch(worlds=24, budget=4000, least=8)
+    assert bot.worlds_for(view, 5) == 15  # 4000 // (5 × 52)
+    assert bot.worlds_for(view, 40) == 8  # never fewer than ``least``
+    assert SafeSearch(worlds=24, budget=10**6).worlds_for(view, 5) == 24
+
+
+def test_the_diagnostic_registers_the_level_with_its_network(tmp_path: Path) -> None:
+    """Loading the search diagnostic registers ``expert-safe`` (as the arena's spawned workers
+    load it), over the network the environment names. In a fresh process: the registry is
+    the process's."""
+    weights = tmp_path / "net.npz"
+    LearnedNetwork.initial(seed=3).save(weights)
+    script = Path(__file__).parents[1] / "scripts" / "search_diagnostic.py"
+    code = (
+        "import importlib.util, sys\n"
+        f"spec = importlib.util.spec_from_file_location('diag', {str(script)!r})\n"
+        "mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)\n"
+        "from bigtwo.bots import make_bot\n"
+        "bot = make_bot('expert-safe')\n"
+        "print(type(bot).__mro__[1].__name__, float(bot.network.weights['state1.w'][0, 0]))\n"
+    )
+    env = {**os.environ, "BIGTWO_SEARCH_NETWORK": str(weights)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out[0] == "SafeSearch"
+    assert float(out[1]) == pytest.approx(
+        float(LearnedNetwork.load(weights).weights["state1.w"][0, 0])
+    )
