@@ -57,7 +57,7 @@ from .collector import collect_garbage
 from .connection import Connection
 from .hub import SWEEP_EVERY, Hub, is_room_code
 from .limits import KeyedLimiter
-from .openapi import MAX_RECORD, RecordText, openapi_spec
+from .openapi import MAX_RECORD_BODY, RecordText, openapi_spec
 from .runner import TableRunner
 from .settings import Settings
 
@@ -497,7 +497,7 @@ async def convert_record(request: Request) -> Response:
     if not request.app.state.limiter.allow(_address(request)):
         return _error("rate_limited", "Too many requests: slow down")
     try:
-        asked: RecordText = await _read_request(request, RecordText, 2 * MAX_RECORD + 1024)
+        asked: RecordText = await _read_request(request, RecordText, MAX_RECORD_BODY)
         # Reading a record replays every deal: in a thread, so other tables are not held up.
         match = await run_in_threadpool(read_game, asked.record)
     except _HttpError as exc:

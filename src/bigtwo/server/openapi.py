@@ -31,6 +31,9 @@ REF = "#/components/schemas/{model}"
 # Characters of a record sent to be read: the longest game a preset plays (10 deals) writes
 # about 21 kB as text and 66 kB as JSON, so this leaves room to spare.
 MAX_RECORD = 256 * 1024
+# A record's body may hold that many characters each written as an escaped surrogate pair (12
+# bytes), so that a record over its length is refused for its length (422), not its size.
+MAX_RECORD_BODY = 12 * MAX_RECORD + 1024
 
 
 class RecordText(Declared):
@@ -308,7 +311,7 @@ def openapi_spec() -> dict[str, Any]:
         None,
         {
             400: "Bad request body",
-            413: f"too_big: a body over {2 * MAX_RECORD // 1024} KiB",
+            413: f"too_big: a body over {MAX_RECORD_BODY // 1024} KiB",
             **NOT_JSON,
             422: "bad_record",
             **LIMITED,
