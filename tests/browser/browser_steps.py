@@ -51,7 +51,9 @@ def create_room(
     page.select_option(
         "select[name=turn_seconds]", str(timer)
     )  # 0: none (a public room's default is 30)
-    if not public:
+    if public:
+        page.check("input[name=public]")
+    else:
         page.uncheck("input[name=public]")
     if away is not None:
         page.select_option("select[name=away_seconds]", str(away))

@@ -132,3 +132,23 @@ def test_a_spectator_who_may_not_chat_sees_the_box_disabled_and_why(
     watcher.wait_for_selector(f".table-view[data-code='{made['code']}'][data-ready]")
     assert watcher.locator(".chat input").is_enabled()
     assert not watcher.locator("[data-chat-closed]").is_visible()
+
+
+def test_a_room_against_computers_alone_is_offered_unlisted_and_untimed(new_page: Any) -> None:
+    """A new player's first room, against three computers, got a 30 s turn timer and was
+    listed publicly: the form now offers neither while no other person has a seat, both once
+    one has, and leaves them alone once the player has set either."""
+    page = new_page()
+    page.goto("/")
+    public = page.locator("input[name=public]")
+    timer = page.locator("select[name=turn_seconds]")
+    page.wait_for_selector(".seat-row[data-seat='1']")
+    assert not public.is_checked() and timer.input_value() == "0"
+    page.locator(".seat-row[data-seat='1'] select[name=kind]").select_option("human")
+    assert public.is_checked() and timer.input_value() == "30"
+    page.locator(".seat-row[data-seat='1'] select[name=kind]").select_option("computer")
+    assert not public.is_checked() and timer.input_value() == "0"
+    timer.select_option("60")  # the player's own choice stays
+    page.locator(".seat-row[data-seat='1'] select[name=kind]").select_option("human")
+    page.locator(".seat-row[data-seat='1'] select[name=kind]").select_option("computer")
+    assert timer.input_value() == "60" and not public.is_checked()

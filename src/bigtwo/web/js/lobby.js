@@ -126,6 +126,17 @@ export class LobbyScreen {
     });
     const counterField = field(t("lobby.counterSeconds"), counterSeconds);
     const seatRows = h("div", { class: "seat-rows" });
+    // A room against computers alone is neither listed nor timed (nobody to wait for, nobody
+    // to find it), one with other people is both, until the player sets either themselves.
+    let listingChosen = false;
+    isPublic.addEventListener("change", () => (listingChosen = true));
+    timer.addEventListener("change", () => (listingChosen = true));
+    const syncListing = () => {
+      if (listingChosen) return;
+      const people = [...seatRows.querySelectorAll(".seat-row")].filter((row) => valueIn(row, "kind") === "human").length;
+      isPublic.checked = people > 1;
+      timer.value = String(people > 1 ? PUBLIC_TIMER : 0);
+    };
     /** The computer levels the preset chosen plays with (a revolution room: the levels that play it). */
     const levels = () => this.presets.find((x) => x.name === preset.value)?.levels?.filter((l) => this.levels.includes(l)) || this.levels;
     const drawSeats = () => {
@@ -146,6 +157,7 @@ export class LobbyScreen {
           level.hidden = kind.value !== "computer";
         };
         kind.addEventListener("change", sync);
+        kind.addEventListener("change", syncListing);
         kind.setAttribute("aria-label", t("lobby.seatKind", { n: i + 1 }));
         level.setAttribute("aria-label", t("lobby.seatLevel", { n: i + 1 }));
         sync();
@@ -162,9 +174,10 @@ export class LobbyScreen {
       drawSeats();
     };
     preset.addEventListener("change", syncPreset);
-    players.addEventListener("change", drawSeats);
+    players.addEventListener("change", () => { drawSeats(); syncListing(); });
     drawSeats();
     syncPreset();
+    syncListing();
     const status = h("p", { class: "error", role: "alert" });
     const submit = h("button", { class: "btn primary", type: "submit", "data-create": "" }, t("lobby.create"));
     form.addEventListener("submit", async (e) => {
