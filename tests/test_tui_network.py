@@ -392,8 +392,9 @@ async def test_the_score_sheet_between_deals_says_next(server: Server, tmp_path:
         await until(lambda: game.started, "the first deal")
         await follow_hints(pilot, game)
         await until(lambda: isinstance(app.screen, ScoreSheet), "the score sheet", 5)
-        text = screen_text(app)
-        assert "Score of deal 1 of 2" in text and "Ann" in text
+        # (drawn a moment after it is pushed: a busy machine can read it before)
+        await until(lambda: "Score of deal 1 of 2" in screen_text(app), "the sheet's words", 5)
+        assert "Ann" in screen_text(app)
         assert game.mirror.next_deal is not None and game.deal_number == 1
         await pilot.press("enter")  # next
         await until(lambda: game.deal_number == 2 and not game.deal_over, "the second deal", 5)
