@@ -239,6 +239,12 @@ class Thinker:
         for process in processes.values():  # a decision in progress is not waited for
             if process.is_alive():
                 process.terminate()
+        for process in processes.values():
+            process.join(timeout=2)
+        # With its workers gone the pool's manager thread ends at once; waiting for it lets the
+        # pool release its queues' semaphores before the interpreter exits (else the resource
+        # tracker finds them "leaked" at shutdown).
+        pool.shutdown(wait=True)
 
     # -- deciding --------------------------------------------------------------------------------
     async def think(self, request: ThinkRequest, table: str = "") -> Thought | None:
