@@ -6,40 +6,16 @@ minutes, and a record sent to be read is bounded and read off the event loop."""
 from __future__ import annotations
 
 import threading
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from bigtwo.cli import main
 from bigtwo.match import record_formats
-from bigtwo.server.app import create_app
-from bigtwo.server.hub import CODE_LENGTH, PRIVATE_CODE_LENGTH, Settings
+from bigtwo.server.hub import CODE_LENGTH, PRIVATE_CODE_LENGTH
 from bigtwo.server.openapi import MAX_RECORD, MAX_RECORD_BODY
-
-ONE_HUMAN = {"seats": ["human", "computer", "computer", "computer"], "deals": 1}
-TWO_HUMANS = {"seats": ["human", "computer", "human", "computer"], "deals": 1}
-
-
-@asynccontextmanager
-async def lobby(**settings: Any) -> AsyncIterator[Callable[[str], httpx.AsyncClient]]:
-    app = create_app(settings=Settings(think="inline", **settings))
-    clients: list[httpx.AsyncClient] = []
-
-    def client(address: str) -> httpx.AsyncClient:
-        transport = httpx.ASGITransport(app=app, client=(address, 40000))
-        made = httpx.AsyncClient(transport=transport, base_url="http://lobby")
-        clients.append(made)
-        return made
-
-    try:
-        yield client
-    finally:
-        for c in clients:
-            await c.aclose()
+from test_server_limits import ONE_HUMAN, TWO_HUMANS, lobby
 
 
 async def test_codes_that_name_no_table_are_limited_per_address() -> None:

@@ -23,6 +23,7 @@ import { toast, copyText } from "./toast.js";
 import { bindTableKeys } from "./keys.js";
 import { coverScreen } from "./hotseat.js";
 import { showDialog } from "./dialog.js";
+import { showHostControls } from "./hostcontrols.js";
 import { moveToTable, MOVE_MS } from "./motion.js";
 import { revolutionStrip, revolutionPanel, panelKey, showReference, askExchange, tickCounterClock } from "./revolution.js";
 
@@ -56,8 +57,6 @@ export const continueLink = (code, seat, token) =>
 /** A private room's link for spectators. @param {string} code @param {string} invite */
 export const inviteLink = (code, invite) => `${location.origin}/r/${code}?invite=${encodeURIComponent(invite)}`;
 
-const HOST_TIMERS = [0, 10, 15, 30, 60, 120]; // turn timers the host may pick at the table (0: none)
-const HOST_AWAY = [0, 15, 30, 60, 120, 300]; // away times (0: never)
 
 /** Our Revolution cards beside our name: "★ 2 Revolution cards" (on a phone "★ 2"). @param {number} count */
 const revCountBits = (count) => h("span", { class: "muted-light rev-mine", title: t("rev.count", { count }), dataset: { revCount: String(count) } },
@@ -615,63 +614,7 @@ export class TableScreen {
   /** The host's controls: kick a player, give a seat to a computer, the timers, spectators. */
   hostControls() {
     const conn = this.hostConn();
-    const room = this.model.room;
-    if (!conn || !room) return;
-    const status = h("p", { class: "error", role: "alert", "data-host-error": "" });
-    /** @param {() => Promise<unknown>} ask @param {() => void} close */
-    const send = async (ask, close) => {
-      status.textContent = "";
-      try {
-        await ask();
-        close();
-      } catch (err) {
-        status.textContent = errorOf(err).message; // the server's refusal, in words
-      }
-    };
-    /** @param {string} name @param {number[]} values @param {number | null} value @param {string} none */
-    const choice = (name, values, value, none) => {
-      const all = value && !values.includes(value) ? [...values, value].sort((a, b) => a - b) : values;
-      return h("select", { name }, all.map((v) => h("option", { value: v, selected: (value || 0) === v ? true : undefined },
-        v ? t("lobby.seconds", { n: v }) : none)));
-    };
-    const timer = choice("turn_seconds", HOST_TIMERS, room.options.turn_seconds, t("lobby.noTimer"));
-    const away = choice("away_seconds", HOST_AWAY, room.options.away_seconds, t("lobby.never"));
-    const spectators = h("input", { type: "checkbox", name: "spectators", checked: room.options.spectators ? true : undefined });
-    const spectatorChat = h("input", { type: "checkbox", name: "spectator_chat", checked: room.options.spectator_chat ? true : undefined });
-    const waiting = this.model.status === "waiting";
-    let close = () => {};
-    const seats = this.model.players.filter((p) => p.seat !== conn.seat && p.kind === "human" && p.control !== "quit" && (p.taken || waiting));
-    const body = [
-      h("ul", { class: "rooms", "aria-label": t("table.seats") }, seats.map((p) => h("li", { class: "room", dataset: { hostSeat: String(p.seat) } },
-        h("div", { class: "room-head" },
-          h("span", {}, h("strong", {}, t("seat.n", { n: p.seat + 1 })), " ", p.taken ? p.name : t("seat.free")),
-          h("span", { class: "row" },
-            p.taken ? h("button", { class: "btn small", type: "button", "data-kick": String(p.seat), onclick: () => send(() => conn.socket.kick(p.seat), close) }, t("host.kick")) : null,
-            h("button", { class: "btn small", type: "button", "data-computer": String(p.seat), onclick: () => send(() => conn.socket.computer(p.seat), close) }, t("host.computer")))))),
-      ),
-      h("div", { class: "row" },
-        h("label", { class: "field" }, h("span", {}, t("lobby.timer")), timer),
-        h("label", { class: "field" }, h("span", {}, t("lobby.away")), away)),
-      h("label", { class: "field inline" }, spectators, h("span", {}, t("lobby.spectators"))),
-      h("label", { class: "field inline" }, spectatorChat, h("span", {}, t("lobby.spectatorChat"))),
-      status,
-    ];
-    const save = () => send(() => conn.socket.settings({
-      turn_seconds: Number(timer.value) || null,
-      away_seconds: Number(away.value) || null,
-      spectators: spectators.checked,
-      spectator_chat: spectatorChat.checked,
-    }), close);
-    showDialog({
-      title: t("host.title"),
-      className: "host-controls",
-      body,
-      buttons: (closeIt) => {
-        close = closeIt;
-        return [h("button", { class: "btn primary", type: "button", "data-host-save": "", onclick: save }, t("host.save")),
-          h("button", { class: "btn", type: "button", onclick: closeIt }, t("action.close"))];
-      },
-    });
+    if (conn) showHostControls(conn, this.model);
   }
 
   /** @param {Model} model */
