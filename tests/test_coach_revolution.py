@@ -19,8 +19,8 @@ from bigtwo.coach.revolution import (
 from bigtwo.engine.errors import BigTwoError
 from bigtwo.engine.revolution import RevolutionDeal
 from bigtwo.engine.revolution_cards import NORMAL_CARDS, ids
-from bigtwo.engine.revolution_types import Move
 from bigtwo.engine.rules import Rules
+from bigtwo.engine.views import Move
 from bigtwo.match.record_formats import read_game_file
 from bigtwo.match.revolution import PlayedHand, RevolutionMatch
 

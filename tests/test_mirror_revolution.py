@@ -12,8 +12,9 @@ import random
 
 import pytest
 
-from bigtwo.engine.revolution import Move, Phase, RevolutionAction, RevolutionChoice
+from bigtwo.engine.revolution import Phase, RevolutionChoice
 from bigtwo.engine.revolution_cards import REVOLUTION_CARDS, ids, parse
+from bigtwo.engine.views import Action, Move
 from bigtwo.service import Command, Op, SeatConfig, TableConfig, TableService, hash_token
 from bigtwo.service.commands import By
 from bigtwo.service.events import Event
@@ -69,7 +70,7 @@ def engine_choices(table: TableService, seat: int) -> set[RevolutionChoice]:
     return set(deal.choices())
 
 
-def told(action: RevolutionAction) -> tuple[object, ...]:
+def told(action: Action) -> tuple[object, ...]:
     """An action as events tell it (which of the deal's actions follow another, and which
     seats may see a card, are the engine's own bookkeeping)."""
     return tuple(action._replace(private=0, follows=False))

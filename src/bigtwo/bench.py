@@ -154,8 +154,8 @@ def _fuzz_revolution(chunk: tuple[int, int, int, int]) -> tuple[dict[str, int], 
             checked = len(deal.actions)
             action = deal.take(picked)
             counts["actions"] += 1
-            counts["move:" + action.move.value] += 1
-            if action.move is Move.ACTIVATE:
+            counts["move:" + action.kind.value] += 1
+            if action.kind is Move.ACTIVATE:
                 counts["function:" + action.function] += 1
             for problem in deal.problems(since=checked):
                 violations.append(f"deal {number}, after '{action}': {problem}")

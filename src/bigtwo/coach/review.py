@@ -59,7 +59,8 @@ from ..bots.inference import proven_misses, proven_replies
 from ..engine.errors import IllegalAction
 from ..engine.plays import Play
 from ..engine.revolution_cards import symbols
-from ..engine.revolution_types import Move, RevolutionChoice
+from ..engine.revolution_types import RevolutionChoice
+from ..engine.views import Move
 from ..match.match import DealRecord, Match
 from ..match.views import TableView
 from .replay import seat_turns

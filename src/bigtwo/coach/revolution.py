@@ -29,8 +29,9 @@ from ..bots.revolution_expert import (
 from ..engine.errors import IllegalAction
 from ..engine.revolution import RevolutionDeal
 from ..engine.revolution_cards import NORMAL_CARDS
-from ..engine.revolution_types import Move, RevolutionAction, RevolutionChoice, RevolutionView
+from ..engine.revolution_types import RevolutionChoice, RevolutionView
 from ..engine.rules import Rules
+from ..engine.views import Action, Move
 from ..match.revolution import PlayedHand, RevolutionMatch
 from .review import (
     DealReview,
@@ -57,10 +58,10 @@ class RevolutionTurn(NamedTuple):
     choice: RevolutionChoice
 
 
-def choice_of(action: RevolutionAction) -> RevolutionChoice:
+def choice_of(action: Action) -> RevolutionChoice:
     """The choice a recorded action of a player made (what :meth:`RevolutionDeal.take`
     takes): a draw from the deck names no card, an exchange the card it gave."""
-    seat, move = action.seat, action.move
+    seat, move = action.seat, action.kind
     if move is Move.PASS or move is Move.DECLINE or move is Move.STOP:
         return RevolutionChoice(seat, move)
     if move is Move.DRAW:

@@ -31,12 +31,12 @@ from .cards import CARDS, FULL_DECK, CardIndex, Cards, Mask, to_mask
 from .errors import DealOver, IllegalAction, NotYourTurn
 from .movegen import HandPlays
 from .plays import BOMB_GROUP, Catalog, Kind, Play, catalog_for
-from .revolution_types import Move, RevolutionChoice
+from .revolution_types import RevolutionChoice
 from .rules import Rules
 from .trick import Trick, cards_dealt, deal_hands, opening_of
 
 # Action is still found here by table snapshots pickled before it moved to .views.
-from .views import Action, SeatView
+from .views import Action, Move, SeatView
 
 # What a play of so many cards is called when saying what would beat it.
 _SIZE_WORDS = {1: "a single", 2: "a pair", 3: "a triple"}

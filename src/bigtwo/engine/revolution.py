@@ -10,7 +10,7 @@ with its ``pass_lock`` and ``last_card`` when the rules set them); a player who 
 draw. The hand ends when a player has played all their normal cards, or when the Revolution
 deck runs out. As in the 52-card :class:`~bigtwo.engine.deal.Deal`, every action is checked
 first (``verify_*`` raises an :class:`~bigtwo.engine.errors.IllegalAction` whose message is
-the reason in words), then applied (returning an immutable :class:`RevolutionAction`), and
+the reason in words), then applied (returning an immutable :class:`~bigtwo.engine.views.Action`, the one of both games), and
 can be taken back with :meth:`RevolutionDeal.undo`. :meth:`RevolutionDeal.view` gives one seat
 what it may know: never a card another seat drew face down, nor the card an exchange gave to
 someone else. Search plays simulated hands on the same deal without checks or history
@@ -52,17 +52,10 @@ from .plays import Play, catalog_for
 from .revolution_cards import NORMAL_CARDS, REVOLUTION_BASE, REVOLUTION_CARDS, card_symbol, ids
 from .revolution_checks import FIRST_CHARACTER, RevolutionChecks, _cards_arg
 from .revolution_rules import CHARACTER_RANKS, RevolutionRules
-from .revolution_types import (
-    End,
-    Move,
-    Pending,
-    Phase,
-    RevolutionAction,
-    RevolutionChoice,
-    RevolutionView,
-)
+from .revolution_types import End, Pending, Phase, RevolutionChoice, RevolutionView
 from .rules import Rules
 from .trick import cards_dealt, deal_hands
+from .views import Action, Move
 
 GATHERING_SIZE = 4
 DRAWS_PER_TURN = 2
@@ -163,9 +156,9 @@ class RevolutionDeal(RevolutionChecks):
         self.gathering: list[int] = []
         self.discards = 0
         self.played = 0
-        self.actions: list[RevolutionAction] = []
+        self.actions: list[Action] = []
         # Each seat's history as it may see it (the spectator's last), kept as actions come.
-        self._seen: list[list[RevolutionAction]] = [[] for _ in range(len(hands) + 1)]
+        self._seen: list[list[Action]] = [[] for _ in range(len(hands) + 1)]
         self._saved: list[_Saved] = []
         self.to_beat: Play | None = None
         self.to_beat_seat = -1
@@ -238,7 +231,7 @@ class RevolutionDeal(RevolutionChecks):
     def revolution_counts(self) -> list[int]:
         return [(h & REVOLUTION_CARDS).bit_count() for h in self.hands]
 
-    def take(self, choice: RevolutionChoice) -> RevolutionAction:
+    def take(self, choice: RevolutionChoice) -> Action:
         """Apply one of :meth:`choices` (checked like any other action)."""
         seat, move = choice.seat, choice.move
         if move is Move.PLAY:
@@ -260,13 +253,13 @@ class RevolutionDeal(RevolutionChecks):
             return self.stop(seat)
         raise IllegalAction(f"{move} is not something a player chooses")
 
-    def redo(self, action: RevolutionAction) -> RevolutionAction:
+    def redo(self, action: Action) -> Action:
         """Apply again an action of a full record (one the players chose, not one the deal
         made by itself): the replay of records and of positions. A deck draw must find the
         card the record says on top of the deck."""
         if action.follows:
             raise IllegalAction(f"'{action}' is made by the deal itself")
-        seat, move = action.seat, action.move
+        seat, move = action.seat, action.kind
         if move is Move.PASS:
             return self.pass_(seat, auto=action.auto)
         if move is Move.DRAW and action.source == "deck":
@@ -284,18 +277,18 @@ class RevolutionDeal(RevolutionChecks):
     # too: the fast path records nothing).
     def activate(
         self, seat: int, card: int | str, target: int | None = None, give: int | str | None = None
-    ) -> RevolutionAction:
+    ) -> Action:
         """Discard a Character card for its function; the counter window opens."""
         pending = self.verify_activate(seat, card, target, give)
         self._save()
         self._activate(pending)
         return self._log(
-            RevolutionAction(
+            Action(
                 seat,
-                Move.ACTIVATE,
-                1 << pending.card,
-                pending.function,
-                pending.target,
+                move=Move.ACTIVATE,
+                cards=1 << pending.card,
+                function=pending.function,
+                target=pending.target,
                 given=1 << pending.give if pending.give >= 0 else 0,
             )
         )
@@ -308,25 +301,25 @@ class RevolutionDeal(RevolutionChecks):
         self.phase = Phase.COUNTER
         self.responder = (pending.seat + 1) % self.players
 
-    def counter(self, seat: int, card: int | str) -> RevolutionAction:
+    def counter(self, seat: int, card: int | str) -> Action:
         """Discard a Revolution Q to cancel the function in the counter window."""
         c = self.verify_counter(seat, card)
         self._save()
         assert self.pending is not None
         function = self.pending.function
         self._counter(seat, c)
-        return self._log(RevolutionAction(seat, Move.COUNTER, 1 << c, function))
+        return self._log(Action(seat, move=Move.COUNTER, cards=1 << c, function=function))
 
     def _counter(self, seat: int, card: int) -> None:
         self.hands[seat] &= ~(1 << card)
         self.discards |= 1 << card
         self._close_window()
 
-    def decline(self, seat: int, *, auto: bool = False) -> RevolutionAction:
+    def decline(self, seat: int, *, auto: bool = False) -> Action:
         """Let the function stand; once every other seat has, it takes effect."""
         self.verify_decline(seat)
         self._save()
-        action = self._log(RevolutionAction(seat, Move.DECLINE, auto=auto))
+        action = self._log(Action(seat, auto=auto, move=Move.DECLINE))
         self._decline(seat, log=True)
         return action
 
@@ -358,25 +351,25 @@ class RevolutionDeal(RevolutionChecks):
             self.reversed = not self.reversed
         if log:
             self._log(
-                RevolutionAction(
+                Action(
                     seat,
-                    Move.EFFECT,
-                    cards,
-                    function,
-                    pending.target,
+                    move=Move.EFFECT,
+                    cards=cards,
+                    function=function,
+                    target=pending.target,
                     private=private,
                     follows=True,
                     trick_over=function == "command",
                 )
             )
 
-    def play(self, seat: int, cards: int | str | Play) -> RevolutionAction:
+    def play(self, seat: int, cards: int | str | Play) -> Action:
         """Play ``cards`` (normal and Revolution cards) for ``seat`` after checking them."""
         play = self.verify_play(seat, cards)
         self._save()
         return _logged(self._play(seat, play, log=True))
 
-    def _play(self, seat: int, play: Play, *, log: bool) -> RevolutionAction | None:
+    def _play(self, seat: int, play: Play, *, log: bool) -> Action | None:
         mask = play.mask
         self.hands[seat] &= ~mask
         self.played |= mask
@@ -386,26 +379,26 @@ class RevolutionDeal(RevolutionChecks):
         nxt, trick_over = (seat, True) if out else self._after_play(seat)
         action = None
         if log:
-            action = self._log(RevolutionAction(seat, Move.PLAY, mask, trick_over=trick_over))
+            action = self._log(Action(seat, trick_over=trick_over, move=Move.PLAY, cards=mask))
         if out:
             self.winner, self.end, self.phase = seat, End.OUT, Phase.OVER
         else:
             self._give_turn(nxt, log=log)
         return action
 
-    def pass_(self, seat: int, *, auto: bool = False) -> RevolutionAction:
+    def pass_(self, seat: int, *, auto: bool = False) -> Action:
         """Pass for ``seat``; the player may then draw. An automatic pass (``auto``) draws
         as the rules' ``auto_draw`` says, and nothing else."""
         self.verify_pass(seat)
         self._save()
         return _logged(self._pass(seat, auto=auto, log=True))
 
-    def _pass(self, seat: int, *, auto: bool, log: bool) -> RevolutionAction | None:
+    def _pass(self, seat: int, *, auto: bool, log: bool) -> Action | None:
         self.used = 0
         nxt, trick_over = self._after_pass(seat)
         action = None
         if log:
-            action = self._log(RevolutionAction(seat, Move.PASS, auto=auto, trick_over=trick_over))
+            action = self._log(Action(seat, auto=auto, trick_over=trick_over, move=Move.PASS))
         if self.top < len(self.deck) or self.gathering:
             self.phase, self.drawn, self.after_draw = Phase.DRAW, 0, nxt
             if auto:
@@ -432,19 +425,17 @@ class RevolutionDeal(RevolutionChecks):
             else:
                 nxt, over = self._after_pass(seat)
             if log:
-                self._log(
-                    RevolutionAction(seat, Move.SKIP, auto=True, follows=True, trick_over=over)
-                )
+                self._log(Action(seat, auto=True, trick_over=over, move=Move.SKIP, follows=True))
             seat = nxt
         self.turn = seat
 
-    def draw(self, seat: int, source: int | str) -> RevolutionAction:
+    def draw(self, seat: int, source: int | str) -> Action:
         """Take one card after passing: ``deck`` (face down) or a card of the Gathering."""
         card = self.verify_draw(seat, source)
         self._save()
         return _logged(self._draw(seat, card, follows=False, log=True))
 
-    def _draw(self, seat: int, card: int, *, follows: bool, log: bool) -> RevolutionAction | None:
+    def _draw(self, seat: int, card: int, *, follows: bool, log: bool) -> Action | None:
         deck, gathering = self.deck, self.gathering
         if card < 0:
             card = deck[self.top]
@@ -458,8 +449,13 @@ class RevolutionDeal(RevolutionChecks):
         action = None
         if log:
             action = self._log(
-                RevolutionAction(
-                    seat, Move.DRAW, 1 << card, source=source, private=private, follows=follows
+                Action(
+                    seat,
+                    move=Move.DRAW,
+                    cards=1 << card,
+                    source=source,
+                    private=private,
+                    follows=follows,
                 )
             )
         revealed = 0  # the Gathering filled again from the deck
@@ -468,23 +464,23 @@ class RevolutionDeal(RevolutionChecks):
             revealed |= 1 << deck[self.top]
             self.top += 1
         if revealed and log:
-            self._log(RevolutionAction(-1, Move.REVEAL, revealed, follows=True))
+            self._log(Action(-1, move=Move.REVEAL, cards=revealed, follows=True))
         if self.top >= len(deck):
             self._exhausted()
         elif character or self.drawn >= DRAWS_PER_TURN:  # (the deck is never empty here)
             self._give_turn(self.after_draw, log=log)
         return action
 
-    def stop(self, seat: int) -> RevolutionAction:
+    def stop(self, seat: int) -> Action:
         """Draw no more (a player who passed need not draw at all)."""
         self.verify_stop(seat)
         self._save()
         return _logged(self._stop(seat, follows=False, log=True))
 
-    def _stop(self, seat: int, *, follows: bool, log: bool) -> RevolutionAction | None:
+    def _stop(self, seat: int, *, follows: bool, log: bool) -> Action | None:
         action = None
         if log:
-            action = self._log(RevolutionAction(seat, Move.STOP, follows=follows))
+            action = self._log(Action(seat, move=Move.STOP, follows=follows))
         self._give_turn(self.after_draw, log=log)
         return action
 
@@ -534,7 +530,7 @@ class RevolutionDeal(RevolutionChecks):
         for name, value in zip(_SCALARS, state[3:], strict=True):
             setattr(self, name, value)
 
-    def _log(self, action: RevolutionAction) -> RevolutionAction:
+    def _log(self, action: Action) -> Action:
         self.actions.append(action)
         seen = self._seen
         for seat in range(self.players):
@@ -549,7 +545,7 @@ class RevolutionDeal(RevolutionChecks):
         """What an undo restores: the hand's whole state but its list of actions."""
         return _Saved(tuple(self.hands), self.top, tuple(self.gathering), *_scalars(self))
 
-    def undo(self) -> RevolutionAction:
+    def undo(self) -> Action:
         """Take back the last action (with what the deal did by itself after it)."""
         if not self._saved:
             raise IllegalAction("Nothing to undo")
@@ -615,7 +611,7 @@ class RevolutionDeal(RevolutionChecks):
             ),
         )
 
-    def _history(self, seat: int | None) -> list[RevolutionAction]:
+    def _history(self, seat: int | None) -> list[Action]:
         """The actions as ``seat`` sees them (None: a spectator): what its view shows."""
         return self._seen[-1 if seat is None else seat]
 
@@ -651,7 +647,7 @@ class RevolutionDeal(RevolutionChecks):
         return out
 
 
-def _logged(action: RevolutionAction | None) -> RevolutionAction:
+def _logged(action: Action | None) -> Action:
     assert action is not None  # a checked action is recorded
     return action
 
@@ -668,7 +664,6 @@ __all__ = [
     "End",
     "Move",
     "Phase",
-    "RevolutionAction",
     "RevolutionDeal",
     "RevolutionView",
     "shuffled_deck",

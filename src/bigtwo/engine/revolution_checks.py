@@ -31,9 +31,10 @@ from .revolution_cards import (
     twin_rank,
 )
 from .revolution_rules import RevolutionRules
-from .revolution_types import End, Move, Pending, Phase, RevolutionAction, RevolutionChoice
+from .revolution_types import End, Pending, Phase, RevolutionChoice
 from .rules import REVOLUTION
 from .trick import Trick
+from .views import Action, Move
 
 # The Revolution J, the first Character card: the Revolution J, Q, K, A and 2 are the last 20.
 FIRST_CHARACTER = REVOLUTION_BASE + 4 * RANKS.index("J")
@@ -51,7 +52,7 @@ class RevolutionChecks(Trick):
     deck: tuple[int, ...]
     top: int
     gathering: list[int]
-    actions: list[RevolutionAction]
+    actions: list[Action]
     phase: Phase
     pending: Pending | None
     responder: int

@@ -25,8 +25,9 @@ from .errors import (
 )
 from .plays import Catalog, Play, catalog_for
 from .revolution_cards import NORMAL_CARDS
-from .revolution_types import Move, RevolutionChoice
+from .revolution_types import RevolutionChoice
 from .rules import BIGTWO, REVOLUTION, Rules
+from .views import Move
 
 
 def deal_hands(rules: Rules, players: int, rng: random.Random) -> list[Mask]:

@@ -25,12 +25,12 @@ from ..engine.deal import deal_hands
 from ..engine.errors import IllegalAction
 from ..engine.revolution import (
     End,
-    RevolutionAction,
     RevolutionChoice,
     RevolutionDeal,
     RevolutionView,
     shuffled_deck,
 )
+from ..engine.views import Action
 from .match import BaseMatch
 from .scoring import DealScore, score_revolution_hand
 from .settings import RuleSet
@@ -44,7 +44,7 @@ class RevolutionResult:
     number: int
     dealt: tuple[int, ...]
     deck: tuple[int, ...]
-    actions: tuple[RevolutionAction, ...]
+    actions: tuple[Action, ...]
     winner: int
     end: End
     cards_left: tuple[int, ...]
@@ -62,7 +62,7 @@ class PlayedHand(NamedTuple):
     number: int
     dealt: tuple[int, ...]
     deck: tuple[int, ...]
-    actions: tuple[RevolutionAction, ...]
+    actions: tuple[Action, ...]
 
 
 class RevolutionMatch(BaseMatch[RevolutionDeal, RevolutionResult]):
@@ -122,33 +122,33 @@ class RevolutionMatch(BaseMatch[RevolutionDeal, RevolutionResult]):
         return hands
 
     # -- actions: each the deal's own, then the hand scored once it is over -----------------
-    def take(self, choice: RevolutionChoice) -> RevolutionAction:
+    def take(self, choice: RevolutionChoice) -> Action:
         return self._settled(self.deal.take(choice))
 
-    def play(self, seat: int, cards: int | str) -> RevolutionAction:
+    def play(self, seat: int, cards: int | str) -> Action:
         return self._settled(self.deal.play(seat, cards))
 
-    def pass_(self, seat: int, *, auto: bool = False) -> RevolutionAction:
+    def pass_(self, seat: int, *, auto: bool = False) -> Action:
         return self._settled(self.deal.pass_(seat, auto=auto))
 
     def activate(
         self, seat: int, card: int | str, target: int | None = None, give: int | str | None = None
-    ) -> RevolutionAction:
+    ) -> Action:
         return self._settled(self.deal.activate(seat, card, target, give))
 
-    def counter(self, seat: int, card: int | str) -> RevolutionAction:
+    def counter(self, seat: int, card: int | str) -> Action:
         return self._settled(self.deal.counter(seat, card))
 
-    def decline(self, seat: int) -> RevolutionAction:
+    def decline(self, seat: int) -> Action:
         return self._settled(self.deal.decline(seat))
 
-    def draw(self, seat: int, source: int | str) -> RevolutionAction:
+    def draw(self, seat: int, source: int | str) -> Action:
         return self._settled(self.deal.draw(seat, source))
 
-    def stop(self, seat: int) -> RevolutionAction:
+    def stop(self, seat: int) -> Action:
         return self._settled(self.deal.stop(seat))
 
-    def _settled(self, action: RevolutionAction) -> RevolutionAction:
+    def _settled(self, action: Action) -> Action:
         deal = self.deal
         if deal.over and self.in_play:
             assert deal.winner is not None and deal.end is not None

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..engine.revolution import End, Move, RevolutionAction, RevolutionDeal
+from ..engine.revolution import End, RevolutionDeal
 from ..engine.revolution_cards import card_symbol, symbols
+from ..engine.views import Action, Move
 from .revolution import RevolutionMatch, RevolutionResult
 
 
@@ -38,7 +39,7 @@ def history_lines(result: RevolutionResult, names: Sequence[str]) -> list[str]:
     return out
 
 
-def describe_actions(actions: Iterable[RevolutionAction], names: Sequence[str]) -> list[str]:
+def describe_actions(actions: Iterable[Action], names: Sequence[str]) -> list[str]:
     """A hand's actions for people, one line each, from its start: a seat that stops drawing
     without having drawn a card draws nothing (one that drew draws no more)."""
     out: list[str] = []
@@ -55,7 +56,7 @@ def describe_actions(actions: Iterable[RevolutionAction], names: Sequence[str]) 
     return out
 
 
-def describe_action(action: RevolutionAction, names: Sequence[str]) -> str:
+def describe_action(action: Action, names: Sequence[str]) -> str:
     """One action for people, with suit symbols."""
     a, who = action, names[action.seat] if action.seat >= 0 else ""
     move = a.move
@@ -102,7 +103,7 @@ def revolution_positions(match: RevolutionMatch) -> list[str]:
     return out
 
 
-def _start_of_last(actions: Sequence[RevolutionAction]) -> int:
+def _start_of_last(actions: Sequence[Action]) -> int:
     """Where the last action a player chose begins, with what the deal did after it."""
     i = len(actions) - 1
     while i > 0 and actions[i].follows:

@@ -25,8 +25,8 @@ not read 52-card records or touch files.
 from __future__ import annotations
 
 from ..engine.errors import BigTwoError
-from ..engine.revolution import Move, RevolutionAction
 from ..engine.revolution_cards import card_symbol, ids, parse, parse_card, starred_text
+from ..engine.views import Action, Move
 from .errors import RecordError
 from .record_common import (
     Header,
@@ -49,9 +49,9 @@ def _cards(mask: int) -> str:
     return " ".join(starred_text(c) for c in ids(mask))
 
 
-def record_line(action: RevolutionAction) -> str:
+def record_line(action: Action) -> str:
     """One action as a record line (the full record: every card shown)."""
-    a, move = action, action.move
+    a, move = action, action.kind
     auto = " auto" if a.auto or (a.follows and move in (Move.DRAW, Move.STOP)) else ""
     if move is Move.PLAY:
         return f"play {a.seat} {_cards(a.cards)}"
@@ -117,7 +117,7 @@ class _Reader:
         self.hands: dict[int, int] = {}
         self.deck: list[int] | None = None
         self.number = 0
-        self.expected: list[RevolutionAction] = []  # made by the deal, not yet read
+        self.expected: list[Action] = []  # made by the deal, not yet read
 
     def read(self, text: str) -> RevolutionMatch:
         started = False

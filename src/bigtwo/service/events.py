@@ -20,10 +20,10 @@ from typing import Any, Protocol
 
 from ..engine.cards import CARDS, RANKS, card_text
 from ..engine.plays import Play
-from ..engine.revolution import Move, RevolutionAction, RevolutionView
+from ..engine.revolution import RevolutionView
 from ..engine.revolution_cards import text as revolution_text
 from ..engine.revolution_cards import twin_rank
-from ..engine.views import Action, SeatView
+from ..engine.views import Action, Move, SeatView
 
 
 class Group(StrEnum):
@@ -111,6 +111,11 @@ def to_beat_json(state: PublicFacts) -> dict[str, Any] | None:
 
 
 def action_json(action: Action) -> dict[str, Any]:
+    """One action of either game as its recipient may see it. The expansion's (``move`` set)
+    pass through ``seen_by`` first: ``cards`` is None where a card is hidden (a face-down
+    draw seen by another seat), and its cards are written in its notation."""
+    if action.move is not None:
+        return _expansion_action_json(action)
     return {
         "seat": action.seat,
         "cards": play_json(action.play),
@@ -119,6 +124,26 @@ def action_json(action: Action) -> dict[str, Any]:
         "reason": action.reason,
         "trick_over": action.trick_over,
     }
+
+
+def _expansion_action_json(action: Action) -> dict[str, Any]:
+    assert action.move is not None
+    out: dict[str, Any] = {
+        "seat": action.seat,
+        "move": action.move.value,
+        "cards": revolution_text(action.cards) if action.cards else None,
+        "auto": action.auto,
+        "trick_over": action.trick_over,
+    }
+    if action.function:
+        out["function"] = action.function
+    if action.target >= 0:
+        out["target"] = action.target
+    if action.source:
+        out["source"] = action.source
+    if action.given:
+        out["given"] = revolution_text(action.given)
+    return out
 
 
 def locked_seats(mask: int, players: int) -> list[int]:
@@ -161,29 +186,8 @@ def view_json(view: SeatView, deal_number: int) -> dict[str, Any]:
 
 # -- Big 2 RevolutioN: the JSON shapes of its views and actions ----------------------------------
 # Every card here comes from a RevolutionView or from an action as one seat may see it
-# (RevolutionAction.seen_by), so a face-down draw or an exchange's card reaches only the seats
+# (Action.seen_by), so a face-down draw or an exchange's card reaches only the seats
 # the engine lets see it.
-
-
-def revolution_action_json(action: RevolutionAction) -> dict[str, Any]:
-    """One action as its recipient may see it (pass it through ``seen_by`` first): ``cards``
-    None where a card is hidden (a face-down draw seen by another seat)."""
-    out: dict[str, Any] = {
-        "seat": action.seat,
-        "move": action.move.value,
-        "cards": revolution_text(action.cards) if action.cards else None,
-        "auto": action.auto,
-        "trick_over": action.trick_over,
-    }
-    if action.function:
-        out["function"] = action.function
-    if action.target >= 0:
-        out["target"] = action.target
-    if action.source:
-        out["source"] = action.source
-    if action.given:
-        out["given"] = revolution_text(action.given)
-    return out
 
 
 def revolution_public_state(view: RevolutionView) -> dict[str, Any]:
@@ -270,7 +274,7 @@ def revolution_view_json(view: RevolutionView, deal_number: int) -> dict[str, An
         "opening": None if view.opening is None else revolution_text(1 << view.opening),
         "discards": revolution_text(view.discards),
         "played": revolution_text(view.played),
-        "actions": [revolution_action_json(a) for a in view.actions],
+        "actions": [action_json(a) for a in view.actions],
     }
     if view.seat is not None:
         out["hand"] = revolution_text(view.hand)

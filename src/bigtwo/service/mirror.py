@@ -8,7 +8,7 @@ local person. It decides nothing about legality (the table sends the legal plays
 each turn) and sees no card its recipient may not see.
 
 At a table of Big 2 RevolutioN (preset ``revolution``) it keeps the expansion's picture too:
-the actions as :class:`~bigtwo.engine.revolution.RevolutionAction` (``moves``), the
+the actions as :class:`~bigtwo.engine.views.Action` (``moves``), the
 Gathering, the deck count, the revolution marker, each seat's normal and Revolution counts,
 the Character cards discarded, the phase and whose answer is awaited, what the seat may do
 now (``choices``, from its ``turn`` event) and the counter window it is asked about
@@ -29,7 +29,6 @@ from ..engine.revolution import (
     End,
     Move,
     Phase,
-    RevolutionAction,
     RevolutionChoice,
     RevolutionView,
 )
@@ -84,7 +83,7 @@ class TableMirror:
         self.rematch: dict[str, Any] | None = None  # {code[, seat, token]} once there is one
         self._reader: _BigTwoReader | _RevolutionReader = _READERS[BIGTWO]  # (see _room)
         # -- Big 2 RevolutioN -----------------------------------------------------------------
-        self.moves: list[RevolutionAction] = []  # the hand's actions as this seat saw them
+        self.moves: list[Action] = []  # the hand's actions as this seat saw them
         self.rev_to_beat: Play | None = None
         self.revolution_counts: list[int] = []
         self.gathering: list[int] = []  # the face-up cards, by id
@@ -121,7 +120,7 @@ class TableMirror:
             raise BigTwoError(f"The server sent {cards!r}, which is not a play")
         return play
 
-    def _move(self, a: dict[str, Any]) -> RevolutionAction:
+    def _move(self, a: dict[str, Any]) -> Action:
         """One action of the expansion as this seat was told it."""
         cards = self._cards(a.get("cards"))
         move = Move(a["move"])
@@ -130,15 +129,15 @@ class TableMirror:
         elif move in (Move.ACTIVATE, Move.COUNTER):
             self.discards |= cards
         given = self._cards(a.get("given"))
-        return RevolutionAction(
+        return Action(
             a["seat"],
-            move,
-            cards,
-            a.get("function", ""),
-            a.get("target", -1),
-            a.get("source", ""),
             auto=bool(a.get("auto")),
             trick_over=bool(a.get("trick_over")),
+            move=move,
+            cards=cards,
+            function=a.get("function", ""),
+            target=a.get("target", -1),
+            source=a.get("source", ""),
             given=given,
         )
 

@@ -19,16 +19,17 @@ from ..bots.seat import ComputerSeat, Decision
 from ..engine.cards import Mask
 from ..engine.deal import Deal
 from ..engine.errors import IllegalAction
-from ..engine.revolution import Move, Phase, RevolutionAction, RevolutionChoice
+from ..engine.revolution import Phase, RevolutionChoice
 from ..engine.revolution_cards import NORMAL_CARDS, REVOLUTION_CARDS
 from ..engine.revolution_cards import text as revolution_text
+from ..engine.views import Action, Move
 from ..match.match import DealResult
 from ..match.revolution import RevolutionMatch, RevolutionResult
 from .base import Control, Refused, Seat, TableStatus, View
 from .commands import By, Command, Op
 from .events import (
     Group,
-    revolution_action_json,
+    action_json,
     revolution_choices_json,
     revolution_public_state,
     revolution_view_json,
@@ -73,7 +74,7 @@ class RevolutionFlow(GameFlow):
                 "deals": match.deals,
                 "leader": public.leader,
                 **revolution_public_state(public),
-                "actions": [revolution_action_json(a) for a in public.actions],
+                "actions": [action_json(a) for a in public.actions],
             },
             state=True,
         )
@@ -155,9 +156,7 @@ class RevolutionFlow(GameFlow):
                 match.decline(answer.seat)
             self._told(answer, deal.actions[before:], hands, now)
 
-    def _told(
-        self, cmd: Command, actions: list[RevolutionAction], hands: list[int], now: float
-    ) -> None:
+    def _told(self, cmd: Command, actions: list[Action], hands: list[int], now: float) -> None:
         """The events of a move: each action as each audience may see it (a face-down card
         only to the seats the engine lets see it), the public state after the move, the
         changed hands to their seats, then the end of the hand or what is asked next."""
@@ -175,18 +174,16 @@ class RevolutionFlow(GameFlow):
                 self._emit(
                     "action",
                     Group.ALL,
-                    {**common, **revolution_action_json(shown), **public},
+                    {**common, **action_json(shown), **public},
                     state=True,
                 )
                 continue
             for s, own in enumerate(seen):
-                self._emit(
-                    "action", s, {**common, **revolution_action_json(own), **public}, state=True
-                )
+                self._emit("action", s, {**common, **action_json(own), **public}, state=True)
             self._emit(
                 "action",
                 Group.SPECTATORS,
-                {**common, **revolution_action_json(shown), **public},
+                {**common, **action_json(shown), **public},
                 state=True,
             )
         for s in range(players):

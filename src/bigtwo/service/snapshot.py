@@ -19,6 +19,7 @@ from typing import Any, Self
 
 from ..engine.plays import Catalog, Kind, Play, catalog_for
 from ..engine.rules import KIND_NAMES
+from ..engine.views import Action, Move
 from ..match.revolution import RevolutionMatch
 from .base import SnapshotError, TableState
 from .config import TableConfig
@@ -108,7 +109,8 @@ class _SnapshotPickler(pickle.Pickler):
 class _SnapshotUnpickler(pickle.Unpickler):
     """Reads what :class:`_SnapshotPickler` wrote (only ever the server's own snapshots),
     and what bigtwo wrote before the expansion's plays joined the one catalogue (a revolution
-    deal then kept a catalogue of its own: see :func:`_current_catalogues`)."""
+    deal then kept a catalogue of its own: see :func:`_current_catalogues`) and before its
+    actions became the one action of both games."""
 
     def persistent_load(self, pid: Any) -> Any:
         kind, rules = pid
@@ -117,9 +119,8 @@ class _SnapshotUnpickler(pickle.Unpickler):
         return catalog_for(rules)
 
     def find_class(self, module: str, name: str) -> Any:
-        if module == "bigtwo.engine.revolution_cards" and name in _RETIRED:
-            return _RETIRED[name]
-        return super().find_class(module, name)
+        retired = _RETIRED.get((module, name))
+        return retired if retired is not None else super().find_class(module, name)
 
 
 class _RetiredCatalogue:
@@ -135,9 +136,45 @@ def _retired_play(mask: int, kind: Kind, group: object, power: int) -> Play:
     return Play(mask, kind, group, power, KIND_NAMES.index(kind.value))
 
 
-_RETIRED: dict[str, Any] = {
-    "RevolutionCatalog": _RetiredCatalogue,
-    "RevolutionPlay": _retired_play,
+class _RetiredAction:
+    """An action of the expansion as snapshots written before the one action of both games
+    hold it (a class of its own, its fields in another order): read as that one action."""
+
+    def __new__(  # type: ignore[misc]  # noqa: PLR0913 (the retired class's fields, in its order)
+        cls,
+        seat: int,
+        move: Move,
+        cards: int = 0,
+        function: str = "",
+        target: int = -1,
+        source: str = "",
+        private: int = 0,
+        auto: bool = False,
+        follows: bool = False,
+        trick_over: bool = False,
+        given: int = 0,
+    ) -> Action:
+        return Action(
+            seat,
+            None,
+            auto,
+            "",
+            trick_over,
+            move,
+            cards,
+            function,
+            target,
+            source,
+            private,
+            follows,
+            given,
+        )
+
+
+_RETIRED: dict[tuple[str, str], Any] = {
+    ("bigtwo.engine.revolution_cards", "RevolutionCatalog"): _RetiredCatalogue,
+    ("bigtwo.engine.revolution_cards", "RevolutionPlay"): _retired_play,
+    ("bigtwo.engine.revolution", "RevolutionAction"): _RetiredAction,
 }
 
 

@@ -17,10 +17,10 @@ from rich.text import Text
 
 from ..engine.cards import Mask
 from ..engine.plays import catalog_for
-from ..engine.revolution import Move, RevolutionAction
 from ..engine.revolution_cards import REVOLUTION_BASE, twin_rank
 from ..engine.revolution_rules import CHARACTER_RANKS
 from ..engine.rules import Rules
+from ..engine.views import Action, Move
 from .render import REVOLUTION_TEXT, cards_text, function_icon
 from .words import is_you, whom
 
@@ -100,7 +100,7 @@ def reference_text(rules: Rules, *, ascii_only: bool = False) -> str:
 AFTER_A_TRICK = frozenset({Move.DRAW, Move.STOP, Move.REVEAL})
 
 
-def trick_moves(moves: Sequence[RevolutionAction]) -> tuple[list[RevolutionAction], bool]:
+def trick_moves(moves: Sequence[Action]) -> tuple[list[Action], bool]:
     """The actions of the trick in play, or of the trick just ended (``True``) until someone
     leads: the draws of the player whose pass ended it belong to it."""
     ends = [i for i, a in enumerate(moves) if a.trick_over]
@@ -114,7 +114,7 @@ def trick_moves(moves: Sequence[RevolutionAction]) -> tuple[list[RevolutionActio
 
 
 def move_line(
-    action: RevolutionAction,
+    action: Action,
     names: Sequence[str],
     rules: Rules,
     *,
