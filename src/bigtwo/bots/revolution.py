@@ -26,7 +26,6 @@ from ..engine.plays import catalog_for
 from ..engine.revolution import Move, RevolutionChoice, RevolutionView
 from ..engine.revolution_cards import (
     NORMAL_CARDS,
-    REVOLUTION_BASE,
     ids,
     twin_rank,
 )
@@ -147,7 +146,7 @@ class GreedyRevolutionBot(RevolutionBot):
         functions: dict[str, list[RevolutionChoice]] = {}
         for choice in activations:
             card = choice.cards.bit_length() - 1
-            name = _function_of(view, card)
+            name = view.function_of(card)
             functions.setdefault(name, []).append(choice)
         if "exchange" in functions:
             worst = self._worst(view)
@@ -225,7 +224,7 @@ class ClassicRevolutionBot(GreedyRevolutionBot):
         assert seat is not None
         nxt = (seat + 1) % view.players
         for choice in by_move.get(Move.ACTIVATE, []):
-            function = _function_of(view, choice.cards.bit_length() - 1)
+            function = view.function_of(choice.cards.bit_length() - 1)
             if function == "command" and not by_move.get(Move.PLAY):
                 return choice
             if function == "jump" and view.normal_counts[nxt] == 1:
@@ -288,14 +287,6 @@ class ClassicRevolutionBot(GreedyRevolutionBot):
 # What a Revolution card in a play costs the plan.
 _CIVILIAN_USE = 0.1
 _CHARACTER_USE = 0.5
-
-
-def _function_of(view: RevolutionView, card: int) -> str:
-    options = view.rules.revolution
-    if options is None or card < REVOLUTION_BASE:
-        return "none"
-    rank = "3456789TJQKA2"[twin_rank(card)]
-    return options.function_of(rank)
 
 
 for _name, _factory in (

@@ -191,11 +191,7 @@ def _exchange_card(
 def _functions(rules: Rules) -> list[str]:
     options = rules.revolution
     assert options is not None
-    out = []
-    for card in range(REVOLUTION_BASE, REVOLUTION_BASE + 52):
-        rank = "3456789TJQKA2"[twin_rank(card)]
-        out.append(options.function_of(rank) if rank in "JQKA2" else "none")
-    return out
+    return [options.card_function(c) for c in range(REVOLUTION_BASE, REVOLUTION_BASE + 52)]
 
 
 class _Masks:
@@ -501,7 +497,7 @@ class ExpertRevolutionBot(RevolutionBot):
         by_function: dict[str, list[RevolutionChoice]] = {}
         for choice in activations:
             card = choice.cards.bit_length() - 1
-            by_function.setdefault(_function(view, card), []).append(choice)
+            by_function.setdefault(view.function_of(card), []).append(choice)
         for function in ("command", "jump", "revolution"):
             if function in by_function:
                 # the weakest card of the function: the strong ones are better kept for plays
@@ -536,13 +532,6 @@ class ExpertRevolutionBot(RevolutionBot):
                 steps += taken + 1
             worlds += 1
         return [t / worlds for t in totals]
-
-
-def _function(view: RevolutionView, card: int) -> str:
-    options = view.rules.revolution
-    if options is None or card < REVOLUTION_BASE:
-        return "none"
-    return options.function_of("3456789TJQKA2"[twin_rank(card)])
 
 
 def _exchange(view: RevolutionView, choices: list[RevolutionChoice]) -> RevolutionChoice:

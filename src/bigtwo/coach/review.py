@@ -366,6 +366,20 @@ def chosen_deals(match: Match, seat: int, deals: Sequence[int] | None = None) ->
     return [r for r in records if deals is None or r.number in deals]
 
 
+def progress_step(progress: ReviewProgress | None, total: int) -> Callable[[], None]:
+    """What to call after each decision judged: it tells ``progress`` how many of ``total``
+    are done."""
+    done = 0
+
+    def step() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
+    return step
+
+
 def review_game(
     match: Match,
     seat: int,
@@ -379,14 +393,7 @@ def review_game(
     a match; ``progress(done, total)`` is called as the decisions are judged."""
     chosen = chosen_deals(match, seat, deals)
     total = sum(chosen_actions(r, seat) for r in chosen)
-    done = 0
-
-    def step() -> None:
-        nonlocal done
-        done += 1
-        if progress is not None:
-            progress(done, total)
-
+    step = progress_step(progress, total)
     if progress is not None:
         progress(0, total)
     reviews = [review_deal(r, seat, seed=seed, rollouts=rollouts, progress=step) for r in chosen]

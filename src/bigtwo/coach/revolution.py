@@ -41,6 +41,7 @@ from .review import (
     ReviewProgress,
     check_choice,
     judge,
+    progress_step,
 )
 
 STEP_LIMIT = 400  # simulated actions at most to finish a hand in a world (the expert's)
@@ -177,14 +178,7 @@ def review_revolution_game(
     total = sum(
         1 for h in chosen for a in h.actions if a.seat == seat and not (a.follows or a.auto)
     )
-    done = 0
-
-    def step() -> None:
-        nonlocal done
-        done += 1
-        if progress is not None:
-            progress(done, total)
-
+    step = progress_step(progress, total)
     rules = match.ruleset.rules
     reviews = [
         review_revolution_hand(h, rules, seat, seed=seed, rollouts=rollouts, progress=step)

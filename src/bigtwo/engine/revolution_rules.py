@@ -23,7 +23,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .cards import RANKS
 from .errors import RulesError
+from .revolution_cards import REVOLUTION_BASE, twin_rank
 
 CHARACTER_RANKS = ("J", "Q", "K", "A", "2")
 """The ranks whose Revolution cards are Character cards; 3 to 10 are Civilian cards."""
@@ -75,6 +77,10 @@ class RevolutionRules:
             if r == rank:
                 return function
         return "none"
+
+    def card_function(self, card: int) -> str:
+        """The function of the card ``card`` (an id of the 104), ``none`` for a normal card."""
+        return "none" if card < REVOLUTION_BASE else self.function_of(RANKS[twin_rank(card)])
 
     @staticmethod
     def from_mapping(

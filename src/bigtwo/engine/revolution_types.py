@@ -112,6 +112,11 @@ class RevolutionView:
     def my_turn(self) -> bool:
         return self.seat is not None and self.seat == self.to_act and self.end is None
 
+    def function_of(self, card: int) -> str:
+        """What ``card`` does when activated under the view's rules (``none``: nothing)."""
+        options = self.rules.revolution
+        return "none" if options is None else options.card_function(card)
+
 
 # Snapshots (pickles) name these classes by the module that held them before this one and
 # exports them still: so it stays their module, and snapshots written before and after the

@@ -11,9 +11,10 @@ from random import Random
 from typing import Any
 
 from ..bots.seat import ComputerSeat, Decision
-from ..engine.cards import CARDS, card_text
+from ..engine.cards import Mask, card_text
 from ..engine.deal import Deal
-from ..engine.revolution import RevolutionChoice
+from ..engine.revolution import RevolutionChoice, RevolutionView
+from ..engine.views import SeatView
 from ..match.match import Applied, DealResult, Match
 from ..match.revolution import RevolutionResult
 from .base import Control, Refused, Seat, TableStatus, View
@@ -59,39 +60,16 @@ class BigTwoFlow(GameFlow):
             self.game.autopass, self.game.autopass_five = on, five
         self._switches = (on, five)
 
-    def _deal_started(self, now: float) -> None:
-        """Events for a new deal: the public deal to all, each seat its own hand."""
-        match = self.game
-        assert match is not None
-        public = match.deal.view(None)
-        self._emit(
-            "deal",
-            Group.ALL,
-            {
-                "deal": match.deal_number,
-                "deals": match.deals,
-                "leader": public.leader,
-                **public_state(public),
-                "actions": [action_json(a) for a in public.actions],
-            },
-            state=True,
-        )
-        for seat in self.seats:
-            self._hand(seat.number)
-            if seat.computer is not None:
-                seat.computer.new_deal()
-        self._prompt(now)
+    def _public_json(self, view: SeatView | RevolutionView) -> dict[str, Any]:
+        assert not isinstance(view, RevolutionView)
+        return public_state(view)
 
-    def _hand(self, number: int) -> None:
-        match = self.game
-        assert match is not None
-        view = match.deal.view(number)
-        opening = None if view.opening is None else str(CARDS[view.opening])
-        self._emit(
-            "hand",
-            number,
-            {"deal": match.deal_number, "cards": card_text(view.hand), "opening": opening},
-        )
+    def _cards_text(self, cards: int) -> str:
+        return card_text(Mask(cards))
+
+    def _seat_dealt(self, seat: Seat) -> None:
+        if seat.computer is not None:
+            seat.computer.new_deal()
 
     def _prompt(self, now: float) -> None:
         """Tell the seat to act what it may do (private: the legal plays hold its cards)."""

@@ -18,11 +18,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from ..engine.cards import CARDS, RANKS, card_text
+from ..engine.cards import CARDS, card_text
 from ..engine.plays import Play
 from ..engine.revolution import RevolutionView
 from ..engine.revolution_cards import text as revolution_text
-from ..engine.revolution_cards import twin_rank
 from ..engine.views import Action, Move, SeatView
 
 
@@ -241,7 +240,7 @@ def revolution_choices_json(view: RevolutionView) -> dict[str, Any]:
             seen.add(choice.cards)
             card = choice.cards.bit_length() - 1
             activate.append(
-                {"card": revolution_text(choice.cards), "function": _function(view, card)}
+                {"card": revolution_text(choice.cards), "function": view.function_of(card)}
             )
         elif choice.move is Move.COUNTER:
             counters.append(revolution_text(choice.cards))
@@ -255,13 +254,6 @@ def revolution_choices_json(view: RevolutionView) -> dict[str, Any]:
         "counters": counters,
         "draws": draws,
     }
-
-
-def _function(view: RevolutionView, card: int) -> str:
-    options = view.rules.revolution
-    if options is None:
-        return "none"
-    return options.function_of(RANKS[twin_rank(card)])
 
 
 def revolution_view_json(view: RevolutionView, deal_number: int) -> dict[str, Any]:

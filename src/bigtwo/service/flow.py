@@ -22,7 +22,7 @@ from .base import (
     TableStatus,
 )
 from .commands import By, Command, Op
-from .events import Group
+from .events import Group, action_json
 
 
 class GameFlow(TableState):
@@ -47,6 +47,46 @@ class GameFlow(TableState):
             state=True,
         )
         self._deal_started(now)
+
+    def _deal_started(self, now: float) -> None:
+        """Events for a new deal: the public deal to all (under the expansion the Gathering
+        and the deck count too), each seat its own hand."""
+        match = self.game
+        assert match is not None
+        public = match.deal.view(None)
+        self._emit(
+            "deal",
+            Group.ALL,
+            {
+                "deal": match.deal_number,
+                "deals": match.deals,
+                "leader": public.leader,
+                **self._public_json(public),
+                "actions": [action_json(a) for a in public.actions],
+            },
+            state=True,
+        )
+        for seat in self.seats:
+            self._hand(seat.number)
+            self._seat_dealt(seat)
+        self._prompt(now)
+
+    def _hand(self, number: int) -> None:
+        """The seat ``number`` told its cards, and the card the opening play must include
+        where it holds it."""
+        match = self.game
+        assert match is not None
+        view = match.deal.view(number)
+        opening = None if view.opening is None else self._cards_text(1 << view.opening)
+        self._emit(
+            "hand",
+            number,
+            {"deal": match.deal_number, "cards": self._cards_text(view.hand), "opening": opening},
+        )
+
+    def _seat_dealt(self, seat: Seat) -> None:
+        """What a seat does at a new deal beside being told its hand (nothing, unless the
+        game says)."""
 
     # -- questions ---------------------------------------------------------------------------
     def asked_seats(self) -> list[int]:

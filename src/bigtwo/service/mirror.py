@@ -34,11 +34,8 @@ from ..engine.revolution import (
 )
 from ..engine.revolution_cards import (
     NORMAL_CARDS,
-    RANKS,
-    REVOLUTION_BASE,
     ids,
     parse,
-    twin_rank,
 )
 from ..engine.revolution_cards import text as revolution_text
 from ..engine.rules import BIGTWO, REVOLUTION, Rules
@@ -144,9 +141,7 @@ class TableMirror:
     def _is_counter(self, card: int) -> bool:
         assert self.rules is not None
         options = self.rules.revolution
-        if options is None or card < REVOLUTION_BASE:
-            return False
-        return options.function_of(RANKS[twin_rank(card)]) == "counter"
+        return options is not None and options.card_function(card) == "counter"
 
     def _action(self, a: dict[str, Any]) -> Action:
         play = self._play(a["cards"])

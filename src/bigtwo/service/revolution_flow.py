@@ -19,10 +19,10 @@ from ..bots.seat import ComputerSeat, Decision
 from ..engine.cards import Mask
 from ..engine.deal import Deal
 from ..engine.errors import IllegalAction
-from ..engine.revolution import Phase, RevolutionChoice
+from ..engine.revolution import Phase, RevolutionChoice, RevolutionView
 from ..engine.revolution_cards import NORMAL_CARDS, REVOLUTION_CARDS
 from ..engine.revolution_cards import text as revolution_text
-from ..engine.views import Action, Move
+from ..engine.views import Action, Move, SeatView
 from ..match.match import DealResult
 from ..match.revolution import RevolutionMatch, RevolutionResult
 from .base import Control, Refused, Seat, TableStatus, View
@@ -58,40 +58,16 @@ class RevolutionFlow(GameFlow):
         else:
             match.next_deal()
 
-    def _deal_started(self, now: float) -> None:
-        """Events for a new hand: the public hand (the Gathering, the deck count) to all,
-        each seat its own cards."""
-        match = self.game
-        assert match is not None
-        deal = match.deal
-        public = deal.view(None)
-        self.answers = {}
-        self._emit(
-            "deal",
-            Group.ALL,
-            {
-                "deal": match.deal_number,
-                "deals": match.deals,
-                "leader": public.leader,
-                **revolution_public_state(public),
-                "actions": [action_json(a) for a in public.actions],
-            },
-            state=True,
-        )
-        for seat in self.seats:
-            self._hand(seat.number)
-        self._prompt(now)
+    def _public_json(self, view: SeatView | RevolutionView) -> dict[str, Any]:
+        assert isinstance(view, RevolutionView)
+        return revolution_public_state(view)
 
-    def _hand(self, number: int) -> None:
-        match = self.game
-        assert match is not None
-        view = match.deal.view(number)
-        opening = None if view.opening is None else revolution_text(1 << view.opening)
-        self._emit(
-            "hand",
-            number,
-            {"deal": match.deal_number, "cards": revolution_text(view.hand), "opening": opening},
-        )
+    def _cards_text(self, cards: int) -> str:
+        return revolution_text(cards)
+
+    def _deal_started(self, now: float) -> None:
+        self.answers = {}  # no counter window is open at a new hand
+        super()._deal_started(now)
 
     def _move(self, seat: Seat, cmd: Command, now: float) -> None:
         """A move of the expansion (``act``, ``activate``, ``draw``, ``stop``; a counter
