@@ -84,7 +84,7 @@ def check(table: TableService, mirrors: dict[int | None, TableMirror]) -> None:
         engine = deal.view(seat)
         mine = mirror.revolution_view()
         assert mine.hand == engine.hand
-        assert mine.normal_counts == engine.normal_counts
+        assert mine.counts == engine.counts
         assert mine.revolution_counts == engine.revolution_counts
         assert sorted(mine.gathering) == sorted(engine.gathering)
         assert mine.deck_left == engine.deck_left

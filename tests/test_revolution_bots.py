@@ -256,7 +256,7 @@ def test_a_world_agrees_with_everything_the_view_shows() -> None:
         view = position.view(seat)
         world = sample_world(view, random.Random(1))
         assert world.hands[seat] == view.hand
-        assert [(h & NORMAL).bit_count() for h in world.hands] == list(view.normal_counts)
+        assert [(h & NORMAL).bit_count() for h in world.hands] == list(view.counts)
         assert [(h >> 52).bit_count() for h in world.hands] == list(view.revolution_counts)
         assert len(world.deck) - world.top == view.deck_left
         assert world.gathering == list(view.gathering)

@@ -104,7 +104,7 @@ class GreedyRevolutionBot(RevolutionBot):
             by, function, _card, target = view.pending
             seat = view.seat
             jumped = function == "jump" and (by + 1) % view.players == seat
-            close = view.normal_counts[by] <= 3
+            close = view.counts[by] <= 3
             hurts = (
                 jumped
                 or (function == "exchange" and (target == seat or close))
@@ -126,8 +126,8 @@ class GreedyRevolutionBot(RevolutionBot):
             return characters[0]
         seat = view.seat
         assert seat is not None
-        mine = view.normal_counts[seat]
-        if mine <= min(view.normal_counts):
+        mine = view.counts[seat]
+        if mine <= min(view.counts):
             deck = [c for c in draws if not c.cards]
             if deck:
                 return deck[0]  # hurry the end by exhaustion while it favours this seat
@@ -141,7 +141,7 @@ class GreedyRevolutionBot(RevolutionBot):
             return None
         seat = view.seat
         assert seat is not None
-        counts = view.normal_counts
+        counts = view.counts
         nxt = (seat + 1) % view.players
         functions: dict[str, list[RevolutionChoice]] = {}
         for choice in activations:
@@ -227,7 +227,7 @@ class ClassicRevolutionBot(GreedyRevolutionBot):
             function = view.function_of(choice.cards.bit_length() - 1)
             if function == "command" and not by_move.get(Move.PLAY):
                 return choice
-            if function == "jump" and view.normal_counts[nxt] == 1:
+            if function == "jump" and view.counts[nxt] == 1:
                 return choice
         return None
 
@@ -278,7 +278,7 @@ class ClassicRevolutionBot(GreedyRevolutionBot):
             low = min(normal, key=lambda c: sign * card_power[c])
             holding = [c for c in pool if c.cards >> low & 1] or pool
             return max(holding, key=lambda c: (c.cards.bit_count(), -power(c)))
-        others = [view.normal_counts[s] for s in range(view.players) if s != seat]
+        others = [view.counts[s] for s in range(view.players) if s != seat]
         if view.to_beat.size == 1 and min(others) == 1:
             return max(pool, key=power)
         return min(pool, key=power)

@@ -138,7 +138,7 @@ def sample_world(view: RevolutionView, rng: random.Random) -> RevolutionDeal:
         if seat == me:
             continue
         hand = known[seat]
-        need_normal = view.normal_counts[seat] - (hand & NORMAL_CARDS).bit_count()
+        need_normal = view.counts[seat] - (hand & NORMAL_CARDS).bit_count()
         need_star = view.revolution_counts[seat] - (hand & REVOLUTION_CARDS).bit_count()
         for _ in range(max(0, need_normal)):
             hand |= 1 << normal_pool.pop()
@@ -537,7 +537,7 @@ class ExpertRevolutionBot(RevolutionBot):
 def _exchange(view: RevolutionView, choices: list[RevolutionChoice]) -> RevolutionChoice:
     """The exchange worth trying: the seat's weakest normal card to the seat with fewest."""
     me = view.seat
-    counts = view.normal_counts
+    counts = view.counts
     power = catalog_for(view.rules).card_power
     target = min((s for s in range(view.players) if s != me), key=lambda s: (counts[s], s))
     aimed = [c for c in choices if c.target == target] or choices

@@ -46,7 +46,7 @@ from collections.abc import Iterable, Sequence
 from operator import attrgetter
 from typing import NamedTuple
 
-from .cards import CardSet, Mask, card_symbols
+from .cards import CardIndex, CardSet, Mask, card_symbols
 from .errors import IllegalAction
 from .plays import Play, catalog_for
 from .revolution_cards import NORMAL_CARDS, REVOLUTION_BASE, REVOLUTION_CARDS, card_symbol, ids
@@ -578,13 +578,13 @@ class RevolutionDeal(RevolutionChecks):
         return RevolutionView(
             seat=seat,
             rules=self.rules,
-            hand=own,
-            normal_counts=tuple(self.normal_counts()),
+            hand=Mask(own),
+            counts=tuple(self.normal_counts()),
             revolution_counts=tuple(self.revolution_counts()),
             gathering=tuple(self.gathering),
             deck_left=self.deck_left,
             discards=self.discards,
-            played=self.played,
+            played=Mask(self.played),
             reversed=self.reversed,
             turn=self.turn,
             to_act=self.to_act,
@@ -598,7 +598,7 @@ class RevolutionDeal(RevolutionChecks):
             pending=pending,
             functions_used=self.used,
             draws_taken=self.drawn,
-            opening=opening,
+            opening=None if opening is None else CardIndex(opening),
             actions=tuple(self._history(seat)),
             winner=self.winner,
             end=self.end,

@@ -15,9 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
-from .plays import Play
-from .rules import Rules
-from .views import Action, Move
+from .views import Move, SeatView
 
 
 class Phase(StrEnum):
@@ -59,54 +57,34 @@ class Pending(NamedTuple):
     give: int  # the normal card an exchange gives (a card id), else -1
 
 
-@dataclass(frozen=True, slots=True)
-class RevolutionView:
-    """What one seat (``seat`` None: a spectator) may know of a hand of the expansion.
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RevolutionView(SeatView):
+    """What one seat (``seat`` None: a spectator) may know of a hand of the expansion: a
+    :class:`~bigtwo.engine.views.SeatView` (as a :class:`~bigtwo.match.views.TableView` is
+    one) with what the expansion adds.
 
-    ``hand`` is the seat's own cards (a 104-bit mask); ``normal_counts`` and
-    ``revolution_counts`` every seat's counts; ``gathering`` the face-up cards;
+    ``hand`` and ``played`` are 104-bit masks and ``counts`` every seat's count of normal
+    cards; ``revolution_counts`` its Revolution cards; ``gathering`` the face-up cards;
     ``deck_left`` the cards left in the Revolution deck; ``discards`` the Character cards
-    discarded for a function or a counter; ``played`` every card played; ``actions`` the
-    history with every card this seat may not see hidden; ``to_act`` the seat whose answer
-    is awaited now, ``phase`` what it is to do, ``pending`` the function waiting in the
-    counter window (its card and target, never an exchange's card); ``locked`` the seats
-    that sit out the rest of the trick after passing (``pass_lock``); ``legal`` and
-    ``can_pass`` what this seat may play now; ``choices`` everything it may do now, in every
-    phase (empty unless its answer is awaited): what a computer player chooses from."""
+    discarded for a function or a counter; ``actions`` the history with every card this seat
+    may not see hidden; ``to_act`` the seat whose answer is awaited now, ``phase`` what it
+    is to do, ``pending`` the function waiting in the counter window (its card and target,
+    never an exchange's card); ``choices`` everything it may do now, in every phase (empty
+    unless its answer is awaited): what a computer player chooses from."""
 
-    seat: int | None
-    rules: Rules
-    hand: int
-    normal_counts: tuple[int, ...]
     revolution_counts: tuple[int, ...]
     gathering: tuple[int, ...]
     deck_left: int
     discards: int
-    played: int
     reversed: bool
-    turn: int
     to_act: int
     phase: Phase
-    leader: int
-    to_beat: Play | None
-    to_beat_seat: int
-    passes: int
     skips: int
     pending: tuple[int, str, int, int] | None  # seat, function, card, target
     functions_used: int
     draws_taken: int
-    opening: int | None
-    actions: tuple[Action, ...]
-    winner: int | None
     end: End | None
-    legal: tuple[Play, ...]
-    can_pass: bool
     choices: tuple[RevolutionChoice, ...] = ()
-    locked: int = 0  # the seats locked out of the trick by their pass (pass_lock), a bit each
-
-    @property
-    def players(self) -> int:
-        return len(self.normal_counts)
 
     @property
     def my_turn(self) -> bool:

@@ -114,7 +114,9 @@ class SeatView:
     that play; ``locked`` the seats passed out of the trick (a bit per seat); ``opening`` the
     card the opening play must include, only for the seat that holds it; ``actions`` the
     public history; ``played`` every card played so far; ``legal`` and ``can_pass`` what the
-    seat may do now (empty and False when it is not its turn).
+    seat may do now (empty and False when it is not its turn). The expansion's view
+    (:class:`~bigtwo.engine.revolution.RevolutionView`) is a SeatView with what it adds;
+    ``cards`` and ``unseen`` speak of the 52-card deck.
     """
 
     seat: int | None

@@ -213,7 +213,7 @@ def revolution_public_state(view: RevolutionView) -> dict[str, Any]:
         "turn": view.turn,
         "to_act": view.to_act,
         "phase": view.phase.value,
-        "counts": list(view.normal_counts),
+        "counts": list(view.counts),
         "revolution_counts": list(view.revolution_counts),
         "gathering": revolution_text(sum(1 << c for c in view.gathering)),
         "deck_left": view.deck_left,

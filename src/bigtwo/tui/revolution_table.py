@@ -72,7 +72,7 @@ class RevolutionTable(BigTwoTable):
         ascii_only = screen.ascii_only
         over = game.deal_over
 
-        counts = Text(f"  {rv.normal_counts[home]}", Style(dim=True))
+        counts = Text(f"  {rv.counts[home]}", Style(dim=True))
         counts.append(f"+{rv.revolution_counts[home]}*", REVOLUTION_TEXT)
         bar = self.bar(counts)
         if rv.reversed:
@@ -93,7 +93,7 @@ class RevolutionTable(BigTwoTable):
             doing = f"activates {card_words(rv.pending[2], rules, ascii_only=ascii_only).plain}"
         elif rv.phase is Phase.DRAW:
             doing = "drawing"
-        self.draw_panels(rv, passed, rv.normal_counts, doing=doing, revolution=rv.revolution_counts)
+        self.draw_panels(rv, passed, rv.counts, doing=doing, revolution=rv.revolution_counts)
 
         trick_view = screen.query_one(TrickView)
         width = trick_view.content_size.width or 36
