@@ -14,11 +14,12 @@ Cards are written in the project's notation, a play as cards separated by spaces
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from ..engine.cards import CARDS, card_text
+from ..engine.cards import CARDS, Mask, card_text
 from ..engine.plays import Play
 from ..engine.revolution import RevolutionView
 from ..engine.revolution_cards import text as revolution_text
@@ -98,13 +99,16 @@ class PublicFacts(Protocol):
     def players(self) -> int: ...
 
 
-def to_beat_json(state: PublicFacts) -> dict[str, Any] | None:
-    """The play to beat and who made it, or None at a lead (sent as the ``table`` key)."""
+def to_beat_json(
+    state: PublicFacts, text: Callable[[Mask], str] = card_text
+) -> dict[str, Any] | None:
+    """The play to beat and who made it, or None at a lead (sent as the ``table`` key), its
+    cards written by ``text`` (the expansion's: ``revolution_text``)."""
     if state.to_beat is None:
         return None
     return {
         "seat": state.to_beat_seat,
-        "cards": card_text(state.to_beat.mask),
+        "cards": text(state.to_beat.mask),
         "kind": state.to_beat.kind.value,
     }
 
@@ -202,13 +206,6 @@ def revolution_public_state(view: RevolutionView) -> dict[str, Any]:
             "card": revolution_text(1 << card),
             "target": None if target < 0 else target,
         }
-    table = None
-    if view.to_beat is not None:
-        table = {
-            "seat": view.to_beat_seat,
-            "cards": revolution_text(view.to_beat.mask),
-            "kind": view.to_beat.kind.value,
-        }
     return {
         "turn": view.turn,
         "to_act": view.to_act,
@@ -218,7 +215,7 @@ def revolution_public_state(view: RevolutionView) -> dict[str, Any]:
         "gathering": revolution_text(sum(1 << c for c in view.gathering)),
         "deck_left": view.deck_left,
         "reversed": view.reversed,
-        "table": table,
+        "table": to_beat_json(view, revolution_text),
         "passes": view.passes,
         "pending": pending,
         "winner": view.winner,

@@ -81,7 +81,6 @@ class TableMirror:
         self._reader: _BigTwoReader | _RevolutionReader = _READERS[BIGTWO]  # (see _room)
         # -- Big 2 RevolutioN -----------------------------------------------------------------
         self.moves: list[Action] = []  # the hand's actions as this seat saw them
-        self.rev_to_beat: Play | None = None
         self.revolution_counts: list[int] = []
         self.gathering: list[int] = []  # the face-up cards, by id
         self.deck_left = 0
@@ -96,11 +95,10 @@ class TableMirror:
         self.answered = False  # this seat has answered the open counter window
 
     # -- reading the wire ------------------------------------------------------------------------
-    def _play(self, cards: str | None) -> Play | None:
-        if cards is None:
-            return None
+    def _play(self, cards: str) -> Play:
+        """A play the server sent, in the notation of the table's game."""
         assert self.rules is not None
-        play = catalog_for(self.rules).classify(to_mask(cards))
+        play = catalog_for(self.rules).classify(self._reader.cards(cards))
         if play is None:
             raise BigTwoError(f"The server sent {cards!r}, which is not a play")
         return play
@@ -109,13 +107,6 @@ class TableMirror:
     def _cards(self, cards: str | None) -> int:
         """Cards of the expansion from notation (a Revolution card with its star)."""
         return parse(cards) if cards else 0
-
-    def _rev_play(self, cards: str) -> Play:
-        assert self.rules is not None
-        play = catalog_for(self.rules).classify(parse(cards))
-        if play is None:
-            raise BigTwoError(f"The server sent {cards!r}, which is not a play")
-        return play
 
     def _move(self, a: dict[str, Any]) -> Action:
         """One action of the expansion as this seat was told it."""
@@ -144,7 +135,7 @@ class TableMirror:
         return options is not None and options.card_function(card) == "counter"
 
     def _action(self, a: dict[str, Any]) -> Action:
-        play = self._play(a["cards"])
+        play = None if a["cards"] is None else self._play(a["cards"])
         if play is not None:
             self.played = Mask(self.played | play.mask)
             if a["seat"] == self.seat:
@@ -358,7 +349,7 @@ class TableMirror:
                 ]
                 choices.append(RevolutionChoice(seat, Move.STOP))
             else:
-                legal = [self._rev_play(c) for c in offered.get("legal", [])]
+                legal = [self._play(c) for c in offered.get("legal", [])]
                 can_pass = bool(offered.get("can_pass"))
                 choices += [RevolutionChoice(seat, Move.PLAY, p.mask) for p in legal]
                 if can_pass:
@@ -405,7 +396,7 @@ class TableMirror:
             to_act=to_act,
             phase=self.phase if self.winner is None else Phase.OVER,
             leader=self.leader,
-            to_beat=self.rev_to_beat,
+            to_beat=self.to_beat,
             to_beat_seat=self.to_beat_seat,
             passes=self.passes,
             locked=0,
@@ -505,7 +496,7 @@ class _BigTwoReader:
         opening = view["opening"]
         m.opening = CardIndex(to_mask(opening).bit_length() - 1) if opening else None
         if m.seat is not None and m.turn == m.seat and m.winner is None:
-            m.legal = [p for p in (m._play(c) for c in view["legal"]) if p is not None]
+            m.legal = [m._play(c) for c in view["legal"]]
             m.can_pass = view["can_pass"]
 
     def action(self, m: TableMirror, msg: dict[str, Any]) -> None:
@@ -516,7 +507,7 @@ class _BigTwoReader:
         m.opening = None if msg["cards"] else m.opening
 
     def turn(self, m: TableMirror, msg: dict[str, Any]) -> None:
-        m.legal = [p for p in (m._play(c) for c in msg["legal"]) if p is not None]
+        m.legal = [m._play(c) for c in msg["legal"]]
         m.can_pass = msg["can_pass"]
 
 
@@ -536,7 +527,7 @@ class _RevolutionReader:
         m.deck_left = msg["deck_left"]
         m.reversed = bool(msg["reversed"])
         table = msg["table"]
-        m.rev_to_beat = m._rev_play(table["cards"]) if table else None
+        m.to_beat = m._play(table["cards"]) if table else None
         if table:
             m.to_beat_seat = table["seat"]
         m.passes = msg["passes"]

@@ -180,7 +180,7 @@ class RevolutionGame(BigTwoGame):
         return mirror.revolution_view().can_pass
 
     def to_beat(self, mirror: TableMirror) -> Play | None:
-        return mirror.rev_to_beat
+        return mirror.to_beat
 
     def deal_lines(self, mirror: TableMirror, names: Sequence[str]) -> list[str]:
         from ..match.revolution_history import describe_actions
