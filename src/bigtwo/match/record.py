@@ -21,9 +21,9 @@ either game, told apart by its header, is read and written, to files too, throug
 from __future__ import annotations
 
 from ..engine.cards import card_text
-from ..engine.views import Action
 from .match import Change, Match
 from .record_common import (
+    action_line,
     deal_lines,
     decode,
     format_seconds,
@@ -99,18 +99,6 @@ def body_lines(match: Match, *, from_deal: int = 1, open_seconds: bool = True) -
         if record.seconds and (frozen or open_seconds):
             lines.append(f"seconds {format_seconds(record.seconds)}")
     return lines
-
-
-def action_line(action: Action) -> str:
-    """One action: ``play 2 3d 4c 5h 6s 7d`` or ``pass 1``, then ``auto`` and the reason
-    when it happened by itself."""
-    if action.play is None:
-        line = f"pass {action.seat}"
-    else:
-        line = f"play {action.seat} {card_text(action.play.mask)}"
-    if action.auto:
-        line += f" auto {action.reason}".rstrip()
-    return line
 
 
 def write_text(match: Match) -> str:

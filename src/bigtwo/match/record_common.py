@@ -6,8 +6,9 @@ comment, the rules (a preset's name or every option as JSON), the deal count, th
 one line per seat; each deal gives every seat's cards on ``hand`` lines and ends with the
 points and the running totals. This module writes those lines and reads them back with the
 reasons in words (a :class:`~bigtwo.match.errors.RecordError` with an empty ``where``, which
-the reader fills with the line), and splits a record's text into its lines. It must not know
-either game's actions, replay anything, or touch files (that is :mod:`.files`).
+the reader fills with the line), and splits a record's text into its lines. It writes the
+one action of both games as a line (:func:`action_line`); reading actions back (a replay)
+is each game's reader's, and touching files is :mod:`.files`'s.
 
 >>> from bigtwo.match.match import Match
 >>> record_header("bigtwo-record", 1, "Big Two", Match(RuleSet.preset("palm"), seed=5))[4:6]
@@ -23,8 +24,11 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple, TypeVar
 
+from ..engine.cards import card_text
 from ..engine.errors import BigTwoError
+from ..engine.revolution_cards import ids, starred_text
 from ..engine.rules import expansion_preset_names, preset_names
+from ..engine.views import Action, Move
 from .errors import RecordError
 from .match import BaseMatch
 from .settings import RuleSet
@@ -95,6 +99,46 @@ def score_lines(match: AnyMatch, number: int) -> list[str]:
         "points " + " ".join(str(p) for p in results[number - 1].points),
         "totals " + " ".join(str(t) for t in totals),
     ]
+
+
+def action_line(action: Action) -> str:
+    """One action as a record line. The 52-card game's: ``play 2 3d 4c 5h 6s 7d`` or ``pass
+    1``, then ``auto`` and the reason when it happened by itself; the expansion's (``move``
+    set) name their kind, seat and cards, every card shown (a Revolution card starred)."""
+    if action.move is not None:
+        return _expansion_line(action)
+    if action.play is None:
+        line = f"pass {action.seat}"
+    else:
+        line = f"play {action.seat} {card_text(action.play.mask)}"
+    if action.auto:
+        line += f" auto {action.reason}".rstrip()
+    return line
+
+
+def starred_cards(mask: int) -> str:
+    """Cards of the expansion as its record writes them, a Revolution card starred."""
+    return " ".join(starred_text(c) for c in ids(mask))
+
+
+def _expansion_line(action: Action) -> str:
+    a, move = action, action.kind
+    auto = " auto" if a.auto or (a.follows and move in (Move.DRAW, Move.STOP)) else ""
+    if move is Move.PLAY:
+        return f"play {a.seat} {starred_cards(a.cards)}"
+    if move is Move.ACTIVATE:
+        extra = f" {a.target} {starred_cards(a.given)}" if a.target >= 0 else ""
+        return f"activate {a.seat} {starred_cards(a.cards)} {a.function}{extra}"
+    if move is Move.COUNTER:
+        return f"counter {a.seat} {starred_cards(a.cards)}"
+    if move is Move.DRAW:
+        return f"draw {a.seat} {a.source} {starred_cards(a.cards)}{auto}"
+    if move is Move.EFFECT:
+        extra = f" {a.target} {starred_cards(a.cards)}" if a.target >= 0 else ""
+        return f"effect {a.seat} {a.function}{extra}"
+    if move is Move.REVEAL:
+        return f"reveal {starred_cards(a.cards)}"
+    return f"{move.value} {a.seat}{auto}"
 
 
 def on_off(flag: bool) -> str:

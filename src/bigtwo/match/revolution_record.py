@@ -25,16 +25,18 @@ not read 52-card records or touch files.
 from __future__ import annotations
 
 from ..engine.errors import BigTwoError
-from ..engine.revolution_cards import card_symbol, ids, parse, parse_card, starred_text
-from ..engine.views import Action, Move
+from ..engine.revolution_cards import card_symbol, parse, parse_card, starred_text
+from ..engine.views import Action
 from .errors import RecordError
 from .record_common import (
     Header,
+    action_line,
     deal_lines,
     decode,
     read_integer,
     record_header,
     score_lines,
+    starred_cards,
     text_lines,
 )
 from .revolution import RevolutionMatch, RevolutionResult
@@ -43,31 +45,6 @@ REVOLUTION_FORMAT = "bigtwo-revolution-record"
 _MADE_BY_THE_DEAL = ("effect", "skip", "reveal")  # lines a record may never lead with
 REVOLUTION_VERSION = 1
 _HEADER_WORDS = ("rules", "deals", "seed", "seat")
-
-
-def _cards(mask: int) -> str:
-    return " ".join(starred_text(c) for c in ids(mask))
-
-
-def record_line(action: Action) -> str:
-    """One action as a record line (the full record: every card shown)."""
-    a, move = action, action.kind
-    auto = " auto" if a.auto or (a.follows and move in (Move.DRAW, Move.STOP)) else ""
-    if move is Move.PLAY:
-        return f"play {a.seat} {_cards(a.cards)}"
-    if move is Move.ACTIVATE:
-        extra = f" {a.target} {_cards(a.given)}" if a.target >= 0 else ""
-        return f"activate {a.seat} {_cards(a.cards)} {a.function}{extra}"
-    if move is Move.COUNTER:
-        return f"counter {a.seat} {_cards(a.cards)}"
-    if move is Move.DRAW:
-        return f"draw {a.seat} {a.source} {_cards(a.cards)}{auto}"
-    if move is Move.EFFECT:
-        extra = f" {a.target} {_cards(a.cards)}" if a.target >= 0 else ""
-        return f"effect {a.seat} {a.function}{extra}"
-    if move is Move.REVEAL:
-        return f"reveal {_cards(a.cards)}"
-    return f"{move.value} {a.seat}{auto}"
 
 
 def write_revolution_text(match: RevolutionMatch) -> str:
@@ -94,9 +71,9 @@ def _hand_lines(match: RevolutionMatch) -> list[list[str]]:
     """Each hand's lines: its cards and deck, its actions and, once over, its result."""
     out: list[list[str]] = []
     for number, dealt, deck, actions in match.played_hands():
-        lines = deal_lines(number, dealt, _cards)
+        lines = deal_lines(number, dealt, starred_cards)
         lines.append("deck " + " ".join(starred_text(c) for c in deck))
-        lines += [record_line(a) for a in actions]
+        lines += [action_line(a) for a in actions]
         if number <= len(match.results):
             result = match.results[number - 1]
             lines += [f"end {result.end.value}", f"winner {result.winner}"]
@@ -141,7 +118,7 @@ class _Reader:
         if not started:
             raise RecordError("", "the record is empty")
         if self.expected:
-            raise RecordError("end", f"the record leaves out '{record_line(self.expected[0])}'")
+            raise RecordError("end", f"the record leaves out '{action_line(self.expected[0])}'")
         self._begin_pending()
         if self.match is None:
             raise RecordError("end", "the record has no deal")
@@ -154,7 +131,7 @@ class _Reader:
             return
         if word == "deal":
             if self.expected:
-                raise RecordError("", f"the record leaves out '{record_line(self.expected[0])}'")
+                raise RecordError("", f"the record leaves out '{action_line(self.expected[0])}'")
             if read_integer(rest, "the deal number") != self.number + 1:
                 raise RecordError("", f"deal {self.number + 1} comes next, not deal {rest}")
             if self.match is not None and not self.match.deal.over:
@@ -260,13 +237,13 @@ class _Reader:
     def _check_automatic(self, word: str, tokens: list[str]) -> None:
         made = self.expected.pop(0)
         line = " ".join([word, *tokens])
-        wanted = record_line(made)
+        wanted = action_line(made)
         if _normal(line) != _normal(wanted):
             raise RecordError("", f"the replay makes '{wanted}' here, not '{line}'")
 
     def _check_result(self, match: RevolutionMatch, word: str, tokens: list[str]) -> None:
         if self.expected:
-            raise RecordError("", f"the record leaves out '{record_line(self.expected[0])}'")
+            raise RecordError("", f"the record leaves out '{action_line(self.expected[0])}'")
         if len(match.results) < match.deal_number:
             raise RecordError("", f"'{word}' comes before the deal is over")
         result: RevolutionResult = match.results[match.deal_number - 1]
