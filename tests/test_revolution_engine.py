@@ -649,3 +649,56 @@ def test_each_check_can_be_asked_as_a_question() -> None:
     deal.activate(0, "2s*")
     assert deal.can_counter(1, "Qs*") and deal.can_decline(1) and not deal.can_decline(2)
     assert not deal.can_draw(1, "deck") and not deal.can_stop(1)
+
+
+def test_both_games_make_one_action_and_one_view_family() -> None:
+    """An action of the expansion is the 52-card game's Action with its kind in ``move``; the
+    expansion's view is a SeatView whose counts are the normal cards; both pickle and read
+    alike, and each tells its action in words."""
+    import pickle
+
+    from bigtwo.engine import Deal, SeatView
+    from bigtwo.engine.views import Action
+    from bigtwo.service.events import action_json
+
+    deal = Deal(Rules.preset("palm"), ["3d 4c", "5d 6c", "7d 8c", "9d Tc"])
+    played, passed = deal.play(0, "3d"), deal.pass_(1)
+    hand = RevolutionDeal(
+        Rules.preset("revolution"), ["3d 2s*", "4d", "5d", "6d"], deck=range(52, 103)
+    )
+    activated, declined = hand.activate(0, "2s*"), hand.decline(1)
+    assert {type(a) for a in (played, passed, activated, declined)} == {Action}
+    assert [a.kind for a in (played, passed, activated, declined)] == [
+        Move.PLAY,
+        Move.PASS,
+        Move.ACTIVATE,
+        Move.DECLINE,
+    ]
+    assert [a.is_pass for a in (played, passed, activated, declined)] == [False, True, False, False]
+    assert [str(a) for a in (played, passed, activated)] == [
+        "0 plays 3d",
+        "1 passes",
+        "0 activates 2s* (revolution)",
+    ]
+    assert action_json(played) == {
+        "seat": 0,
+        "cards": "3d",
+        "kind": "single",
+        "auto": False,
+        "reason": "",
+        "trick_over": False,
+    }
+    assert action_json(activated) == {
+        "seat": 0,
+        "move": "activate",
+        "cards": "2s*",
+        "auto": False,
+        "trick_over": False,
+        "function": "revolution",
+    }
+    for action in (played, activated):
+        assert pickle.loads(pickle.dumps(action)) == action
+    view = hand.view(0)
+    assert isinstance(view, SeatView) and view.counts == (1, 1, 1, 1)
+    assert view.players == 4 and view.revolution_counts == (0, 0, 0, 0)
+    assert pickle.loads(pickle.dumps(view)) == view
