@@ -467,6 +467,19 @@ class TableMirror:
         )
 
 
+def _public(m: TableMirror, msg: dict[str, Any]) -> None:
+    """What either game's public state says alike: whose turn, the counts, the play to beat,
+    the passes since it, the winner."""
+    m.turn = msg["turn"]
+    m.counts = list(msg["counts"])
+    table = msg["table"]
+    m.to_beat = m._play(table["cards"]) if table else None
+    if table:
+        m.to_beat_seat = table["seat"]
+    m.passes = msg["passes"]
+    m.winner = msg["winner"]
+
+
 class _BigTwoReader:
     """How a mirror reads the deal's events of the 52-card game."""
 
@@ -474,15 +487,8 @@ class _BigTwoReader:
         return to_mask(text)
 
     def public(self, m: TableMirror, msg: dict[str, Any]) -> None:
-        m.turn = msg["turn"]
-        m.counts = list(msg["counts"])
-        to_beat = msg["table"]
-        m.to_beat = m._play(to_beat["cards"]) if to_beat else None
-        if to_beat:
-            m.to_beat_seat = to_beat["seat"]
-        m.passes = msg["passes"]
+        _public(m, msg)
         m.locked = sum(1 << s for s in msg["locked"])
-        m.winner = msg["winner"]
 
     def deal(self, m: TableMirror, msg: dict[str, Any], view: dict[str, Any] | None) -> None:
         m.actions = [m._action(a) for a in msg["actions"]]
@@ -518,21 +524,14 @@ class _RevolutionReader:
         return Mask(parse(text) if text else 0)
 
     def public(self, m: TableMirror, msg: dict[str, Any]) -> None:
-        m.turn = msg["turn"]
+        _public(m, msg)
         m.to_act = msg["to_act"]
         m.phase = Phase(msg["phase"])
-        m.counts = list(msg["counts"])
         m.revolution_counts = list(msg["revolution_counts"])
         m.gathering = ids(m._cards(msg["gathering"]))
         m.deck_left = msg["deck_left"]
         m.reversed = bool(msg["reversed"])
-        table = msg["table"]
-        m.to_beat = m._play(table["cards"]) if table else None
-        if table:
-            m.to_beat_seat = table["seat"]
-        m.passes = msg["passes"]
         m.pending = msg["pending"]
-        m.winner = msg["winner"]
         m.end = End(msg["end"]) if msg.get("end") else None
         if m.phase is not Phase.COUNTER:
             m.prompt, m.answered = None, False
