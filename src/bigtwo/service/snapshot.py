@@ -138,37 +138,12 @@ def _retired_play(mask: int, kind: Kind, group: object, power: int) -> Play:
 
 class _RetiredAction:
     """An action of the expansion as snapshots written before the one action of both games
-    hold it (a class of its own, its fields in another order): read as that one action."""
+    hold it (a class of its own, every field given, in its order): read as that action."""
 
-    def __new__(  # type: ignore[misc]  # noqa: PLR0913 (the retired class's fields, in its order)
-        cls,
-        seat: int,
-        move: Move,
-        cards: int = 0,
-        function: str = "",
-        target: int = -1,
-        source: str = "",
-        private: int = 0,
-        auto: bool = False,
-        follows: bool = False,
-        trick_over: bool = False,
-        given: int = 0,
-    ) -> Action:
-        return Action(
-            seat,
-            None,
-            auto,
-            "",
-            trick_over,
-            move,
-            cards,
-            function,
-            target,
-            source,
-            private,
-            follows,
-            given,
-        )
+    def __new__(cls, seat: int, move: Move, *rest: Any) -> Action:  # type: ignore[misc]
+        cards, function, target, source, private, auto, follows, trick_over, given = rest
+        fields = (move, cards, function, target, source, private, follows, given)
+        return Action(seat, None, auto, "", trick_over, *fields)
 
 
 _RETIRED: dict[tuple[str, str], Any] = {
