@@ -52,6 +52,8 @@ class Shelf(dict[str, Any]):
 class Host(App[None]):
     """An app that shows one review page."""
 
+    ENABLE_COMMAND_PALETTE = False
+
     def __init__(self, page: ReviewPage) -> None:
         super().__init__()
         self.page = page
@@ -222,7 +224,7 @@ async def test_the_beliefs_panel_toggles_and_counts_exactly_at_the_first_lead(
             triple = holds_group(unseen, k, 3)
             figures = "".join(f" {chance(p):>4}" for p in (two, ace))
             figures += "    -" + "".join(f" {chance(p):>4}" for p in (pair, triple))
-            row = f"{game.names[seat][:6]:<6}{k:>3}{figures} ~"  # the five-card play sampled
+            row = f"{game.names[seat][:5]:<5}{k:>3}{figures} ~"  # the five-card play sampled
             assert row in text, text
         await pilot.press("b")
         await pilot.pause()
@@ -285,3 +287,30 @@ async def test_a_hand_of_the_revolution_is_reviewed_and_offers_no_beliefs() -> N
         rules = game.ruleset.rules
 
     assert refused(Revolution()) == OTHER_GAME
+
+
+# -- screenshots -----------------------------------------------------------------------------------
+async def save_screenshots() -> None:
+    """docs/screenshots/tui-review.svg (the planted 2♠ reviewed, 1,000 rollouts a decision)
+    and tui-beliefs.svg (the beliefs panel at the first lead of the terminal tests' game).
+    Run: ``PYTHONPATH=src:tests python tests/test_tui_coach.py``."""
+    import tempfile
+
+    page, _, _ = planted()
+    app = Host(page)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await finished(app, pilot)
+        app.save_screenshot("tui-review.svg", str(SCREENSHOTS))
+    with tempfile.TemporaryDirectory() as folder:
+        table = make_app(Path(folder))
+        async with table.run_test(size=(100, 28)) as pilot:
+            await pilot.pause()
+            await pilot.press("b")
+            await finished(table, pilot)
+            table.save_screenshot("tui-beliefs.svg", str(SCREENSHOTS))
+
+
+if __name__ == "__main__":
+    import asyncio
+
+    asyncio.run(save_screenshots())

@@ -29,7 +29,7 @@ from ..engine.rules import BIGTWO
 from ..match.views import TableView
 from .coaching import ASSISTS_OFF, assists_on
 
-WORLDS = 200  # worlds sampled for what counting does not reach
+PANEL_WORLDS = 200  # worlds sampled for what counting does not reach
 SPECTATOR = "Beliefs are a player's: a spectator sees none while a hand is in play"
 OTHER_GAME = "Beliefs are counted for the 52-card game only, not for Big 2 RevolutioN"
 COLUMNS = (("two", "2"), ("ace", "A"), ("beats_single", ">1"), ("pair", "pr"), ("triple", "3k"))
@@ -50,11 +50,11 @@ def chance_words(chance: Chance | None) -> str:
 def beliefs_text(beliefs: Beliefs, names: Sequence[str]) -> Text:
     """The panel's text: a row an opponent, a column a chance."""
     text = Text("What the cards played tell\n", Style(bold=True))
-    head = f"{'':<9}" + "".join(f"{label:>5}" for _, label in COLUMNS) + f"{'5c':>5}\n"
+    head = f"{'':<8}" + "".join(f"{label:>5}" for _, label in COLUMNS) + f"{'5c':>5}\n"
     text.append(head, Style(underline=True))
     for seat in beliefs.opponents:
         chances = seat.chances()
-        row = f"{names[seat.seat][:6]:<6}{seat.cards:>3}"
+        row = f"{names[seat.seat][:5]:<5}{seat.cards:>3}"
         row += "".join(f" {chance_words(chances[name])}" for name, _ in COLUMNS)
         row += f" {chance_words(seat.five)}"
         text.append(row + "\n")
@@ -88,7 +88,7 @@ class BeliefsPanel(Static):
 
     DEFAULT_CSS = """
     BeliefsPanel { dock: right; width: 40; height: auto; border: round $secondary;
-                   background: $surface; padding: 0 1; }
+                   background: $surface; padding: 0; }
     """
 
     def __init__(self) -> None:
@@ -120,7 +120,7 @@ class BeliefsPanel(Static):
     @work(thread=True, exclusive=True, group="beliefs", exit_on_error=False)
     def work_out(self, view: TableView, names: list[str], position: tuple[object, ...]) -> None:
         rng = random.Random(f"beliefs:{position}")
-        text = beliefs_text(beliefs_of(view, rng, WORLDS), names)
+        text = beliefs_text(beliefs_of(view, rng, PANEL_WORLDS), names)
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._show, text, position)
 

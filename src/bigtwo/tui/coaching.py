@@ -17,6 +17,7 @@ from ..coach.replay import seat_turns
 from ..coach.review import ROLLOUTS, DealReview, chosen_actions, review_deal
 from ..engine.cards import Mask, card_symbols
 from ..engine.errors import IllegalAction
+from .words import whose
 
 if TYPE_CHECKING:
     from ..service.mirror import TableMirror
@@ -39,7 +40,7 @@ def position_lines(
 ) -> list[str]:
     """A position as ``seat`` saw it, in words: its hand, the play to beat (its cards and who
     made it; None at a lead) and the cards every other seat had left."""
-    lines = [f"{names[seat]}'s hand ({len(hand.split())}): {hand}"]
+    lines = [f"{whose(names[seat], capital=True)} hand ({len(hand.split())}): {hand}"]
     if to_beat is None:
         lines.append("The table is empty: a lead")
     else:

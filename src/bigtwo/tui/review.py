@@ -80,7 +80,7 @@ def decision_line(number: int, decision: dict[str, Any]) -> Text:
     text = Text(f"{number:>2}. {decision['move']:<18} ")
     text.append(f"{mark:<10}", MARK_STYLES.get(mark, Style()))
     if "loss" in decision:
-        text.append(f" {-lost(decision):>6.1f}")
+        text.append(f" {-lost(decision) or 0.0:>6.1f}")  # never -0.0
     return text
 
 
@@ -136,7 +136,8 @@ class ReviewPage(Screen[None]):
                              text-style: bold; padding: 0 1; }
     #review-progress { height: 1; padding: 0 1; }
     #review-summary { height: auto; padding: 0 1; }
-    #review-plot { height: 2; margin: 0 1; }
+    #review-plot-label { height: 1; padding: 0 1; color: $text-muted; }
+    #review-plot { height: 3; margin: 0 1; }
     #review-body { height: 1fr; }
     #review-moves { width: 44; height: 1fr; }
     #review-detail { width: 1fr; height: 1fr; padding: 0 1; }
@@ -178,6 +179,7 @@ class ReviewPage(Screen[None]):
         yield Label("", classes="page-title")
         yield ProgressBar(id="review-progress", show_eta=False)
         yield Static("", id="review-summary")
+        yield Label("Points lost, decision by decision:", id="review-plot-label")
         yield Sparkline([0.0], id="review-plot")
         with Horizontal(id="review-body"):
             yield OptionList(id="review-moves")
@@ -280,7 +282,9 @@ class ReviewPage(Screen[None]):
             summary = Text(self._words(summary.plain))
         self.query_one("#review-summary", Static).update(summary)
         plot = [lost(d) for d in self.decisions] or [0.0]
-        self.query_one("#review-plot", Sparkline).data = plot
+        sparkline = self.query_one("#review-plot", Sparkline)
+        sparkline.data = plot
+        sparkline.styles.width = 3 * len(plot)  # three columns a decision, in order
         moves = self.query_one("#review-moves", OptionList)
         moves.clear_options()
         lines = [decision_line(i, d) for i, d in enumerate(self.decisions, 1)]
