@@ -17,8 +17,12 @@ from bigtwo.coach.beliefs import holds_group
 from bigtwo.coach.replay import seat_turns
 from bigtwo.coach.review import GameReview, move_words, review_data, review_deal
 from bigtwo.engine.cards import Mask, card_symbols
+from bigtwo.engine.errors import BigTwoError
 from bigtwo.match.record_formats import read_game_file
 from bigtwo.match.revolution import RevolutionMatch
+from bigtwo.service import TableService
+from bigtwo.service.config import TableConfig
+from bigtwo.service.request import table_config
 from bigtwo.tui.beliefs import OTHER_GAME, SPECTATOR, BeliefsPanel, refused
 from bigtwo.tui.coaching import ASSISTS_OFF
 from bigtwo.tui.controller import GameController, GameSetup, SeatSetup
@@ -27,7 +31,7 @@ from bigtwo.tui.pages import ReplayPage
 from bigtwo.tui.review import SEED, ReviewPage, coach_of
 from bigtwo.tui.revolution_coaching import RevolutionCoach
 from coach_fixtures import two_led_alone
-from test_tui import SIZE, make_app, play_deal, screen_text
+from test_tui import SIZE, make_app, play_deal, screen_text, take_turn
 
 ROLLOUTS = 60
 BIG = (120, 40)
@@ -226,6 +230,14 @@ async def test_the_beliefs_panel_toggles_and_counts_exactly_at_the_first_lead(
             figures += "    -" + "".join(f" {chance(p):>4}" for p in (pair, triple))
             row = f"{game.names[seat][:5]:<5}{k:>3}{figures} ~"  # the five-card play sampled
             assert row in text, text
+        # It follows the play: after your lead and the replies, the counts of now.
+        await take_turn(pilot, app)
+        await finished(app, pilot)
+        later = game.view()
+        assert later.actions and later.counts != view.counts
+        text = str(panel.render())
+        for seat in (1, 2, 3):
+            assert f"{game.names[seat][:5]:<5}{later.counts[seat]:>3} " in text, text
         await pilot.press("b")
         await pilot.pause()
         assert not app.screen.query(BeliefsPanel)
@@ -259,6 +271,22 @@ async def test_no_beliefs_and_no_review_where_the_host_turned_assists_off(
         await pilot.pause()
         assert isinstance(app.screen, ReplayPage)
         assert ASSISTS_OFF in text_of(app, "#page-note")
+
+
+def test_a_room_request_sets_assists_and_its_room_says_so() -> None:
+    """The host's choice travels from the room request to the room every player reads
+    (``options.assists``), and a stored configuration without it keeps them on."""
+    seats = ["human", *["computer:random"] * 3]
+    for asked, expected in (({}, True), ({"assists": False}, False)):
+        config = table_config({"preset": "palm", "seats": seats, **asked})
+        assert config.assists is expected
+        room = TableService(config, "SRV").info()
+        assert room["options"]["assists"] is expected
+    old = config.to_json()
+    del old["assists"]
+    assert TableConfig.from_json(old).assists is True
+    with pytest.raises(BigTwoError, match="assists"):
+        table_config({"preset": "palm", "seats": seats, "assists": "no"})
 
 
 def test_a_spectator_gets_no_beliefs() -> None:
