@@ -153,11 +153,15 @@ async def test_a_review_is_kept_and_read_back_instead_of_worked_out_again() -> N
     kept = shelf[f"tui.review.7.2.{seat}"]
     assert (kept["seed"], kept["rollouts"]) == (SEED, ROLLOUTS)
     again, _, _ = planted(shelf)
+    again.ascii_only = True  # and drawn without suit symbols
     async with Host(again).run_test(size=BIG) as pilot:
         await pilot.pause()
         assert "Reviewed before" in text_of(pilot.app, "#review-note")
         assert len(pilot.app.workers) == 0  # nothing worked out
         assert again.data == kept["review"]
+        text = screen_text(pilot.app)  # type: ignore[arg-type]
+        assert " 1. 2s " in text and "Your hand (13):" in text
+        assert not set("♠♥♦♣") & set(text)
 
 
 # -- from the score sheet and the replay ---------------------------------------------------------
