@@ -114,6 +114,7 @@ class RoomOptions(Answer):
     spectator_chat: bool
     seeded: bool
     between_deals_seconds: float | None
+    assists: bool
 
 
 class DealSummary(Answer):

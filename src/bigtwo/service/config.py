@@ -85,6 +85,9 @@ class TableConfig:
     spectator_chat: bool = False
     between_deals_seconds: float | None = 0.0
     invite: str = ""  # a private room's invitation key: spectators need it to watch
+    # The coach's assists (a deal's review, the beliefs panel) for the players; the host may
+    # turn them off when the table is made (on for tables stored before this option).
+    assists: bool = True
 
     # -- derived ------------------------------------------------------------------------------
     def make_rules(self) -> RuleSet:

@@ -145,6 +145,11 @@ class RoomRequest(Declared):
     spectator_chat: bool = Field(
         default=False, description="Spectators may chat (among themselves); default not"
     )
+    assists: bool = Field(
+        default=True,
+        description="The coach's assists for the players (a deal's review, the beliefs "
+        "panel); default on",
+    )
     between_deals_seconds: float | None = _seconds(
         0.0,
         600.0,
@@ -263,6 +268,7 @@ def table_config(
         spectator_chat=request.spectator_chat,
         between_deals_seconds=between,
         invite="" if public else secrets.token_urlsafe(12),
+        assists=request.assists,
     )
 
 

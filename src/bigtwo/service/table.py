@@ -236,6 +236,7 @@ class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, GameFlow
                 "spectator_chat": cfg.spectator_chat,
                 "seeded": cfg.seeded,
                 "between_deals_seconds": cfg.between_deals_seconds,
+                "assists": cfg.assists,
             },
             "seats": [s.public() for s in self.seats],
             "totals": list(played.totals) if played else [0] * cfg.players,

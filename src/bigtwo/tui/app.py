@@ -16,6 +16,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,7 @@ from ..engine.rules import BIGTWO, REVOLUTION, Rules
 from ..match.history import score_table
 from ..match.settings import RuleSet
 from ..store.matches import MatchStore
+from .coaching import assists_on
 from .controller import GameController, GameSetup
 from .dialogs import (
     Cover,
@@ -400,6 +402,7 @@ class BigTwoApp(App[None]):
             deals=deals,
             again=not game.game_over,
             cards=not game.kind.cards_off,
+            review=assists_on(game.mirror),
         )
         self.push_screen(sheet, self._after_sheet)
 
@@ -505,7 +508,7 @@ class BigTwoApp(App[None]):
         self.push_screen(Menu(), lambda choice: self.open_page(choice) if choice else None)
 
     def open_page(self, what: str, then: Callable[[], None] | None = None) -> None:
-        from . import forms, pages
+        from . import forms, pages, review
         from .helptext import KEYS_HELP, rules_help
 
         game = self.game
@@ -548,6 +551,8 @@ class BigTwoApp(App[None]):
                 ),
                 closed,
             )
+        elif what == "review" and game is not None:
+            review.open_review(self, game, closed)
         elif what == "tracker" and (table := self.net or game) is not None:
             body = table.kind.tracker_text(table.mirror, table.hand(), table.rules, self.ascii_only)
             self.push_screen(pages.TrackerPage(body), closed)
@@ -595,6 +600,7 @@ class BigTwoApp(App[None]):
         """Open the replay of ``game`` (its deals that are over) from its stored record; why
         not, in words, when it cannot be ("" when it opened)."""
         from .pages import ReplayPage
+        from .review import open_stored_review
 
         assert self.storage is not None
         if not game.game_over:
@@ -606,7 +612,8 @@ class BigTwoApp(App[None]):
             return "The game's record cannot be read, so it cannot be replayed"
         if not match.results:
             return "No deal is over yet: a deal can be replayed once it is over"
-        self.push_screen(ReplayPage(match, ascii_only=self.ascii_only))
+        see = partial(open_stored_review, self, game, match)
+        self.push_screen(ReplayPage(match, ascii_only=self.ascii_only, review=see))
         return ""
 
     def export_history(self, scope: str, text: str) -> Path:

@@ -90,6 +90,7 @@ class ScoreSheet(ModalScreen[str]):
         Binding("a", "again", "Play again"),
         Binding("c", "dismiss_with('cards')", "Choose cards"),
         Binding("r", "dismiss_with('rematch')", "New game together"),
+        Binding("v", "dismiss_with('review')", "Review"),
     ]
     DEFAULT_CSS = """
     ScoreSheet { align: center middle; }
@@ -98,6 +99,7 @@ class ScoreSheet(ModalScreen[str]):
     #sheet-title { text-style: bold; width: 1fr; content-align: center middle; }
     #sheet-buttons { height: 1; align: center middle; margin-top: 1; }
     #sheet-buttons Button { margin: 0 1; min-width: 0; width: auto; }
+    #sheet-coach { height: 1; align: center middle; }
     """
 
     def __init__(
@@ -110,10 +112,12 @@ class ScoreSheet(ModalScreen[str]):
         again: bool = False,
         rematch: bool = False,
         cards: bool = True,
+        review: bool = False,
     ) -> None:
         """``deals``: every deal's points so far, a row a deal (``d`` shows it), or None;
         ``again``: offer to play this deal again, or to choose cards for the next (``c``);
-        ``rematch``: at a network table whose match is over, offer a new game together."""
+        ``rematch``: at a network table whose match is over, offer a new game together;
+        ``review``: offer the coach's review of this deal (``v``)."""
         super().__init__()
         self.sheet_text = text
         self.sheet_title = title
@@ -123,6 +127,7 @@ class ScoreSheet(ModalScreen[str]):
         self.again = again
         self.rematch = rematch
         self.cards = cards  # cards may be chosen for the deals to come (not the revolution)
+        self.review = review
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sheet"):
@@ -139,6 +144,9 @@ class ScoreSheet(ModalScreen[str]):
                         yield Button("Cards (c)", id="cards", compact=True)
                 if self.rematch:
                     yield Button("New game together (r)", id="rematch", compact=True)
+            if self.review:  # the coach's, on a line of its own
+                with Horizontal(id="sheet-coach"):
+                    yield Button("Review this deal (v)", id="review", compact=True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "dismiss_with" and parameters == ("cards",):
@@ -147,6 +155,8 @@ class ScoreSheet(ModalScreen[str]):
             return self.again  # a deal to come: play this one again, or choose its cards
         if action == "dismiss_with" and parameters == ("rematch",):
             return self.rematch
+        if action == "dismiss_with" and parameters == ("review",):
+            return self.review
         return True
 
     def action_again(self) -> None:

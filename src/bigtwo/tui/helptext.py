@@ -154,6 +154,8 @@ Keys at the table:
   r / s          sort by rank / by suit    h        hint
   f              skip the wait for the computers
   u              undo your last play (one person against computers only)
+  b              beliefs: what the cards played tell of each hand (v on the
+                 score sheet or in the replay: the coach's review of a deal)
   m              menu                      q        quit (the game is kept)
   F1 or ?  help            F2 or g  history         F3 or t  cards played
   F4 or o  high scores     F5 or i  statistics      F6 or ,  preferences

@@ -139,11 +139,21 @@ class ReplayPage(Page):
         Binding("up,pageup", "deal(-1)", "Previous deal"),
         Binding("home", "go(0)", "Start", show=False),
         Binding("end", "go(-1)", "End", show=False),
+        Binding("v", "review", "Review this deal"),
     ]
 
-    def __init__(self, match: Match | RevolutionMatch, *, ascii_only: bool = False) -> None:
+    def __init__(
+        self,
+        match: Match | RevolutionMatch,
+        *,
+        ascii_only: bool = False,
+        review: Callable[[int], str] | None = None,
+    ) -> None:
+        """``review``: open the coach's review of a deal (by number); it answers why not, in
+        words ("" when it opened)."""
         self.match = match
         self.ascii_only = ascii_only
+        self.review = review
         self.steps = game_of(match.ruleset.rules).replay_steps(match)
         if not self.steps:
             raise ValueError("a replay needs a finished deal")
@@ -167,6 +177,15 @@ class ReplayPage(Page):
     def action_go(self, at: int) -> None:
         self.at = at % len(self.steps)
         self._show()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.review is not None if action == "review" else True
+
+    def action_review(self) -> None:
+        """The coach's review of the deal on show."""
+        why = self.review(self.steps[self.at][0]) if self.review is not None else ""
+        if why:
+            self.note(why)
 
     def action_deal(self, step: int) -> None:
         """The start of the next deal (``step`` 1), or of this one and then the one before."""

@@ -97,6 +97,7 @@ class TableScreen(Screen[None]):
         Binding("x", "part('decline')", "Let stand", show=False),
         Binding("d", "part('draw_deck')", "Draw", show=False),
         Binding("k,f9", "part('reference')", "Functions"),
+        Binding("b", "beliefs", "Beliefs", show=False),  # the coach's beliefs panel
         *(Binding(key, f"pick({i})", show=False) for i, key in enumerate(POSITION_KEY_NAMES)),
     ]
 
@@ -194,6 +195,11 @@ class TableScreen(Screen[None]):
             game = self.game
             return game is not None and game.started and parameters[0] in self.part.keys
         return True
+
+    def action_beliefs(self) -> None:
+        from .beliefs import toggle_beliefs
+
+        toggle_beliefs(self)
 
     def action_part(self, key: str) -> None:
         if self.game is not None and key in self.part.keys:

@@ -1,0 +1,352 @@
+"""The coach in the terminal: a deal's review (its marks, the better move, stepping through
+the decisions, kept with the game once done) from the score sheet and the replay, and the
+beliefs panel at the table (its exact figures, its toggle, and its absence where the host
+turned assists off, for a spectator and for Big 2 RevolutioN)."""
+
+from __future__ import annotations
+
+from math import comb
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.app import App
+from textual.widgets import OptionList
+
+from bigtwo.coach.beliefs import holds_group
+from bigtwo.coach.replay import seat_turns
+from bigtwo.coach.review import GameReview, move_words, review_data, review_deal
+from bigtwo.engine.cards import Mask, card_symbols
+from bigtwo.engine.errors import BigTwoError
+from bigtwo.match.record_formats import read_game_file
+from bigtwo.match.revolution import RevolutionMatch
+from bigtwo.service import TableService
+from bigtwo.service.config import TableConfig
+from bigtwo.service.request import table_config
+from bigtwo.tui.beliefs import OTHER_GAME, SPECTATOR, BeliefsPanel, refused
+from bigtwo.tui.coaching import ASSISTS_OFF
+from bigtwo.tui.controller import GameController, GameSetup, SeatSetup
+from bigtwo.tui.dialogs import ScoreSheet
+from bigtwo.tui.pages import ReplayPage
+from bigtwo.tui.review import SEED, ReviewPage, coach_of
+from bigtwo.tui.revolution_coaching import RevolutionCoach
+from coach_fixtures import two_led_alone
+from test_tui import SIZE, make_app, play_deal, screen_text, take_turn
+
+ROLLOUTS = 60
+BIG = (120, 40)
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+
+
+@pytest.fixture(autouse=True)
+def few_rollouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ReviewPage, "rollouts", ROLLOUTS)
+
+
+class Shelf(dict[str, Any]):
+    """A store's preferences, in memory."""
+
+    def get_pref(self, key: str, default: Any = None) -> Any:
+        return self.get(key, default)
+
+    def set_pref(self, key: str, value: Any) -> None:
+        self[key] = value
+
+
+class Host(App[None]):
+    """An app that shows one review page."""
+
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, page: ReviewPage) -> None:
+        super().__init__()
+        self.page = page
+
+    def on_mount(self) -> None:
+        self.push_screen(self.page)
+
+
+def planted(shelf: Shelf | None = None) -> tuple[ReviewPage, Any, int]:
+    match, seat = two_led_alone()
+    coach = coach_of(match.ruleset.rules)
+    page = ReviewPage(
+        coach.subject(match, 2), coach, deal=2, seat=seat, names=match.names, shelf=shelf,
+        game_id=7,
+    )  # fmt: skip
+    return page, match.deal_records()[1], seat
+
+
+def text_of(app: App[None], selector: str) -> str:
+    return str(app.screen.query_one(selector).render())
+
+
+async def finished(app: App[None], pilot: Any) -> None:
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.pause()
+
+
+async def sheet_drawn(pilot: Any, app: Any) -> None:
+    for _ in range(20):
+        if isinstance(app.screen, ScoreSheet) and "Cards left" in screen_text(app):
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("the score sheet was not drawn")
+
+
+# -- the review page ----------------------------------------------------------------------------
+async def test_the_review_marks_the_two_led_alone_and_names_the_better_move() -> None:
+    page, record, seat = planted()
+    expected = review_deal(record, seat, seed=SEED, rollouts=ROLLOUTS)
+    first = expected.decisions[0]
+    assert first.step == 0 and move_words(first.move) == "2♠"
+    assert first.mark.value in ("mistake", "blunder")
+    app = Host(page)
+    async with app.run_test(size=BIG) as pilot:
+        await finished(app, pilot)
+        text = screen_text(app)  # type: ignore[arg-type]
+        assert f"{first.mark.value}: 2♠ lost {first.loss:.1f}" in text  # costliest first
+        assert f"better {move_words(first.better)}" in text
+        moves = [str(o.prompt) for o in page.query_one(OptionList).options]
+        assert len(moves) == len(expected.decisions)
+        assert moves[0].startswith(" 1. 2♠") and first.mark.value in moves[0]
+        accuracy = expected.accuracy
+        assert accuracy is not None and f"accuracy {100 * accuracy:.0f}%" in text
+        # The first decision shown is the costliest: the position as the seat saw it.
+        detail = text_of(app, "#review-detail")
+        turn = next(seat_turns(record, seat))
+        assert f"hand (13): {card_symbols(turn.view.hand)}" in detail
+        assert "The table is empty: a lead" in detail
+        assert f"Better: {move_words(first.better)}" in detail
+        plot = page.query_one("#review-plot").data  # type: ignore[attr-defined]
+        assert plot == [max(0.0, round(d.loss, 3)) for d in expected.decisions]
+        # The same seed, the same review: the page's is the coach's, worked out apart.
+        assert page.data == review_data(GameReview(seat, (expected,)))
+
+
+async def test_stepping_shows_each_decision_as_the_seat_saw_it() -> None:
+    page, record, seat = planted()
+    turns = list(seat_turns(record, seat))
+    app = Host(page)
+    async with app.run_test(size=BIG) as pilot:
+        await finished(app, pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        detail = text_of(app, "#review-detail")
+        second = turns[1]
+        assert f"Played: {move_words(second.action.play)}" in detail
+        assert f"hand ({second.view.hand.bit_count()}): {card_symbols(second.view.hand)}" in detail
+        beat = second.view.to_beat
+        assert beat is None or f"To beat: {card_symbols(Mask(beat.mask))}" in detail
+        await pilot.press("p", "p")  # nothing before the first
+        await pilot.pause()
+        assert f"Played: {move_words(turns[0].action.play)}" in text_of(app, "#review-detail")
+
+
+async def test_a_review_is_kept_and_read_back_instead_of_worked_out_again() -> None:
+    shelf = Shelf()
+    page, _, seat = planted(shelf)
+    async with Host(page).run_test(size=BIG) as pilot:
+        await finished(pilot.app, pilot)
+        assert "Reviewed: kept with the game" in text_of(pilot.app, "#review-note")
+    assert list(shelf) == [f"tui.review.7.2.{seat}"]
+    kept = shelf[f"tui.review.7.2.{seat}"]
+    assert (kept["seed"], kept["rollouts"]) == (SEED, ROLLOUTS)
+    again, _, _ = planted(shelf)
+    again.ascii_only = True  # and drawn without suit symbols
+    async with Host(again).run_test(size=BIG) as pilot:
+        await pilot.pause()
+        assert "Reviewed before" in text_of(pilot.app, "#review-note")
+        assert len(pilot.app.workers) == 0  # nothing worked out
+        assert again.data == kept["review"]
+        text = screen_text(pilot.app)  # type: ignore[arg-type]
+        assert " 1. 2s " in text and "Your hand (13):" in text
+        assert not set("♠♥♦♣") & set(text)
+
+
+# -- from the score sheet and the replay ---------------------------------------------------------
+async def test_the_score_sheet_and_the_replay_open_the_review_kept_with_the_game(
+    tmp_path: Path,
+) -> None:
+    app = make_app(tmp_path, deals=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await play_deal(pilot, app)
+        await sheet_drawn(pilot, app)
+        assert "Review this deal (v)" in screen_text(app)
+        await pilot.press("v")
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewPage)
+        page = app.screen
+        assert (page.deal, page.seat) == (1, 0)
+        await finished(app, pilot)
+        assert page.data is not None
+        marks = {d["mark"] for d in page.decisions}
+        assert marks and marks <= {"forced", "fine", "inaccuracy", "mistake", "blunder"}
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ScoreSheet)  # the sheet waits meanwhile
+        await pilot.press("g", "r")  # the history, then the replay of the deal over
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayPage)
+        await pilot.press("v")
+        await pilot.pause()
+        again = app.screen
+        assert isinstance(again, ReviewPage) and (again.deal, again.seat) == (1, 0)
+        await pilot.pause()
+        assert "Reviewed before: kept with the game" in text_of(app, "#review-note")
+        assert again.data == page.data
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayPage)
+
+
+# -- the beliefs panel ----------------------------------------------------------------------------
+def chance(p: float) -> str:
+    return f"{100 * p:.0f}%"
+
+
+async def test_the_beliefs_panel_toggles_and_counts_exactly_at_the_first_lead(
+    tmp_path: Path,
+) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        game = app.game
+        assert game is not None
+        view = game.view()
+        assert view.seat == 0 and not view.actions  # nothing played: every figure counted
+        await pilot.press("b")
+        await finished(app, pilot)
+        panel = app.screen.query_one(BeliefsPanel)
+        text = str(panel.render())
+        unseen = view.unseen
+        u = unseen.bit_count()
+        twos = (unseen >> 48 & 0xF).bit_count()
+        aces = (unseen >> 44 & 0xF).bit_count()
+        for seat in (1, 2, 3):
+            k = view.counts[seat]
+            two = 1 - comb(u - twos, k) / comb(u, k)
+            ace = 1 - comb(u - aces, k) / comb(u, k)
+            pair = holds_group(unseen, k, 2)
+            triple = holds_group(unseen, k, 3)
+            figures = "".join(f" {chance(p):>4}" for p in (two, ace))
+            figures += "    -" + "".join(f" {chance(p):>4}" for p in (pair, triple))
+            row = f"{game.names[seat][:5]:<5}{k:>3}{figures} ~"  # the five-card play sampled
+            assert row in text, text
+        # It follows the play: after your lead and the replies, the counts of now.
+        await take_turn(pilot, app)
+        later = game.view()
+        assert later.actions and later.counts != view.counts
+        rows = [f"{game.names[s][:5]:<5}{later.counts[s]:>3} " for s in (1, 2, 3)]
+        for _ in range(50):  # the panel looks at the table four times a second
+            await finished(app, pilot)
+            text = str(panel.render())
+            if all(row in text for row in rows):
+                break
+            await pilot.pause(0.1)
+        assert all(row in text for row in rows), text
+        await pilot.press("b")
+        await pilot.pause()
+        assert not app.screen.query(BeliefsPanel)
+
+
+async def test_no_beliefs_and_no_review_where_the_host_turned_assists_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = GameSetup.table_config
+
+    def without_assists(self: GameSetup, game_number: int = 1) -> Any:
+        from dataclasses import replace
+
+        return replace(made(self, game_number), assists=False)
+
+    monkeypatch.setattr(GameSetup, "table_config", without_assists)
+    app = make_app(tmp_path, deals=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("b")
+        await pilot.pause()
+        assert not app.screen.query(BeliefsPanel)
+        assert "assists off" in screen_text(app)
+        await play_deal(pilot, app)
+        await sheet_drawn(pilot, app)
+        assert "Review this deal" not in screen_text(app)  # not offered
+        await pilot.press("v")  # not offered: the key does nothing
+        await pilot.pause()
+        assert isinstance(app.screen, ScoreSheet)
+        await pilot.press("g", "r", "v")  # the replay refuses it, in words
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayPage)
+        assert ASSISTS_OFF in text_of(app, "#page-note")
+
+
+def test_a_room_request_sets_assists_and_its_room_says_so() -> None:
+    """The host's choice travels from the room request to the room every player reads
+    (``options.assists``), and a stored configuration without it keeps them on."""
+    seats = ["human", *["computer:random"] * 3]
+    for asked, expected in (({}, True), ({"assists": False}, False)):
+        config = table_config({"preset": "palm", "seats": seats, **asked})
+        assert config.assists is expected
+        room = TableService(config, "SRV").info()
+        assert room["options"]["assists"] is expected
+    old = config.to_json()
+    del old["assists"]
+    assert TableConfig.from_json(old).assists is True
+    with pytest.raises(BigTwoError, match="assists"):
+        table_config({"preset": "palm", "seats": seats, "assists": "no"})
+
+
+def test_a_spectator_gets_no_beliefs() -> None:
+    seats = tuple(SeatSetup(name, False, "random") for name in ("Ann", "Bill", "Cat", "Dan"))
+    game = GameController(GameSetup(seats=seats, seed=4))
+    assert game.view().seat is None
+    assert refused(game) == SPECTATOR
+
+
+# -- Big 2 RevolutioN ----------------------------------------------------------------------------
+async def test_a_hand_of_the_revolution_is_reviewed_and_offers_no_beliefs() -> None:
+    game = read_game_file(Path(__file__).with_name("golden") / "simulate-revolution.txt")
+    assert isinstance(game, RevolutionMatch)
+    coach = coach_of(game.ruleset.rules)
+    assert isinstance(coach, RevolutionCoach)
+    page = ReviewPage(coach.subject(game, 1), coach, deal=1, seat=0, names=game.names)
+    async with Host(page).run_test(size=BIG) as pilot:
+        await finished(pilot.app, pilot)
+        assert page.data is not None
+        assert len(page.decisions) == coach.decisions(page.subject, 0) > 0
+        assert "Cards left:" in text_of(pilot.app, "#review-detail")
+
+    class Revolution:
+        started = True
+        mirror = type("M", (), {"room": {}})()
+        rules = game.ruleset.rules
+
+    assert refused(Revolution()) == OTHER_GAME
+
+
+# -- screenshots -----------------------------------------------------------------------------------
+async def save_screenshots() -> None:
+    """docs/screenshots/tui-review.svg (the planted 2♠ reviewed, 1,000 rollouts a decision)
+    and tui-beliefs.svg (the beliefs panel at the first lead of the terminal tests' game).
+    Run: ``PYTHONPATH=src:tests python tests/test_tui_coach.py``."""
+    import tempfile
+
+    page, _, _ = planted()
+    app = Host(page)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await finished(app, pilot)
+        app.save_screenshot("tui-review.svg", str(SCREENSHOTS))
+    with tempfile.TemporaryDirectory() as folder:
+        table = make_app(Path(folder))
+        async with table.run_test(size=(100, 28)) as pilot:
+            await pilot.pause()
+            await pilot.press("b")
+            await finished(table, pilot)
+            table.save_screenshot("tui-beliefs.svg", str(SCREENSHOTS))
+
+
+if __name__ == "__main__":
+    import asyncio
+
+    asyncio.run(save_screenshots())
