@@ -19,7 +19,7 @@ from bigtwo.server import ratings
 from bigtwo.server.accounts import Accounts
 from bigtwo.server.connection import Connection
 from bigtwo.server.ratings import COMPUTER_RATINGS, MIN_GAMES, MU, SIGMA, places, rate, shown
-from bigtwo.store.accounts import Change, Rating, open_accounts
+from bigtwo.store.accounts import Rating, RatingChange, open_accounts
 from bigtwo.store.tables import open_store
 from test_accounts import register, server
 from test_server_hub import FakeSocket
@@ -135,6 +135,10 @@ async def test_only_the_host_makes_a_whole_standard_game_rated() -> None:
         refused = await http.post(f"/api/rooms/{code}/rated", json={"token": other})
         assert refused.status_code == 403 and refused.json()["error"] == "unauthorized"
         assert (await http.post(f"/api/rooms/{code}/rated", json={"token": host})).is_success
+        # The preset's own number of deals, said, is still the preset.
+        said = (await http.post("/api/rooms", json=room(deals=1))).json()["code"]
+        token = (await http.post(f"/api/rooms/{said}/join", json={})).json()["token"]
+        assert (await http.post(f"/api/rooms/{said}/rated", json={"token": token})).is_success
         short = (await http.post("/api/rooms", json=room(deals=2))).json()["code"]
         token = (await http.post(f"/api/rooms/{short}/join", json={})).json()["token"]
         answer = await http.post(f"/api/rooms/{short}/rated", json={"token": token})
@@ -153,7 +157,7 @@ def test_a_rated_game_is_settled_once_even_by_two_servers(store_db: str) -> None
     try:
         ann = one.create("Ann Lee", "$argon2id$not-a-real-hash", 1.0)
         one.mark_rated("GAMEAA", "bigtwo", True, 1.0)
-        change = Change("GAMEAA", 0, ann.id, "bigtwo", 1, 9, 1000.0, 1050.0, 2.0)
+        change = RatingChange("GAMEAA", 0, ann.id, "bigtwo", 1, 9, 1000.0, 1050.0, 2.0)
         new = [(ann.id, "bigtwo", Rating(27.0, 8.0, 1, 1))]
         assert one.settle("GAMEAA", "rated", 2.0, [change], new)
         assert not two.settle("GAMEAA", "rated", 3.0, [change], new)

@@ -37,15 +37,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..match.settings import RuleSet
 from ..protocol import MIN_PASSWORD, PasswordRequest, SeatToken, SignInRequest
 from ..service.config import MAX_NAME
 from ..service.table import TableStatus
 from ..store.accounts import (
     Account,
     AccountStore,
-    Change,
     NameTaken,
     Rating,
+    RatingChange,
     name_key,
     open_accounts,
 )
@@ -250,6 +251,7 @@ class Accounts:
 
     def you(self, account: Account) -> dict[str, Any]:
         return {
+            "signed_in": True,
             "name": account.name,
             "ratings": {f: self._rating_json(self.store.rating(account.id, f)) for f in FAMILIES},
         }
@@ -324,10 +326,9 @@ class Accounts:
         return _error("signed_out", "Sign in first", 401)
 
     async def account(self, request: Request) -> Response:
+        """Who is signed in: the account, or ``{"signed_in": false}`` for a guest."""
         account = self.signed_in(request)
-        if account is None:
-            return self._signed_out()
-        return JSONResponse(self.you(account))
+        return JSONResponse(self.you(account) if account else {"signed_in": False})
 
     async def _with_password(self, request: Request) -> tuple[Account, PasswordRequest] | Response:
         """The signed-in account and its request, once its password is checked (limited as
@@ -428,7 +429,7 @@ class Accounts:
             "started"
             if svc.status != TableStatus.WAITING
             else "rules"
-            if cfg.rules or cfg.deals is not None
+            if cfg.rules or cfg.deals not in (None, RuleSet.preset(cfg.preset).match.deals_per_game)
             else "seeded"
             if cfg.seeded
             else ""
@@ -471,7 +472,7 @@ class Accounts:
         return out
 
     @staticmethod
-    def _change_json(c: Change, names: dict[str | None, str]) -> dict[str, Any]:
+    def _change_json(c: RatingChange, names: dict[str | None, str]) -> dict[str, Any]:
         return {
             "seat": c.seat,
             "name": FORMER if c.who == "former" else names.get(c.account) if c.account else None,
@@ -522,7 +523,7 @@ class Accounts:
             new = after[i] if account else before[i]
             who = "account" if account else "guest" if svc.seats[i].human else "computer"
             changes.append(
-                Change(code, i, account, room.family, finish[i], totals[i],
+                RatingChange(code, i, account, room.family, finish[i], totals[i],
                        shown(*before[i]), shown(*new), now, who)
             )  # fmt: skip
             if account:
@@ -536,9 +537,7 @@ class Accounts:
     async def leaderboard(self, request: Request) -> Response:
         family = request.query_params.get("family", "bigtwo")
         if family not in FAMILIES:
-            return _error(
-                "bad_request", f"family is one of {', '.join(FAMILIES)}", params={"reason": ""}
-            )
+            return _error("bad_request", f"family is one of {', '.join(FAMILIES)}")
         ranked = sorted(
             self.store.ranked(family, MIN_GAMES),
             key=lambda r: (-shown(r[2].mu, r[2].sigma), r[1].casefold()),

@@ -217,8 +217,9 @@ class FamilyRating(Answer):
 
 
 class AccountAnswer(Answer):
-    name: str = Field(description="Plain text, NFKC-normalised")
-    ratings: dict[str, FamilyRating] = Field(description="By family: bigtwo, revolution")
+    signed_in: bool = Field(description="false: a guest (and nothing else is said)")
+    name: str | None = Field(None, description="Plain text, NFKC-normalised")
+    ratings: dict[str, FamilyRating] | None = Field(None, description="By family")
 
 
 class AccountSeat(Answer):
@@ -299,7 +300,7 @@ def account_paths() -> dict[str, Any]:
     ]
     cookie = "Sets the session cookie (HttpOnly, SameSite=Lax; Secure over https)."
     return {
-        "/api/account": {"get": _op("The signed-in player", "AccountAnswer", signed)},
+        "/api/account": {"get": _op("The signed-in player (or a guest)", "AccountAnswer")},
         "/api/account/register": {
             "post": _op(
                 "Make an account and sign in",

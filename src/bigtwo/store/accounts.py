@@ -73,7 +73,7 @@ class RatedRoom:
 
 
 @dataclass(frozen=True, slots=True)
-class Change:
+class RatingChange:
     """One seat's part in a settled rated game."""
 
     code: str
@@ -269,7 +269,7 @@ class AccountStore:
         code: str,
         outcome: str,
         now: float,
-        changes: Sequence[Change] = (),
+        changes: Sequence[RatingChange] = (),
         ratings: Sequence[tuple[str, str, Rating]] = (),
     ) -> bool:
         """A rated room's game settled, all of it in one transaction: its outcome, each
@@ -315,7 +315,7 @@ class AccountStore:
             for a, n, m, s, g, w in rows
         ]
 
-    def changes(self, account: str, limit: int = 50) -> list[tuple[Change, bool]]:
+    def changes(self, account: str, limit: int = 50) -> list[tuple[RatingChange, bool]]:
         """The account's rated games, newest first, each with whether its room was public."""
         rows = self._rows(
             "SELECT c.code, c.seat, c.account, c.family, c.place, c.points, c.rating_before, "
@@ -323,16 +323,16 @@ class AccountStore:
             "ON r.code = c.code WHERE c.account = ? ORDER BY c.settled DESC LIMIT ?",
             (account, limit),
         )
-        return [(Change(*row[:10]), bool(row[10])) for row in rows]
+        return [(RatingChange(*row[:10]), bool(row[10])) for row in rows]
 
-    def game(self, code: str) -> list[Change]:
+    def game(self, code: str) -> list[RatingChange]:
         """Every seat's part in a settled rated game, by seat."""
         rows = self._rows(
             "SELECT code, seat, account, family, place, points, rating_before, rating_after, "
             "settled, who FROM rating_changes WHERE code = ? ORDER BY seat",
             (code,),
         )
-        return [Change(*row) for row in rows]
+        return [RatingChange(*row) for row in rows]
 
     def close(self) -> None:
         with self._lock:
