@@ -302,12 +302,13 @@ async def test_a_deleted_accounts_games_stay_under_a_former_player(store_db: str
         await register(ann, "Ann Lee")
         store = accounts(app).store
         ann_id = store.find("Ann Lee").id  # type: ignore[union-attr]
-        store.mark_rated("GAMEAA", "bigtwo", True, 1.0)
+        code = (await ann.post("/api/rooms", json=ONE_HUMAN)).json()["code"]
+        store.mark_rated(code, "bigtwo", True, 1.0)
         changes = [
-            RatingChange("GAMEAA", 0, ann_id, "bigtwo", 1, 12, 1000.0, 1040.0, 2.0),
-            RatingChange("GAMEAA", 1, None, "bigtwo", 2, -12, 1840.0, 1840.0, 2.0, "computer"),
+            RatingChange(code, 0, ann_id, "bigtwo", 1, 12, 1000.0, 1040.0, 2.0),
+            RatingChange(code, 1, None, "bigtwo", 2, -12, 1840.0, 1840.0, 2.0, "computer"),
         ]
-        store.settle("GAMEAA", "rated", 2.0, changes, [(ann_id, "bigtwo", Rating(26, 8, 1, 1))])
+        store.settle(code, "rated", 2.0, changes, [(ann_id, "bigtwo", Rating(26, 8, 1, 1))])
         wrong = await ann.post("/api/account/delete", json={"password": "not it at all"})
         assert wrong.status_code == 401 and store.find("Ann Lee") is not None
         assert (await ann.post("/api/account/delete", json={"password": PASSWORD})).json() == {
@@ -315,7 +316,7 @@ async def test_a_deleted_accounts_games_stay_under_a_former_player(store_db: str
         }
         assert store.find("Ann Lee") is None and store.sessions(ann_id) == 0
         assert (await sign_in(client(), "Ann Lee")).status_code == 401
-        seats = (await ann.get("/api/rooms/GAMEAA/rated")).json()["seats"]
+        seats = (await ann.get(f"/api/rooms/{code}/rated")).json()["seats"]
         assert [(s["name"], s["after"]) for s in seats] == [("a former player", 1040), (None, 1840)]
         # The name is free again.
         await register(client("10.0.0.2"), "ann lee")

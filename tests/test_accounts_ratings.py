@@ -149,6 +149,8 @@ async def test_only_the_host_makes_a_whole_standard_game_rated() -> None:
             "code": short,
             "rated": False,
         }
+        missing = await http.get("/api/rooms/NOSUCH/rated")
+        assert missing.status_code == 404 and missing.json()["error"] == "no_room"
 
 
 def test_a_rated_game_is_settled_once_even_by_two_servers(store_db: str) -> None:

@@ -51,7 +51,7 @@ from ..store.accounts import (
     open_accounts,
 )
 from ..store.tables import StoredRoom, TableStore
-from .http_io import _error, _HttpError, _read_request
+from .http_io import _error, _HttpError, _read_request, _room
 from .hub import Hub
 from .limits import KeyedLimiter
 from .ratings import (
@@ -413,9 +413,9 @@ class Accounts:
     # -- rated rooms -----------------------------------------------------------------------
     async def make_rated(self, request: Request) -> Response:
         """The host makes a room rated: a whole game under a standard preset, not started."""
-        runner = self.hub.get(request.path_params["code"])
-        if runner is None:
-            return _error("no_room", "There is no such table", 404)
+        runner = _room(request)
+        if isinstance(runner, Response):
+            return runner
         try:
             asked: SeatToken = await _read_request(request, SeatToken)
         except _HttpError as exc:
@@ -446,9 +446,11 @@ class Accounts:
         return JSONResponse(self._rated_json(runner.code))
 
     async def rated(self, request: Request) -> Response:
-        code = str(request.path_params["code"]).strip().upper()[:12]
-        self.settle_quietly(code)
-        return JSONResponse(self._rated_json(code))
+        runner = _room(request)
+        if isinstance(runner, Response):
+            return runner
+        self.settle_quietly(runner.code)
+        return JSONResponse(self._rated_json(runner.code))
 
     def _rated_json(self, code: str) -> dict[str, Any]:
         room = self.store.rated_room(code)

@@ -14,7 +14,6 @@ import contextlib
 import hmac
 import ipaddress
 import logging
-import math
 import os
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
@@ -56,11 +55,20 @@ from .accounts import install_accounts
 from .cluster import ClusterRouting
 from .collector import collect_garbage
 from .connection import Connection
-from .http_io import _error, _HttpError, _read_json, _read_request
+from .http_io import (
+    _address,
+    _error,
+    _HttpError,
+    _hub,
+    _lookup,
+    _no_room,
+    _read_json,
+    _read_request,
+    _room,
+)
 from .hub import SWEEP_EVERY, Hub, is_room_code
 from .limits import KeyedLimiter
 from .openapi import MAX_RECORD_BODY, RecordText, openapi_spec
-from .runner import TableRunner
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -173,48 +181,6 @@ class ClientAddress:
             if not self._trusted(address):
                 return address
         return peer
-
-
-def _no_room(code: str) -> str:
-    return f"There is no table {code[:12]!r}"
-
-
-def _lookup(request: Request | WebSocket) -> TableRunner:
-    """The table the path's code names, or :class:`Refused`: ``no_room``, or
-    ``rate_limited`` once this address has asked for too many codes that name no table. A
-    private room's code is its invitation (see :data:`~bigtwo.server.hub.PRIVATE_CODE_LENGTH`):
-    while an address may not ask, it learns nothing of any code, one that exists or not."""
-    code = request.path_params["code"]
-    misses: KeyedLimiter | None = request.app.state.misses
-    address = _address(request)
-    wait = misses.ready(address) if misses is not None else 0.0
-    if wait > 0:
-        seconds = max(1, math.ceil(wait))
-        raise Refused(
-            "rate_limited",
-            f"Too many codes of tables that do not exist asked for from your address: "
-            f"try again in {seconds} s",
-            {"seconds": seconds, "reason": "unknown_codes"},
-        )
-    runner = _hub(request).get(code)
-    if runner is None:
-        if misses is not None:
-            misses.wait(address)
-        raise Refused("no_room", _no_room(code), {"code": code[:12]})
-    return runner
-
-
-def _room(request: Request) -> TableRunner | Response:
-    """:func:`_lookup` over HTTP: the table, or the refusal to answer with."""
-    try:
-        return _lookup(request)
-    except Refused as exc:
-        return _error(exc.code, str(exc), params=exc.params)
-
-
-def _hub(request: Request | WebSocket) -> Hub:
-    hub: Hub = request.app.state.hub
-    return hub
 
 
 def _urls(request: Request, code: str) -> dict[str, str]:
@@ -496,11 +462,6 @@ async def health(request: Request) -> Response:
 
 async def openapi(request: Request) -> Response:
     return JSONResponse(openapi_spec())
-
-
-def _address(request: Request | WebSocket) -> str:
-    addresses: ClientAddress = request.app.state.addresses
-    return addresses.of(request)
 
 
 # -- the table WebSocket ----------------------------------------------------------------------

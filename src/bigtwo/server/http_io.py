@@ -1,20 +1,27 @@
 """Reading the lobby API's requests and writing its refusals, for every HTTP module of the
 server (the lobby's routes in :mod:`.app`, the players' accounts in :mod:`.accounts`): a POST
 body must say it is JSON and stay small, and is checked against its declaration; a refusal is
-a code, the reason in English words, and the parameters a client words it with.
+a code, the reason in English words, and the parameters a client words it with; and the
+table a path's code names, looked up under the limit on codes that name no table.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
 from pydantic import ValidationError
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.types import Scope
+from starlette.websockets import WebSocket
 
 from ..service.declare import Declared, NotJson, parse_json, words
+from ..service.table import Refused
+from .hub import Hub
+from .limits import KeyedLimiter
+from .runner import TableRunner
 
 MAX_BODY = 16384  # bytes of an HTTP request body
 
@@ -102,3 +109,52 @@ class _HttpError(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+def _no_room(code: str) -> str:
+    return f"There is no table {code[:12]!r}"
+
+
+def _lookup(request: Request | WebSocket) -> TableRunner:
+    """The table the path's code names, or :class:`Refused`: ``no_room``, or
+    ``rate_limited`` once this address has asked for too many codes that name no table. A
+    private room's code is its invitation (see :data:`~bigtwo.server.hub.PRIVATE_CODE_LENGTH`):
+    while an address may not ask, it learns nothing of any code, one that exists or not."""
+    code = request.path_params["code"]
+    misses: KeyedLimiter | None = request.app.state.misses
+    address = _address(request)
+    wait = misses.ready(address) if misses is not None else 0.0
+    if wait > 0:
+        seconds = max(1, math.ceil(wait))
+        raise Refused(
+            "rate_limited",
+            f"Too many codes of tables that do not exist asked for from your address: "
+            f"try again in {seconds} s",
+            {"seconds": seconds, "reason": "unknown_codes"},
+        )
+    runner = _hub(request).get(code)
+    if runner is None:
+        if misses is not None:
+            misses.wait(address)
+        raise Refused("no_room", _no_room(code), {"code": code[:12]})
+    return runner
+
+
+def _room(request: Request) -> TableRunner | Response:
+    """:func:`_lookup` over HTTP: the table, or the refusal to answer with."""
+    try:
+        return _lookup(request)
+    except Refused as exc:
+        return _error(exc.code, str(exc), params=exc.params)
+
+
+def _hub(request: Request | WebSocket) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _address(request: Request | WebSocket) -> str:
+    """Who a request comes from (the server's ``ClientAddress``: the socket, or behind a
+    trusted proxy the client it names)."""
+    address: str = request.app.state.addresses.of(request)
+    return address

@@ -362,7 +362,10 @@ def account_paths() -> dict[str, Any]:
         },
         "/api/rooms/{code}/rated": {
             "get": _op(
-                "Whether the room is rated, and its game's ratings", "RatedAnswer", room=True
+                "Whether the room is rated, and its game's ratings",
+                "RatedAnswer",
+                NO_ROOM,
+                room=True,
             ),
             "post": _op(
                 "The host makes the room rated (a whole game under a standard preset)",
@@ -370,7 +373,7 @@ def account_paths() -> dict[str, Any]:
                 {
                     400: "Bad request body",
                     403: "unauthorized: not the host's token",
-                    404: "no_room",
+                    **NO_ROOM,
                     409: "not_ratable: params.reason started, rules or seeded",
                     **NOT_JSON,
                 },
