@@ -184,8 +184,9 @@ class Accounts:
         self.store, self.hub = store, hub
         settings = hub.settings
         self.hasher = PasswordHasher()
-        # An unknown name is checked against this, so it costs what a wrong password does.
-        self.nobody = self.hasher.hash(secrets.token_urlsafe(16))
+        # An unknown name is checked against this, so it costs what a wrong password does
+        # (made at the first sign-in: a hash costs as much as a check).
+        self._nobody = ""
         self.idle = settings.session_idle
         self.secure = bool(settings.trusted_proxies)
         self.by_address = KeyedLimiter(
@@ -304,7 +305,9 @@ class Accounts:
         if limited is not None:
             return limited
         account = self.store.find(asked.name)
-        ok = await self._verify(account.password if account else self.nobody, asked.password)
+        if not self._nobody:
+            self._nobody = await run_in_threadpool(self.hasher.hash, secrets.token_urlsafe(16))
+        ok = await self._verify(account.password if account else self._nobody, asked.password)
         if account is None or not ok:
             self._failed(address, key)
             return _error("bad_sign_in", "That name and password do not match an account", 401)
