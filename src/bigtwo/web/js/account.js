@@ -8,6 +8,7 @@ import { t } from "./i18n.js";
 import { request, errorOf } from "./net.js";
 import { showDialog } from "./dialog.js";
 import { rememberSeat } from "./prefs.js";
+import { toast } from "./toast.js";
 
 /** @typedef {{rating: number, games: number, wins: number}} FamilyRating */
 /** @typedef {{signed_in: boolean, name: string, ratings: Record<string, FamilyRating>}} Me */
@@ -49,13 +50,17 @@ export async function refreshAccount() {
 
 /**
  * Keep a seat just taken with the account (nothing for a guest), and make the room rated if
- * asked (the host's seat only).
+ * asked (the host's seat only). A refusal is said in a toast: the seat is taken either way.
  * @param {string} code @param {string} token @param {{rated?: boolean}} [options]
  */
 export async function keepSeat(code, token, { rated = false } = {}) {
   if (!me) return;
-  await request("POST", "/api/account/seats", { code, token });
-  if (rated) await request("POST", `/api/rooms/${encodeURIComponent(code)}/rated`, { token });
+  try {
+    await request("POST", "/api/account/seats", { code, token });
+    if (rated) await request("POST", `/api/rooms/${encodeURIComponent(code)}/rated`, { token });
+  } catch (err) {
+    toast(errorOf(err).message, 5000);
+  }
 }
 
 /** The new room form's "rated game" box, shown to a signed-in player. */
