@@ -350,6 +350,34 @@ class RematchRequest(Declared):
     token: str = Field(min_length=1, max_length=200, description="Your seat token here")
 
 
+# -- players' accounts (HTTP bodies; bigtwo.server.accounts) ----------------------------------
+MAX_PASSWORD = 200  # characters of a password; at least MIN_PASSWORD
+MIN_PASSWORD = 8
+
+
+class SignInRequest(Declared):
+    """Register (``POST /api/account/register``) or sign in (``POST /api/account/sign-in``)."""
+
+    name: str = Field(min_length=1, max_length=MAX_TYPED, description="Your player's name")
+    password: str = Field(min_length=1, max_length=MAX_PASSWORD)
+
+
+class PasswordRequest(Declared):
+    """Change the password (``POST /api/account/password``), or delete the account with it
+    (``POST /api/account/delete``: ``new`` left out)."""
+
+    password: str = Field(min_length=1, max_length=MAX_PASSWORD, description="The password now")
+    new: str = Field(default="", max_length=MAX_PASSWORD, description="The new password")
+
+
+class SeatToken(Declared):
+    """A seat's token: kept with the account (``POST /api/account/seats``), or the host's,
+    to make the room rated (``POST /api/rooms/{code}/rated``)."""
+
+    code: str = Field(default="", max_length=12, description="The table's code (seats only)")
+    token: str = Field(min_length=1, max_length=200, description="Your seat token there")
+
+
 # -- what the server sends: the event and message types (fields: docs/protocol.md) -------------
 EVENT_TYPES = (
     "joined", "left", "ready", "started", "deal", "hand", "turn", "action", "deal_end",

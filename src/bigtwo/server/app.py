@@ -14,9 +14,8 @@ import contextlib
 import hmac
 import ipaddress
 import logging
-import math
 import os
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -48,22 +47,32 @@ from ..protocol import (
     parse_message,
 )
 from ..service.config import MAX_NAME, ConfigError, clean_text
-from ..service.declare import Declared, NotJson, parse_json, words
+from ..service.declare import words
 from ..service.request import table_config
 from ..service.table import Refused, TableService, TableStatus
 from ..store.tables import MemoryStore, TableStore
+from .accounts import install_accounts
 from .cluster import ClusterRouting
 from .collector import collect_garbage
 from .connection import Connection
+from .http_io import (
+    _address,
+    _error,
+    _HttpError,
+    _hub,
+    _lookup,
+    _no_room,
+    _read_json,
+    _read_request,
+    _room,
+)
 from .hub import SWEEP_EVERY, Hub, is_room_code
 from .limits import KeyedLimiter
 from .openapi import MAX_RECORD_BODY, RecordText, openapi_spec
-from .runner import TableRunner
 from .settings import Settings
 
 log = logging.getLogger(__name__)
 
-MAX_BODY = 16384  # bytes of an HTTP request body
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 # What the browser client is made of: the web folder's other files (its README) are not served.
 WEB_SUFFIXES = frozenset({".html", ".js", ".css", ".svg", ".png", ".ico", ".json", ".woff2"})
@@ -78,25 +87,6 @@ class WebFiles(StaticFiles):
             return "", None
         return super().lookup_path(path)
 
-
-# HTTP status for each refusal code the lobby can meet.
-_STATUS = {
-    "table_full": 409,
-    "seat_taken": 409,
-    "started": 409,
-    "no_spectators": 403,
-    "busy": 503,
-    "unavailable": 503,
-    "no_room": 404,
-    "rate_limited": 429,
-    "too_many_rooms": 429,
-    "too_many_seats": 429,
-    "not_invited": 403,
-    "too_big": 413,
-    "not_over": 409,
-    "unauthorized": 403,
-    "not_json": 415,
-}
 
 # Sent with every HTTP answer. The browser client is its own files only (no inline script,
 # no other site); its one inline style attribute (a hidden SVG sprite) is let through.
@@ -162,14 +152,6 @@ class Hardening:
 _SECURITY_NAMES = frozenset(name for name, _ in SECURITY_HEADERS)
 
 
-def _is_json(scope: Scope) -> bool:
-    for name, value in scope.get("headers", []):
-        if name == b"content-type":
-            media = value.split(b";", 1)[0].strip().lower()
-            return bool(media == b"application/json")
-    return False
-
-
 class ClientAddress:
     """Who a request comes from: the socket's peer, or, when the peer is a trusted proxy
     (``bigtwo serve --trusted-proxy``), the nearest address in ``X-Forwarded-For`` that is
@@ -199,106 +181,6 @@ class ClientAddress:
             if not self._trusted(address):
                 return address
         return peer
-
-
-def _error(
-    code: str,
-    message: str,
-    status: int | None = None,
-    params: Mapping[str, str | int] | None = None,
-) -> JSONResponse:
-    """A refusal: its code, the reason in English words, and the parameters a client words
-    it with in its player's language."""
-    return JSONResponse(
-        {"error": code, "message": message, "params": dict(params or {})},
-        status_code=status or _STATUS.get(code, 400),
-    )
-
-
-async def _read_json(request: Request, limit: int = MAX_BODY) -> Any:
-    """The body of a POST, which must say it is JSON (``Content-Type: application/json``,
-    else 415), even an empty one. A browser sends a cross-site form or a plain ``fetch`` as
-    ``text/plain``, form data or no type at all, and JSON only after a CORS check this
-    server never grants, so another site cannot create or join rooms from a visitor's
-    browser."""
-    if not _is_json(request.scope):
-        raise _HttpError(
-            "not_json", "Send the request body as JSON (Content-Type: application/json)"
-        )
-    declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
-        raise _HttpError("too_big", f"A request body may be at most {limit} bytes")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise _HttpError("too_big", f"A request body may be at most {limit} bytes")
-    if not body.strip():
-        return {}
-    try:
-        return parse_json(body)
-    except NotJson:
-        raise _HttpError("bad_json", "The request body is not valid JSON") from None
-
-
-async def _read_request(request: Request, model: type[Declared], limit: int = MAX_BODY) -> Any:
-    """The request body checked against its declaration (an empty body: every default)."""
-    data = await _read_json(request, limit)
-    if not isinstance(data, dict):
-        raise _HttpError("bad_request", "The request body must be a JSON object")
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        schema = model.model_json_schema()
-        raise _HttpError("bad_request", words(exc, schema, subject="The request")) from None
-
-
-def _no_room(code: str) -> str:
-    return f"There is no table {code[:12]!r}"
-
-
-def _lookup(request: Request | WebSocket) -> TableRunner:
-    """The table the path's code names, or :class:`Refused`: ``no_room``, or
-    ``rate_limited`` once this address has asked for too many codes that name no table. A
-    private room's code is its invitation (see :data:`~bigtwo.server.hub.PRIVATE_CODE_LENGTH`):
-    while an address may not ask, it learns nothing of any code, one that exists or not."""
-    code = request.path_params["code"]
-    misses: KeyedLimiter | None = request.app.state.misses
-    address = _address(request)
-    wait = misses.ready(address) if misses is not None else 0.0
-    if wait > 0:
-        seconds = max(1, math.ceil(wait))
-        raise Refused(
-            "rate_limited",
-            f"Too many codes of tables that do not exist asked for from your address: "
-            f"try again in {seconds} s",
-            {"seconds": seconds, "reason": "unknown_codes"},
-        )
-    runner = _hub(request).get(code)
-    if runner is None:
-        if misses is not None:
-            misses.wait(address)
-        raise Refused("no_room", _no_room(code), {"code": code[:12]})
-    return runner
-
-
-def _room(request: Request) -> TableRunner | Response:
-    """:func:`_lookup` over HTTP: the table, or the refusal to answer with."""
-    try:
-        return _lookup(request)
-    except Refused as exc:
-        return _error(exc.code, str(exc), params=exc.params)
-
-
-class _HttpError(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def _hub(request: Request | WebSocket) -> Hub:
-    hub: Hub = request.app.state.hub
-    return hub
 
 
 def _urls(request: Request, code: str) -> dict[str, str]:
@@ -582,11 +464,6 @@ async def openapi(request: Request) -> Response:
     return JSONResponse(openapi_spec())
 
 
-def _address(request: Request | WebSocket) -> str:
-    addresses: ClientAddress = request.app.state.addresses
-    return addresses.of(request)
-
-
 # -- the table WebSocket ----------------------------------------------------------------------
 async def table_socket(websocket: WebSocket) -> None:
     hub = _hub(websocket)
@@ -753,4 +630,5 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
         if per_minute > 0
         else None
     )
+    install_accounts(app, hub)  # players' accounts, ratings and the leaderboard
     return app

@@ -72,3 +72,10 @@ class Settings:
     think_budget: float = 4.0  # seconds a computer may take before it plays the cheapest
     snapshot_every: int = 200  # commands a table stores between two snapshots of it
     cluster: str = ""  # Redis URL of the cluster this node is part of ("": a server alone)
+    # Players' accounts (bigtwo.server.accounts): a session unused this long ends (seconds);
+    # failed sign-ins allowed from one address and for one name, a minute and at once.
+    session_idle: float = 14 * 24 * 3600.0
+    sign_ins_per_minute: float = 2.0
+    sign_ins_burst: int = 10
+    name_sign_ins_per_minute: float = 1.0
+    name_sign_ins_burst: int = 5

@@ -81,6 +81,71 @@ TABLE_MIGRATIONS: tuple[Migration, ...] = (
             "DELETE FROM meta WHERE key = 'schema'",
         ),
     ),
+    Migration(
+        4,
+        "players' accounts, their sessions and seats, ratings and rated rooms",
+        (
+            # name_key: the name as compared (see bigtwo.store.accounts.name_key), unique;
+            # password: its argon2 hash, never the password.
+            """CREATE TABLE IF NOT EXISTS accounts (
+                id TEXT PRIMARY KEY,
+                name TEXT NOT NULL,
+                name_key TEXT NOT NULL UNIQUE,
+                password TEXT NOT NULL,
+                created {double} NOT NULL
+            )""",
+            # digest: the SHA-256 of the session id the browser's cookie holds.
+            """CREATE TABLE IF NOT EXISTS sessions (
+                digest TEXT PRIMARY KEY,
+                account TEXT NOT NULL,
+                created {double} NOT NULL,
+                seen {double} NOT NULL
+            )""",
+            "CREATE INDEX IF NOT EXISTS sessions_by_account ON sessions (account)",
+            """CREATE TABLE IF NOT EXISTS account_seats (
+                account TEXT NOT NULL,
+                code TEXT NOT NULL,
+                seat INTEGER NOT NULL,
+                token TEXT NOT NULL,
+                bound {double} NOT NULL,
+                PRIMARY KEY (account, code)
+            )""",
+            "CREATE INDEX IF NOT EXISTS account_seats_by_code ON account_seats (code, seat)",
+            """CREATE TABLE IF NOT EXISTS ratings (
+                account TEXT NOT NULL,
+                family TEXT NOT NULL,
+                mu {double} NOT NULL,
+                sigma {double} NOT NULL,
+                games INTEGER NOT NULL,
+                wins INTEGER NOT NULL,
+                PRIMARY KEY (account, family)
+            )""",
+            """CREATE TABLE IF NOT EXISTS rated_rooms (
+                code TEXT PRIMARY KEY,
+                family TEXT NOT NULL,
+                public INTEGER NOT NULL,
+                marked {double} NOT NULL,
+                settled {double},
+                outcome TEXT NOT NULL
+            )""",
+            # One row per seat of a settled rated game; who: an account's, a guest's, a
+            # computer's, or a deleted account's (account NULL but for an account's).
+            """CREATE TABLE IF NOT EXISTS rating_changes (
+                code TEXT NOT NULL,
+                seat INTEGER NOT NULL,
+                account TEXT,
+                who TEXT NOT NULL,
+                family TEXT NOT NULL,
+                place INTEGER NOT NULL,
+                points INTEGER NOT NULL,
+                rating_before {double} NOT NULL,
+                rating_after {double} NOT NULL,
+                settled {double} NOT NULL,
+                PRIMARY KEY (code, seat)
+            )""",
+            "CREATE INDEX IF NOT EXISTS rating_changes_by_account ON rating_changes (account)",
+        ),
+    ),
 )
 TABLE_SCHEMA_VERSION = TABLE_MIGRATIONS[-1].version
 assert [m.version for m in TABLE_MIGRATIONS] == list(range(1, TABLE_SCHEMA_VERSION + 1))

@@ -9,6 +9,7 @@ import { nameOrAsk } from "./welcome.js";
 import { api, errorOf } from "./net.js";
 import { nameAvatar } from "./state.js";
 import { avatar, emptyAvatar } from "./avatars.js";
+import { keepSeat, ratedField } from "./account.js";
 
 /** @typedef {import("./protocol.js").Room} Room */
 
@@ -203,7 +204,8 @@ export class LobbyScreen {
         h("label", { class: "field inline" }, autopassFive, h("span", {}, t("prefs.autopassFive"))),
         h("label", { class: "field inline" }, isPublic, h("span", {}, t("lobby.public"))),
         h("label", { class: "field inline" }, spectators, h("span", {}, t("lobby.spectators"))),
-        h("label", { class: "field inline" }, spectatorChat, h("span", {}, t("lobby.spectatorChat")))),
+        h("label", { class: "field inline" }, spectatorChat, h("span", {}, t("lobby.spectatorChat"))),
+        ratedField()),
       h("p", { class: "muted" }, t("lobby.privateHint")),
       h("details", {}, h("summary", {}, t("lobby.more")), field(t("lobby.seed"), seed)),
       status,
@@ -257,6 +259,7 @@ export class LobbyScreen {
       const picture = seat === humanSeats[0] ? prefs().avatar : nameAvatar(name, seat);
       const joined = await api.join(made.code, { name, seat, avatar: picture });
       rememberSeat(made.code, { seat: joined.seat, token: joined.token, name });
+      if (seat === humanSeats[0]) await keepSeat(made.code, joined.token, { rated: checkedIn(form, "rated") });
     }
     // Alone against computers (or every human here): get ready at once.
     const start = mine.length === humanSeats.length;
@@ -353,6 +356,7 @@ export class JoinScreen {
         setPrefs({ name: who });
         const joined = await api.join(this.code, { name: who, seat, avatar: prefs().avatar });
         rememberSeat(this.code, { seat: joined.seat, token: joined.token, name: who });
+        await keepSeat(this.code, joined.token);
         this.onSeated();
       } catch (err) {
         status.textContent = errorOf(err).message;

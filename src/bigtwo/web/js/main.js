@@ -5,6 +5,7 @@
 //   #/t/CODE      a table (rejoins the seats this browser holds, else offers to join)
 //   #/t/CODE/watch  watch a table (?invite=KEY: a private room's invitation)
 //   #/replay[/CODE] the replay viewer
+//   #/leaderboard[/FAMILY]  the best players; #/players/NAME  a player's profile
 import { $, h, mount } from "./dom.js";
 import { setLang, translatePage, t } from "./i18n.js";
 import { api, errorOf } from "./net.js";
@@ -14,6 +15,9 @@ import { TableScreen } from "./table.js";
 import { ReplayScreen } from "./replay.js";
 import { showPrefs } from "./prefsdialog.js";
 import { chooseIdentity } from "./welcome.js";
+import { mountAccount } from "./account.js";
+import { LeaderboardScreen } from "./leaderboard.js";
+import { ProfileScreen } from "./profile.js";
 
 /** The screen shown: the lobby, joining, a table or the replay viewer. @type {{destroy(): void} | null} */
 let screen = null;
@@ -57,6 +61,10 @@ function route() {
     }
   } else if (parts[0] === "replay") {
     screen = new ReplayScreen(root, parts[1] || null);
+  } else if (parts[0] === "leaderboard") {
+    screen = new LeaderboardScreen(root, parts[1]);
+  } else if (parts[0] === "players" && parts[1]) {
+    screen = new ProfileScreen(root, decodeURIComponent(parts[1]));
   } else {
     screen = new LobbyScreen(root);
   }
@@ -103,6 +111,7 @@ function start() {
   translatePage();
   pruneStorage();
   $("#prefs-button").addEventListener("click", () => showPrefs());
+  mountAccount($("#prefs-button")); // players' accounts: sign in, rating, seats kept
   // The mute switch: the turn's tone is off until the player turns it on.
   const sound = $("#sound-button");
   const showSound = () => {

@@ -31,7 +31,7 @@ export class ApiError extends Error {
  * @param {object} [body]
  * @returns {Promise<any>} the answer's JSON (or text); its shape is the endpoint's
  */
-async function request(method, path, body) {
+export async function request(method, path, body) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), 10000);
   try {

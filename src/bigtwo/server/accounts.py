@@ -1,0 +1,631 @@
+"""Players' accounts on the server: registering, signing in and out, the password, deleting an
+account; the seats a signed-in player holds (which follow them to another browser); rated
+rooms, their games' ratings (:mod:`.ratings`), the leaderboard and the players' profiles.
+
+Accounts are optional: anyone plays as a guest. A password is kept only as its argon2 hash
+(argon2-cffi), hashed and checked on a worker thread. A session is a random id in an
+``HttpOnly``, ``SameSite=Lax`` cookie (``Secure`` over https or behind ``--trusted-proxy``),
+kept on the server as its SHA-256; signing in starts a new one (the browser's old one ends),
+signing out ends it on the server, and one unused for ``Settings.session_idle`` ends. A wrong
+password and an unknown name get the same answer after the same work (an unknown name is
+checked against a hash of nothing); failed sign-ins are limited per address and per name,
+and the refusal says how long to wait. Names are NFKC-normalised letters, digits, spaces and
+``_ - . '``, of one script, unique as :func:`bigtwo.store.accounts.name_key` compares them.
+
+A rated game is settled once, in one transaction, when its table finishes (the table store's
+``set_status``, watched here) or when anyone asks for the room's rating afterwards (a server
+that stopped between the two). Every route answers JSON; bodies are read by :mod:`.http_io`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import math
+import secrets
+import time
+import unicodedata
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..match.settings import RuleSet
+from ..protocol import MIN_PASSWORD, PasswordRequest, SeatToken, SignInRequest
+from ..service.config import MAX_NAME
+from ..service.table import TableStatus
+from ..store.accounts import (
+    Account,
+    AccountStore,
+    NameTaken,
+    Rating,
+    RatingChange,
+    name_key,
+    open_accounts,
+)
+from ..store.tables import StoredRoom, TableStore
+from .http_io import _error, _HttpError, _read_request, _room
+from .hub import Hub
+from .limits import KeyedLimiter
+from .ratings import (
+    FAMILIES,
+    MIN_GAMES,
+    MU,
+    SIGMA,
+    computer_rating,
+    family_of,
+    places,
+    rate,
+    shown,
+)
+
+log = logging.getLogger(__name__)
+
+COOKIE = "bigtwo_session"
+FORMER = "a former player"  # a deleted account's games keep this name
+NAME_PUNCTUATION = frozenset(" _-.'")
+# Scripts a name may mix: Japanese writes Han with the kana, Korean Han with Hangul.
+_SCRIPT_GROUPS = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "HANGUL": "CJK", "CJK": "CJK"}
+
+
+class AccountError(ValueError):
+    """A name or password refused: its refusal code and the reason in words."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def player_name(typed: str) -> str:
+    """A name fit for an account: NFKC-normalised, spaces collapsed, of letters (one script),
+    digits and ``_ - . '``, 2 to MAX_NAME characters; else :class:`AccountError`.
+
+    >>> player_name("  Ａnn   Lee ")
+    'Ann Lee'
+    """
+    name = " ".join(unicodedata.normalize("NFKC", typed).split())
+    if not 2 <= len(name) <= MAX_NAME:
+        raise AccountError("bad_name", f"A name has 2 to {MAX_NAME} characters")
+    scripts = set()
+    for c in name:
+        kind = unicodedata.category(c)
+        if c in NAME_PUNCTUATION or kind[0] == "N":
+            continue
+        if kind[0] not in "LM":
+            raise AccountError(
+                "bad_name", "A name may hold letters, digits, spaces and _ - . ' only"
+            )
+        script = unicodedata.name(c, "?").split(" ")[0]
+        scripts.add(_SCRIPT_GROUPS.get(script, script))
+    if not scripts:
+        raise AccountError("bad_name", "A name needs at least one letter")
+    if len(scripts) > 1:
+        raise AccountError(
+            "bad_name", "A name's letters are of one alphabet (letters that look alike are not)"
+        )
+    return name
+
+
+def check_password(password: str, name: str) -> None:
+    if len(password) < MIN_PASSWORD:
+        raise AccountError("bad_password", f"A password has at least {MIN_PASSWORD} characters")
+    if password.casefold() == name.casefold():
+        raise AccountError("bad_password", "A password is not the name")
+
+
+def _digest(session: str) -> str:
+    return hashlib.sha256(session.encode("utf-8", "replace")).hexdigest()
+
+
+def _wait_words(seconds: float) -> str:
+    """A wait in words: "40 seconds", "3 minutes"."""
+    if seconds < 60:
+        whole = max(1, math.ceil(seconds))
+        return f"{whole} second{'s' if whole != 1 else ''}"
+    minutes = math.ceil(seconds / 60)
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+class SettleOnFinish:
+    """The table store, watched: when a table is stored as finished, its rated game (if it is
+    one) is settled, once the table has done what it was doing."""
+
+    def __init__(self, store: TableStore, accounts: Accounts) -> None:
+        self.inner, self.accounts = store, accounts
+
+    def create_room(self, code: str, config: dict[str, Any]) -> None:
+        self.inner.create_room(code, config)
+
+    def append(self, code: str, commands: Sequence[dict[str, Any]]) -> None:
+        self.inner.append(code, commands)
+
+    def since_snapshot(self, code: str) -> int:
+        return self.inner.since_snapshot(code)
+
+    def snapshot(self, code: str, state: bytes) -> None:
+        self.inner.snapshot(code, state)
+
+    def set_status(self, code: str, status: TableStatus) -> None:
+        self.inner.set_status(code, status)
+        if status == TableStatus.FINISHED:
+            try:
+                asyncio.get_running_loop().call_soon(self.accounts.settle_quietly, code)
+            except RuntimeError:  # no loop (a tool, a test): now
+                self.accounts.settle_quietly(code)
+
+    def open_rooms(self) -> Iterator[StoredRoom]:
+        return self.inner.open_rooms()
+
+    def load(self, code: str) -> StoredRoom | None:
+        return self.inner.load(code)
+
+    def add_watcher(self, token_digest: str, code: str) -> None:
+        self.inner.add_watcher(token_digest, code)
+
+    def watcher_room(self, token_digest: str) -> str | None:
+        return self.inner.watcher_room(token_digest)
+
+    def close(self) -> None:
+        self.inner.close()
+        self.accounts.store.close()
+
+
+class Accounts:
+    """The accounts of one server: its store, password hasher, sign-in limits and routes."""
+
+    def __init__(self, store: AccountStore, hub: Hub) -> None:
+        self.store, self.hub = store, hub
+        settings = hub.settings
+        self.hasher = PasswordHasher()
+        # An unknown name is checked against this, so it costs what a wrong password does
+        # (made at the first sign-in: a hash costs as much as a check).
+        self._nobody = ""
+        self.idle = settings.session_idle
+        self.secure = bool(settings.trusted_proxies)
+        self.by_address = KeyedLimiter(
+            settings.sign_ins_per_minute / 60.0, max(1, settings.sign_ins_burst)
+        )
+        self.by_name = KeyedLimiter(
+            settings.name_sign_ins_per_minute / 60.0, max(1, settings.name_sign_ins_burst)
+        )
+        # Accounts made from one address: 5 at once, then one every 10 minutes.
+        self.registrations = KeyedLimiter(1 / 600.0, 5)
+
+    # -- sessions ------------------------------------------------------------------------------
+    def signed_in(self, request: Request) -> Account | None:
+        session = request.cookies.get(COOKIE, "")
+        if not session or len(session) > 100:
+            return None
+        return self.store.session(_digest(session), time.time(), self.idle)
+
+    def _start_session(self, request: Request, account: Account, answer: Response) -> None:
+        """A new session for ``account`` in a new cookie; the browser's old one ends."""
+        old = request.cookies.get(COOKIE, "")
+        if old:
+            self.store.end_session(_digest(old))
+        session = secrets.token_urlsafe(32)
+        self.store.start_session(_digest(session), account.id, time.time())
+        answer.set_cookie(
+            COOKIE,
+            session,
+            max_age=max(1, math.ceil(self.idle)),
+            path="/",
+            httponly=True,
+            samesite="lax",
+            secure=self.secure or request.url.scheme == "https",
+        )
+
+    def _end_cookie(self, answer: Response) -> None:
+        answer.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
+
+    async def _verify(self, password_hash: str, password: str) -> bool:
+        def check() -> bool:
+            try:
+                return bool(self.hasher.verify(password_hash, password))
+            except (VerificationError, InvalidHashError):
+                return False
+
+        return await run_in_threadpool(check)
+
+    def _limited(self, address: str, key: str) -> Response | None:
+        wait = max(self.by_address.ready(address), self.by_name.ready(key))
+        if wait <= 0:
+            return None
+        seconds = max(1, math.ceil(wait))
+        return _error(
+            "rate_limited",
+            f"Too many failed sign-ins from your address or for that name: try again in "
+            f"{_wait_words(wait)}",
+            params={"seconds": seconds, "minutes": math.ceil(seconds / 60), "reason": "sign_in"},
+        )
+
+    def _failed(self, address: str, key: str) -> None:
+        self.by_address.wait(address)
+        self.by_name.wait(key)
+
+    def you(self, account: Account) -> dict[str, Any]:
+        return {
+            "signed_in": True,
+            "name": account.name,
+            "ratings": {f: self._rating_json(self.store.rating(account.id, f)) for f in FAMILIES},
+        }
+
+    @staticmethod
+    def _rating_json(rating: Rating | None) -> dict[str, Any]:
+        if rating is None:
+            return {"rating": shown(MU, SIGMA), "games": 0, "wins": 0}
+        return {
+            "rating": shown(rating.mu, rating.sigma),
+            "games": rating.games,
+            "wins": rating.wins,
+        }
+
+    # -- the account's routes ------------------------------------------------------------------
+    async def register(self, request: Request) -> Response:
+        address = request.app.state.addresses.of(request)
+        try:
+            asked: SignInRequest = await _read_request(request, SignInRequest)
+            name = player_name(asked.name)
+            check_password(asked.password, name)
+        except _HttpError as exc:
+            return _error(exc.code, str(exc))
+        except AccountError as exc:
+            return _error(exc.code, str(exc), 422)
+        wait = self.registrations.wait(address)
+        if wait > 0:
+            return _error(
+                "rate_limited",
+                f"Too many accounts made from your address: try again in {_wait_words(wait)}",
+                params={"seconds": math.ceil(wait), "reason": "register"},
+            )
+        password_hash = await run_in_threadpool(self.hasher.hash, asked.password)
+        try:
+            account = self.store.create(name, password_hash, time.time())
+        except NameTaken:
+            return _error("name_taken", f"The name {name} is taken", 409, {"name": name})
+        answer = JSONResponse(self.you(account), status_code=201)
+        self._start_session(request, account, answer)
+        return answer
+
+    async def sign_in(self, request: Request) -> Response:
+        address = request.app.state.addresses.of(request)
+        try:
+            asked: SignInRequest = await _read_request(request, SignInRequest)
+        except _HttpError as exc:
+            return _error(exc.code, str(exc))
+        key = name_key(asked.name)
+        limited = self._limited(address, key)
+        if limited is not None:
+            return limited
+        account = self.store.find(asked.name)
+        if not self._nobody:
+            self._nobody = await run_in_threadpool(self.hasher.hash, secrets.token_urlsafe(16))
+        ok = await self._verify(account.password if account else self._nobody, asked.password)
+        if account is None or not ok:
+            self._failed(address, key)
+            return _error("bad_sign_in", "That name and password do not match an account", 401)
+        if self.hasher.check_needs_rehash(account.password):
+            self.store.set_password(account.id, self.hasher.hash(asked.password))
+        answer = JSONResponse(self.you(account))
+        self._start_session(request, account, answer)
+        return answer
+
+    async def sign_out(self, request: Request) -> Response:
+        session = request.cookies.get(COOKIE, "")
+        if session:
+            self.store.end_session(_digest(session))
+        answer = JSONResponse({"signed_in": False})
+        self._end_cookie(answer)
+        return answer
+
+    def _signed_out(self) -> Response:
+        return _error("signed_out", "Sign in first", 401)
+
+    async def account(self, request: Request) -> Response:
+        """Who is signed in: the account, or ``{"signed_in": false}`` for a guest."""
+        account = self.signed_in(request)
+        return JSONResponse(self.you(account) if account else {"signed_in": False})
+
+    async def _with_password(self, request: Request) -> tuple[Account, PasswordRequest] | Response:
+        """The signed-in account and its request, once its password is checked (limited as
+        signing in is)."""
+        account = self.signed_in(request)
+        if account is None:
+            return self._signed_out()
+        try:
+            asked: PasswordRequest = await _read_request(request, PasswordRequest)
+        except _HttpError as exc:
+            return _error(exc.code, str(exc))
+        address = request.app.state.addresses.of(request)
+        limited = self._limited(address, account.id)
+        if limited is not None:
+            return limited
+        if not await self._verify(account.password, asked.password):
+            self._failed(address, account.id)
+            return _error("bad_sign_in", "That is not the account's password", 401)
+        return account, asked
+
+    async def change_password(self, request: Request) -> Response:
+        checked = await self._with_password(request)
+        if isinstance(checked, Response):
+            return checked
+        account, asked = checked
+        try:
+            check_password(asked.new, account.name)
+        except AccountError as exc:
+            return _error(exc.code, str(exc), 422)
+        self.store.set_password(account.id, await run_in_threadpool(self.hasher.hash, asked.new))
+        self.store.end_sessions(account.id)  # every browser signs in again, this one now
+        answer = JSONResponse(self.you(account))
+        self._start_session(request, account, answer)
+        return answer
+
+    async def delete(self, request: Request) -> Response:
+        checked = await self._with_password(request)
+        if isinstance(checked, Response):
+            return checked
+        account, _ = checked
+        self.store.delete(account.id)
+        answer = JSONResponse({"deleted": True})
+        self._end_cookie(answer)
+        return answer
+
+    # -- seats -----------------------------------------------------------------------------
+    async def keep_seat(self, request: Request) -> Response:
+        """Keep a seat (its token) with the signed-in account."""
+        account = self.signed_in(request)
+        if account is None:
+            return self._signed_out()
+        try:
+            asked: SeatToken = await _read_request(request, SeatToken)
+        except _HttpError as exc:
+            return _error(exc.code, str(exc))
+        runner = self.hub.get(asked.code) if asked.code else None
+        if runner is None:
+            return _error("no_room", f"There is no table {asked.code[:12]!r}", 404)
+        seat = runner.service.seat_of_token(asked.token)
+        if seat is None:
+            return _error("unauthorized", "That token holds no seat at this table")
+        self.store.bind_seat(account.id, runner.code, seat, asked.token, time.time())
+        return JSONResponse({"code": runner.code, "seat": seat})
+
+    async def seats(self, request: Request) -> Response:
+        """The signed-in account's seats at tables not yet over, with their tokens: another
+        browser takes the seat back with one."""
+        account = self.signed_in(request)
+        if account is None:
+            return self._signed_out()
+        out = []
+        for code, seat, token in self.store.seats(account.id):
+            runner = self.hub.get(code)
+            if runner is None or runner.service.seat_of_token(token) != seat:
+                self.store.unbind_seat(account.id, code)  # gone, or given away
+                continue
+            if runner.service.status == TableStatus.FINISHED:
+                continue
+            out.append({"code": code, "seat": seat, "token": token})
+        return JSONResponse({"seats": out})
+
+    # -- rated rooms -----------------------------------------------------------------------
+    async def make_rated(self, request: Request) -> Response:
+        """The host makes a room rated: a whole game under a standard preset, not started."""
+        runner = _room(request)
+        if isinstance(runner, Response):
+            return runner
+        try:
+            asked: SeatToken = await _read_request(request, SeatToken)
+        except _HttpError as exc:
+            return _error(exc.code, str(exc))
+        svc = runner.service
+        seat = svc.seat_of_token(asked.token)
+        if seat is None or seat != svc.host:
+            return _error("unauthorized", "Only the host may make the room rated")
+        cfg = svc.room_config
+        why = (
+            "started"
+            if svc.status != TableStatus.WAITING
+            else "rules"
+            if cfg.rules or cfg.deals not in (None, RuleSet.preset(cfg.preset).match.deals_per_game)
+            else "seeded"
+            if cfg.seeded
+            else ""
+        )
+        if why:
+            return _error(
+                "not_ratable",
+                "A rated room is a whole game under a standard preset, made rated before it "
+                f"starts (this one: {why})",
+                409,
+                {"reason": why},
+            )
+        self.store.mark_rated(runner.code, family_of(svc.ruleset), cfg.public, time.time())
+        return JSONResponse(self._rated_json(runner.code))
+
+    async def rated(self, request: Request) -> Response:
+        runner = _room(request)
+        if isinstance(runner, Response):
+            return runner
+        self.settle_quietly(runner.code)
+        return JSONResponse(self._rated_json(runner.code))
+
+    def _rated_json(self, code: str) -> dict[str, Any]:
+        room = self.store.rated_room(code)
+        if room is None:
+            return {"code": code, "rated": False}
+        names = self._names({c.account for c in self.store.game(code)})
+        return {
+            "code": code,
+            "rated": True,
+            "family": room.family,
+            "settled": room.settled is not None,
+            "outcome": room.outcome,
+            "seats": [self._change_json(c, names) for c in self.store.game(code)],
+        }
+
+    def _names(self, accounts: set[str | None]) -> dict[str | None, str]:
+        out: dict[str | None, str] = {}
+        for account in accounts:
+            found = self.store.get(account) if account else None
+            out[account] = found.name if found else FORMER
+        return out
+
+    @staticmethod
+    def _change_json(c: RatingChange, names: dict[str | None, str]) -> dict[str, Any]:
+        return {
+            "seat": c.seat,
+            "name": FORMER if c.who == "former" else names.get(c.account) if c.account else None,
+            "who": c.who,
+            "place": c.place,
+            "points": c.points,
+            "before": round(c.before),
+            "after": round(c.after),
+        }
+
+    def settle_quietly(self, code: str) -> None:
+        try:
+            self.settle(code)
+        except Exception:
+            log.exception("settling the rated game of table %s failed", code)
+
+    def settle(self, code: str) -> bool:
+        """Rate table ``code``'s game once it is over (an early end: settled unrated).
+        True when this call settled it."""
+        room = self.store.rated_room(code)
+        if room is None or room.settled is not None:
+            return False
+        runner = self.hub.get(code)
+        if runner is None or runner.service.status != TableStatus.FINISHED:
+            return False
+        svc, now = runner.service, time.time()
+        if svc.game is None or svc.closed_reason != "match over":
+            return self.store.settle(code, "ended early", now)
+        totals = [int(t) for t in svc.game.totals]
+        finish = places(totals)
+        seated = self.store.seated(code)
+        before: list[tuple[float, float]] = []
+        accounts: list[str | None] = []
+        games: list[Rating | None] = []
+        for seat in svc.seats:
+            held = seated.get(seat.number)
+            account = held[0] if held and svc.seat_of_token(held[1]) == seat.number else None
+            rating = self.store.rating(account, room.family) if account else None
+            accounts.append(account)
+            games.append(rating)
+            if not seat.human:
+                before.append(computer_rating(seat.config.level))
+            else:
+                before.append((rating.mu, rating.sigma) if rating else (MU, SIGMA))
+        after = rate(before, finish)
+        changes, ratings = [], []
+        for i, account in enumerate(accounts):
+            new = after[i] if account else before[i]
+            who = "account" if account else "guest" if svc.seats[i].human else "computer"
+            changes.append(
+                RatingChange(code, i, account, room.family, finish[i], totals[i],
+                       shown(*before[i]), shown(*new), now, who)
+            )  # fmt: skip
+            if account:
+                old = games[i]
+                played, won = (old.games, old.wins) if old else (0, 0)
+                rating = Rating(new[0], new[1], played + 1, won + (finish[i] == 1))
+                ratings.append((account, room.family, rating))
+        return self.store.settle(code, "rated", now, changes, ratings)
+
+    # -- the leaderboard and profiles ------------------------------------------------------
+    async def leaderboard(self, request: Request) -> Response:
+        family = request.query_params.get("family", "bigtwo")
+        if family not in FAMILIES:
+            return _error("bad_request", f"family is one of {', '.join(FAMILIES)}")
+        ranked = sorted(
+            self.store.ranked(family, MIN_GAMES),
+            key=lambda r: (-shown(r[2].mu, r[2].sigma), r[1].casefold()),
+        )
+        me = self.signed_in(request)
+        players, mine = [], None
+        for place, (account, name, rating) in enumerate(ranked, 1):
+            row = {"rank": place, "name": name, **self._rating_json(rating)}
+            if me is not None and account == me.id:
+                mine = row
+            if place <= 100:
+                players.append(row)
+        you = None
+        if me is not None:
+            you = mine or {"rank": None, "name": me.name, **self._rating_json(
+                self.store.rating(me.id, family))}  # fmt: skip
+        return JSONResponse(
+            {
+                "family": family,
+                "min_games": MIN_GAMES,
+                "players": players,
+                "you": you,
+            }
+        )
+
+    async def profile(self, request: Request) -> Response:
+        """A player's profile: ratings and their history, games played and won, points;
+        a private room's game only to its players."""
+        account = self.store.find(str(request.path_params["name"])[:200])
+        if account is None:
+            return _error("no_player", "There is no player of that name", 404)
+        me = self.signed_in(request)
+        families: dict[str, Any] = {}
+        for family in FAMILIES:
+            rating = self.store.rating(account.id, family)
+            families[family] = {**self._rating_json(rating), "history": []}
+        games, points, best = [], 0, None
+        for change, public in self.store.changes(account.id):
+            entry = {
+                "code": change.code,
+                "place": change.place,
+                "points": change.points,
+                "before": round(change.before),
+                "after": round(change.after),
+                "settled": change.settled,
+            }
+            points += change.points
+            best = change.points if best is None else max(best, change.points)
+            families[change.family]["history"].append(entry)
+            if public or (me is not None and me.id == account.id):
+                games.append({**entry, "family": change.family})
+        return JSONResponse(
+            {
+                "name": account.name,
+                "ratings": families,
+                "games": games[:20],
+                "score_balance": points,
+                "max_score": best,
+            }
+        )
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/api/account", self.account, methods=["GET"]),
+            Route("/api/account/register", self.register, methods=["POST"]),
+            Route("/api/account/sign-in", self.sign_in, methods=["POST"]),
+            Route("/api/account/sign-out", self.sign_out, methods=["POST"]),
+            Route("/api/account/password", self.change_password, methods=["POST"]),
+            Route("/api/account/delete", self.delete, methods=["POST"]),
+            Route("/api/account/seats", self.seats, methods=["GET"]),
+            Route("/api/account/seats", self.keep_seat, methods=["POST"]),
+            Route("/api/rooms/{code}/rated", self.rated, methods=["GET"]),
+            Route("/api/rooms/{code}/rated", self.make_rated, methods=["POST"]),
+            Route("/api/leaderboard", self.leaderboard, methods=["GET"]),
+            Route("/api/players/{name}", self.profile, methods=["GET"]),
+        ]
+
+
+def install_accounts(app: Starlette, hub: Hub) -> Accounts:
+    """Give the server players' accounts: their store beside the tables, their routes (ahead
+    of the catch-all ones), and the watch on finished tables that settles rated games."""
+    accounts = Accounts(open_accounts(hub.store), hub)
+    hub.store = SettleOnFinish(hub.store, accounts)
+    app.router.routes[0:0] = accounts.routes()
+    app.state.accounts = accounts
+    return accounts

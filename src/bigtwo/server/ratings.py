@@ -1,0 +1,85 @@
+"""Players' ratings: OpenSkill's Plackett-Luce model (the ``openskill`` package, made for games
+of more than two), one rating per family of rules, and the one number a rating is shown as.
+
+A rating is a belief about a player's skill: ``mu`` (the likely skill) and ``sigma`` (how
+unsure it is). It is shown as its conservative estimate ``mu - 3 sigma``, scaled: shown =
+1000 + 40 x (mu - 3 sigma), so a new player (mu 25, sigma 25/3) shows 1000 and each point of
+skill is 40. The families: ``bigtwo`` (the 52-card rule sets) and ``revolution`` (Big 2
+RevolutioN); a rating in one says nothing of the other.
+
+Computer players carry fixed ratings (:data:`COMPUTER_RATINGS`), never changed by a game, so a
+person's first games against computers place them. They are set by hand from the levels'
+order in the arena's results (docs/bots.md); a command that calibrates them from arena runs
+is still to come. A guest (a seat of no account) counts at a new player's rating, unchanged.
+This module is arithmetic only: who played, what is stored and when, are
+:mod:`bigtwo.server.accounts`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from openskill.models import PlackettLuce
+
+from ..engine.rules import REVOLUTION
+from ..match.settings import RuleSet
+
+FAMILIES = {"bigtwo": "52-card Big Two", "revolution": "Big 2 RevolutioN"}
+MU, SIGMA = 25.0, 25.0 / 3.0  # a new player's rating (the model's own defaults)
+SCALE, BASE = 40.0, 1000.0
+MIN_GAMES = 3  # rated games before a player is ranked on the leaderboard
+
+# Fixed (mu, sigma) of each computer level, in the levels' order of strength.
+COMPUTER_RATINGS: dict[str, tuple[float, float]] = {
+    "random": (12.0, 1.0),
+    "greedy": (22.0, 1.0),
+    "classic": (24.0, 1.0),
+    "classic-fair": (24.0, 1.0),
+    "guided": (25.0, 1.0),
+    "ppo2018-greedy": (25.0, 1.0),
+    "ppo2018": (26.0, 1.0),
+    "learned": (27.0, 1.0),
+    "expert": (28.0, 1.0),
+    "strong": (30.0, 1.0),
+}
+
+_MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
+
+
+def family_of(ruleset: RuleSet) -> str:
+    """The family of rules a rule set's games are rated in."""
+    return "revolution" if ruleset.rules.game == REVOLUTION else "bigtwo"
+
+
+def computer_rating(level: str) -> tuple[float, float]:
+    """A computer level's fixed rating (an unknown level: a new player's)."""
+    return COMPUTER_RATINGS.get(level, (MU, SIGMA))
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The one number a rating is shown as: its conservative estimate, scaled.
+
+    >>> shown(MU, SIGMA), shown(30.0, 1.0)
+    (1000, 2080)
+    """
+    return round(BASE + SCALE * (mu - 3.0 * sigma))
+
+
+def places(totals: Sequence[int]) -> list[int]:
+    """Each seat's place from the match's totals (the most points first; equal totals share
+    a place).
+
+    >>> places([10, -4, 10, -16])
+    [1, 3, 1, 4]
+    """
+    return [1 + sum(1 for other in totals if other > mine) for mine in totals]
+
+
+def rate(
+    ratings: Sequence[tuple[float, float]], finish: Sequence[int]
+) -> list[tuple[float, float]]:
+    """Every seat's rating after a game in which they finished in places ``finish`` (1:
+    first), each seat a team of one; the caller keeps the ones that change."""
+    teams = [[_MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in ratings]
+    after = _MODEL.rate(teams, ranks=[float(p) for p in finish])
+    return [(team[0].mu, team[0].sigma) for team in after]

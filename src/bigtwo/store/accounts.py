@@ -1,0 +1,351 @@
+"""Players' accounts in the table store's database: accounts (a name and the argon2 hash of a
+password, never the password), their sessions (by the SHA-256 of the id a browser's cookie
+holds), the seats they took (the seat token, so the seat follows its player to another
+browser), their ratings per family of rules, the rooms their hosts made rated, and each rated
+game's changes of rating.
+
+The tables are the table store's schema's version 4 (:mod:`.migrations`); this module opens
+its own connection to the same database (SQLite or PostgreSQL, :mod:`.sql`), or an in-memory
+SQLite database for a server that keeps nothing. It stores and finds; who may do what, the
+hashing and the ratings' arithmetic are the server's (:mod:`bigtwo.server.accounts`).
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import unicodedata
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from ..match.errors import StoreError
+from .migrations import migrate
+from .sql import DatabaseConnection, PostgresConnection, SQLiteConnection
+from .tables import PostgresStore, SQLiteStore
+
+# Letters that look like Latin ones in other scripts, folded so two names that look the same
+# compare equal (a small part of Unicode's confusables: the ones a name is likely to use).
+_LOOK_ALIKES = str.maketrans(
+    {
+        "а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
+        "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s", "ԁ": "d",
+        "ɡ": "g", "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v",
+        "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "0": "o", "1": "l", "|": "l",
+    }
+)  # fmt: skip
+
+
+def name_key(name: str) -> str:
+    """How names are compared: NFKC-normalised, case-folded, look-alike letters folded and
+    spaces dropped; two names with one key are one name.
+
+    >>> name_key("Ann Lee") == name_key("ANNLEE") == name_key("аnn lee")  # Cyrillic а
+    True
+    """
+    folded = unicodedata.normalize("NFKC", name).casefold().translate(_LOOK_ALIKES)
+    return "".join(c for c in folded if not c.isspace())
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    id: str
+    name: str
+    password: str  # the argon2 hash
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatedRoom:
+    code: str
+    family: str
+    public: bool
+    settled: float | None
+    outcome: str
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One seat's part in a settled rated game."""
+
+    code: str
+    seat: int
+    account: str | None
+    family: str
+    place: int
+    points: int
+    before: float
+    after: float
+    settled: float
+    who: str = "account"  # account, guest, computer, or former (a deleted account)
+
+
+class NameTaken(StoreError):
+    """Another account has that name (as :func:`name_key` compares names)."""
+
+
+class AccountStore:
+    """The accounts' tables over one connection, used from the server's event loop; the lock
+    guards use from another thread (tests, tools)."""
+
+    def __init__(self, db: DatabaseConnection) -> None:
+        self._db = db
+        self._lock = threading.RLock()
+        try:
+            migrate(db)
+        except BaseException:
+            db.close()
+            raise
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        with self._lock, self._db.transaction():
+            yield
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
+
+    # -- accounts ------------------------------------------------------------------------------
+    def create(self, name: str, password_hash: str, now: float) -> Account:
+        """A new account; raises :class:`NameTaken` when the name's key is held."""
+        key = name_key(name)
+        account = Account(secrets.token_hex(12), name, password_hash)
+        with self._transaction():
+            if self._db.execute("SELECT 1 FROM accounts WHERE name_key = ?", (key,)).fetchone():
+                raise NameTaken(f"The name {name!r} is taken")
+            self._db.execute(
+                "INSERT INTO accounts (id, name, name_key, password, created) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (account.id, name, key, password_hash, now),
+            )
+        return account
+
+    def find(self, name: str) -> Account | None:
+        """The account of ``name`` (compared by :func:`name_key`)."""
+        rows = self._rows(
+            "SELECT id, name, password FROM accounts WHERE name_key = ?", (name_key(name),)
+        )
+        return Account(*rows[0]) if rows else None
+
+    def get(self, account: str) -> Account | None:
+        rows = self._rows("SELECT id, name, password FROM accounts WHERE id = ?", (account,))
+        return Account(*rows[0]) if rows else None
+
+    def set_password(self, account: str, password_hash: str) -> None:
+        with self._lock:
+            self._db.execute(
+                "UPDATE accounts SET password = ? WHERE id = ?", (password_hash, account)
+            )
+
+    def delete(self, account: str) -> None:
+        """The account and everything of it gone, but its games: their rows stay, with no
+        account ("a former player")."""
+        with self._transaction():
+            for table in ("sessions", "account_seats", "ratings", "accounts"):
+                column = "id" if table == "accounts" else "account"
+                self._db.execute(f"DELETE FROM {table} WHERE {column} = ?", (account,))
+            self._db.execute(
+                "UPDATE rating_changes SET account = NULL, who = 'former' WHERE account = ?",
+                (account,),
+            )
+
+    # -- sessions ------------------------------------------------------------------------------
+    def start_session(self, digest: str, account: str, now: float) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO sessions (digest, account, created, seen) VALUES (?, ?, ?, ?)",
+                (digest, account, now, now),
+            )
+
+    def session(self, digest: str, now: float, idle: float) -> Account | None:
+        """The account a session is of, its last use now; None for an unknown session or one
+        unused for ``idle`` seconds (which is ended)."""
+        with self._transaction():
+            row = self._db.execute(
+                "SELECT account, seen FROM sessions WHERE digest = ?", (digest,)
+            ).fetchone()
+            if row is None:
+                return None
+            if now - float(row[1]) > idle:
+                self._db.execute("DELETE FROM sessions WHERE digest = ?", (digest,))
+                return None
+            self._db.execute("UPDATE sessions SET seen = ? WHERE digest = ?", (now, digest))
+            return self.get(str(row[0]))
+
+    def end_session(self, digest: str) -> None:
+        with self._lock:
+            self._db.execute("DELETE FROM sessions WHERE digest = ?", (digest,))
+
+    def end_sessions(self, account: str, keep: str = "") -> None:
+        """End every session of the account but ``keep``."""
+        with self._lock:
+            self._db.execute(
+                "DELETE FROM sessions WHERE account = ? AND digest <> ?", (account, keep)
+            )
+
+    def sessions(self, account: str) -> int:
+        return int(self._rows("SELECT COUNT(*) FROM sessions WHERE account = ?", (account,))[0][0])
+
+    # -- seats ---------------------------------------------------------------------------------
+    def bind_seat(self, account: str, code: str, seat: int, token: str, now: float) -> None:
+        """The account holds ``seat`` at table ``code`` (its token given back to the account's
+        other browsers); one seat per table, the latest."""
+        with self._transaction():
+            self._db.execute(
+                "DELETE FROM account_seats WHERE (account = ? AND code = ?) "
+                "OR (code = ? AND seat = ?)",
+                (account, code, code, seat),
+            )
+            self._db.execute(
+                "INSERT INTO account_seats (account, code, seat, token, bound) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (account, code, seat, token, now),
+            )
+
+    def seats(self, account: str) -> list[tuple[str, int, str]]:
+        """The account's seats, newest first: (table code, seat, token)."""
+        rows = self._rows(
+            "SELECT code, seat, token FROM account_seats WHERE account = ? ORDER BY bound DESC",
+            (account,),
+        )
+        return [(str(c), int(s), str(t)) for c, s, t in rows]
+
+    def seated(self, code: str) -> dict[int, tuple[str, str]]:
+        """The accounts seated at table ``code``: seat -> (account, seat token)."""
+        rows = self._rows("SELECT seat, account, token FROM account_seats WHERE code = ?", (code,))
+        return {int(s): (str(a), str(t)) for s, a, t in rows}
+
+    def unbind_seat(self, account: str, code: str) -> None:
+        with self._lock:
+            self._db.execute(
+                "DELETE FROM account_seats WHERE account = ? AND code = ?", (account, code)
+            )
+
+    # -- ratings -------------------------------------------------------------------------------
+    def mark_rated(self, code: str, family: str, public: bool, now: float) -> None:
+        with self._transaction():
+            if self.rated_room(code) is None:
+                self._db.execute(
+                    "INSERT INTO rated_rooms (code, family, public, marked, settled, outcome) "
+                    "VALUES (?, ?, ?, ?, NULL, '')",
+                    (code, family, int(public), now),
+                )
+
+    def rated_room(self, code: str) -> RatedRoom | None:
+        rows = self._rows(
+            "SELECT code, family, public, settled, outcome FROM rated_rooms WHERE code = ?",
+            (code,),
+        )
+        if not rows:
+            return None
+        c, family, public, settled, outcome = rows[0]
+        return RatedRoom(c, family, bool(public), settled, outcome)
+
+    def unsettled(self) -> list[str]:
+        return [str(r[0]) for r in self._rows("SELECT code FROM rated_rooms WHERE settled IS NULL")]
+
+    def rating(self, account: str, family: str) -> Rating | None:
+        rows = self._rows(
+            "SELECT mu, sigma, games, wins FROM ratings WHERE account = ? AND family = ?",
+            (account, family),
+        )
+        return (
+            Rating(float(rows[0][0]), float(rows[0][1]), int(rows[0][2]), int(rows[0][3]))
+            if rows
+            else None
+        )
+
+    def settle(
+        self,
+        code: str,
+        outcome: str,
+        now: float,
+        changes: Sequence[RatingChange] = (),
+        ratings: Sequence[tuple[str, str, Rating]] = (),
+    ) -> bool:
+        """A rated room's game settled, all of it in one transaction: its outcome, each
+        seat's change and the accounts' new ratings. False (and nothing stored) when it was
+        settled already, here or by another server."""
+        with self._transaction():
+            done = self._db.execute(
+                "UPDATE rated_rooms SET settled = ?, outcome = ? WHERE code = ? "
+                "AND settled IS NULL",
+                (now, outcome, code),
+            )
+            if done.rowcount != 1:
+                return False
+            for c in changes:
+                self._db.execute(
+                    "INSERT INTO rating_changes (code, seat, account, family, place, points, "
+                    "rating_before, rating_after, settled, who) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (c.code, c.seat, c.account, c.family, c.place, c.points, c.before, c.after,
+                     c.settled, c.who),
+                )  # fmt: skip
+            for account, family, r in ratings:
+                self._db.execute(
+                    "DELETE FROM ratings WHERE account = ? AND family = ?", (account, family)
+                )
+                self._db.execute(
+                    "INSERT INTO ratings (account, family, mu, sigma, games, wins) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (account, family, r.mu, r.sigma, r.games, r.wins),
+                )
+        return True
+
+    def ranked(self, family: str, min_games: int) -> list[tuple[str, str, Rating]]:
+        """Every account with a rating in ``family`` from at least ``min_games`` games:
+        (account, name, rating), in no order (the caller ranks by the number it shows)."""
+        rows = self._rows(
+            "SELECT r.account, a.name, r.mu, r.sigma, r.games, r.wins FROM ratings r "
+            "JOIN accounts a ON a.id = r.account WHERE r.family = ? AND r.games >= ?",
+            (family, min_games),
+        )
+        return [
+            (str(a), str(n), Rating(float(m), float(s), int(g), int(w)))
+            for a, n, m, s, g, w in rows
+        ]
+
+    def changes(self, account: str, limit: int = 50) -> list[tuple[RatingChange, bool]]:
+        """The account's rated games, newest first, each with whether its room was public."""
+        rows = self._rows(
+            "SELECT c.code, c.seat, c.account, c.family, c.place, c.points, c.rating_before, "
+            "c.rating_after, c.settled, c.who, r.public FROM rating_changes c JOIN rated_rooms r "
+            "ON r.code = c.code WHERE c.account = ? ORDER BY c.settled DESC LIMIT ?",
+            (account, limit),
+        )
+        return [(RatingChange(*row[:10]), bool(row[10])) for row in rows]
+
+    def game(self, code: str) -> list[RatingChange]:
+        """Every seat's part in a settled rated game, by seat."""
+        rows = self._rows(
+            "SELECT code, seat, account, family, place, points, rating_before, rating_after, "
+            "settled, who FROM rating_changes WHERE code = ? ORDER BY seat",
+            (code,),
+        )
+        return [RatingChange(*row) for row in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def open_accounts(tables: object) -> AccountStore:
+    """The accounts beside a table store: in its database (a SQLite file or PostgreSQL), or,
+    for a store that keeps nothing (in memory), in an in-memory database of their own."""
+    if isinstance(tables, PostgresStore):
+        return AccountStore(PostgresConnection(tables.url))
+    if not isinstance(tables, SQLiteStore) or tables.path == ":memory:":
+        return AccountStore(SQLiteConnection(":memory:"))
+    db = SQLiteConnection(tables.path)
+    db.raw.execute("PRAGMA busy_timeout=5000")  # the table store writes to the same file
+    return AccountStore(db)
