@@ -14,7 +14,6 @@ import contextlib
 import hmac
 import ipaddress
 import logging
-import math
 import os
 from collections.abc import AsyncIterator, Iterable, Mapping
 from pathlib import Path
@@ -42,7 +41,9 @@ from ..protocol import (
     HELLO_TIMEOUT,
     PROTOCOL,
     BadMessage,
+    CloseRequest,
     JoinRequest,
+    MineRequest,
     RematchRequest,
     RoomsQuery,
     parse_message,
@@ -57,6 +58,7 @@ from .collector import collect_garbage
 from .connection import Connection
 from .hub import SWEEP_EVERY, Hub, is_room_code
 from .limits import KeyedLimiter
+from .lookups import held_seats, may_look_up
 from .openapi import MAX_RECORD_BODY, RecordText, openapi_spec
 from .runner import TableRunner
 from .settings import Settings
@@ -94,6 +96,8 @@ _STATUS = {
     "not_invited": 403,
     "too_big": 413,
     "not_over": 409,
+    "not_host": 403,
+    "finished": 409,
     "unauthorized": 403,
     "not_json": 415,
 }
@@ -263,21 +267,11 @@ def _lookup(request: Request | WebSocket) -> TableRunner:
     private room's code is its invitation (see :data:`~bigtwo.server.hub.PRIVATE_CODE_LENGTH`):
     while an address may not ask, it learns nothing of any code, one that exists or not."""
     code = request.path_params["code"]
-    misses: KeyedLimiter | None = request.app.state.misses
-    address = _address(request)
-    wait = misses.ready(address) if misses is not None else 0.0
-    if wait > 0:
-        seconds = max(1, math.ceil(wait))
-        raise Refused(
-            "rate_limited",
-            f"Too many codes of tables that do not exist asked for from your address: "
-            f"try again in {seconds} s",
-            {"seconds": seconds, "reason": "unknown_codes"},
-        )
+    misses = may_look_up(request.app.state.misses, _address(request))
     runner = _hub(request).get(code)
     if runner is None:
         if misses is not None:
-            misses.wait(address)
+            misses.wait(_address(request))
         raise Refused("no_room", _no_room(code), {"code": code[:12]})
     return runner
 
@@ -452,6 +446,44 @@ async def rematch_room(request: Request) -> Response:
         },
         status_code=201 if created else 200,
     )
+
+
+async def my_rooms(request: Request) -> Response:
+    """The rooms still being played where the given seat tokens hold their seats, and the
+    seats that hold nothing now (:mod:`bigtwo.server.lookups`): nobody else's rooms."""
+    if not request.app.state.limiter.allow(_address(request)):
+        return _error("rate_limited", "Too many requests: slow down")
+    try:
+        misses = may_look_up(request.app.state.misses, _address(request))
+        asked: MineRequest = await _read_request(request, MineRequest)
+        seats = [(s.code, s.token) for s in asked.seats]
+        held, gone = held_seats(_hub(request), seats, misses, _address(request))
+    except _HttpError as exc:
+        return _error(exc.code, str(exc))
+    except Refused as exc:
+        return _error(exc.code, str(exc), params=exc.params)
+    rooms = [{**_urls(request, r.code), "seat": seat, "room": r.service.info()} for r, seat in held]
+    return JSONResponse({"rooms": rooms, "gone": gone})
+
+
+async def close_room(request: Request) -> Response:
+    """The host closes a room (:meth:`Hub.close`), proving the seat with its token."""
+    if not request.app.state.limiter.allow(_address(request)):
+        return _error("rate_limited", "Too many requests: slow down")
+    runner = _room(request)
+    if isinstance(runner, Response):
+        return runner
+    try:
+        asked: CloseRequest = await _read_request(request, CloseRequest)
+        seat = runner.service.seat_of_token(asked.token)
+        if seat is None:
+            raise Refused("unauthorized", "That token holds no seat at this table")
+        _hub(request).close(runner, seat)
+    except _HttpError as exc:
+        return _error(exc.code, str(exc))
+    except Refused as exc:
+        return _error(exc.code, str(exc), params=exc.params)
+    return JSONResponse({**_urls(request, runner.code), "room": runner.service.info()})
 
 
 def _finished_table(request: Request) -> TableService | Response:
@@ -721,9 +753,11 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
         Route("/api/presets", api_presets),
         Route("/api/rooms", list_rooms, methods=["GET"]),
         Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/rooms/mine", my_rooms, methods=["POST"]),
         Route("/api/rooms/{code}", get_room),
         Route("/api/rooms/{code}/join", join_room, methods=["POST"]),
         Route("/api/rooms/{code}/rematch", rematch_room, methods=["POST"]),
+        Route("/api/rooms/{code}/close", close_room, methods=["POST"]),
         Route("/api/rooms/{code}/record", room_record),
         Route("/api/rooms/{code}/history", room_history),
         Route("/api/records/convert", convert_record, methods=["POST"]),
