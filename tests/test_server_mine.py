@@ -192,7 +192,9 @@ async def test_a_closed_room_no_longer_counts_against_its_makers_limit() -> None
         assert refused.status_code == 429 and refused.json()["error"] == "too_many_rooms"
         assert "close one" in refused.json()["message"]
         code, token = codes[0]
-        assert (await ann.post(f"/api/rooms/{code}/close", json={"token": token})).status_code == 200
+        assert (
+            await ann.post(f"/api/rooms/{code}/close", json={"token": token})
+        ).status_code == 200
         assert (await ann.post("/api/rooms", json=ONE_PERSON)).status_code == 201
 
 
