@@ -38,7 +38,7 @@ export class LobbyScreen {
     this.moreRooms = h("div", { class: "row" });
     // The rooms this browser has a seat in: hidden while there are none.
     this.mine = h("ul", { class: "rooms", "aria-label": t("mine.title") });
-    this.minePanel = h("section", { class: "panel", hidden: true, "data-your-rooms": "" },
+    this.minePanel = h("section", { class: "panel mine", hidden: true, "data-your-rooms": "" },
       h("h2", {}, t("mine.title")), h("p", { class: "muted" }, t("mine.hint")), this.mine);
     this.pages = 1; // pages of open rooms shown: only those are fetched
     this.error = h("p", { class: "error", role: "alert" });
@@ -296,7 +296,7 @@ export class LobbyScreen {
 
   /** One of your rooms: where it stands, Rejoin, and Close for its host. @param {Room} room @param {number} seat */
   myRoomItem(room, seat) {
-    const status = h("p", { class: "error", role: "alert" });
+    const status = h("span", { class: "error", role: "alert" });
     const token = heldTables(Infinity).find((table) => table.code === room.code)?.seats.find((s) => s.seat === seat)?.token;
     const where = room.status === "playing" && room.deal ? t("mine.deal", { deal: room.deal, deals: room.deals }) : t(`status.${room.status}`);
     return h("li", { class: "room", dataset: { myRoom: room.code } },
@@ -305,8 +305,8 @@ export class LobbyScreen {
         h("span", { class: "muted" }, `${room.code} · ${tOr(`preset.${room.preset}`, room.preset)} · ${where} · ${t("seat.n", { n: seat + 1 })}${room.host === seat ? ` · ${t("mine.host")}` : ""}`)),
       h("div", { class: "row" },
         h("a", { class: "btn small primary", href: `#/t/${room.code}`, "data-rejoin": room.code }, t("mine.rejoin")),
-        room.host === seat && token ? closeRoomButton(room.code, token, { status, onClosed: () => this.refreshMine() }) : null),
-      status);
+        room.host === seat && token ? closeRoomButton(room.code, token, { status, onClosed: () => this.refreshMine() }) : null,
+        status));
   }
 
   // -- open rooms ---------------------------------------------------------------------------
