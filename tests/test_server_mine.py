@@ -1,4 +1,4 @@
-"""The way back to your own rooms: ``POST /api/rooms/mine`` answers which of the seats a
+"""The way back to your own rooms: ``POST /api/my-rooms`` answers which of the seats a
 client holds are still at a room being played (and only those), and the host closes a room
 with ``POST /api/rooms/{code}/close``, which ends it for everyone and frees a place among its
 maker's open rooms. Over HTTP against the real application in process (the client's address
@@ -76,7 +76,7 @@ async def test_mine_answers_the_rooms_the_tokens_hold_and_no_others() -> None:
             assert (await api.mine([(first, token1)]))["rooms"][0]["seat"] == 0
         # Bob's room with Ann's token, and a code of no room, are answered alike: gone.
         asked += [held(theirs, token1), held("ZZZZZZ", token1)]
-        answer = await ann.post("/api/rooms/mine", json={"seats": asked})
+        answer = await ann.post("/api/my-rooms", json={"seats": asked})
         assert answer.status_code == 200
         mine = answer.json()
         openapi.MyRooms.model_validate(mine)
@@ -99,7 +99,7 @@ async def test_mine_forgets_rooms_that_are_over_and_seats_given_up() -> None:
         ).status_code == 200
         answer = (
             await ann.post(
-                "/api/rooms/mine", json={"seats": [held(code, token), held(closed, host_token)]}
+                "/api/my-rooms", json={"seats": [held(code, token), held(closed, host_token)]}
             )
         ).json()
         assert [r["room"]["code"] for r in answer["rooms"]] == [code]
@@ -120,7 +120,7 @@ async def test_mine_forgets_rooms_that_are_over_and_seats_given_up() -> None:
 )
 async def test_bad_mine_requests_are_400_in_words(body: dict[str, Any], words: str) -> None:
     async with lobby() as client:
-        answer = await client("10.0.0.1").post("/api/rooms/mine", json=body)
+        answer = await client("10.0.0.1").post("/api/my-rooms", json=body)
         assert answer.status_code == 400, answer.text
         assert answer.json()["error"] == "bad_request" and words in answer.json()["message"]
 
@@ -132,16 +132,16 @@ async def test_mine_counts_unknown_codes_like_every_lookup() -> None:
         guesser, other = client("10.0.0.9"), client("10.0.0.8")
         code, token = await sit(other)
         guesses = [held(c, "t") for c in ("AAAAAA", "BBBBBB", "CCCCCC", "DDDDDD")]
-        answer = await guesser.post("/api/rooms/mine", json={"seats": guesses})
+        answer = await guesser.post("/api/my-rooms", json={"seats": guesses})
         assert answer.json() == {"rooms": [], "gone": ["AAAAAA", "BBBBBB", "CCCCCC"]}
-        refused = await guesser.post("/api/rooms/mine", json={"seats": [held(code, token)]})
+        refused = await guesser.post("/api/my-rooms", json={"seats": [held(code, token)]})
         assert refused.status_code == 429
         assert refused.json()["error"] == "rate_limited"
         assert refused.json()["params"]["reason"] == "unknown_codes"
         # Its GET of a room is refused too: one allowance for every lookup.
         assert (await guesser.get(f"/api/rooms/{code}")).status_code == 429
         # Another address is not held back.
-        mine = await other.post("/api/rooms/mine", json={"seats": [held(code, token)]})
+        mine = await other.post("/api/my-rooms", json={"seats": [held(code, token)]})
         assert [r["room"]["code"] for r in mine.json()["rooms"]] == [code]
 
 

@@ -368,7 +368,7 @@ class HeldSeat(Declared):
 
 class MineRequest(Declared):
     """Which of these seats still hold a seat at a room being played
-    (``POST /api/rooms/mine``)."""
+    (``POST /api/my-rooms``)."""
 
     seats: list[HeldSeat] = Field(max_length=MINE_MAX, description="The seats a client holds")
 

@@ -144,7 +144,7 @@ class Lobby:
         its ``seat``, ``ws``, ``link`` and ``room``), and ``gone``, the codes whose token
         holds no seat now."""
         body = {"seats": [{"code": code, "token": token} for code, token in seats]}
-        return dict(await self._call("POST", "/api/rooms/mine", body))
+        return dict(await self._call("POST", "/api/my-rooms", body))
 
     async def close_room(self, code: str, token: str) -> dict[str, Any]:
         """Close room ``code`` for everyone, as its host (``token``: the host's seat there)."""

@@ -753,7 +753,7 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
         Route("/api/presets", api_presets),
         Route("/api/rooms", list_rooms, methods=["GET"]),
         Route("/api/rooms", create_room, methods=["POST"]),
-        Route("/api/rooms/mine", my_rooms, methods=["POST"]),
+        Route("/api/my-rooms", my_rooms, methods=["POST"]),
         Route("/api/rooms/{code}", get_room),
         Route("/api/rooms/{code}/join", join_room, methods=["POST"]),
         Route("/api/rooms/{code}/rematch", rematch_room, methods=["POST"]),

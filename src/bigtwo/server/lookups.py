@@ -1,5 +1,5 @@
 """Looking tables up by code: the limit on codes that name no table, and which rooms a
-client's seats are still at (what ``POST /api/rooms/mine`` answers).
+client's seats are still at (what ``POST /api/my-rooms`` answers).
 
 Every code asked for that names no table counts against the asking address (a private room's
 code is its invitation: it must not be found by guessing); :func:`may_look_up` refuses an

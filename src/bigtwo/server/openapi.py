@@ -452,7 +452,7 @@ def openapi_spec() -> dict[str, Any]:
                     status=201,
                 ),
             },
-            "/api/rooms/mine": {"post": mine},
+            "/api/my-rooms": {"post": mine},
             "/api/rooms/{code}": {
                 "get": _op(
                     "One room: seats, status, scores (no cards, no seed)",

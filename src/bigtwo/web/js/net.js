@@ -92,7 +92,7 @@ export const api = {
    * @param {Array<{code: string, token: string}>} seats
    * @returns {Promise<{rooms: Array<{seat: number, link: string, room: import("./protocol.js").Room}>, gone: string[]}>}
    */
-  mine: (seats) => request("POST", "/api/rooms/mine", { seats }),
+  mine: (seats) => request("POST", "/api/my-rooms", { seats }),
   /** The host closes a room for everyone. @param {string} code @param {string} token the host's seat token */
   closeRoom: (code, token) => request("POST", `${roomPath(code)}/close`, { token }),
   /**
