@@ -56,6 +56,7 @@ async def test_the_lobby_lists_your_rooms_and_rejoins_one(server: Server, tmp_pa
             assert f"{code}, deal 1 of 2: playing, your seat {seat + 1}" in text
             rejoin = lobby_screen.query_one(f"#rejoin-{code}", Button)
             assert str(rejoin.label) == "Rejoin"
+            assert not lobby_screen.query(f"#close-{code}")  # Bob is the host, not Ann
             await pilot.click(f"#rejoin-{code}")
             await until(lambda: isinstance(app.screen, TableScreen), "the table again")
             back = table_game(app)
@@ -90,3 +91,31 @@ async def test_rooms_that_are_over_leave_the_list_and_are_forgotten(
             assert "Your rooms" not in screen_text(app)
     finally:
         await bob.close()
+
+
+async def test_the_host_closes_a_room_from_the_lobby(server: Server, tmp_path: Path) -> None:
+    from bigtwo.tui.dialogs import Confirm
+
+    async with Lobby(server.url) as lobby:
+        made = await lobby.create_room(
+            preset="hongkong", seats=["human", "human"], public=False, seed=3, deals=1
+        )
+    code = str(made["code"])
+    app = app_for(tmp_path, server.url, room=code, name="Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.press("ctrl+q")
+        await until(lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        lobby_screen = app.screen
+        assert isinstance(lobby_screen, LobbyScreen)
+        await until(lambda: lobby_screen.mine, "your rooms")
+        assert f"{code}: waiting for players, your seat 1 (host)" in screen_text(app)
+        await pilot.click(f"#close-{code}")
+        await until(lambda: isinstance(app.screen, Confirm), "the question")
+        assert f"Close room {code} for everyone?" in screen_text(app)
+        await pilot.press("y")
+        await until(lambda: not lobby_screen.mine, "the room gone from your rooms")
+        assert f"Room {code} is closed" in screen_text(app)
+    async with Lobby(server.url) as lobby:
+        room = (await lobby.room(code))["room"]
+    assert (room["status"], room["closed"]) == ("finished", "host closed the room")

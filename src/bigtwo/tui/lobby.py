@@ -10,8 +10,8 @@ refusal from the server is said in words; so is a server that cannot be reached.
 A seat taken is remembered between runs (its token, per server and room, in the local
 preferences). The rooms those seats are still at (the server says which:
 :meth:`~bigtwo.client.Lobby.mine`) are listed at the top of the lobby, each with Rejoin, after a
-``q`` from the table as after a restart, which also offers the first of them at once; joining
-such a room again sits down at that seat, not a new one.
+``q`` from the table as after a restart, which also offers the first of them at once (and
+the host may close one there); joining such a room again sits down at that seat, not a new one.
 """
 
 from __future__ import annotations
@@ -301,6 +301,32 @@ class LobbyScreen(Screen[None]):
             await self.action_page(1 if which == "btn-next" else -1)
         elif which is not None and which.startswith("rejoin-"):
             await self.enter(which.removeprefix("rejoin-"))
+        elif which is not None and which.startswith("close-"):
+            self.ask_close(which.removeprefix("close-"))
+
+    def ask_close(self, code: str) -> None:
+        """As the host of room ``code``: close it for everyone, once asked to make sure."""
+        from .dialogs import Confirm
+
+        kept = self.remembered(self.server, code)
+        if kept is None:
+            return
+
+        async def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                await self.lobby.close_room(code, str(kept["token"]))
+            except ServerError as exc:
+                self.say(f"Room {code} was not closed: {exc}")
+            except (httpx.HTTPError, OSError) as exc:
+                self.say(unreachable(self.server, exc))
+            else:
+                self.say(f"Room {code} is closed: it has ended for everyone")
+            await self.load_mine()
+
+        question = f"Close room {code} for everyone? Its match ends where it stands."
+        self.app.push_screen(Confirm(question, yes="Close it", no="Keep it"), answered)
 
     # -- a new room --------------------------------------------------------------------------------
     async def action_new_room(self) -> None:
@@ -449,9 +475,10 @@ def _my_room_row(held: dict[str, Any]) -> Horizontal:
     state = "waiting for players" if room.get("status") == "waiting" else "playing"
     host = " (host)" if room.get("host") == held["seat"] else ""
     text = Text(f"{code}{_where(room)}: {state}, your seat {held['seat'] + 1}{host}")
-    return Horizontal(
-        Static(text), Button("Rejoin", id=f"rejoin-{code}", compact=True), classes="my-room"
-    )
+    buttons = [Button("Rejoin", id=f"rejoin-{code}", compact=True)]
+    if host:  # the host may close the room for everyone
+        buttons.append(Button("Close", id=f"close-{code}", compact=True, variant="error"))
+    return Horizontal(Static(text), *buttons, classes="my-room")
 
 
 class NewRoomForm(ModalScreen[dict[str, Any] | None]):
