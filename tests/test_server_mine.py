@@ -17,6 +17,9 @@ from bigtwo.client import Lobby, TableClient
 from bigtwo.server import openapi
 from bigtwo.server.app import create_app
 from bigtwo.server.hub import Settings
+from bigtwo.service.commands import Command, Op
+from bigtwo.service.request import table_config
+from bigtwo.service.table import Refused, TableService, TableStatus, hash_token
 from test_server_support import Server, restored_table
 
 TWO_PEOPLE = {"seats": ["human", "human", "computer", "computer"], "deals": 1}
@@ -228,3 +231,21 @@ async def test_closing_ends_the_room_for_everyone_and_keeps_it(server: Server) -
     # Kept as it stood: the stored log replays to a closed table.
     table = restored_table(server.db, code)
     assert table.status == "finished" and table.closed_reason == "host closed the room"
+
+
+def test_the_table_takes_a_close_from_its_host_only() -> None:
+    """The table itself refuses a close from anyone but the host (the hub asks it first, so
+    its words reach the client), and a second close."""
+    config = table_config(TWO_PEOPLE)
+    table = TableService(config, "CLOSED")
+    for seat, name in ((0, "Ann"), (1, "Bob")):
+        table.apply(Command(Op.JOIN, seat=seat, name=name, token=hash_token(name)), now=0.0)
+    with pytest.raises(Refused) as refused:
+        table.apply(Command(Op.CLOSE, seat=1), now=0.0)
+    assert refused.value.code == "not_host"
+    events = table.apply(Command(Op.CLOSE, seat=0), now=0.0)
+    assert [(e.type, e.data) for e in events] == [("closed", {"reason": "host closed the room"})]
+    assert table.status == TableStatus.FINISHED
+    with pytest.raises(Refused) as again:
+        table.apply(Command(Op.CLOSE, seat=0), now=0.0)
+    assert again.value.code == "finished"
