@@ -21,12 +21,12 @@ async def test_the_table_shows_its_code_and_share_link(server: Server, tmp_path:
     try:
         app = app_for(tmp_path, server.url, room=code, name="Ann")
         async with app.run_test(size=SIZE):
-            await until(lambda: isinstance(app.screen, TableScreen), "the table")
+            await until(lambda: isinstance(app.screen, TableScreen), "the table", 20)
             game = table_game(app)
-            await until(lambda: game.started and game.hand(), "the first deal")
+            await until(lambda: game.started and game.hand(), "the first deal", 20)
             line = f"Room {code} · {server.url}/r/{code}"
             assert game.room_line == line
-            await until(lambda: line in screen_text(app), "the room's line on screen")
+            await until(lambda: line in screen_text(app), "the room's line on screen", 20)
     finally:
         await bob.close()
 
@@ -40,17 +40,18 @@ async def test_the_lobby_lists_your_rooms_and_rejoins_one(server: Server, tmp_pa
     try:
         app = app_for(tmp_path, server.url, room=code, name="Ann")
         async with app.run_test(size=SIZE) as pilot:
-            await until(lambda: isinstance(app.screen, TableScreen), "the table")
+            await until(lambda: isinstance(app.screen, TableScreen), "the table", 20)
             game = table_game(app)
-            await until(lambda: game.started and game.hand(), "the first deal")
+            await until(lambda: game.started and game.hand(), "the first deal", 20)
             seat, cards = game.seat, game.hand()
             await pilot.press("ctrl+q")  # back to the lobby, the seat kept on the server
-            await until(lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await until(lambda: isinstance(app.screen, LobbyScreen), "the lobby", 20)
             lobby_screen = app.screen
             assert isinstance(lobby_screen, LobbyScreen)
-            await until(lambda: lobby_screen.mine, "your rooms")
+            await until(lambda: lobby_screen.mine, "your rooms", 20)
             assert [held["room"]["code"] for held in lobby_screen.mine] == [code]
             assert code not in [room["code"] for room in lobby_screen.rooms]  # private
+            await until(lambda: f"your seat {seat + 1}" in screen_text(app), "the row", 20)
             text = screen_text(app)
             assert "Your rooms" in text and other not in text.split("Your rooms")[1][:200]
             assert f"{code}, deal 1 of 2: playing, your seat {seat + 1}" in text
@@ -58,9 +59,9 @@ async def test_the_lobby_lists_your_rooms_and_rejoins_one(server: Server, tmp_pa
             assert str(rejoin.label) == "Rejoin"
             assert not lobby_screen.query(f"#close-{code}")  # Bob is the host, not Ann
             await pilot.click(f"#rejoin-{code}")
-            await until(lambda: isinstance(app.screen, TableScreen), "the table again")
+            await until(lambda: isinstance(app.screen, TableScreen), "the table again", 20)
             back = table_game(app)
-            await until(lambda: back.started and back.hand(), "the deal again")
+            await until(lambda: back.started and back.hand(), "the deal again", 20)
             assert (back.code, back.seat, back.hand()) == (code, seat, cards)
     finally:
         await bob.close()
@@ -74,21 +75,21 @@ async def test_rooms_that_are_over_leave_the_list_and_are_forgotten(
     try:
         app = app_for(tmp_path, server.url, room=code, name="Ann")
         async with app.run_test(size=SIZE) as pilot:
-            await until(lambda: isinstance(app.screen, TableScreen), "the table")
+            await until(lambda: isinstance(app.screen, TableScreen), "the table", 20)
             game = table_game(app)
-            await until(lambda: game.started, "the first deal")
+            await until(lambda: game.started, "the first deal", 20)
             await pilot.press("ctrl+q")
-            await until(lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await until(lambda: isinstance(app.screen, LobbyScreen), "the lobby", 20)
             lobby_screen = app.screen
             assert isinstance(lobby_screen, LobbyScreen)
-            await until(lambda: lobby_screen.mine, "your rooms")
+            await until(lambda: lobby_screen.mine, "your rooms", 20)
             assert lobby_screen.remembered(server.url, code) is not None
             async with Lobby(server.url) as lobby:  # Bob sat down first: he is the host
                 await lobby.close_room(code, bob.token or "")
             await lobby_screen.action_refresh()
             assert lobby_screen.mine == []
             assert lobby_screen.remembered(server.url, code) is None
-            assert "Your rooms" not in screen_text(app)
+            await until(lambda: "Your rooms" not in screen_text(app), "the list hidden", 20)
     finally:
         await bob.close()
 
@@ -103,19 +104,21 @@ async def test_the_host_closes_a_room_from_the_lobby(server: Server, tmp_path: P
     code = str(made["code"])
     app = app_for(tmp_path, server.url, room=code, name="Ann")
     async with app.run_test(size=SIZE) as pilot:
-        await until(lambda: isinstance(app.screen, TableScreen), "the table")
+        await until(lambda: isinstance(app.screen, TableScreen), "the table", 20)
         await pilot.press("ctrl+q")
-        await until(lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await until(lambda: isinstance(app.screen, LobbyScreen), "the lobby", 20)
         lobby_screen = app.screen
         assert isinstance(lobby_screen, LobbyScreen)
-        await until(lambda: lobby_screen.mine, "your rooms")
-        assert f"{code}: waiting for players, your seat 1 (host)" in screen_text(app)
+        await until(lambda: lobby_screen.mine, "your rooms", 20)
+        row = f"{code}: waiting for players, your seat 1 (host)"
+        await until(lambda: row in screen_text(app), "the room's row", 20)
         await pilot.click(f"#close-{code}")
-        await until(lambda: isinstance(app.screen, Confirm), "the question")
-        assert f"Close room {code} for everyone?" in screen_text(app)
+        await until(lambda: isinstance(app.screen, Confirm), "the question", 20)
+        question = f"Close room {code} for everyone?"
+        await until(lambda: question in screen_text(app), "the question's words", 20)
         await pilot.press("y")
-        await until(lambda: not lobby_screen.mine, "the room gone from your rooms")
-        assert f"Room {code} is closed" in screen_text(app)
+        await until(lambda: not lobby_screen.mine, "the room gone from your rooms", 20)
+        await until(lambda: f"Room {code} is closed" in screen_text(app), "the words", 20)
     async with Lobby(server.url) as lobby:
         room = (await lobby.room(code))["room"]
     assert (room["status"], room["closed"]) == ("finished", "host closed the room")

@@ -177,6 +177,7 @@ class LobbyScreen(Screen[None]):
             for key, seat in self._seats().items()
             if key.startswith(prefix) and isinstance(seat, dict) and seat.get("token")
         ][-MINE_ASKED:]  # the newest: a preference keeps the order seats were remembered in
+        rooms: list[dict[str, Any]] = []
         if asked:
             try:
                 answer = await self.lobby.mine(asked)
@@ -184,13 +185,12 @@ class LobbyScreen(Screen[None]):
                 answer = {"rooms": [], "gone": []}  # the list of open rooms says what is wrong
             for code in answer.get("gone", []):
                 self.forget(self.server, str(code))
-            self.mine = list(answer.get("rooms", []))
-        else:
-            self.mine = []
+            rooms = list(answer.get("rooms", []))
         box = self.query_one("#my-rooms", Vertical)
         await box.remove_children(".my-room")
-        await box.mount_all(_my_room_row(held) for held in self.mine)
-        box.set_class(bool(self.mine), "-some")
+        await box.mount_all(_my_room_row(held) for held in rooms)
+        box.set_class(bool(rooms), "-some")
+        self.mine = rooms  # (once drawn)
 
     async def on_unmount(self) -> None:
         await self.lobby.close()
