@@ -60,10 +60,12 @@ def test_the_host_closes_a_room_from_the_lobby(new_page: Any, server: Any) -> No
         lambda: "Table closed: the host closed the room" in body_text(guest),
         what="the guest is told why",
     )
-    # The guest's lobby no longer lists it, and the lobby's lists no open room of that code.
+    # The guest's lobby does not list it, and forgets the seat the server says is gone.
     guest.goto("/")
-    guest.wait_for_selector("[data-create]")
-    guest.wait_for_timeout(300)
+    wait_until(
+        lambda: guest.evaluate(f"localStorage.getItem('bigtwo.table.{code}')") is None,
+        what="the guest's seat forgotten",
+    )
     assert guest.locator(f"[data-my-room='{code}']").count() == 0
 
 
