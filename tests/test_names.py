@@ -115,7 +115,7 @@ def test_closed_sets_are_string_enums() -> None:
         assert isinstance(member, StrEnum), member
     assert [str(op) for op in Op] == [
         "join", "leave", "ready", "act", "chat", "takeover", "handback", "quit", "next",
-        "deal", "rematch", "kick", "computer", "settings", "busy",
+        "deal", "rematch", "kick", "computer", "settings", "close", "busy",
         "autopass", "level", "rules", "custom", "replay", "rename", "undo",
         "activate", "counter", "decline", "draw", "stop",
     ]  # fmt: skip

@@ -205,7 +205,7 @@ def test_the_source_is_read_for_the_codes_it_sends() -> None:
     assert {("illegal", r) for r in revolution} <= reasons
     assert ("busy", "spectators_per_address") in reasons
     assert ("no_room", "never_started") in reasons
-    assert closed == {"match over", "every player quit"}
+    assert closed == {"match over", "every player quit", "host closed the room"}
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

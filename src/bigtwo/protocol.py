@@ -378,6 +378,29 @@ class SeatToken(Declared):
     token: str = Field(min_length=1, max_length=200, description="Your seat token there")
 
 
+class CloseRequest(Declared):
+    """The host closes a room (``POST /api/rooms/{code}/close``): it ends for everyone."""
+
+    token: str = Field(min_length=1, max_length=200, description="The host's seat token there")
+
+
+MINE_MAX = 30  # seats asked about at once (the browser keeps its newest 30 tables)
+
+
+class HeldSeat(Declared):
+    """A seat a client was given: the room's code and the seat's token."""
+
+    code: str = Field(min_length=1, max_length=12, description="The room's code")
+    token: str = Field(min_length=1, max_length=200, description="The seat's token there")
+
+
+class MineRequest(Declared):
+    """Which of these seats still hold a seat at a room being played
+    (``POST /api/my-rooms``)."""
+
+    seats: list[HeldSeat] = Field(max_length=MINE_MAX, description="The seats a client holds")
+
+
 # -- what the server sends: the event and message types (fields: docs/protocol.md) -------------
 EVENT_TYPES = (
     "joined", "left", "ready", "started", "deal", "hand", "turn", "action", "deal_end",

@@ -21,7 +21,7 @@ import contextlib
 import json
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import httpx
@@ -138,6 +138,17 @@ class Lobby:
         """A new game for the players of finished table ``code``, asked with a seat token
         there: the answer is the new table's ``code``, ``ws``, our ``seat`` and ``token``."""
         return dict(await self._call("POST", f"/api/rooms/{code}/rematch", {"token": token}))
+
+    async def mine(self, seats: Iterable[tuple[str, str]]) -> dict[str, Any]:
+        """Which rooms these seats (room code, seat token) are still at: ``rooms`` (each with
+        its ``seat``, ``ws``, ``link`` and ``room``), and ``gone``, the codes whose token
+        holds no seat now."""
+        body = {"seats": [{"code": code, "token": token} for code, token in seats]}
+        return dict(await self._call("POST", "/api/my-rooms", body))
+
+    async def close_room(self, code: str, token: str) -> dict[str, Any]:
+        """Close room ``code`` for everyone, as its host (``token``: the host's seat there)."""
+        return dict(await self._call("POST", f"/api/rooms/{code}/close", {"token": token}))
 
     async def watch(self, code: str, invite: str = "") -> dict[str, Any]:
         """A spectator token (``invite``: a private room's invitation key)."""

@@ -41,7 +41,9 @@ from ..protocol import (
     HELLO_TIMEOUT,
     PROTOCOL,
     BadMessage,
+    CloseRequest,
     JoinRequest,
+    MineRequest,
     RematchRequest,
     RoomsQuery,
     parse_message,
@@ -68,6 +70,7 @@ from .http_io import (
 )
 from .hub import SWEEP_EVERY, Hub, is_room_code
 from .limits import KeyedLimiter
+from .lookups import held_seats, may_look_up
 from .openapi import MAX_RECORD_BODY, RecordText, openapi_spec
 from .settings import Settings
 
@@ -336,6 +339,44 @@ async def rematch_room(request: Request) -> Response:
     )
 
 
+async def my_rooms(request: Request) -> Response:
+    """The rooms still being played where the given seat tokens hold their seats, and the
+    seats that hold nothing now (:mod:`bigtwo.server.lookups`): nobody else's rooms."""
+    if not request.app.state.limiter.allow(_address(request)):
+        return _error("rate_limited", "Too many requests: slow down")
+    try:
+        misses = may_look_up(request.app.state.misses, _address(request))
+        asked: MineRequest = await _read_request(request, MineRequest)
+        seats = [(s.code, s.token) for s in asked.seats]
+        held, gone = held_seats(_hub(request), seats, misses, _address(request))
+    except _HttpError as exc:
+        return _error(exc.code, str(exc))
+    except Refused as exc:
+        return _error(exc.code, str(exc), params=exc.params)
+    rooms = [{**_urls(request, r.code), "seat": seat, "room": r.service.info()} for r, seat in held]
+    return JSONResponse({"rooms": rooms, "gone": gone})
+
+
+async def close_room(request: Request) -> Response:
+    """The host closes a room (:meth:`Hub.close`), proving the seat with its token."""
+    if not request.app.state.limiter.allow(_address(request)):
+        return _error("rate_limited", "Too many requests: slow down")
+    runner = _room(request)
+    if isinstance(runner, Response):
+        return runner
+    try:
+        asked: CloseRequest = await _read_request(request, CloseRequest)
+        seat = runner.service.seat_of_token(asked.token)
+        if seat is None:
+            raise Refused("unauthorized", "That token holds no seat at this table")
+        _hub(request).close(runner, seat)
+    except _HttpError as exc:
+        return _error(exc.code, str(exc))
+    except Refused as exc:
+        return _error(exc.code, str(exc), params=exc.params)
+    return JSONResponse({**_urls(request, runner.code), "room": runner.service.info()})
+
+
 def _finished_table(request: Request) -> TableService | Response:
     """A finished table, or an error response: a record holds every hand, so it is shown only
     once nothing is left to hide."""
@@ -598,9 +639,11 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
         Route("/api/presets", api_presets),
         Route("/api/rooms", list_rooms, methods=["GET"]),
         Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/my-rooms", my_rooms, methods=["POST"]),
         Route("/api/rooms/{code}", get_room),
         Route("/api/rooms/{code}/join", join_room, methods=["POST"]),
         Route("/api/rooms/{code}/rematch", rematch_room, methods=["POST"]),
+        Route("/api/rooms/{code}/close", close_room, methods=["POST"]),
         Route("/api/rooms/{code}/record", room_record),
         Route("/api/rooms/{code}/history", room_history),
         Route("/api/records/convert", convert_record, methods=["POST"]),

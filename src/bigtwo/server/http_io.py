@@ -7,7 +7,6 @@ table a path's code names, looked up under the limit on codes that name no table
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,7 +19,7 @@ from starlette.websockets import WebSocket
 from ..service.declare import Declared, NotJson, parse_json, words
 from ..service.table import Refused
 from .hub import Hub
-from .limits import KeyedLimiter
+from .lookups import may_look_up
 from .runner import TableRunner
 
 MAX_BODY = 16384  # bytes of an HTTP request body
@@ -40,6 +39,8 @@ _STATUS = {
     "not_invited": 403,
     "too_big": 413,
     "not_over": 409,
+    "not_host": 403,
+    "finished": 409,
     "unauthorized": 403,
     "not_json": 415,
 }
@@ -121,21 +122,11 @@ def _lookup(request: Request | WebSocket) -> TableRunner:
     private room's code is its invitation (see :data:`~bigtwo.server.hub.PRIVATE_CODE_LENGTH`):
     while an address may not ask, it learns nothing of any code, one that exists or not."""
     code = request.path_params["code"]
-    misses: KeyedLimiter | None = request.app.state.misses
-    address = _address(request)
-    wait = misses.ready(address) if misses is not None else 0.0
-    if wait > 0:
-        seconds = max(1, math.ceil(wait))
-        raise Refused(
-            "rate_limited",
-            f"Too many codes of tables that do not exist asked for from your address: "
-            f"try again in {seconds} s",
-            {"seconds": seconds, "reason": "unknown_codes"},
-        )
+    misses = may_look_up(request.app.state.misses, _address(request))
     runner = _hub(request).get(code)
     if runner is None:
         if misses is not None:
-            misses.wait(address)
+            misses.wait(_address(request))
         raise Refused("no_room", _no_room(code), {"code": code[:12]})
     return runner
 

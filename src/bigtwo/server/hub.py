@@ -2,12 +2,13 @@
 
 It creates tables (within the room limits, giving way to idle ones when the server is full),
 reloads them from the store at start-up or on demand, seats players and hands out their seat
-tokens, spectator tokens and rematch tables, lets connections in (:meth:`Hub.admit`), lists
-the lobby's open rooms, unloads finished and idle tables, and, in a cluster, runs only the
-tables whose lease this node holds (:class:`~bigtwo.server.cluster.Cluster`). Each loaded
-table is a :class:`~bigtwo.server.runner.TableRunner`, which does all that happens at the
-table. The hub must not read client messages or send events (the runners and their
-connections do), and applies no rule of the game (the service and the engine do).
+tokens, spectator tokens and rematch tables, closes a room for its host, lets connections in
+(:meth:`Hub.admit`), lists the lobby's open rooms, unloads finished and idle tables, and, in a
+cluster, runs only the tables whose lease this node holds
+(:class:`~bigtwo.server.cluster.Cluster`). Each loaded table is a
+:class:`~bigtwo.server.runner.TableRunner`, which does all that happens at the table. The hub
+must not read client messages or send events (the runners and their connections do), and
+applies no rule of the game (the service and the engine do).
 """
 
 from __future__ import annotations
@@ -323,6 +324,18 @@ class Hub:
             raise Refused("unavailable", "The new game could not be announced: try again")
         there, token = runner.rematch_seats[seat]
         return new, there, token, True
+
+    def close(self, runner: TableRunner, seat: int) -> None:
+        """The host, at ``seat``, closes the room: it ends for everyone, who are told why
+        (a ``closed`` event), and is kept as a finished table (its log, its record once a
+        match was played); it no longer counts among its creator's open rooms."""
+        svc = runner.service
+        if svc.status == TableStatus.FINISHED:
+            raise Refused("finished", f"Table {runner.code} is closed already")
+        if svc.host != seat:
+            raise Refused("not_host", "Only the host can close the room")
+        if not runner.run(Command(Op.CLOSE, seat=seat)):
+            raise Refused("unavailable", "The room could not be closed: try again")
 
     def watch(self, runner: TableRunner, invite: str = "") -> str:
         """A spectator token; a private room asks for its invitation key."""

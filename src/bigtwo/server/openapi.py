@@ -20,7 +20,9 @@ from .. import __version__
 from ..protocol import (
     MESSAGE_ADAPTER,
     PROTOCOL,
+    CloseRequest,
     JoinRequest,
+    MineRequest,
     PasswordRequest,
     RematchRequest,
     RoomsQuery,
@@ -60,8 +62,8 @@ class Error(Answer):
     error: str = Field(
         description="bad_json, bad_request, not_json, too_big, headers_too_large, not_found, "
         "not_allowed, no_room, table_full, seat_taken, started, not_over, no_spectators, "
-        "not_invited, unauthorized, busy, unavailable, rate_limited, too_many_rooms, "
-        "too_many_seats, bad_record"
+        "not_invited, unauthorized, not_host, finished, busy, unavailable, rate_limited, "
+        "too_many_rooms, too_many_seats, bad_record"
     )
     message: str = Field(description="What is wrong, in English words")
     params: dict[str, str | int] = Field(
@@ -177,6 +179,21 @@ class RoomCreated(RoomAnswer):
     )
     watch_link: str | None = Field(
         None, description="A private room's invitation link, for spectators"
+    )
+
+
+class HeldRoom(RoomAnswer):
+    seat: int = Field(description="The seat the token holds there")
+
+
+class MyRooms(Answer):
+    rooms: list[HeldRoom] = Field(
+        description="The rooms still being played where a token given holds its seat"
+    )
+    gone: list[str] = Field(
+        description="The codes whose token holds no seat now (the room is over or gone, or "
+        "the seat was given up): forget them. A code in neither list was not looked up now "
+        "(this address asked for too many unknown codes): ask again later"
     )
 
 
@@ -398,6 +415,8 @@ DECLARED: tuple[type[BaseModel], ...] = (
     RoomRequest,
     JoinRequest,
     RematchRequest,
+    CloseRequest,
+    MineRequest,
     RecordText,
     Error,
     ServerInfo,
@@ -407,6 +426,7 @@ DECLARED: tuple[type[BaseModel], ...] = (
     RoomCreated,
     Joined,
     Rematch,
+    MyRooms,
     Stats,
 )
 
@@ -465,7 +485,7 @@ def _op(
         ]
     if body is not None:
         op["requestBody"] = {
-            "required": body in ("RematchRequest", "RecordText"),
+            "required": body in ("RematchRequest", "CloseRequest", "MineRequest", "RecordText"),
             "content": {"application/json": {"schema": _ref(body)}},
         }
     return op
@@ -532,6 +552,35 @@ def openapi_spec() -> dict[str, Any]:
         "connected player gets its token there in the `rematch` event. Asked again, it "
         "answers 200 with the same table.",
     )
+    mine = _op(
+        "The rooms your seats are at",
+        "MyRooms",
+        {400: "Bad request body", **NOT_JSON, **GUESSED},
+        body="MineRequest",
+        description="Send each seat you were given (the room's code and the seat's token): "
+        "the answer lists the rooms still being played where the token holds its seat, and "
+        "the codes whose token holds nothing now. A wrong token is answered as a room that "
+        "does not exist: nobody learns of anyone else's rooms. Codes that name no table "
+        "count against the address's allowance of unknown codes, as every lookup's do.",
+    )
+    close = _op(
+        "Close the room (its host only)",
+        "RoomAnswer",
+        {
+            400: "Bad request body",
+            403: "unauthorized: the token holds no seat here; not_host: only the host may",
+            **NO_ROOM,
+            409: "finished: the room is closed already",
+            **NOT_JSON,
+            429: "rate_limited: too many requests, or too many codes that name no table",
+        },
+        body="CloseRequest",
+        room=True,
+        description="The room ends for everyone at once, the match where it stands: each "
+        "connection gets a `closed` event (reason `host closed the room`). It is kept as a "
+        "finished table (its record, once a match was played) and no longer counts among "
+        "the open rooms of the address that made it.",
+    )
     rooms = _op(
         "Open rooms: public tables still waiting for players, a page at a time",
         "Rooms",
@@ -591,6 +640,7 @@ def openapi_spec() -> dict[str, Any]:
                     status=201,
                 ),
             },
+            "/api/my-rooms": {"post": mine},
             "/api/rooms/{code}": {
                 "get": _op(
                     "One room: seats, status, scores (no cards, no seed)",
@@ -619,6 +669,7 @@ def openapi_spec() -> dict[str, Any]:
                 )
             },
             "/api/rooms/{code}/rematch": {"post": rematch},
+            "/api/rooms/{code}/close": {"post": close},
             "/api/rooms/{code}/record": {"get": record},
             "/api/rooms/{code}/history": {"get": history},
             "/api/records/convert": {"post": convert},

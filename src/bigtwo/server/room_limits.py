@@ -18,7 +18,8 @@ from .limits import KeyedLimiter
 
 class RoomLimits:
     """Rooms per address: made per minute (``per_minute``, with a ``burst``) and open at once
-    (``open_rooms``). Zero turns a limit off."""
+    (``open_rooms``; a room closed by its host, or over, no longer counts). Zero turns a limit
+    off."""
 
     def __init__(self, per_minute: float, burst: int, open_rooms: int) -> None:
         self.open_rooms = open_rooms
@@ -37,14 +38,16 @@ class RoomLimits:
         (None: every one is in use)."""
         if self.open_rooms and open_now >= self.open_rooms:
             params: dict[str, str | int] = {"rooms": open_now}
+            # A room's host closes it from the lobby's list of their rooms (or at the table).
+            close = "close one (the lobby lists your rooms) or play one to its end"
             if minutes is None:
-                advice = "play or close one first"
+                advice = close
             else:
                 params.update(minutes=minutes, reason="wait")
                 unit = "minute" if minutes == 1 else "minutes"
                 advice = (
-                    f"play or close one first, or try again in {minutes} {unit} (an "
-                    "unstarted room nobody is at closes by itself by then)"
+                    f"{close}, or try again in {minutes} {unit} (an unstarted room nobody is "
+                    "at closes by itself by then)"
                 )
             raise Refused(
                 "too_many_rooms",

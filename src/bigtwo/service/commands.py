@@ -34,6 +34,7 @@ class Op(StrEnum):
     KICK = "kick"  # the host removes a player (in the lobby the seat is freed)
     COMPUTER = "computer"  # the host gives a seat to a computer player for good
     SETTINGS = "settings"  # the host changes the table's timers or lets spectators in or not
+    CLOSE = "close"  # the host closes the room: it ends for everyone, as it stands
     BUSY = "busy"  # the server is busy: computers play at a quicker level (text), or again
     # at their own (text == name, their own level)
     # Local tables only (the server's protocol makes none of these): the Palm game's settings.

@@ -2,7 +2,7 @@
 Joining, leaving and getting ready before the match; connections (presence, never stored: a
 restart starts everyone away); a computer taking over for a player who is away, and handing
 the seat back; quitting; and the host's commands (kicking a player, giving a seat to a
-computer, changing the table's settings). It plays no part of the game itself: the match
+computer, changing the table's settings, closing the room). It plays no part of the game itself: the match
 starts, and a turn is told, by each game's flow.
 """
 
@@ -202,7 +202,7 @@ class Seating(TableState):
                 else f"{self.seats[self.host].name} (seat {self.host})"
             )
             raise Refused("not_host", f"Only the host can {what}; the host is {host}")
-        if cmd.op == Op.SETTINGS:
+        if cmd.op in (Op.SETTINGS, Op.CLOSE):
             return self.seats[cmd.seat]
         target = self._seat(cmd.target)
         if target.number == cmd.seat:
@@ -248,6 +248,16 @@ class Seating(TableState):
         )  # fmt: skip
         if all(s.taken and s.ready for s in self.seats):
             self._start(now)
+
+    def _close(self, cmd: Command, now: float) -> None:
+        """The host closes the room: it ends for everyone now, the match where it stands
+        (what was played is kept, as at any finished table)."""
+        self._host_check(cmd, "close the room")
+        self.status = TableStatus.FINISHED
+        self.closed_reason = "host closed the room"
+        self.between = None
+        self._finished()
+        self._emit("closed", Group.ALL, {"reason": self.closed_reason}, state=True)
 
     def _settings(self, cmd: Command, now: float) -> None:
         self._host_check(cmd, "change the table's settings")

@@ -8,8 +8,10 @@ code or a share link (``…/r/CODE``, ``…?invite=KEY``). Once connected it han
 refusal from the server is said in words; so is a server that cannot be reached.
 
 A seat taken is remembered between runs (its token, per server and room, in the local
-preferences), so that quitting and starting again offers to rejoin the same seat of a room
-still being played, and joining that room again sits down at that seat, not a new one.
+preferences). The rooms those seats are still at (the server says which:
+:meth:`~bigtwo.client.Lobby.mine`) are listed at the top of the lobby, each with Rejoin, after a
+``q`` from the table as after a restart, which also offers the first of them at once (and
+the host may close one there); joining such a room again sits down at that seat, not a new one.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
     from .host import LobbyHost
 
 PAGE = 10  # rooms per page
+MINE_ASKED = 10  # remembered seats asked about at once (each unknown code costs a lookup)
 SEATS_PREF = "network_seats"  # the seats taken at game servers: "server code" -> seat
 
 
@@ -68,6 +71,12 @@ class LobbyScreen(Screen[None]):
     #lobby-join Input { width: 1fr; }
     #lobby-join Button, #lobby-buttons Button { margin: 0 1; }
     #lobby-buttons { height: 1; }
+    #my-rooms { height: auto; max-height: 7; display: none; }
+    #my-rooms.-some { display: block; }
+    #my-rooms-title { height: 1; padding: 0 1; text-style: bold; color: $accent; }
+    .my-room { height: 1; }
+    .my-room Static { width: 1fr; padding: 0 1; }
+    .my-room Button { margin: 0 1; }
     """
 
     def __init__(self, server: str, *, name: str = "") -> None:
@@ -78,6 +87,7 @@ class LobbyScreen(Screen[None]):
         self.cursors: list[int | None] = [None]  # the cursor of each page seen, this one last
         self.next_cursor: int | None = None
         self.rooms: list[dict[str, Any]] = []
+        self.mine: list[dict[str, Any]] = []  # the rooms our remembered seats are still at
         self.busy = False
 
     @property
@@ -87,6 +97,8 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(f"Big Two  -  open rooms at {self.server}", id="lobby-title")
+        with Vertical(id="my-rooms"):
+            yield Static("Your rooms: still being played, with your seat kept", id="my-rooms-title")
         table: DataTable[Text] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static(id="lobby-message")
@@ -139,38 +151,46 @@ class LobbyScreen(Screen[None]):
             storage.set_pref(SEATS_PREF, seats)
 
     async def offer_rejoin(self) -> None:
-        """Offer the seat of a room of this server still being played that we sat at in an
-        earlier run (seats at rooms that are over, or gone, are forgotten)."""
-        prefix = self._key(self.server, "")
-        for key in list(self._seats()):
-            if not key.startswith(prefix):
-                continue
-            code = key[len(prefix) :]
-            try:
-                room = (await self.lobby.room(code)).get("room") or {}
-            except ServerError:
-                self.forget(self.server, code)  # the room is gone
-                continue
-            except (httpx.HTTPError, OSError):
-                return  # the server cannot be reached: the list says so already
-            if room.get("status") not in ("waiting", "playing"):
-                self.forget(self.server, code)
-                continue
-            from .dialogs import Confirm
-
-            title = f" ({room['title']})" if room.get("title") else ""
-            deal = f", deal {room['deal']} of {room['deals']}" if room.get("deal") else ""
-            question = (
-                f"You have a seat at room {code}{title}{deal}, which is still being played. "
-                "Rejoin it?"
-            )
-
-            async def answered(yes: bool | None, code: str = code) -> None:
-                if yes:
-                    await self.enter(code)
-
-            self.app.push_screen(Confirm(question, yes="Rejoin", no="Not now"), answered)
+        """Offer the first of our rooms (a seat we sat at in an earlier run, at a room of this
+        server still being played) at once."""
+        if not self.mine:
             return
+        from .dialogs import Confirm
+
+        room = self.mine[0]["room"]
+        code = str(room["code"])
+        question = f"You have a seat at room {code}{_where(room)}, which is still being played. "
+        question += "Rejoin it?"
+
+        async def answered(yes: bool | None) -> None:
+            if yes:
+                await self.enter(code)
+
+        self.app.push_screen(Confirm(question, yes="Rejoin", no="Not now"), answered)
+
+    async def load_mine(self) -> None:
+        """List the rooms of this server our remembered seats are still at (the server checks
+        each seat's token), each with Rejoin; seats that hold nothing now are forgotten."""
+        prefix = self._key(self.server, "")
+        asked = [
+            (key[len(prefix) :], str(seat["token"]))
+            for key, seat in self._seats().items()
+            if key.startswith(prefix) and isinstance(seat, dict) and seat.get("token")
+        ][-MINE_ASKED:]  # the newest: a preference keeps the order seats were remembered in
+        rooms: list[dict[str, Any]] = []
+        if asked:
+            try:
+                answer = await self.lobby.mine(asked)
+            except (ServerError, httpx.HTTPError, OSError):
+                answer = {"rooms": [], "gone": []}  # the list of open rooms says what is wrong
+            for code in answer.get("gone", []):
+                self.forget(self.server, str(code))
+            rooms = list(answer.get("rooms", []))
+        box = self.query_one("#my-rooms", Vertical)
+        await box.remove_children(".my-room")
+        await box.mount_all(_my_room_row(held) for held in rooms)
+        box.set_class(bool(rooms), "-some")
+        self.mine = rooms  # (once drawn)
 
     async def on_unmount(self) -> None:
         await self.lobby.close()
@@ -180,6 +200,7 @@ class LobbyScreen(Screen[None]):
 
     # -- the list --------------------------------------------------------------------------------
     async def action_refresh(self) -> None:
+        await self.load_mine()
         await self._load(self.cursors[-1])
 
     async def action_page(self, step: int) -> None:
@@ -278,6 +299,34 @@ class LobbyScreen(Screen[None]):
             await self.action_refresh()
         elif which in ("btn-prev", "btn-next"):
             await self.action_page(1 if which == "btn-next" else -1)
+        elif which is not None and which.startswith("rejoin-"):
+            await self.enter(which.removeprefix("rejoin-"))
+        elif which is not None and which.startswith("close-"):
+            self.ask_close(which.removeprefix("close-"))
+
+    def ask_close(self, code: str) -> None:
+        """As the host of room ``code``: close it for everyone, once asked to make sure."""
+        from .dialogs import Confirm
+
+        kept = self.remembered(self.server, code)
+        if kept is None:
+            return
+
+        async def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                await self.lobby.close_room(code, str(kept["token"]))
+            except ServerError as exc:
+                self.say(f"Room {code} was not closed: {exc}")
+            except (httpx.HTTPError, OSError) as exc:
+                self.say(unreachable(self.server, exc))
+            else:
+                self.say(f"Room {code} is closed: it has ended for everyone")
+            await self.load_mine()
+
+        question = f"Close room {code} for everyone? Its match ends where it stands."
+        self.app.push_screen(Confirm(question, yes="Close it", no="Keep it"), answered)
 
     # -- a new room --------------------------------------------------------------------------------
     async def action_new_room(self) -> None:
@@ -410,6 +459,26 @@ class LobbyScreen(Screen[None]):
 
     def action_quit(self) -> None:
         self.app.exit()
+
+
+def _where(room: dict[str, Any]) -> str:
+    """A room's title and how far its match is, as words after its code."""
+    title = f" ({room['title']})" if room.get("title") else ""
+    deal = f", deal {room['deal']} of {room['deals']}" if room.get("deal") else ""
+    return title + deal
+
+
+def _my_room_row(held: dict[str, Any]) -> Horizontal:
+    """One of our rooms in the lobby: where it stands, our seat, and Rejoin."""
+    room = held["room"]
+    code = str(room["code"])
+    state = "waiting for players" if room.get("status") == "waiting" else "playing"
+    host = " (host)" if room.get("host") == held["seat"] else ""
+    text = Text(f"{code}{_where(room)}: {state}, your seat {held['seat'] + 1}{host}")
+    buttons = [Button("Rejoin", id=f"rejoin-{code}", compact=True)]
+    if host:  # the host may close the room for everyone
+        buttons.append(Button("Close", id=f"close-{code}", compact=True, variant="error"))
+    return Horizontal(Static(text), *buttons, classes="my-room")
 
 
 class NewRoomForm(ModalScreen[dict[str, Any] | None]):

@@ -47,6 +47,11 @@ class MirroredTable:
         def names(self) -> list[str]: ...
 
     @property
+    def room_line(self) -> str:
+        """The room's code and share link, for the table's header: a network table's."""
+        return ""
+
+    @property
     def rules(self) -> Rules:
         rules = self.mirror.rules
         assert rules is not None

@@ -171,6 +171,15 @@ class NetGame(MirroredTable):
             return "Disconnected from the table (q to leave)"
         return ""
 
+    @property
+    def room_line(self) -> str:
+        """The room's code and share link, shown at the table all along: the way back to it
+        (the lobby lists it under your rooms too) and the link to send to other people."""
+        if not self.code:
+            return ""
+        link = self.link or (f"{self.server.rstrip('/')}/r/{self.code}" if self.server else "")
+        return f"Room {self.code}" + (f" · {link}" if link else "")
+
     def waiting_note(self) -> str:
         """Before the match: who is still to come."""
         seats = self.mirror.room.get("seats", [])

@@ -62,7 +62,7 @@ class RevolutionCoach(DealCoach):
             beat = view.to_beat
             shown = None if beat is None else (card_symbols(Mask(beat.mask)), view.to_beat_seat)
             hand = card_symbols(Mask(view.hand & NORMAL_CARDS))
-            lines = position_lines(names, seat, hand, shown, view.normal_counts)
+            lines = position_lines(names, seat, hand, shown, view.counts)
             extra = view.hand & ~NORMAL_CARDS
             if extra:
                 lines.insert(1, f"Revolution cards: {card_symbols(Mask(extra))}")

@@ -114,7 +114,9 @@ class TableScreen(Screen[None]):
     #chat { height: auto; display: none; }
     TableScreen.-talks #chat { display: block; }
     #chat-log { height: 2; padding: 0 1; color: $text-muted; }
-    #chat-input { height: 1; border: none; padding: 0 1; }
+    #chat-input { height: 1; width: 1fr; border: none; padding: 0 1; }
+    #chat-row { height: 1; }
+    #room-line { width: auto; height: 1; padding: 0 1; color: $accent; }
     #buttons { height: 1; align: center middle; }
     #buttons Button { margin: 0 1; min-width: 6; }
     """
@@ -161,7 +163,9 @@ class TableScreen(Screen[None]):
             yield TableButton("Menu", id="btn-menu", compact=True)
         with Vertical(id="chat"):
             yield Static(id="chat-log")
-            yield ChatLine(placeholder="/ to chat: type a line, Enter sends", id="chat-input")
+            with Horizontal(id="chat-row"):
+                yield ChatLine(placeholder="/ to chat: type a line, Enter sends", id="chat-input")
+                yield Static(id="room-line")  # a network table's code and share link
         yield Footer()
 
     def on_mount(self) -> None:
@@ -227,6 +231,7 @@ class TableScreen(Screen[None]):
         self.set_class(game.talks, "-talks")
         if game.talks:
             self.query_one("#chat-log", Static).update(Text("\n".join(game.lines[-2:])))
+            self.query_one("#room-line", Static).update(Text(game.room_line))
         if not game.started:
             self._draw_waiting()
             return

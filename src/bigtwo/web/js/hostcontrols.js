@@ -1,13 +1,41 @@
 // @ts-check
 // The host's controls at the table, in a dialog: kick a player, give a seat to a computer,
-// change the turn timer, the away time and what spectators may do.
+// change the turn timer, the away time and what spectators may do, close the room (the
+// button the lobby's "Your rooms" shows too).
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { errorOf } from "./net.js";
+import { api, errorOf } from "./net.js";
 import { showDialog } from "./dialog.js";
 
 /** @typedef {import("./state.js").Model} Model */
-/** @typedef {{seat: number | null, socket: import("./net.js").TableSocket}} HostConn */
+/** @typedef {{seat: number | null, token: string | null, socket: import("./net.js").TableSocket}} HostConn */
+
+/**
+ * The host's button that closes room `code` for everyone: the first press asks, the second
+ * closes (POST /api/rooms/{code}/close with the host's seat token).
+ * @param {string} code @param {string} token the host's seat token
+ * @param {{status: HTMLElement, onClosed: () => void}} options where a refusal is said, and what follows a close
+ */
+export function closeRoomButton(code, token, { status, onClosed }) {
+  const button = h("button", { class: "btn small danger", type: "button", "data-close-room": code }, t("host.closeRoom"));
+  button.addEventListener("click", async () => {
+    if (!button.dataset.sure) {
+      button.dataset.sure = "1";
+      button.textContent = t("host.closeSure");
+      return;
+    }
+    button.disabled = true;
+    status.textContent = "";
+    try {
+      await api.closeRoom(code, token);
+      onClosed();
+    } catch (err) {
+      status.textContent = errorOf(err).message; // the server's refusal, in words
+      button.disabled = false;
+    }
+  });
+  return button;
+}
 
 const HOST_TIMERS = [0, 10, 15, 30, 60, 120]; // turn timers the host may pick at the table (0: none)
 const HOST_AWAY = [0, 15, 30, 60, 120, 300]; // away times (0: never)
@@ -57,6 +85,9 @@ export function showHostControls(conn, model) {
       h("label", { class: "field" }, h("span", {}, t("lobby.away")), away)),
     h("label", { class: "field inline" }, spectators, h("span", {}, t("lobby.spectators"))),
     h("label", { class: "field inline" }, spectatorChat, h("span", {}, t("lobby.spectatorChat"))),
+    conn.token && model.status !== "finished"
+      ? h("div", { class: "row" }, closeRoomButton(room.code, conn.token, { status, onClosed: () => close() }), h("span", { class: "muted" }, t("host.closeHint")))
+      : null,
     status,
   ];
   const save = () => send(() => conn.socket.settings({

@@ -1,15 +1,18 @@
 // @ts-check
-// The lobby: create a room (preset, options, seats human or computer, turn timer, hot-seat),
-// list the open rooms to join or watch, join by code, and open the replay viewer.
+// The lobby: the rooms this browser has a seat in (rejoin; the host closes one), create a room
+// (preset, options, seats human or computer, turn timer, hot-seat), list the open rooms to
+// join or watch, join by code, and open the replay viewer.
 import { h, mount } from "./dom.js";
 import { cardElement } from "./cards.js";
 import { shownName, t, tOr } from "./i18n.js";
-import { prefs, setPrefs, rememberSeat, myName } from "./prefs.js";
+import { prefs, setPrefs, rememberSeat, myName, heldTables, forgetTable } from "./prefs.js";
 import { nameOrAsk } from "./welcome.js";
 import { api, errorOf } from "./net.js";
 import { nameAvatar } from "./state.js";
 import { avatar, emptyAvatar } from "./avatars.js";
 import { keepSeat, ratedField } from "./account.js";
+import { closeRoomButton } from "./hostcontrols.js";
+
 
 /** @typedef {import("./protocol.js").Room} Room */
 
@@ -35,6 +38,10 @@ export class LobbyScreen {
     this.levels = ["greedy"];
     this.rooms = h("ul", { class: "rooms", "aria-live": "polite", "aria-label": t("lobby.openRooms") });
     this.moreRooms = h("div", { class: "row" });
+    // The rooms this browser has a seat in: hidden while there are none.
+    this.mine = h("ul", { class: "rooms", "aria-label": t("mine.title") });
+    this.minePanel = h("section", { class: "panel mine", hidden: true, "data-your-rooms": "" },
+      h("h2", {}, t("mine.title")), h("p", { class: "muted" }, t("mine.hint")), this.mine);
     this.pages = 1; // pages of open rooms shown: only those are fetched
     this.error = h("p", { class: "error", role: "alert" });
     mount(root, h("p", { class: "loading" }, t("app.loading")));
@@ -57,6 +64,7 @@ export class LobbyScreen {
     // Drawn once the presets and levels are known, so nothing typed is drawn over.
     this.build();
     this.refreshRooms();
+    this.refreshMine();
   }
 
   build() {
@@ -70,11 +78,12 @@ export class LobbyScreen {
       h("section", { class: "hero" }, fan,
         h("div", {}, h("h1", {}, t("lobby.welcome")), h("p", {}, t("lobby.tagline")))),
       this.error,
+      this.minePanel,
       this.createForm(),
       h("div", { class: "stack" },
         h("section", { class: "panel" },
           h("div", { class: "room-head" }, h("h2", {}, t("lobby.openRooms")),
-            h("button", { class: "btn small", type: "button", onclick: () => this.refreshRooms() }, t("lobby.refresh"))),
+            h("button", { class: "btn small", type: "button", onclick: () => { this.refreshRooms(); this.refreshMine(); } }, t("lobby.refresh"))),
           this.rooms, this.moreRooms),
         h("section", { class: "panel" }, h("h2", {}, t("lobby.joinByCode")), this.codeForm()),
         h("section", { class: "panel" }, h("h2", {}, t("lobby.replays")),
@@ -264,6 +273,44 @@ export class LobbyScreen {
     // Alone against computers (or every human here): get ready at once.
     const start = mine.length === humanSeats.length;
     location.hash = `#/t/${made.code}${start ? "?start=1" : ""}`;
+  }
+
+  // -- your rooms ---------------------------------------------------------------------------
+  /** The rooms still being played where this browser holds a seat (the server checks each
+   * seat's token); the seats that hold nothing now are forgotten. */
+  async refreshMine() {
+    const held = heldTables();
+    if (!held.length) {
+      this.minePanel.hidden = true;
+      return;
+    }
+    /** @type {Awaited<ReturnType<typeof api.mine>>} */
+    let answer;
+    try {
+      answer = await api.mine(held.map((table) => ({ code: table.code, token: table.seats[0].token })));
+    } catch (err) {
+      mount(this.mine, h("li", { class: "error" }, errorOf(err).message));
+      this.minePanel.hidden = false;
+      return;
+    }
+    for (const code of answer.gone) forgetTable(code);
+    this.minePanel.hidden = !answer.rooms.length;
+    mount(this.mine, answer.rooms.map(({ room, seat }) => this.myRoomItem(room, seat)));
+  }
+
+  /** One of your rooms: where it stands, Rejoin, and Close for its host. @param {Room} room @param {number} seat */
+  myRoomItem(room, seat) {
+    const status = h("span", { class: "error", role: "alert" });
+    const token = heldTables(Infinity).find((table) => table.code === room.code)?.seats.find((s) => s.seat === seat)?.token;
+    const where = room.status === "playing" && room.deal ? t("mine.deal", { deal: room.deal, deals: room.deals }) : t(`status.${room.status}`);
+    return h("li", { class: "room", dataset: { myRoom: room.code } },
+      h("div", { class: "room-head" },
+        h("span", { class: "room-title" }, room.title || t("table.room", { code: room.code })),
+        h("span", { class: "muted" }, `${room.code} · ${tOr(`preset.${room.preset}`, room.preset)} · ${where} · ${t("seat.n", { n: seat + 1 })}${room.host === seat ? ` · ${t("mine.host")}` : ""}`)),
+      h("div", { class: "row" },
+        h("a", { class: "btn small primary", href: `#/t/${room.code}`, "data-rejoin": room.code }, t("mine.rejoin")),
+        room.host === seat && token ? closeRoomButton(room.code, token, { status, onClosed: () => this.refreshMine() }) : null,
+        status));
   }
 
   // -- open rooms ---------------------------------------------------------------------------

@@ -87,6 +87,15 @@ export const api = {
    */
   rematch: (code, token) => request("POST", `${roomPath(code)}/rematch`, { token }),
   /**
+   * Which of these seats are still at a room being played: those rooms (each with our seat),
+   * and the codes whose seat holds nothing now.
+   * @param {Array<{code: string, token: string}>} seats
+   * @returns {Promise<{rooms: Array<{seat: number, link: string, room: import("./protocol.js").Room}>, gone: string[]}>}
+   */
+  mine: (seats) => request("POST", "/api/my-rooms", { seats }),
+  /** The host closes a room for everyone. @param {string} code @param {string} token the host's seat token */
+  closeRoom: (code, token) => request("POST", `${roomPath(code)}/close`, { token }),
+  /**
    * A match record of text (as the terminal and `bigtwo simulate` write it) read by the
    * server and given back in its JSON form.
    * @param {string} text @returns {Promise<object>}

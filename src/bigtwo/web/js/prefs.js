@@ -109,6 +109,28 @@ export function rememberSeat(tableId, entry) {
   write(`bigtwo.table.${tableId}`, { seats, at: Date.now() });
 }
 
+/**
+ * The tables this browser holds a seat at, newest first: their codes and seats.
+ * @param {number} [most] how many at most
+ * @returns {Array<{code: string, seats: HeldSeat[]}>}
+ */
+export function heldTables(most = 10) {
+  /** @type {Array<{code: string, seats: HeldSeat[], at: number}>} */
+  const found = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (!key?.startsWith("bigtwo.table.")) continue;
+      const kept = read(key, /** @type {{seats?: HeldSeat[], at?: number}} */ ({}));
+      const seats = (kept.seats || []).filter((s) => typeof s.token === "string" && s.token);
+      if (seats.length) found.push({ code: key.slice("bigtwo.table.".length), seats, at: kept.at || 0 });
+    }
+  } catch {
+    /* storage unavailable: no seats kept */
+  }
+  return found.sort((a, b) => b.at - a.at).slice(0, most).map(({ code, seats }) => ({ code, seats }));
+}
+
 /** @param {string} tableId */
 export function forgetTable(tableId) {
   try {

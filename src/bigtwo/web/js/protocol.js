@@ -79,7 +79,7 @@
  * @property {string} code
  * @property {string} title
  * @property {RoomStatus} status
- * @property {string} closed why a finished room closed ("match over", "every player quit"), else ""
+ * @property {string} closed why a finished room closed ("match over", "every player quit", "host closed the room"), else ""
  * @property {string} preset
  * @property {Rules} rules
  * @property {number} players
