@@ -53,6 +53,7 @@ from ..service.request import table_config
 from ..service.table import Refused, TableService, TableStatus
 from ..store.tables import MemoryStore, TableStore
 from .cluster import ClusterRouting
+from .coach import Coach, coach_routes
 from .collector import collect_garbage
 from .connection import Connection
 from .hub import SWEEP_EVERY, Hub, is_room_code
@@ -726,6 +727,7 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
         Route("/api/rooms/{code}/rematch", rematch_room, methods=["POST"]),
         Route("/api/rooms/{code}/record", room_record),
         Route("/api/rooms/{code}/history", room_history),
+        *coach_routes(_room, _error, _read_request),
         Route("/api/records/convert", convert_record, methods=["POST"]),
         Route("/api/stats", stats),
         Route("/healthz", health),
@@ -742,6 +744,7 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
         middleware.insert(0, Middleware(ClusterRouting, cluster=hub.cluster))
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.hub = hub
+    app.state.coach = Coach(hub.thinker, hub.settings.review_rollouts)
     # Lobby writes (room creation, joining) per address, in bounded memory.
     app.state.limiter = KeyedLimiter(rate=100.0, burst=5000.0)
     app.state.addresses = ClientAddress(hub.settings.trusted_proxies)

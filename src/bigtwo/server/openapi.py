@@ -112,6 +112,7 @@ class RoomOptions(Answer):
     public: bool
     spectators: bool
     spectator_chat: bool
+    assists: bool = Field(description="Whether the coach helps during the match")
     seeded: bool
     between_deals_seconds: float | None
 

@@ -45,7 +45,8 @@ import time
 from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple, TypeVar
 
 from ..bots.base import Bot
 from ..bots.revolution import RevolutionBot
@@ -53,6 +54,7 @@ from ..bots.seat import ComputerSeat, Decision
 from ..service.table import ThinkRequest
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 INLINE_LEVELS = frozenset({"random", "greedy"})  # microseconds: not worth a trip to a worker
 MODES = ("process", "thread", "inline")
@@ -201,6 +203,7 @@ class Thinker:
         self.worst = 0.0
         self.total = 0.0
         self.worst_wait = 0.0
+        self.coaching = 0  # the coach's jobs on a worker now (see :meth:`compute`)
 
     def offloads(self, level: str) -> bool:
         """Whether a computer of ``level`` thinks in the pool (else on the caller's loop)."""
@@ -295,6 +298,21 @@ class Thinker:
         self.worst = max(self.worst, elapsed)
         return result
 
+    async def compute(self, job: Callable[..., T], *args: Any) -> T:
+        """``job(*args)`` for the coach (:mod:`bigtwo.server.coach`), never on the event loop:
+        on a worker of the pool, or in a thread when the computers think inline. While it
+        runs the pool counts as contended, so a slow computer level steps down rather than
+        wait behind it; the coach hands over one decision at a time, so a computer waits
+        at most that long."""
+        self.coaching += 1
+        try:
+            if self.mode == "inline":
+                return await asyncio.to_thread(job, *args)
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._executor(), job, *args)
+        finally:
+            self.coaching -= 1
+
     def _dispatch(self) -> None:
         """Hand waiting decisions to free workers, tables in the order they asked."""
         while self._waiting and len(self._running) < self.workers:
@@ -309,7 +327,7 @@ class Thinker:
         """Whether a slow decision starting now would keep another table waiting: one is
         waiting already, or it would take the last free worker (with several), or (with a
         single worker) another table asked for one a moment ago."""
-        if self._waiting:
+        if self._waiting or self.coaching:
             return True
         if self.workers > 1:
             return len(self._running) + 1 >= self.workers

@@ -145,6 +145,11 @@ class RoomRequest(Declared):
     spectator_chat: bool = Field(
         default=False, description="Spectators may chat (among themselves); default not"
     )
+    assists: bool = Field(
+        default=True,
+        description="The coach during the match: each player's beliefs panel and reviews of "
+        "finished deals; false: off for everyone until the match is over",
+    )
     between_deals_seconds: float | None = _seconds(
         0.0,
         600.0,
@@ -261,6 +266,7 @@ def table_config(
         public=public,
         spectators=request.spectators,
         spectator_chat=request.spectator_chat,
+        assists=request.assists,
         between_deals_seconds=between,
         invite="" if public else secrets.token_urlsafe(12),
     )

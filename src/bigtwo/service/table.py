@@ -234,6 +234,7 @@ class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, GameFlow
                 "public": cfg.public,
                 "spectators": cfg.spectators,
                 "spectator_chat": cfg.spectator_chat,
+                "assists": cfg.assists,
                 "seeded": cfg.seeded,
                 "between_deals_seconds": cfg.between_deals_seconds,
             },
