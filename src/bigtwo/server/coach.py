@@ -262,9 +262,9 @@ def _scale_of(svc: TableService, deal: int) -> float:
 
 
 # -- the routes -----------------------------------------------------------------------------------
-Lookup = Callable[[Request], "TableRunner | Response"]
-Refusal = Callable[..., JSONResponse]
-ReadBody = Callable[[Request, Any], Awaitable[Any]]
+_Lookup = Callable[[Request], "TableRunner | Response"]
+_Refuse = Callable[..., JSONResponse]
+_ReadBody = Callable[[Request, Any], Awaitable[Any]]
 
 
 def _seat_of(svc: TableService, token: str) -> int | None:
@@ -338,7 +338,7 @@ def check_beliefs(svc: TableService, asked: BeliefsRequest) -> int:
     return seat
 
 
-def coach_routes(room: Lookup, error: Refusal, read: ReadBody) -> list[Route]:
+def coach_routes(room: _Lookup, error: _Refuse, read: _ReadBody) -> list[Route]:
     """The coach's routes, with the application's room lookup, refusal and body reader."""
 
     async def review(request: Request) -> Response:
@@ -393,7 +393,7 @@ def _status(code: str) -> int:
     return _STATUS.get(code, 400)
 
 
-def _read_refusal(error: Refusal, exc: Exception) -> Response:
+def _read_refusal(error: _Refuse, exc: Exception) -> Response:
     code = getattr(exc, "code", None)
     if not isinstance(code, str):
         raise exc

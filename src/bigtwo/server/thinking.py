@@ -54,7 +54,7 @@ from ..bots.seat import ComputerSeat, Decision
 from ..service.table import ThinkRequest
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 INLINE_LEVELS = frozenset({"random", "greedy"})  # microseconds: not worth a trip to a worker
 MODES = ("process", "thread", "inline")
@@ -298,7 +298,7 @@ class Thinker:
         self.worst = max(self.worst, elapsed)
         return result
 
-    async def compute(self, job: Callable[..., T], *args: Any) -> T:
+    async def compute(self, job: Callable[..., _T], *args: Any) -> _T:
         """``job(*args)`` for the coach (:mod:`bigtwo.server.coach`), never on the event loop:
         on a worker of the pool, or in a thread when the computers think inline. While it
         runs the pool counts as contended, so a slow computer level steps down rather than
