@@ -29,7 +29,12 @@ from test_server_hub import FakeSocket
 from test_server_support import CARD_TOKEN
 
 ROLLOUTS = 24  # small: the tests check the plumbing, the coach's own tests its judgement
-ROOM = {"seats": ["human", "computer", "computer", "computer"], "deals": 2, "seed": 11, "public": True}
+ROOM = {
+    "seats": ["human", "computer", "computer", "computer"],
+    "deals": 2,
+    "seed": 11,
+    "public": True,
+}
 SUITS = {"♦": "d", "♣": "c", "♥": "h", "♠": "s"}
 SYMBOL = re.compile(r"(10|[2-9JQKA])([♦♣♥♠])")
 
@@ -222,7 +227,11 @@ async def test_beliefs_are_the_seats_own_and_never_a_spectators(
             got = opponent["chances"][name]
             assert (got is None) == (chance is None)
             if chance is not None:
-                assert got == {"p": round(chance.p, 4), "se": round(chance.se, 4), "exact": chance.exact}
+                assert got == {
+                    "p": round(chance.p, 4),
+                    "se": round(chance.se, 4),
+                    "exact": chance.exact,
+                }
     if expected.proofs == 0:  # counted exactly: a 2 among the cards seat 0 has not seen
         u = view.unseen.bit_count()
         twos = (view.unseen >> 48).bit_count()
@@ -254,3 +263,95 @@ async def test_assists_turned_off_refuse_the_coach_during_the_match(
     await table.play_until(lambda: table.runner.service.status == "finished")
     got = await reviewed(http, table.code, deal=2, seat=1)
     assert got["seat"] == 1 and got["deal"] == 2
+
+
+def _where() -> tuple[int, int]:
+    import os
+    import threading
+
+    return os.getpid(), threading.get_ident()
+
+
+@pytest.mark.parametrize("mode", ["inline", "process"])
+async def test_the_coach_computes_off_the_event_loop(mode: str) -> None:
+    """The coach's jobs never run on the loop: in a worker process of the pool, or in a
+    thread where computers think inline; while one runs, a slow level would step down."""
+    import os
+    import threading
+
+    from bigtwo.server.thinking import Thinker
+
+    thinker = Thinker(mode, workers=1)
+    try:
+        job = asyncio.ensure_future(thinker.compute(_where))
+        await asyncio.sleep(0)
+        assert thinker.coaching == 1 and thinker._contended()
+        pid, thread = await job
+        assert thinker.coaching == 0
+        if mode == "process":
+            assert pid != os.getpid()
+        else:
+            assert pid == os.getpid() and thread != threading.get_ident()
+    finally:
+        thinker.close()
+
+
+async def test_a_hand_of_big_2_revolution_is_reviewed_as_the_command_does() -> None:
+    """The same route reviews the expansion's hands: the coach's own review of the hand, with
+    the room's seed, decision for decision; its position shows the seat's own cards."""
+    from bigtwo.coach.revolution import review_revolution_hand
+    from bigtwo.server.coach import Coach
+    from bigtwo.server.thinking import Thinker
+    from test_service_revolution import COMPUTERS, revolution_table
+
+    table = revolution_table(COMPUTERS, seed=11, deals=1)
+    table._start(0.0)
+    while table.status == "playing":
+        table.submit(None, 0.0)
+    coach = Coach(Thinker("inline"), rollouts=8)
+    status, pending = coach.review(table, "REVO", 1, 2)
+    assert status == 202 and pending["status"] == "pending"
+    job = coach.jobs[("REVO", table.config.seed, 1, 2)]
+    assert job.task is not None
+    await job.task
+    status, done = coach.review(table, "REVO", 1, 2)
+    assert status == 200
+    got = done["review"]
+    game = table.game
+    assert game is not None
+    hand = game.played_hands()[0]
+    expected = review_revolution_hand(hand, table.rules, 2, seed=table.config.seed, rollouts=8)
+    assert [d["mark"] for d in got["decisions"]] == [d.mark.value for d in expected.decisions]
+    assert [d["step"] for d in got["decisions"]] == [d.step for d in expected.decisions]
+    # Each position is the seat's own view before the choice: its cards, the counts.
+    from bigtwo.coach.revolution import revolution_turns
+    from bigtwo.engine.cards import Mask, card_text
+
+    views = [t.view for t in revolution_turns(hand, table.rules, 2)]
+    assert [d["hand"] for d in got["decisions"]] == [card_text(Mask(v.hand)) for v in views]
+    assert [d["counts"] for d in got["decisions"]] == [list(v.normal_counts) for v in views]
+
+
+async def test_reviews_under_way_are_bounded(app: Any, http: httpx.AsyncClient) -> None:
+    """So many reviews at once and the next is refused in words (503 busy) until one is done;
+    one under way already is still answered."""
+    from bigtwo.server import coach as coach_module
+
+    table = Table(app, {})
+    await table.start()
+    await table.finish_deal()
+    coach = app.state.coach
+    for n in range(coach_module.UNDER_WAY):  # stand-ins of reviews under way elsewhere
+        coach.jobs[("OTHER", 0, n, 0)] = coach_module._Job()
+    busy = await review(http, table.code, deal=1, token=table.token)
+    assert busy.status_code == 503 and busy.json()["error"] == "busy"
+    assert busy.json()["params"] == {"reason": "reviews"}
+    coach.jobs.pop(("OTHER", 0, 0, 0))
+    started = await review(http, table.code, deal=1, token=table.token)
+    assert started.status_code == 202
+    assert len(coach.jobs) == coach_module.UNDER_WAY
+    again = await review(http, table.code, deal=1, token=table.token)
+    assert again.status_code == 202
+    mine = coach.jobs[(table.code, table.runner.service.config.seed, 1, 0)]
+    await mine.task  # done, and kept
+    assert (await review(http, table.code, deal=1, token=table.token)).status_code == 200

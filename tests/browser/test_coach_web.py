@@ -17,7 +17,11 @@ from .test_browser_languages import in_language
 
 MARKS = {"forced", "fine", "inaccuracy", "mistake", "blunder"}
 WORDS = {
-    "en": {"review": "Review this deal", "title": "Review of deal 1", "beliefs": "What the cards tell"},
+    "en": {
+        "review": "Review this deal",
+        "title": "Review of deal 1",
+        "beliefs": "What the cards tell",
+    },
     "zh-Hant": {"review": "檢討這一局", "title": "第 1 局檢討", "beliefs": "出牌推測"},
 }
 
@@ -71,7 +75,7 @@ def test_the_review_opens_from_the_score_sheet_and_the_beliefs_panel_toggles(
     assert toggle.inner_text().strip() == words["beliefs"]
     assert page.locator("[data-beliefs-panel]").is_hidden()
     toggle.click()
-    page.wait_for_selector("[data-beliefs-panel] [data-beliefs-seat]")
+    page.wait_for_selector("[data-beliefs-panel] [data-beliefs-seat]", timeout=60_000)
     rows = page.locator("[data-beliefs-panel] [data-beliefs-seat]")
     assert rows.count() == 3
     chances = page.locator("[data-beliefs-panel] td[data-p]").evaluate_all(
@@ -124,9 +128,12 @@ def test_the_review_opens_from_the_score_sheet_and_the_beliefs_panel_toggles(
     assert page.locator("dialog.score-sheet[open]").count(), "the score sheet stays open"
     page.locator("dialog.score-sheet [data-review-deal]").click()
     page.wait_for_selector("[data-review] .review-move", timeout=5_000)
-    assert page.locator("[data-review] .review-move").evaluate_all(
-        "els => els.map(e => e.dataset.mark)"
-    ) == marks
+    assert (
+        page.locator("[data-review] .review-move").evaluate_all(
+            "els => els.map(e => e.dataset.mark)"
+        )
+        == marks
+    )
     page.click("[data-review-close]")
     assert server.get(f"/api/rooms/{code}")["room"]["options"]["assists"] is True
 

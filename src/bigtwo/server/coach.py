@@ -51,6 +51,7 @@ log = logging.getLogger(__name__)
 
 KEPT = 512  # reviews kept in memory, the least recently asked for forgotten first
 BELIEFS_KEPT = 256  # beliefs kept, by room, seat and moment of the deal
+UNDER_WAY = 16  # reviews computed at once at most; more are refused (busy) until one is done
 
 Key = tuple[str, int, int, int]  # room, seed, deal, seat
 
@@ -192,6 +193,12 @@ class Coach:
             return 200, {"status": "done", "review": kept}
         job = self.jobs.get(key)
         if job is None or job.failed:
+            if job is None and len(self.jobs) >= UNDER_WAY:
+                raise Refused(
+                    "busy",
+                    "The coach is reviewing as many deals as it can: try again in a minute",
+                    {"reason": "reviews"},
+                )
             job = self.jobs[key] = _Job()
             job.task = asyncio.get_running_loop().create_task(self._run(key, svc, job))
         return 202, {"status": "pending", "done": job.done, "total": job.total}
@@ -353,7 +360,10 @@ def coach_routes(room: _Lookup, error: _Refuse, read: _ReadBody) -> list[Route]:
         except Exception as exc:  # the body reader's own refusal
             return _read_refusal(error, exc)
         coach: Coach = request.app.state.coach
-        status, answer = coach.review(runner.service, runner.code, asked.deal, seat)
+        try:
+            status, answer = coach.review(runner.service, runner.code, asked.deal, seat)
+        except Refused as exc:
+            return error(exc.code, str(exc), 503, exc.params)
         return JSONResponse(answer, status_code=status)
 
     async def beliefs(request: Request) -> Response:

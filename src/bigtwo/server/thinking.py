@@ -43,9 +43,9 @@ import os
 import signal
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from collections.abc import Callable
 from typing import Any, NamedTuple, TypeVar
 
 from ..bots.base import Bot

@@ -86,7 +86,8 @@ export function openReview({ code, deal, seat, token = null, names }) {
  */
 export function reviewAction(model, code, token, deal) {
   const names = model.players.map((p) => p.name);
-  if (model.matchOver) return () => openReview({ code, deal, seat: model.seat ?? 0, token, names });
+  // A spectator's token holds no seat: once the match is over none is needed.
+  if (model.matchOver) return () => openReview({ code, deal, seat: model.seat ?? 0, token: model.seat === null ? null : token, names });
   if (model.seat === null || !token || model.room?.options.assists === false) return undefined;
   const seat = model.seat;
   return () => openReview({ code, deal, seat, token, names });

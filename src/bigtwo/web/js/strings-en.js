@@ -481,6 +481,7 @@ export const STRINGS_EN = {
   "lobby.counterSeconds": "Time to counter",
   // The coach: the review of a deal and the beliefs panel
   "error.assists_off": "The host turned the coach off for this match",
+  "error.busy.reviews": "The coach is reviewing as many deals as it can: try again in a minute",
   "error.no_deal": "There is no finished deal {deal} at this table",
   "error.no_beliefs": "What the cards tell is counted for Big Two's 52 cards only",
   "error.not_over.deal": "Deal {deal} is not over: a deal is reviewed once it ends",

@@ -481,6 +481,7 @@ export const STRINGS_ZH = {
   "lobby.counterSeconds": "反制時間",
   // 教練：牌局檢討與推測面板
   "error.assists_off": "房主在這場比賽關閉了教練",
+  "error.busy.reviews": "教練正忙著檢討其他牌局：請一分鐘後再試",
   "error.no_deal": "這張牌桌沒有已結束的第 {deal} 局",
   "error.no_beliefs": "出牌推測只適用於大老二的 52 張牌",
   "error.not_over.deal": "第 {deal} 局還沒結束：牌局結束後才能檢討",
