@@ -355,3 +355,26 @@ async def test_reviews_under_way_are_bounded(app: Any, http: httpx.AsyncClient) 
     mine = coach.jobs[(table.code, table.runner.service.config.seed, 1, 0)]
     await mine.task  # done, and kept
     assert (await review(http, table.code, deal=1, token=table.token)).status_code == 200
+
+
+async def test_a_review_that_failed_says_so_once_then_starts_afresh(
+    app: Any, http: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bigtwo.server import coach as coach_module
+
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("a worker failed")
+
+    table = Table(app, {})
+    await table.start()
+    await table.finish_deal()
+    monkeypatch.setattr(coach_module, "judge_decision", broken)
+    assert (await review(http, table.code, deal=1, token=table.token)).status_code == 202
+    job = app.state.coach.jobs[(table.code, table.runner.service.config.seed, 1, 0)]
+    assert job.task is not None
+    await job.task
+    failed = await review(http, table.code, deal=1, token=table.token)
+    assert failed.status_code == 503 and failed.json()["error"] == "unavailable"
+    monkeypatch.undo()
+    assert (await review(http, table.code, deal=1, token=table.token)).status_code == 202
+    assert (await reviewed(http, table.code, deal=1, token=table.token))["deal"] == 1

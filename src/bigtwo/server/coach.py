@@ -192,8 +192,11 @@ class Coach:
             self.kept.move_to_end(key)
             return 200, {"status": "done", "review": kept}
         job = self.jobs.get(key)
-        if job is None or job.failed:
-            if job is None and len(self.jobs) >= UNDER_WAY:
+        if job is not None and job.failed:  # said once; asked again, it starts afresh
+            del self.jobs[key]
+            raise Refused("unavailable", "The review could not be made: try again")
+        if job is None:
+            if len(self.jobs) >= UNDER_WAY:
                 raise Refused(
                     "busy",
                     "The coach is reviewing as many deals as it can: try again in a minute",

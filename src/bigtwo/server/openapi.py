@@ -368,7 +368,8 @@ def _coach_op(*, review: bool) -> dict[str, Any]:
                 **NO_ROOM,
                 409: "not_over: the deal is still being played (params.reason: deal)",
                 **NOT_JSON,
-                503: "busy: as many reviews are under way as the server computes at once",
+                503: "busy: as many reviews are under way as the server computes at once; "
+                "unavailable: the review failed (asked again, it starts afresh)",
             },
             body="ReviewRequest",
             room=True,
