@@ -64,7 +64,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="docs/screenshots", help="folder for the PNG files")
     parser.add_argument("--chromium", default="/usr/bin/chromium", help="the Chromium to drive")
+    parser.add_argument(
+        "--screens", default="", help="only these screens, e.g. 390x844,844x390 (default: all)"
+    )
     args = parser.parse_args(argv)
+    screens = [
+        s for s in shots.SCREENS if not args.screens or f"{s[0]}x{s[1]}" in args.screens.split(",")
+    ]
     if not Path(args.chromium).exists():
         print(f"coach screenshots: no Chromium at {args.chromium}", file=sys.stderr)
         return 1
@@ -78,11 +84,11 @@ def main(argv: list[str] | None = None) -> int:
         )
         try:
             seed = SEED
-            for size in shots.SCREENS:
+            for size in screens:
                 shoot_coach(shots.Camera(browser, url, out, size), seed)
         finally:
             browser.close()
-    for width, height in shots.SCREENS:
+    for width, height in screens:
         for name in SHOTS:
             path = out / f"{name}-{width}x{height}.png"
             print(f"{path}  {path.stat().st_size // 1024} KB")

@@ -65,6 +65,9 @@ export class BeliefsPanel {
     this.el.hidden = !shown;
     this.el.id = "beliefs-panel";
     if (!shown || !model.deal) return;
+    // On a phone the panel sits just under the table's bar (whose height its buttons decide).
+    const bar = this.el.parentElement?.querySelector(".infobar");
+    if (bar) this.el.style.setProperty("--beliefs-top", `${Math.round(bar.getBoundingClientRect().bottom) + 4}px`);
     const where = `${model.deal.number}:${model.deal.actions.length}`;
     if (where === this.asked || this.busy) return;
     this.asked = where;
