@@ -401,6 +401,26 @@ class MineRequest(Declared):
     seats: list[HeldSeat] = Field(max_length=MINE_MAX, description="The seats a client holds")
 
 
+class ReviewRequest(Declared):
+    """Review one seat's decisions in a finished deal (``POST /api/rooms/{code}/review``)."""
+
+    deal: int = Field(ge=1, le=1000, description="The deal, numbered from 1")
+    seat: int | None = Field(
+        default=None, ge=0, le=3, description="The seat reviewed; default the token's"
+    )
+    token: str = Field(
+        default="",
+        max_length=200,
+        description="Your seat token: during the match a player reviews their own seat only",
+    )
+
+
+class BeliefsRequest(Declared):
+    """What the cards played tell a seated player now (``POST /api/rooms/{code}/beliefs``)."""
+
+    token: str = Field(min_length=1, max_length=200, description="Your seat token")
+
+
 # -- what the server sends: the event and message types (fields: docs/protocol.md) -------------
 EVENT_TYPES = (
     "joined", "left", "ready", "started", "deal", "hand", "turn", "action", "deal_end",

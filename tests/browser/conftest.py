@@ -77,7 +77,9 @@ class Server:
             [sys.executable, "-m", "bigtwo.cli", "serve", "--host", "127.0.0.1",
              "--port", str(self.port), "--db", str(db), "--allow-seeds", "--log-level", "warning",
              # every page of every test comes from this one address
-             "--rooms-per-address", "0", "--rooms-per-minute", "0", "--seats-per-address", "0"],
+             "--rooms-per-address", "0", "--rooms-per-minute", "0", "--seats-per-address", "0",
+             # the coach's reviews: small searches (its judgement is tested in process)
+             "--review-rollouts", "24"],
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )  # fmt: skip

@@ -72,6 +72,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="seconds a computer may think before it plays its cheapest move (default 4)",
     )
     serve.add_argument(
+        "--review-rollouts",
+        type=int,
+        default=1000,
+        help="rollouts the coach spends on each decision it reviews (default 1000)",
+    )
+    serve.add_argument(
         "--rooms-per-address",
         type=int,
         default=10,
@@ -224,6 +230,9 @@ def _serve(args: argparse.Namespace) -> int:
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    if args.review_rollouts < 2:
+        print("bigtwo serve: --review-rollouts must be at least 2", file=sys.stderr)
+        return 2
     if args.think_budget <= 0 or (args.think_workers is not None and args.think_workers < 1):
         print("bigtwo serve: --think-budget and --think-workers must be positive", file=sys.stderr)
         return 2
@@ -292,6 +301,7 @@ def _serve(args: argparse.Namespace) -> int:
         think=args.think,
         think_workers=args.think_workers,
         think_budget=args.think_budget,
+        review_rollouts=args.review_rollouts,
         stats_token=args.stats_token,
         trusted_proxies=tuple(args.trusted_proxy),
         cluster=args.cluster,

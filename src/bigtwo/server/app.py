@@ -55,6 +55,7 @@ from ..service.table import Refused, TableService, TableStatus
 from ..store.tables import MemoryStore, TableStore
 from .accounts import install_accounts
 from .cluster import ClusterRouting
+from .coach import Coach, coach_routes
 from .collector import collect_garbage
 from .connection import Connection
 from .http_io import (
@@ -646,6 +647,7 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
         Route("/api/rooms/{code}/close", close_room, methods=["POST"]),
         Route("/api/rooms/{code}/record", room_record),
         Route("/api/rooms/{code}/history", room_history),
+        *coach_routes(_room, _error, _read_request),
         Route("/api/records/convert", convert_record, methods=["POST"]),
         Route("/api/stats", stats),
         Route("/healthz", health),
@@ -662,6 +664,7 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
         middleware.insert(0, Middleware(ClusterRouting, cluster=hub.cluster))
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.hub = hub
+    app.state.coach = Coach(hub.thinker, hub.settings.review_rollouts)
     # Lobby writes (room creation, joining) per address, in bounded memory.
     app.state.limiter = KeyedLimiter(rate=100.0, burst=5000.0)
     app.state.addresses = ClientAddress(hub.settings.trusted_proxies)

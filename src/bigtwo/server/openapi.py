@@ -20,11 +20,13 @@ from .. import __version__
 from ..protocol import (
     MESSAGE_ADAPTER,
     PROTOCOL,
+    BeliefsRequest,
     CloseRequest,
     JoinRequest,
     MineRequest,
     PasswordRequest,
     RematchRequest,
+    ReviewRequest,
     RoomsQuery,
     SeatToken,
     SignInRequest,
@@ -119,7 +121,7 @@ class RoomOptions(Answer):
     spectator_chat: bool
     seeded: bool
     between_deals_seconds: float | None
-    assists: bool
+    assists: bool = Field(description="Whether the coach helps during the match")
 
 
 class DealSummary(Answer):
@@ -410,6 +412,60 @@ def account_paths() -> dict[str, Any]:
     }
 
 
+class ReviewedDecision(Answer):
+    step: int = Field(description="The actions of the deal before this decision")
+    mark: Literal["forced", "fine", "inaccuracy", "mistake", "blunder"]
+    move: str = Field(description="The move played, in words (`pass`)")
+    move_cards: str | None = Field(description="Its cards in notation; null: a pass")
+    lost: float = Field(description="Points lost against the better move, never below 0")
+    better: str | None = Field(None, description="The best alternative found (rated moves)")
+    better_cards: str | None = None
+    loss: float | None = Field(None, description="Points lost (negative: the move was better)")
+    se: float | None = Field(None, description="The standard error of `loss`")
+    hand: str = Field(description="The seat's own cards before the decision")
+    counts: list[int] = Field(description="Every seat's cards left then")
+    table: str | None = Field(description="The play to beat then; null: a lead")
+    table_seat: int | None
+
+
+class DealReviewed(Answer):
+    deal: int
+    seat: int
+    scale: float = Field(description="The rule set's scale the marks are shares of")
+    accuracy: float | None = Field(description="The share of rated decisions marked fine")
+    decisions: list[ReviewedDecision]
+    costliest: list[int] = Field(description="Up to three decisions (indices), costliest first")
+
+
+class ReviewAnswer(Answer):
+    status: Literal["done", "pending"]
+    review: DealReviewed | None = Field(None, description="Once done")
+    done: int | None = Field(None, description="While pending: the decisions judged so far")
+    total: int | None = Field(None, description="While pending: the decisions to judge")
+
+
+class ChanceAnswer(Answer):
+    p: float
+    se: float = Field(description="0 where counted exactly")
+    exact: bool
+
+
+class OpponentBeliefs(Answer):
+    seat: int
+    cards: int
+    chances: dict[str, ChanceAnswer | None] = Field(
+        description="two, ace, beats_single (null: no single on the table), pair, triple, five"
+    )
+
+
+class BeliefsAnswer(Answer):
+    seat: int
+    deal: int
+    proofs: int = Field(description="The passes that proved something")
+    worlds: int = Field(description="The worlds sampled for what counting does not reach")
+    opponents: list[OpponentBeliefs]
+
+
 DECLARED: tuple[type[BaseModel], ...] = (
     *ACCOUNT_DECLARED,
     RoomRequest,
@@ -417,6 +473,8 @@ DECLARED: tuple[type[BaseModel], ...] = (
     RematchRequest,
     CloseRequest,
     MineRequest,
+    ReviewRequest,
+    BeliefsRequest,
     RecordText,
     Error,
     ServerInfo,
@@ -428,6 +486,8 @@ DECLARED: tuple[type[BaseModel], ...] = (
     Rematch,
     MyRooms,
     Stats,
+    ReviewAnswer,
+    BeliefsAnswer,
 )
 
 
@@ -499,6 +559,52 @@ GUESSED = {
 NO_ROOM = {404: "No such room", **GUESSED}
 LIMITED = {429: "Too many requests"}
 NOT_JSON = {415: "not_json: a POST body must be sent as Content-Type: application/json"}
+
+
+def _coach_op(*, review: bool) -> dict[str, Any]:
+    """The coach's two routes (:mod:`bigtwo.server.coach`)."""
+    during = "assists_off: the host turned the coach off for this match"
+    if review:
+        op = _op(
+            "The review of one seat's decisions in a finished deal",
+            "ReviewAnswer",
+            {
+                400: "Bad request body",
+                403: "unauthorized: during the match, a player reviews their own seat only "
+                f"(params.reason: spectator, other_seat); {during}",
+                **NO_ROOM,
+                409: "not_over: the deal is still being played (params.reason: deal)",
+                **NOT_JSON,
+                503: "busy: as many reviews are under way as the server computes at once; "
+                "unavailable: the review failed (asked again, it starts afresh)",
+            },
+            body="ReviewRequest",
+            room=True,
+            description="The first request starts the review in the server's worker pool and "
+            "is answered 202 `pending` (with the decisions judged so far); ask again until it "
+            "is answered 200 `done`. A review is computed once (drawn from the room's seed) "
+            "and kept. No such finished deal: 404 no_deal.",
+        )
+        op["responses"]["202"] = {
+            "description": "pending: ask again in a moment",
+            "content": {"application/json": {"schema": _ref("ReviewAnswer")}},
+        }
+    else:
+        op = _op(
+            "What the cards played tell a seated player of each opponent's hand, now",
+            "BeliefsAnswer",
+            {
+                400: "Bad request body",
+                403: f"unauthorized: the token holds no seat here; {during}",
+                **NO_ROOM,
+                409: "not_started, between_deals, finished, or no_beliefs (Big 2 RevolutioN)",
+                **NOT_JSON,
+            },
+            body="BeliefsRequest",
+            room=True,
+        )
+    op["requestBody"]["required"] = True
+    return op
 
 
 def openapi_spec() -> dict[str, Any]:
@@ -672,6 +778,8 @@ def openapi_spec() -> dict[str, Any]:
             "/api/rooms/{code}/close": {"post": close},
             "/api/rooms/{code}/record": {"get": record},
             "/api/rooms/{code}/history": {"get": history},
+            "/api/rooms/{code}/review": {"post": _coach_op(review=True)},
+            "/api/rooms/{code}/beliefs": {"post": _coach_op(review=False)},
             "/api/records/convert": {"post": convert},
             "/r/{code}": {"get": share},
             "/api/stats": {

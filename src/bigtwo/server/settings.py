@@ -70,6 +70,7 @@ class Settings:
     think: str = "process"  # where computers think: process, thread or inline (the loop)
     think_workers: int | None = None  # default: one fewer than the CPUs, at least one
     think_budget: float = 4.0  # seconds a computer may take before it plays the cheapest
+    review_rollouts: int = 1000  # the coach's rollouts a decision (bigtwo.coach.review)
     snapshot_every: int = 200  # commands a table stores between two snapshots of it
     cluster: str = ""  # Redis URL of the cluster this node is part of ("": a server alone)
     # Players' accounts (bigtwo.server.accounts): a session unused this long ends (seconds);

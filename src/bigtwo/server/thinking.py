@@ -31,6 +31,10 @@ worker) when another table asked a moment ago, it steps down for that decision
 on a two-core machine with one worker, six tables of three ``expert`` computers made a
 separate table's ``strong`` computers wait 2.4 s (median) for the shared queue; served in
 turn with the step-down, see ``tests/test_server_thinking.py`` for the figure now.
+
+The coach's reviews (:mod:`bigtwo.server.coach`) run on one worker of their own, made the same
+way (:meth:`Thinker.compute`): a review's decision may take longer than a computer's budget,
+and in the computers' pool it would make them play their cheapest moves.
 """
 
 from __future__ import annotations
@@ -43,9 +47,10 @@ import os
 import signal
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from ..bots.base import Bot
 from ..bots.revolution import RevolutionBot
@@ -53,6 +58,7 @@ from ..bots.seat import ComputerSeat, Decision
 from ..service.table import ThinkRequest
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 INLINE_LEVELS = frozenset({"random", "greedy"})  # microseconds: not worth a trip to a worker
 MODES = ("process", "thread", "inline")
@@ -174,6 +180,21 @@ def _register_reducers() -> None:
 _register_reducers()
 
 
+def _shut(pool: concurrent.futures.Executor) -> None:
+    """Stop a pool now: a decision in progress is not waited for."""
+    processes = dict(getattr(pool, "_processes", None) or {})
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes.values():
+        if process.is_alive():
+            process.terminate()
+    for process in processes.values():
+        process.join(timeout=2)
+    # With its workers gone the pool's manager thread ends at once; waiting for it lets the
+    # pool release its queues' semaphores before the interpreter exits (else the resource
+    # tracker finds them "leaked" at shutdown).
+    pool.shutdown(wait=True)
+
+
 class Thinker:
     """Runs computer decisions for every table of a server (see the module docstring).
 
@@ -201,6 +222,8 @@ class Thinker:
         self.worst = 0.0
         self.total = 0.0
         self.worst_wait = 0.0
+        self.coaching = 0  # the coach's jobs on its worker now (see :meth:`compute`)
+        self._coach: concurrent.futures.Executor | None = None
 
     def offloads(self, level: str) -> bool:
         """Whether a computer of ``level`` thinks in the pool (else on the caller's loop)."""
@@ -209,20 +232,20 @@ class Thinker:
     # -- the pool ------------------------------------------------------------------------------
     def _executor(self) -> concurrent.futures.Executor:
         if self._pool is None:
-            if self.mode == "process":
-                self._pool = concurrent.futures.ProcessPoolExecutor(
-                    self.workers,
-                    # Not fork: the server has threads (the store's checkpointer), and a
-                    # forked child could inherit a lock some thread held.
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_worker_init,
-                    initargs=(os.getpid(),),
-                )
-            else:
-                self._pool = concurrent.futures.ThreadPoolExecutor(
-                    self.workers, thread_name_prefix="bigtwo-think"
-                )
+            self._pool = self._new_pool(self.workers, "bigtwo-think")
         return self._pool
+
+    def _new_pool(self, workers: int, name: str) -> concurrent.futures.Executor:
+        if self.mode == "process":
+            return concurrent.futures.ProcessPoolExecutor(
+                workers,
+                # Not fork: the server has threads (the store's checkpointer), and a
+                # forked child could inherit a lock some thread held.
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_init,
+                initargs=(os.getpid(),),
+            )
+        return concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix=name)
 
     def start(self) -> None:
         """Start the workers now (they take a moment to load), without waiting for them."""
@@ -230,21 +253,19 @@ class Thinker:
             for _ in range(self.workers):
                 self._executor().submit(_warm)
 
+    def _restart(self) -> None:
+        """The computers' workers replaced (the next decision starts new ones); the coach's
+        worker goes on."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            _shut(pool)
+
     def close(self) -> None:
         pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        processes = dict(getattr(pool, "_processes", None) or {})
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes.values():  # a decision in progress is not waited for
-            if process.is_alive():
-                process.terminate()
-        for process in processes.values():
-            process.join(timeout=2)
-        # With its workers gone the pool's manager thread ends at once; waiting for it lets the
-        # pool release its queues' semaphores before the interpreter exits (else the resource
-        # tracker finds them "leaked" at shutdown).
-        pool.shutdown(wait=True)
+        coach, self._coach = self._coach, None
+        for one in (pool, coach):
+            if one is not None:
+                _shut(one)
 
     # -- deciding --------------------------------------------------------------------------------
     async def think(self, request: ThinkRequest, table: str = "") -> Thought | None:
@@ -278,7 +299,7 @@ class Thinker:
             )
             if self._late >= STUCK_TIMEOUTS:
                 log.error("computer players keep running out of time: restarting the workers")
-                self.close()
+                self._restart()
                 self._late = 0
             return None
         finally:
@@ -295,6 +316,35 @@ class Thinker:
         self.worst = max(self.worst, elapsed)
         return result
 
+    async def compute(self, job: Callable[..., _T], *args: Any) -> _T:
+        """``job(*args)`` for the coach (:mod:`bigtwo.server.coach`), never on the event loop:
+        on the coach's own worker, made as the computers' are (a process, or a thread in
+        thread mode; a thread when the computers think inline). Its own, so that a review's
+        decision, which may take longer than a computer's budget, never holds up a computer
+        (which would then play its cheapest move, and the pool be restarted); while it runs,
+        the computers' pool counts as contended, so a slow level steps down rather than share
+        the processor with it. A worker that died is replaced and the job tried once more."""
+        self.coaching += 1
+        try:
+            if self.mode == "inline":
+                return await asyncio.to_thread(job, *args)
+            loop = asyncio.get_running_loop()
+            for tries in (1, 2):
+                if self._coach is None:
+                    self._coach = self._new_pool(1, "bigtwo-coach")
+                try:
+                    return await loop.run_in_executor(self._coach, job, *args)
+                except BrokenProcessPool:
+                    log.error("the coach's worker process died: starting a new one")
+                    coach, self._coach = self._coach, None
+                    if coach is not None:
+                        _shut(coach)
+                    if tries == 2:
+                        raise
+            raise AssertionError("unreachable")
+        finally:
+            self.coaching -= 1
+
     def _dispatch(self) -> None:
         """Hand waiting decisions to free workers, tables in the order they asked."""
         while self._waiting and len(self._running) < self.workers:
@@ -309,7 +359,7 @@ class Thinker:
         """Whether a slow decision starting now would keep another table waiting: one is
         waiting already, or it would take the last free worker (with several), or (with a
         single worker) another table asked for one a moment ago."""
-        if self._waiting:
+        if self._waiting or self.coaching:
             return True
         if self.workers > 1:
             return len(self._running) + 1 >= self.workers
@@ -362,7 +412,7 @@ class Thinker:
                 thought = Thought(answer, after, level)
         except BrokenProcessPool:
             log.error("a computer player's worker process died: starting new ones")
-            self.close()
+            self._restart()
         except Exception:
             log.exception("a %s computer failed to choose", request.level)
         finally:

@@ -65,6 +65,8 @@ class TableConfig:
     and ``spectators`` at the table (a stored ``settings`` command).
     ``spectator_chat``: spectators may chat (off unless the host allows it, also for tables
     stored before this option).
+    ``assists``: the coach's help during the match (each player's beliefs panel and the
+    review of a finished deal before the match is over); the host may turn it off.
     """
 
     preset: str = "textbook"

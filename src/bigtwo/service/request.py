@@ -147,8 +147,8 @@ class RoomRequest(Declared):
     )
     assists: bool = Field(
         default=True,
-        description="The coach's assists for the players (a deal's review, the beliefs "
-        "panel); default on",
+        description="The coach during the match: each player's beliefs panel and reviews of "
+        "finished deals; false: off for everyone until the match is over",
     )
     between_deals_seconds: float | None = _seconds(
         0.0,
@@ -266,9 +266,9 @@ def table_config(
         public=public,
         spectators=request.spectators,
         spectator_chat=request.spectator_chat,
+        assists=request.assists,
         between_deals_seconds=between,
         invite="" if public else secrets.token_urlsafe(12),
-        assists=request.assists,
     )
 
 

@@ -126,6 +126,7 @@ export class LobbyScreen {
     const hotseat = h("input", { type: "checkbox", name: "hotseat" });
     const isPublic = h("input", { type: "checkbox", name: "public", checked: true });
     const spectatorChat = h("input", { type: "checkbox", name: "spectator_chat" });
+    const assists = h("input", { type: "checkbox", name: "assists", checked: true });
     const title = h("input", { type: "text", name: "title", maxlength: 60, placeholder: t("lobby.titlePlaceholder") });
     const seed = h("input", { type: "text", name: "seed", inputmode: "numeric", placeholder: t("lobby.seedPlaceholder"), "aria-label": t("lobby.seed") });
     const counterSeconds = select("counter_seconds", COUNTER_SECONDS.map((s) => [s, t("lobby.seconds", { n: s })]), COUNTER_SECONDS[0]);
@@ -214,6 +215,7 @@ export class LobbyScreen {
         h("label", { class: "field inline" }, isPublic, h("span", {}, t("lobby.public"))),
         h("label", { class: "field inline" }, spectators, h("span", {}, t("lobby.spectators"))),
         h("label", { class: "field inline" }, spectatorChat, h("span", {}, t("lobby.spectatorChat"))),
+        h("label", { class: "field inline" }, assists, h("span", {}, t("lobby.assists"))),
         ratedField()),
       h("p", { class: "muted" }, t("lobby.privateHint")),
       h("details", {}, h("summary", {}, t("lobby.more")), field(t("lobby.seed"), seed)),
@@ -247,6 +249,7 @@ export class LobbyScreen {
       turn_seconds: Number(data.get("turn_seconds")) || null,
       away_seconds: Number(data.get("away_seconds")) || null,
       spectator_chat: checkedIn(form, "spectator_chat"),
+      assists: checkedIn(form, "assists"),
     };
     const title = String(data.get("title") || "").trim();
     if (title) config.title = title;

@@ -105,6 +105,15 @@ export const api = {
   record: (code) => request("GET", `${roomPath(code)}/record`),
   /** The finished match's history as text. @param {string} code @returns {Promise<string>} */
   history: (code) => request("GET", `${roomPath(code)}/history`),
+  /**
+   * The coach's review of a seat in a finished deal: {status: "pending", done, total} until
+   * it is computed, then {status: "done", review}.
+   * @param {string} code @param {{deal: number, seat?: number, token?: string}} body
+   * @returns {Promise<any>}
+   */
+  review: (code, body) => request("POST", `${roomPath(code)}/review`, body),
+  /** What the cards played tell a seated player now. @param {string} code @param {string} token @returns {Promise<any>} */
+  beliefs: (code, token) => request("POST", `${roomPath(code)}/beliefs`, { token }),
 };
 
 const PROTOCOL = 1;

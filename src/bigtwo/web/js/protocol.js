@@ -49,6 +49,7 @@
  * @property {boolean} public
  * @property {boolean} spectators
  * @property {boolean} spectator_chat
+ * @property {boolean} [assists] the coach during the match (false: the host turned it off)
  * @property {boolean} seeded
  * @property {number | null} between_deals_seconds
  */
@@ -133,6 +134,7 @@
  * @property {boolean} [public] false: a private room, watched only with its invitation link
  * @property {boolean} [spectators]
  * @property {boolean} [spectator_chat]
+ * @property {boolean} [assists]
  * @property {number | null} [turn_seconds] null: no timer (absent: the server's default)
  * @property {number | null} [away_seconds] null: a computer never takes over
  * @property {string} [title]

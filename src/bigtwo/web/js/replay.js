@@ -11,6 +11,7 @@ import { avatar } from "./avatars.js";
 import { nameAvatar } from "./state.js";
 import { icon } from "./icons.js";
 import { moveToTable } from "./motion.js";
+import { openReview } from "./review.js";
 
 /** @typedef {import("./record.js").MatchRecord} MatchRecord */
 
@@ -21,6 +22,9 @@ export class ReplayScreen {
   /** @param {HTMLElement} root @param {string | null} [code] a finished table's code, else choose a record */
   constructor(root, code = null) {
     this.root = root;
+    /** @type {string | null} the finished table's code (a record from the server): its deals can be reviewed */
+    this.code = code;
+    this.reviewSeat = 0;
     /** @type {MatchRecord | null} */
     this.record = null;
     this.dealIndex = 0;
@@ -206,6 +210,7 @@ export class ReplayScreen {
   close() {
     this.stop();
     this.record = null;
+    this.code = null; // another record: from a file, or another table's
     this.felt = null;
     if (location.hash !== "#/replay") history.replaceState(null, "", "#/replay");
     this.picker();
@@ -275,7 +280,18 @@ export class ReplayScreen {
       slider,
       h("span", { class: "replay-step", "data-replay-step": `${deal.number}:${this.step}`, "aria-live": "polite" },
         t("replay.stepOf", { n: this.step, of: deal.actions.length })),
+      this.code ? this.reviewControls(record, deal.number) : null,
       h("button", { class: "btn small", type: "button", onclick: () => this.close() }, t("replay.other")));
+  }
+
+  /** "Review this deal" for one seat (a finished table's deals only: the server reviews them). @param {MatchRecord} record @param {number} number */
+  reviewControls(record, number) {
+    const names = record.seats.map((s, i) => s?.name || t("seat.n", { n: i + 1 }));
+    const seat = h("select", { "aria-label": t("review.seat"), "data-review-seat": "",
+      onchange: (e) => (this.reviewSeat = Number(/** @type {HTMLSelectElement} */ (e.target).value)) },
+      names.map((n, i) => h("option", { value: i, selected: i === this.reviewSeat ? true : undefined }, n)));
+    return [seat, h("button", { class: "btn small", type: "button", "data-review-deal": "",
+      onclick: () => openReview({ code: /** @type {string} */ (this.code), deal: number, seat: this.reviewSeat, names }) }, t("review.open"))];
   }
 
   /**

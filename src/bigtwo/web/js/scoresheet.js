@@ -78,6 +78,7 @@ export function finalTable(model) {
  * @property {() => void} [leave]
  * @property {() => void} [replay]
  * @property {() => void} [record]
+ * @property {() => void} [review] the coach's review of this deal (review.js)
  */
 
 /**
@@ -100,17 +101,20 @@ export function showScoreSheet(model, result, actions) {
     over ? [h("h3", {}, t("score.final")), finalTable(model), h("h3", {}, t("score.lastDeal", { n: result.number }))] : null,
     dealTable(model, result),
     model.results.length > 1 ? h("details", { open: over ? true : undefined }, h("summary", {}, t("score.allDeals")), allDealsTable(model)) : null);
-  const { restart, replay, record } = actions;
+  const { restart, replay, record, review } = actions;
+  const reviewButton = review ? h("button", { class: "btn", type: "button", "data-review-deal": "", onclick: () => review() }, t("review.open")) : null;
   const buttons = over
     ? [
         restart ? h("button", { class: "btn primary", type: "button", onclick: () => { close(); restart(); } }, t("action.newGame")) : null,
         replay ? h("button", { class: "btn", type: "button", "data-replay-match": "", onclick: () => { close(); replay(); } }, t("action.replay")) : null,
         record ? h("button", { class: "btn", type: "button", "data-download-record": "", onclick: () => record() }, t("action.downloadRecord")) : null,
+        reviewButton,
         h("button", { class: "btn", type: "button", onclick: () => { close(); actions.leave?.(); } }, t("action.leave")),
         h("button", { class: "btn", type: "button", onclick: close }, t("action.close")),
       ]
     : [
         waits ? h("span", { class: "muted", "data-next-countdown": "", "aria-live": "off" }) : null,
+        reviewButton,
         h("button", { class: "btn primary", type: "button", "data-next-deal": "", onclick: close }, t("action.nextDeal")),
       ];
   dialog.append(head, body, h("div", { class: "dialog-foot" }, buttons));

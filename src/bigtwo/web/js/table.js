@@ -17,6 +17,8 @@ import { seatPanel, placesFrom, playerAvatar, timerBits } from "./seats.js";
 import { trickView, statusText } from "./trick.js";
 import { waitingView } from "./waiting.js";
 import { showScoreSheet } from "./scoresheet.js";
+import { reviewAction } from "./review.js";
+import { BeliefsPanel } from "./beliefs.js";
 import { Chat } from "./chat.js";
 import { loadArchive, saveArchive, updateArchive, historyText, download } from "./history.js";
 import { toast, copyText } from "./toast.js";
@@ -125,7 +127,8 @@ export class TableScreen {
     this.side = new SidePanel({ chat: this.chat, onChange: () => this.schedule(), onDownload: () => this.downloadHistory() });
     this.infobar = h("div", { class: "infobar" });
     this.felt = h("div", { class: "felt", role: "region", "aria-label": t("table.region") });
-    this.view = h("div", { class: "table-view", dataset: { code: this.code } }, this.infobar, this.felt, this.side.el);
+    this.beliefs = new BeliefsPanel(this.code);
+    this.view = h("div", { class: "table-view", dataset: { code: this.code } }, this.infobar, this.felt, this.side.el, this.beliefs.el);
     this.build();
     this.unbindKeys = bindTableKeys(this);
     this.ticker = setInterval(() => this.tick(), 250);
@@ -510,6 +513,7 @@ export class TableScreen {
     this.renderInfobar(model);
     this.renderFelt(model);
     this.side.render(model, this.archive, this.myTurn() || asked);
+    this.beliefs.update(model, this.shown.token);
     // For tests and tools: the newest event shown, and the table's state.
     this.view.dataset.v = String(model.v);
     this.view.dataset.status = model.status;
@@ -548,6 +552,7 @@ export class TableScreen {
       // the replay viewer reads 52-card records only
       replay: this.model.room?.preset === "revolution" ? undefined : () => (location.hash = `#/replay/${this.code}`),
       record: () => this.downloadRecord(),
+      review: reviewAction(this.model, this.code, this.shown.token, result.number),
     });
     dialog.addEventListener("close", () => this.schedule());
   }
@@ -567,6 +572,7 @@ export class TableScreen {
       this.hostConn() && model.status !== "finished"
         ? h("button", { class: "btn small", type: "button", onclick: () => this.hostControls(), "data-host-controls": "" }, t("host.controls")) : null,
       h("button", { class: "btn small", type: "button", onclick: () => this.openScoreSheet(), "data-scores": "", disabled: !model.results.length }, t("table.scores")),
+      this.beliefs.button(model, this.shown.token),
       h("button", { class: "btn small side-toggle", type: "button", "aria-expanded": String(this.side.open),
         onclick: () => this.side.toggle() }, t("side.toggle")),
       model.rematch && !this.rematchMine(model)

@@ -1,0 +1,106 @@
+// @ts-check
+// The beliefs panel: what the cards played tell a seated player of each opponent's hand (the
+// chance of a 2, an ace, a card beating the single on the table, a pair, a triple, a
+// five-card play), from that seat's public view alone. The server counts them
+// (POST /api/rooms/{code}/beliefs, bigtwo.coach.beliefs); this panel asks again after each
+// action while it is open. Offered only to a player in a deal of the 52-card game whose host
+// left the room's assists on: never to a spectator.
+import { h, mount } from "./dom.js";
+import { t } from "./i18n.js";
+import { api, errorOf } from "./net.js";
+
+/** @typedef {import("./state.js").Model} Model */
+
+export const CHANCES = ["two", "ace", "beats_single", "pair", "triple", "five"];
+
+/**
+ * Whether the panel may be offered at this table now.
+ * @param {Model} model @param {string | null} token
+ */
+export function beliefsOffered(model, token) {
+  return model.seat !== null && !!token && model.status === "playing" && !!model.deal && !model.deal.over
+    && model.room?.options.assists !== false && model.room?.preset !== "revolution";
+}
+
+/** A chance as the panel shows it: a whole percentage, "≈" before an estimate. @param {{p: number, exact: boolean} | null} c */
+export function chanceText(c) {
+  if (!c) return "–";
+  return `${c.exact ? "" : "≈"}${Math.round(c.p * 100)}%`;
+}
+
+export class BeliefsPanel {
+  /** @param {string} code */
+  constructor(code) {
+    this.code = code;
+    this.open = false;
+    /** @type {string} the position last asked about ("deal:actions") */
+    this.asked = "";
+    this.busy = false;
+    this.el = h("aside", { class: "beliefs-panel", hidden: true, "aria-labelledby": "beliefs-title", "data-beliefs-panel": "" });
+    /** @type {Model | null} */
+    this.model = null;
+    /** @type {string | null} */
+    this.token = null;
+  }
+
+  /** The table's button that shows or hides the panel (null where it is not offered). @param {Model} model @param {string | null} token */
+  button(model, token) {
+    if (!beliefsOffered(model, token)) return null;
+    return h("button", { class: "btn small", type: "button", "aria-expanded": String(this.open), "aria-controls": "beliefs-panel",
+      "data-beliefs": "", onclick: () => this.toggle() }, t("beliefs.toggle"));
+  }
+
+  toggle() {
+    this.open = !this.open;
+    this.asked = "";
+    if (this.model) this.update(this.model, this.token);
+    document.querySelector("[data-beliefs]")?.setAttribute("aria-expanded", String(this.open));
+  }
+
+  /** Each render of the table: hidden, or asked again once the deal moved on. @param {Model} model @param {string | null} token */
+  update(model, token) {
+    this.model = model;
+    this.token = token;
+    const shown = this.open && beliefsOffered(model, token);
+    this.el.hidden = !shown;
+    this.el.id = "beliefs-panel";
+    if (!shown || !model.deal) return;
+    // On a phone the panel sits just under the table's bar (whose height its buttons decide).
+    const bar = this.el.parentElement?.querySelector(".infobar");
+    if (bar) this.el.style.setProperty("--beliefs-top", `${Math.round(bar.getBoundingClientRect().bottom) + 4}px`);
+    const where = `${model.deal.number}:${model.deal.actions.length}`;
+    if (where === this.asked || this.busy) return;
+    this.asked = where;
+    if (!this.el.childElementCount) mount(this.el, this.head(), h("p", { class: "muted" }, t("beliefs.loading")));
+    this.fetch(model, /** @type {string} */ (token));
+  }
+
+  head() {
+    return h("h3", { id: "beliefs-title" }, t("beliefs.title"));
+  }
+
+  /** @param {Model} model @param {string} token */
+  async fetch(model, token) {
+    this.busy = true;
+    try {
+      const data = await api.beliefs(this.code, token);
+      this.draw(data, model);
+    } catch (err) {
+      mount(this.el, this.head(), h("p", { class: "error", role: "alert" }, errorOf(err).message));
+    } finally {
+      this.busy = false;
+    }
+    if (this.model) this.update(this.model, this.token); // the deal moved on meanwhile
+  }
+
+  /** @param {{opponents: {seat: number, cards: number, chances: Record<string, {p: number, se: number, exact: boolean} | null>}[]}} data @param {Model} model */
+  draw(data, model) {
+    mount(this.el, this.head(),
+      h("table", { class: "beliefs-table" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("score.player")), CHANCES.map((c) => h("th", { scope: "col" }, t(`beliefs.${c}`))))),
+        h("tbody", {}, data.opponents.map((o) => h("tr", { dataset: { beliefsSeat: String(o.seat) } },
+          h("th", { scope: "row" }, `${model.players[o.seat]?.name ?? t("seat.n", { n: o.seat + 1 })} · ${t("beliefs.cards", { n: o.cards })}`),
+          CHANCES.map((c) => h("td", { class: "num", dataset: { chance: c, p: o.chances[c] ? String(o.chances[c]?.p) : undefined } }, chanceText(o.chances[c]))))))),
+      h("p", { class: "muted small" }, t("beliefs.note")));
+  }
+}

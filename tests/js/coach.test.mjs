@@ -1,0 +1,49 @@
+// The coach's choices in the browser, in node: when the beliefs panel and "Review this deal"
+// are offered (beliefs.js, review.js): never to a spectator of a match in play, never where
+// the host turned the assists off, and how a chance is shown.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+/** @type {any} */ (globalThis).document = { documentElement: { lang: "" } };
+const { emptyModel } = await import("../../src/bigtwo/web/js/state.js");
+const { beliefsOffered, chanceText } = await import("../../src/bigtwo/web/js/beliefs.js");
+const { reviewAction } = await import("../../src/bigtwo/web/js/review.js");
+
+/**
+ * A table in play: seat 0's view (seat null: a spectator's), assists as given.
+ * @param {number | null} seat @param {boolean} [assists] @param {string} [preset]
+ */
+function table(seat, assists = true, preset = "palm") {
+  const model = emptyModel("ABC234", seat);
+  model.status = "playing";
+  model.room = /** @type {any} */ ({ preset, options: { assists } });
+  model.deal = /** @type {any} */ ({ number: 1, over: false, actions: [] });
+  model.players = /** @type {any} */ ([{ name: "Ann" }, { name: "Bill" }, { name: "Cat" }, { name: "Dan" }]);
+  return model;
+}
+
+test("the beliefs panel is a seated player's, in a deal, with assists on", () => {
+  assert.equal(beliefsOffered(table(0), "token"), true);
+  assert.equal(beliefsOffered(table(null), "watch-token"), false);
+  assert.equal(beliefsOffered(table(0), null), false);
+  assert.equal(beliefsOffered(table(0, false), "token"), false);
+  assert.equal(beliefsOffered(table(0, true, "revolution"), "token"), false);
+  const between = table(0);
+  /** @type {any} */ (between.deal).over = true;
+  assert.equal(beliefsOffered(between, "token"), false);
+});
+
+test("a chance is a whole percentage, an estimate marked", () => {
+  assert.equal(chanceText({ p: 0.8182, exact: true }), "82%");
+  assert.equal(chanceText({ p: 0.254, exact: false }), "≈25%");
+  assert.equal(chanceText(null), "–");
+});
+
+test("a deal's review is offered to its player during the match, to anyone after", () => {
+  assert.equal(typeof reviewAction(table(0), "ABC234", "token", 1), "function");
+  assert.equal(reviewAction(table(null), "ABC234", "watch-token", 1), undefined);
+  assert.equal(reviewAction(table(0, false), "ABC234", "token", 1), undefined);
+  const over = table(null, false);
+  over.matchOver = true;
+  assert.equal(typeof reviewAction(over, "ABC234", "watch-token", 1), "function");
+});
