@@ -162,6 +162,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default="expert",
         help="the level of those rooms' computers (default expert)",
     )
+    server.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="profile the server it starts over the measured window (cProfile, written to "
+        "FILE; its top entries are printed); the figures then include the profiler's cost",
+    )
     server.add_argument("--json", action="store_true")
     server.set_defaults(run=_bench_server)
 
@@ -378,10 +384,15 @@ def _bench_server(args: argparse.Namespace) -> int:
             db=args.db,
             revolution_rooms=args.revolution_rooms,
             revolution_level=args.revolution_level,
+            profile=args.profile,
         )
-    except (ValueError, RuntimeError) as exc:
+    except (ValueError, RuntimeError, OSError) as exc:
         print(f"bigtwo bench server: {exc}", file=sys.stderr)
         return 2
+    if args.profile:
+        from ..server.bench import profile_top
+
+        print(profile_top(args.profile), file=sys.stderr if args.json else sys.stdout)
     _print_figures(result, args.json)
     return 0
 

@@ -47,6 +47,14 @@ class ActorLimits:
         conn.address_chat = self.address_chat.bucket(("address", conn.address))
 
 
+class SendCounts:
+    """Every connection's frames and messages sent by this process, for the server's stats
+    (``bigtwo bench server`` reports them per action)."""
+
+    frames = 0
+    messages = 0
+
+
 class _Close:
     __slots__ = ("code", "reason")
 
@@ -136,9 +144,12 @@ class Connection:
                 await self._wake.wait()
                 self._wake.clear()
                 items, self._out = self._out, []
+                SendCounts.messages += len(items)
                 if len(items) > 1 and self.batch:
+                    SendCounts.frames += 1
                     await self.socket.send_text("[" + ",".join(items) + "]")
                 else:
+                    SendCounts.frames += len(items)
                     for text in items:
                         await self.socket.send_text(text)
                 if self._close is not None and not self._out:
