@@ -405,11 +405,13 @@ def run_bench(
     revolution_rooms: int = 0,
     revolution_level: str = "expert",
     profile: str | Path | None = None,
+    ws: str | None = None,
 ) -> dict[str, Any]:
     """Run the benchmark and return its figures (see the module docstring). ``db``: where
     the server it starts keeps its tables (a ``postgresql://`` URL; default a fresh SQLite
     file). ``profile``: a file to write a profile (cProfile) of the server to, over the
-    measured window (its figures then include the profiler's own cost)."""
+    measured window (its figures then include the profiler's own cost). ``ws``: the
+    server's WebSocket implementation (``bigtwo serve --ws``; default its own)."""
     load = partial(
         _bench,
         tables=tables,
@@ -422,8 +424,10 @@ def run_bench(
         profile=None if profile is None else str(profile),
     )
     if url is not None:
-        if profile is not None:
-            raise ValueError("--profile profiles the server the bench starts, not one at --url")
+        if profile is not None or ws is not None:
+            raise ValueError(
+                "--profile and --ws are for the server the bench starts, not one at --url"
+            )
         host = urlsplit(url).hostname or ""
         if host not in LOOPBACK:
             raise ValueError(
@@ -438,16 +442,22 @@ def run_bench(
         limits = [
             "--rooms-per-address", "0", "--rooms-per-minute", "0", "--seats-per-address", "0",
         ]  # fmt: skip
+        if ws is not None:
+            limits += ["--ws", ws]
         store = db if db is not None else Path(tmp) / "bench.sqlite3"
         written = None if profile is None else Path(profile).resolve()
         if written is not None:
             written.unlink(missing_ok=True)
         server = start_server(
-            port, store, extra=limits, stats_token=token, profile=written and str(written)
+            port,
+            store,
+            extra=limits,
+            stats_token=token,
+            profile=None if written is None else str(written),
         )
         base = f"http://127.0.0.1:{port}"
         try:
-            wait_ready(base, process=server)
+            wait_ready(base, timeout=60.0, process=server)  # (slow to start on a busy machine)
             result = _run(load(base, stats_token=token, server_pid=server.pid))
             if written is not None:
                 _wait_for(written, server)
