@@ -4,11 +4,14 @@ figures it promises; it refuses to aim at another machine."""
 from __future__ import annotations
 
 import json
+import pstats
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from bigtwo.cli import main
 from bigtwo.server.bench import run_bench
 
 
@@ -23,6 +26,9 @@ def test_bench_server_reports_its_figures() -> None:
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     for key in (
+        "server_cpu_us_per_action",
+        "messages_per_action",
+        "ws_frames_per_action",
         "tables",
         "actions_per_second",
         "latency_ms_p50",
@@ -35,6 +41,27 @@ def test_bench_server_reports_its_figures() -> None:
     assert result["errors"] == 0, result["error_detail"]
     assert result["actions_per_second"] > 0 and result["server_rss_mb"] > 0
     assert 0 < result["latency_ms_p50"] <= result["latency_ms_p99"]
+    # Each action reaches the table's four connections: at least a frame and a message each.
+    assert result["server_cpu_us_per_action"] > 0
+    assert result["ws_frames_per_action"] >= 4 and result["messages_per_action"] >= 4
+
+
+# A long scenario: run by make test-slow (and CI).
+@pytest.mark.slow
+def test_bench_server_profiles_the_server_over_its_window(tmp_path: Path) -> None:
+    """``--profile FILE``: the server's profile over the measured window is written to FILE,
+    which pstats reads, and its top entries (the table's own code among them) are printed."""
+    written = tmp_path / "server.prof"
+    command = [
+        sys.executable, "-m", "bigtwo.cli", "bench", "server", "--tables", "2",
+        "--seconds", "1.5", "--think-ms", "50", "--json", "--profile", str(written),
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["profile"] == str(written)
+    stats = pstats.Stats(str(written))
+    assert any("runner.py" in where for where, _, _ in stats.stats)  # type: ignore[attr-defined]
+    assert "tottime" in done.stderr and "runner.py" in done.stderr
 
 
 # A long scenario: run by make test-slow (and CI).
@@ -58,6 +85,16 @@ def test_revolution_computers_thinking_long_do_not_hold_up_another_table() -> No
     assert result["actions"] >= 30
     assert result["latency_ms_p99"] < 50
     assert result["server_loop_lag_ms_max"] < 50
+
+
+@pytest.mark.parametrize("option", ["--profile", "--ws"])
+def test_profile_and_ws_are_for_the_server_the_bench_starts(
+    option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    value = {"--profile": "server.prof", "--ws": "wsproto"}[option]
+    code = main(["bench", "server", "--url", "http://127.0.0.1:9", option, value])
+    assert code == 2
+    assert "--profile and --ws are for the server the bench starts" in capsys.readouterr().err
 
 
 def test_bench_stays_on_this_machine() -> None:

@@ -9,11 +9,15 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from bigtwo.engine.cards import card_text
 from bigtwo.server.connection import Connection
 from bigtwo.server.hub import Hub, Settings
 from bigtwo.server.settings import Limits
 from bigtwo.service.config import TableConfig
+from bigtwo.service.events import dumps
 from bigtwo.service.request import table_config
 from bigtwo.service.table import Refused
 from bigtwo.store.tables import MemoryStore
@@ -162,3 +166,72 @@ async def test_joining_a_started_table_says_it_has_started() -> None:
     with pytest.raises(Refused) as full:
         hub.join(waiting, "Ed", None)
     assert full.value.code == "table_full" and full.value.params["seats"] == 4
+
+
+async def test_each_action_goes_out_once_per_connection_counted_in_frames_and_messages() -> None:
+    """What one action sends a batching connection is one frame (the ack, the action, the
+    next turn, the clock), counted as such in the stats ``bigtwo bench server`` reads; the
+    same event's text goes to every connection it reaches."""
+    hub = Hub(MemoryStore())
+    runner = hub.create(table_config({"seats": ["human"] * 4, "deals": 1}))
+    sockets = []
+    for seat in range(4):
+        hub.join(runner, f"P{seat}", seat)
+        socket = FakeSocket()
+        conn = Connection(socket, hub.settings.limits)
+        conn.batch = True
+        asyncio.create_task(conn.writer())
+        runner.attach(conn, seat, 0)
+        runner.on_frame(conn, json.dumps({"type": "ready", "id": f"r{seat}"}))
+        sockets.append(socket)
+    await asyncio.sleep(0.01)
+    svc = runner.service
+    assert svc.game is not None
+    turn = svc.game.deal.turn
+    lead = svc.game.deal.view(turn).legal[0]
+    before = [len(s.frames) for s in sockets]
+    frames, messages = hub.stats()["ws_frames_sent"], hub.stats()["ws_messages_sent"]
+    play = {"type": "play", "id": "p1", "v": svc.v, "cards": card_text(lead.mask)}
+    runner.on_frame(runner.players[turn], json.dumps(play))
+    await asyncio.sleep(0.01)
+    new = [s.frames[n:] for s, n in zip(sockets, before, strict=True)]
+    assert [len(f) for f in new] == [1, 1, 1, 1]
+    batches = [json.loads(f[0]) for f in new]
+    kinds = [[m["type"] for m in b] for b in batches]
+    for seat, got in enumerate(kinds):
+        mine = ["ack"] if seat == turn else []
+        prompt = ["turn"] if seat == (turn + 1) % 4 else []
+        assert sorted(got) == sorted(["action", "clock", *mine, *prompt]), (seat, got)
+    action_texts = {
+        json.dumps(m, separators=(",", ":"), ensure_ascii=False)
+        for b in batches
+        for m in b
+        if m["type"] == "action"
+    }
+    assert len(action_texts) == 1  # the same text for everyone
+    stats = hub.stats()
+    assert stats["ws_frames_sent"] - frames == 4
+    assert stats["ws_messages_sent"] - messages == sum(len(k) for k in kinds)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers(-(2**62), 2**62) | st.text(),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+        max_leaves=12,
+    )
+)
+def test_the_wire_text_is_what_the_json_module_writes(value: Any) -> None:
+    """The fast encoder writes, for anything the server sends, the very text the standard
+    library's compact, UTF-8 JSON would: the wire did not change with it."""
+    message = {"type": "x", "value": value}
+    assert dumps(message) == json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False), max_size=6))
+def test_numbers_with_a_fraction_read_back_the_same(numbers: list[float]) -> None:
+    """A number with a fraction may be written differently (``1e-7`` where the standard
+    library writes ``1e-07``) but reads back as the same number."""
+    assert json.loads(dumps({"numbers": numbers}))["numbers"] == numbers

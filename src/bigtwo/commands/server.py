@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import importlib.util
 import ipaddress
 import json
 import os
@@ -19,6 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from . import bench_parser
+
+# uvicorn's WebSocket implementations, the default first (README: the server's benchmark).
+WS_STACKS = ("websockets-sansio", "websockets", "wsproto")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -124,6 +128,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "X-Forwarded-For header names the client; from anyone else the socket's address "
         "counts",
     )
+    serve.add_argument(
+        "--ws",
+        choices=WS_STACKS,
+        default=WS_STACKS[0],
+        help="uvicorn's WebSocket implementation (default websockets-sansio; "
+        "bigtwo bench server --ws measures them)",
+    )
     serve.set_defaults(run=_serve)
 
     join = sub.add_parser(
@@ -167,6 +178,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--revolution-level",
         default="expert",
         help="the level of those rooms' computers (default expert)",
+    )
+    server.add_argument(
+        "--ws",
+        choices=WS_STACKS,
+        help="the WebSocket implementation of the server it starts (bigtwo serve --ws; "
+        "default websockets-sansio)",
+    )
+    server.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="profile the server it starts over the measured window (cProfile, written to "
+        "FILE; its top entries are printed); the figures then include the profiler's cost",
     )
     server.add_argument("--json", action="store_true")
     server.set_defaults(run=_bench_server)
@@ -245,6 +268,9 @@ def _serve(args: argparse.Namespace) -> int:
     if args.max_tables < 1:
         print("bigtwo serve: --max-tables must be at least 1", file=sys.stderr)
         return 2
+    if args.ws == "wsproto" and importlib.util.find_spec("wsproto") is None:
+        print("bigtwo serve: --ws wsproto needs wsproto: pip install wsproto", file=sys.stderr)
+        return 2
     unusable = _unusable_address(args.host, args.port)
     if unusable:
         print(f"bigtwo serve: {unusable}", file=sys.stderr)
@@ -321,6 +347,7 @@ def _serve(args: argparse.Namespace) -> int:
         backlog=4096,
         timeout_graceful_shutdown=3,
         access_log=args.log_level == "debug",
+        ws=args.ws,
         # Client addresses are the app's business (--trusted-proxy): uvicorn would believe
         # X-Forwarded-For from any local process.
         proxy_headers=False,
@@ -388,10 +415,16 @@ def _bench_server(args: argparse.Namespace) -> int:
             db=args.db,
             revolution_rooms=args.revolution_rooms,
             revolution_level=args.revolution_level,
+            profile=args.profile,
+            ws=args.ws,
         )
-    except (ValueError, RuntimeError) as exc:
+    except (ValueError, RuntimeError, OSError) as exc:
         print(f"bigtwo bench server: {exc}", file=sys.stderr)
         return 2
+    if args.profile:
+        from ..server.bench import profile_top
+
+        print(profile_top(args.profile), file=sys.stderr if args.json else sys.stdout)
     _print_figures(result, args.json)
     return 0
 

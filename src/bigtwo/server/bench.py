@@ -23,6 +23,7 @@ import importlib
 import os
 import random
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -50,6 +51,13 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+# With --profile, the server profiles itself from the first of these signals to the second,
+# which writes the profile (see serve_profiled).
+PROFILE_START = signal.SIGUSR1
+PROFILE_STOP = signal.SIGUSR2
+PROFILE_TOP = 30  # entries of the profile printed, by their own time
+
+
 def start_server(
     port: int,
     db: str | Path,
@@ -57,15 +65,59 @@ def start_server(
     extra: list[str] | None = None,
     log_level: str = "warning",
     stats_token: str = "",
+    profile: str | None = None,
 ) -> subprocess.Popen[bytes]:
     """A ``bigtwo serve`` process on 127.0.0.1:``port`` (wait for it with :func:`wait_ready`);
-    ``stats_token``: the operator's token for its ``/api/stats``."""
-    command = [
-        sys.executable, "-m", "bigtwo.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+    ``stats_token``: the operator's token for its ``/api/stats``; ``profile``: the file a
+    profile of it is written to (see :func:`serve_profiled`)."""
+    serve = [
+        "serve", "--host", "127.0.0.1", "--port", str(port),
         "--db", str(db), "--log-level", log_level, *(extra or []),
     ]  # fmt: skip
     env = {**os.environ, "BIGTWO_STATS_TOKEN": stats_token}
+    if profile is None:
+        command = [sys.executable, "-m", "bigtwo.cli", *serve]
+    else:
+        env["BIGTWO_PROFILE"] = profile
+        program = "from bigtwo.server.bench import serve_profiled; serve_profiled()"
+        command = [sys.executable, "-c", program, *serve]
     return subprocess.Popen(command, stdin=subprocess.DEVNULL, env=env)
+
+
+def serve_profiled() -> None:
+    """``bigtwo serve`` with the arguments in ``sys.argv``, profiled (cProfile) from the
+    signal :data:`PROFILE_START` to :data:`PROFILE_STOP`, which writes the profile to the file
+    named by ``BIGTWO_PROFILE``: only the measured window, not the bench's setting up."""
+    import cProfile
+    import runpy
+
+    path = os.environ["BIGTWO_PROFILE"]
+    profiler = cProfile.Profile()
+
+    def start(*_: object) -> None:
+        profiler.enable()
+
+    def stop(*_: object) -> None:
+        profiler.disable()
+        profiler.dump_stats(path + ".part")
+        os.replace(path + ".part", path)  # whole, or not there yet
+
+    signal.signal(PROFILE_START, start)
+    signal.signal(PROFILE_STOP, stop)
+    sys.argv[0] = "bigtwo"
+    runpy.run_module("bigtwo.cli", run_name="__main__")
+
+
+def profile_top(path: str | Path, entries: int = PROFILE_TOP) -> str:
+    """The first ``entries`` functions of a profile written by :func:`serve_profiled`, by
+    the time spent in each itself, as pstats prints them."""
+    import io
+    import pstats
+
+    out = io.StringIO()
+    stats = pstats.Stats(str(path), stream=out)
+    stats.sort_stats(pstats.SortKey.TIME).print_stats(entries)
+    return out.getvalue()
 
 
 def wait_ready(
@@ -155,6 +207,17 @@ class RevolutionPerson:
                 self.actions += 1
 
 
+def _sent(before: dict[str, Any], after: dict[str, Any], key: str) -> int | None:
+    """How much of ``key`` (a count in the server's stats) grew between two readings."""
+    if key not in before or key not in after:
+        return None
+    return int(after[key]) - int(before[key])
+
+
+def _per(actions: int, count: int | None) -> float | None:
+    return None if count is None or not actions else round(count / actions, 2)
+
+
 async def _stats(lobby: Lobby, token: str) -> dict[str, Any]:
     """The server's own figures, or none when it will not tell us (no operator token)."""
     try:
@@ -174,6 +237,7 @@ async def _bench(
     server_pid: int | None = None,
     revolution_rooms: int = 0,
     revolution_level: str = "expert",
+    profile: str | None = None,
 ) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(timeout=30, limits=limits, trust_env=False) as http:
@@ -240,11 +304,14 @@ async def _bench(
         # as server latency, so they get the server's schedule too.
         collector = asyncio.create_task(collect_garbage())
         await asyncio.sleep(min(2.0, max(0.5, think * 2)))  # warm up into steady state
-        await _stats(lobby, stats_token)  # starts the server's loop-lag window afresh
+        # (starts the server's loop-lag window afresh)
+        stats_before = await _stats(lobby, stats_token)
         lag = LoopLag()
         lag_task = asyncio.create_task(lag.watch())
         load_before = os.getloadavg()
         cpu_before = os.times()
+        if profile is not None and server_pid:
+            os.kill(server_pid, PROFILE_START)
         server_before = _cpu_seconds(server_pid) if server_pid else None
         received_before = received[0]
         t0 = time.perf_counter()
@@ -252,6 +319,8 @@ async def _bench(
         t1 = time.perf_counter()
         cpu_after = os.times()
         server_after = _cpu_seconds(server_pid) if server_pid else None
+        if profile is not None and server_pid:
+            os.kill(server_pid, PROFILE_STOP)
         load_after = os.getloadavg()
         received_in_window = received[0] - received_before
         lag_task.cancel()
@@ -269,10 +338,21 @@ async def _bench(
             *(b.close() for b in bots), *(p.client.close() for p in people), return_exceptions=True
         )
     window = t1 - t0
-    server_cpu = None
+    server_cpu = server_cpu_us = None
     if server_before is not None and server_after is not None:
         server_cpu = round(100 * (server_after - server_before) / window, 1)
+        if latencies:
+            server_cpu_us = round((server_after - server_before) * 1e6 / len(latencies))
+    frames = _sent(stats_before, stats, "ws_frames_sent")
+    sent = _sent(stats_before, stats, "ws_messages_sent")
+    per_action = partial(_per, len(latencies))
     return {
+        # The figures that depend least on the machine's speed and load: the server's own
+        # processor time and what it sends, for each action measured.
+        "server_cpu_us_per_action": server_cpu_us,
+        "messages_per_action": per_action(received_in_window),
+        "ws_frames_per_action": per_action(frames),
+        "ws_messages_sent_per_action": per_action(sent),
         "tables": tables,
         "tables_started": started,
         "connections": len(bots),
@@ -324,10 +404,14 @@ def run_bench(
     db: str | None = None,
     revolution_rooms: int = 0,
     revolution_level: str = "expert",
+    profile: str | Path | None = None,
+    ws: str | None = None,
 ) -> dict[str, Any]:
     """Run the benchmark and return its figures (see the module docstring). ``db``: where
     the server it starts keeps its tables (a ``postgresql://`` URL; default a fresh SQLite
-    file)."""
+    file). ``profile``: a file to write a profile (cProfile) of the server to, over the
+    measured window (its figures then include the profiler's own cost). ``ws``: the
+    server's WebSocket implementation (``bigtwo serve --ws``; default its own)."""
     load = partial(
         _bench,
         tables=tables,
@@ -337,8 +421,13 @@ def run_bench(
         setup_timeout=setup_timeout,
         revolution_rooms=revolution_rooms,
         revolution_level=revolution_level,
+        profile=None if profile is None else str(profile),
     )
     if url is not None:
+        if profile is not None or ws is not None:
+            raise ValueError(
+                "--profile and --ws are for the server the bench starts, not one at --url"
+            )
         host = urlsplit(url).hostname or ""
         if host not in LOOPBACK:
             raise ValueError(
@@ -353,12 +442,26 @@ def run_bench(
         limits = [
             "--rooms-per-address", "0", "--rooms-per-minute", "0", "--seats-per-address", "0",
         ]  # fmt: skip
+        if ws is not None:
+            limits += ["--ws", ws]
         store = db if db is not None else Path(tmp) / "bench.sqlite3"
-        server = start_server(port, store, extra=limits, stats_token=token)
+        written = None if profile is None else Path(profile).resolve()
+        if written is not None:
+            written.unlink(missing_ok=True)
+        server = start_server(
+            port,
+            store,
+            extra=limits,
+            stats_token=token,
+            profile=None if written is None else str(written),
+        )
         base = f"http://127.0.0.1:{port}"
         try:
-            wait_ready(base, process=server)
+            wait_ready(base, timeout=60.0, process=server)  # (slow to start on a busy machine)
             result = _run(load(base, stats_token=token, server_pid=server.pid))
+            if written is not None:
+                _wait_for(written, server)
+                result["profile"] = str(written)
         finally:
             server.terminate()
             try:
@@ -367,6 +470,15 @@ def run_bench(
                 server.kill()
                 server.wait()
     return result
+
+
+def _wait_for(path: Path, server: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
+    """Wait until the server has written its profile to ``path``."""
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        if server.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"the server wrote no profile to {path}")
+        time.sleep(0.1)
 
 
 def _run(main: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:

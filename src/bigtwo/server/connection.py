@@ -47,6 +47,14 @@ class ActorLimits:
         conn.address_chat = self.address_chat.bucket(("address", conn.address))
 
 
+class SendCounts:
+    """Every connection's frames and messages sent by this process, for the server's stats
+    (``bigtwo bench server`` reports them per action)."""
+
+    frames = 0
+    messages = 0
+
+
 class _Close:
     __slots__ = ("code", "reason")
 
@@ -76,7 +84,9 @@ class Connection:
         self.attached = False
         self.closing = False
         self._out: list[str] = []
-        self._wake = asyncio.Event()
+        # The writer, waiting for something to send (a bare future: an Event costs more, and
+        # this is on every message's path).
+        self._wake: asyncio.Future[None] | None = None
         self._close: _Close | None = None
         self.messages = TokenBucket(limits.messages_rate, limits.messages_burst)
         self.actions = TokenBucket(limits.actions_rate, limits.actions_burst)
@@ -93,8 +103,12 @@ class Connection:
             self.close(CLOSE_TRY_AGAIN, "too slow: reconnect and resync")
             return
         self._out.append(text)
-        if len(self._out) == 1:
-            self._wake.set()
+        self._wake_writer()
+
+    def _wake_writer(self) -> None:
+        wake = self._wake
+        if wake is not None and not wake.done():
+            wake.set_result(None)
 
     def reply(self, message: dict[str, Any]) -> None:
         self.send(dumps(message))
@@ -127,18 +141,24 @@ class Connection:
         if not self.closing:
             self.closing = True
             self._close = _Close(code, reason)
-            self._wake.set()
+            self._wake_writer()
 
     async def writer(self) -> None:
         """Send queued text in order until closed; ends quietly when the peer is gone."""
         try:
+            loop = asyncio.get_running_loop()
             while True:
-                await self._wake.wait()
-                self._wake.clear()
+                if not self._out and self._close is None:
+                    self._wake = loop.create_future()
+                    await self._wake
+                    self._wake = None
                 items, self._out = self._out, []
+                SendCounts.messages += len(items)
                 if len(items) > 1 and self.batch:
+                    SendCounts.frames += 1
                     await self.socket.send_text("[" + ",".join(items) + "]")
                 else:
+                    SendCounts.frames += len(items)
                     for text in items:
                         await self.socket.send_text(text)
                 if self._close is not None and not self._out:

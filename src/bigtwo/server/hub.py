@@ -28,7 +28,7 @@ from ..service.config import TableConfig
 from ..service.table import Control, Refused, TableService, TableStatus, hash_token
 from ..store.tables import TableStore
 from .cluster import Cluster
-from .connection import ActorLimits, Connection, actor_of
+from .connection import ActorLimits, Connection, SendCounts, actor_of
 from .room_limits import RoomLimits, SeatsWaiting
 from .runner import TableRunner
 from .settings import Settings as Settings  # (the hub's settings, for ``bigtwo serve``)
@@ -448,6 +448,8 @@ class Hub:
             "uptime_s": round(time.time() - self.started, 1),
             "loop_lag_ms_max": self.lag.take_max(),
             "thinking": self.thinker.stats(),
+            "ws_frames_sent": SendCounts.frames,
+            "ws_messages_sent": SendCounts.messages,
             **process_memory(),
             **({"node": self.cluster.node} if self.cluster is not None else {}),
         }

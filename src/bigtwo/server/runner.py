@@ -35,7 +35,7 @@ from ..protocol import (
     parse_message,
 )
 from ..service.commands import Command, Op
-from ..service.events import Event, dumps
+from ..service.events import Event, Group, dumps
 from ..service.table import (
     AlreadyApplied,
     Faulted,
@@ -300,12 +300,8 @@ class TableRunner:
             if not faulted:
                 self.faults = 0
             self._maybe_snapshot()
-        for event in events:
-            text = event.json()
-            personal = event.type == "rematch" and self.rematch_seats
-            for c in self.connections():
-                if event.reaches(c.seat):
-                    c.send(self._text(event, c) if personal else text)
+        if events:
+            self._send_events(events)
         if conn is not None and msg_id is not None and cmd is not None:
             conn.reply(
                 {"type": "ack", "id": msg_id, "event": events[0].v if events else self.service.v}
@@ -320,6 +316,24 @@ class TableRunner:
         self._reschedule()
         self._maybe_think()
         return True
+
+    def _send_events(self, events: list[Event]) -> None:
+        """Send each event to its audience: encoded once (:meth:`Event.json`), the same text
+        to every connection it reaches (a player's ``rematch`` aside, see :meth:`_text`)."""
+        connections = [*self.players.values(), *self.spectators]
+        for event in events:
+            text = event.json()
+            if event.type == "rematch" and self.rematch_seats:
+                for c in connections:
+                    if event.reaches(c.seat):
+                        c.send(self._text(event, c))
+            elif event.to == Group.ALL:
+                for c in connections:
+                    c.send(text)
+            else:
+                for c in connections:
+                    if event.reaches(c.seat):
+                        c.send(text)
 
     def _send_away(self, events: list[Event]) -> None:
         """Close the connections the host's commands removed: a kicked player's (or one

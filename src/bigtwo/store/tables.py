@@ -37,6 +37,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+import orjson
+
 from ..match.errors import StoreError
 from ..service.table import TableStatus
 from .migrations import migrate, schema_version
@@ -91,6 +93,11 @@ _AFTER_SNAPSHOTS = (
     " WHERE NOT EXISTS (SELECT 1 FROM snapshots WHERE code = ? AND seq >= ?)"
     " AND NOT EXISTS (SELECT 1 FROM archive WHERE code = ? AND seq >= ?)"
 )
+
+
+def _log_text(command: dict[str, Any]) -> str:
+    """A stored command's text: compact JSON (orjson: appending is on every action's path)."""
+    return orjson.dumps(command, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _moved_on(code: str) -> StoreError:
@@ -158,9 +165,7 @@ class SQLStore:
         if not commands:
             return
         seq = self._next.get(code, 1)
-        rows = [
-            (code, seq + i, json.dumps(c, separators=(",", ":"))) for i, c in enumerate(commands)
-        ]
+        rows = [(code, seq + i, _log_text(c)) for i, c in enumerate(commands)]
         fence = (code, seq, code, seq)
         with self._lock:
             if len(rows) <= self.ONE_STATEMENT:
