@@ -329,7 +329,7 @@ async def test_a_hand_of_big_2_revolution_is_reviewed_as_the_command_does() -> N
 
     views = [t.view for t in revolution_turns(hand, table.rules, 2)]
     assert [d["hand"] for d in got["decisions"]] == [card_text(Mask(v.hand)) for v in views]
-    assert [d["counts"] for d in got["decisions"]] == [list(v.normal_counts) for v in views]
+    assert [d["counts"] for d in got["decisions"]] == [list(v.counts) for v in views]
 
 
 async def test_reviews_under_way_are_bounded(app: Any, http: httpx.AsyncClient) -> None:
