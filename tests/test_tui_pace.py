@@ -7,11 +7,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
+from bigtwo.engine.cards import parse_cards
 from bigtwo.engine.revolution import Move
 from bigtwo.tui.app import BigTwoApp
-from test_tui import SIZE, message, status
+from bigtwo.tui.controller import GameController, GameSetup, SeatSetup
+from bigtwo.tui.mirrored import last_trick_of
+from bigtwo.tui.pages import Page
+from bigtwo.tui.seating import trick_number
+from test_tui import SIZE, make_app, message, screen_text, status, take_turn
 from test_tui_revolution import Person, revolution_app
 
 
@@ -91,3 +97,73 @@ async def test_a_short_window_is_long_enough_for_a_person(tmp_path: Path) -> Non
         app.table._counter_clock()
         await pilot.pause()
         assert game.mirror.asked and status(app).startswith("2s  ")
+
+
+# -- plays that stay on screen --------------------------------------------------------------------
+def _game(clock: list[float]) -> GameController:
+    seats = tuple(
+        SeatSetup(name, human, "greedy")
+        for name, human in zip(
+            ("You", "Ann", "Bill", "Cat"), (True, False, False, False), strict=True
+        )
+    )
+    return GameController(GameSetup(seats=seats, seed=4), clock=lambda: clock[0])
+
+
+def test_a_trick_won_stays_on_the_table_longer_than_a_play() -> None:
+    """Each computer play waits the pace after the move before it; the lead after a trick
+    won waits three paces, so the trick's last plays (and an automatic pass) can be read."""
+    now = [10.0]
+    game = _game(now)
+    game.play(0, parse_cards("3d").mask)
+    assert game.computer_to_act and game.deadline(0.6) == pytest.approx(0.6)
+    game.run_computers()
+    for _ in range(40):
+        trick, finished = game.trick()
+        if finished and game.computer_to_act:
+            break
+        if game.human_to_act == 0:
+            game.pass_(0)
+        else:
+            game.computer_step()
+    else:
+        raise AssertionError("no computer was to lead after a trick")
+    assert trick[-1].trick_over
+    assert game.deadline(0.6) == pytest.approx(1.8)
+    assert game.deadline(0.0) == 0.0  # no pace: no wait (f, and the tests' tables)
+    now[0] += 1.0
+    assert game.deadline(0.6) == pytest.approx(0.8)
+
+
+async def test_l_shows_the_last_trick(tmp_path: Path) -> None:
+    """``l`` shows the last trick won, every play and pass and who took it; before the first
+    trick is won it says so."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("l")
+        await pilot.pause()
+        assert "No trick has been won yet in this deal" in message(app)
+        game = app.game
+        assert game is not None
+        for _ in range(40):
+            if trick_number(game.mirror.actions) > 1 or game.trick()[1]:
+                break
+            await take_turn(pilot, app)
+        actions, number = last_trick_of(game.mirror.actions)
+        assert number == 1 and actions
+        names = game.names
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, Page)
+        assert "The last trick: trick 1 of deal 1" in screen_text(app)
+        text = str(app.screen.query_one("#page-body").render())
+        taker = names[[a.seat for a in actions if a.play is not None][-1]]
+        assert f"{taker} took the trick" in text or "You took the trick" in text
+        for a in actions:
+            if a.play is not None:
+                assert all(card in text for card in a.play.symbols().split())
+        assert text.count("pass") >= sum(1 for a in actions if a.play is None)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.table

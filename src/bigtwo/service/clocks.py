@@ -13,6 +13,10 @@ from typing import Any
 from .base import Control, Seat, TableState, TableStatus
 from .commands import Command, Op
 
+# A trick just won stays on the table this many computer pauses before a computer leads the
+# next, so people can read its last plays (an automatic pass's among them).
+TRICK_HOLD = 3
+
 
 class Clocks(TableState):
     """What is due when, and the deadlines players see."""
@@ -70,7 +74,7 @@ class Clocks(TableState):
             return None
         seat = self.seats[number]
         if seat.control != Control.PLAYER:
-            if now >= self.turn_started + self.config.computer_delay and not self._offloaded(seat):
+            if now >= self.computer_due() and not self._offloaded(seat):
                 return self._computer_command(seat)
         elif (
             self.config.turn_seconds is not None
@@ -113,10 +117,21 @@ class Clocks(TableState):
             return []
         seat = self.seats[number]
         if seat.control != Control.PLAYER:
-            return [] if self._offloaded(seat) else [self.turn_started + self.config.computer_delay]
+            return [] if self._offloaded(seat) else [self.computer_due()]
         if self.config.turn_seconds is not None:
             return [self.turn_started + self.config.turn_seconds]
         return []
+
+    def computer_due(self) -> float:
+        """When the computer whose turn it is may act: the table's pace after its turn
+        began, or :data:`TRICK_HOLD` paces when it leads after a trick just won."""
+        delay = self.config.computer_delay
+        game = self.game
+        if game is not None and not game.deal.over:
+            actions = game.deal.actions
+            if actions and actions[-1].trick_over:
+                delay *= TRICK_HOLD
+        return self.turn_started + delay
 
     def _absent(self) -> list[Seat]:
         """Before the match: taken seats with nobody connected to them."""

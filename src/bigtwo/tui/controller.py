@@ -54,6 +54,9 @@ if TYPE_CHECKING:
     from ..match.revolution import RevolutionMatch
     from .prefs import Prefs
 
+# A trick just won stays on the table this many computer pauses before the next lead.
+TRICK_HOLD = 3
+
 # Levels that decide in microseconds think on the screen's loop; the others in a thread.
 QUICK_LEVELS = frozenset({"random", "greedy", "classic", "classic-fair"})
 
@@ -452,12 +455,18 @@ class GameController(MirroredTable):
 
     def deadline(self, delay: float) -> float | None:
         """Seconds until the next computer move is due, a computer waiting ``delay`` after
-        its turn began (None: a person is to act, or the computer thinks in a thread)."""
+        its turn began (None: a person is to act, or the computer thinks in a thread). A
+        trick just won stays on the table :data:`TRICK_HOLD` times as long before the next
+        lead, so its last plays (an automatic pass's among them) can be read."""
         if not self.computer_to_act or self.think_request() is not None:
             return None
         self.local.delay = delay  # the speed preference, which may change mid-game
         due = self.local.deadline()
-        return None if due is None else max(0.0, due - self.clock())
+        if due is None:
+            return None
+        if self.trick()[1] and not self.deal_over:
+            due += delay * (TRICK_HOLD - 1)
+        return max(0.0, due - self.clock())
 
     def computer_step(self) -> list[Action]:
         """One computer move (plus any autopasses after it); nothing when a person is to act

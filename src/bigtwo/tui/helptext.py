@@ -153,6 +153,7 @@ Keys at the table:
   p              pass                      c / Esc  clear the selection
   r / s          sort by rank / by suit    h        hint
   f              skip the wait for the computers
+  l              the last trick won, every play and pass
   u              undo your last play (one person against computers only)
   m              menu                      q        quit (the game is kept)
   F1 or ?  help            F2 or g  history         F3 or t  cards played

@@ -31,6 +31,7 @@ from ..engine.cards import Mask
 from ..engine.errors import BigTwoError
 from ..engine.revolution import End, Move, Phase
 from ..engine.revolution_cards import REVOLUTION_BASE, ids
+from .mirrored import last_trick_of
 from .render import REVOLUTION_TEXT, cards_text
 from .revolution import (
     MARKER,
@@ -145,6 +146,16 @@ class RevolutionTable(BigTwoTable):
         self.draw_hand()
         my_turn = screen.acting_seat() is not None and rv.phase is Phase.ACT
         self.draw_buttons(my_turn, lead=rv.to_beat is None, can_pass=rv.can_pass)
+
+    def last_trick(self) -> tuple[int, Text] | None:
+        """The last trick won in this hand: its number and its actions, each in a line."""
+        game, names = self.game, self.names()
+        moves, number = last_trick_of(game.mirror.moves)
+        if not moves:
+            return None
+        ascii_only = self.screen.ascii_only
+        lines = [move_line(a, names, game.rules, ascii_only=ascii_only, width=76) for a in moves]
+        return number, Text("\n").join(line for line in lines if line is not None)
 
     def functions(self, cards: Sequence[int]) -> dict[int, str]:
         """Each Character card of the hand and its function (its icon on the card)."""
