@@ -1,7 +1,9 @@
 // @ts-check
 // The centre of the table: the play to beat, who made it and its kind, and the earlier
-// plays of the trick in progress, smaller.
+// plays of the trick in progress, each on a line of its own; the last trick won, and the
+// whole of it on demand.
 import { h, withNames } from "./dom.js";
+import { showDialog } from "./dialog.js";
 import { cardRow, cardsSymbols, cardSymbol, toCard } from "./cards.js";
 import { t, tOr } from "./i18n.js";
 import { lastMoveText, fnName } from "./revolution.js";
@@ -33,8 +35,37 @@ export function trickView(model) {
       withNames(t("table.playedBy", { name: name(table.seat), kind: kindName(table.kind) }), names)),
     earlier.length
       ? h("div", { class: "trick-earlier", "aria-label": t("table.earlier") },
-          earlier.slice(-3).map((a) => h("span", {}, withNames(`${name(a.seat)}: ${cardsSymbols(a.cards || [])}`, names))))
+          earlier.map((a) => h("span", { class: "trick-line", dataset: { seat: String(a.seat) } },
+            withNames(`${name(a.seat)}:`, names), cardRow(a.cards || [], "tiny"))))
       : null);
+}
+
+/**
+ * Under the trick: who won the last trick (while nobody has led the next), and a button that
+ * shows the whole of it, every play and pass.
+ * @param {Model} model
+ */
+export function lastTrickView(model) {
+  const won = model.deal?.lastTrick;
+  if (!won || model.status === "waiting") return null;
+  const names = model.players.map((p) => p.name);
+  const who = model.players[won.seat]?.name || t("seat.n", { n: won.seat + 1 });
+  return h("div", { class: "last-trick-line" },
+    model.deal?.table ? null : h("span", { class: "trick-earlier" }, withNames(t("table.trickWon", { name: who, cards: cardsSymbols(won.cards) }), names)),
+    h("button", { class: "btn small", type: "button", "data-last-trick": "", onclick: () => showLastTrick(model) }, t("table.lastTrick")));
+}
+
+/** The last trick won, every play and pass with who made it, in a dialog. @param {Model} model */
+export function showLastTrick(model) {
+  const actions = model.deal?.lastTrick?.actions || [];
+  /** @param {number} seat */
+  const name = (seat) => model.players[seat]?.name || t("seat.n", { n: seat + 1 });
+  const rows = actions.map((a) => h("tr", { dataset: { seat: String(a.seat), cards: a.cards ? a.cards.join(" ") : "" } },
+    h("td", {}, name(a.seat)),
+    h("td", {}, a.cards ? cardRow(a.cards, "tiny") : a.auto ? t("table.lastTrickAutoPass") : t("table.lastTrickPass")),
+    h("td", { class: "muted" }, a.cards ? kindName(a.kind) : "")));
+  return showDialog({ title: t("table.lastTrickTitle"), className: "last-trick",
+    body: h("table", { class: "score-table", "data-last-trick-table": "" }, h("tbody", {}, rows)) });
 }
 
 /**
