@@ -69,3 +69,14 @@ def test_the_score_sheet_waits_and_comes_back_after_a_reload(new_page: Any, serv
     assert sheet.get_attribute("data-deal") == "1"
     sheet.locator("[data-next-deal]").click()
     page.wait_for_selector("[data-deal-label]:has-text('Deal 2')", timeout=5000)
+
+
+def test_a_new_rooms_normal_pace_gives_a_second_to_each_play(new_page: Any, server: Any) -> None:
+    """Normal pace (the preference's default) is a second between plays (it was 0.6 s); a
+    trick won waits three times that before a computer leads again (the server's part)."""
+    page = new_page()
+    page.goto("/")
+    pace = page.locator("select[name=computer_delay]")
+    assert pace.input_value() == "1"
+    values = pace.locator("option").evaluate_all("els => els.map(e => e.value)")
+    assert values == ["2", "1", "0.4", "0"]
