@@ -36,6 +36,7 @@ from ..engine.rules import BIGTWO, Rules
 from ..engine.views import Action
 from ..match.history import ScoreRow
 from ..match.views import TableView
+from ..service.clocks import TRICK_HOLD
 from ..service.commands import Command, Op
 from ..service.config import SeatConfig, TableConfig
 from ..service.local import LocalTable, LogStore
@@ -53,9 +54,6 @@ if TYPE_CHECKING:
     from ..match.match import Match
     from ..match.revolution import RevolutionMatch
     from .prefs import Prefs
-
-# A trick just won stays on the table this many computer pauses before the next lead.
-TRICK_HOLD = 3
 
 # Levels that decide in microseconds think on the screen's loop; the others in a thread.
 QUICK_LEVELS = frozenset({"random", "greedy", "classic", "classic-fair"})
