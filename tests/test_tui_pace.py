@@ -167,3 +167,27 @@ async def test_l_shows_the_last_trick(tmp_path: Path) -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is app.table
+
+
+async def test_l_shows_the_last_trick_of_a_revolution_hand(tmp_path: Path) -> None:
+    """In a hand of Big 2 RevolutioN ``l`` shows the last trick's actions as the trick does."""
+    app = revolution_app(tmp_path)
+    person = Person()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        game = app.game
+        assert game is not None
+        for _ in range(60):
+            if last_trick_of(game.mirror.moves)[1]:
+                break
+            await person.act(pilot, app)
+        moves, number = last_trick_of(game.mirror.moves)
+        assert number >= 1 and moves
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, Page)
+        assert f"The last trick: trick {number} of deal 1" in screen_text(app)
+        text = str(app.screen.query_one("#page-body").render())
+        names = game.names
+        first = moves[0]
+        assert text.startswith(names[first.seat][:10])
