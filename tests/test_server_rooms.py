@@ -119,8 +119,10 @@ async def test_avatars_are_chosen_on_joining(server: Server) -> None:
 
 async def test_the_next_deal_waits_for_next_or_for_the_time(server: Server) -> None:
     async with Lobby(server.url) as lobby:
-        # A turn timer makes the table wait between deals (8 s unless told otherwise).
-        room = await lobby.create_room(deals=3, seed=8, seats=ONE_HUMAN, turn_seconds=60)
+        # The table waits between deals at most as long as it is told (here 8 s).
+        room = await lobby.create_room(
+            deals=3, seed=8, seats=ONE_HUMAN, turn_seconds=60, between_deals_seconds=8
+        )
         assert room["room"]["options"]["between_deals_seconds"] == 8
         client = await seated(lobby, room)
         await client.ready()

@@ -24,6 +24,7 @@ from bigtwo.service import (
     TableService,
     hash_token,
 )
+from bigtwo.service.config import DEFAULT_BETWEEN_DEALS
 from bigtwo.service.request import table_config
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][dchs])(?![A-Za-z0-9])")
@@ -430,11 +431,15 @@ def finish_deal(t: TableService, now: float) -> list[Any]:
 
 
 def test_between_deals_defaults() -> None:
-    assert table_config({"turn_seconds": 30}).between_deals_seconds == 8.0
+    assert table_config({"turn_seconds": 30}).between_deals_seconds == DEFAULT_BETWEEN_DEALS
+    assert DEFAULT_BETWEEN_DEALS >= 60  # time to read the sheet; "next" from all starts it sooner
+    # One person with computers: the score sheet waits for their "Next deal", timer or not.
+    alone = {"seats": ["human", "computer", "computer", "computer"], "turn_seconds": 30}
+    assert table_config(alone).between_deals_seconds is None
     # Without a timer the next deal waits for the players' "next", however long they read.
     assert table_config({"turn_seconds": None}).between_deals_seconds is None
     # A public room has a turn timer by default, so it waits between deals too.
-    assert table_config({}).between_deals_seconds == 8.0
+    assert table_config({}).between_deals_seconds == DEFAULT_BETWEEN_DEALS
     assert table_config({"public": False}).between_deals_seconds is None
     assert table_config({"between_deals_seconds": 0}).between_deals_seconds == 0.0
     assert table_config({"between_deals_seconds": None}).between_deals_seconds is None

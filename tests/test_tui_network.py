@@ -141,6 +141,7 @@ async def test_the_lobby_lists_rooms_and_creates_one(server: Server, tmp_path: P
         assert bin(game.hand()).count("1") == 13
         room = game.mirror.room
         assert room["preset"] == "palm" and room["seats"][0]["name"] == "Ann"
+        assert room["options"]["computer_delay"] == app.prefs.delay > 0  # the terminal's pace
         assert [s["kind"] for s in room["seats"]] == ["human", "computer", "computer", "computer"]
         await pilot.press("u")  # undo is off here, and the table says why
         await pilot.pause()

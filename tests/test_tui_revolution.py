@@ -226,7 +226,11 @@ async def test_hot_seat_cover_for_the_countering_person(tmp_path: Path) -> None:
         table._counter_clock()  # what its twice-a-second timer does
         await pilot.pause()
         assert status(app).startswith("3s  ")
-        now[0] += 3
+        now[0] += 3  # the clock shows 0: a key would still answer
+        table._counter_clock()
+        await pilot.pause()
+        assert status(app).startswith("0s  ") and asked[0] in game.asked()
+        now[0] += 1
         table._counter_clock()
         await pilot.pause()
         assert "Time is up" in message(app)

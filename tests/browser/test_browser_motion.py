@@ -79,7 +79,7 @@ def watch_plays(page: Any, ours: int = 2) -> list[dict[str, Any]]:
 )
 def test_played_cards_move_to_the_table(new_page: Any, width: int) -> None:
     page = new_page(width=width, height=800 if width > 980 else 844)
-    create_room(page, seats=["human", "greedy", "greedy", "greedy"], seed=8, pace="0.6")
+    create_room(page, seats=["human", "greedy", "greedy", "greedy"], seed=8, pace="1")
     seen = watch_plays(page)
     theirs = [p for p in seen if not p["mine"]]
     assert theirs, "no other seat's play was seen"
@@ -99,7 +99,7 @@ def test_nothing_moves_when_less_motion_is_asked_for(new_page: Any) -> None:
     page = new_page(width=1366, height=800)
     page.emulate_media(reduced_motion="reduce")
     assert page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches")
-    create_room(page, seats=["human", "greedy", "greedy", "greedy"], seed=8, pace="0.6")
+    create_room(page, seats=["human", "greedy", "greedy", "greedy"], seed=8, pace="1")
     seen = watch_plays(page)
     assert len(seen) >= 3
     for play in seen:

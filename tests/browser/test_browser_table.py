@@ -126,7 +126,7 @@ def test_four_browsers_play_one_table_and_see_only_their_own_cards(
 
 def test_spectator_sees_no_hands(new_page: Any, server: Any) -> None:
     player = new_page()
-    code = create_room(player, seats=["human", "greedy", "greedy", "greedy"], seed=3, pace="0.15")
+    code = create_room(player, seats=["human", "greedy", "greedy", "greedy"], seed=3, pace="0.4")
     watcher = new_page(width=900, height=700)
     watcher.goto(f"/#/t/{code}")  # no seat held here: the join screen offers to watch
     watcher.locator("[data-watch]").click()

@@ -5,7 +5,7 @@
 import { test, mock } from "node:test";
 import assert from "node:assert/strict";
 
-import { emptyModel, applySync, applyEvent, applyClock, nameAvatar } from "../../src/bigtwo/web/js/state.js";
+import { emptyModel, applySync, applyEvent, applyClock, nameAvatar, sheetAfterSync } from "../../src/bigtwo/web/js/state.js";
 
 /** @typedef {import("../../src/bigtwo/web/js/protocol.js").Room} Room */
 /** @typedef {import("../../src/bigtwo/web/js/protocol.js").View} View */
@@ -176,7 +176,7 @@ test("a trick: our play leaves our hand, passes follow, and the trick's winning 
   assert.deepEqual(model.deal, {
     number: 1, leader: 0, turn: 0, counts: [2, 3, 3, 3], table: null, passes: 0, locked: [], winner: null,
     over: false, opening: null, actions: [played, ...passes], trick: [], played: [0], hand: [2, 51], legal: [],
-    canPass: false, lastTrick: { seat: 0, cards: [0] },
+    canPass: false, lastTrick: { seat: 0, cards: [0], actions: [played, ...passes] },
   });
 
   applyEvent(model, { type: "turn", v: 15, deal: 1, seat: 0, legal: ["3h", "2s"], can_pass: false });
@@ -329,4 +329,41 @@ test("the host's commands: a seat given to a computer, a kicked player, a new ho
   assert.equal(empty.host, 2); // the first to sit down hosts
   const playing = synced();
   assert.deepEqual(applyEvent(playing, { type: "quit", v: 11, seat: 0, reason: "computer" }), [{ type: "removed", reason: "computer" }]);
+});
+
+test("a resync keeps the whole last trick won, for Last trick", () => {
+  const actions = [
+    { seat: 0, cards: "3d", kind: "single", auto: false, reason: "", trick_over: false },
+    { seat: 1, cards: "2s", kind: "single", auto: false, reason: "", trick_over: false },
+    { seat: 2, cards: null, kind: null, auto: true, reason: "cannot beat", trick_over: false },
+    { seat: 3, cards: null, kind: null, auto: false, reason: "", trick_over: false },
+    { seat: 0, cards: null, kind: null, auto: false, reason: "", trick_over: true },
+    { seat: 1, cards: "4d", kind: "single", auto: false, reason: "", trick_over: false },
+  ];
+  const model = synced({ view: view({ actions, turn: 2, opening: null, table: { seat: 1, cards: "4d", kind: "single" } }) });
+  const last = model.deal?.lastTrick;
+  assert.ok(last);
+  assert.deepEqual([last.seat, last.cards], [1, [51]]);
+  assert.deepEqual(last.actions.map((a) => [a.seat, a.cards, a.auto]), [[0, [0], false], [1, [51], false], [2, null, true], [3, null, false], [0, null, false]]);
+  assert.deepEqual(model.deal?.trick.map((a) => a.seat), [1]);
+});
+
+test("back between deals, a seat the table still waits for gets the score sheet again", () => {
+  const left = ["", "4d", "3c", "5c"];
+  const results = [{ deal: 1, winner: 0, points: [3, -1, -1, -1], counts: [0, 1, 1, 1], left, multipliers: [1, 1, 1, 1] }];
+  /** @param {number[]} waiting @param {number | null} [seat] */
+  const back = (waiting, seat = 0) => {
+    const model = emptyModel("K7RM2P", seat);
+    applySync(model, sync({
+      seat,
+      room: room({ results, totals: [3, -1, -1, -1], next_deal: { deal: 2, seconds: 60, waiting } }),
+      view: view({ counts: [0, 1, 1, 1], hand: "", legal: [], opening: null, winner: 0, turn: 1 }),
+    }));
+    return model;
+  };
+  const sheet = sheetAfterSync(back([0, 1]));
+  assert.deepEqual([sheet?.number, sheet?.waits, sheet?.points], [1, true, [3, -1, -1, -1]]);
+  assert.equal(sheetAfterSync(back([1])), null); // we said next already: read
+  assert.equal(sheetAfterSync(back([0, 1], null)), null); // watching
+  assert.equal(sheetAfterSync(synced()), null); // a deal in play
 });

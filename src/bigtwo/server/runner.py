@@ -412,7 +412,7 @@ class TableRunner:
         try:
             thought = await self.hub.thinker.think(request, self.code)
             # Thinking counts towards the computer's delay; the rest is waited out here.
-            wait = self.service.turn_started + self.service.config.computer_delay - self.now()
+            wait = self.service.computer_due() - self.now()
             if wait > 0:
                 await asyncio.sleep(wait)
         finally:

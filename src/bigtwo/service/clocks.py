@@ -13,6 +13,15 @@ from typing import Any
 from .base import Control, Seat, TableState, TableStatus
 from .commands import Command, Op
 
+# A player whose connection is gone has a computer take over their seat once the table has
+# waited this long for them (their turn, or a counter window asking them), not the whole away
+# time: the others do not wait out a turn timer for someone who has left. The seat stays theirs.
+GONE_GRACE = 5.0
+
+# A trick just won stays on the table this many computer pauses before a computer leads the
+# next, so people can read its last plays (an automatic pass's among them).
+TRICK_HOLD = 3
+
 
 class Clocks(TableState):
     """What is due when, and the deadlines players see."""
@@ -40,17 +49,11 @@ class Clocks(TableState):
             return self._unclaimed(now)
         if self.status != TableStatus.PLAYING:
             return None
-        away = self.config.away_seconds
         for s in self.seats:
             if not s.human:
                 continue
-            if (
-                s.control == Control.PLAYER
-                and away is not None
-                and not s.connected
-                and s.away_since is not None
-                and now - s.away_since >= away
-            ):
+            at = self._takeover_at(s)
+            if at is not None and now >= at:
                 return Command(Op.TAKEOVER, seat=s.number)
             if s.control == Control.COMPUTER and s.connected:
                 return Command(Op.HANDBACK, seat=s.number)
@@ -70,7 +73,7 @@ class Clocks(TableState):
             return None
         seat = self.seats[number]
         if seat.control != Control.PLAYER:
-            if now >= self.turn_started + self.config.computer_delay and not self._offloaded(seat):
+            if now >= self.computer_due() and not self._offloaded(seat):
                 return self._computer_command(seat)
         elif (
             self.config.turn_seconds is not None
@@ -87,17 +90,7 @@ class Clocks(TableState):
             return min(absent) + grace if absent and grace is not None else None
         if self.status != TableStatus.PLAYING or self.game is None:
             return None
-        times: list[float] = []
-        away = self.config.away_seconds
-        if away is not None:
-            times += [
-                s.away_since + away
-                for s in self.seats
-                if s.human
-                and s.control == Control.PLAYER
-                and not s.connected
-                and s.away_since is not None
-            ]
+        times = [at for s in self.seats if (at := self._takeover_at(s)) is not None]
         if self.player_connected():
             pause = self.pause_deadline()
             if pause is not None:
@@ -113,10 +106,39 @@ class Clocks(TableState):
             return []
         seat = self.seats[number]
         if seat.control != Control.PLAYER:
-            return [] if self._offloaded(seat) else [self.turn_started + self.config.computer_delay]
+            return [] if self._offloaded(seat) else [self.computer_due()]
         if self.config.turn_seconds is not None:
             return [self.turn_started + self.config.turn_seconds]
         return []
+
+    def _takeover_at(self, s: Seat) -> float | None:
+        """When a computer takes over the seat of a player whose connection is gone: the
+        away time after they went, or sooner, :data:`GONE_GRACE` after the table began to
+        wait for them (None: they are here, or the table never takes over)."""
+        away = self.config.away_seconds
+        if (
+            not s.human
+            or s.control != Control.PLAYER
+            or away is None
+            or s.connected
+            or s.away_since is None
+        ):
+            return None
+        at = s.away_since + away
+        if s.number in self.awaited():
+            at = min(at, max(s.away_since, self.turn_started) + GONE_GRACE)
+        return at
+
+    def computer_due(self) -> float:
+        """When the computer whose turn it is may act: the table's pace after its turn
+        began, or :data:`TRICK_HOLD` paces when it leads after a trick just won."""
+        delay = self.config.computer_delay
+        game = self.game
+        if game is not None and not game.deal.over:
+            actions = game.deal.actions
+            if actions and actions[-1].trick_over:
+                delay *= TRICK_HOLD
+        return self.turn_started + delay
 
     def _absent(self) -> list[Seat]:
         """Before the match: taken seats with nobody connected to them."""

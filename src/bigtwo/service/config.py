@@ -23,7 +23,10 @@ MAX_NAME = 24
 MAX_TYPED = 200  # characters of a name as sent; it is then cleaned and cut to MAX_NAME
 MAX_SEED = 2**63 - 1
 DEFAULT_LEVEL = "greedy"
-DEFAULT_BETWEEN_DEALS = 8.0  # seconds between deals at tables with a turn timer
+# The longest pause between deals at a table of several people with a turn timer: the next
+# deal starts sooner once every person has pressed "Next deal" (one person alone with
+# computers is waited for however long the score sheet is read).
+DEFAULT_BETWEEN_DEALS = 60.0
 # A public room's turn timer unless its request says otherwise (null: none): strangers at a
 # listed table cannot stall it by sitting still. A room with one human seat, the others
 # computers', is private and untimed by default (see service.request.table_config).

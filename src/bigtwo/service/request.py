@@ -246,7 +246,7 @@ def table_config(
         request.between_deals_seconds
         if "between_deals_seconds" in given
         else DEFAULT_BETWEEN_DEALS
-        if turn is not None
+        if turn is not None and not alone
         else None
     )
     return TableConfig(

@@ -36,6 +36,7 @@ from ..engine.rules import BIGTWO, Rules
 from ..engine.views import Action
 from ..match.history import ScoreRow
 from ..match.views import TableView
+from ..service.clocks import TRICK_HOLD
 from ..service.commands import Command, Op
 from ..service.config import SeatConfig, TableConfig
 from ..service.local import LocalTable, LogStore
@@ -452,12 +453,18 @@ class GameController(MirroredTable):
 
     def deadline(self, delay: float) -> float | None:
         """Seconds until the next computer move is due, a computer waiting ``delay`` after
-        its turn began (None: a person is to act, or the computer thinks in a thread)."""
+        its turn began (None: a person is to act, or the computer thinks in a thread). A
+        trick just won stays on the table :data:`TRICK_HOLD` times as long before the next
+        lead, so its last plays (an automatic pass's among them) can be read."""
         if not self.computer_to_act or self.think_request() is not None:
             return None
         self.local.delay = delay  # the speed preference, which may change mid-game
         due = self.local.deadline()
-        return None if due is None else max(0.0, due - self.clock())
+        if due is None:
+            return None
+        if self.trick()[1] and not self.deal_over:
+            due += delay * (TRICK_HOLD - 1)
+        return max(0.0, due - self.clock())
 
     def computer_step(self) -> list[Action]:
         """One computer move (plus any autopasses after it); nothing when a person is to act

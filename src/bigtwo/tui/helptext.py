@@ -153,6 +153,7 @@ Keys at the table:
   p              pass                      c / Esc  clear the selection
   r / s          sort by rank / by suit    h        hint
   f              skip the wait for the computers
+  l              the last trick won, every play and pass
   u              undo your last play (one person against computers only)
   b              beliefs: what the cards played tell of each hand (v on the
                  score sheet or in the replay: the coach's review of a deal)

@@ -344,6 +344,9 @@ class LobbyScreen(Screen[None]):
     async def _create(self, body: dict[str, Any] | None) -> None:
         if body is None:
             return
+        prefs = getattr(self.app, "prefs", None)
+        if prefs is not None:  # the computers play at the terminal's pace, to be read
+            body = {"computer_delay": prefs.delay, **body}
         try:
             made = await self.lobby.create_room(**body)
         except ServerError as exc:

@@ -154,6 +154,24 @@ def trick_of(actions: Sequence[_A]) -> tuple[list[_A], bool]:
     return actions[start:], False
 
 
+def last_trick_of(actions: Sequence[_A]) -> tuple[list[_A], int]:
+    """The actions of the last trick won in ``actions`` and its number in the deal (empty
+    and 0 before the first trick is won).
+
+    >>> from types import SimpleNamespace as A
+    >>> lead, over = A(trick_over=False), A(trick_over=True)
+    >>> last_trick_of([lead, over, lead]) == ([lead, over], 1)
+    True
+    >>> last_trick_of([lead])
+    ([], 0)
+    """
+    ends = [i for i, a in enumerate(actions) if a.trick_over]
+    if not ends:
+        return [], 0
+    start = ends[-2] + 1 if len(ends) > 1 else 0
+    return list(actions[start : ends[-1] + 1]), len(ends)
+
+
 def choice_words(choice: RevolutionChoice, names: Sequence[str]) -> str:
     """One choice of the expansion in words (for a hint)."""
     move, cards = choice.move, symbols(choice.cards) if choice.cards else ""

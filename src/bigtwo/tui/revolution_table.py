@@ -6,13 +6,19 @@ trick's frame, the revolution marker, each player's normal and Revolution counts
 Character icons), says what is asked (a counter window's question with its clock, the draw
 after a pass, an exchange's player, your turn's functions), and turns the expansion's keys
 into moves (``a`` activates, ``y`` counters, ``x`` lets it stand, ``d`` draws from the deck,
-``1``-``4`` from the Gathering or pick an exchange's player, ``k`` the five functions). A
-local table's counter window declines for the person on show once its clock runs out.
+``1``-``4`` from the Gathering or pick an exchange's player, ``k`` the five functions).
+
+A counter window's clock starts when its question is first drawn for the person on show. At
+a local table the screen keeps that clock: it gives a person at least :data:`PERSON_WINDOW`
+seconds, and a key pressed while the question shows counts, so the decline is sent only once
+the clock has shown 0 for :data:`LATE_KEYS` seconds. A key for a window that has closed is
+told so in words ("The counter window has closed"), with how the window ended.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
@@ -25,6 +31,7 @@ from ..engine.cards import Mask
 from ..engine.errors import BigTwoError
 from ..engine.revolution import End, Move, Phase
 from ..engine.revolution_cards import REVOLUTION_BASE, ids
+from .mirrored import last_trick_of
 from .render import REVOLUTION_TEXT, cards_text
 from .revolution import (
     MARKER,
@@ -40,6 +47,12 @@ from .seating import trick_number
 from .table import BigTwoTable
 from .widgets import TrickView
 from .words import count, does, whose
+
+# The shortest counter window a person at one screen is given, in seconds (the rules' own
+# may be shorter: a window of 2 s is over before a person has read its question).
+PERSON_WINDOW = 5.0
+# How long after the clock shows 0 a key still answers (the question is still on screen).
+LATE_KEYS = 1.0
 
 if TYPE_CHECKING:
     from .seating import Game
@@ -61,6 +74,7 @@ class RevolutionTable(BigTwoTable):
         self._giving: tuple[int, int] | None = None
         self._asked_since: dict[tuple[int, int, int, int], float] = {}
         self._declined_late: tuple[int, int, int, int] | None = None
+        self._last_asked: tuple[int, int, int, int] | None = None  # the last window put to you
 
     def draw(self) -> None:
         """The table of a hand of the expansion, from the mirror of the seat on show."""
@@ -133,6 +147,16 @@ class RevolutionTable(BigTwoTable):
         my_turn = screen.acting_seat() is not None and rv.phase is Phase.ACT
         self.draw_buttons(my_turn, lead=rv.to_beat is None, can_pass=rv.can_pass)
 
+    def last_trick(self) -> tuple[int, Text] | None:
+        """The last trick won in this hand: its number and its actions, each in a line."""
+        game, names = self.game, self.names()
+        moves, number = last_trick_of(game.mirror.moves)
+        if not moves:
+            return None
+        ascii_only = self.screen.ascii_only
+        lines = [move_line(a, names, game.rules, ascii_only=ascii_only, width=76) for a in moves]
+        return number, Text("\n").join(line for line in lines if line is not None)
+
     def functions(self, cards: Sequence[int]) -> dict[int, str]:
         """Each Character card of the hand and its function (its icon on the card)."""
         return functions_in(cards, self.game.rules)
@@ -168,34 +192,53 @@ class RevolutionTable(BigTwoTable):
         card = moves[at].cards.bit_length() - 1 if at >= 0 else -1
         return (game.deal_number, at, int(game.mirror.pending["seat"]), card)
 
-    def _seconds_left(self) -> int | None:
-        """The counter window's clock for the person on show, from when it was put to them
-        (None: no clock)."""
+    def _window(self) -> tuple[float, float] | None:
+        """The counter window's clock for the person on show: when its question was first
+        drawn for them, and its seconds (None: no window asks them)."""
         game = self.game
         key = self._window_key()
         if key is None or self._viewer_asked() is None:
             return None
+        self._last_asked = key
         prompt = game.mirror.prompt or {}
         seconds = prompt.get("seconds")
         if seconds is None:
             options = game.rules.revolution
             seconds = options.counter_seconds if options is not None else 5
-        now = self.screen.bigtwo.clock()
-        since = self._asked_since.setdefault(key, now)
-        return max(0, int(since + float(seconds) - now + 0.999))
+        seconds = float(seconds)
+        if not game.talks:  # the screen keeps the clock of a local table
+            seconds = max(seconds, PERSON_WINDOW)
+        since = self._asked_since.setdefault(key, self.screen.bigtwo.clock())
+        return since, seconds
+
+    def _seconds_left(self) -> int | None:
+        """The whole seconds the counter window's clock shows the person on show, rounded
+        up (None: no clock)."""
+        window = self._window()
+        if window is None:
+            return None
+        since, seconds = window
+        return max(0, math.ceil(since + seconds - self.screen.bigtwo.clock()))
+
+    def _window_over(self) -> bool:
+        """The clock has shown 0 long enough: a local table declines for the person."""
+        window = self._window()
+        if window is None:
+            return False
+        since, seconds = window
+        return self.screen.bigtwo.clock() >= since + seconds + LATE_KEYS
 
     def tick(self) -> None:
         """Twice a second while a counter window asks the person on show: the clock on the
-        status line, and at a local table the decline once it runs out (a network table's
-        server declines for them)."""
+        status line, and at a local table the decline once it has run out (a network
+        table's server declines for them)."""
         game = self.game
         if not self.screen.drawn or not self.screen.on_top:
             return
         seat = self._viewer_asked()
         if seat is None:
             return
-        left = self._seconds_left()
-        if left is not None and left <= 0 and not game.talks:
+        if not game.talks and self._window_over():
             key = self._window_key()
             if key is not None and key != self._declined_late:
                 self._declined_late = key
@@ -207,6 +250,24 @@ class RevolutionTable(BigTwoTable):
                 return
         with contextlib.suppress(NoMatches):  # the screen is being taken down
             self.screen.query_one("#status", Static).update(self.status())
+
+    def closed(self) -> str:
+        """A key for a counter window that no longer asks the person on show: that it has
+        closed and how it ended, in words ("" when none asked them in this deal)."""
+        game = self.game
+        key = self._last_asked
+        if key is None or key[0] != game.deal_number:
+            return ""
+        _, at, seat, _ = key
+        names = self.names()
+        moves = game.mirror.moves
+        after = moves[at + 1 :] if 0 <= at < len(moves) else []
+        countered = next((m for m in after if m.move is Move.COUNTER), None)
+        if countered is not None:
+            return f"The counter window has closed: {names[countered.seat]} countered it"
+        if game.mirror.pending is not None and self._window_key() == key:
+            return "You have answered this function: the others answer"
+        return f"The counter window has closed: {whose(names[seat])} function stands"
 
     def turn_status(self, text: Text, names: list[str]) -> None:
         """What is asked now, in words: the counter window's question and its clock, the draw,
@@ -402,7 +463,7 @@ class RevolutionTable(BigTwoTable):
         game = self.game
         seat = self._viewer_asked()
         if seat is None:
-            self.screen.say("There is no function to counter now", "error")
+            self.screen.say(self.closed() or "There is no function to counter now", "error")
             return
         rv = game.revolution_view()
         counters = [c.cards.bit_length() - 1 for c in rv.choices if c.move is Move.COUNTER]
@@ -423,7 +484,8 @@ class RevolutionTable(BigTwoTable):
             self.screen.say(refused, "error")
 
     def decline(self) -> None:
-        self._by(self._viewer_asked(), "There is no function to answer now", self.game.decline)
+        refused = self.closed() or "There is no function to answer now"
+        self._by(self._viewer_asked(), refused, self.game.decline)
 
     def draw_deck(self) -> None:
         self._by(self._drawing(), "You may draw after you pass", lambda s: self.game.draw(s, None))

@@ -27,11 +27,11 @@ from textual.widgets import Button, Footer, Input, Static
 
 from ..engine.cards import Mask
 from ..engine.errors import BigTwoError
-from .mirrored import shown_names
+from .mirrored import last_trick_of, shown_names
 from .render import POSITION_KEY_NAMES, avatar, cards_text, in_suit_order
 from .runner import LocalTableRunner
 from .seating import PLACES, seat_status, trick_number
-from .widgets import HandView, SeatPanel, TooSmall, TrickView, sort_cards
+from .widgets import HandView, SeatPanel, TooSmall, TrickView, sort_cards, trick_text
 from .words import count, does, is_you, whose
 
 if TYPE_CHECKING:
@@ -81,6 +81,7 @@ class TableScreen(Screen[None]):
         Binding("down", "group('rank')", "Same rank", show=False),
         Binding("up", "group('suit')", "Same suit", show=False),
         Binding("f", "skip", "Skip wait", show=False),
+        Binding("l", "last_trick", "Last trick", show=False),
         Binding("m", "menu", "Menu"),
         Binding("f1,question_mark", "open('help')", "Help"),
         Binding("f2,g", "open('history')", "History", show=False),
@@ -425,6 +426,20 @@ class TableScreen(Screen[None]):
     def action_skip(self) -> None:
         self.runner.skip()
 
+    def action_last_trick(self) -> None:
+        """``l``: the last trick won in this deal, every play and pass, on a page."""
+        if self.game is None or not self.game.started:
+            return
+        body = self.part.last_trick()
+        if body is None:
+            self.say("No trick has been won yet in this deal")
+            return
+        number, text = body
+        from .pages import Page
+
+        title = f"The last trick: trick {number} of deal {self.game.deal_number}   (Esc back)"
+        self.app.push_screen(Page(text, title=title))
+
     def action_menu(self) -> None:
         self.bigtwo.open_menu()
 
@@ -642,6 +657,21 @@ class BigTwoTable:
 
     def tick(self) -> None:
         """Twice a second: a clock of the expansion's, none in a game of 52 cards."""
+
+    def last_trick(self) -> tuple[int, Text] | None:
+        """The last trick won in this deal: its number, and its plays and passes with who
+        made them and who took it (None before the first is won)."""
+        game, names = self.game, self.names()
+        actions, number = last_trick_of(game.mirror.actions)
+        if not actions:
+            return None
+        lines = [(names[a.seat], a) for a in actions]
+        won = [a.seat for a in actions if a.play is not None]
+        footer = does(names[won[-1]], "took the trick", "took the trick") if won else ""
+        text = trick_text(
+            lines, footer, ascii_only=self.screen.ascii_only, width=76, rules=game.rules
+        )
+        return number, text
 
     # -- the keys: True when the part took Enter or p (``first``), a number key, or Esc -------
     def first(self, action: str) -> bool:

@@ -259,6 +259,47 @@ def fit(screen: Screen[Any], width: int, height: int) -> None:
         screen.call_after_refresh(kept.focus)
 
 
+def trick_text(
+    lines: Sequence[tuple[str, Action]],
+    footer: str,
+    *,
+    ascii_only: bool,
+    width: int,
+    rows: int = 0,
+    rules: Rules | None = None,
+) -> Text:
+    """The plays and passes of a trick, a line each with who made it (the last play in
+    bold, its kind where it fits in ``width``), the newest that fit in ``rows`` (0: all),
+    then ``footer``."""
+    text = Text()
+    shown = list(lines)
+    name_width = min(10, max((len(name) for name, _ in shown), default=1))
+    budget = max(1, rows - (1 if footer else 0))
+    if rows and len(shown) > budget:
+        shown = shown[-budget:]
+    last_play = max((i for i, (_, a) in enumerate(shown) if a.play is not None), default=-1)
+    for i, (name, action) in enumerate(shown):
+        if i:
+            text.append("\n")
+        top = i == last_play
+        text.append(f"{name[:name_width]:<{name_width}} ", Style(bold=top))
+        if action.play is None:
+            text.append("pass" + (" (auto)" if action.auto else ""), Style(dim=True))
+        else:
+            cards = cards_text(action.play.mask, ascii_only=ascii_only, rules=rules)
+            text.append_text(cards)
+            # Each play on one line: the kind is said only where it fits (five cards
+            # with a 10 and a long kind name do not, at 80 columns).
+            label = f"  {action.play.kind.label}"
+            if name_width + 1 + cards.cell_len + len(label) <= width:
+                text.append(label, Style(dim=not top, italic=True))
+    if footer:
+        if shown:
+            text.append("\n")
+        text.append(footer, Style(color="yellow", italic=True))
+    return text
+
+
 class TrickView(Static):
     """The plays of the trick in play, each with who made it; the last play stands out."""
 
@@ -279,33 +320,8 @@ class TrickView(Static):
         rows: int,
         rules: Rules | None = None,
     ) -> None:
-        text = Text()
-        shown = list(lines)
         width = self.content_size.width or 36
-        name_width = min(10, max((len(name) for name, _ in shown), default=1))
-        budget = max(1, rows - (1 if footer else 0))
-        if len(shown) > budget:
-            shown = shown[-budget:]
-        last_play = max((i for i, (_, a) in enumerate(shown) if a.play is not None), default=-1)
-        for i, (name, action) in enumerate(shown):
-            if i:
-                text.append("\n")
-            top = i == last_play
-            text.append(f"{name[:name_width]:<{name_width}} ", Style(bold=top))
-            if action.play is None:
-                text.append("pass" + (" (auto)" if action.auto else ""), Style(dim=True))
-            else:
-                cards = cards_text(action.play.mask, ascii_only=ascii_only, rules=rules)
-                text.append_text(cards)
-                # Each play on one line: the kind is said only where it fits (five cards
-                # with a 10 and a long kind name do not, at 80 columns).
-                label = f"  {action.play.kind.label}"
-                if name_width + 1 + cards.cell_len + len(label) <= width:
-                    text.append(label, Style(dim=not top, italic=True))
-        if footer:
-            if shown:
-                text.append("\n")
-            text.append(footer, Style(color="yellow", italic=True))
+        text = trick_text(lines, footer, ascii_only=ascii_only, width=width, rows=rows, rules=rules)
         self.update(text)
 
     def show_texts(self, head: Text | None, lines: Sequence[Text], footer: str, rows: int) -> None:

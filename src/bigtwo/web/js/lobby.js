@@ -16,7 +16,7 @@ import { closeRoomButton } from "./hostcontrols.js";
 
 /** @typedef {import("./protocol.js").Room} Room */
 
-const COMPUTER_DELAY = { slow: 1.2, normal: 0.6, fast: 0.15 };
+const COMPUTER_DELAY = { slow: 2, normal: 1, fast: 0.4 }; // seconds a play stays before the next
 const TIMERS = [0, 15, 30, 60, 120];
 const AWAY = [0, 30, 60, 120, 300]; // seconds away before a computer plays for someone (0: never)
 const PUBLIC_TIMER = 30; // a public room's turn timer unless the host says otherwise (the server's too)
@@ -116,8 +116,8 @@ export class LobbyScreen {
     const preset = select("preset", presetNames.map((n) => [n, tOr(`preset.${n}`, n)]), presetNames.includes("palm") ? "palm" : presetNames[0]);
     const players = select("players", [[4, "4"], [3, "3"], [2, "2"]], 4);
     const deals = h("input", { type: "number", name: "deals", min: 1, max: 100, value: 10, "aria-label": t("lobby.deals") });
-    const pace = select("computer_delay", [["1.2", t("prefs.slow")], ["0.6", t("prefs.normal")], ["0.15", t("prefs.fast")], ["0", t("lobby.instant")]],
-      String(COMPUTER_DELAY[p.speed] ?? 0.6));
+    const pace = select("computer_delay", [["2", t("prefs.slow")], ["1", t("prefs.normal")], ["0.4", t("prefs.fast")], ["0", t("lobby.instant")]],
+      String(COMPUTER_DELAY[p.speed] ?? 1));
     const timer = select("turn_seconds", TIMERS.map((s) => [s, s ? t("lobby.seconds", { n: s }) : t("lobby.noTimer")]), PUBLIC_TIMER);
     const away = select("away_seconds", AWAY.map((s) => [s, s ? t("lobby.seconds", { n: s }) : t("lobby.never")]), 60);
     const spectators = h("input", { type: "checkbox", name: "spectators", checked: true });

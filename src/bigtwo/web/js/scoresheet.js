@@ -71,6 +71,32 @@ export function finalTable(model) {
 }
 
 /**
+ * When the next deal starts, in words: at your "Next deal" (alone with computers), or when
+ * every person at the table has pressed it, at the latest after the table's pause.
+ * @param {Model} model
+ */
+function nextRule(model) {
+  const people = model.players.filter((p) => p.kind === "human").length;
+  const seconds = model.nextDeal?.seconds;
+  if (people <= 1) return t("score.nextWhenYou");
+  return seconds ? t("score.nextWhenAllOrCap", { n: seconds }) : t("score.nextWhenAll");
+}
+
+/**
+ * Twice a second while a score sheet waits: the countdown to the next deal and whom the
+ * table still waits for.
+ * @param {Model} model
+ */
+export function tickScoreSheet(model) {
+  const next = model.nextDeal;
+  const left = next?.endsAt ? Math.max(0, Math.ceil((next.endsAt - Date.now()) / 1000)) : null;
+  const others = (next?.waiting || []).filter((s) => s !== model.seat).map((s) => model.players[s]?.name || t("seat.n", { n: s + 1 }));
+  const parts = [left === null ? "" : t("score.nextIn", { n: left }), others.length ? t("table.nextDealWaiting", { names: others.join(", ") }) : ""];
+  const text = parts.filter(Boolean).join(" — ");
+  for (const el of document.querySelectorAll("[data-next-countdown]")) if (el.textContent !== text) el.textContent = text;
+}
+
+/**
  * What the score sheet's buttons do; a missing one is not offered.
  * @typedef {object} SheetActions
  * @property {() => void} [next]
@@ -113,6 +139,7 @@ export function showScoreSheet(model, result, actions) {
         h("button", { class: "btn", type: "button", onclick: close }, t("action.close")),
       ]
     : [
+        waits ? h("span", { class: "muted", "data-next-rule": "" }, nextRule(model)) : null,
         waits ? h("span", { class: "muted", "data-next-countdown": "", "aria-live": "off" }) : null,
         reviewButton,
         h("button", { class: "btn primary", type: "button", "data-next-deal": "", onclick: close }, t("action.nextDeal")),

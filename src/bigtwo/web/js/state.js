@@ -111,7 +111,7 @@ import { shownName } from "./i18n.js";
  * @property {number[]} hand
  * @property {number[][]} legal
  * @property {boolean} canPass
- * @property {{seat: number, cards: number[]} | null} [lastTrick] the play that won the last trick
+ * @property {{seat: number, cards: number[], actions: Action[]} | null} [lastTrick] the last trick won: the play that won it, and its every play and pass
  * @property {Revolution} [rev] Big 2 RevolutioN's part of the hand (absent at other tables)
  */
 
@@ -275,6 +275,8 @@ function newDeal(model, data) {
     legal: (choices?.legal ?? view?.legal ?? []).map(toCards),
     canPass: !!(choices?.can_pass ?? view?.can_pass),
   };
+  const lastTrick = lastTrickOf(actions); // a resync's deal: the last trick won, for "Last trick"
+  if (lastTrick) model.deal.lastTrick = lastTrick;
   if ("deals" in data) model.dealsTotal = data.deals;
   if (data.phase !== undefined) {
     const rev = emptyRevolution();
@@ -373,6 +375,18 @@ function trickOf(actions) {
 }
 
 /**
+ * The last trick won (a resync's list of actions): its winning play and every action of it.
+ * @param {Action[]} actions
+ */
+function lastTrickOf(actions) {
+  const ends = actions.flatMap((a, i) => (a.trickOver ? [i] : []));
+  if (!ends.length) return null;
+  const trick = actions.slice(ends.length > 1 ? ends[ends.length - 2] + 1 : 0, ends[ends.length - 1] + 1);
+  const won = trick.findLast((a) => a.cards);
+  return won?.cards ? { seat: won.seat, cards: won.cards, actions: trick } : null;
+}
+
+/**
  * Apply a full resync.
  * @param {Model} model
  * @param {SyncMessage} msg
@@ -387,6 +401,20 @@ export function applySync(model, msg) {
   model.invite = msg.invite ?? null;
   model.timer = null;
   applyClock(model, msg.clock);
+}
+
+/**
+ * After a resync between deals (a reload, or back after the link was gone): the score sheet
+ * the others have open, the last deal's, when the table waits for the next deal.
+ * @param {Model} model
+ * @returns {Result | null}
+ */
+export function sheetAfterSync(model) {
+  const last = model.results.at(-1);
+  const next = model.nextDeal;
+  if (!last || model.matchOver || !next || next.deal !== last.number + 1) return null;
+  if (model.seat === null || !next.waiting.includes(model.seat)) return null; // read already, or watching
+  return { ...last, waits: true };
 }
 
 /** @param {ChatEvent} e @returns {ChatLine} */
@@ -624,9 +652,11 @@ function applyAction(model, e, effects) {
     }
   }
   if (action.trickOver) {
-    // Keep the trick's winning play in view (faded) until the next lead.
-    const won = [...deal.trick, action].findLast((a) => a.cards);
-    deal.lastTrick = won?.cards ? { seat: won.seat, cards: won.cards } : null;
+    // Keep the trick's winning play in view (faded) until the next lead, and the whole trick
+    // for "Last trick".
+    const trick = [...deal.trick, action];
+    const won = trick.findLast((a) => a.cards);
+    deal.lastTrick = won?.cards ? { seat: won.seat, cards: won.cards, actions: trick } : null;
   }
   deal.trick = action.trickOver ? [] : [...deal.trick, action];
   deal.turn = e.turn;

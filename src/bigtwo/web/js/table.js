@@ -4,19 +4,19 @@
 // sits at (several in hot-seat play, none but a spectator's when watching) and renders the
 // model of the seat whose turn it is.
 import { h, mount, withNames } from "./dom.js";
-import { cardsSymbols, cardText, setCharacterFunctions } from "./cards.js";
+import { cardText, setCharacterFunctions } from "./cards.js";
 import { refusalWords, t, tOr } from "./i18n.js";
 import { prefs, setPrefs, rememberSeat, forgetTable, savedOrder, saveOrder, myName, seatsAt } from "./prefs.js";
 import { TableSocket, api, errorOf } from "./net.js";
 import { turnCue, clearCue } from "./cues.js";
-import { emptyModel, applySync, applyEvent, applyClock } from "./state.js";
+import { emptyModel, applySync, applyEvent, applyClock, sheetAfterSync } from "./state.js";
 import { Hand } from "./hand.js";
 import { ActionBar } from "./actionbar.js";
 import { SidePanel } from "./sidepanel.js";
 import { seatPanel, placesFrom, playerAvatar, timerBits } from "./seats.js";
-import { trickView, statusText } from "./trick.js";
+import { trickView, statusText, lastTrickView } from "./trick.js";
 import { waitingView } from "./waiting.js";
-import { showScoreSheet } from "./scoresheet.js";
+import { showScoreSheet, tickScoreSheet } from "./scoresheet.js";
 import { reviewAction } from "./review.js";
 import { BeliefsPanel } from "./beliefs.js";
 import { Chat } from "./chat.js";
@@ -201,8 +201,9 @@ export class TableScreen {
         if (!model.room) return;
         applyClock(model, msg.clock);
         break;
-      case "sync":
+      case "sync": // back between deals (a reload, the link gone a while): the others' score sheet too
         applySync(model, msg);
+        if (conn === this.conns[0] && !document.querySelector("dialog.score-sheet")) this.pendingSheet = sheetAfterSync(model) ?? this.pendingSheet;
         break;
       case "clock":
         applyClock(model, msg);
@@ -431,9 +432,7 @@ export class TableScreen {
   /** Between deals: tell the server every player here has read the score sheet. */
   async nextDeal() {
     const waiting = this.model.nextDeal?.waiting || [];
-    for (const c of this.conns) {
-      if (c.seat !== null && waiting.includes(c.seat)) await c.socket.next().catch(() => {});
-    }
+    for (const c of this.conns) if (c.seat !== null && waiting.includes(c.seat)) await c.socket.next().catch(() => {});
   }
 
   myTurn() {
@@ -639,9 +638,7 @@ export class TableScreen {
             canDraw: (card) => this.myTurn() && !!model.deal?.rev && model.deal.rev.phase === "draw" && model.deal.rev.draws.includes(card),
           }))
         : trickView(model),
-      model.status !== "waiting" && !model.deal?.table && model.deal?.lastTrick
-        ? h("div", { class: "trick-earlier" }, withNames(t("table.trickWon", { name: model.players[model.deal.lastTrick.seat]?.name, cards: cardsSymbols(model.deal.lastTrick.cards) }), names))
-        : null,
+      lastTrickView(model),
       h("div", { class: `message ${this.message?.refused ? "refused" : ""}`, role: this.message?.refused ? "alert" : "status", "aria-live": "polite", "data-message": "" },
         withNames(this.message ? this.message.text : statusText(model, { covered: this.hotSeat && this.uncovered !== model.seat }), names)));
     this.noteMove(model);
@@ -794,13 +791,8 @@ export class TableScreen {
 
   tick() {
     const model = this.model;
-    const next = model.nextDeal;
-    for (const el of document.querySelectorAll("[data-next-countdown]")) {
-      const left = next?.endsAt ? Math.max(0, Math.ceil((next.endsAt - Date.now()) / 1000)) : null;
-      const text = left === null ? "" : t("score.nextIn", { n: left });
-      if (el.textContent !== text) el.textContent = text;
-    }
-    if (next?.endsAt && !document.querySelector("dialog[open]")) this.schedule(); // the countdown in the message
+    tickScoreSheet(model);
+    if (model.nextDeal?.endsAt && !document.querySelector("dialog[open]")) this.schedule(); // the countdown in the message
     tickCounterClock(model, this.view);
     if (!model.timer) return;
     for (const el of this.view.querySelectorAll("[data-timer-seat]")) {

@@ -1,7 +1,9 @@
 // @ts-check
 // The centre of the table: the play to beat, who made it and its kind, and the earlier
-// plays of the trick in progress, smaller.
+// plays of the trick in progress, each on a line of its own; the last trick won, and the
+// whole of it on demand.
 import { h, withNames } from "./dom.js";
+import { showDialog } from "./dialog.js";
 import { cardRow, cardsSymbols, cardSymbol, toCard } from "./cards.js";
 import { t, tOr } from "./i18n.js";
 import { lastMoveText, fnName } from "./revolution.js";
@@ -30,11 +32,49 @@ export function trickView(model) {
     h("div", { class: "trick-play", role: "group", "aria-label": t("table.onTable", { cards: cardsSymbols(table.cards), name: name(table.seat) }) },
       cardRow(table.cards)),
     h("div", { class: "trick-by", dataset: { by: String(table.seat) } },
-      withNames(t("table.playedBy", { name: name(table.seat), kind: kindName(table.kind) }), names)),
+      withNames(t("table.playedBy", { name: name(table.seat), kind: kindName(table.kind) }), names),
+      deal.rev ? null : lastTrickButton(model)), // the expansion's centre has no room to spare mid-trick
     earlier.length
       ? h("div", { class: "trick-earlier", "aria-label": t("table.earlier") },
-          earlier.slice(-3).map((a) => h("span", {}, withNames(`${name(a.seat)}: ${cardsSymbols(a.cards || [])}`, names))))
+          // Big 2 RevolutioN's centre holds the Gathering and the deck too: its newest three, in words.
+          (deal.rev ? earlier.slice(-3) : earlier).map((a) => h("span", { class: deal.rev ? "" : "trick-line", dataset: { seat: String(a.seat) } },
+            deal.rev ? withNames(`${name(a.seat)}: ${cardsSymbols(a.cards || [])}`, names)
+              : [withNames(`${name(a.seat)}:`, names), cardRow(a.cards || [], "tiny")])))
       : null);
+}
+
+/**
+ * Under the trick while nobody has led the next: who won the last trick, and the button that
+ * shows the whole of it (beside who made the play to beat once there is one).
+ * @param {Model} model
+ */
+export function lastTrickView(model) {
+  const won = model.deal?.lastTrick;
+  if (!won || model.status === "waiting" || model.deal?.table) return null;
+  const names = model.players.map((p) => p.name);
+  const who = model.players[won.seat]?.name || t("seat.n", { n: won.seat + 1 });
+  return h("div", { class: "last-trick-line" },
+    h("span", { class: "trick-earlier" }, withNames(t("table.trickWon", { name: who, cards: cardsSymbols(won.cards) }), names)),
+    lastTrickButton(model));
+}
+
+/** "Last trick": every play and pass of the last trick won, in a dialog. @param {Model} model */
+function lastTrickButton(model) {
+  if (!model.deal?.lastTrick) return null;
+  return h("button", { class: "btn small last-trick-btn", type: "button", "data-last-trick": "", onclick: () => showLastTrick(model) }, t("table.lastTrick"));
+}
+
+/** The last trick won, every play and pass with who made it, in a dialog. @param {Model} model */
+export function showLastTrick(model) {
+  const actions = model.deal?.lastTrick?.actions || [];
+  /** @param {number} seat */
+  const name = (seat) => model.players[seat]?.name || t("seat.n", { n: seat + 1 });
+  const rows = actions.map((a) => h("tr", { dataset: { seat: String(a.seat), cards: a.cards ? a.cards.join(" ") : "" } },
+    h("td", {}, name(a.seat)),
+    h("td", {}, a.cards ? cardRow(a.cards, "tiny") : a.auto ? t("table.lastTrickAutoPass") : t("table.lastTrickPass")),
+    h("td", { class: "muted" }, a.cards ? kindName(a.kind) : "")));
+  return showDialog({ title: t("table.lastTrickTitle"), className: "last-trick",
+    body: h("table", { class: "score-table", "data-last-trick-table": "" }, h("tbody", {}, rows)) });
 }
 
 /**
