@@ -10,7 +10,7 @@ configuration from it. This module plays no cards and keeps no state.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from ..engine.errors import BigTwoError
@@ -93,6 +93,15 @@ class TableConfig:
     # The coach's assists (a deal's review, the beliefs panel) for the players; the host may
     # turn them off when the table is made (on for tables stored before this option).
     assists: bool = True
+
+    def __setstate__(self, state: list[Any]) -> None:
+        """Thawed from a snapshot: a configuration stored before a later option was added
+        (options are only ever added at the end) holds that option's default."""
+        for f in fields(self):
+            default = f.default_factory() if callable(f.default_factory) else f.default
+            object.__setattr__(self, f.name, default)
+        for f, value in zip(fields(self), state, strict=False):
+            object.__setattr__(self, f.name, value)
 
     # -- derived ------------------------------------------------------------------------------
     def make_rules(self) -> RuleSet:

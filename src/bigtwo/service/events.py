@@ -74,7 +74,10 @@ def dumps(message: dict[str, Any]) -> str:
     """A message's wire text: compact JSON, UTF-8 as it is (the same text ``json.dumps``
     with ``separators=(",", ":"), ensure_ascii=False`` writes, several times faster). What
     the server builds is not checked again here: its shapes are the protocol's."""
-    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:  # an integer past 64 bits: the expansion's 104-bit masks
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 def play_json(play: Play | None) -> str | None:

@@ -97,7 +97,10 @@ _AFTER_SNAPSHOTS = (
 
 def _log_text(command: dict[str, Any]) -> str:
     """A stored command's text: compact JSON (orjson: appending is on every action's path)."""
-    return orjson.dumps(command, option=orjson.OPT_NON_STR_KEYS).decode()
+    try:
+        return orjson.dumps(command, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:  # an integer past 64 bits: the expansion's 104-bit masks
+        return json.dumps(command, separators=(",", ":"), ensure_ascii=False)
 
 
 def _moved_on(code: str) -> StoreError:

@@ -74,6 +74,7 @@ def trick_number(actions: Any) -> int:
 
 def _is_play(action: Any) -> bool:
     """A play of cards: a 52-card action with a play, or the expansion's ``play`` move."""
-    if hasattr(action, "move"):
-        return bool(action.move == "play")
+    move = getattr(action, "move", None)  # None in the 52-card game
+    if move is not None:
+        return bool(move == "play")
     return action.play is not None
