@@ -144,30 +144,22 @@ def test_beliefs_are_the_exact_counts_of_every_way_the_cards_could_lie() -> None
                 assert chance.p == pytest.approx(float(p), abs=1e-12), (opponent.seat, name)
 
 
-@pytest.mark.parametrize(("seed", "size"), [(2, 2), (194, 3)], ids=["pair", "triple"])
-def test_a_pair_or_triple_that_beats_the_table_is_counted_exactly(seed: int, size: int) -> None:
-    """With a pair (or triple) on the table, the chance of one that beats it, for each
-    opponent, is the share of every way the hidden cards could lie; the other kind is the
-    plain chance of holding one."""
-    view = _position_against(seed, size, hidden=10)
-    assert view.to_beat is not None and view.to_beat.size == size
+def test_a_pair_that_beats_the_table_is_counted_exactly() -> None:
+    """With a pair on the table, the chance of a pair that beats it, for each opponent, is
+    the share of every way the ten hidden cards could lie (and below the chance of holding a
+    pair at all); the triple is the plain chance of holding one. Triples against the table
+    are counted against every hand below: late in a deal they are rare."""
+    view = _position_against(21, 2, hidden=10)
+    assert view.to_beat is not None and view.to_beat.size == 2
     beliefs = beliefs_of(view, random.Random(0), worlds=50)
-    assert beliefs.proofs == 0 and beliefs.beating == size
+    assert beliefs.proofs == 0 and beliefs.beating == 2
     exact = _every_way(view)
-    name = {2: "pair", 3: "triple"}[size]
-    plain = {2: "triple", 3: "pair"}[size]
     for opponent in beliefs.opponents:
-        beats = getattr(opponent, name)
-        assert beats.exact and beats.p == pytest.approx(
-            float(exact[opponent.seat][name]), abs=1e-12
-        )
-        other = getattr(opponent, plain)
-        assert other.exact
-        assert other.p == pytest.approx(float(exact[opponent.seat][plain]), abs=1e-12)
-    # Against the table, no more likely than holding a pair (triple) at all.
-    unseen = view.unseen
-    for opponent in beliefs.opponents:
-        assert getattr(opponent, name).p <= holds_group(unseen, opponent.cards, size) + 1e-12
+        counted = exact[opponent.seat]
+        assert opponent.pair.exact and opponent.triple.exact
+        assert opponent.pair.p == pytest.approx(float(counted["pair"]), abs=1e-12)
+        assert opponent.triple.p == pytest.approx(float(counted["triple"]), abs=1e-12)
+        assert 0 < opponent.pair.p < holds_group(view.unseen, opponent.cards, 2)
 
 
 def test_the_chance_of_a_group_beating_the_table_against_every_hand() -> None:
