@@ -140,12 +140,15 @@ def review_json(review: DealReview, positions: Sequence[dict[str, Any]]) -> dict
 
 def beliefs_json(beliefs: Beliefs, deal: int) -> dict[str, Any]:
     """A seat's beliefs as JSON: each opponent's chances (``null``: not asked of this
-    table, e.g. beating a single when no single is on it)."""
+    table, e.g. beating a single when no single is on it); ``beating``: the cards of the play
+    on the table (0: none), so ``pair``, ``triple`` or ``five`` is the chance of one that
+    beats it when it is 2, 3 or 5."""
     return {
         "seat": beliefs.seat,
         "deal": deal,
         "proofs": beliefs.proofs,
         "worlds": beliefs.worlds,
+        "beating": beliefs.beating,
         "opponents": [
             {
                 "seat": b.seat,
