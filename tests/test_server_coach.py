@@ -220,6 +220,7 @@ async def test_beliefs_are_the_seats_own_and_never_a_spectators(
     rng = random.Random(f"beliefs:{table.runner.service.config.seed}:1:{len(view.actions)}")
     expected = beliefs_of(view, rng, 60)
     assert [o["seat"] for o in data["opponents"]] == [1, 2, 3]
+    assert data["beating"] == expected.beating == (0 if view.to_beat is None else view.to_beat.size)
     for opponent in data["opponents"]:
         want = expected.of(opponent["seat"])
         assert opponent["cards"] == view.counts[opponent["seat"]]
