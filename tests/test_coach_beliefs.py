@@ -10,9 +10,11 @@ import random
 from fractions import Fraction
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from bigtwo.bots.strong import StrongBot
-from bigtwo.coach.beliefs import Beliefs, beliefs_of, holds_any, holds_group
+from bigtwo.coach.beliefs import Beliefs, beliefs_of, holds_any, holds_beating, holds_group
 from bigtwo.coach.replay import view_at
 from bigtwo.engine.cards import Mask, card_indices
 from bigtwo.engine.deal import Deal
@@ -39,6 +41,8 @@ def _facts(view: TableView, hand: int, fives: bool = True) -> dict[str, bool]:
         "pair": max(ranks) >= 2,
         "triple": max(ranks) >= 3,
     }
+    if to_beat is not None and to_beat.size in (2, 3):
+        facts[{2: "pair", 3: "triple"}[to_beat.size]] = _beats_group(view, hand, to_beat.size)
     if fives:
         plays = HandPlays(catalog, Mask(hand))
         if to_beat is not None and to_beat.size == 5:
@@ -49,6 +53,35 @@ def _facts(view: TableView, hand: int, fives: bool = True) -> dict[str, bool]:
         power = catalog.card_power
         facts["beats_single"] = any(power[c] > to_beat.power for c in card_indices(Mask(hand)))
     return facts
+
+
+def _beats_group(view: TableView, hand: int, size: int) -> bool:
+    """Whether ``hand`` holds ``size`` cards of one rank above the pair or triple on the
+    table, worked out plainly: groups of one rank compare by their highest card."""
+    assert view.to_beat is not None
+    power = catalog_for(view.rules).card_power
+    top = max(power[c] for c in card_indices(view.to_beat.mask))
+    for r in range(13):
+        held = [c for c in range(4 * r, 4 * r + 4) if hand >> c & 1]
+        for group in itertools.combinations(held, size):
+            if max(power[c] for c in group) > top:
+                return True
+    return False
+
+
+def _position_against(seed: int, size: int, hidden: int) -> TableView:
+    """The view of the seat to play in a hongkong deal of ``seed`` played by ``strong``, the
+    first time a play of ``size`` cards is on the table and at most ``hidden`` cards are
+    hidden from that seat (None: never)."""
+    deal = Deal.from_seed(HONGKONG.rules, seed)
+    bot, rng = StrongBot(), random.Random(0)
+    while not deal.over:
+        view = TableView.of_deal(deal, deal.turn, scoring=HONGKONG.match.scoring)
+        to_beat = view.to_beat
+        if to_beat is not None and to_beat.size == size and view.unseen.bit_count() <= hidden:
+            return view
+        deal.apply_unchecked(bot.choose(view, rng))
+    raise LookupError(f"no such position in deal {seed}")
 
 
 def _late_position() -> TableView:
@@ -109,6 +142,92 @@ def test_beliefs_are_the_exact_counts_of_every_way_the_cards_could_lie() -> None
             else:
                 assert chance.exact and chance.se == 0
                 assert chance.p == pytest.approx(float(p), abs=1e-12), (opponent.seat, name)
+
+
+def test_a_pair_that_beats_the_table_is_counted_exactly() -> None:
+    """With a pair on the table, the chance of a pair that beats it, for each opponent, is
+    the share of every way the ten hidden cards could lie (and below the chance of holding a
+    pair at all); the triple is the plain chance of holding one. Triples against the table
+    are counted against every hand below: late in a deal they are rare."""
+    view = _position_against(21, 2, hidden=10)
+    assert view.to_beat is not None and view.to_beat.size == 2
+    beliefs = beliefs_of(view, random.Random(0), worlds=50)
+    assert beliefs.proofs == 0 and beliefs.beating == 2
+    exact = _every_way(view)
+    for opponent in beliefs.opponents:
+        counted = exact[opponent.seat]
+        assert opponent.pair.exact and opponent.triple.exact
+        assert opponent.pair.p == pytest.approx(float(counted["pair"]), abs=1e-12)
+        assert opponent.triple.p == pytest.approx(float(counted["triple"]), abs=1e-12)
+        assert 0 < opponent.pair.p < holds_group(view.unseen, opponent.cards, 2)
+
+
+def test_the_chance_of_a_group_beating_the_table_against_every_hand() -> None:
+    """holds_beating against every hand of up to five of nine hidden cards, for pairs and
+    triples of every rank on the table."""
+    catalog = catalog_for(HONGKONG.rules)
+    rng = random.Random(8)
+    for _ in range(12):
+        picked = rng.sample(range(52), 13)
+        unseen = Mask(sum(1 << c for c in picked[:9]))
+        table_cards = Mask(sum(1 << c for c in picked[9:]))
+        tables = [p for p in HandPlays(catalog, table_cards).plays if p.size in (2, 3)]
+        cards = card_indices(unseen)
+        for to_beat in tables:
+            top = max(catalog.card_power[c] for c in card_indices(to_beat.mask))
+            for k in range(0, 6):
+                hands = list(itertools.combinations(cards, k))
+                hit = 0
+                for hand in hands:
+                    groups = itertools.combinations(hand, to_beat.size)
+                    hit += any(
+                        len({c >> 2 for c in g}) == 1
+                        and max(catalog.card_power[c] for c in g) > top
+                        for g in groups
+                    )
+                got = holds_beating(unseen, k, to_beat.size, catalog, to_beat)
+                assert got == pytest.approx(hit / len(hands), abs=1e-12), (to_beat, k)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), size=st.sampled_from([2, 3]))
+def test_beliefs_against_a_group_are_probabilities_that_agree_with_dealt_worlds(
+    seed: int, size: int
+) -> None:
+    """A hypothesis property: wherever a pair or triple is on the table, every chance is a
+    probability, and the exact ones agree with 1,500 worlds dealt by shuffling the hidden
+    cards, within 4.5 standard errors."""
+    try:
+        view = _position_against(seed, size, hidden=39)
+    except LookupError:
+        assume(False)
+        return
+    beliefs = beliefs_of(view, random.Random(seed), worlds=20)
+    assert beliefs.beating == size
+    rng = random.Random(seed)
+    hidden = card_indices(view.unseen)
+    others = [s for s in range(view.players) if s != view.seat]
+    worlds = 1500
+    counts: dict[int, dict[str, int]] = {s: {} for s in others}
+    for _ in range(worlds):
+        rng.shuffle(hidden)
+        at = 0
+        for seat in others:
+            hand = sum(1 << c for c in hidden[at : at + view.counts[seat]])
+            at += view.counts[seat]
+            for name, yes in _facts(view, hand, fives=False).items():
+                counts[seat][name] = counts[seat].get(name, 0) + yes
+    for opponent in beliefs.opponents:
+        for name, chance in opponent.chances().items():
+            if chance is None:
+                continue
+            assert 0.0 <= chance.p <= 1.0 and chance.se >= 0.0
+            if not chance.exact:
+                continue
+            p = chance.p
+            share = counts[opponent.seat][name] / worlds
+            se = math.sqrt(p * (1 - p) / worlds)
+            assert abs(share - p) <= 4.5 * se + 1e-9, (opponent.seat, name, share, p)
 
 
 def test_at_the_first_play_the_counts_are_hypergeometric() -> None:

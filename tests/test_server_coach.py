@@ -220,6 +220,7 @@ async def test_beliefs_are_the_seats_own_and_never_a_spectators(
     rng = random.Random(f"beliefs:{table.runner.service.config.seed}:1:{len(view.actions)}")
     expected = beliefs_of(view, rng, 60)
     assert [o["seat"] for o in data["opponents"]] == [1, 2, 3]
+    assert data["beating"] == expected.beating == (0 if view.to_beat is None else view.to_beat.size)
     for opponent in data["opponents"]:
         want = expected.of(opponent["seat"])
         assert opponent["cards"] == view.counts[opponent["seat"]]
@@ -378,3 +379,59 @@ async def test_a_review_that_failed_says_so_once_then_starts_afresh(
     monkeypatch.undo()
     assert (await review(http, table.code, deal=1, token=table.token)).status_code == 202
     assert (await reviewed(http, table.code, deal=1, token=table.token))["deal"] == 1
+
+
+async def test_a_review_is_kept_with_the_game_across_a_restart(
+    store_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reviewed once, the review is in the table database: a server started afresh on it
+    answers the same review at once, with no decision judged (no worker job runs)."""
+    from bigtwo.server import coach as coach_module
+    from bigtwo.store.reviews import open_reviews
+    from bigtwo.store.tables import open_store
+
+    first = create_app(open_store(store_db, checkpoint=False), Settings(think="inline"))
+    first.state.coach.rollouts = ROLLOUTS
+    transport = httpx.ASGITransport(app=first)
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+        table = Table(first, {})
+        await table.start()
+        await table.finish_deal()
+        got = await reviewed(client, table.code, deal=1, token=table.token)
+    seed = table.runner.service.config.seed
+    first.state.hub.shutdown()
+    first.state.hub.store.close()
+    first.state.coach.close()
+    table.writer.cancel()
+
+    jobs: list[Any] = []
+
+    def counted(*args: Any) -> Any:
+        jobs.append(args)
+        raise AssertionError("a kept review was computed again")
+
+    monkeypatch.setattr(coach_module, "judge_decision", counted)
+    second = create_app(open_store(store_db, checkpoint=False), Settings(think="inline"))
+    second.state.coach.rollouts = ROLLOUTS
+    assert second.state.coach.kept == {}
+    transport = httpx.ASGITransport(app=second)
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+            again = await review(client, table.code, deal=1, token=table.token)
+            assert again.status_code == 200, again.text
+            assert again.json() == {"status": "done", "review": got}
+        assert jobs == [] and second.state.coach.jobs == {}
+    finally:
+        second.state.hub.shutdown()
+        second.state.hub.store.close()
+        second.state.coach.close()
+    # The row itself: one review of the room, under its seed, deal, seat and rollouts.
+    tables = open_store(store_db, checkpoint=False)
+    reviews = open_reviews(tables)
+    try:
+        assert reviews.count(table.code) == 1
+        assert reviews.get((table.code, seed, 1, 0, ROLLOUTS)) == got
+        assert reviews.get((table.code, seed, 1, 0, ROLLOUTS + 1)) is None
+    finally:
+        reviews.close()
+        tables.close()

@@ -5,6 +5,7 @@ turned assists off, for a spectator and for Big 2 RevolutioN)."""
 
 from __future__ import annotations
 
+import random
 from math import comb
 from pathlib import Path
 from typing import Any
@@ -13,17 +14,18 @@ import pytest
 from textual.app import App
 from textual.widgets import OptionList
 
-from bigtwo.coach.beliefs import holds_group
+from bigtwo.coach.beliefs import beliefs_of, holds_beating, holds_group
 from bigtwo.coach.replay import seat_turns
 from bigtwo.coach.review import GameReview, move_words, review_data, review_deal
 from bigtwo.engine.cards import Mask, card_symbols
 from bigtwo.engine.errors import BigTwoError
+from bigtwo.engine.plays import catalog_for
 from bigtwo.match.record_formats import read_game_file
 from bigtwo.match.revolution import RevolutionMatch
 from bigtwo.service import TableService
 from bigtwo.service.config import TableConfig
 from bigtwo.service.request import table_config
-from bigtwo.tui.beliefs import OTHER_GAME, SPECTATOR, BeliefsPanel, refused
+from bigtwo.tui.beliefs import OTHER_GAME, SPECTATOR, BeliefsPanel, beliefs_text, refused
 from bigtwo.tui.coaching import ASSISTS_OFF
 from bigtwo.tui.controller import GameController, GameSetup, SeatSetup
 from bigtwo.tui.dialogs import ScoreSheet
@@ -31,6 +33,7 @@ from bigtwo.tui.pages import ReplayPage
 from bigtwo.tui.review import SEED, ReviewPage, coach_of
 from bigtwo.tui.revolution_coaching import RevolutionCoach
 from coach_fixtures import two_led_alone
+from test_coach_beliefs import _position_against
 from test_tui import SIZE, make_app, play_deal, screen_text, take_turn
 
 ROLLOUTS = 60
@@ -234,6 +237,7 @@ async def test_the_beliefs_panel_toggles_and_counts_exactly_at_the_first_lead(
             figures += "    -" + "".join(f" {chance(p):>4}" for p in (pair, triple))
             row = f"{game.names[seat][:5]:<5}{k:>3}{figures} ~"  # the five-card play sampled
             assert row in text, text
+        assert ">pr" not in text and "beating the table" not in text  # nothing to beat yet
         # It follows the play: after your lead and the replies, the counts of now.
         await take_turn(pilot, app)
         later = game.view()
@@ -249,6 +253,25 @@ async def test_the_beliefs_panel_toggles_and_counts_exactly_at_the_first_lead(
         await pilot.press("b")
         await pilot.pause()
         assert not app.screen.query(BeliefsPanel)
+
+
+def test_the_panel_names_the_column_of_pairs_beating_the_pair_on_the_table() -> None:
+    """With a pair on the table the pair column reads ``>pr`` and holds the chance of a pair
+    beating it (counted exactly); the triple and five-card columns stay plain."""
+    view = _position_against(21, 2, hidden=10)
+    assert view.to_beat is not None
+    names = ["Ann", "Bea", "Cy", "Dot"]
+    text = str(beliefs_text(beliefs_of(view, random.Random(0), 50), names))
+    head = text.splitlines()[1]
+    assert head.split() == ["2", "A", ">1", ">pr", "3k", "5c"], head
+    assert ">pr: a pair beating the table's" in text
+    catalog = catalog_for(view.rules)
+    for seat in (s for s in range(4) if s != view.seat):
+        k = view.counts[seat]
+        row = next(line for line in text.splitlines() if line.startswith(f"{names[seat]:<5}{k:>3}"))
+        beats = holds_beating(view.unseen, k, 2, catalog, view.to_beat)
+        assert row.split()[5] == chance(beats), (row, beats)
+        assert beats < holds_group(view.unseen, k, 2) or beats == 0
 
 
 async def test_no_beliefs_and_no_review_where_the_host_turned_assists_off(

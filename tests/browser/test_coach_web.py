@@ -21,8 +21,14 @@ WORDS = {
         "review": "Review this deal",
         "title": "Review of deal 1",
         "beliefs": "What the cards tell",
+        "pair": ("a pair", "a pair that beats the pair"),
     },
-    "zh-Hant": {"review": "檢討這一局", "title": "第 1 局檢討", "beliefs": "出牌推測"},
+    "zh-Hant": {
+        "review": "檢討這一局",
+        "title": "第 1 局檢討",
+        "beliefs": "出牌推測",
+        "pair": ("有對子", "有壓得過桌上對子的對子"),
+    },
 }
 
 
@@ -82,6 +88,9 @@ def test_the_review_opens_from_the_score_sheet_and_the_beliefs_panel_toggles(
         "els => els.map(e => Number(e.dataset.p))"
     )
     assert chances and all(0.0 <= p <= 1.0 for p in chances)
+    # The pair column's words: of a pair at all, or, with a pair on the table, of one beating it.
+    pair = page.locator("[data-beliefs-panel] th[data-column=pair]").inner_text().strip()
+    assert pair in words["pair"], pair
     assert page.locator("[data-beliefs]").get_attribute("aria-expanded") == "true"
     assert violations(page) == [], "beliefs panel"
     page.click("[data-beliefs]")

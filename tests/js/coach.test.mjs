@@ -6,7 +6,9 @@ import assert from "node:assert/strict";
 
 /** @type {any} */ (globalThis).document = { documentElement: { lang: "" } };
 const { emptyModel } = await import("../../src/bigtwo/web/js/state.js");
-const { beliefsOffered, chanceText } = await import("../../src/bigtwo/web/js/beliefs.js");
+const { beliefsOffered, chanceText, columnKey } = await import("../../src/bigtwo/web/js/beliefs.js");
+const en = /** @type {Record<string, string>} */ ((await import("../../src/bigtwo/web/js/strings-en.js")).STRINGS_EN);
+const zh = /** @type {Record<string, string>} */ ((await import("../../src/bigtwo/web/js/strings-zh.js")).STRINGS_ZH);
 const { reviewAction } = await import("../../src/bigtwo/web/js/review.js");
 
 /**
@@ -37,6 +39,18 @@ test("a chance is a whole percentage, an estimate marked", () => {
   assert.equal(chanceText({ p: 0.8182, exact: true }), "82%");
   assert.equal(chanceText({ p: 0.254, exact: false }), "≈25%");
   assert.equal(chanceText(null), "–");
+});
+
+test("a column of plays beating the table's says so, in both languages", () => {
+  assert.equal(columnKey("pair", 2), "beliefs.beats_pair");
+  assert.equal(columnKey("triple", 3), "beliefs.beats_triple");
+  assert.equal(columnKey("five", 5), "beliefs.beats_five");
+  assert.equal(columnKey("pair", 3), "beliefs.pair");
+  assert.equal(columnKey("pair", 0), "beliefs.pair");
+  assert.equal(columnKey("beats_single", 1), "beliefs.beats_single");
+  for (const key of ["beliefs.beats_pair", "beliefs.beats_triple", "beliefs.beats_five"]) {
+    assert.ok(en[key] && zh[key], key);
+  }
 });
 
 test("a deal's review is offered to its player during the match, to anyone after", () => {

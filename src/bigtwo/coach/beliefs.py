@@ -1,12 +1,15 @@
 """What a seat may believe of each opponent's hand, from the cards played alone.
 
 For every opponent: the chance it holds a 2, an ace, any card that beats the single on the
-table, a pair, a triple, and a five-card play (one that beats the play on the table when
-that is a five-card play). The model is the public one: the cards a seat has not seen are
+table, a pair, a triple, and a five-card play, each of the last three one that beats the play
+on the table when that is a play of its kind (a pair that beats the pair on the table, …).
+The model is the public one: the cards a seat has not seen are
 spread uniformly over the hands whose sizes everyone knows. Where nothing more is known the
 chances are counted exactly (hypergeometric: a hand of ``k`` of the ``u`` unseen cards holds
 none of ``m`` given cards with chance ``C(u - m, k) / C(u, k)``; pairs and triples by counting
-the hands with at most one, or two, cards of each rank). Once a pass has proved something
+the hands with at most one, or two, cards of each rank, or, against a pair or triple on the
+table, with no cards of one rank that beat it: a pair or triple lies within one rank, so the
+ranks are counted one by one). Once a pass has proved something
 (:func:`~bigtwo.bots.inference.proven_misses`: an automatic pass held nothing that beat the
 play; :func:`~bigtwo.bots.inference.proven_replies`: a chosen pass while autopass was on held a
 reply), or for the five-card plays, which counting does not reach, the chances are estimated
@@ -20,6 +23,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from itertools import combinations as _combinations
 from math import comb
 
 from ..bots.expert import sample_hands
@@ -53,8 +57,8 @@ class Chance:
 @dataclass(frozen=True, slots=True)
 class SeatBeliefs:
     """One opponent's hand as a seat may believe it. ``beats_single`` is None when the
-    table holds no single; ``five``: a five-card play, one beating the table's when the
-    table holds a five-card play."""
+    table holds no single; ``pair``, ``triple``, ``five``: a play of that kind, one beating
+    the table's when the table holds a play of that kind (see :attr:`Beliefs.beating`)."""
 
     seat: int
     cards: int
@@ -80,12 +84,14 @@ class SeatBeliefs:
 @dataclass(frozen=True, slots=True)
 class Beliefs:
     """What ``seat`` may believe of every opponent: ``proofs`` counts the passes that proved
-    something, ``worlds`` the worlds sampled."""
+    something, ``worlds`` the worlds sampled; ``beating``: the number of cards of the play on
+    the table (0: none), so a pair's chance is of one that beats it when it is 2."""
 
     seat: int
     proofs: int
     worlds: int
     opponents: tuple[SeatBeliefs, ...]
+    beating: int = 0
 
     def of(self, seat: int) -> SeatBeliefs:
         for beliefs in self.opponents:
@@ -122,6 +128,34 @@ def _hands_within(rank_counts: list[int], cards: int, most: int) -> int:
     return ways[cards]
 
 
+def holds_beating(unseen: Mask, cards: int, size: int, catalog: Catalog, to_beat: Play) -> float:
+    """The chance a hand of ``cards`` drawn uniformly from ``unseen`` holds ``size`` cards of
+    one rank that beat ``to_beat`` (a pair or a triple on the table) under ``catalog``'s rules.
+
+    Counted rank by rank: for each, the ways to hold ``j`` of its unseen cards with no play
+    among them that beats ``to_beat``; a hand holds none when no rank does."""
+    ways = [1] + [0] * cards  # ways[j]: hands of j cards of the ranks so far, none beating
+    for r in range(13):
+        suits = [c for c in range(4 * r, 4 * r + 4) if unseen >> c & 1]
+        fine = [0] * (len(suits) + 1)  # fine[t]: t cards of this rank that beat nothing
+        for t in range(len(suits) + 1):
+            for chosen in _combinations(suits, t):
+                held = Mask(sum(1 << c for c in chosen))
+                fine[t] += not _beats_with(catalog, held, to_beat, size)
+        nxt = [0] * (cards + 1)
+        for j, w in enumerate(ways):
+            if w:
+                for t in range(min(len(suits), cards - j) + 1):
+                    nxt[j + t] += w * fine[t]
+        ways = nxt
+    return 1.0 - ways[cards] / comb(unseen.bit_count(), cards)
+
+
+def _beats_with(catalog: Catalog, hand: Mask, to_beat: Play, size: int) -> bool:
+    """Whether ``hand`` holds a play of ``size`` cards that beats ``to_beat``."""
+    return any(p.size == size for p in HandPlays(catalog, hand).replies(to_beat))
+
+
 def holds_group(unseen: Mask, cards: int, size: int) -> float:
     """The chance a hand of ``cards`` drawn uniformly from ``unseen`` holds ``size`` cards of
     one rank (2: a pair, 3: a triple).
@@ -142,15 +176,12 @@ def _above(catalog: Catalog, single: Play) -> Mask:
     return Mask(sum(1 << c for c in range(52) if power[c] > single.power))
 
 
-def _has_group(hand: int, size: int) -> bool:
-    return any((hand >> (4 * r) & 0xF).bit_count() >= size for r in range(13))
-
-
-def _has_five(catalog: Catalog, hand: Mask, to_beat: Play | None) -> bool:
-    plays = HandPlays(catalog, hand)
-    if to_beat is not None and to_beat.size == 5:
-        return any(p.size == 5 for p in plays.replies(to_beat))
-    return any(p.size == 5 for p in plays.plays)
+def _has_play(plays: HandPlays, size: int, to_beat: Play | None) -> bool:
+    """Whether the hand holds a play of ``size`` cards, one beating ``to_beat`` when that is
+    of the same size."""
+    if to_beat is not None and to_beat.size == size:
+        return any(p.size == size for p in plays.replies(to_beat))
+    return any(p.size == size for p in plays.plays)
 
 
 def _sampled(hits: int, worlds: int) -> Chance:
@@ -180,13 +211,14 @@ def beliefs_of(view: TableView, rng: random.Random, worlds: int = WORLDS) -> Bel
         hands = sample_hands(view, rng, misses, replies=replies)
         for s in others:
             hand, count = hands[s], hits[s]
-            count["five"] += _has_five(catalog, hand, to_beat)
+            plays = HandPlays(catalog, hand)
+            count["five"] += _has_play(plays, 5, to_beat)
             if proofs:
                 count["two"] += bool(hand & _TWOS)
                 count["ace"] += bool(hand & _ACES)
                 count["single"] += bool(hand & above)
-                count["pair"] += _has_group(hand, 2)
-                count["triple"] += _has_group(hand, 3)
+                count["pair"] += _has_play(plays, 2, to_beat)
+                count["triple"] += _has_play(plays, 3, to_beat)
     unseen = view.unseen
     u = unseen.bit_count()
     out: list[SeatBeliefs] = []
@@ -201,9 +233,13 @@ def beliefs_of(view: TableView, rng: random.Random, worlds: int = WORLDS) -> Bel
         else:
             two = Chance(holds_any(u, k, (unseen & _TWOS).bit_count()))
             ace = Chance(holds_any(u, k, (unseen & _ACES).bit_count()))
-            pair = Chance(holds_group(unseen, k, 2))
-            triple = Chance(holds_group(unseen, k, 3))
+            pair, triple = (
+                Chance(holds_beating(unseen, k, size, catalog, to_beat))
+                if to_beat is not None and to_beat.size == size
+                else Chance(holds_group(unseen, k, size))
+                for size in (2, 3)
+            )
             beats = Chance(holds_any(u, k, (unseen & above).bit_count())) if single else None
         five = _sampled(count["five"], worlds)
         out.append(SeatBeliefs(s, k, two, ace, beats, pair, triple, five))
-    return Beliefs(me, proofs, worlds, tuple(out))
+    return Beliefs(me, proofs, worlds, tuple(out), 0 if to_beat is None else to_beat.size)

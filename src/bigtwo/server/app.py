@@ -52,6 +52,7 @@ from ..service.config import MAX_NAME, ConfigError, clean_text
 from ..service.declare import words
 from ..service.request import table_config
 from ..service.table import Refused, TableService, TableStatus
+from ..store.reviews import open_reviews
 from ..store.tables import MemoryStore, TableStore
 from .accounts import install_accounts
 from .cluster import ClusterRouting
@@ -634,6 +635,7 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
                 await hub.cluster.stop()
             await asyncio.sleep(0.05)  # let the close frames go out
             hub.store.close()
+            app.state.coach.close()
 
     routes: list[BaseRoute] = [
         Route("/api", api_info),
@@ -664,7 +666,7 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
         middleware.insert(0, Middleware(ClusterRouting, cluster=hub.cluster))
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.hub = hub
-    app.state.coach = Coach(hub.thinker, hub.settings.review_rollouts)
+    app.state.coach = Coach(hub.thinker, hub.settings.review_rollouts, open_reviews(hub.store))
     # Lobby writes (room creation, joining) per address, in bounded memory.
     app.state.limiter = KeyedLimiter(rate=100.0, burst=5000.0)
     app.state.addresses = ClientAddress(hub.settings.trusted_proxies)

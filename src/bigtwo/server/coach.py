@@ -8,9 +8,10 @@ review any seat. The review runs in the server's worker pool (:meth:`Thinker.com
 <bigtwo.server.thinking.Thinker.compute>`), one decision at a time, never on the event loop;
 the first request starts it and is answered ``pending`` (202, with how many decisions are
 judged so far) until it is done. Each decision's worlds are drawn from the room's seed, so a
-review is the same however often it is computed; it is kept, by room, deal and seat (the
-:data:`KEPT` latest in memory: a finished deal never changes), so a second request returns it
-at once.
+review is the same however often it is computed; it is kept with the game, in the table
+store's database (:mod:`bigtwo.store.reviews`, by room, seed, deal, seat and rollouts: a
+finished deal never changes), with the :data:`KEPT` latest in memory in front, so a second
+request returns it at once, also after the server restarted.
 
 ``POST /api/rooms/{code}/beliefs`` answers a seated player, during a deal of the 52-card game,
 what it may believe of each opponent's hand (:func:`bigtwo.coach.beliefs.beliefs_of`), from its
@@ -44,6 +45,7 @@ from ..match.match import Match
 from ..match.views import TableView
 from ..protocol import BeliefsRequest, ReviewRequest
 from ..service.table import Refused, TableService, TableStatus
+from ..store.reviews import ReviewKey, ReviewStore
 from .runner import TableRunner
 from .thinking import Thinker
 
@@ -138,12 +140,15 @@ def review_json(review: DealReview, positions: Sequence[dict[str, Any]]) -> dict
 
 def beliefs_json(beliefs: Beliefs, deal: int) -> dict[str, Any]:
     """A seat's beliefs as JSON: each opponent's chances (``null``: not asked of this
-    table, e.g. beating a single when no single is on it)."""
+    table, e.g. beating a single when no single is on it); ``beating``: the cards of the play
+    on the table (0: none), so ``pair``, ``triple`` or ``five`` is the chance of one that
+    beats it when it is 2, 3 or 5."""
     return {
         "seat": beliefs.seat,
         "deal": deal,
         "proofs": beliefs.proofs,
         "worlds": beliefs.worlds,
+        "beating": beliefs.beating,
         "opponents": [
             {
                 "seat": b.seat,
@@ -171,12 +176,13 @@ class _Job:
 
 
 class Coach:
-    """The reviews a server has computed (the latest :data:`KEPT`) and those under way, and
-    the beliefs it last told."""
+    """The reviews a server has computed (kept in ``store``, the latest :data:`KEPT` also in
+    memory; no store: in memory only) and those under way, and the beliefs it last told."""
 
-    def __init__(self, thinker: Thinker, rollouts: int) -> None:
+    def __init__(self, thinker: Thinker, rollouts: int, store: ReviewStore | None = None) -> None:
         self.thinker = thinker
         self.rollouts = rollouts
+        self.store = store
         self.worlds = WORLDS
         self.kept: OrderedDict[Key, dict[str, Any]] = OrderedDict()
         self.jobs: dict[Key, _Job] = {}
@@ -188,8 +194,10 @@ class Coach:
         with it when kept, else 202 ``pending`` (starting it on the first request)."""
         key = (code, svc.config.seed, deal, seat)
         kept = self.kept.get(key)
+        if kept is None and key not in self.jobs:
+            kept = self._stored(key)
         if kept is not None:
-            self.kept.move_to_end(key)
+            self._keep(key, kept)
             return 200, {"status": "done", "review": kept}
         job = self.jobs.get(key)
         if job is not None and job.failed:  # said once; asked again, it starts afresh
@@ -222,13 +230,45 @@ class Coach:
                 job.done += 1
             scale = _scale_of(svc, deal)
             review = DealReview(deal, seat, scale, tuple(judged))
-            self.kept[key] = review_json(review, [_position(v) for _, v, _ in turns])
-            while len(self.kept) > KEPT:
-                self.kept.popitem(last=False)
+            kept = review_json(review, [_position(v) for _, v, _ in turns])
+            self._keep(key, kept)
             del self.jobs[key]
+            self._store(key, kept)
         except Exception:
             log.exception("the review of deal %d, seat %d failed", deal, seat)
             job.failed = True
+
+    def _keep(self, key: Key, review: dict[str, Any]) -> None:
+        self.kept[key] = review
+        self.kept.move_to_end(key)
+        while len(self.kept) > KEPT:
+            self.kept.popitem(last=False)
+
+    def _stored_key(self, key: Key) -> ReviewKey:
+        return (*key, self.rollouts)
+
+    def _stored(self, key: Key) -> dict[str, Any] | None:
+        """The review kept in the store (None: none, no store, or the store failed: then it
+        is computed again)."""
+        if self.store is None:
+            return None
+        try:
+            return self.store.get(self._stored_key(key))
+        except Exception:
+            log.exception("the reviews kept could not be read")
+            return None
+
+    def _store(self, key: Key, review: dict[str, Any]) -> None:
+        if self.store is None:
+            return
+        try:
+            self.store.put(self._stored_key(key), review)
+        except Exception:  # kept in memory still; a restart computes it again
+            log.exception("the review of deal %d, seat %d could not be stored", key[2], key[3])
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
 
     async def seat_beliefs(self, svc: TableService, seat: int) -> dict[str, Any]:
         """What ``seat`` may believe now (the deal in play: checked), kept until the next

@@ -265,7 +265,9 @@ class OpponentBeliefs(Answer):
     seat: int
     cards: int
     chances: dict[str, ChanceAnswer | None] = Field(
-        description="two, ace, beats_single (null: no single on the table), pair, triple, five"
+        description="two, ace, beats_single (null: no single on the table), pair, triple, "
+        "five (each of the last three: one that beats the play on the table when 'beating' "
+        "is its number of cards)"
     )
 
 
@@ -274,6 +276,7 @@ class BeliefsAnswer(Answer):
     deal: int
     proofs: int = Field(description="The passes that proved something")
     worlds: int = Field(description="The worlds sampled for what counting does not reach")
+    beating: int = Field(description="The cards of the play on the table (0: none)")
     opponents: list[OpponentBeliefs]
 
 

@@ -7,6 +7,8 @@
   PostgreSQL, which the server keeps its tables in and the terminal game its local table.
 - :mod:`.sql`: the two databases behind one small connection; :mod:`.migrations`: the table
   store's schema, in numbered versions.
+- :mod:`.accounts`, :mod:`.reviews`: players' accounts and the coach's reviews of finished
+  deals, in the table store's database.
 
 The errors it raises are the match layer's (:mod:`bigtwo.match.errors`).
 """

@@ -146,6 +146,24 @@ TABLE_MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX IF NOT EXISTS rating_changes_by_account ON rating_changes (account)",
         ),
     ),
+    Migration(
+        5,
+        "the coach's reviews of finished deals",
+        (
+            # One seat's review of one finished deal of a room (its seed: a room code may
+            # name another table later), judged with ``rollouts`` rollouts; review: its JSON.
+            """CREATE TABLE IF NOT EXISTS reviews (
+                code TEXT NOT NULL,
+                seed BIGINT NOT NULL,
+                deal INTEGER NOT NULL,
+                seat INTEGER NOT NULL,
+                rollouts INTEGER NOT NULL,
+                review TEXT NOT NULL,
+                made {double} NOT NULL,
+                PRIMARY KEY (code, seed, deal, seat, rollouts)
+            )""",
+        ),
+    ),
 )
 TABLE_SCHEMA_VERSION = TABLE_MIGRATIONS[-1].version
 assert [m.version for m in TABLE_MIGRATIONS] == list(range(1, TABLE_SCHEMA_VERSION + 1))

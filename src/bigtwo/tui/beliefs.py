@@ -2,7 +2,8 @@
 
 Toggled by ``b`` (:func:`toggle_beliefs`), it shows, for each opponent of the seat on show,
 the chance it holds a 2, an ace, a card that beats the single on the table, a pair, a triple
-and a five-card play (one that beats the table's, when a five-card play is to beat), from
+and a five-card play (each of the last three one that beats the table's, when a play of its
+kind is to beat: its column then reads ``>pr``, ``>3k`` or ``>5c``), from
 :func:`bigtwo.coach.beliefs.beliefs_of`: the seat's own view alone, so public information
 only. A figure counted exactly is shown as it is; one estimated from sampled worlds is
 marked ``~``. The panel is worked out again in a worker thread whenever the position
@@ -32,7 +33,29 @@ from .coaching import ASSISTS_OFF, assists_on
 PANEL_WORLDS = 200  # worlds sampled for what counting does not reach
 SPECTATOR = "Beliefs are a player's: a spectator sees none while a hand is in play"
 OTHER_GAME = "Beliefs are counted for the 52-card game only, not for Big 2 RevolutioN"
-COLUMNS = (("two", "2"), ("ace", "A"), ("beats_single", ">1"), ("pair", "pr"), ("triple", "3k"))
+COLUMNS = (
+    ("two", "2"),
+    ("ace", "A"),
+    ("beats_single", ">1"),
+    ("pair", "pr"),
+    ("triple", "3k"),
+    ("five", "5c"),
+)
+BEATING = {"pair": 2, "triple": 3, "five": 5}  # the columns that beat a play of their size
+BEATS_WORDS = {  # the legend's line for a column of plays beating the table's
+    2: ">pr: a pair beating the table's\n",
+    3: ">3k: a triple beating the table's\n",
+    5: ">5c: a 5-card play beating the table's\n",
+}
+
+
+def column_label(name: str, label: str, beating: int) -> str:
+    """A column's label: ``>`` before it where it is of plays beating the table's.
+
+    >>> column_label("pair", "pr", 2), column_label("pair", "pr", 5)
+    ('>pr', 'pr')
+    """
+    return f">{label}" if beating and BEATING.get(name) == beating else label
 
 
 def chance_words(chance: Chance | None) -> str:
@@ -50,19 +73,20 @@ def chance_words(chance: Chance | None) -> str:
 def beliefs_text(beliefs: Beliefs, names: Sequence[str]) -> Text:
     """The panel's text: a row an opponent, a column a chance."""
     text = Text("What the cards played tell\n", Style(bold=True))
-    head = f"{'':<8}" + "".join(f"{label:>5}" for _, label in COLUMNS) + f"{'5c':>5}\n"
+    labels = [column_label(name, label, beliefs.beating) for name, label in COLUMNS]
+    head = f"{'':<8}" + "".join(f"{label:>5}" for label in labels) + "\n"
     text.append(head, Style(underline=True))
     for seat in beliefs.opponents:
         chances = seat.chances()
         row = f"{names[seat.seat][:5]:<5}{seat.cards:>3}"
         row += "".join(f" {chance_words(chances[name])}" for name, _ in COLUMNS)
-        row += f" {chance_words(seat.five)}"
         text.append(row + "\n")
     how = " under what passes proved" if beliefs.proofs else ", rest counted"
     text.append(
         "2 A: holds one; >1: beats the single\n"
         "pr 3k 5c: pair, triple, 5-card play\n"
-        f"~ sampled ({beliefs.worlds} worlds){how}",
+        + BEATS_WORDS.get(beliefs.beating, "")
+        + f"~ sampled ({beliefs.worlds} worlds){how}",
         Style(dim=True),
     )
     return text

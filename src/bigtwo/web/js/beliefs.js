@@ -1,7 +1,8 @@
 // @ts-check
 // The beliefs panel: what the cards played tell a seated player of each opponent's hand (the
 // chance of a 2, an ace, a card beating the single on the table, a pair, a triple, a
-// five-card play), from that seat's public view alone. The server counts them
+// five-card play: each of the last three one that beats the table's play when that is of its
+// kind, and its column says so), from that seat's public view alone. The server counts them
 // (POST /api/rooms/{code}/beliefs, bigtwo.coach.beliefs); this panel asks again after each
 // action while it is open. Offered only to a player in a deal of the 52-card game whose host
 // left the room's assists on: never to a spectator.
@@ -12,6 +13,13 @@ import { api, errorOf } from "./net.js";
 /** @typedef {import("./state.js").Model} Model */
 
 export const CHANCES = ["two", "ace", "beats_single", "pair", "triple", "five"];
+/** The chances that are of plays beating the table's when it holds this many cards. @type {Record<string, number>} */
+const BEATING = { pair: 2, triple: 3, five: 5 };
+
+/** A column's words: "beats the pair" where the table's play is a pair, else "a pair". @param {string} chance @param {number} beating */
+export function columnKey(chance, beating) {
+  return beating && BEATING[chance] === beating ? `beliefs.beats_${chance}` : `beliefs.${chance}`;
+}
 
 /**
  * Whether the panel may be offered at this table now.
@@ -93,11 +101,11 @@ export class BeliefsPanel {
     if (this.model) this.update(this.model, this.token); // the deal moved on meanwhile
   }
 
-  /** @param {{opponents: {seat: number, cards: number, chances: Record<string, {p: number, se: number, exact: boolean} | null>}[]}} data @param {Model} model */
+  /** @param {{beating?: number, opponents: {seat: number, cards: number, chances: Record<string, {p: number, se: number, exact: boolean} | null>}[]}} data @param {Model} model */
   draw(data, model) {
     mount(this.el, this.head(),
       h("table", { class: "beliefs-table" },
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("score.player")), CHANCES.map((c) => h("th", { scope: "col" }, t(`beliefs.${c}`))))),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("score.player")), CHANCES.map((c) => h("th", { scope: "col", dataset: { column: c } }, t(columnKey(c, data.beating ?? 0)))))),
         h("tbody", {}, data.opponents.map((o) => h("tr", { dataset: { beliefsSeat: String(o.seat) } },
           h("th", { scope: "row" }, `${model.players[o.seat]?.name ?? t("seat.n", { n: o.seat + 1 })} · ${t("beliefs.cards", { n: o.cards })}`),
           CHANCES.map((c) => h("td", { class: "num", dataset: { chance: c, p: o.chances[c] ? String(o.chances[c]?.p) : undefined } }, chanceText(o.chances[c]))))))),

@@ -586,6 +586,8 @@ export const STRINGS_EN = {
   "beliefs.cards": "{n} cards",
   "beliefs.two": "a 2", "beliefs.ace": "an ace", "beliefs.beats_single": "beats the single", "beliefs.pair": "a pair",
   "beliefs.triple": "a triple", "beliefs.five": "a five-card play",
+  "beliefs.beats_pair": "a pair that beats the pair", "beliefs.beats_triple": "a triple that beats the triple",
+  "beliefs.beats_five": "a five-card play that beats the table's",
   "beliefs.sampled": "≈ sampled",
   "beliefs.note": "Chances from the cards played and the passes only: exact counts, ≈ where sampled.",
 };

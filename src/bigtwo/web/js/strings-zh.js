@@ -586,6 +586,8 @@ export const STRINGS_ZH = {
   "beliefs.cards": "{n} 張",
   "beliefs.two": "有 2", "beliefs.ace": "有 A", "beliefs.beats_single": "壓得過單張", "beliefs.pair": "有對子",
   "beliefs.triple": "有三條", "beliefs.five": "有五張牌型",
+  "beliefs.beats_pair": "有壓得過桌上對子的對子", "beliefs.beats_triple": "有壓得過桌上三條的三條",
+  "beliefs.beats_five": "有壓得過桌上牌型的五張牌型",
   "beliefs.sampled": "≈ 抽樣",
   "beliefs.note": "只根據已出的牌與過牌推算：能精確計算的為確切機率，≈ 為抽樣估計。",
 };

@@ -1,0 +1,80 @@
+"""The coach's reviews of finished deals in the table store's database, so a deal is reviewed
+once: one row per room, seed, deal, seat and number of rollouts, holding the review's JSON.
+
+The table is the table store's schema's version 5 (:mod:`.migrations`); this module opens its
+own connection to the same database (SQLite or PostgreSQL, :mod:`.sql`), or an in-memory
+SQLite database for a server that keeps nothing. It stores and finds; what a review holds and
+who may read it are the server's (:mod:`bigtwo.server.coach`).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Any
+
+from .migrations import migrate
+from .sql import DatabaseConnection, PostgresConnection, SQLiteConnection
+from .tables import PostgresStore, SQLiteStore
+
+ReviewKey = tuple[str, int, int, int, int]  # room code, seed, deal, seat, rollouts
+
+
+class ReviewStore:
+    """The reviews kept over one connection, used from the server's event loop; the lock
+    guards use from another thread (tests, tools)."""
+
+    def __init__(self, db: DatabaseConnection) -> None:
+        self._db = db
+        self._lock = threading.RLock()
+        try:
+            migrate(db)
+        except BaseException:
+            db.close()
+            raise
+
+    def get(self, key: ReviewKey) -> dict[str, Any] | None:
+        """The review kept under ``key`` (None: none yet)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT review FROM reviews WHERE code = ? AND seed = ? AND deal = ? "
+                "AND seat = ? AND rollouts = ?",
+                key,
+            ).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def put(self, key: ReviewKey, review: dict[str, Any]) -> None:
+        """Keep ``review`` under ``key`` (a second one for the same key: the later, which a
+        finished deal's determinism makes the same)."""
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO reviews (code, seed, deal, seat, rollouts, review, made) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (code, seed, deal, seat, rollouts) "
+                "DO UPDATE SET review = excluded.review, made = excluded.made",
+                (*key, json.dumps(review, separators=(",", ":")), time.time()),
+            )
+
+    def count(self, code: str) -> int:
+        """How many reviews of room ``code`` are kept."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT COUNT(*) FROM reviews WHERE code = ?", (code,)
+            ).fetchone()
+        return int(row[0])
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def open_reviews(tables: object) -> ReviewStore:
+    """The reviews beside a table store: in its database (a SQLite file or PostgreSQL), or,
+    for a store that keeps nothing (in memory), in an in-memory database of their own."""
+    if isinstance(tables, PostgresStore):
+        return ReviewStore(PostgresConnection(tables.url))
+    if not isinstance(tables, SQLiteStore) or tables.path == ":memory:":
+        return ReviewStore(SQLiteConnection(":memory:"))
+    db = SQLiteConnection(tables.path)
+    db.raw.execute("PRAGMA busy_timeout=5000")  # the table store writes to the same file
+    return ReviewStore(db)
