@@ -154,4 +154,28 @@ async def test_a_guest_lobby_names_no_one(server: Server, tmp_path: Path) -> Non
     async with app.run_test(size=SIZE):
         await until(lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await until(lambda: "open rooms at" in screen_text(app), "the title")
-        assert "signed in" not in screen_text(app)
+        assert "signed in" not in screen_text(app) and "session" not in screen_text(app)
+
+
+async def test_a_lobby_whose_session_has_ended_says_so(server: Server, tmp_path: Path) -> None:
+    store = MatchStore(tmp_path / "bigtwo.db")
+    keep_session(store, server.url, "a-session-the-server-never-made")
+    store.close()
+    app = app_for(tmp_path, server.url)
+    async with app.run_test(size=SIZE):
+        await until(lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        ended = f"open rooms at {server.url}  -  session ended: bigtwo login"
+        await until(lambda: ended in screen_text(app), "the ended session")
+
+
+async def test_the_title_line_counts_rated_games() -> None:
+    screen = LobbyScreen("http://h:1/")
+    rating = {"rating": 1040, "games": 3, "wins": 1}
+    you = {"signed_in": True, "name": "Ann", "ratings": {"bigtwo": rating}}
+    assert screen.title_line(you) == (
+        "Big Two  -  open rooms at http://h:1  -  signed in as Ann, rating 1040 (3 rated games)"
+    )
+    one = {"signed_in": True, "name": "Ann", "ratings": {"bigtwo": {**rating, "games": 1}}}
+    assert screen.title_line(one).endswith("rating 1040 (1 rated game)")
+    assert screen.title_line(None) == "Big Two  -  open rooms at http://h:1"
+    await screen.lobby.close()

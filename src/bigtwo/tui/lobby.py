@@ -120,11 +120,13 @@ class LobbyScreen(Screen[None]):
     def title_line(self, you: dict[str, Any] | None = None) -> str:
         """The title: the server, and who is signed in there with their rating."""
         line = f"Big Two  -  open rooms at {self.server}"
-        if you is None or not you.get("signed_in"):
+        if you is None:
             return line
+        if not you.get("signed_in"):
+            return f"{line}  -  session ended: bigtwo login"
         rating = (you.get("ratings") or {}).get("bigtwo") or {}
         games = int(rating.get("games", 0))
-        played = f" after {games} rated game{'s' if games != 1 else ''}" if games else ""
+        played = f" ({games} rated game{'s' if games != 1 else ''})" if games else ""
         return f"{line}  -  signed in as {you.get('name')}, rating {rating.get('rating')}{played}"
 
     def _session(self, server: str) -> str:
@@ -140,14 +142,11 @@ class LobbyScreen(Screen[None]):
         except (ServerError, httpx.HTTPError, OSError):
             return  # the list of open rooms says what is wrong
         self.query_one("#lobby-title", Static).update(Text(self.title_line(you)))
-        if not you.get("signed_in"):
-            self.say(f"Your session at {self.server} has ended: bigtwo login signs in again")
 
     async def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns("Code", "Title", "Rules", "Seats", "Deals", "Status")
         self.lobby.session = self._session(self.server)
-        await self.load_account()
         await self.action_refresh()
         if not self.bigtwo.room:  # a room named at start-up is entered at once instead
             await self.offer_rejoin()
@@ -232,6 +231,8 @@ class LobbyScreen(Screen[None]):
 
     # -- the list --------------------------------------------------------------------------------
     async def action_refresh(self) -> None:
+        """The rooms again, and the rating (back from a table, a rated game may have moved it)."""
+        await self.load_account()
         await self.load_mine()
         await self._load(self.cursors[-1])
 
