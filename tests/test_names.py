@@ -30,6 +30,7 @@ SAME_INTERFACE = {
         "commands/bots.py",
         "commands/engine.py",
         "commands/learn.py",
+        "commands/login.py",
         "commands/match.py",
         "commands/play.py",
         "commands/review.py",

@@ -41,6 +41,7 @@ from ..service.table import TableStatus
 UNNUMBERED = frozenset({"welcome", "sync", "ack", "error", "presence", "clock", "pong", "bye"})
 # Close codes after which reconnecting cannot help.
 _FINAL_CLOSES = {4400, 4401, 4404, 4409, 4410}
+SESSION_COOKIE = "bigtwo_session"  # the cookie of a signed-in player's session at a server
 
 
 class ServerError(BigTwoError):
@@ -66,14 +67,24 @@ class ConnectionLost(BigTwoError):
 
 # -- the lobby ----------------------------------------------------------------------------------
 class Lobby:
-    """The HTTP lobby of a server at ``url`` (``http://127.0.0.1:8000``)."""
+    """The HTTP lobby of a server at ``url`` (``http://127.0.0.1:8000``).
+
+    ``session``: a signed-in player's session (the value of the server's session cookie),
+    sent with every request; signing in or registering replaces it, signing out empties it.
+    """
 
     def __init__(
-        self, url: str, *, timeout: float = 10.0, client: httpx.AsyncClient | None = None
+        self,
+        url: str,
+        *,
+        timeout: float = 10.0,
+        client: httpx.AsyncClient | None = None,
+        session: str = "",
     ) -> None:
         self.url = url.rstrip("/")
         self._own = client is None
         self.http = client or httpx.AsyncClient(base_url=self.url, timeout=timeout, trust_env=False)
+        self.session = session
 
     async def __aenter__(self) -> Lobby:
         return self
@@ -90,7 +101,13 @@ class Lobby:
     ) -> Any:
         if method == "POST" and body is None:
             body = {}  # a POST is always JSON, even with nothing to say
+        if self.session:
+            headers = {**(headers or {}), "Cookie": f"{SESSION_COOKIE}={self.session}"}
         response = await self.http.request(method, self.url + path, json=body, headers=headers)
+        given = response.cookies.get(SESSION_COOKIE)
+        self.http.cookies.clear()  # the session is kept here, in one place
+        if given and response.status_code < 400:
+            self.session = given  # a new session (signing in starts one)
         try:
             data = response.json()
         except ValueError:
@@ -154,6 +171,39 @@ class Lobby:
         """A spectator token (``invite``: a private room's invitation key)."""
         body = {"as": "spectator", **({"invite": invite} if invite else {})}
         return dict(await self._call("POST", f"/api/rooms/{code}/join", body))
+
+    # -- a player's account -----------------------------------------------------------------------
+    async def account(self) -> dict[str, Any]:
+        """Who is signed in: ``{"signed_in": false}`` for a guest, else the ``name`` and
+        ``ratings`` (per family of rules: ``rating``, ``games``, ``wins``)."""
+        return dict(await self._call("GET", "/api/account"))
+
+    async def sign_in(self, name: str, password: str) -> dict[str, Any]:
+        """Sign in (the session is kept in :attr:`session`); the answer is :meth:`account`'s."""
+        body = {"name": name, "password": password}
+        return dict(await self._call("POST", "/api/account/sign-in", body))
+
+    async def register(self, name: str, password: str) -> dict[str, Any]:
+        """Make an account and sign in to it."""
+        body = {"name": name, "password": password}
+        return dict(await self._call("POST", "/api/account/register", body))
+
+    async def sign_out(self) -> dict[str, Any]:
+        """End the session on the server (and forget it here)."""
+        try:
+            return dict(await self._call("POST", "/api/account/sign-out"))
+        finally:
+            self.session = ""
+
+    async def keep_seat(self, code: str, token: str) -> dict[str, Any]:
+        """Keep a seat (its token at room ``code``) with the signed-in account, so that it
+        follows the player to another terminal or browser."""
+        body = {"code": code, "token": token}
+        return dict(await self._call("POST", "/api/account/seats", body))
+
+    async def kept_seats(self) -> list[dict[str, Any]]:
+        """The signed-in account's seats at tables not yet over (``code``, ``seat``, ``token``)."""
+        return list((await self._call("GET", "/api/account/seats"))["seats"])
 
     async def stats(self, token: str) -> dict[str, Any]:
         """The server's load; ``token`` is its operator's (``bigtwo serve --stats-token``)."""

@@ -519,6 +519,8 @@ def _print_abuse(result: dict[str, Any]) -> None:
         )
     for name, p in result["patterns"].items():
         refusals = ", ".join(f"{k} {v}" for k, v in p["refusals"].items())
+        if p.get("longest_wait_said_s") is not None:
+            refusals += f" (waits said up to {p['longest_wait_said_s']} s)"
         patterns.add_row(
             name, str(p["accepted"]), str(p["refused"]), str(p["server_5xx"]),
             str(p["internal_errors"]), str(p["failed_connections"]), refusals,

@@ -12,6 +12,9 @@ preferences). The rooms those seats are still at (the server says which:
 :meth:`~bigtwo.client.Lobby.mine`) are listed at the top of the lobby, each with Rejoin, after a
 ``q`` from the table as after a restart, which also offers the first of them at once (and
 the host may close one there); joining such a room again sits down at that seat, not a new one.
+A player signed in there (``bigtwo login``: the session is kept beside the seats) is named in
+the title line with their rating, and each seat they take is kept with their account too, so
+it follows them to another terminal or browser.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from ..engine.rules import Rules
 from .forms import Choice
 from .netgame import NetGame, room_of
 from .prefs import PLAYABLE_PRESETS, levels_for
+from .storage import kept_session
 
 _Asking = Callable[[Lobby], Awaitable[dict[str, Any]]]  # a request to a server's lobby
 
@@ -96,7 +100,7 @@ class LobbyScreen(Screen[None]):
         return cast("LobbyHost", self.app)
 
     def compose(self) -> ComposeResult:
-        yield Static(f"Big Two  -  open rooms at {self.server}", id="lobby-title")
+        yield Static(Text(self.title_line()), id="lobby-title")
         with Vertical(id="my-rooms"):
             yield Static("Your rooms: still being played, with your seat kept", id="my-rooms-title")
         table: DataTable[Text] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
@@ -113,9 +117,36 @@ class LobbyScreen(Screen[None]):
             yield Button("Page >", id="btn-next", compact=True)
         yield Footer()
 
+    def title_line(self, you: dict[str, Any] | None = None) -> str:
+        """The title: the server, and who is signed in there with their rating."""
+        line = f"Big Two  -  open rooms at {self.server}"
+        if you is None:
+            return line
+        if not you.get("signed_in"):
+            return f"{line}  -  session ended: bigtwo login"
+        rating = (you.get("ratings") or {}).get("bigtwo") or {}
+        games = int(rating.get("games", 0))
+        played = f" ({games} rated game{'s' if games != 1 else ''})" if games else ""
+        return f"{line}  -  signed in as {you.get('name')}, rating {rating.get('rating')}{played}"
+
+    def _session(self, server: str) -> str:
+        storage = self.bigtwo.storage
+        return kept_session(storage.store, server) if storage is not None else ""
+
+    async def load_account(self) -> None:
+        """Who is signed in at this server (``bigtwo login``), in the title line."""
+        if not self.lobby.session:
+            return
+        try:
+            you = await self.lobby.account()
+        except (ServerError, httpx.HTTPError, OSError):
+            return  # the list of open rooms says what is wrong
+        self.query_one("#lobby-title", Static).update(Text(self.title_line(you)))
+
     async def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns("Code", "Title", "Rules", "Seats", "Deals", "Status")
+        self.lobby.session = self._session(self.server)
         await self.action_refresh()
         if not self.bigtwo.room:  # a room named at start-up is entered at once instead
             await self.offer_rejoin()
@@ -200,6 +231,8 @@ class LobbyScreen(Screen[None]):
 
     # -- the list --------------------------------------------------------------------------------
     async def action_refresh(self) -> None:
+        """The rooms again, and the rating (back from a table, a rated game may have moved it)."""
+        await self.load_account()
         await self.load_mine()
         await self._load(self.cursors[-1])
 
@@ -398,12 +431,26 @@ class LobbyScreen(Screen[None]):
             return None
         if not watch:
             self.remember(server, code, seat)
+            await self._keep_seat(server, str(seat.get("code") or code), str(seat["token"]))
         return await self._connect(code, seat, watch, server, link)
+
+    async def _keep_seat(self, server: str, code: str, token: str) -> None:
+        """Keep a seat taken with the account signed in at ``server`` (if one is)."""
+        if not self._session(server):
+            return
+
+        async def keep(lobby: Lobby) -> dict[str, Any]:
+            return await lobby.keep_seat(code, token)
+
+        await self._ask(server, "Your seat was not kept with your account", keep)
 
     async def _ask(self, server: str, refused: str, ask: _Asking) -> dict[str, Any] | None:
         """A seat asked of ``server``'s lobby; None once a refusal (``refused``: what it is
         said of) or an unreachable server is said."""
-        lobby = self.lobby if server.rstrip("/") == self.server else Lobby(server, timeout=5.0)
+        if server.rstrip("/") == self.server:
+            lobby = self.lobby
+        else:
+            lobby = Lobby(server, timeout=5.0, session=self._session(server))
         try:
             return await ask(lobby)
         except ServerError as exc:
@@ -428,6 +475,7 @@ class LobbyScreen(Screen[None]):
         new = str(seat["code"])
         self.forget(server, code)
         self.remember(server, new, seat)
+        await self._keep_seat(server, new, str(seat["token"]))
         return await self._connect(new, seat, False, server, str(seat.get("link", "")))
 
     async def _connect(

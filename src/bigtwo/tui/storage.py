@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from ..match.revolution import RevolutionMatch
 
 T = TypeVar("T")
+SESSIONS_PREF = "network_sessions"  # a signed-in player's session at each game server
 _TABLE_KEY = "tui.table.{}"
 # A game of Big 2 RevolutioN left by a bigtwo whose match store kept no record of its hands:
 # what resumes it (its table's code, whose log is in the same file, and a summary). Read
@@ -294,6 +295,37 @@ class TableLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+def kept_session(store: MatchStore, server: str) -> str:
+    """The session kept for ``server`` by ``bigtwo login`` ("" when signed out there)."""
+    sessions = store.get_pref(SESSIONS_PREF, {})
+    value = sessions.get(server.rstrip("/")) if isinstance(sessions, dict) else None
+    return value if isinstance(value, str) else ""
+
+
+def keep_session(store: MatchStore, server: str, session: str) -> None:
+    """Keep (or with "", forget) the session at ``server``, beside the network seats' tokens
+    in the data file, which is then readable by its owner only (mode 0600): a session is as
+    good as the password while it lasts."""
+    sessions = store.get_pref(SESSIONS_PREF, {})
+    sessions = dict(sessions) if isinstance(sessions, dict) else {}
+    if session:
+        sessions[server.rstrip("/")] = session
+    else:
+        sessions.pop(server.rstrip("/"), None)
+    store.set_pref(SESSIONS_PREF, sessions)
+    private(store.path)
+
+
+def private(path: str | Path) -> None:
+    """The data file (with its write-ahead log) readable and writable by its owner only."""
+    if str(path) == ":memory:":
+        return
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        file = Path(f"{path}{suffix}")
+        if file.exists():
+            file.chmod(0o600)
 
 
 def _table_store(store: MatchStore) -> SQLiteStore | MemoryStore:
