@@ -1,0 +1,47 @@
+"""What a new user's walk of the browser found on a phone (issue 39's walk), each mended:
+the trick's earlier plays on a phone stood in a column down the felt, into the message, and
+each play's first small card covered the end of the name before it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .browser_steps import create_room, my_turn, take_turn, wait_until
+
+PHONE = {"width": 390, "height": 844}
+
+
+def boxes(page: Any, selector: str) -> list[dict[str, float]]:
+    return list(page.locator(selector).evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect();"
+        " return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; })"
+    ))  # fmt: skip
+
+
+def test_a_phone_shows_the_earlier_plays_side_by_side_and_clear_of_their_names(
+    new_page: Any,
+) -> None:
+    page = new_page(**PHONE)
+    create_room(page, seats=["human", "greedy", "greedy", "greedy"], seed=3)
+
+    def earlier_plays() -> int:
+        if my_turn(page) and page.locator(".trick-line").count() < 2:
+            take_turn(page)
+        return int(page.locator(".trick-line").count() >= 2)
+
+    wait_until(earlier_plays, timeout=30, what="two earlier plays in a trick")
+    lines = boxes(page, ".trick-line")
+    # Side by side: not one line above another all the way down.
+    assert len({round(b["top"]) for b in lines}) < len(lines), lines
+    earlier = boxes(page, ".trick-earlier")[0]
+    message = boxes(page, "[data-message]")[0]
+    assert earlier["bottom"] <= message["top"] + 1, (earlier, message)
+    # Each play's name ends before its first card begins.
+    for i in range(page.locator(".trick-line").count()):
+        line = page.locator(".trick-line").nth(i)
+        name = line.evaluate(
+            "e => { const r = document.createRange(); r.selectNodeContents(e.firstChild);"
+            " return r.getBoundingClientRect().right; }"
+        )
+        card = line.locator(".card").first.bounding_box()
+        assert name <= card["x"] + 0.5, (i, name, card)
