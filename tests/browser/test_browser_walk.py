@@ -18,6 +18,13 @@ def boxes(page: Any, selector: str) -> list[dict[str, float]]:
     ))  # fmt: skip
 
 
+def overlap(a: dict[str, float], b: dict[str, float]) -> float:
+    """The area two boxes share."""
+    w = min(a["right"], b["right"]) - max(a["left"], b["left"])
+    h = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+    return max(0.0, w) * max(0.0, h)
+
+
 def test_a_phone_shows_the_earlier_plays_side_by_side_and_clear_of_their_names(
     new_page: Any,
 ) -> None:
@@ -45,3 +52,23 @@ def test_a_phone_shows_the_earlier_plays_side_by_side_and_clear_of_their_names(
         )
         card = line.locator(".card").first.bounding_box()
         assert name <= card["x"] + 0.5, (i, name, card)
+
+
+def test_a_laptop_keeps_a_trick_of_many_plays_between_the_seats(new_page: Any) -> None:
+    """At 1366×800 the earlier plays stood one above another: four of them pushed the play
+    to beat over the top seat and the message over your own name row."""
+    page = new_page(width=1366, height=800)
+    create_room(page, seats=["human", "greedy", "greedy", "greedy"], seed=3)
+
+    def many_plays() -> int:
+        if my_turn(page) and page.locator(".trick-line").count() < 3:
+            take_turn(page)
+        return int(page.locator(".trick-line").count() >= 3)
+
+    wait_until(many_plays, timeout=30, what="three earlier plays in a trick")
+    seat = boxes(page, ".felt .seat")  # the computers' seats
+    play = boxes(page, ".trick-play")[0]
+    message = boxes(page, "[data-message]")[0]
+    me = boxes(page, ".me")[0]
+    assert not [s for s in seat if overlap(play, s) > 1], (play, seat)
+    assert message["bottom"] <= me["top"] + 0.5, (message, me)
