@@ -43,9 +43,11 @@ def test_a_room_closed_mid_deal_shows_no_ones_turn(new_page: Any, server: Any) -
     # The computers play at once; then one of the two people has the turn.
     seats = {"0": host, "1": guest}
     turn = wait_until(
-        lambda: host.locator(".table-view").get_attribute("data-turn") in seats and
-        host.locator(".table-view").get_attribute("data-turn"),
-        what="a person's turn ",
+        lambda: (
+            host.locator(".table-view").get_attribute("data-turn") in seats
+            and host.locator(".table-view").get_attribute("data-turn")
+        ),
+        what="a person's turn",
     )
     acting = seats[turn]
     acting.locator(".your-turn").wait_for()
@@ -56,13 +58,20 @@ def test_a_room_closed_mid_deal_shows_no_ones_turn(new_page: Any, server: Any) -
     close.click()
     for page in (host, guest, watcher):
         wait_until(
-            lambda p=page: "Table closed: the host closed the room" in p.locator("body").inner_text(),
+            lambda p=page: (
+                "Table closed: the host closed the room" in p.locator("body").inner_text()
+            ),
             what="the table says it closed",
         )
-        nobody_to_act(page) if page is not watcher else None
-        assert page.locator(".seat.turn").count() == 0
+        if page is watcher:  # a spectator: no hand, no buttons, and no seat lit
+            assert page.locator(".seat.turn, .me.turn").count() == 0
+            assert page.locator(".table-view").get_attribute("data-turn") == ""
+        else:
+            nobody_to_act(page)
     # A reload of the closed table shows the same.
     acting.reload()
     acting.wait_for_selector(".table-view[data-ready]")
-    wait_until(lambda: "Table closed" in acting.locator("body").inner_text(), what="closed after reload")
+    wait_until(
+        lambda: "Table closed" in acting.locator("body").inner_text(), what="closed after reload"
+    )
     nobody_to_act(acting)
