@@ -1,6 +1,8 @@
-"""What a new user's walk of the browser found on a phone (issue 39's walk), each mended:
-the trick's earlier plays on a phone stood in a column down the felt, into the message, and
-each play's first small card covered the end of the name before it."""
+"""What a new user's walk of the browser found (issue 39's walk), each mended: on a phone
+the trick's earlier plays stood in a column down the felt, each play's first small card over
+the end of the name before it; on a laptop four earlier plays pushed the play to beat over
+the top seat and the message over your name row; the sign-in dialog's password field was a
+thin bare box under a full name field."""
 
 from __future__ import annotations
 
@@ -72,3 +74,18 @@ def test_a_laptop_keeps_a_trick_of_many_plays_between_the_seats(new_page: Any) -
     me = boxes(page, ".me")[0]
     assert not [s for s in seat if overlap(play, s) > 1], (play, seat)
     assert message["bottom"] <= me["top"] + 0.5, (message, me)
+
+
+def test_the_sign_in_dialogs_password_field_looks_like_its_name_field(new_page: Any) -> None:
+    """The walk's phone: the password field was a thin bare box under a full name field."""
+    page = new_page(**PHONE)
+    page.goto("/")
+    page.locator("[data-signed-in]").first.click()
+    dialog = page.locator("dialog[open]")
+    name = dialog.locator("input[name=account-name]").bounding_box()
+    secret = dialog.locator("input[type=password]").first.bounding_box()
+    assert secret["height"] == name["height"] and secret["height"] >= 36, (name, secret)
+    styles = "e => [getComputedStyle(e).borderRadius, getComputedStyle(e).paddingLeft]"
+    assert dialog.locator("input[type=password]").first.evaluate(styles) == dialog.locator(
+        "input[name=account-name]"
+    ).evaluate(styles)
