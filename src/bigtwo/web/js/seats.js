@@ -5,6 +5,7 @@ import { h } from "./dom.js";
 import { avatar, emptyAvatar } from "./avatars.js";
 import { cardElement } from "./cards.js";
 import { t, tOr } from "./i18n.js";
+import { turnSeat } from "./state.js";
 
 /** @typedef {import("./state.js").Model} Model */
 /** @typedef {import("./state.js").Player} Player */
@@ -47,7 +48,7 @@ export function secondsLeft(timer, now = Date.now()) {
 /** @param {Model} model @param {number} seat */
 export function timerBits(model, seat) {
   const timer = model.timer;
-  if (!timer || timer.seat !== seat || model.deal?.turn !== seat || model.deal?.over) return [];
+  if (!timer || timer.seat !== seat || turnSeat(model) !== seat) return [];
   const left = secondsLeft(timer);
   const share = timer.seconds ? Math.max(0, Math.min(1, (timer.endsAt - Date.now()) / (timer.seconds * 1000))) : 0;
   return [
@@ -73,7 +74,7 @@ function lastMove(model, seat) {
 export function seatPanel(model, seat, place) {
   const player = model.players[seat] || { seat, name: t("seat.empty"), kind: "human" };
   const count = model.deal?.counts[seat] ?? 0;
-  const turn = model.deal && !model.deal.over && model.deal.turn === seat;
+  const turn = turnSeat(model) === seat;
   const moved = lastMove(model, seat);
   const revCount = model.deal?.rev?.revolutionCounts[seat];
   const label = [

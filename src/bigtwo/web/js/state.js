@@ -220,6 +220,18 @@ export function nameAvatar(name, seat) {
   return hash % 8;
 }
 
+/**
+ * The seat whose turn it is while the deal is being played; null once it is over, or when
+ * the room closed mid-deal (the host closed it, every player quit): then nobody's turn.
+ * @param {Model} model
+ * @returns {number | null}
+ */
+export function turnSeat(model) {
+  const deal = model.deal;
+  if (!deal || deal.over || model.closed || model.status === "finished") return null;
+  return deal.turn;
+}
+
 /** @param {Model} model @param {Room} room */
 function setRoom(model, room) {
   model.room = room;

@@ -9,7 +9,7 @@ import { refusalWords, t, tOr } from "./i18n.js";
 import { prefs, setPrefs, rememberSeat, forgetTable, savedOrder, saveOrder, myName, seatsAt } from "./prefs.js";
 import { TableSocket, api, errorOf } from "./net.js";
 import { turnCue, clearCue } from "./cues.js";
-import { emptyModel, applySync, applyEvent, applyClock, sheetAfterSync } from "./state.js";
+import { emptyModel, applySync, applyEvent, applyClock, sheetAfterSync, turnSeat } from "./state.js";
 import { Hand } from "./hand.js";
 import { ActionBar } from "./actionbar.js";
 import { SidePanel } from "./sidepanel.js";
@@ -21,11 +21,11 @@ import { reviewAction } from "./review.js";
 import { BeliefsPanel } from "./beliefs.js";
 import { Chat } from "./chat.js";
 import { loadArchive, saveArchive, updateArchive, historyText, download } from "./history.js";
-import { toast, copyText } from "./toast.js";
+import { toast } from "./toast.js";
 import { bindTableKeys } from "./keys.js";
 import { coverScreen } from "./hotseat.js";
-import { showDialog } from "./dialog.js";
 import { showHostControls } from "./hostcontrols.js";
+import { shareLink, showShare } from "./share.js";
 import { moveToTable, MOVE_MS } from "./motion.js";
 import { revolutionStrip, revolutionPanel, panelKey, showReference, askExchange, tickCounterClock } from "./revolution.js";
 
@@ -47,17 +47,6 @@ import { revolutionStrip, revolutionPanel, panelKey, showReference, askExchange,
  * @property {TableSocket} socket
  */
 
-/** @param {string} code */
-export const shareLink = (code) => `${location.origin}/r/${code}`;
-/**
- * A private link to this player's seat, for their other device: in the page's hash, which
- * browsers never send to a server, and read once (main.js keeps the seat and drops the link).
- * @param {string} code @param {number} seat @param {string} token
- */
-export const continueLink = (code, seat, token) =>
-  `${location.origin}/#/t/${code}/continue?seat=${seat}&token=${encodeURIComponent(token)}`;
-/** A private room's link for spectators. @param {string} code @param {string} invite */
-export const inviteLink = (code, invite) => `${location.origin}/r/${code}?invite=${encodeURIComponent(invite)}`;
 
 
 /** Our Revolution cards beside our name: "★ 2 Revolution cards" (on a phone "★ 2"). @param {number} count */
@@ -438,7 +427,7 @@ export class TableScreen {
   myTurn() {
     const d = this.model.deal;
     // At a revolution table the turn waits while a counter window is open.
-    return !!d && !d.over && this.model.seat !== null && d.turn === this.model.seat && this.uncovered === this.model.seat
+    return !!d && this.model.seat !== null && turnSeat(this.model) === this.model.seat && this.uncovered === this.model.seat
       && d.rev?.phase !== "counter";
   }
 
@@ -458,7 +447,7 @@ export class TableScreen {
   pickShown() {
     if (!this.hotSeat) return;
     const anyModel = this.conns[0].model;
-    let turn = anyModel.deal && !anyModel.deal.over ? anyModel.deal.turn : null;
+    let turn = turnSeat(anyModel);
     if (turn === null) return;
     // Revolution: a counter window asks the people here one at a time, in turn order from
     // the seat after the one who activated, each behind the cover; then the turn goes on.
@@ -516,7 +505,8 @@ export class TableScreen {
     // For tests and tools: the newest event shown, and the table's state.
     this.view.dataset.v = String(model.v);
     this.view.dataset.status = model.status;
-    this.view.dataset.turn = model.deal && !model.deal.over ? String(model.deal.turn) : "";
+    const turnNow = turnSeat(model);
+    this.view.dataset.turn = turnNow === null ? "" : String(turnNow);
     if (this.pendingSheet) {
       /** @type {HTMLDialogElement | null} */
       const open = document.querySelector("dialog.score-sheet");
@@ -590,24 +580,8 @@ export class TableScreen {
     return this.conns.some((c) => c.seat !== null && c.seat === model.rematch?.by);
   }
 
-  async share() {
-    const link = shareLink(this.code);
-    const input = h("input", { type: "text", value: link, readonly: true, "aria-label": t("lobby.shareLink") });
-    const ok = await copyText(link, input);
-    const invite = this.conns.map((c) => c.model.invite).find(Boolean);
-    // Our own seat on another device: the link carries the seat's token, so it is shown only
-    // here, to the player who holds it (never in the room's link, never to anyone else).
-    const mine = this.shown.token !== null && this.shown.seat !== null ? this.shown : null;
-    showDialog({
-      title: t("table.shareTitle"),
-      body: [h("p", {}, ok ? t("lobby.copied") : t("lobby.copyHint")), h("div", { class: "share" }, input),
-        h("p", { class: "muted" }, t("table.codeIs", { code: this.code })),
-        invite ? [h("p", {}, t("table.inviteHint")),
-          h("div", { class: "share" }, h("input", { type: "text", value: inviteLink(this.code, invite), readonly: true, "aria-label": t("table.inviteLink"), "data-invite-link": "" }))] : null,
-        mine ? h("details", { class: "continue" }, h("summary", {}, t("table.continueTitle")),
-          h("p", {}, t("table.continueHint")),
-          h("div", { class: "share" }, h("input", { type: "text", value: continueLink(this.code, /** @type {number} */ (mine.seat), /** @type {string} */ (mine.token)), readonly: true, "aria-label": t("table.continueTitle"), "data-continue-link": "" }))) : null],
-    });
+  share() {
+    showShare(this.code, this.conns, this.shown);
   }
 
   /** The connection of the host's seat, when this browser holds it. */
@@ -697,7 +671,7 @@ export class TableScreen {
   /** @param {Model} model @param {number} seat ours @param {boolean} covered */
   meArea(model, seat, covered) {
     const player = model.players[seat] || { seat, name: myName() };
-    const turn = model.deal && !model.deal.over && model.deal.turn === seat;
+    const turn = turnSeat(model) === seat;
     const head = h("div", { class: "me-head" },
       h("div", { class: "avatar-wrap" }, playerAvatar(player, 40)),
       h("strong", { class: "me-name" }, player.name),
@@ -718,7 +692,7 @@ export class TableScreen {
 
   /** Revolution: the panel of what may be done beyond a play or a pass, drawn again only when it changes. @param {Model} model @param {boolean} covered */
   renderPanel(model, covered) {
-    const mine = this.myTurn() || (!covered && model.deal?.rev?.phase === "draw" && model.deal.turn === model.seat && !model.deal.over);
+    const mine = this.myTurn() || (!covered && model.deal?.rev?.phase === "draw" && turnSeat(model) === model.seat);
     const key = covered ? "" : panelKey(model, mine);
     if (key === this.revKey && this.revPanel.isConnected) return;
     this.revKey = key;
@@ -752,7 +726,7 @@ export class TableScreen {
       const arrived = sortBy !== null && cards.some((c) => !this.hand.cards.includes(c));
       this.hand.set(cards, arrived ? sortBy : null, suitOrder);
     }
-    this.hand.enabled = !!deal && !deal.over;
+    this.hand.enabled = !!deal && !deal.over && !this.model.closed;
     this.hand.el.classList.toggle("disabled", !this.hand.enabled);
     requestAnimationFrame(() => this.hand.layout());
   }

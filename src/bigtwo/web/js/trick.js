@@ -7,6 +7,7 @@ import { showDialog } from "./dialog.js";
 import { cardRow, cardsSymbols, cardSymbol, toCard } from "./cards.js";
 import { t, tOr } from "./i18n.js";
 import { lastMoveText, fnName } from "./revolution.js";
+import { turnSeat } from "./state.js";
 
 /** @typedef {import("./state.js").Model} Model */
 
@@ -23,8 +24,10 @@ export function trickView(model) {
   const table = deal.table;
   const earlier = deal.trick.filter((a) => a.cards && (!table || a !== deal.trick.findLast((b) => b.cards)));
   if (!table) {
+    const turn = turnSeat(model);
     const leadText = deal.over ? t("table.dealOver", { name: name(/** @type {number} a deal over has its winner */ (deal.winner)) })
-      : deal.turn === model.seat ? t("table.youLead") : t("table.leads", { name: name(deal.turn) });
+      : turn === null ? "" // the room closed mid-deal: nobody leads (the message says why)
+      : turn === model.seat ? t("table.youLead") : t("table.leads", { name: name(turn) });
     return h("div", { class: "trick", "aria-live": "polite", dataset: { trick: "" } },
       h("div", { class: "trick-empty" }, withNames(leadText, names)));
   }

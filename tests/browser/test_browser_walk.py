@@ -1,0 +1,91 @@
+"""What a new user's walk of the browser found (issue 39's walk), each mended: on a phone
+the trick's earlier plays stood in a column down the felt, each play's first small card over
+the end of the name before it; on a laptop four earlier plays pushed the play to beat over
+the top seat and the message over your name row; the sign-in dialog's password field was a
+thin bare box under a full name field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .browser_steps import create_room, my_turn, take_turn, wait_until
+
+PHONE = {"width": 390, "height": 844}
+
+
+def boxes(page: Any, selector: str) -> list[dict[str, float]]:
+    return list(page.locator(selector).evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect();"
+        " return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; })"
+    ))  # fmt: skip
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> float:
+    """The area two boxes share."""
+    w = min(a["right"], b["right"]) - max(a["left"], b["left"])
+    h = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+    return max(0.0, w) * max(0.0, h)
+
+
+def test_a_phone_shows_the_earlier_plays_side_by_side_and_clear_of_their_names(
+    new_page: Any,
+) -> None:
+    page = new_page(**PHONE)
+    create_room(page, seats=["human", "greedy", "greedy", "greedy"], seed=3)
+
+    def earlier_plays() -> int:
+        if my_turn(page) and page.locator(".trick-line").count() < 2:
+            take_turn(page)
+        return int(page.locator(".trick-line").count() >= 2)
+
+    wait_until(earlier_plays, timeout=30, what="two earlier plays in a trick")
+    lines = boxes(page, ".trick-line")
+    # Side by side: not one line above another all the way down.
+    assert len({round(b["top"]) for b in lines}) < len(lines), lines
+    earlier = boxes(page, ".trick-earlier")[0]
+    message = boxes(page, "[data-message]")[0]
+    assert earlier["bottom"] <= message["top"] + 1, (earlier, message)
+    # Each play's name ends before its first card begins.
+    for i in range(page.locator(".trick-line").count()):
+        line = page.locator(".trick-line").nth(i)
+        name = line.evaluate(
+            "e => { const r = document.createRange(); r.selectNodeContents(e.firstChild);"
+            " return r.getBoundingClientRect().right; }"
+        )
+        card = line.locator(".card").first.bounding_box()
+        assert name <= card["x"] + 0.5, (i, name, card)
+
+
+def test_a_laptop_keeps_a_trick_of_many_plays_between_the_seats(new_page: Any) -> None:
+    """At 1366×800 the earlier plays stood one above another: four of them pushed the play
+    to beat over the top seat and the message over your own name row."""
+    page = new_page(width=1366, height=800)
+    create_room(page, seats=["human", "greedy", "greedy", "greedy"], seed=3)
+
+    def many_plays() -> int:
+        if my_turn(page) and page.locator(".trick-line").count() < 3:
+            take_turn(page)
+        return int(page.locator(".trick-line").count() >= 3)
+
+    wait_until(many_plays, timeout=30, what="three earlier plays in a trick")
+    seat = boxes(page, ".felt .seat")  # the computers' seats
+    play = boxes(page, ".trick-play")[0]
+    message = boxes(page, "[data-message]")[0]
+    me = boxes(page, ".me")[0]
+    assert not [s for s in seat if overlap(play, s) > 1], (play, seat)
+    assert message["bottom"] <= me["top"] + 0.5, (message, me)
+
+
+def test_the_sign_in_dialogs_password_field_looks_like_its_name_field(new_page: Any) -> None:
+    """The walk's phone: the password field was a thin bare box under a full name field."""
+    page = new_page(**PHONE)
+    page.goto("/")
+    page.locator("[data-signed-in]").first.click()
+    dialog = page.locator("dialog[open]")
+    name = dialog.locator("input[name=account-name]").bounding_box()
+    secret = dialog.locator("input[type=password]").first.bounding_box()
+    assert secret["height"] == name["height"] and secret["height"] >= 36, (name, secret)
+    styles = "e => [getComputedStyle(e).borderRadius, getComputedStyle(e).paddingLeft]"
+    assert dialog.locator("input[type=password]").first.evaluate(styles) == dialog.locator(
+        "input[name=account-name]"
+    ).evaluate(styles)
