@@ -4,6 +4,7 @@ figures it promises; it refuses to aim at another machine."""
 from __future__ import annotations
 
 import json
+import os
 import pstats
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bigtwo.cli import main
-from bigtwo.server.bench import run_bench
+from bigtwo.server.bench import pin_apart, run_bench
 
 
 # A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
@@ -87,16 +88,54 @@ def test_revolution_computers_thinking_long_do_not_hold_up_another_table() -> No
     assert result["server_loop_lag_ms_max"] < 50
 
 
-@pytest.mark.parametrize("option", ["--profile", "--ws"])
-def test_profile_and_ws_are_for_the_server_the_bench_starts(
+@pytest.mark.parametrize("option", ["--profile", "--ws", "--loop", "--pin"])
+def test_profile_ws_loop_and_pin_are_for_the_server_the_bench_starts(
     option: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    value = {"--profile": "server.prof", "--ws": "wsproto"}[option]
-    code = main(["bench", "server", "--url", "http://127.0.0.1:9", option, value])
+    value = {"--profile": ["server.prof"], "--ws": ["wsproto"], "--loop": ["plain"]}
+    code = main(["bench", "server", "--url", "http://127.0.0.1:9", option, *value.get(option, [])])
     assert code == 2
-    assert "--profile and --ws are for the server the bench starts" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--profile, --ws, --loop and --pin are for the server the bench starts" in err
+
+
+def test_pin_keeps_the_server_and_the_bots_on_different_processors() -> None:
+    """``--pin``: the server on the first processor this process may use, the bots on the
+    others; on a machine of one processor it is refused in words."""
+    own = os.sched_getaffinity(0)
+    if len(own) < 2:
+        with pytest.raises(ValueError, match="at least two processors"):
+            pin_apart(None)
+        return
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        pins = pin_apart(sleeper.pid)
+        assert os.sched_getaffinity(sleeper.pid) == {min(own)}
+        assert os.sched_getaffinity(0) == own - {min(own)}
+        assert pins == {"server_cpus": [min(own)], "bench_cpus": sorted(own - {min(own)})}
+    finally:
+        os.sched_setaffinity(0, own)
+        sleeper.kill()
+        sleeper.wait()
 
 
 def test_bench_stays_on_this_machine() -> None:
     with pytest.raises(ValueError, match="only runs against this machine"):
         run_bench(1, 1, url="http://example.com:8000")
+
+
+@pytest.mark.parametrize(
+    ("choice", "loop", "http"), [("fast", "auto", "auto"), ("plain", "asyncio", "h11")]
+)
+def test_serve_loop_chooses_uvicorns_event_loop_and_http_parser(
+    choice: str, loop: str, http: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``bigtwo serve --loop fast`` asks uvicorn for uvloop and httptools where installed
+    ("auto": asyncio and h11 without them), ``--loop plain`` for asyncio and h11."""
+    import uvicorn
+
+    started: list[uvicorn.Config] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: started.append(self.config))
+    db = str(tmp_path / "t.sqlite3")
+    assert main(["serve", "--host", "127.0.0.1", "--port", "0", "--db", db, "--loop", choice]) == 0
+    assert [(c.loop, c.http) for c in started] == [(loop, http)]

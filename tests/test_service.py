@@ -572,3 +572,31 @@ def test_palm_computer_players_are_told_which_seats_people_hold() -> None:
     assert isinstance(bot, ClassicBot) and bot.humans == frozenset({2})
     play_out(t)
     assert t.status == "finished"
+
+
+def test_the_legal_plays_are_worked_out_once_for_each_state(monkeypatch: Any) -> None:
+    """The seat's prompt and its timer read the same legal plays: the table works them out
+    once for each state, and afresh after every action (never the ones of a state gone)."""
+    from bigtwo.engine.cards import card_text
+    from bigtwo.engine.deal import Deal
+
+    worked_out = [0]
+    legal_plays = Deal.legal_plays
+
+    def counted(deal: Deal, seat: int | None = None) -> Any:
+        worked_out[0] += 1
+        return legal_plays(deal, seat)
+
+    monkeypatch.setattr(Deal, "legal_plays", counted)
+    t = table(turn_seconds=5.0, autopass=False)
+    seat_everyone(t, now=100.0)
+    assert t.game is not None
+    worked_out[0] = 0
+    cmd = t.due(105.0)  # the timer's move: the cheapest of the legal plays already told
+    assert cmd is not None and cmd.by == "timer" and worked_out[0] == 0
+    events = t.submit(None, 105.0)[1]
+    assert worked_out[0] == 1  # the next seat's prompt, for the new state
+    turn = next(e for e in events if e.type == "turn")
+    deal = t.game.deal
+    assert turn.data["seat"] == deal.turn
+    assert turn.data["legal"] == [card_text(p.mask) for p in legal_plays(deal, deal.turn)]

@@ -23,6 +23,9 @@ from . import bench_parser
 
 # uvicorn's WebSocket implementations, the default first (README: the server's benchmark).
 WS_STACKS = ("websockets-sansio", "websockets", "wsproto")
+# uvicorn's event loops and HTTP parsers: "fast" is uvloop and httptools where they are
+# installed (else asyncio and h11), "plain" asyncio and h11 (README: the server's benchmark).
+LOOPS = ("fast", "plain")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -135,6 +138,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="uvicorn's WebSocket implementation (default websockets-sansio; "
         "bigtwo bench server --ws measures them)",
     )
+    serve.add_argument(
+        "--loop",
+        choices=LOOPS,
+        default=LOOPS[0],
+        help="fast: uvloop and httptools where installed, else asyncio and h11 (the "
+        "default); plain: asyncio and h11 (bigtwo bench server --loop measures them)",
+    )
     serve.set_defaults(run=_serve)
 
     join = sub.add_parser(
@@ -186,10 +196,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "default websockets-sansio)",
     )
     server.add_argument(
+        "--loop",
+        choices=LOOPS,
+        help="the event loop and HTTP parser of the server it starts (bigtwo serve --loop; "
+        "default fast)",
+    )
+    server.add_argument(
         "--profile",
         metavar="FILE",
         help="profile the server it starts over the measured window (cProfile, written to "
         "FILE; its top entries are printed); the figures then include the profiler's cost",
+    )
+    server.add_argument(
+        "--pin",
+        action="store_true",
+        help="run the server it starts on one processor and the bots on the others, so "
+        "that they do not compete for the same processor time",
     )
     server.add_argument("--json", action="store_true")
     server.set_defaults(run=_bench_server)
@@ -348,6 +370,8 @@ def _serve(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=3,
         access_log=args.log_level == "debug",
         ws=args.ws,
+        loop="auto" if args.loop == "fast" else "asyncio",
+        http="auto" if args.loop == "fast" else "h11",
         # Client addresses are the app's business (--trusted-proxy): uvicorn would believe
         # X-Forwarded-For from any local process.
         proxy_headers=False,
@@ -417,6 +441,8 @@ def _bench_server(args: argparse.Namespace) -> int:
             revolution_level=args.revolution_level,
             profile=args.profile,
             ws=args.ws,
+            loop=args.loop,
+            pin=args.pin,
         )
     except (ValueError, RuntimeError, OSError) as exc:
         print(f"bigtwo bench server: {exc}", file=sys.stderr)

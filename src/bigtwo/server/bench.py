@@ -406,12 +406,17 @@ def run_bench(
     revolution_level: str = "expert",
     profile: str | Path | None = None,
     ws: str | None = None,
+    pin: bool = False,
+    loop: str | None = None,
 ) -> dict[str, Any]:
     """Run the benchmark and return its figures (see the module docstring). ``db``: where
     the server it starts keeps its tables (a ``postgresql://`` URL; default a fresh SQLite
     file). ``profile``: a file to write a profile (cProfile) of the server to, over the
     measured window (its figures then include the profiler's own cost). ``ws``: the
-    server's WebSocket implementation (``bigtwo serve --ws``; default its own)."""
+    server's WebSocket implementation (``bigtwo serve --ws``; default its own); ``loop``
+    its event loop and HTTP parser (``bigtwo serve --loop``). ``pin``: the
+    server it starts runs on the first processor and the bots on the others (see
+    :func:`pin_apart`), so the two do not take each other's processor time."""
     load = partial(
         _bench,
         tables=tables,
@@ -424,9 +429,10 @@ def run_bench(
         profile=None if profile is None else str(profile),
     )
     if url is not None:
-        if profile is not None or ws is not None:
+        if profile is not None or ws is not None or loop is not None or pin:
             raise ValueError(
-                "--profile and --ws are for the server the bench starts, not one at --url"
+                "--profile, --ws, --loop and --pin are for the server the bench starts, "
+                "not one at --url"
             )
         host = urlsplit(url).hostname or ""
         if host not in LOOPBACK:
@@ -435,6 +441,8 @@ def run_bench(
             )
         return _run(load(url.rstrip("/"), stats_token=os.environ.get("BIGTWO_STATS_TOKEN", "")))
     _raise_file_limit()
+    if pin:
+        pin_apart(None)  # refuses before anything starts on a machine of one processor
     with tempfile.TemporaryDirectory(prefix="bigtwo-bench-") as tmp:
         port = free_port()
         token = secrets.token_urlsafe(16)
@@ -444,6 +452,8 @@ def run_bench(
         ]  # fmt: skip
         if ws is not None:
             limits += ["--ws", ws]
+        if loop is not None:
+            limits += ["--loop", loop]
         store = db if db is not None else Path(tmp) / "bench.sqlite3"
         written = None if profile is None else Path(profile).resolve()
         if written is not None:
@@ -456,13 +466,19 @@ def run_bench(
             profile=None if written is None else str(written),
         )
         base = f"http://127.0.0.1:{port}"
+        own = os.sched_getaffinity(0)
         try:
+            if pin:
+                result_pins = pin_apart(server.pid)
             wait_ready(base, timeout=60.0, process=server)  # (slow to start on a busy machine)
             result = _run(load(base, stats_token=token, server_pid=server.pid))
+            if pin:
+                result.update(result_pins)
             if written is not None:
                 _wait_for(written, server)
                 result["profile"] = str(written)
         finally:
+            os.sched_setaffinity(0, own)
             server.terminate()
             try:
                 server.wait(10)
@@ -470,6 +486,20 @@ def run_bench(
                 server.kill()
                 server.wait()
     return result
+
+
+def pin_apart(server_pid: int | None) -> dict[str, list[int]]:
+    """Pin the server (``server_pid``) to the first processor this process may use and this
+    process (the bots) to the others, and return which are which. Refused (ValueError) with
+    fewer than two; with ``server_pid`` None it only checks."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        raise ValueError("--pin needs at least two processors to keep the server and bots apart")
+    server_cpus, bot_cpus = cpus[:1], cpus[1:]
+    if server_pid is not None:
+        os.sched_setaffinity(server_pid, server_cpus)
+        os.sched_setaffinity(0, bot_cpus)
+    return {"server_cpus": server_cpus, "bench_cpus": bot_cpus}
 
 
 def _wait_for(path: Path, server: subprocess.Popen[bytes], timeout: float = 60.0) -> None:

@@ -186,6 +186,7 @@ class TableState:
     _base: int
     _keep: int
     _new: list[Event]
+    _views: dict[int, SeatView | RevolutionView]
     resync_gap: int
     chat: deque[Event]
     game: Game | None

@@ -77,7 +77,8 @@ class BigTwoFlow(GameFlow):
         match = self.game
         if match is None or self.status != TableStatus.PLAYING or match.deal.over:
             return
-        view = match.deal.view(match.deal.turn)
+        view = self._view_now(match.deal.turn)
+        assert isinstance(view, SeatView)
         self._emit(
             "turn",
             view.turn,
@@ -149,7 +150,7 @@ class BigTwoFlow(GameFlow):
     def _timer_command(self, seat: Seat) -> Command:
         """Out of time: pass, or at a lead play the cheapest legal play."""
         assert self.game is not None
-        view = self.game.deal.view(seat.number)
+        view = self._view_now(seat.number)
         cards = None if view.can_pass else view.legal[0].mask
         return Command(Op.ACT, seat=seat.number, cards=cards, by=By.TIMER)
 

@@ -11,6 +11,8 @@ from contextlib import contextmanager
 from dataclasses import replace
 
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
+from ..engine.revolution import RevolutionView
+from ..engine.views import SeatView
 from .base import (
     IDS_KEPT,
     MAX_ACTION_ID,
@@ -166,6 +168,17 @@ class GameFlow(TableState):
                 "look again and retry",
             )
         self._move(seat, cmd, now)
+
+    def _view_now(self, seat: int) -> SeatView | RevolutionView:
+        """``seat``'s view of the deal in play (of the table's game), made once for each state
+        of the table: the legal plays in it are the costly part, and the seat's prompt, a
+        computer's question and its timer read the same ones. The table forgets it when a
+        command starts and at every event that changes the state."""
+        view = self._views.get(seat)
+        if view is None:
+            assert self.game is not None
+            view = self._views[seat] = self.game.deal.view(seat)
+        return view
 
     def _remember(self, seat: Seat, cmd: Command) -> None:
         """The action id of a move applied, with its first event, for retries."""

@@ -204,7 +204,8 @@ class RevolutionFlow(GameFlow):
                     },
                 )
             return
-        view = deal.view(deal.turn)
+        view = self._view_now(deal.turn)
+        assert isinstance(view, RevolutionView)
         self._emit(
             "turn",
             deal.turn,
@@ -258,7 +259,7 @@ class RevolutionFlow(GameFlow):
         deal = self.game.deal
         if deal.phase is Phase.DRAW:
             return Command(Op.STOP, seat=seat.number, by=By.TIMER)
-        view = deal.view(seat.number)
+        view = self._view_now(seat.number)
         cards = None if view.can_pass else Mask(view.legal[0].mask)
         return Command(Op.ACT, seat=seat.number, cards=cards, by=By.TIMER)
 
@@ -285,7 +286,8 @@ class RevolutionFlow(GameFlow):
         match = self.game
         assert match is not None
         deal, number = match.deal, seat.number
-        view = deal.view(number)
+        view = self._view_now(number)
+        assert isinstance(view, RevolutionView)
         if deal.phase is Phase.COUNTER and view.to_act != number:
             counters = [
                 RevolutionChoice(number, Move.COUNTER, 1 << c) for c in deal.counters(number)

@@ -42,6 +42,7 @@ class Snapshots(TableState):
         that can change every table anyway), tagged with :data:`SNAPSHOT_FORMAT`."""
         state = dict(self.__dict__)
         del state["offload"], state["resync_gap"], state["_keep"], state["seat_grace"]
+        del state["_views"]  # made again when read (see GameFlow._view_now)
         state |= {"match": None, "revolution": None, self.SNAPSHOT_KEY: state.pop("game")}
         state["_new"] = []
         kept = len(self._texts)
@@ -89,6 +90,7 @@ class Snapshots(TableState):
         # Snapshots stored before revolution tables existed lack their state: none was open.
         table.__dict__.update({"answers": {}, "window_v": 0})
         table.__dict__.update(state)
+        table._views = {}
         table.game = match if match is not None else revolution
         table.offload, table.resync_gap, table._keep = offload, resync_gap, keep_events
         table.seat_grace = seat_grace  # the server's setting, not the table's state

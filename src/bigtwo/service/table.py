@@ -154,6 +154,9 @@ class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, GameFlow
         self._base = 1  # v of the first kept event; older ones were dropped
         self._keep = keep_events
         self._new: list[Event] = []  # events of the command being applied
+        # Seats' views of the deal as it stands, each made once (see GameFlow._view_now):
+        # forgotten when a command starts and at every event that changes the state.
+        self._views = {}
         self.resync_gap = resync_gap
         self.chat: deque[Event] = deque(maxlen=CHAT_KEPT)
         self.game = None  # the match once it starts: of the table's game (see .base)
@@ -363,6 +366,7 @@ class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, GameFlow
         if handler is None:
             raise Refused("bad_command", f"Unknown command {cmd.op!r}")
         self._new = []
+        self._views.clear()
         try:
             getattr(self, handler)(cmd, now)
         except Refused as exc:
@@ -439,6 +443,7 @@ class TableService(Seating, Clocks, Thinking, Snapshots, LocalCommands, GameFlow
         self._texts.append(event.json())
         if state:
             self.state_v = self.v
+            self._views.clear()
         if len(self._texts) > 2 * self._keep:
             drop = len(self._texts) - self._keep
             del self._types[:drop], self._audiences[:drop], self._texts[:drop]
