@@ -556,7 +556,7 @@ export const STRINGS_ZH = {
   "error.not_over.deal": "第 {deal} 局還沒結束：牌局結束後才能檢討",
   "error.unauthorized.spectator": "比賽進行中只有玩家能檢討牌局",
   "error.unauthorized.other_seat": "比賽進行中玩家只能檢討自己的座位",
-  "lobby.assists": "比賽中的教練（出牌推測、牌局檢討）",
+  "lobby.assists": "比賽中的教練（手牌推算、牌局檢討）",
   "review.open": "檢討這一局",
   "review.seat": "要檢討的座位",
   "review.title": "第 {n} 局檢討：{name}",
