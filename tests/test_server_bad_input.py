@@ -224,6 +224,11 @@ async def test_bad_http_requests(server: Server) -> None:
             "/api/rooms", content=b"{not json", headers={"content-type": "application/json"}
         )
         assert bad_json.status_code == 400 and bad_json.json()["error"] == "bad_json"
+        # A form feed is whitespace to Python but not to JSON: not an empty body.
+        feed = await http.post(
+            "/api/rooms", content=b"\x0c", headers={"content-type": "application/json"}
+        )
+        assert feed.status_code == 400 and feed.json()["error"] == "bad_json"
         big = await http.post(
             "/api/rooms",
             content=b"{" + b" " * 20000 + b"}",

@@ -86,7 +86,7 @@ async def _read_json(request: Request, limit: int = MAX_BODY) -> Any:
         body += chunk
         if len(body) > limit:
             raise _HttpError("too_big", f"A request body may be at most {limit} bytes")
-    if not body.strip():
+    if not body.strip(b" \t\n\r"):  # JSON's whitespace only (not a form feed)
         return {}
     try:
         return parse_json(body)
