@@ -22,8 +22,8 @@ from typing import Any
 
 from ..match.errors import StoreError
 from .migrations import migrate
-from .sql import DatabaseConnection, PostgresConnection, SQLiteConnection
-from .tables import PostgresStore, SQLiteStore
+from .sql import DatabaseConnection
+from .tables import connection_beside
 
 # Letters that look like Latin ones in other scripts, folded so two names that look the same
 # compare equal (a small part of Unicode's confusables: the ones a name is likely to use).
@@ -342,10 +342,4 @@ class AccountStore:
 def open_accounts(tables: object) -> AccountStore:
     """The accounts beside a table store: in its database (a SQLite file or PostgreSQL), or,
     for a store that keeps nothing (in memory), in an in-memory database of their own."""
-    if isinstance(tables, PostgresStore):
-        return AccountStore(PostgresConnection(tables.url))
-    if not isinstance(tables, SQLiteStore) or tables.path == ":memory:":
-        return AccountStore(SQLiteConnection(":memory:"))
-    db = SQLiteConnection(tables.path)
-    db.raw.execute("PRAGMA busy_timeout=5000")  # the table store writes to the same file
-    return AccountStore(db)
+    return AccountStore(connection_beside(tables))

@@ -15,8 +15,8 @@ import time
 from typing import Any
 
 from .migrations import migrate
-from .sql import DatabaseConnection, PostgresConnection, SQLiteConnection
-from .tables import PostgresStore, SQLiteStore
+from .sql import DatabaseConnection
+from .tables import connection_beside
 
 ReviewKey = tuple[str, int, int, int, int]  # room code, seed, deal, seat, rollouts
 
@@ -71,10 +71,4 @@ class ReviewStore:
 def open_reviews(tables: object) -> ReviewStore:
     """The reviews beside a table store: in its database (a SQLite file or PostgreSQL), or,
     for a store that keeps nothing (in memory), in an in-memory database of their own."""
-    if isinstance(tables, PostgresStore):
-        return ReviewStore(PostgresConnection(tables.url))
-    if not isinstance(tables, SQLiteStore) or tables.path == ":memory:":
-        return ReviewStore(SQLiteConnection(":memory:"))
-    db = SQLiteConnection(tables.path)
-    db.raw.execute("PRAGMA busy_timeout=5000")  # the table store writes to the same file
-    return ReviewStore(db)
+    return ReviewStore(connection_beside(tables))

@@ -514,3 +514,16 @@ class MemoryStore:
 
     def close(self) -> None:
         pass
+
+
+def connection_beside(tables: object) -> DatabaseConnection:
+    """A connection of its own to a table store's database (a SQLite file or PostgreSQL), for
+    what is kept beside the tables (players' accounts, the coach's reviews); for a store that
+    keeps nothing (in memory), an in-memory database."""
+    if isinstance(tables, PostgresStore):
+        return PostgresConnection(tables.url)
+    if not isinstance(tables, SQLiteStore) or tables.path == ":memory:":
+        return SQLiteConnection(":memory:")
+    db = SQLiteConnection(tables.path)
+    db.raw.execute("PRAGMA busy_timeout=5000")  # the table store writes to the same file
+    return db
