@@ -31,6 +31,7 @@ from ..bots.inference import proven_misses, proven_replies
 from ..engine.cards import Mask
 from ..engine.movegen import HandPlays
 from ..engine.plays import Catalog, Play, catalog_for
+from ..engine.revolution_types import RevolutionView
 from ..engine.rules import Rules
 from ..match.views import TableView
 
@@ -189,9 +190,16 @@ def _sampled(hits: int, worlds: int) -> Chance:
     return Chance(p, math.sqrt(p * (1 - p) / worlds), exact=False)
 
 
-def beliefs_of(view: TableView, rng: random.Random, worlds: int = WORLDS) -> Beliefs:
+def beliefs_of(
+    view: TableView | RevolutionView, rng: random.Random, worlds: int = WORLDS
+) -> Beliefs:
     """What ``view``'s seat may believe of each opponent's hand (see the module docstring);
-    ``worlds`` worlds are sampled with ``rng`` for what counting does not reach."""
+    ``worlds`` worlds are sampled with ``rng`` for what counting does not reach. A view of
+    Big 2 RevolutioN is answered by :func:`.revolution_beliefs.revolution_beliefs`."""
+    if isinstance(view, RevolutionView):
+        from .revolution_beliefs import revolution_beliefs  # it builds on this module
+
+        return revolution_beliefs(view, rng, worlds)
     me = view.seat
     if me is None:
         raise ValueError("beliefs are a seat's: a spectator's view has no hand")
