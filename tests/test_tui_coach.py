@@ -1,7 +1,7 @@
 """The coach in the terminal: a deal's review (its marks, the better move, stepping through
 the decisions, kept with the game once done) from the score sheet and the replay, and the
 beliefs panel at the table (its exact figures, its toggle, and its absence where the host
-turned assists off, for a spectator and for Big 2 RevolutioN)."""
+turned assists off and for a spectator), at tables of both games."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from bigtwo.match.revolution import RevolutionMatch
 from bigtwo.service import TableService
 from bigtwo.service.config import TableConfig
 from bigtwo.service.request import table_config
-from bigtwo.tui.beliefs import OTHER_GAME, SPECTATOR, BeliefsPanel, beliefs_text, refused
+from bigtwo.tui.beliefs import SPECTATOR, BeliefsPanel, beliefs_text, chance_words, refused
 from bigtwo.tui.coaching import ASSISTS_OFF
 from bigtwo.tui.controller import GameController, GameSetup, SeatSetup
 from bigtwo.tui.dialogs import ScoreSheet
@@ -328,7 +328,7 @@ def test_a_spectator_gets_no_beliefs() -> None:
 
 
 # -- Big 2 RevolutioN ----------------------------------------------------------------------------
-async def test_a_hand_of_the_revolution_is_reviewed_and_offers_no_beliefs() -> None:
+async def test_a_hand_of_the_revolution_is_reviewed() -> None:
     game = read_game_file(Path(__file__).with_name("golden") / "simulate-revolution.txt")
     assert isinstance(game, RevolutionMatch)
     coach = coach_of(game.ruleset.rules)
@@ -340,12 +340,65 @@ async def test_a_hand_of_the_revolution_is_reviewed_and_offers_no_beliefs() -> N
         assert len(page.decisions) == coach.decisions(page.subject, 0) > 0
         assert "Cards left:" in text_of(pilot.app, "#review-detail")
 
-    class Revolution:
-        started = True
-        mirror = type("M", (), {"room": {}})()
-        rules = game.ruleset.rules
 
-    assert refused(Revolution()) == OTHER_GAME
+def exact_figures(beliefs: Any) -> list[tuple[int, str, str]]:
+    """Each counted chance of ``beliefs`` as the panel shows it."""
+    return [
+        (o.seat, name, chance_words(c))
+        for o in beliefs.opponents
+        for name, c in o.chances().items()
+        if c is not None and c.exact
+    ]
+
+
+async def test_the_beliefs_panel_at_a_revolution_table_counts_what_the_engine_would(
+    tmp_path: Path,
+) -> None:
+    """At a table of Big 2 RevolutioN, ``b`` shows each opponent's normal and Revolution
+    counts and the chances; as the hand goes on (you draw, a computer takes from the
+    Gathering, functions are used) the panel's view, rebuilt from the table's messages,
+    gives the same counted figures as the engine's own view of your seat."""
+    from test_tui_revolution import Person, revolution_app
+
+    app = revolution_app(tmp_path)
+    person = Person()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        game = app.game
+        assert game is not None and game.rules.game == "revolution"
+        await pilot.press("b")
+        await finished(app, pilot)
+        panel = app.screen.query_one(BeliefsPanel)
+        checked = shown = 0
+        for _ in range(40):
+            if isinstance(app.screen, ScoreSheet) or game.deal_over:
+                break
+            mirror_view = game.revolution_view()
+            engine = game.local.service.game.deal.view(0)
+            if len(mirror_view.actions) and mirror_view.phase == engine.phase:
+                mine = beliefs_of(mirror_view, random.Random(0), 20)
+                assert exact_figures(mine) == exact_figures(
+                    beliefs_of(engine, random.Random(0), 20)
+                )
+                checked += 1
+            for _ in range(30):
+                text = str(panel.render())
+                rows = [
+                    f"{game.names[s][:5]:<5}{mirror_view.counts[s]}+{mirror_view.revolution_counts[s]}"
+                    for s in (1, 2, 3)
+                ]
+                if all(row in text for row in rows):
+                    shown += 1
+                    break
+                if game.revolution_view() != mirror_view:
+                    break
+                await pilot.pause(0.05)
+            assert "starred card stands for its twin" in text, text
+            await person.act(pilot, app)
+        assert checked >= 10 and shown >= 10 and "drew" in person.seen, (checked, shown)
+        await pilot.press("b")
+        await pilot.pause()
+        assert not app.screen.query(BeliefsPanel)
 
 
 # -- screenshots -----------------------------------------------------------------------------------

@@ -358,7 +358,7 @@ def _coach_op(*, review: bool) -> dict[str, Any]:
                 400: "Bad request body",
                 403: f"unauthorized: the token holds no seat here; {during}",
                 **NO_ROOM,
-                409: "not_started, between_deals, finished, or no_beliefs (Big 2 RevolutioN)",
+                409: "not_started, between_deals or finished",
                 **NOT_JSON,
             },
             body="BeliefsRequest",
