@@ -78,9 +78,7 @@ def judge_decision(
     return rate_move(view, move, rng, rollouts=rollouts, deal=deal, step=step)
 
 
-def seat_beliefs(
-    view: TableView | RevolutionView, seed: int, deal: int, worlds: int
-) -> Beliefs:
+def seat_beliefs(view: TableView | RevolutionView, seed: int, deal: int, worlds: int) -> Beliefs:
     """In a worker: what ``view``'s seat may believe now, the same each time it is asked."""
     rng = random.Random(f"beliefs:{seed}:{deal}:{len(view.actions)}")
     return beliefs_of(view, rng, worlds)
