@@ -116,10 +116,10 @@ def refused(game: Any) -> str:
 
 def seat_view(game: Any) -> TableView | RevolutionView:
     """The view of the seat on show, of either game."""
-    if game.rules.game == REVOLUTION:
-        view: TableView | RevolutionView = game.revolution_view()
-        return view
-    return game.view()
+    view: TableView | RevolutionView = (
+        game.revolution_view() if game.rules.game == REVOLUTION else game.view()
+    )
+    return view
 
 
 class BeliefsPanel(Static):
