@@ -5,6 +5,7 @@ turned assists off and for a spectator), at tables of both games."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from math import comb
 from pathlib import Path
@@ -426,3 +427,108 @@ if __name__ == "__main__":
     import asyncio
 
     asyncio.run(save_screenshots())
+
+
+# -- a server's table ------------------------------------------------------------------------------
+@pytest.mark.parametrize("assists", [True, False])
+async def test_the_network_score_sheet_opens_the_servers_review_of_the_deal(
+    server: Any, tmp_path: Path, assists: bool
+) -> None:
+    """At a server's table the score sheet offers "Review this deal" (``v``): the page shows
+    the server's own review of the deal for our seat (the one the browser is given, kept with
+    the game), its marks, and each decision's position as we saw it; a room whose host
+    turned assists off does not offer it."""
+    import httpx
+
+    from bigtwo.client import Lobby
+    from bigtwo.tui.app import BigTwoApp
+    from test_tui_network import follow_hints, screen_text, table_game, until
+
+    async with Lobby(server.url) as lobby:
+        made = await lobby.create_room(
+            preset="hongkong", seats=["human", "computer:classic"], public=False, seed=2,
+            deals=2, between_deals_seconds=None, assists=assists,
+        )  # fmt: skip
+    db = tmp_path / "bigtwo.db"
+    app = BigTwoApp(db_path=db, server=server.url, delay=0, room=made["code"], name="Ann")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(lambda: app.net is not None and app.net.started, "the first deal")
+        game = table_game(app)
+        await follow_hints(pilot, game)
+        await until(lambda: isinstance(app.screen, ScoreSheet), "the score sheet", 5)
+        await until(lambda: "Score of deal 1 of 2" in screen_text(app), "the sheet", 5)
+        if not assists:
+            assert "Review this deal" not in screen_text(app)
+            return
+        assert "Review this deal" in screen_text(app)
+        await pilot.press("v")
+        await until(lambda: isinstance(app.screen, ReviewPage), "the review page", 5)
+        page = app.screen
+        assert isinstance(page, ReviewPage)
+        await until(lambda: page.data is not None, "the server's review", 120)
+        async with httpx.AsyncClient() as http:
+            answer = await http.post(
+                f"{server.url}/api/rooms/{made['code']}/review",
+                json={"deal": 1, "token": game.client.token},
+            )
+        told = answer.json()["review"]
+        assert [d["mark"] for d in page.decisions] == [d["mark"] for d in told["decisions"]]
+        assert page.decisions and page.decisions[0]["deal"] == 1
+        await pilot.pause()
+        detail = text_of(app, "#review-detail")
+        assert "Your hand" in detail or "hand (" in detail, detail
+        assert "Cards left:" in detail and "Played:" in detail
+        await pilot.press("escape")
+        await until(lambda: isinstance(app.screen, ScoreSheet), "the sheet again", 5)
+
+
+async def test_the_host_turns_assists_off_and_on_at_the_table(tmp_path: Path) -> None:
+    """``A``: the host (the person at a local table) turns the assists off, and the beliefs
+    panel goes at once; on again, it comes back; the table's room says so each time."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        game = app.game
+        assert game is not None
+        await pilot.press("b")
+        await finished(app, pilot)
+        panel = app.screen.query_one(BeliefsPanel)
+        assert panel.display
+        for on in (False, True):
+            await pilot.press("A")
+            for _ in range(20):
+                await pilot.pause(0.05)
+                if panel.display is on:
+                    break
+            assert (game.mirror.room["options"]["assists"], panel.display) == (on, on)
+            assert f"Assists {'on' if on else 'off'} for every player" in screen_text(app)
+            assert game.local.service.config.assists is on
+
+
+async def test_a_network_host_sends_the_assists_with_the_room_settings() -> None:
+    """At a server's table ``set_assists`` is the room's ``settings`` message with the other
+    settings as they are; a player who is not the host is refused in words, nothing sent."""
+    from bigtwo.client import TableClient
+    from bigtwo.tui.netgame import NetGame
+
+    game = NetGame(TableClient("ws://127.0.0.1:9/ws/NET", "t"))
+    sent: list[dict[str, Any]] = []
+
+    async def request(message: dict[str, Any], *args: Any, **kwargs: Any) -> dict[str, Any]:
+        sent.append(message)
+        return {}
+
+    game.client.request = request  # type: ignore[method-assign]
+    options = {"turn_seconds": 30.0, "away_seconds": None, "spectators": False, "assists": True}
+    game.mirror.seat = 1
+    game.mirror.room = {"host": 0, "options": options}
+    with pytest.raises(BigTwoError, match="Only the table's host"):
+        game.set_assists(False)
+    game.mirror.room["host"] = 1
+    game.set_assists(False)
+    await asyncio.sleep(0)
+    assert sent == [
+        {"type": "settings", "turn_seconds": 30.0, "away_seconds": None, "spectators": False,
+         "spectator_chat": False, "assists": False},
+    ]  # fmt: skip
+    await game.close()

@@ -242,9 +242,12 @@ class BigTwoApp(App[None]):
 
         text = Text(net_score_text(net))
         rematch = over and net.seat is not None  # a player, not a spectator
+        # The server's review of the deal, for a player at a table whose host left assists on.
+        review = net.seat is not None and assists_on(net.mirror)
         sheet = ScoreSheet(
-            text, title=title, button=button, deals=None, again=False, rematch=rematch
-        )
+            text, title=title, button=button, deals=None, again=False, rematch=rematch,
+            review=review,
+        )  # fmt: skip
         self.push_screen(sheet, lambda answer: self._after_net_sheet(net, answer))
 
     async def _after_net_sheet(self, net: NetGame, answer: str | None) -> None:
@@ -551,6 +554,10 @@ class BigTwoApp(App[None]):
                 ),
                 closed,
             )
+        elif what == "review" and self.net is not None:
+            from .server_review import open_net_review
+
+            open_net_review(self, self.net, closed)
         elif what == "review" and game is not None:
             review.open_review(self, game, closed)
         elif what == "tracker" and (table := self.net or game) is not None:

@@ -28,6 +28,7 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ..coach.beliefs import Beliefs, Chance, beliefs_of
+from ..engine.errors import BigTwoError
 from ..engine.revolution_types import RevolutionView
 from ..engine.rules import REVOLUTION
 from ..match.views import TableView
@@ -171,6 +172,22 @@ class BeliefsPanel(Static):
     def _show(self, text: Text, position: tuple[object, ...]) -> None:
         if self.is_mounted and position == self.position:
             self.update(text)
+
+
+def toggle_assists(screen: Any) -> None:
+    """The table's host turns the coach's assists off, or on again, for every player (``A``):
+    the beliefs panel follows at once, at every screen of the table."""
+    game = screen.game
+    if game is None or not game.started:
+        screen.say("The assists are turned once the cards are dealt", "error")
+        return
+    on = not assists_on(game.mirror)
+    try:
+        game.set_assists(on)
+    except BigTwoError as exc:
+        screen.say(str(exc), "error")
+        return
+    screen.say(f"Assists {'on' if on else 'off'} for every player at this table")
 
 
 def toggle_beliefs(screen: Any) -> None:
