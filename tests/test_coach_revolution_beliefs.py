@@ -24,6 +24,7 @@ from bigtwo.engine.revolution import RevolutionDeal, RevolutionView
 from bigtwo.engine.revolution_cards import NORMAL_CARDS, REVOLUTION_CARDS, ids, parse, twin
 from bigtwo.engine.rules import Rules
 from bigtwo.engine.views import Move
+from test_coach_beliefs import agrees_with_worlds
 
 RULES = Rules.preset("revolution")
 CATALOG = catalog_for(RULES)
@@ -209,21 +210,7 @@ def test_beliefs_are_probabilities_that_agree_with_the_experts_sampled_worlds(
         for s in counts:
             for name, yes in _facts(view, world.hands[s]).items():
                 counts[s][name] = counts[s].get(name, 0) + yes
-    for opponent in beliefs.opponents:
-        for name, chance in opponent.chances().items():
-            if chance is None:
-                continue
-            assert 0.0 <= chance.p <= 1.0 and chance.se >= 0.0
-            if not chance.exact:
-                continue
-            p = chance.p
-            share = counts[opponent.seat][name] / worlds
-            assert abs(share - p) <= 4.5 * math.sqrt(p * (1 - p) / worlds) + 1e-9, (
-                opponent.seat,
-                name,
-                share,
-                p,
-            )
+    agrees_with_worlds(beliefs, counts, worlds)
 
 
 def test_a_card_taken_from_the_gathering_is_known_to_be_held() -> None:

@@ -206,6 +206,19 @@ async def test_the_review_names_only_cards_its_seat_could_see(
     assert all(0 <= i < len(got["decisions"]) for i in got["costliest"])
 
 
+def told_as(opponent: dict[str, Any], want: Any) -> None:
+    """An opponent's chances as the route told them are ``want``'s, rounded."""
+    for name, chance in want.chances().items():
+        got = opponent["chances"][name]
+        assert (got is None) == (chance is None)
+        if chance is not None:
+            assert got == {
+                "p": round(chance.p, 4),
+                "se": round(chance.se, 4),
+                "exact": chance.exact,
+            }
+
+
 async def test_beliefs_are_the_seats_own_and_never_a_spectators(
     app: Any, http: httpx.AsyncClient
 ) -> None:
@@ -224,15 +237,7 @@ async def test_beliefs_are_the_seats_own_and_never_a_spectators(
     for opponent in data["opponents"]:
         want = expected.of(opponent["seat"])
         assert opponent["cards"] == view.counts[opponent["seat"]]
-        for name, chance in want.chances().items():
-            got = opponent["chances"][name]
-            assert (got is None) == (chance is None)
-            if chance is not None:
-                assert got == {
-                    "p": round(chance.p, 4),
-                    "se": round(chance.se, 4),
-                    "exact": chance.exact,
-                }
+        told_as(opponent, want)
     if expected.proofs == 0:  # counted exactly: a 2 among the cards seat 0 has not seen
         u = view.unseen.bit_count()
         twos = (view.unseen >> 48).bit_count()
@@ -506,12 +511,4 @@ async def test_a_hand_of_big_2_revolution_tells_its_beliefs(
         seat = opponent["seat"]
         assert opponent["cards"] == view.counts[seat]
         assert opponent["starred"] == view.revolution_counts[seat]
-        for name, chance in expected.of(seat).chances().items():
-            got = opponent["chances"][name]
-            assert (got is None) == (chance is None)
-            if chance is not None:
-                assert got == {
-                    "p": round(chance.p, 4),
-                    "se": round(chance.se, 4),
-                    "exact": chance.exact,
-                }
+        told_as(opponent, expected.of(seat))
