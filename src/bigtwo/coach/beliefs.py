@@ -59,7 +59,9 @@ class Chance:
 class SeatBeliefs:
     """One opponent's hand as a seat may believe it. ``beats_single`` is None when the
     table holds no single; ``pair``, ``triple``, ``five``: a play of that kind, one beating
-    the table's when the table holds a play of that kind (see :attr:`Beliefs.beating`)."""
+    the table's when the table holds a play of that kind (see :attr:`Beliefs.beating`).
+    ``cards``: its count (of normal cards in Big 2 RevolutioN, where ``starred`` is its count
+    of Revolution cards; None in the 52-card game)."""
 
     seat: int
     cards: int
@@ -69,6 +71,7 @@ class SeatBeliefs:
     pair: Chance
     triple: Chance
     five: Chance
+    starred: int | None = None
 
     def chances(self) -> dict[str, Chance | None]:
         """The chances by name, in the order above."""

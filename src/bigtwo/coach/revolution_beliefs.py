@@ -288,5 +288,6 @@ def revolution_beliefs(view: RevolutionView, rng: random.Random, worlds: int) ->
                 for size in (2, 3)
             )
         five = _sampled(count["five"], worlds)
-        out.append(SeatBeliefs(s, view.counts[s], two, ace, beats, pair, triple, five))
+        starred = view.revolution_counts[s]
+        out.append(SeatBeliefs(s, view.counts[s], two, ace, beats, pair, triple, five, starred))
     return Beliefs(me, 0, worlds, tuple(out), 0 if to_beat is None else to_beat.size)

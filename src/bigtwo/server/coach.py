@@ -140,16 +140,14 @@ def review_json(review: DealReview, positions: Sequence[dict[str, Any]]) -> dict
     }
 
 
-def beliefs_json(
-    beliefs: Beliefs, deal: int, starred: Sequence[int] | None = None
-) -> dict[str, Any]:
+def beliefs_json(beliefs: Beliefs, deal: int) -> dict[str, Any]:
     """A seat's beliefs as JSON: each opponent's chances (``null``: not asked of this
     table, e.g. beating a single when no single is on it); ``beating``: the cards of the play
     on the table (0: none), so ``pair``, ``triple`` or ``five`` is the chance of one that
-    beats it when it is 2, 3 or 5. In Big 2 RevolutioN (``starred``: each seat's count of
-    Revolution cards) each opponent says its ``starred`` cards too, and ``game`` says so."""
+    beats it when it is 2, 3 or 5. In Big 2 RevolutioN each opponent says its ``starred``
+    cards (its Revolution cards) too, and ``game`` says so."""
     return {
-        "game": "bigtwo" if starred is None else "revolution",
+        "game": "revolution" if any(b.starred is not None for b in beliefs.opponents) else "bigtwo",
         "seat": beliefs.seat,
         "deal": deal,
         "proofs": beliefs.proofs,
@@ -159,7 +157,7 @@ def beliefs_json(
             {
                 "seat": b.seat,
                 "cards": b.cards,
-                **({} if starred is None else {"starred": starred[b.seat]}),
+                **({} if b.starred is None else {"starred": b.starred}),
                 "chances": {
                     name: None
                     if c is None
@@ -289,8 +287,7 @@ class Coach:
             got = await self.thinker.compute(
                 seat_beliefs, view, svc.config.seed, game.deal_number, self.worlds
             )
-            starred = view.revolution_counts if isinstance(view, RevolutionView) else None
-            kept = self.beliefs[key] = beliefs_json(got, game.deal_number, starred)
+            kept = self.beliefs[key] = beliefs_json(got, game.deal_number)
             while len(self.beliefs) > BELIEFS_KEPT:
                 self.beliefs.popitem(last=False)
         return kept

@@ -30,7 +30,6 @@ from textual.worker import get_current_worker
 from ..coach.beliefs import Beliefs, Chance, beliefs_of
 from ..engine.errors import BigTwoError
 from ..engine.revolution_types import RevolutionView
-from ..engine.rules import REVOLUTION
 from ..match.views import TableView
 from .coaching import ASSISTS_OFF, assists_on
 
@@ -74,19 +73,16 @@ def chance_words(chance: Chance | None) -> str:
     return f"{'' if chance.exact else '~'}{shown:>{4 if chance.exact else 3}}"
 
 
-def beliefs_text(
-    beliefs: Beliefs, names: Sequence[str], starred: Sequence[int] | None = None
-) -> Text:
-    """The panel's text: a row an opponent, a column a chance. ``starred``: each seat's
-    count of Revolution cards, at a table of Big 2 RevolutioN (its rows then read ``10+2``
-    for ten normal cards and two Revolution cards)."""
+def beliefs_text(beliefs: Beliefs, names: Sequence[str]) -> Text:
+    """The panel's text: a row an opponent, a column a chance; at a table of Big 2
+    RevolutioN a row reads ``10+2`` for ten normal cards and two Revolution cards."""
     text = Text("What the cards played tell\n", Style(bold=True))
     labels = [column_label(name, label, beliefs.beating) for name, label in COLUMNS]
     head = f"{'':<8}" + "".join(f"{label:>5}" for label in labels) + "\n"
     text.append(head, Style(underline=True))
     for seat in beliefs.opponents:
         chances = seat.chances()
-        cards = f"{seat.cards}" if starred is None else f"{seat.cards}+{starred[seat.seat]}"
+        cards = f"{seat.cards}" if seat.starred is None else f"{seat.cards}+{seat.starred}"
         row = f"{names[seat.seat][:5]:<5}{cards:>3}"
         row += "".join(f" {chance_words(chances[name])}" for name, _ in COLUMNS)
         text.append(row + "\n")
@@ -95,7 +91,7 @@ def beliefs_text(
         "2 A: holds one; >1: beats the single\n"
         "pr 3k 5c: pair, triple, 5-card play\n"
         + BEATS_WORDS.get(beliefs.beating, "")
-        + ("" if starred is None else STARRED)
+        + (STARRED if any(o.starred is not None for o in beliefs.opponents) else "")
         + f"~ sampled ({beliefs.worlds} worlds){how}",
         Style(dim=True),
     )
@@ -117,9 +113,7 @@ def refused(game: Any) -> str:
 
 def seat_view(game: Any) -> TableView | RevolutionView:
     """The view of the seat on show, of either game."""
-    view: TableView | RevolutionView = (
-        game.revolution_view() if game.rules.game == REVOLUTION else game.view()
-    )
+    view: TableView | RevolutionView = game.kind.seat_view(game.mirror)
     return view
 
 
@@ -164,8 +158,7 @@ class BeliefsPanel(Static):
         self, view: TableView | RevolutionView, names: list[str], position: tuple[object, ...]
     ) -> None:
         rng = random.Random(f"beliefs:{position}")
-        starred = view.revolution_counts if isinstance(view, RevolutionView) else None
-        text = beliefs_text(beliefs_of(view, rng, PANEL_WORLDS), names, starred)
+        text = beliefs_text(beliefs_of(view, rng, PANEL_WORLDS), names)
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._show, text, position)
 
