@@ -321,10 +321,11 @@ def test_a_room_request_sets_assists_and_its_room_says_so() -> None:
         table_config({"preset": "palm", "seats": seats, "assists": "no"})
 
 
-def test_a_spectator_gets_no_beliefs() -> None:
+@pytest.mark.parametrize("rules", ["palm", "revolution"])
+def test_a_spectator_gets_no_beliefs(rules: str) -> None:
     seats = tuple(SeatSetup(name, False, "random") for name in ("Ann", "Bill", "Cat", "Dan"))
-    game = GameController(GameSetup(seats=seats, seed=4))
-    assert game.view().seat is None
+    game = GameController(GameSetup(seats=seats, seed=4, rules=rules))
+    assert game.rules.name == rules and game.started and not game.deal_over
     assert refused(game) == SPECTATOR
 
 

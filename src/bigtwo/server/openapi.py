@@ -263,7 +263,8 @@ class ChanceAnswer(Answer):
 
 class OpponentBeliefs(Answer):
     seat: int
-    cards: int
+    cards: int = Field(description="Its cards (in Big 2 RevolutioN: its normal cards)")
+    starred: int | None = Field(None, description="Big 2 RevolutioN: its Revolution cards")
     chances: dict[str, ChanceAnswer | None] = Field(
         description="two, ace, beats_single (null: no single on the table), pair, triple, "
         "five (each of the last three: one that beats the play on the table when 'beating' "
@@ -272,6 +273,7 @@ class OpponentBeliefs(Answer):
 
 
 class BeliefsAnswer(Answer):
+    game: str = Field("bigtwo", description="bigtwo (52 cards) or revolution")
     seat: int
     deal: int
     proofs: int = Field(description="The passes that proved something")
