@@ -10,7 +10,10 @@ gave, are in that seat's hand while they are not played or given away
 (:func:`~bigtwo.bots.revolution_expert.known_cards`); with fewer than four players, the first
 play tells which normal card opened the hand, so every normal card lower than it (and a named
 lead card not in that play) was never dealt. A Revolution card stands for its normal twin, so
-a 2 is a normal 2 or a starred one, and twins make pairs (``7♠ 7♠*``).
+a 2 is a normal 2 or a starred one, and twins make pairs (``7♠ 7♠*``). One thing the model
+leaves out, as the expert's sampler does: a card this seat gave to an opponent who has since
+made an exchange of its own is with that opponent or the one it gave to, and is counted as
+any unseen card.
 
 Counted exactly: a 2, an ace, a card that beats the single on the table (the chance a hand
 holds none is the product of the two draws' ``C(u - m, k) / C(u, k)``), and a pair or a
