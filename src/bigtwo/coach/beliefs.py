@@ -31,6 +31,7 @@ from ..bots.inference import proven_misses, proven_replies
 from ..engine.cards import Mask
 from ..engine.movegen import HandPlays
 from ..engine.plays import Catalog, Play, catalog_for
+from ..engine.revolution_types import RevolutionView
 from ..engine.rules import Rules
 from ..match.views import TableView
 
@@ -58,7 +59,9 @@ class Chance:
 class SeatBeliefs:
     """One opponent's hand as a seat may believe it. ``beats_single`` is None when the
     table holds no single; ``pair``, ``triple``, ``five``: a play of that kind, one beating
-    the table's when the table holds a play of that kind (see :attr:`Beliefs.beating`)."""
+    the table's when the table holds a play of that kind (see :attr:`Beliefs.beating`).
+    ``cards``: its count (of normal cards in Big 2 RevolutioN, where ``starred`` is its count
+    of Revolution cards; None in the 52-card game)."""
 
     seat: int
     cards: int
@@ -68,6 +71,7 @@ class SeatBeliefs:
     pair: Chance
     triple: Chance
     five: Chance
+    starred: int | None = None
 
     def chances(self) -> dict[str, Chance | None]:
         """The chances by name, in the order above."""
@@ -189,9 +193,16 @@ def _sampled(hits: int, worlds: int) -> Chance:
     return Chance(p, math.sqrt(p * (1 - p) / worlds), exact=False)
 
 
-def beliefs_of(view: TableView, rng: random.Random, worlds: int = WORLDS) -> Beliefs:
+def beliefs_of(
+    view: TableView | RevolutionView, rng: random.Random, worlds: int = WORLDS
+) -> Beliefs:
     """What ``view``'s seat may believe of each opponent's hand (see the module docstring);
-    ``worlds`` worlds are sampled with ``rng`` for what counting does not reach."""
+    ``worlds`` worlds are sampled with ``rng`` for what counting does not reach. A view of
+    Big 2 RevolutioN is answered by :func:`.revolution_beliefs.revolution_beliefs`."""
+    if isinstance(view, RevolutionView):
+        from .revolution_beliefs import revolution_beliefs  # it builds on this module
+
+        return revolution_beliefs(view, rng, worlds)
     me = view.seat
     if me is None:
         raise ValueError("beliefs are a seat's: a spectator's view has no hand")

@@ -590,4 +590,6 @@ export const STRINGS_EN = {
   "beliefs.beats_five": "a five-card play that beats the table's",
   "beliefs.sampled": "≈ sampled",
   "beliefs.note": "Chances from the cards played and the passes only: exact counts, ≈ where sampled.",
+  "beliefs.starredCards": "{n} cards +{m}★",
+  "beliefs.starred": "A Revolution card (★) stands for its twin: a 2 is a 2 or a 2★; cards taken from the Gathering are known.",
 };

@@ -590,4 +590,6 @@ export const STRINGS_ZH = {
   "beliefs.beats_five": "有壓得過桌上牌型的五張牌型",
   "beliefs.sampled": "≈ 抽樣",
   "beliefs.note": "只根據已出的牌與過牌推算：能精確計算的為確切機率，≈ 為抽樣估計。",
+  "beliefs.starredCards": "{n} 張 +{m}★",
+  "beliefs.starred": "革命牌（★）等同其對應的普通牌：2 包括 2 與 2★；從聚集區拿走的牌是已知的。",
 };
