@@ -552,7 +552,6 @@ export const STRINGS_EN = {
   "error.assists_off": "The host turned the coach off for this match",
   "error.busy.reviews": "The coach is reviewing as many deals as it can: try again in a minute",
   "error.no_deal": "There is no finished deal {deal} at this table",
-  "error.no_beliefs": "What the cards tell is counted for Big Two's 52 cards only",
   "error.not_over.deal": "Deal {deal} is not over: a deal is reviewed once it ends",
   "error.unauthorized.spectator": "During the match only its players review its deals",
   "error.unauthorized.other_seat": "During the match a player reviews only their own seat",

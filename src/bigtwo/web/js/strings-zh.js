@@ -552,7 +552,6 @@ export const STRINGS_ZH = {
   "error.assists_off": "房主在這場比賽關閉了教練",
   "error.busy.reviews": "教練正忙著檢討其他牌局：請一分鐘後再試",
   "error.no_deal": "這張牌桌沒有已結束的第 {deal} 局",
-  "error.no_beliefs": "手牌推算只適用於大老二的 52 張牌",
   "error.not_over.deal": "第 {deal} 局還沒結束：牌局結束後才能檢討",
   "error.unauthorized.spectator": "比賽進行中只有玩家能檢討牌局",
   "error.unauthorized.other_seat": "比賽進行中玩家只能檢討自己的座位",
