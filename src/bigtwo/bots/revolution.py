@@ -109,7 +109,7 @@ class GreedyRevolutionBot(RevolutionBot):
                 jumped
                 or (function == "exchange" and (target == seat or close))
                 or (function == "command" and close)
-                or (function == "revolution" and self._low(view) == view.reversed)
+                or (function == "revolution" and mostly_low(view.hand) == view.reversed)
             )
             if hurts:
                 return counters[0]
@@ -159,14 +159,9 @@ class GreedyRevolutionBot(RevolutionBot):
             return functions["jump"][0]
         if "command" in functions and not by_move.get(Move.PLAY):
             return functions["command"][0]
-        if "revolution" in functions and self._low(view) != view.reversed:
+        if "revolution" in functions and mostly_low(view.hand) != view.reversed:
             return functions["revolution"][0]
         return None
-
-    def _low(self, view: RevolutionView) -> bool:
-        """Whether this seat's normal cards are mostly low (below 9 on average)."""
-        ranks = [twin_rank(c) for c in ids(view.hand & NORMAL_CARDS)]
-        return bool(ranks) and sum(ranks) / len(ranks) < 6
 
     def _worst(self, view: RevolutionView) -> int:
         """The normal card this seat would most like to be rid of: its lowest (its highest
@@ -282,6 +277,12 @@ class ClassicRevolutionBot(GreedyRevolutionBot):
         if view.to_beat.size == 1 and min(others) == 1:
             return max(pool, key=power)
         return min(pool, key=power)
+
+
+def mostly_low(hand: int) -> bool:
+    """Whether a hand's normal cards are mostly low (below 9 on average)."""
+    ranks = [twin_rank(c) for c in ids(hand & NORMAL_CARDS)]
+    return bool(ranks) and sum(ranks) / len(ranks) < 6
 
 
 # What a Revolution card in a play costs the plan.
