@@ -100,20 +100,20 @@ class GreedyRevolutionBot(RevolutionBot):
         self, view: RevolutionView, by_move: dict[Move, list[RevolutionChoice]]
     ) -> RevolutionChoice:
         counters = by_move.get(Move.COUNTER)
-        if counters and view.pending is not None:
-            by, function, _card, target = view.pending
-            seat = view.seat
-            jumped = function == "jump" and (by + 1) % view.players == seat
-            close = view.counts[by] <= 3
-            hurts = (
-                jumped
-                or (function == "exchange" and (target == seat or close))
-                or (function == "command" and close)
-                or (function == "revolution" and mostly_low(view.hand) == view.reversed)
-            )
-            if hurts:
-                return counters[0]
+        if counters and view.pending is not None and self._hurts(view, *view.pending):
+            return counters[0]
         return by_move[Move.DECLINE][0]
+
+    def _hurts(self, view: RevolutionView, by: int, function: str, _card: int, target: int) -> bool:
+        """Whether a function pending in the counter window is worth a counter."""
+        seat = view.seat
+        close = view.counts[by] <= 3
+        return (
+            (function == "jump" and (by + 1) % view.players == seat)
+            or (function == "exchange" and (target == seat or close))
+            or (function == "command" and close)
+            or (function == "revolution" and mostly_low(view.hand) == view.reversed)
+        )
 
     def _draw(
         self, view: RevolutionView, by_move: dict[Move, list[RevolutionChoice]]
@@ -226,18 +226,11 @@ class ClassicRevolutionBot(GreedyRevolutionBot):
                 return choice
         return None
 
-    def _answer(
-        self, view: RevolutionView, by_move: dict[Move, list[RevolutionChoice]]
-    ) -> RevolutionChoice:
-        counters = by_move.get(Move.COUNTER)
-        if counters and view.pending is not None:
-            by, function, _card, target = view.pending
-            aimed = (function == "jump" and (by + 1) % view.players == view.seat) or (
-                function == "exchange" and target == view.seat
-            )
-            if aimed:
-                return counters[0]
-        return by_move[Move.DECLINE][0]
+    def _hurts(self, view: RevolutionView, by: int, function: str, _card: int, target: int) -> bool:
+        """Only a function aimed at this seat is worth a counter."""
+        return (function == "jump" and (by + 1) % view.players == view.seat) or (
+            function == "exchange" and target == view.seat
+        )
 
     def _draw(
         self, view: RevolutionView, by_move: dict[Move, list[RevolutionChoice]]
