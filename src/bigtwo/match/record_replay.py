@@ -32,7 +32,7 @@ VERSION = 1
 SETTING_WORDS = {"rules": "rules", "autopass": "autopass", "autopass_five": "autopass-five"}
 SETTING_KEYS = {word: key for key, word in SETTING_WORDS.items()}
 HEADER_WORDS = ("rules", "deals", "seed", "autopass", "autopass-five", "seat", "player")
-AnyMatch = TypeVar("AnyMatch", bound=BaseMatch[Any, Any])
+_MatchT = TypeVar("_MatchT", bound=BaseMatch[Any, Any])
 
 
 def replay(lines: Iterable[RecordLine]) -> Match:
@@ -40,7 +40,7 @@ def replay(lines: Iterable[RecordLine]) -> Match:
     return _Replay().replay(lines)
 
 
-class Replay(ABC, Generic[AnyMatch]):
+class Replay(ABC, Generic[_MatchT]):
     """Reads record lines one by one and replays them into a match, each line by the ``on_``
     method of its word: the lines both games' records share here, each game's own (and how
     its match begins and deals again) in its subclass."""
@@ -53,14 +53,14 @@ class Replay(ABC, Generic[AnyMatch]):
     def __init__(self) -> None:
         self.version: int | None = None
         self.header = Header()
-        self.match: AnyMatch | None = None
+        self.match: _MatchT | None = None
         self.dealing: RecordLine | None = None  # a deal line whose cards are still being read
         self.hands: dict[int, Mask] = {}
         self.done = 0  # actions of the deal in play that the record has accounted for
         self.where = ""
         self.line: int | None = None
 
-    def replay(self, lines: Iterable[RecordLine]) -> AnyMatch:
+    def replay(self, lines: Iterable[RecordLine]) -> _MatchT:
         """Replay a record's lines (blank and comment lines are passed over)."""
         for entry in lines:
             text = entry.text.strip()
@@ -161,7 +161,7 @@ class Replay(ABC, Generic[AnyMatch]):
             raise self.fail(f"the deal must give every seat's hand (0 to {count - 1}), not {given}")
         return [hands[s] for s in range(count)]
 
-    def started(self) -> AnyMatch | None:
+    def started(self) -> _MatchT | None:
         """Deal the announced deal, if its cards were being read; the match so far."""
         if self.dealing is None:
             return self.match
@@ -176,7 +176,7 @@ class Replay(ABC, Generic[AnyMatch]):
         self.done = 0
         return self.match
 
-    def in_deal(self) -> AnyMatch:
+    def in_deal(self) -> _MatchT:
         match = self.started()
         if match is None:
             raise self.fail("this line must come after a deal line")
@@ -194,7 +194,7 @@ class Replay(ABC, Generic[AnyMatch]):
             )
 
     # -- results ---------------------------------------------------------------------------------
-    def finished(self, what: str) -> AnyMatch:
+    def finished(self, what: str) -> _MatchT:
         match = self.in_deal()
         self.all_done()
         if not match.results or match.results[-1].number != match.deal_number:
@@ -226,7 +226,7 @@ class Replay(ABC, Generic[AnyMatch]):
             got = " ".join(str(v) for v in replayed)
             raise self.fail(f"the record says {what} {said}, but the replay gives {got}")
 
-    def end(self) -> AnyMatch:
+    def end(self) -> _MatchT:
         self.where, self.line = "end of record", None
         if self.version is None:
             first = f"{self.format} {self.version_read}"
@@ -247,11 +247,11 @@ class Replay(ABC, Generic[AnyMatch]):
         return values
 
     @abstractmethod
-    def start_match(self) -> AnyMatch:
+    def start_match(self) -> _MatchT:
         """Build the match from the header, dealing the first deal."""
 
     @abstractmethod
-    def next_deal(self, match: AnyMatch, hands: list[Mask] | None) -> None:
+    def next_deal(self, match: _MatchT, hands: list[Mask] | None) -> None:
         """Deal ``match``'s next deal (``hands``: the record's cards, when it gives them)."""
 
     @abstractmethod
