@@ -237,6 +237,14 @@ BAD_RECORDS: dict[str, tuple[Callable[[str], str], str]] = {
         lambda t: _edit_first(t, "decline ", lambda line: "skip 3"),
         "the replay makes no 'skip 3' here",
     ),
+    "a normal card in the deck": (
+        lambda t: _edit_first(t, "deck ", lambda line: line.replace("deck ", "deck 3d ")),
+        "The Revolution deck must hold each Revolution card not in a hand, once",
+    ),
+    "a line of the 52-card record": (
+        lambda t: _edit_first(t, "points ", lambda line: "left 1 2 3 4"),
+        "'left' is not a line of a revolution record",
+    ),
 }
 
 
