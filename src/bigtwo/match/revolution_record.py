@@ -9,8 +9,10 @@ Gathering), then how the hand ended and its score. Reading replays every line th
 :class:`~bigtwo.match.revolution.RevolutionMatch`: the engine checks each action again, and
 the lines the deal makes by itself, a deck draw's card and the result must be exactly what
 the replay makes, or a :class:`~bigtwo.match.errors.RecordError` names the line and the
-reason. The header, the seats, the hand lines and the scores are written and read as the
-52-card record has them (:mod:`.record_common`); a hand told in words is
+reason. The header, the seats, the hand lines and the scores are written as the 52-card
+record has them (:mod:`.record_common`) and read by the one reader of both games
+(:class:`~bigtwo.match.record_replay.Replay`), which this module gives the expansion's
+actions; a hand told in words is
 :mod:`.revolution_history`. A record of either game, told
 apart by its header, is read and written through :mod:`.record_formats`; this module must
 not read 52-card records or touch files.
