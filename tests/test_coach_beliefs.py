@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from bigtwo.bots.strong import StrongBot
-from bigtwo.coach.beliefs import Beliefs, beliefs_of, holds_any, holds_beating, holds_group
+from bigtwo.coach.beliefs import beliefs_of, holds_any, holds_beating, holds_group
+from bigtwo.coach.chances import Beliefs
 from bigtwo.coach.replay import view_at
 from bigtwo.engine.cards import Mask, card_indices
 from bigtwo.engine.deal import Deal

@@ -30,7 +30,6 @@ hidden card: only the seat's view.
 
 from __future__ import annotations
 
-import math
 import random
 from itertools import combinations
 from math import comb
@@ -41,7 +40,7 @@ from ..engine.plays import Catalog, Play, catalog_for
 from ..engine.revolution_cards import NORMAL_CARDS, REVOLUTION_CARDS, ids
 from ..engine.revolution_types import RevolutionView
 from ..engine.views import Move
-from .beliefs import Beliefs, Chance, SeatBeliefs
+from .chances import Beliefs, Chance, SeatBeliefs
 
 _RANK_TWO, _RANK_ACE = 12, 11
 _ATTEMPTS = 200  # dealings tried for each world kept, before the first play
@@ -206,11 +205,6 @@ def _has_kind(catalog: Catalog, hand: int, size: int, to_beat: Play | None, rev:
     return bool(plays)
 
 
-def _sampled(hits: int, worlds: int) -> Chance:
-    p = hits / worlds
-    return Chance(p, math.sqrt(p * (1 - p) / worlds), exact=False)
-
-
 def revolution_beliefs(view: RevolutionView, rng: random.Random, worlds: int) -> Beliefs:
     """What ``view``'s seat may believe of each opponent's hand (see the module's text);
     ``worlds`` worlds are dealt with ``rng`` for what counting does not reach."""
@@ -262,9 +256,9 @@ def revolution_beliefs(view: RevolutionView, rng: random.Random, worlds: int) ->
         )
         if pending:
             two, ace, pair, triple = (
-                _sampled(count[n], worlds) for n in ("two", "ace", "pair", "triple")
+                Chance.sampled(count[n], worlds) for n in ("two", "ace", "pair", "triple")
             )
-            beats = _sampled(count["single"], worlds) if single is not None else None
+            beats = Chance.sampled(count["single"], worlds) if single is not None else None
         else:
 
             def any_of(cards: int, held: int = held, draws: tuple[int, int] = draws) -> Chance:
@@ -290,7 +284,7 @@ def revolution_beliefs(view: RevolutionView, rng: random.Random, worlds: int) ->
                 )
                 for size in (2, 3)
             )
-        five = _sampled(count["five"], worlds)
+        five = Chance.sampled(count["five"], worlds)
         starred = view.revolution_counts[s]
         out.append(SeatBeliefs(s, view.counts[s], two, ace, beats, pair, triple, five, starred))
     return Beliefs(me, 0, worlds, tuple(out), 0 if to_beat is None else to_beat.size)

@@ -36,7 +36,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..coach.beliefs import WORLDS, Beliefs, beliefs_of
+from ..coach.beliefs import WORLDS, beliefs_of
+from ..coach.chances import Beliefs
 from ..coach.replay import seat_turns
 from ..coach.review import Chosen, DealReview, MoveReview, _rng, move_words, rate_move
 from ..coach.revolution import rate_choice, revolution_turns

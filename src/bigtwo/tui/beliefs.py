@@ -27,7 +27,8 @@ from textual import work
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
-from ..coach.beliefs import Beliefs, Chance, beliefs_of
+from ..coach.beliefs import beliefs_of
+from ..coach.chances import Beliefs, Chance
 from ..engine.errors import BigTwoError
 from ..engine.revolution_types import RevolutionView
 from ..match.views import TableView
