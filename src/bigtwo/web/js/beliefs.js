@@ -107,12 +107,16 @@ export class BeliefsPanel {
   /** @param {{game?: string, beating?: number, opponents: {seat: number, cards: number, starred?: number, chances: Record<string, {p: number, se: number, exact: boolean} | null>}[]}} data @param {Model} model */
   draw(data, model) {
     mount(this.el, this.head(),
+      // One column an opponent and one row a chance: narrow enough for a phone or the side
+      // column, where seven columns of a row an opponent were not.
       h("table", { class: "beliefs-table" },
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("score.player")), CHANCES.map((c) => h("th", { scope: "col", dataset: { column: c } }, t(columnKey(c, data.beating ?? 0)))))),
-        h("tbody", {}, data.opponents.map((o) => h("tr", { dataset: { beliefsSeat: String(o.seat) } },
-          h("th", { scope: "row" }, `${model.players[o.seat]?.name ?? t("seat.n", { n: o.seat + 1 })} · ${o.starred === undefined
-            ? t("beliefs.cards", { n: o.cards }) : t("beliefs.starredCards", { n: o.cards, m: o.starred })}`),
-          CHANCES.map((c) => h("td", { class: "num", dataset: { chance: c, p: o.chances[c] ? String(o.chances[c]?.p) : undefined } }, chanceText(o.chances[c]))))))),
+        h("thead", {}, h("tr", {}, h("td", {}), data.opponents.map((o) => h("th", { scope: "col", dataset: { beliefsSeat: String(o.seat) } },
+          h("span", { class: "beliefs-name" }, model.players[o.seat]?.name ?? t("seat.n", { n: o.seat + 1 })),
+          h("span", { class: "beliefs-count" }, o.starred === undefined
+            ? t("beliefs.cards", { n: o.cards }) : t("beliefs.starredCards", { n: o.cards, m: o.starred })))))),
+        h("tbody", {}, CHANCES.map((c) => h("tr", {},
+          h("th", { scope: "row", dataset: { column: c } }, t(columnKey(c, data.beating ?? 0))),
+          data.opponents.map((o) => h("td", { class: "num", dataset: { chance: c, p: o.chances[c] ? String(o.chances[c]?.p) : undefined } }, chanceText(o.chances[c]))))))),
       h("p", { class: "muted small" }, t("beliefs.note")),
       data.game === "revolution" ? h("p", { class: "muted small", "data-beliefs-starred": "" }, t("beliefs.starred")) : null);
   }
