@@ -59,8 +59,9 @@ def test_register_play_a_rated_game_and_see_the_rating_and_leaderboard(
     mine = settled["seats"][0]
     assert mine["name"] == "Rated Ann" and mine["after"] != mine["before"]
     wait_until(
-        lambda: server.post(f"/api/rooms/{code}/review", {"deal": 1, "seat": 0})["status"]
-        == "done",
+        lambda: (
+            server.post(f"/api/rooms/{code}/review", {"deal": 1, "seat": 0})["status"] == "done"
+        ),
         timeout=90,
         what="the coach's review of the deal",
     )
