@@ -73,8 +73,8 @@ log = logging.getLogger(__name__)
 
 COOKIE = "bigtwo_session"
 LONGEST = 90 * 24 * 3600.0  # a session's longest life, however active (and its cookie's)
-FORMER = "a former player"
-RECENT = 20  # recent games a profile lists  # a deleted account's games keep this name
+FORMER = "a former player"  # a deleted account's games keep this name
+RECENT = 20  # recent games a profile lists
 NAME_PUNCTUATION = frozenset(" _-.'")
 # Scripts a name may mix: Japanese writes Han with the kana, Korean Han with Hangul.
 _SCRIPT_GROUPS = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "HANGUL": "CJK", "CJK": "CJK"}
