@@ -10,40 +10,18 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import psycopg
-import pytest
 from openskill.models import PlackettLuce
 
 from bigtwo.client import BotClient
 from bigtwo.server.ratings import computer_rating, places, shown
-from test_server_support import Server, launch
+from test_cluster import nodes  # noqa: F401  (the fixture: two nodes of one cluster)
+from test_server_support import Server
 
 PASSWORD = "correct horse battery"
-
-
-@pytest.fixture
-def cluster(
-    tmp_path: Path, request: pytest.FixtureRequest, redis_url: str
-) -> Iterator[tuple[Server, Server, str]]:
-    """Two nodes of one cluster over a fresh PostgreSQL schema, and its URL."""
-    schemas = request.getfixturevalue("postgres")
-    with schemas.schema() as db:
-        first = launch(tmp_path, ["--cluster", redis_url], db=db)
-        try:
-            second = launch(tmp_path, ["--cluster", redis_url], db=db)
-        except Exception:
-            first.stop()
-            raise
-        try:
-            yield first, second, db
-        finally:
-            second.stop()
-            first.stop()
 
 
 def _one(db: str, sql: str, params: tuple[Any, ...] = ()) -> Any:
@@ -78,9 +56,10 @@ async def _settled(http: httpx.AsyncClient, node: Server, code: str) -> dict[str
 
 
 async def test_a_node_killed_mid_settlement_leaves_one_rating_update(
-    cluster: tuple[Server, Server, str],
+    nodes: tuple[Server, Server],  # noqa: F811
 ) -> None:
-    owner, other, db = cluster
+    owner, other = nodes
+    db = str(owner.db)
     async with httpx.AsyncClient(timeout=10) as http:
         made = await http.post(
             f"{owner.url}/api/account/register", json={"name": "Ann Lee", "password": PASSWORD}
