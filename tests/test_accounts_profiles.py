@@ -3,14 +3,18 @@ played, seconds of play, most points in one deal, score balance) and points a de
 rated games played in process; each recent game's coach's reviews kept of the player's seat,
 the same the coach then answers at once; a private room's games only to its players (the
 player, and whoever else played in it), never to anyone else, nor their codes in the rating
-history."""
+history. Games rated before those figures were kept read as naught."""
 
 from __future__ import annotations
 
 import asyncio
+from contextlib import closing
 from typing import Any
 
-from bigtwo.store.accounts import Rating, RatingChange
+from bigtwo.store.accounts import Palm, Rating, RatingChange, open_accounts
+from bigtwo.store.migrations import migrate
+from bigtwo.store.sql import connect
+from bigtwo.store.tables import open_store
 from test_accounts import accounts, register, server
 from test_accounts_ratings import play_out, rated_room
 
@@ -115,3 +119,24 @@ async def test_a_private_rooms_games_are_shown_only_to_its_players() -> None:
             assert "SECRET" not in answer.text  # nor in the rating's history
             assert len(answer.json()["ratings"]["bigtwo"]["history"]) == 2
         assert (await seen(cal, "Bob%20Ray"))[0] == ["OPENAA"]
+
+
+def test_games_rated_before_the_palm_figures_were_kept_read_as_naught(store_db: str) -> None:
+    with closing(connect(store_db)) as db:
+        migrate(db, 5)
+        db.execute("INSERT INTO accounts VALUES ('a1', 'Ann Lee', 'annlee', '$argon2id$x', 1.0)")
+        db.execute("INSERT INTO rated_rooms VALUES ('OLDONE', 'bigtwo', 1, 1.0, 2.0, 'rated')")
+        db.execute(
+            "INSERT INTO rating_changes VALUES "
+            "('OLDONE', 0, 'a1', 'account', 'bigtwo', 1, 9, 1000.0, 1040.0, 2.0)"
+        )
+    tables = open_store(store_db, checkpoint=False)
+    store = open_accounts(tables)
+    try:
+        [(change, room)] = store.changes("a1")
+        assert (change.points, change.rounds, change.seconds, change.best) == (9, 0, 0.0, 0)
+        assert (room.seed, room.began, room.public) == (0, None, True)
+        assert store.palm("a1") == Palm(games=1, rounds=0, seconds=0.0, best=0, balance=9)
+    finally:
+        store.close()
+        tables.close()
