@@ -538,6 +538,7 @@ class Accounts:
         runner = self.hub.get(code)
         if runner is None or runner.service.status != TableStatus.FINISHED:
             return False
+        self.starting.discard(code)  # over, started or not
         svc, now = runner.service, self.clock()
         if svc.game is None or svc.closed_reason != "match over":
             return self.store.settle(code, "ended early", now)
