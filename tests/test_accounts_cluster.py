@@ -17,7 +17,7 @@ import psycopg
 from openskill.models import PlackettLuce
 
 from bigtwo.client import BotClient
-from bigtwo.server.ratings import computer_rating, places, shown
+from bigtwo.server.ratings import computer_rating, shown
 from test_cluster import nodes  # noqa: F401  (the fixture: two nodes of one cluster)
 from test_server_support import Server
 
@@ -110,8 +110,9 @@ async def test_a_node_killed_mid_settlement_leaves_one_rating_update(
     # One game counted, rated as OpenSkill rates it.
     model = PlackettLuce()
     fixed = model.rating(*computer_rating("greedy", "bigtwo"))
-    totals = [s["points"] for s in answer["seats"]]
-    after = model.rate([[model.rating()], [fixed], [fixed], [fixed]], ranks=places(totals))[0][0]
+    finish = [s["place"] for s in answer["seats"]]
+    assert sorted(finish)[:2] == [1, 2]  # one winner: the one who went out
+    after = model.rate([[model.rating()], [fixed], [fixed], [fixed]], ranks=finish)[0][0]
     assert me["ratings"]["bigtwo"]["games"] == 1
     assert me["ratings"]["bigtwo"]["rating"] == shown(after.mu, after.sigma)
     assert answer["seats"][0]["after"] == shown(after.mu, after.sigma)

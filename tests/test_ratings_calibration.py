@@ -37,9 +37,14 @@ def test_a_tiny_calibration_gives_the_libraries_figures(family: str, levels: lis
         arena = run_arena(
             RuleSet.preset(game.preset), game.lineup, deals=4, duplicate=True, seed=game.seed
         )
-        assert game.totals == tuple(sum(d.points[s] for d in arena.played[0]) for s in range(4))
+        deals = arena.played[0]
+        assert game.totals == tuple(sum(d.points[s] for d in deals) for s in range(4))
+        assert game.wins == tuple(sum(d.winner == s for d in deals) for s in range(4))
+        assert game.cards == tuple(sum(d.cards_left[s] for d in deals) for s in range(4))
+        assert sum(game.wins) == 4  # a board: four deals, each won by one seat
         teams = [[expected[level]] for level in game.lineup]
-        rated = model.rate(teams, ranks=[float(p) for p in places(list(game.totals))])
+        finish = places(game.totals, game.wins, game.cards)
+        rated = model.rate(teams, ranks=[float(p) for p in finish])
         expected.update((level, team[0]) for level, team in zip(game.lineup, rated, strict=True))
     for level in levels:
         assert done.ratings[level] == pytest.approx((expected[level].mu, expected[level].sigma))

@@ -543,8 +543,13 @@ class Accounts:
         if svc.game is None or svc.closed_reason != "match over":
             return self.store.settle(code, "ended early", now)
         totals = [int(t) for t in svc.game.totals]
-        finish = places(totals)
-        rounds = len(svc.game.results)
+        results = svc.game.results
+        finish = places(
+            totals,
+            [svc.game.deals_won(i) for i in range(len(totals))],
+            [sum(int(r.cards_left[i]).bit_count() for r in results) for i in range(len(totals))],
+        )
+        rounds = len(results)
         seconds = max(0.0, now - (room.began if room.began is not None else now))
         seated = self.store.seated(code)
         before: list[tuple[float, float]] = []

@@ -7,8 +7,9 @@ it is) and feeds each game's places through the same OpenSkill model that rates 
 (:func:`bigtwo.server.ratings.rate`). Every level starts where a new player starts; each game
 is four distinct levels drawn by a seeded generator, at one duplicate board (one shuffle
 played four times with the hands rotated through the seats, so the luck of the deal cancels)
-under the family's 4-player presets in turn; the places are those of the four deals' points
-summed. The levels' final ratings are their fixed ones (:data:`DATA_FILE`, read by
+under the family's 4-player presets in turn; the places are by the four deals' points
+summed, then deals won, then fewest cards left (:func:`bigtwo.server.ratings.places`: the
+server's own order, so the rules that keep no score still rank the game). The levels' final ratings are their fixed ones (:data:`DATA_FILE`, read by
 :mod:`.ratings`). The same seed and size give the same file.
 """
 
@@ -42,12 +43,15 @@ def family_presets(family: str) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class CalibrationGame:
-    """One game of a calibration: its preset, arena seed, lineup and each seat's points."""
+    """One game of a calibration: its preset, arena seed, lineup, and each seat's points,
+    deals won and cards left over its deals."""
 
     preset: str
     seed: int
     lineup: tuple[str, ...]
     totals: tuple[int, ...]
+    wins: tuple[int, ...]
+    cards: tuple[int, ...]
 
 
 @dataclass(slots=True)
@@ -104,10 +108,13 @@ def calibrate(
         arena = run_arena(
             RuleSet.preset(preset), lineup, deals=SEATS, duplicate=True, seed=board_seed
         )
-        totals = tuple(sum(deal.points[seat] for deal in arena.played[0]) for seat in range(SEATS))
-        after = rate([result.ratings[level] for level in lineup], places(totals))
+        deals = arena.played[0]
+        totals = tuple(sum(deal.points[seat] for deal in deals) for seat in range(SEATS))
+        wins = tuple(sum(deal.winner == seat for deal in deals) for seat in range(SEATS))
+        cards = tuple(sum(deal.cards_left[seat] for deal in deals) for seat in range(SEATS))
+        after = rate([result.ratings[level] for level in lineup], places(totals, wins, cards))
         result.ratings.update(zip(lineup, after, strict=True))
-        result.games.append(CalibrationGame(preset, board_seed, lineup, totals))
+        result.games.append(CalibrationGame(preset, board_seed, lineup, totals, wins, cards))
         if on_game is not None:
             on_game(number + 1)
     return result

@@ -71,14 +71,22 @@ def shown(mu: float, sigma: float) -> int:
     return round(BASE + SCALE * (mu - 3.0 * sigma))
 
 
-def places(totals: Sequence[int]) -> list[int]:
-    """Each seat's place from the match's totals (the most points first; equal totals share
-    a place).
+def places(
+    totals: Sequence[int], wins: Sequence[int] | None = None, cards: Sequence[int] | None = None
+) -> list[int]:
+    """Each seat's place in a game: the most points first; between equal points, the most
+    deals won (``wins``), then the fewest cards left over its deals (``cards``), so a game
+    under rules that keep no score is still won by who went out; equal on all of them share
+    a place.
 
     >>> places([10, -4, 10, -16])
     [1, 3, 1, 4]
+    >>> places([0, 0, 0, 0], wins=[0, 1, 0, 0], cards=[3, 0, 9, 3])
+    [2, 1, 4, 2]
     """
-    return [1 + sum(1 for other in totals if other > mine) for mine in totals]
+    n = len(totals)
+    keys = list(zip(totals, wins or [0] * n, [-c for c in cards or [0] * n], strict=True))
+    return [1 + sum(1 for other in keys if other > mine) for mine in keys]
 
 
 def rate(
