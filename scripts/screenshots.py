@@ -184,6 +184,7 @@ def pick_seed(limit: int = 500) -> int:
     with a DOUBLE! on the score sheet and cards still in our hand. The table service is
     played here exactly as the server will play it, so the choice holds for the real game
     whatever the computer players' code is today."""
+    from bigtwo.match.match import Match
     from bigtwo.service.commands import Command, Op
     from bigtwo.service.config import SeatConfig, TableConfig
     from bigtwo.service.table import TableService, hash_token
@@ -200,8 +201,8 @@ def pick_seed(limit: int = 500) -> int:
         table.submit(Command(Op.JOIN, seat=0, name=NAMES[0], token=hash_token("shots")), 0.0)
         table.connect(0, 0.0)
         table.submit(Command(Op.READY, seat=0), 0.0)
-        match = table.match
-        assert match is not None
+        match = table.game  # the table's match (it was once ``table.match``)
+        assert isinstance(match, Match)
         while not match.results:
             view = match.deal.view(0)
             cards = view.legal[0].mask if view.legal else None

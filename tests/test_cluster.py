@@ -185,6 +185,7 @@ async def test_a_node_shutting_down_hands_its_tables_over_at_once(
     _applied_once(bots, str(owner.db), code)
 
 
+@pytest.mark.slow
 def test_the_cluster_bench_kills_a_node_and_loses_no_acknowledged_action(
     postgres: Any, redis_url: str
 ) -> None:

@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from bigtwo.bots.strong import StrongBot
-from bigtwo.coach.beliefs import Beliefs, beliefs_of, holds_any, holds_beating, holds_group
+from bigtwo.coach.beliefs import beliefs_of, holds_any, holds_beating, holds_group
+from bigtwo.coach.chances import Beliefs
 from bigtwo.coach.replay import view_at
 from bigtwo.engine.cards import Mask, card_indices
 from bigtwo.engine.deal import Deal
@@ -217,6 +218,12 @@ def test_beliefs_against_a_group_are_probabilities_that_agree_with_dealt_worlds(
             at += view.counts[seat]
             for name, yes in _facts(view, hand, fives=False).items():
                 counts[seat][name] = counts[seat].get(name, 0) + yes
+    agrees_with_worlds(beliefs, counts, worlds)
+
+
+def agrees_with_worlds(beliefs: Beliefs, counts: dict[int, dict[str, int]], worlds: int) -> None:
+    """Every chance is a probability, and each counted one agrees with its share of
+    ``worlds`` worlds (``counts``: each opponent's hits by name) within 4.5 standard errors."""
     for opponent in beliefs.opponents:
         for name, chance in opponent.chances().items():
             if chance is None:

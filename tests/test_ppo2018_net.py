@@ -157,15 +157,6 @@ def test_worked_example(ex: Example, net: ppo.Network) -> None:
     assert ppo.choose(net, x, legal, None, greedy=True) == ex.top3[0][0]
 
 
-def test_batch_matches_single(net: ppo.Network) -> None:
-    xs = np.stack([ppo.encode(*state(ex)) for ex in EXAMPLES])
-    logits, values = net.forward_batch(xs)
-    for row, x in enumerate(xs):
-        one_logits, one_value = net.forward(x)
-        np.testing.assert_allclose(logits[row], one_logits, atol=1e-4)
-        assert values[row] == pytest.approx(one_value, abs=1e-4)
-
-
 def test_action_tables_match_npz(ppo2018_data: pathlib.Path) -> None:
     with np.load(ppo2018_data / "action_indices.npz") as t:
         assert t["block_start"].tolist() == [0, 13, 46, 77, 407, 1694]

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from bigtwo.engine import Rules, catalog_for
 from bigtwo.engine.errors import (
+    BigTwoError,
     CannotPass,
     DoesNotBeat,
     IllegalAction,
@@ -640,15 +641,26 @@ def test_the_52_card_deal_refuses_revolution_rules_and_vice_versa() -> None:
         RevolutionDeal(RULES, ["3d", "4d", "5d", "6d"], deck=range(52, 103))
 
 
-def test_each_check_can_be_asked_as_a_question() -> None:
+def allows(check: Callable[..., object], *args: object) -> bool:
+    """Whether a ``verify_*`` check lets these arguments through (else it raises the reason,
+    bad notation included: never a traceback of another kind)."""
+    try:
+        check(*args)
+    except BigTwoError:
+        return False
+    return True
+
+
+def test_each_check_answers_a_question() -> None:
     deal = start(["3d 2s* Qh* 9h", "4d Qs* 8c", "5d 9c", "6d Tc"])
-    assert deal.can_play(0, "3d") and not deal.can_play(0, "9h")
-    assert not deal.can_play(0, "Zz")  # bad notation is a no, not a traceback
-    assert deal.can_activate(0, "2s*") and not deal.can_activate(0, "Qh*")
-    assert not deal.can_counter(1, "Qs*") and not deal.can_decline(1)
+    assert allows(deal.verify_play, 0, "3d") and not allows(deal.verify_play, 0, "9h")
+    assert not allows(deal.verify_play, 0, "Zz")  # bad notation is a no, not a traceback
+    assert allows(deal.verify_activate, 0, "2s*") and not allows(deal.verify_activate, 0, "Qh*")
+    assert not allows(deal.verify_counter, 1, "Qs*") and not allows(deal.verify_decline, 1)
     deal.activate(0, "2s*")
-    assert deal.can_counter(1, "Qs*") and deal.can_decline(1) and not deal.can_decline(2)
-    assert not deal.can_draw(1, "deck") and not deal.can_stop(1)
+    assert allows(deal.verify_counter, 1, "Qs*") and allows(deal.verify_decline, 1)
+    assert not allows(deal.verify_decline, 2)
+    assert not allows(deal.verify_draw, 1, "deck") and not allows(deal.verify_stop, 1)
 
 
 def test_both_games_make_one_action_and_one_view_family() -> None:

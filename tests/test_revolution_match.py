@@ -237,6 +237,14 @@ BAD_RECORDS: dict[str, tuple[Callable[[str], str], str]] = {
         lambda t: _edit_first(t, "decline ", lambda line: "skip 3"),
         "the replay makes no 'skip 3' here",
     ),
+    "a normal card in the deck": (
+        lambda t: _edit_first(t, "deck ", lambda line: line.replace("deck ", "deck 3d ")),
+        "The Revolution deck must hold each Revolution card not in a hand, once",
+    ),
+    "a line of the 52-card record": (
+        lambda t: _edit_first(t, "points ", lambda line: "left 1 2 3 4"),
+        "'left' is not a line of a revolution record",
+    ),
 }
 
 
@@ -267,7 +275,7 @@ def test_record_check_replay_and_history_commands(
     assert capsys.readouterr().out.startswith("revolution: You, Ann, Bill, Cat\nDeal 1\n")
     path.write_text(_finished_text().replace("points ", "points 9 "), encoding="utf-8")
     assert main(["record", "check", str(path)]) != 0
-    assert "the replay gives points" in capsys.readouterr().err
+    assert "line 107: 4 numbers were expected, one per seat, not 5" in capsys.readouterr().err
 
 
 def test_a_house_rules_record_carries_every_revolution_option() -> None:

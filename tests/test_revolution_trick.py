@@ -21,6 +21,7 @@ from bigtwo.match.settings import RuleSet
 from test_revolution_engine import (
     RULES,
     SEEDS,
+    allows,
     refusal,
     start,
     unchecked_path_follows_take,
@@ -48,7 +49,7 @@ def test_a_pass_locks_the_seat_out_of_the_trick_but_not_out_of_drawing_or_counte
     deal.pass_(1)
     # the pass locks seat 1 out, and seat 1 may draw after it all the same
     assert deal.locked == 0b0010 and deal.phase is Phase.DRAW and deal.turn == 1
-    assert deal.can_draw(1, "deck") and deal.view(2).locked == 0b0010
+    assert allows(deal.verify_draw, 1, "deck") and deal.view(2).locked == 0b0010
     deal.stop(1)
     deal.play(2, "5d")
     deal.activate(3, "2s*")
@@ -290,7 +291,9 @@ def checks_agree_over_a_random_hand(seed: int, players: int, rules: Rules) -> No
         if deal.phase is Phase.ACT:
             seat = deal.turn
             legal = {p.mask for p in deal.legal_plays()}
-            assert {p.mask for p in deal.plays_of(seat) if deal.can_play(seat, p)} == legal
+            assert {
+                p.mask for p in deal.plays_of(seat) if allows(deal.verify_play, seat, p)
+            } == legal
             assert not deal.locked >> seat & 1
         if deal.phase is Phase.COUNTER:
             check_the_window(deal)
@@ -316,7 +319,9 @@ def check_the_window(deal: RevolutionDeal) -> None:
         assert deal.can_answer(seat, None)
         assert [c for c in revolution if deal.can_answer(seat, c)] == deal.counters(seat)
         if seat == deal.responder:
-            assert [c for c in revolution if deal.can_counter(seat, c)] == deal.counters(seat)
+            assert [c for c in revolution if allows(deal.verify_counter, seat, c)] == deal.counters(
+                seat
+            )
 
 
 @settings(max_examples=20, deadline=None)

@@ -206,6 +206,19 @@ async def test_the_review_names_only_cards_its_seat_could_see(
     assert all(0 <= i < len(got["decisions"]) for i in got["costliest"])
 
 
+def told_as(opponent: dict[str, Any], want: Any) -> None:
+    """An opponent's chances as the route told them are ``want``'s, rounded."""
+    for name, chance in want.chances().items():
+        got = opponent["chances"][name]
+        assert (got is None) == (chance is None)
+        if chance is not None:
+            assert got == {
+                "p": round(chance.p, 4),
+                "se": round(chance.se, 4),
+                "exact": chance.exact,
+            }
+
+
 async def test_beliefs_are_the_seats_own_and_never_a_spectators(
     app: Any, http: httpx.AsyncClient
 ) -> None:
@@ -224,15 +237,7 @@ async def test_beliefs_are_the_seats_own_and_never_a_spectators(
     for opponent in data["opponents"]:
         want = expected.of(opponent["seat"])
         assert opponent["cards"] == view.counts[opponent["seat"]]
-        for name, chance in want.chances().items():
-            got = opponent["chances"][name]
-            assert (got is None) == (chance is None)
-            if chance is not None:
-                assert got == {
-                    "p": round(chance.p, 4),
-                    "se": round(chance.se, 4),
-                    "exact": chance.exact,
-                }
+        told_as(opponent, want)
     if expected.proofs == 0:  # counted exactly: a 2 among the cards seat 0 has not seen
         u = view.unseen.bit_count()
         twos = (view.unseen >> 48).bit_count()
@@ -435,3 +440,75 @@ async def test_a_review_is_kept_with_the_game_across_a_restart(
     finally:
         reviews.close()
         tables.close()
+
+
+async def test_the_host_turns_assists_off_and_on_during_the_match(
+    app: Any, http: httpx.AsyncClient
+) -> None:
+    """The room's ``settings`` command with ``assists``: every connection is told at once
+    (the room's options say so), the beliefs and the review are refused while they are off
+    and answered again once they are on; a settings message that does not name ``assists``
+    leaves them as they are, and a spectator is refused throughout."""
+    table = Table(app, {})
+    await table.start()
+    await table.play_until(lambda: len(table.game.deal.actions) >= 5)
+    socket = table.conn.socket
+    asked = {"token": table.token}
+
+    async def set_assists(on: bool | None) -> dict[str, Any]:
+        settings = {"turn_seconds": None, "away_seconds": None, "spectators": True}
+        said = {"type": "settings", "id": f"s{on}", **settings}
+        table.runner.on_frame(
+            table.conn, json.dumps(said | ({} if on is None else {"assists": on}))
+        )
+        for _ in range(50):
+            told = [m for m in socket.messages() if m["type"] == "settings"]  # type: ignore[attr-defined]
+            if told and told[-1]["v"] == table.runner.service.v:
+                return dict(told[-1])
+            await asyncio.sleep(0)
+        raise AssertionError("no settings event")
+
+    told = await set_assists(False)
+    assert told["assists"] is False and told["by"] == 0
+    assert table.runner.service.info()["options"]["assists"] is False
+    off = await http.post(f"/api/rooms/{table.code}/beliefs", json=asked)
+    assert off.status_code == 403 and off.json()["error"] == "assists_off"
+    assert (await set_assists(None))["assists"] is False  # unchanged
+    told = await set_assists(True)
+    assert told["assists"] is True
+    on = await http.post(f"/api/rooms/{table.code}/beliefs", json=asked)
+    assert on.status_code == 200 and on.json()["opponents"]
+    watcher = await http.post(f"/api/rooms/{table.code}/beliefs", json={"token": table.watch_token})
+    assert watcher.status_code == 403 and watcher.json()["error"] == "unauthorized"
+    # Only the host may turn them: the room refuses anyone else in words.
+    svc = table.runner.service
+    from bigtwo.service import Command, Op
+    from bigtwo.service.table import Refused
+
+    with pytest.raises(Refused, match="Only the host"):
+        svc.apply(Command(Op.SETTINGS, seat=1, value={"assists": False}), 0.0)
+    with pytest.raises(Refused, match="'assists' must be true or false"):
+        svc.apply(Command(Op.SETTINGS, seat=0, value={"assists": "no"}), 0.0)
+
+
+async def test_a_hand_of_big_2_revolution_tells_its_beliefs(
+    app: Any, http: httpx.AsyncClient
+) -> None:
+    """At a table of the expansion a seated player is told what it may believe, as
+    :func:`beliefs_of` counts it from the seat's own view of the hand (its Revolution
+    cards counted too)."""
+    table = Table(app, {"preset": "revolution"})
+    await table.start()
+    game = table.runner.service.game
+    answer = await http.post(f"/api/rooms/{table.code}/beliefs", json={"token": table.token})
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    assert game is not None and data["game"] == "revolution"
+    view = game.deal.view(0)
+    rng = random.Random(f"beliefs:{table.runner.service.config.seed}:1:{len(view.actions)}")
+    expected = beliefs_of(view, rng, 60)
+    for opponent in data["opponents"]:
+        seat = opponent["seat"]
+        assert opponent["cards"] == view.counts[seat]
+        assert opponent["starred"] == view.revolution_counts[seat]
+        told_as(opponent, expected.of(seat))

@@ -17,10 +17,10 @@ from bigtwo.client import BotClient, Lobby
 from test_server_support import Server, launch, restored_table, stored_commands
 
 
-# On PostgreSQL too, in the slow run (make test-slow, CI): a match of real processes is long.
-@pytest.mark.parametrize(
-    "store_db", ["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)], indirect=True
-)
+# A match of real processes is long: SQLite and PostgreSQL both in the slow run (make test-slow,
+# CI); test_server_atomic.py checks the same promise inside one process in make test.
+@pytest.mark.slow
+@pytest.mark.parametrize("store_db", ["sqlite", "postgresql"], indirect=True)
 async def test_sigkill_mid_match_loses_nothing_acknowledged(tmp_path: Path, store_db: str) -> None:
     server: Server = launch(tmp_path, db=store_db)
     try:

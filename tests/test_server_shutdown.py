@@ -19,12 +19,14 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 from websockets.sync.client import connect
 
 from bigtwo.protocol import PROTOCOL
 from bigtwo.server.bench import free_port, wait_ready
 
 
+@pytest.mark.slow  # a match of real processes: make test-slow, CI
 def test_sigterm_mid_match_leaves_no_semaphore(tmp_path: Path) -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}"

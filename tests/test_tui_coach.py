@@ -1,10 +1,11 @@
 """The coach in the terminal: a deal's review (its marks, the better move, stepping through
 the decisions, kept with the game once done) from the score sheet and the replay, and the
 beliefs panel at the table (its exact figures, its toggle, and its absence where the host
-turned assists off, for a spectator and for Big 2 RevolutioN)."""
+turned assists off and for a spectator), at tables of both games."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from math import comb
 from pathlib import Path
@@ -25,7 +26,7 @@ from bigtwo.match.revolution import RevolutionMatch
 from bigtwo.service import TableService
 from bigtwo.service.config import TableConfig
 from bigtwo.service.request import table_config
-from bigtwo.tui.beliefs import OTHER_GAME, SPECTATOR, BeliefsPanel, beliefs_text, refused
+from bigtwo.tui.beliefs import SPECTATOR, BeliefsPanel, beliefs_text, chance_words, refused
 from bigtwo.tui.coaching import ASSISTS_OFF
 from bigtwo.tui.controller import GameController, GameSetup, SeatSetup
 from bigtwo.tui.dialogs import ScoreSheet
@@ -320,15 +321,16 @@ def test_a_room_request_sets_assists_and_its_room_says_so() -> None:
         table_config({"preset": "palm", "seats": seats, "assists": "no"})
 
 
-def test_a_spectator_gets_no_beliefs() -> None:
+@pytest.mark.parametrize("rules", ["palm", "revolution"])
+def test_a_spectator_gets_no_beliefs(rules: str) -> None:
     seats = tuple(SeatSetup(name, False, "random") for name in ("Ann", "Bill", "Cat", "Dan"))
-    game = GameController(GameSetup(seats=seats, seed=4))
-    assert game.view().seat is None
+    game = GameController(GameSetup(seats=seats, seed=4, rules=rules))
+    assert game.rules.name == rules and game.started and not game.deal_over
     assert refused(game) == SPECTATOR
 
 
 # -- Big 2 RevolutioN ----------------------------------------------------------------------------
-async def test_a_hand_of_the_revolution_is_reviewed_and_offers_no_beliefs() -> None:
+async def test_a_hand_of_the_revolution_is_reviewed() -> None:
     game = read_game_file(Path(__file__).with_name("golden") / "simulate-revolution.txt")
     assert isinstance(game, RevolutionMatch)
     coach = coach_of(game.ruleset.rules)
@@ -340,12 +342,65 @@ async def test_a_hand_of_the_revolution_is_reviewed_and_offers_no_beliefs() -> N
         assert len(page.decisions) == coach.decisions(page.subject, 0) > 0
         assert "Cards left:" in text_of(pilot.app, "#review-detail")
 
-    class Revolution:
-        started = True
-        mirror = type("M", (), {"room": {}})()
-        rules = game.ruleset.rules
 
-    assert refused(Revolution()) == OTHER_GAME
+def exact_figures(beliefs: Any) -> list[tuple[int, str, str]]:
+    """Each counted chance of ``beliefs`` as the panel shows it."""
+    return [
+        (o.seat, name, chance_words(c))
+        for o in beliefs.opponents
+        for name, c in o.chances().items()
+        if c is not None and c.exact
+    ]
+
+
+async def test_the_beliefs_panel_at_a_revolution_table_counts_what_the_engine_would(
+    tmp_path: Path,
+) -> None:
+    """At a table of Big 2 RevolutioN, ``b`` shows each opponent's normal and Revolution
+    counts and the chances; as the hand goes on (you draw, a computer takes from the
+    Gathering, functions are used) the panel's view, rebuilt from the table's messages,
+    gives the same counted figures as the engine's own view of your seat."""
+    from test_tui_revolution import Person, revolution_app
+
+    app = revolution_app(tmp_path)
+    person = Person()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        game = app.game
+        assert game is not None and game.rules.game == "revolution"
+        await pilot.press("b")
+        await finished(app, pilot)
+        panel = app.screen.query_one(BeliefsPanel)
+        checked = shown = 0
+        for _ in range(40):
+            if isinstance(app.screen, ScoreSheet) or game.deal_over:
+                break
+            mirror_view = game.revolution_view()
+            engine = game.local.service.game.deal.view(0)
+            if len(mirror_view.actions) and mirror_view.phase == engine.phase:
+                mine = beliefs_of(mirror_view, random.Random(0), 20)
+                assert exact_figures(mine) == exact_figures(
+                    beliefs_of(engine, random.Random(0), 20)
+                )
+                checked += 1
+            for _ in range(30):
+                text = str(panel.render())
+                rows = [
+                    f"{game.names[s][:5]:<5}{mirror_view.counts[s]}+{mirror_view.revolution_counts[s]}"
+                    for s in (1, 2, 3)
+                ]
+                if all(row in text for row in rows):
+                    shown += 1
+                    break
+                if game.revolution_view() != mirror_view:
+                    break
+                await pilot.pause(0.05)
+            assert "starred card stands for its twin" in text, text
+            await person.act(pilot, app)
+        assert checked >= 10 and shown >= 10 and "drew" in person.seen, (checked, shown)
+        await pilot.press("b")
+        await pilot.pause()
+        assert not app.screen.query(BeliefsPanel)
 
 
 # -- screenshots -----------------------------------------------------------------------------------
@@ -373,3 +428,108 @@ if __name__ == "__main__":
     import asyncio
 
     asyncio.run(save_screenshots())
+
+
+# -- a server's table ------------------------------------------------------------------------------
+@pytest.mark.parametrize("assists", [True, False])
+async def test_the_network_score_sheet_opens_the_servers_review_of_the_deal(
+    server: Any, tmp_path: Path, assists: bool
+) -> None:
+    """At a server's table the score sheet offers "Review this deal" (``v``): the page shows
+    the server's own review of the deal for our seat (the one the browser is given, kept with
+    the game), its marks, and each decision's position as we saw it; a room whose host
+    turned assists off does not offer it."""
+    import httpx
+
+    from bigtwo.client import Lobby
+    from bigtwo.tui.app import BigTwoApp
+    from test_tui_network import follow_hints, screen_text, table_game, until
+
+    async with Lobby(server.url) as lobby:
+        made = await lobby.create_room(
+            preset="hongkong", seats=["human", "computer:classic"], public=False, seed=2,
+            deals=2, between_deals_seconds=None, assists=assists,
+        )  # fmt: skip
+    db = tmp_path / "bigtwo.db"
+    app = BigTwoApp(db_path=db, server=server.url, delay=0, room=made["code"], name="Ann")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(lambda: app.net is not None and app.net.started, "the first deal")
+        game = table_game(app)
+        await follow_hints(pilot, game)
+        await until(lambda: isinstance(app.screen, ScoreSheet), "the score sheet", 5)
+        await until(lambda: "Score of deal 1 of 2" in screen_text(app), "the sheet", 5)
+        if not assists:
+            assert "Review this deal" not in screen_text(app)
+            return
+        assert "Review this deal" in screen_text(app)
+        await pilot.press("v")
+        await until(lambda: isinstance(app.screen, ReviewPage), "the review page", 5)
+        page = app.screen
+        assert isinstance(page, ReviewPage)
+        await until(lambda: page.data is not None, "the server's review", 120)
+        async with httpx.AsyncClient() as http:
+            answer = await http.post(
+                f"{server.url}/api/rooms/{made['code']}/review",
+                json={"deal": 1, "token": game.client.token},
+            )
+        told = answer.json()["review"]
+        assert [d["mark"] for d in page.decisions] == [d["mark"] for d in told["decisions"]]
+        assert page.decisions and page.decisions[0]["deal"] == 1
+        await pilot.pause()
+        detail = text_of(app, "#review-detail")
+        assert "Your hand" in detail or "hand (" in detail, detail
+        assert "Cards left:" in detail and "Played:" in detail
+        await pilot.press("escape")
+        await until(lambda: isinstance(app.screen, ScoreSheet), "the sheet again", 5)
+
+
+async def test_the_host_turns_assists_off_and_on_at_the_table(tmp_path: Path) -> None:
+    """``A``: the host (the person at a local table) turns the assists off, and the beliefs
+    panel goes at once; on again, it comes back; the table's room says so each time."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        game = app.game
+        assert game is not None
+        await pilot.press("b")
+        await finished(app, pilot)
+        panel = app.screen.query_one(BeliefsPanel)
+        assert panel.display
+        for on in (False, True):
+            await pilot.press("A")
+            for _ in range(20):
+                await pilot.pause(0.05)
+                if panel.display is on:
+                    break
+            assert (game.mirror.room["options"]["assists"], panel.display) == (on, on)
+            assert f"Assists {'on' if on else 'off'} for every player" in screen_text(app)
+            assert game.local.service.config.assists is on
+
+
+async def test_a_network_host_sends_the_assists_with_the_room_settings() -> None:
+    """At a server's table ``set_assists`` is the room's ``settings`` message with the other
+    settings as they are; a player who is not the host is refused in words, nothing sent."""
+    from bigtwo.client import TableClient
+    from bigtwo.tui.netgame import NetGame
+
+    game = NetGame(TableClient("ws://127.0.0.1:9/ws/NET", "t"))
+    sent: list[dict[str, Any]] = []
+
+    async def request(message: dict[str, Any], *args: Any, **kwargs: Any) -> dict[str, Any]:
+        sent.append(message)
+        return {}
+
+    game.client.request = request  # type: ignore[method-assign]
+    options = {"turn_seconds": 30.0, "away_seconds": None, "spectators": False, "assists": True}
+    game.mirror.seat = 1
+    game.mirror.room = {"host": 0, "options": options}
+    with pytest.raises(BigTwoError, match="Only the table's host"):
+        game.set_assists(False)
+    game.mirror.room["host"] = 1
+    game.set_assists(False)
+    await asyncio.sleep(0)
+    assert sent == [
+        {"type": "settings", "turn_seconds": 30.0, "away_seconds": None, "spectators": False,
+         "spectator_chat": False, "assists": False},
+    ]  # fmt: skip
+    await game.close()

@@ -38,7 +38,7 @@ from typing import Any
 
 from .bots import Bot, make_bot
 from .bots.revolution import RevolutionBot
-from .bots.seat import ComputerSeat, position_rng
+from .bots.seat import ComputerSeat
 from .engine.cards import Mask
 from .engine.deal import deal_hands
 from .engine.errors import BigTwoError
@@ -153,12 +153,12 @@ def play_revolution_deal(
     rng_key: str,
 ) -> BoardDeal:
     """Play one hand of Big 2 RevolutioN from ``hands`` and the Revolution ``deck`` (top card
-    first) with ``bots[seat]`` in each seat, each deciding from its seat's view with a
-    generator drawn from ``rng_key`` and the position. A seat with one thing to do (a decline
-    without a Q) does it without a decision; a bot whose choice the view does not offer stops
-    the arena with the reason."""
+    first) with ``bots[seat]`` in each seat, each a strict
+    :class:`~bigtwo.bots.seat.ComputerSeat` as in :func:`play_deal`. A seat with one thing to
+    do (a decline without a Q) does it without a decision."""
     n = len(bots)
     deal = RevolutionDeal(rules.rules, list(hands), deck=deck)
+    seats = [ComputerSeat.of(bot, seat, strict=True) for seat, bot in enumerate(bots)]
     times: list[list[float]] = [[] for _ in range(n)]
     while not deal.over:
         seat = deal.to_act
@@ -166,13 +166,9 @@ def play_revolution_deal(
         if len(view.choices) == 1:
             deal.take(view.choices[0])
             continue
-        rng = position_rng(rng_key, 1, len(deal.actions))
-        started = time.perf_counter()
-        choice = bots[seat].choose(view, rng)
-        times[seat].append((time.perf_counter() - started) * 1000.0)
-        if choice not in view.choices:
-            raise BigTwoError(f"{bots[seat].name} in seat {seat} chose what it may not: {choice}")
-        deal.take(choice)
+        computer = seats[seat]
+        deal.take(computer.choose(view, key=rng_key, deal_number=1))
+        times[seat].append(computer.last_ms)
     assert deal.winner is not None and deal.end is not None
     exhausted = deal.end is End.EXHAUSTION
     score = score_revolution_hand(rules, deal.hands, deal.winner, exhausted)

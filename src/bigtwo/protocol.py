@@ -249,6 +249,11 @@ class SettingsMessage(ClientMessage):
     spectator_chat: bool = Field(
         default=False, description="Whether spectators may chat (among themselves); default not"
     )
+    assists: bool | None = Field(
+        default=None,
+        description="Whether the players have the coach's assists (the beliefs panel, the "
+        "review of their finished deals); null: unchanged",
+    )
 
 
 class PingMessage(ClientMessage):

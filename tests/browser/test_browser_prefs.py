@@ -101,7 +101,7 @@ def test_the_welcome_name_is_carried_over_and_a_free_seat_shows_nobody(
     again = other.locator("dialog.welcome-dialog[open]")
     again.locator("[data-welcome-name]").fill("Lin")
     again.locator("[data-welcome-save]").click()
-    your_name = other.locator("input[name=name]")
+    your_name = other.locator("input[data-my-name]")  # the welcome dialog's may linger
     wait_until(lambda: your_name.input_value() == "Lin", what="the join page's name")
 
 

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 /** @type {any} */ (globalThis).document = { documentElement: { lang: "" } };
-const { emptyModel } = await import("../../src/bigtwo/web/js/state.js");
+const { applyEvent, emptyModel } = await import("../../src/bigtwo/web/js/state.js");
 const { beliefsOffered, chanceText, columnKey } = await import("../../src/bigtwo/web/js/beliefs.js");
 const en = /** @type {Record<string, string>} */ ((await import("../../src/bigtwo/web/js/strings-en.js")).STRINGS_EN);
 const zh = /** @type {Record<string, string>} */ ((await import("../../src/bigtwo/web/js/strings-zh.js")).STRINGS_ZH);
@@ -24,15 +24,26 @@ function table(seat, assists = true, preset = "palm") {
   return model;
 }
 
-test("the beliefs panel is a seated player's, in a deal, with assists on", () => {
+test("the beliefs panel is a seated player's, in a deal of either game, with assists on", () => {
   assert.equal(beliefsOffered(table(0), "token"), true);
   assert.equal(beliefsOffered(table(null), "watch-token"), false);
   assert.equal(beliefsOffered(table(0), null), false);
   assert.equal(beliefsOffered(table(0, false), "token"), false);
-  assert.equal(beliefsOffered(table(0, true, "revolution"), "token"), false);
+  assert.equal(beliefsOffered(table(0, true, "revolution"), "token"), true);
+  assert.equal(beliefsOffered(table(null, true, "revolution"), "watch-token"), false);
   const between = table(0);
   /** @type {any} */ (between.deal).over = true;
   assert.equal(beliefsOffered(between, "token"), false);
+});
+
+test("the host's settings event turns the panel off and on for everyone at once", () => {
+  const model = table(0);
+  for (const assists of [false, true]) {
+    applyEvent(model, /** @type {any} */ ({ type: "settings", v: 9, turn_seconds: null, away_seconds: null,
+      spectators: true, spectator_chat: false, assists, by: 0 }));
+    assert.equal(model.room?.options.assists, assists);
+    assert.equal(beliefsOffered(model, "token"), assists);
+  }
 });
 
 test("a chance is a whole percentage, an estimate marked", () => {

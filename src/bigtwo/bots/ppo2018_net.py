@@ -152,18 +152,6 @@ class Network:
         value = (h3 @ self.vf_w + self.vf_b)[0]
         return logits, float(value)
 
-    def forward_batch(self, xs: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
-        """Logits (B, 1695) and values (B,) for a batch of inputs of shape (B, 412)."""
-        v = np.asarray(xs, dtype=np.float32)
-        if v.ndim != 2 or v.shape[1] != INPUT_SIZE:
-            raise Ppo2018InputError(f"Batch must have shape (B, {INPUT_SIZE}), not {v.shape}.")
-        h1 = np.maximum(v @ self.fc1_w + self.fc1_b, np.float32(0))
-        h2 = np.maximum(h1 @ self.fc2_w + self.fc2_b, np.float32(0))
-        logits: FloatArray = h2 @ self.pi_w + self.pi_b
-        h3 = np.maximum(h1 @ self.fc3_w + self.fc3_b, np.float32(0))
-        values: FloatArray = (h3 @ self.vf_w + self.vf_b)[:, 0]
-        return logits, values
-
 
 def choose(
     net: Network,

@@ -100,20 +100,20 @@ class GreedyRevolutionBot(RevolutionBot):
         self, view: RevolutionView, by_move: dict[Move, list[RevolutionChoice]]
     ) -> RevolutionChoice:
         counters = by_move.get(Move.COUNTER)
-        if counters and view.pending is not None:
-            by, function, _card, target = view.pending
-            seat = view.seat
-            jumped = function == "jump" and (by + 1) % view.players == seat
-            close = view.counts[by] <= 3
-            hurts = (
-                jumped
-                or (function == "exchange" and (target == seat or close))
-                or (function == "command" and close)
-                or (function == "revolution" and self._low(view) == view.reversed)
-            )
-            if hurts:
-                return counters[0]
+        if counters and view.pending is not None and self._hurts(view, *view.pending):
+            return counters[0]
         return by_move[Move.DECLINE][0]
+
+    def _hurts(self, view: RevolutionView, by: int, function: str, _card: int, target: int) -> bool:
+        """Whether a function pending in the counter window is worth a counter."""
+        seat = view.seat
+        close = view.counts[by] <= 3
+        return (
+            (function == "jump" and (by + 1) % view.players == seat)
+            or (function == "exchange" and (target == seat or close))
+            or (function == "command" and close)
+            or (function == "revolution" and mostly_low(view.hand) == view.reversed)
+        )
 
     def _draw(
         self, view: RevolutionView, by_move: dict[Move, list[RevolutionChoice]]
@@ -159,14 +159,9 @@ class GreedyRevolutionBot(RevolutionBot):
             return functions["jump"][0]
         if "command" in functions and not by_move.get(Move.PLAY):
             return functions["command"][0]
-        if "revolution" in functions and self._low(view) != view.reversed:
+        if "revolution" in functions and mostly_low(view.hand) != view.reversed:
             return functions["revolution"][0]
         return None
-
-    def _low(self, view: RevolutionView) -> bool:
-        """Whether this seat's normal cards are mostly low (below 9 on average)."""
-        ranks = [twin_rank(c) for c in ids(view.hand & NORMAL_CARDS)]
-        return bool(ranks) and sum(ranks) / len(ranks) < 6
 
     def _worst(self, view: RevolutionView) -> int:
         """The normal card this seat would most like to be rid of: its lowest (its highest
@@ -231,18 +226,11 @@ class ClassicRevolutionBot(GreedyRevolutionBot):
                 return choice
         return None
 
-    def _answer(
-        self, view: RevolutionView, by_move: dict[Move, list[RevolutionChoice]]
-    ) -> RevolutionChoice:
-        counters = by_move.get(Move.COUNTER)
-        if counters and view.pending is not None:
-            by, function, _card, target = view.pending
-            aimed = (function == "jump" and (by + 1) % view.players == view.seat) or (
-                function == "exchange" and target == view.seat
-            )
-            if aimed:
-                return counters[0]
-        return by_move[Move.DECLINE][0]
+    def _hurts(self, view: RevolutionView, by: int, function: str, _card: int, target: int) -> bool:
+        """Only a function aimed at this seat is worth a counter."""
+        return (function == "jump" and (by + 1) % view.players == view.seat) or (
+            function == "exchange" and target == view.seat
+        )
 
     def _draw(
         self, view: RevolutionView, by_move: dict[Move, list[RevolutionChoice]]
@@ -282,6 +270,12 @@ class ClassicRevolutionBot(GreedyRevolutionBot):
         if view.to_beat.size == 1 and min(others) == 1:
             return max(pool, key=power)
         return min(pool, key=power)
+
+
+def mostly_low(hand: int) -> bool:
+    """Whether a hand's normal cards are mostly low (below 9 on average)."""
+    ranks = [twin_rank(c) for c in ids(hand & NORMAL_CARDS)]
+    return bool(ranks) and sum(ranks) / len(ranks) < 6
 
 
 # What a Revolution card in a play costs the plan.

@@ -55,13 +55,12 @@ from ..engine.revolution_cards import (
     REVOLUTION_BASE,
     REVOLUTION_CARDS,
     ids,
-    twin_rank,
 )
 from ..engine.rules import REVOLUTION, Rules
 from ..match.scoring import score_revolution_hand
 from ..match.settings import RuleSet
 from . import register_bot
-from .revolution import RevolutionBot, StrongRevolutionBot
+from .revolution import RevolutionBot, StrongRevolutionBot, mostly_low
 
 _RULESETS: dict[str, RuleSet] = {}
 
@@ -241,11 +240,6 @@ def _normal_count(hand: int) -> int:
     return (hand & NORMAL_CARDS).bit_count()
 
 
-def _low(hand: int) -> bool:
-    ranks = [twin_rank(c) for c in ids(hand & NORMAL_CARDS)]
-    return bool(ranks) and sum(ranks) / len(ranks) < 6
-
-
 def quick_choice(deal: RevolutionDeal, masks: _Masks) -> RevolutionChoice:
     """A sensible choice for whoever is to act in a simulated hand, read from the deal itself
     (each seat deciding from its own cards and the public counts); ``masks``: its rules'."""
@@ -262,7 +256,7 @@ def quick_choice(deal: RevolutionDeal, masks: _Masks) -> RevolutionChoice:
                 (function == "jump" and (by + 1) % n == seat)
                 or (function == "exchange" and (pending.target == seat or close))
                 or (function == "command" and close)
-                or (function == "revolution" and _low(hands[seat]) == deal.reversed)
+                or (function == "revolution" and mostly_low(hands[seat]) == deal.reversed)
             )
             if hurts:
                 return RevolutionChoice(seat, Move.COUNTER, q & -q)
@@ -300,7 +294,7 @@ def quick_choice(deal: RevolutionDeal, masks: _Masks) -> RevolutionChoice:
         if hand & masks.command and deal.to_beat is not None and play is None:
             card = hand & masks.command
             return RevolutionChoice(seat, Move.ACTIVATE, card & -card)
-        if hand & masks.revolution and _low(hand) != deal.reversed:
+        if hand & masks.revolution and mostly_low(hand) != deal.reversed:
             card = hand & masks.revolution
             return RevolutionChoice(seat, Move.ACTIVATE, card & -card)
     if play is None:

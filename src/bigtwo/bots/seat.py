@@ -89,7 +89,7 @@ class ComputerSeat:
         self.last_ms = 0.0  # how long the last decision took
 
     @classmethod
-    def of(cls, bot: Bot, seat: int, *, strict: bool = False) -> ComputerSeat:
+    def of(cls, bot: Bot | RevolutionBot, seat: int, *, strict: bool = False) -> ComputerSeat:
         return cls(bot.name, seat, strict=strict, bot=bot)
 
     # -- the bot ------------------------------------------------------------------------------

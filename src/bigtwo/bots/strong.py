@@ -38,15 +38,9 @@ if TYPE_CHECKING:
     from ..match.settings import Scoring
     from ..match.views import TableView
 
-_RANK_NIBBLE = 0xF
 _NO_CARDS = Mask(0)
 
 # -- small card helpers ---------------------------------------------------------------------
-
-
-def rank_count(hand: Mask, rank: int) -> int:
-    """How many cards of ``rank`` the mask holds."""
-    return (hand >> (rank * 4) & _RANK_NIBBLE).bit_count()
 
 
 def top_rank(play: Play) -> int:

@@ -20,9 +20,7 @@ card: only a seat's view.
 
 from __future__ import annotations
 
-import math
 import random
-from dataclasses import dataclass
 from itertools import combinations as _combinations
 from math import comb
 
@@ -31,73 +29,16 @@ from ..bots.inference import proven_misses, proven_replies
 from ..engine.cards import Mask
 from ..engine.movegen import HandPlays
 from ..engine.plays import Catalog, Play, catalog_for
+from ..engine.revolution_types import RevolutionView
 from ..engine.rules import Rules
 from ..match.views import TableView
+from .chances import Beliefs, Chance, SeatBeliefs
+from .revolution_beliefs import revolution_beliefs
 
 WORLDS = 400  # worlds sampled for the estimates (the ``worlds`` default)
 _RANK_TWO, _RANK_ACE = 12, 11  # ranks are 3 … A 2 as 0 … 12
 _TWOS = Mask(0xF << (4 * _RANK_TWO))
 _ACES = Mask(0xF << (4 * _RANK_ACE))
-
-
-@dataclass(frozen=True, slots=True)
-class Chance:
-    """A probability; ``exact``: counted, else estimated from sampled worlds with standard
-    error ``se``."""
-
-    p: float
-    se: float = 0.0
-    exact: bool = True
-
-    @property
-    def method(self) -> str:
-        return "exact" if self.exact else "sampled"
-
-
-@dataclass(frozen=True, slots=True)
-class SeatBeliefs:
-    """One opponent's hand as a seat may believe it. ``beats_single`` is None when the
-    table holds no single; ``pair``, ``triple``, ``five``: a play of that kind, one beating
-    the table's when the table holds a play of that kind (see :attr:`Beliefs.beating`)."""
-
-    seat: int
-    cards: int
-    two: Chance
-    ace: Chance
-    beats_single: Chance | None
-    pair: Chance
-    triple: Chance
-    five: Chance
-
-    def chances(self) -> dict[str, Chance | None]:
-        """The chances by name, in the order above."""
-        return {
-            "two": self.two,
-            "ace": self.ace,
-            "beats_single": self.beats_single,
-            "pair": self.pair,
-            "triple": self.triple,
-            "five": self.five,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Beliefs:
-    """What ``seat`` may believe of every opponent: ``proofs`` counts the passes that proved
-    something, ``worlds`` the worlds sampled; ``beating``: the number of cards of the play on
-    the table (0: none), so a pair's chance is of one that beats it when it is 2."""
-
-    seat: int
-    proofs: int
-    worlds: int
-    opponents: tuple[SeatBeliefs, ...]
-    beating: int = 0
-
-    def of(self, seat: int) -> SeatBeliefs:
-        for beliefs in self.opponents:
-            if beliefs.seat == seat:
-                return beliefs
-        raise KeyError(f"seat {seat} is not an opponent of seat {self.seat}")
 
 
 # -- counting ----------------------------------------------------------------------------------
@@ -184,14 +125,14 @@ def _has_play(plays: HandPlays, size: int, to_beat: Play | None) -> bool:
     return any(p.size == size for p in plays.plays)
 
 
-def _sampled(hits: int, worlds: int) -> Chance:
-    p = hits / worlds
-    return Chance(p, math.sqrt(p * (1 - p) / worlds), exact=False)
-
-
-def beliefs_of(view: TableView, rng: random.Random, worlds: int = WORLDS) -> Beliefs:
+def beliefs_of(
+    view: TableView | RevolutionView, rng: random.Random, worlds: int = WORLDS
+) -> Beliefs:
     """What ``view``'s seat may believe of each opponent's hand (see the module docstring);
-    ``worlds`` worlds are sampled with ``rng`` for what counting does not reach."""
+    ``worlds`` worlds are sampled with ``rng`` for what counting does not reach. A view of
+    Big 2 RevolutioN is answered by :func:`.revolution_beliefs.revolution_beliefs`."""
+    if isinstance(view, RevolutionView):
+        return revolution_beliefs(view, rng, worlds)
     me = view.seat
     if me is None:
         raise ValueError("beliefs are a seat's: a spectator's view has no hand")
@@ -227,9 +168,9 @@ def beliefs_of(view: TableView, rng: random.Random, worlds: int = WORLDS) -> Bel
         count = hits[s]
         if proofs:
             two, ace, pair, triple = (
-                _sampled(count[name], worlds) for name in ("two", "ace", "pair", "triple")
+                Chance.sampled(count[name], worlds) for name in ("two", "ace", "pair", "triple")
             )
-            beats = _sampled(count["single"], worlds) if single is not None else None
+            beats = Chance.sampled(count["single"], worlds) if single is not None else None
         else:
             two = Chance(holds_any(u, k, (unseen & _TWOS).bit_count()))
             ace = Chance(holds_any(u, k, (unseen & _ACES).bit_count()))
@@ -240,6 +181,6 @@ def beliefs_of(view: TableView, rng: random.Random, worlds: int = WORLDS) -> Bel
                 for size in (2, 3)
             )
             beats = Chance(holds_any(u, k, (unseen & above).bit_count())) if single else None
-        five = _sampled(count["five"], worlds)
+        five = Chance.sampled(count["five"], worlds)
         out.append(SeatBeliefs(s, k, two, ace, beats, pair, triple, five))
     return Beliefs(me, proofs, worlds, tuple(out), 0 if to_beat is None else to_beat.size)

@@ -17,9 +17,12 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import bench_parser
+
+if TYPE_CHECKING:
+    from ..store.tables import TableStore
 
 # uvicorn's WebSocket implementations, the default first (README: the server's benchmark).
 WS_STACKS = ("websockets-sansio", "websockets", "wsproto")
@@ -145,6 +148,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="fast: uvloop and httptools where installed, else asyncio and h11 (the "
         "default); plain: asyncio and h11 (bigtwo bench server --loop measures them)",
     )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes sharing this port, each a node of the cluster (--cluster and a "
+        "postgresql:// --db): a connection reaches any of them and is handed to the one that "
+        "runs its table (default 1)",
+    )
     serve.set_defaults(run=_serve)
 
     join = sub.add_parser(
@@ -266,9 +277,6 @@ def _serve(args: argparse.Namespace) -> int:
 
     from ..match.errors import StoreError
     from ..protocol import HARD_MAX_MESSAGE
-    from ..server.app import create_app
-    from ..server.hub import Settings
-    from ..store.tables import MemoryStore, TableStore, open_store
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < hard:  # one descriptor per connection: take what the system allows
@@ -327,17 +335,88 @@ def _serve(args: argparse.Namespace) -> int:
         except (redis.RedisError, ValueError) as exc:
             print(f"bigtwo serve: cannot reach Redis at {args.cluster}: {exc}", file=sys.stderr)
             return 2
-    store: TableStore
+    if args.workers < 1:
+        print("bigtwo serve: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.workers > 1 and not args.cluster:
+        print(
+            f"bigtwo serve: --workers {args.workers} runs {args.workers} nodes of a cluster on "
+            "this port: it needs --cluster redis://host:port/db and --db postgresql://...",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        store, where = _store(args)  # a worker opens its own: this one opened (and migrated) it
+    except StoreError as exc:
+        print(f"bigtwo serve: {exc}", file=sys.stderr)
+        return 2
+    if args.log_level in ("info", "debug"):
+        workers = f", {args.workers} processes" if args.workers > 1 else ""
+        print(f"bigtwo server on http://{args.host}:{args.port} (tables: {where}{workers})",
+              flush=True)  # fmt: skip
+    options: dict[str, Any] = {
+        "host": args.host,
+        "port": args.port,
+        "log_level": args.log_level,
+        "ws_max_size": HARD_MAX_MESSAGE,
+        "ws_per_message_deflate": False,  # small messages; deflate costs CPU and memory per socket
+        "ws_ping_interval": 20.0,
+        "ws_ping_timeout": 20.0,
+        "backlog": 4096,
+        "timeout_graceful_shutdown": 3,
+        "access_log": args.log_level == "debug",
+        "ws": args.ws,
+        "loop": "auto" if args.loop == "fast" else "asyncio",
+        "http": "auto" if args.loop == "fast" else "h11",
+        # Client addresses are the app's business (--trusted-proxy): uvicorn would believe
+        # X-Forwarded-For from any local process.
+        "proxy_headers": False,
+    }
+    if args.workers == 1:
+        uvicorn.Server(uvicorn.Config(_application(args, store), **options)).run()
+        return 0
+    # Several processes: uvicorn's supervisor binds the port once and starts each worker with
+    # it (spawned, so each builds its own application from the options, handed over in the
+    # environment); it restarts a worker that dies and stops them all on SIGINT or SIGTERM.
+    from uvicorn.supervisors import Multiprocess
+
+    store.close()
+    os.environ[WORKER_OPTIONS] = json.dumps({k: v for k, v in vars(args).items() if k != "run"})
+    config = uvicorn.Config(WORKER_APP, factory=True, workers=args.workers, **options)
+    Multiprocess(config, sockets=[config.bind_socket()]).run()
+    return 0
+
+
+# How a worker process of ``serve --workers N`` finds its application and the options.
+WORKER_APP = "bigtwo.commands.server:worker_application"
+WORKER_OPTIONS = "BIGTWO_SERVE_OPTIONS"
+
+
+def worker_application() -> Any:
+    """The application of one worker process of ``bigtwo serve --workers N``."""
+    import logging
+
+    args = argparse.Namespace(**json.loads(os.environ[WORKER_OPTIONS]))
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    return _application(args, _store(args)[0])
+
+
+def _store(args: argparse.Namespace) -> tuple[TableStore, str]:
+    """Where the server keeps its tables, and those words for its first line; a store that
+    cannot be opened raises :class:`~bigtwo.match.errors.StoreError`."""
+    from ..store.tables import MemoryStore, open_store
+
     if args.memory:
-        store, where = MemoryStore(), "memory only"
-    else:
-        target = args.db or str(_default_db())
-        try:
-            opened = open_store(target, sync=args.sync)
-        except StoreError as exc:
-            print(f"bigtwo serve: {exc}", file=sys.stderr)
-            return 2
-        store, where = opened, opened.where
+        return MemoryStore(), "memory only"
+    opened = open_store(args.db or str(_default_db()), sync=args.sync)
+    return opened, opened.where
+
+
+def _application(args: argparse.Namespace, store: TableStore) -> Any:
+    """The server's application for these options, keeping its tables in ``store``."""
+    from ..server.app import create_app
+    from ..server.hub import Settings
+
     settings = Settings(
         allow_seeds=args.allow_seeds,
         rooms_per_address=args.rooms_per_address,
@@ -354,30 +433,7 @@ def _serve(args: argparse.Namespace) -> int:
         trusted_proxies=tuple(args.trusted_proxy),
         cluster=args.cluster,
     )
-    app = create_app(store, settings)
-    if args.log_level in ("info", "debug"):
-        print(f"bigtwo server on http://{args.host}:{args.port} (tables: {where})", flush=True)
-    config = uvicorn.Config(
-        app,
-        host=args.host,
-        port=args.port,
-        log_level=args.log_level,
-        ws_max_size=HARD_MAX_MESSAGE,
-        ws_per_message_deflate=False,  # small messages; deflate costs CPU and memory per socket
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
-        backlog=4096,
-        timeout_graceful_shutdown=3,
-        access_log=args.log_level == "debug",
-        ws=args.ws,
-        loop="auto" if args.loop == "fast" else "asyncio",
-        http="auto" if args.loop == "fast" else "h11",
-        # Client addresses are the app's business (--trusted-proxy): uvicorn would believe
-        # X-Forwarded-For from any local process.
-        proxy_headers=False,
-    )
-    uvicorn.Server(config).run()
-    return 0
+    return create_app(store, settings)
 
 
 def _unusable_address(host: str, port: int) -> str:

@@ -8,7 +8,7 @@ an open counter window asks, each of which may answer before its turn
 (:meth:`~RevolutionChecks.asked`, :meth:`~RevolutionChecks.verify_answer`); each
 ``verify_*`` returns what an action would do or raises an
 :class:`~bigtwo.engine.errors.IllegalAction` (a subclass names the kind: not your turn, not
-your cards, ...), and each ``can_*`` asks the same as a question. The trick's own questions
+your cards, ...). The trick's own questions
 and checks (legal plays, passing, ``pass_lock`` and ``last_card``) are the 52-card deal's,
 from :class:`~bigtwo.engine.trick.Trick`.
 """
@@ -205,29 +205,9 @@ class RevolutionChecks(Trick):
                     ]
         return out
 
-    # -- can: each check as a question ----------------------------------------------------------
-    def can_play(self, seat: int, cards: int | str | Play) -> bool:
-        return _passes(self.verify_play, seat, cards)
-
-    def can_activate(
-        self, seat: int, card: int | str, target: int | None = None, give: int | str | None = None
-    ) -> bool:
-        return _passes(self.verify_activate, seat, card, target, give)
-
-    def can_counter(self, seat: int, card: int | str) -> bool:
-        return _passes(self.verify_counter, seat, card)
-
-    def can_decline(self, seat: int) -> bool:
-        return _passes(self.verify_decline, seat)
-
     def can_answer(self, seat: int, card: int | str | None) -> bool:
+        """Whether :meth:`verify_answer` lets this answer through."""
         return _passes(self.verify_answer, seat, card)
-
-    def can_draw(self, seat: int, source: int | str) -> bool:
-        return _passes(self.verify_draw, seat, source)
-
-    def can_stop(self, seat: int) -> bool:
-        return _passes(self.verify_stop, seat)
 
     # -- checks ------------------------------------------------------------------------------
     def _verify_acting(self, seat: int) -> None:

@@ -9,8 +9,10 @@ Gathering), then how the hand ended and its score. Reading replays every line th
 :class:`~bigtwo.match.revolution.RevolutionMatch`: the engine checks each action again, and
 the lines the deal makes by itself, a deck draw's card and the result must be exactly what
 the replay makes, or a :class:`~bigtwo.match.errors.RecordError` names the line and the
-reason. The header, the seats, the hand lines and the scores are written and read as the
-52-card record has them (:mod:`.record_common`); a hand told in words is
+reason. The header, the seats, the hand lines and the scores are written as the 52-card
+record has them (:mod:`.record_common`) and read by the one reader of both games
+(:class:`~bigtwo.match.record_replay.Replay`), which this module gives the expansion's
+actions; a hand told in words is
 :mod:`.revolution_history`. A record of either game, told
 apart by its header, is read and written through :mod:`.record_formats`; this module must
 not read 52-card records or touch files.
@@ -24,27 +26,37 @@ not read 52-card records or touch files.
 
 from __future__ import annotations
 
+from ..engine.cards import Mask
 from ..engine.errors import BigTwoError
 from ..engine.revolution_cards import card_symbol, parse, parse_card, starred_text
 from ..engine.views import Action
 from .errors import RecordError
 from .record_common import (
-    Header,
+    RecordLine,
     action_line,
     deal_lines,
     decode,
-    read_integer,
     record_header,
     score_lines,
     starred_cards,
     text_lines,
 )
-from .revolution import RevolutionMatch, RevolutionResult
+from .record_replay import Replay
+from .revolution import RevolutionMatch
 
 REVOLUTION_FORMAT = "bigtwo-revolution-record"
 _MADE_BY_THE_DEAL = ("effect", "skip", "reveal")  # lines a record may never lead with
+_ACTION_WORDS = (
+    "play",
+    "pass",
+    "activate",
+    "counter",
+    "decline",
+    "draw",
+    "stop",
+    *_MADE_BY_THE_DEAL,
+)
 REVOLUTION_VERSION = 1
-_HEADER_WORDS = ("rules", "deals", "seed", "seat")
 
 
 def write_revolution_text(match: RevolutionMatch) -> str:
@@ -84,119 +96,83 @@ def _hand_lines(match: RevolutionMatch) -> list[list[str]]:
 
 def read_revolution_text(text: str | bytes) -> RevolutionMatch:
     """Replay a record; every action is checked by the engine again."""
-    return _Reader().read(decode(text))
+    return _Replay().replay(text_lines(decode(text)))
 
 
-class _Reader:
+class _Replay(Replay[RevolutionMatch]):
+    """The expansion's reader: each hand's deck line, then its actions, every line the deal
+    makes by itself (a function taking effect, a lost turn, cards revealed, an automatic
+    draw) checked against the replay's, and how the hand ended."""
+
+    format = REVOLUTION_FORMAT
+    version_read = REVOLUTION_VERSION
+    what = "revolution record"
+    header_words = ("rules", "deals", "seed", "seat")
+
     def __init__(self) -> None:
-        self.header = Header()
-        self.match: RevolutionMatch | None = None
-        self.hands: dict[int, int] = {}
+        super().__init__()
         self.deck: list[int] | None = None
-        self.number = 0
-        self.expected: list[Action] = []  # made by the deal, not yet read
 
-    def read(self, text: str) -> RevolutionMatch:
-        started = False
-        for where, number, line in text_lines(text):
-            try:
-                if not started:
-                    if line != f"{REVOLUTION_FORMAT} {REVOLUTION_VERSION}":
-                        raise RecordError(
-                            where,
-                            f"a revolution record starts with '{REVOLUTION_FORMAT} {REVOLUTION_VERSION}'",
-                        )
-                    started = True
-                    continue
-                self._line(line)
-            except RecordError as exc:
-                raise RecordError(where, exc.reason, number) from None
-            except BigTwoError as exc:
-                raise RecordError(where, str(exc), number) from None
-            except (ValueError, IndexError):
-                raise RecordError(where, f"cannot read '{line}'", number) from None
-        if not started:
-            raise RecordError("", "the record is empty")
-        if self.expected:
-            raise RecordError("end", f"the record leaves out '{action_line(self.expected[0])}'")
-        self._begin_pending()
-        if self.match is None:
-            raise RecordError("end", "the record has no deal")
-        return self.match
-
-    def _line(self, line: str) -> None:
-        word, _, rest = line.partition(" ")
-        if self.number == 0 and word in _HEADER_WORDS:
-            self.header.read(word, rest)
-            return
-        if word == "deal":
-            if self.expected:
-                raise RecordError("", f"the record leaves out '{action_line(self.expected[0])}'")
-            if read_integer(rest, "the deal number") != self.number + 1:
-                raise RecordError("", f"deal {self.number + 1} comes next, not deal {rest}")
-            if self.match is not None and not self.match.deal.over:
-                raise RecordError("", "a deal begins before the one before it is over")
-            self.number += 1
-            self.hands, self.deck = {}, None
-            return
-        if word == "hand":
-            seat, _, cards = rest.partition(" ")
-            self.hands[read_integer(seat, "the seat number")] = parse(cards)
-            return
-        if word == "deck":
-            self.deck = [parse_card(t) for t in rest.split()]
-            return
-        self._begin_pending()
-        match = self._current()
-        tokens = rest.split()
-        if word in ("end", "winner", "points", "totals"):
-            self._check_result(match, word, tokens)
-            return
-        if self.expected:
-            self._check_automatic(word, tokens)
-            return
-        if word in _MADE_BY_THE_DEAL:
-            raise RecordError("", f"the replay makes no '{line}' here")
-        self._apply(match, word, tokens)
-
-    def _current(self) -> RevolutionMatch:
-        if self.match is None:
-            raise RecordError("", "an action comes before the first deal")
-        return self.match
-
-    def _begin_pending(self) -> None:
-        """Start the deal whose hand and deck lines have been read, once an action comes."""
-        if self.number == 0 or (self.match is not None and self.match.deal_number == self.number):
-            return
-        hands = [self.hands[s] for s in sorted(self.hands)] if self.hands else None
-        if hands is not None and sorted(self.hands) != list(range(len(hands))):
-            raise RecordError("", "hand lines must give seats 0 to n-1")
-        if self.match is None:
-            self.match = self._new_match(hands)
+    def read(self, entry: RecordLine) -> None:
+        word, _, rest = entry.text.partition(" ")
+        if self.version is not None and word in _ACTION_WORDS:
+            self.act(word, rest.split())
         else:
-            self.match.next_deal(hands, self.deck if hands is not None else None)
-        if self.deck is not None and list(self.match.deal.deck) != self.deck:
-            raise RecordError("", "the deck line is not the order the seed shuffles")
+            super().read(entry)
 
-    def _new_match(self, hands: list[int] | None) -> RevolutionMatch:
+    def start_match(self) -> RevolutionMatch:
         rules, names = self.header.rules(), self.header.seat_names()
+        hands = self.take_hands(len(names))
         seed: int | str | None = self.header.fields.get("seed")
         if hands is None and seed is None:
-            raise RecordError("", "a deal without hand lines needs the header's seed")
-        deals: int | None = self.header.fields.get("deals")
-        return RevolutionMatch(
+            raise self.fail("a deal without hand lines needs the header's seed")
+        match = RevolutionMatch(
             rules,
             names,
             seed=seed if seed is not None else 0,
-            deals=deals,
+            deals=self.header.fields.get("deals"),
             hands=hands,
             deck=self.deck if hands is not None else None,
         )
+        self._check_deck(match)
+        return match
+
+    def next_deal(self, match: RevolutionMatch, hands: list[Mask] | None) -> None:
+        match.next_deal(hands, self.deck if hands is not None else None)
+        self._check_deck(match)
+
+    def _check_deck(self, match: RevolutionMatch) -> None:
+        if self.deck is not None and list(match.deal.deck) != self.deck:
+            raise self.fail("the deck line is not the order the seed shuffles")
+
+    def on_deal(self, rest: str) -> None:
+        super().on_deal(rest)
+        self.deck = None
+
+    def on_deck(self, rest: str) -> None:
+        if self.dealing is None:
+            raise self.fail("a deck line must follow its deal line, before any action")
+        self.deck = [parse_card(t) for t in rest.split()]
+
+    def act(self, word: str, tokens: list[str]) -> None:
+        """A line of an action: the next one the deal made by itself, which it must be, or
+        one a player chose, applied (what the deal makes after it must follow)."""
+        match = self.in_deal()
+        made = match.deal.actions
+        line = " ".join([word, *tokens])
+        if self.done < len(made):
+            wanted = action_line(made[self.done])
+            if _normal(line) != _normal(wanted):
+                raise self.fail(f"the replay makes '{wanted}' here, not '{line}'")
+        elif word in _MADE_BY_THE_DEAL:
+            raise self.fail(f"the replay makes no '{line}' here")
+        else:
+            self._apply(match, word, tokens)
+        self.done += 1
 
     def _apply(self, match: RevolutionMatch, word: str, tokens: list[str]) -> None:
         seat = int(tokens[0])
         auto = tokens[-1] == "auto"
-        before = len(match.deal.actions)
         if word == "play":
             match.play(seat, " ".join(tokens[1:]))
         elif word == "pass":
@@ -228,35 +204,24 @@ class _Reader:
                 match.draw(seat, tokens[2])
             else:
                 raise RecordError("", f"a draw is from the deck or the gathering, not {source}")
-        elif word == "stop":
+        else:
             match.stop(seat)
-        else:
-            raise RecordError("", f"'{word}' is not a line of a revolution record")
-        self.expected = list(match.deal.actions[before + 1 :])
 
-    def _check_automatic(self, word: str, tokens: list[str]) -> None:
-        made = self.expected.pop(0)
-        line = " ".join([word, *tokens])
-        wanted = action_line(made)
-        if _normal(line) != _normal(wanted):
-            raise RecordError("", f"the replay makes '{wanted}' here, not '{line}'")
+    def on_end(self, rest: str) -> None:
+        made = self.finished("end").results[-1].end.value
+        if rest != made:
+            raise self.fail(f"the replay gives end {made}, not {rest}")
 
-    def _check_result(self, match: RevolutionMatch, word: str, tokens: list[str]) -> None:
-        if self.expected:
-            raise RecordError("", f"the record leaves out '{action_line(self.expected[0])}'")
-        if len(match.results) < match.deal_number:
-            raise RecordError("", f"'{word}' comes before the deal is over")
-        result: RevolutionResult = match.results[match.deal_number - 1]
-        if word == "end":
-            ok, made = tokens == [result.end.value], result.end.value
-        elif word == "winner":
-            ok, made = tokens == [str(result.winner)], str(result.winner)
-        elif word == "points":
-            ok, made = [int(t) for t in tokens] == list(result.points), str(result.points)
-        else:
-            ok, made = [int(t) for t in tokens] == match.totals, str(tuple(match.totals))
-        if not ok:
-            raise RecordError("", f"the replay gives {word} {made}, not {' '.join(tokens)}")
+    def same(self, what: str, given: list[int], replayed: list[int]) -> None:
+        if given != replayed:
+            got = " ".join(str(v) for v in replayed)
+            raise self.fail(f"the replay gives {what} {got}, not {' '.join(map(str, given))}")
+
+    def cards(self, text: str) -> Mask:
+        return Mask(parse(text))
+
+    def describe(self, action: Action) -> str:
+        return f"'{action_line(action)}'"
 
 
 def _normal(line: str) -> list[str]:

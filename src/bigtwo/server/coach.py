@@ -13,9 +13,11 @@ store's database (:mod:`bigtwo.store.reviews`, by room, seed, deal, seat and rol
 finished deal never changes), with the :data:`KEPT` latest in memory in front, so a second
 request returns it at once, also after the server restarted.
 
-``POST /api/rooms/{code}/beliefs`` answers a seated player, during a deal of the 52-card game,
-what it may believe of each opponent's hand (:func:`bigtwo.coach.beliefs.beliefs_of`), from its
-own view, with the same assists switch. Neither answer is made from anything but the asking
+``POST /api/rooms/{code}/beliefs`` answers a seated player, during a deal of either game,
+what it may believe of each opponent's hand (:func:`bigtwo.coach.beliefs.beliefs_of`; for Big 2
+RevolutioN :mod:`bigtwo.coach.revolution_beliefs`, each opponent's Revolution cards counted
+too), from its own view, with the same assists switch, which the host may turn during the
+match (the room's ``assists`` command). Neither answer is made from anything but the asking
 seat's view: the review of a deal reads the view of the seat reviewed before each of its
 decisions, and during the match that seat is the asker's own.
 """
@@ -34,7 +36,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..coach.beliefs import WORLDS, Beliefs, beliefs_of
+from ..coach.beliefs import WORLDS, beliefs_of
+from ..coach.chances import Beliefs
 from ..coach.replay import seat_turns
 from ..coach.review import Chosen, DealReview, MoveReview, _rng, move_words, rate_move
 from ..coach.revolution import rate_choice, revolution_turns
@@ -76,7 +79,7 @@ def judge_decision(
     return rate_move(view, move, rng, rollouts=rollouts, deal=deal, step=step)
 
 
-def seat_beliefs(view: TableView, seed: int, deal: int, worlds: int) -> Beliefs:
+def seat_beliefs(view: TableView | RevolutionView, seed: int, deal: int, worlds: int) -> Beliefs:
     """In a worker: what ``view``'s seat may believe now, the same each time it is asked."""
     rng = random.Random(f"beliefs:{seed}:{deal}:{len(view.actions)}")
     return beliefs_of(view, rng, worlds)
@@ -142,8 +145,10 @@ def beliefs_json(beliefs: Beliefs, deal: int) -> dict[str, Any]:
     """A seat's beliefs as JSON: each opponent's chances (``null``: not asked of this
     table, e.g. beating a single when no single is on it); ``beating``: the cards of the play
     on the table (0: none), so ``pair``, ``triple`` or ``five`` is the chance of one that
-    beats it when it is 2, 3 or 5."""
+    beats it when it is 2, 3 or 5. In Big 2 RevolutioN each opponent says its ``starred``
+    cards (its Revolution cards) too, and ``game`` says so."""
     return {
+        "game": "revolution" if any(b.starred is not None for b in beliefs.opponents) else "bigtwo",
         "seat": beliefs.seat,
         "deal": deal,
         "proofs": beliefs.proofs,
@@ -153,6 +158,7 @@ def beliefs_json(beliefs: Beliefs, deal: int) -> dict[str, Any]:
             {
                 "seat": b.seat,
                 "cards": b.cards,
+                **({} if b.starred is None else {"starred": b.starred}),
                 "chances": {
                     name: None
                     if c is None
@@ -274,8 +280,8 @@ class Coach:
         """What ``seat`` may believe now (the deal in play: checked), kept until the next
         action."""
         game = svc.game
-        assert isinstance(game, Match)
-        view = game.view(seat)
+        assert game is not None
+        view = game.view(seat) if isinstance(game, Match) else game.deal.view(seat)
         key = (svc.code, seat, game.deal_number, len(view.actions))
         kept = self.beliefs.get(key)
         if kept is None:
@@ -375,8 +381,6 @@ def check_beliefs(svc: TableService, asked: BeliefsRequest) -> int:
     seat = _seat_of(svc, asked.token)
     if seat is None:  # pragma: no cover - the request declares a token
         raise Refused("unauthorized", "Send your seat token")
-    if not isinstance(svc.game, Match) and svc.game is not None:
-        raise Refused("no_beliefs", "What the cards tell is counted for Big Two's 52 cards only")
     if not svc.config.assists:
         raise Refused("assists_off", "The host turned the coach off for this match")
     if svc.status == TableStatus.FINISHED:
@@ -433,7 +437,6 @@ _STATUS = {
     "no_room": 404,
     "unauthorized": 403,
     "assists_off": 403,
-    "no_beliefs": 409,
     "not_over": 409,
     "no_deal": 404,
     "finished": 409,

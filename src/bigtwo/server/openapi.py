@@ -263,7 +263,8 @@ class ChanceAnswer(Answer):
 
 class OpponentBeliefs(Answer):
     seat: int
-    cards: int
+    cards: int = Field(description="Its cards (in Big 2 RevolutioN: its normal cards)")
+    starred: int | None = Field(None, description="Big 2 RevolutioN: its Revolution cards")
     chances: dict[str, ChanceAnswer | None] = Field(
         description="two, ace, beats_single (null: no single on the table), pair, triple, "
         "five (each of the last three: one that beats the play on the table when 'beating' "
@@ -272,6 +273,7 @@ class OpponentBeliefs(Answer):
 
 
 class BeliefsAnswer(Answer):
+    game: str = Field("bigtwo", description="bigtwo (52 cards) or revolution")
     seat: int
     deal: int
     proofs: int = Field(description="The passes that proved something")
@@ -358,7 +360,7 @@ def _coach_op(*, review: bool) -> dict[str, Any]:
                 400: "Bad request body",
                 403: f"unauthorized: the token holds no seat here; {during}",
                 **NO_ROOM,
-                409: "not_started, between_deals, finished, or no_beliefs (Big 2 RevolutioN)",
+                409: "not_started, between_deals or finished",
                 **NOT_JSON,
             },
             body="BeliefsRequest",

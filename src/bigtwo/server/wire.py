@@ -100,7 +100,10 @@ def command_of(msg: Mapping[str, Any], sender: Sender) -> Command | Refusal | No
     if kind == "computer":
         return Command(Op.COMPUTER, seat=seat, target=msg["seat"], text=msg["level"])
     if kind == "settings":
-        return Command(Op.SETTINGS, seat=seat, value={k: msg[k] for k in SETTINGS_FIELDS})
+        value = {k: msg[k] for k in SETTINGS_FIELDS}
+        if msg.get("assists") is not None:  # the coach's assists: unchanged unless said
+            value["assists"] = msg["assists"]
+        return Command(Op.SETTINGS, seat=seat, value=value)
     if kind == "quit":
         return Command(Op.QUIT, seat=seat)
     return None

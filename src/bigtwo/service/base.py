@@ -66,8 +66,9 @@ SETTINGS: dict[str, tuple[float, float]] = {
     "away_seconds": (0.1, 86400.0),
     "spectators": (0.0, 0.0),
     "spectator_chat": (0.0, 0.0),
+    "assists": (0.0, 0.0),  # the coach's help for the players (beliefs, reviews), as it plays
 }
-SWITCHES = frozenset({"spectators", "spectator_chat"})  # the settings that are on or off
+SWITCHES = frozenset({"spectators", "spectator_chat", "assists"})  # the settings on or off
 
 
 class Refused(BigTwoError):

@@ -282,6 +282,12 @@ class TableMirror:
     def _on_renamed(self, msg: dict[str, Any]) -> None:
         self._seat_field(msg["seat"], name=msg["name"])
 
+    def _on_settings(self, msg: dict[str, Any]) -> None:
+        options = self.room.setdefault("options", {})
+        for key in ("turn_seconds", "away_seconds", "spectators", "spectator_chat", "assists"):
+            if key in msg:
+                options[key] = msg[key]
+
     def _on_autopass(self, msg: dict[str, Any]) -> None:
         options = self.room.setdefault("options", {})
         options["autopass"], options["autopass_five"] = msg["autopass"], msg["autopass_five"]

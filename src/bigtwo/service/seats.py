@@ -292,5 +292,5 @@ class Seating(TableState):
             Group.ALL,
             {"turn_seconds": cfg.turn_seconds, "away_seconds": cfg.away_seconds,
              "spectators": cfg.spectators, "spectator_chat": cfg.spectator_chat,
-             "by": cmd.seat},
+             "assists": cfg.assists, "by": cmd.seat},
         )  # fmt: skip

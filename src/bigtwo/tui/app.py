@@ -242,9 +242,11 @@ class BigTwoApp(App[None]):
 
         text = Text(net_score_text(net))
         rematch = over and net.seat is not None  # a player, not a spectator
+        review = net.seat is not None and assists_on(net.mirror)  # the server's, for a player
         sheet = ScoreSheet(
-            text, title=title, button=button, deals=None, again=False, rematch=rematch
-        )
+            text, title=title, button=button, deals=None, again=False, rematch=rematch,
+            review=review,
+        )  # fmt: skip
         self.push_screen(sheet, lambda answer: self._after_net_sheet(net, answer))
 
     async def _after_net_sheet(self, net: NetGame, answer: str | None) -> None:
@@ -508,7 +510,7 @@ class BigTwoApp(App[None]):
         self.push_screen(Menu(), lambda choice: self.open_page(choice) if choice else None)
 
     def open_page(self, what: str, then: Callable[[], None] | None = None) -> None:
-        from . import forms, pages, review
+        from . import forms, pages, review, server_review
         from .helptext import KEYS_HELP, rules_help
 
         game = self.game
@@ -551,6 +553,8 @@ class BigTwoApp(App[None]):
                 ),
                 closed,
             )
+        elif what == "review" and self.net is not None:  # the server's review of the deal
+            server_review.open_net_review(self, self.net, closed)
         elif what == "review" and game is not None:
             review.open_review(self, game, closed)
         elif what == "tracker" and (table := self.net or game) is not None:

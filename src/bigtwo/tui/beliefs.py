@@ -8,9 +8,11 @@ kind is to beat: its column then reads ``>pr``, ``>3k`` or ``>5c``), from
 only. A figure counted exactly is shown as it is; one estimated from sampled worlds is
 marked ``~``. The panel is worked out again in a worker thread whenever the position
 changes, from worlds drawn by a generator seeded by the position, so a position always shows
-the same figures. It is not offered at a table whose host turned assists off, nor to a
-spectator (a view without a hand), nor for Big 2 RevolutioN, whose hands
-:mod:`bigtwo.coach.beliefs` does not count.
+the same figures. At a table of Big 2 RevolutioN the figures are
+:mod:`bigtwo.coach.revolution_beliefs`' (a starred card stands for its twin, so a 2 is either
+2; the count is of normal cards, and a seat's Revolution cards follow it after a ``+``). It
+is not offered at a table whose host turned assists off (a host who turns them off during
+the match closes it at once), nor to a spectator (a view without a hand).
 """
 
 from __future__ import annotations
@@ -25,14 +27,16 @@ from textual import work
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
-from ..coach.beliefs import Beliefs, Chance, beliefs_of
-from ..engine.rules import BIGTWO
+from ..coach.beliefs import beliefs_of
+from ..coach.chances import Beliefs, Chance
+from ..engine.errors import BigTwoError
+from ..engine.revolution_types import RevolutionView
 from ..match.views import TableView
 from .coaching import ASSISTS_OFF, assists_on
 
 PANEL_WORLDS = 200  # worlds sampled for what counting does not reach
 SPECTATOR = "Beliefs are a player's: a spectator sees none while a hand is in play"
-OTHER_GAME = "Beliefs are counted for the 52-card game only, not for Big 2 RevolutioN"
+STARRED = "A starred card stands for its twin: 2 counts 2 and 2*\n"
 COLUMNS = (
     ("two", "2"),
     ("ace", "A"),
@@ -71,14 +75,16 @@ def chance_words(chance: Chance | None) -> str:
 
 
 def beliefs_text(beliefs: Beliefs, names: Sequence[str]) -> Text:
-    """The panel's text: a row an opponent, a column a chance."""
+    """The panel's text: a row an opponent, a column a chance; at a table of Big 2
+    RevolutioN a row reads ``10+2`` for ten normal cards and two Revolution cards."""
     text = Text("What the cards played tell\n", Style(bold=True))
     labels = [column_label(name, label, beliefs.beating) for name, label in COLUMNS]
     head = f"{'':<8}" + "".join(f"{label:>5}" for label in labels) + "\n"
     text.append(head, Style(underline=True))
     for seat in beliefs.opponents:
         chances = seat.chances()
-        row = f"{names[seat.seat][:5]:<5}{seat.cards:>3}"
+        cards = f"{seat.cards}" if seat.starred is None else f"{seat.cards}+{seat.starred}"
+        row = f"{names[seat.seat][:5]:<5}{cards:>3}"
         row += "".join(f" {chance_words(chances[name])}" for name, _ in COLUMNS)
         text.append(row + "\n")
     how = " under what passes proved" if beliefs.proofs else ", rest counted"
@@ -86,6 +92,7 @@ def beliefs_text(beliefs: Beliefs, names: Sequence[str]) -> Text:
         "2 A: holds one; >1: beats the single\n"
         "pr 3k 5c: pair, triple, 5-card play\n"
         + BEATS_WORDS.get(beliefs.beating, "")
+        + (STARRED if any(o.starred is not None for o in beliefs.opponents) else "")
         + f"~ sampled ({beliefs.worlds} worlds){how}",
         Style(dim=True),
     )
@@ -98,13 +105,17 @@ def refused(game: Any) -> str:
         return "Beliefs are shown once the cards are dealt"
     if not assists_on(game.mirror):
         return ASSISTS_OFF
-    if game.rules.game != BIGTWO:
-        return OTHER_GAME
-    if game.view().seat is None:
+    if seat_view(game).seat is None:
         return SPECTATOR
     if not game.hand():
         return "Beliefs are shown beside a hand on show"
     return ""
+
+
+def seat_view(game: Any) -> TableView | RevolutionView:
+    """The view of the seat on show, of either game."""
+    view: TableView | RevolutionView = game.kind.seat_view(game.mirror)
+    return view
 
 
 class BeliefsPanel(Static):
@@ -131,18 +142,22 @@ class BeliefsPanel(Static):
     def follow(self) -> None:
         """Work the figures out again when the position has changed."""
         why = refused(self.game)
+        # The host turning assists off hides the panel at once, and on again shows it.
+        self.display = why != ASSISTS_OFF
         if why:  # the hand on show went away (a hot-seat cover) or the table changed
             self.update(why)
             self.position = None
             return
-        view = self.game.view()
+        view = seat_view(self.game)
         position = (self.game.deal_number, len(view.actions), view.seat, int(view.hand))
         if position != self.position:
             self.position = position
             self.work_out(view, list(self.game.names), position)
 
     @work(thread=True, exclusive=True, group="beliefs", exit_on_error=False)
-    def work_out(self, view: TableView, names: list[str], position: tuple[object, ...]) -> None:
+    def work_out(
+        self, view: TableView | RevolutionView, names: list[str], position: tuple[object, ...]
+    ) -> None:
         rng = random.Random(f"beliefs:{position}")
         text = beliefs_text(beliefs_of(view, rng, PANEL_WORLDS), names)
         if not get_current_worker().is_cancelled:
@@ -151,6 +166,22 @@ class BeliefsPanel(Static):
     def _show(self, text: Text, position: tuple[object, ...]) -> None:
         if self.is_mounted and position == self.position:
             self.update(text)
+
+
+def toggle_assists(screen: Any) -> None:
+    """The table's host turns the coach's assists off, or on again, for every player (``A``):
+    the beliefs panel follows at once, at every screen of the table."""
+    game = screen.game
+    if game is None or not game.started:
+        screen.say("The assists are turned once the cards are dealt", "error")
+        return
+    on = not assists_on(game.mirror)
+    try:
+        game.set_assists(on)
+    except BigTwoError as exc:
+        screen.say(str(exc), "error")
+        return
+    screen.say(f"Assists {'on' if on else 'off'} for every player at this table")
 
 
 def toggle_beliefs(screen: Any) -> None:

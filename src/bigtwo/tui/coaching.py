@@ -14,7 +14,14 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..coach.replay import seat_turns
-from ..coach.review import ROLLOUTS, DealReview, chosen_actions, review_deal
+from ..coach.review import (
+    ROLLOUTS,
+    DealReview,
+    GameReview,
+    chosen_actions,
+    review_data,
+    review_deal,
+)
 from ..engine.cards import Mask, card_symbols
 from ..engine.errors import IllegalAction
 from .words import whose
@@ -66,8 +73,8 @@ class DealCoach:
                 return record
         raise IllegalAction(f"Deal {deal} is not over: a deal is reviewed once it is over")
 
-    def decisions(self, subject: Any, seat: int) -> int:
-        """How many decisions of ``seat`` the review judges."""
+    def decisions(self, subject: Any, seat: int) -> int | None:
+        """How many decisions of ``seat`` the review judges (None: not known before)."""
         return chosen_actions(subject, seat)
 
     def review(
@@ -80,6 +87,13 @@ class DealCoach:
         progress: Callable[[], None],
     ) -> DealReview:
         return review_deal(subject, seat, seed=seed, rollouts=rollouts, progress=progress)
+
+    def review_data(
+        self, subject: Any, seat: int, *, seed: int, rollouts: int, progress: Callable[[], None]
+    ) -> dict[str, Any]:
+        """The review of ``seat`` as the review page's data (``review_data``'s)."""
+        review = self.review(subject, seat, seed=seed, rollouts=rollouts, progress=progress)
+        return review_data(GameReview(seat, (review,)))
 
     def positions(self, subject: Any, seat: int, names: Sequence[str]) -> dict[int, str]:
         """Each decision's position (by its step in the deal) as ``seat`` saw it."""

@@ -410,6 +410,13 @@ class GameController(MirroredTable):
     def _send(self, cmd: Command) -> None:
         self.local.send(cmd)
 
+    def set_assists(self, on: bool) -> None:
+        """The host (a person at this screen) turns the coach's assists on or off."""
+        host = self.local.service.host
+        if host is None or host not in self.humans:
+            raise IllegalAction("Only the table's host turns the assists on or off")
+        self._send(Command(Op.SETTINGS, seat=host, value={"assists": on}))
+
     def mirror_of(self, seat: int) -> TableMirror:
         return self.local.mirrors[seat]
 

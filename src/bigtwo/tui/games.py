@@ -28,8 +28,10 @@ from .revolution import reference_text
 from .words import second_person
 
 if TYPE_CHECKING:
+    from ..engine.revolution_types import RevolutionView
     from ..match.match import Match
     from ..match.revolution import RevolutionMatch
+    from ..match.views import TableView
     from ..service.mirror import TableMirror
     from ..store.matches import MatchStore
 
@@ -115,6 +117,10 @@ class BigTwoGame:
     def tracker_text(self, mirror: TableMirror, hand: Mask, rules: Rules, ascii_only: bool) -> Text:
         """The cards played so far, your own (``hand``) marked."""
         return tracker_text(mirror.played, hand, rules, ascii_only=ascii_only)
+
+    def seat_view(self, mirror: TableMirror) -> TableView | RevolutionView:
+        """The seat's view rebuilt from its mirror, as the coach's beliefs read it."""
+        return mirror.seat_view()
 
     def reference(self, rules: Rules, *, ascii_only: bool) -> str:
         return ""  # the help says all after the rules and the keys
@@ -225,6 +231,9 @@ class RevolutionGame(BigTwoGame):
                 text.append("none")
         text.append("\n")
         return text
+
+    def seat_view(self, mirror: TableMirror) -> TableView | RevolutionView:
+        return mirror.revolution_view()
 
     def reference(self, rules: Rules, *, ascii_only: bool) -> str:
         """The reference card of the five functions."""

@@ -157,6 +157,7 @@ Keys at the table:
   u              undo your last play (one person against computers only)
   b              beliefs: what the cards played tell of each hand (v on the
                  score sheet or in the replay: the coach's review of a deal)
+  A              assists (beliefs, reviews) off or on for all: the host's
   m              menu                      q        quit (the game is kept)
   F1 or ?  help            F2 or g  history         F3 or t  cards played
   F4 or o  high scores     F5 or i  statistics      F6 or ,  preferences

@@ -304,6 +304,22 @@ class NetGame(MirroredTable):
         if self.seat is not None and self.mirror.status == TableStatus.WAITING:
             self._send(self.client.ready())
 
+    def set_assists(self, on: bool) -> None:
+        """The host turns the coach's assists on or off for every player (the room's
+        ``settings`` command, its other settings as they are)."""
+        if self.seat is None or self.mirror.room.get("host") != self.seat:
+            raise IllegalAction("Only the table's host turns the assists on or off")
+        options = self.mirror.room.get("options") or {}
+        message = {
+            "type": "settings",
+            "turn_seconds": options.get("turn_seconds"),
+            "away_seconds": options.get("away_seconds"),
+            "spectators": bool(options.get("spectators", True)),
+            "spectator_chat": bool(options.get("spectator_chat", False)),
+            "assists": on,
+        }
+        self._send(self.client.request(message))
+
     async def close(self) -> None:
         for task in list(self._tasks):
             task.cancel()

@@ -30,7 +30,6 @@ from textual.screen import Screen
 from textual.widgets import Footer, Label, OptionList, ProgressBar, Sparkline, Static
 from textual.worker import get_current_worker
 
-from ..coach.review import GameReview, review_data
 from ..engine.errors import BigTwoError
 from ..engine.rules import BIGTWO, REVOLUTION, Rules
 from .coaching import ASSISTS_OFF, DealCoach, assists_on
@@ -115,7 +114,8 @@ def detail_text(decision: dict[str, Any], position: str) -> Text:
     elif "better" in decision:
         text.append(f"\nBetter: {decision['better']}")
         text.append(f"\nPoints lost: {decision['loss']:+.2f} ± {decision['se']:.2f}")
-        text.append(f" ({decision['worlds']} worlds)", Style(dim=True))
+        if "worlds" in decision:  # a server's review does not say
+            text.append(f" ({decision['worlds']} worlds)", Style(dim=True))
     else:
         text.append("  (it goes out)")
     return text
@@ -243,7 +243,7 @@ class ReviewPage(Screen[None]):
             self.app.call_from_thread(self._advance)
 
         try:
-            review = self.coach.review(
+            data = self.coach.review_data(
                 self.subject, seat, seed=SEED, rollouts=self.budget, progress=step
             )
         except _Stopped:
@@ -251,7 +251,6 @@ class ReviewPage(Screen[None]):
         except BigTwoError as exc:
             self.app.call_from_thread(self.note, f"This deal cannot be reviewed: {exc}")
             return
-        data = review_data(GameReview(seat, (review,)))
         if not worker.is_cancelled:
             self.app.call_from_thread(self._done, seat, data)
 
@@ -263,6 +262,8 @@ class ReviewPage(Screen[None]):
         if not self.is_mounted or seat != self.seat:
             return
         key = self._key()
+        if not self.positions:  # a server's review says them with its answer
+            self.positions = self.coach.positions(self.subject, seat, self.names)
         if self.shelf is not None and key:
             self.shelf.set_pref(key, {"seed": SEED, "rollouts": self.budget, "review": data})
         self.show(data)

@@ -99,6 +99,7 @@ class TableScreen(Screen[None]):
         Binding("d", "part('draw_deck')", "Draw", show=False),
         Binding("k,f9", "part('reference')", "Functions"),
         Binding("b", "beliefs", "Beliefs", show=False),  # the coach's beliefs panel
+        Binding("A", "assists", "Assists", show=False),  # the host turns the coach on or off
         *(Binding(key, f"pick({i})", show=False) for i, key in enumerate(POSITION_KEY_NAMES)),
     ]
 
@@ -205,6 +206,11 @@ class TableScreen(Screen[None]):
         from .beliefs import toggle_beliefs
 
         toggle_beliefs(self)
+
+    def action_assists(self) -> None:
+        from .beliefs import toggle_assists
+
+        toggle_assists(self)
 
     def action_part(self, key: str) -> None:
         if self.game is not None and key in self.part.keys:

@@ -4,8 +4,11 @@
 // five-card play: each of the last three one that beats the table's play when that is of its
 // kind, and its column says so), from that seat's public view alone. The server counts them
 // (POST /api/rooms/{code}/beliefs, bigtwo.coach.beliefs); this panel asks again after each
-// action while it is open. Offered only to a player in a deal of the 52-card game whose host
-// left the room's assists on: never to a spectator.
+// action while it is open. Offered to a player in a deal of either game (at a Big 2 RevolutioN
+// table each opponent's Revolution cards are counted too, a starred card standing for its
+// twin) while the host leaves the room's assists on: the host turning them off during the
+// match hides the panel at once for everyone, and on again shows it to whoever had it open.
+// Never to a spectator.
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, errorOf } from "./net.js";
@@ -27,7 +30,7 @@ export function columnKey(chance, beating) {
  */
 export function beliefsOffered(model, token) {
   return model.seat !== null && !!token && model.status === "playing" && !!model.deal && !model.deal.over
-    && model.room?.options.assists !== false && model.room?.preset !== "revolution";
+    && model.room?.options.assists !== false;
 }
 
 /** A chance as the panel shows it: a whole percentage, "≈" before an estimate. @param {{p: number, exact: boolean} | null} c */
@@ -101,14 +104,16 @@ export class BeliefsPanel {
     if (this.model) this.update(this.model, this.token); // the deal moved on meanwhile
   }
 
-  /** @param {{beating?: number, opponents: {seat: number, cards: number, chances: Record<string, {p: number, se: number, exact: boolean} | null>}[]}} data @param {Model} model */
+  /** @param {{game?: string, beating?: number, opponents: {seat: number, cards: number, starred?: number, chances: Record<string, {p: number, se: number, exact: boolean} | null>}[]}} data @param {Model} model */
   draw(data, model) {
     mount(this.el, this.head(),
       h("table", { class: "beliefs-table" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("score.player")), CHANCES.map((c) => h("th", { scope: "col", dataset: { column: c } }, t(columnKey(c, data.beating ?? 0)))))),
         h("tbody", {}, data.opponents.map((o) => h("tr", { dataset: { beliefsSeat: String(o.seat) } },
-          h("th", { scope: "row" }, `${model.players[o.seat]?.name ?? t("seat.n", { n: o.seat + 1 })} · ${t("beliefs.cards", { n: o.cards })}`),
+          h("th", { scope: "row" }, `${model.players[o.seat]?.name ?? t("seat.n", { n: o.seat + 1 })} · ${o.starred === undefined
+            ? t("beliefs.cards", { n: o.cards }) : t("beliefs.starredCards", { n: o.cards, m: o.starred })}`),
           CHANCES.map((c) => h("td", { class: "num", dataset: { chance: c, p: o.chances[c] ? String(o.chances[c]?.p) : undefined } }, chanceText(o.chances[c]))))))),
-      h("p", { class: "muted small" }, t("beliefs.note")));
+      h("p", { class: "muted small" }, t("beliefs.note")),
+      data.game === "revolution" ? h("p", { class: "muted small", "data-beliefs-starred": "" }, t("beliefs.starred")) : null);
   }
 }

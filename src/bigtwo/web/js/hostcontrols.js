@@ -69,6 +69,7 @@ export function showHostControls(conn, model) {
   const away = choice("away_seconds", HOST_AWAY, room.options.away_seconds, t("lobby.never"));
   const spectators = h("input", { type: "checkbox", name: "spectators", checked: room.options.spectators ? true : undefined });
   const spectatorChat = h("input", { type: "checkbox", name: "spectator_chat", checked: room.options.spectator_chat ? true : undefined });
+  const assists = h("input", { type: "checkbox", name: "assists", checked: room.options.assists !== false ? true : undefined });
   const waiting = model.status === "waiting";
   let close = () => {};
   const seats = model.players.filter((p) => p.seat !== conn.seat && p.kind === "human" && p.control !== "quit" && (p.taken || waiting));
@@ -85,6 +86,7 @@ export function showHostControls(conn, model) {
       h("label", { class: "field" }, h("span", {}, t("lobby.away")), away)),
     h("label", { class: "field inline" }, spectators, h("span", {}, t("lobby.spectators"))),
     h("label", { class: "field inline" }, spectatorChat, h("span", {}, t("lobby.spectatorChat"))),
+    h("label", { class: "field inline" }, assists, h("span", {}, t("lobby.assists"))),
     conn.token && model.status !== "finished"
       ? h("div", { class: "row" }, closeRoomButton(room.code, conn.token, { status, onClosed: () => close() }), h("span", { class: "muted" }, t("host.closeHint")))
       : null,
@@ -95,6 +97,7 @@ export function showHostControls(conn, model) {
     away_seconds: Number(away.value) || null,
     spectators: spectators.checked,
     spectator_chat: spectatorChat.checked,
+    assists: assists.checked,
   }), close);
   showDialog({
     title: t("host.title"),

@@ -360,7 +360,7 @@ export class TableSocket {
   /**
    * The host: the turn timer and away time (seconds, null: none), whether spectators may watch
    * and whether they may chat.
-   * @param {{turn_seconds: number | null, away_seconds: number | null, spectators: boolean, spectator_chat: boolean}} settings
+   * @param {{turn_seconds: number | null, away_seconds: number | null, spectators: boolean, spectator_chat: boolean, assists?: boolean}} settings
    */
   settings(settings) {
     return this.request({ type: "settings", ...settings });

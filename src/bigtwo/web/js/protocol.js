@@ -309,7 +309,7 @@
 /** @typedef {{type: "host", v: number, seat: number | null}} HostEvent */
 /**
  * The host changed the room's settings.
- * @typedef {{type: "settings", v: number, turn_seconds: number | null, away_seconds: number | null, spectators: boolean, spectator_chat: boolean, by: number}} SettingsEvent
+ * @typedef {{type: "settings", v: number, turn_seconds: number | null, away_seconds: number | null, spectators: boolean, spectator_chat: boolean, assists?: boolean, by: number}} SettingsEvent
  */
 /** @typedef {{type: "closed", v: number, reason: string}} ClosedEvent */
 /**
@@ -377,7 +377,7 @@
 /** The host only. @typedef {{type: "computer", seat: number, level?: string, id?: string}} ComputerMessage */
 /**
  * The host only.
- * @typedef {{type: "settings", turn_seconds: number | null, away_seconds: number | null, spectators: boolean, spectator_chat: boolean, id?: string}} SettingsMessage
+ * @typedef {{type: "settings", turn_seconds: number | null, away_seconds: number | null, spectators: boolean, spectator_chat: boolean, assists?: boolean, id?: string}} SettingsMessage
  */
 
 /**

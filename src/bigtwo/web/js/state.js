@@ -500,6 +500,7 @@ export function applyEvent(model, e) {
       break;
     case "settings":
       if (model.room) Object.assign(model.room.options, { turn_seconds: e.turn_seconds, away_seconds: e.away_seconds, spectators: e.spectators, spectator_chat: e.spectator_chat });
+      if (model.room && e.assists !== undefined) model.room.options.assists = e.assists;
       break;
     case "ready": {
       const player = seatOf(e.seat);

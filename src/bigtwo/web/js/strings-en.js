@@ -559,7 +559,6 @@ export const STRINGS_EN = {
   "error.assists_off": "The host turned the coach off for this match",
   "error.busy.reviews": "The coach is reviewing as many deals as it can: try again in a minute",
   "error.no_deal": "There is no finished deal {deal} at this table",
-  "error.no_beliefs": "What the cards tell is counted for Big Two's 52 cards only",
   "error.not_over.deal": "Deal {deal} is not over: a deal is reviewed once it ends",
   "error.unauthorized.spectator": "During the match only its players review its deals",
   "error.unauthorized.other_seat": "During the match a player reviews only their own seat",
@@ -597,4 +596,6 @@ export const STRINGS_EN = {
   "beliefs.beats_five": "a five-card play that beats the table's",
   "beliefs.sampled": "≈ sampled",
   "beliefs.note": "Chances from the cards played and the passes only: exact counts, ≈ where sampled.",
+  "beliefs.starredCards": "{n} cards +{m}★",
+  "beliefs.starred": "A Revolution card (★) stands for its twin: a 2 is a 2 or a 2★; cards taken from the Gathering are known.",
 };

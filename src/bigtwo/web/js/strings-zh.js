@@ -559,7 +559,6 @@ export const STRINGS_ZH = {
   "error.assists_off": "房主在這場比賽關閉了教練",
   "error.busy.reviews": "教練正忙著檢討其他牌局：請一分鐘後再試",
   "error.no_deal": "這張牌桌沒有已結束的第 {deal} 局",
-  "error.no_beliefs": "手牌推算只適用於大老二的 52 張牌",
   "error.not_over.deal": "第 {deal} 局還沒結束：牌局結束後才能檢討",
   "error.unauthorized.spectator": "比賽進行中只有玩家能檢討牌局",
   "error.unauthorized.other_seat": "比賽進行中玩家只能檢討自己的座位",
@@ -597,4 +596,6 @@ export const STRINGS_ZH = {
   "beliefs.beats_five": "有壓得過桌上牌型的五張牌型",
   "beliefs.sampled": "≈ 抽樣",
   "beliefs.note": "只根據已出的牌與過牌推算：能精確計算的為確切機率，≈ 為抽樣估計。",
+  "beliefs.starredCards": "{n} 張 +{m}★",
+  "beliefs.starred": "革命牌（★）等同其對應的普通牌：2 包括 2 與 2★；從聚集區拿走的牌是已知的。",
 };

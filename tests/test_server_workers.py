@@ -1,0 +1,64 @@
+"""``bigtwo serve --workers N``: N processes on one port, each a node of the cluster, so that a
+node uses more than one core of its machine. A game whose four players connect through the one
+port, reaching whichever process the system hands each connection to, is played to its end with
+every acknowledged action applied once; without a cluster the option is refused in words."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bigtwo.client import BotClient
+from test_cluster import _applied_once, _join, _play, _room
+from test_server_support import launch
+
+
+def _workers(pid: int) -> list[int]:
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [int(c) for c in children if b"spawn" in Path(f"/proc/{c}/cmdline").read_bytes()]
+
+
+async def test_a_game_is_played_through_two_worker_processes_on_one_port(
+    tmp_path: Path, postgres: Any, redis_url: str
+) -> None:
+    with postgres.schema() as db:
+        server = launch(tmp_path, ["--cluster", redis_url, "--workers", "2"], db=db)
+        try:
+            assert len(_workers(server.process.pid)) == 2
+            code = await _room(server, ["human"] * 4, deals=1)
+            seated = [await _join(server, code, f"P{i}") for i in range(4)]
+            bots = [BotClient(s["ws"], s["token"], level="greedy", think=0.02) for s in seated]
+            for bot in bots:
+                await bot.connect()
+            try:
+                await _play(bots)
+            finally:
+                for bot in bots:
+                    await asyncio.shield(bot.close())
+            assert [b.state.status for b in bots] == ["finished"] * 4
+            assert len({b.seen for b in bots}) == 1  # the same numbered events reached all
+            record = httpx.get(f"{server.url}/api/rooms/{code}/record", timeout=10).json()
+            assert len(record["deals"]) == 1
+            _applied_once(bots, str(db), code)
+        finally:
+            server.stop()
+        assert server.process.returncode == 0
+
+
+def test_workers_without_a_cluster_are_refused_in_words(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bigtwo", "serve", "--workers", "2", "--db", str(tmp_path / "t")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "bigtwo serve: --workers 2 runs 2 nodes of a cluster on this port: it needs "
+        "--cluster redis://host:port/db and --db postgresql://..."
+    )
