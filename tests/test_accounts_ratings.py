@@ -3,7 +3,7 @@ the computers thinking inline) give the figures OpenSkill's Plackett-Luce model 
 same results, game after game; a game that ends early is settled unrated; only the host makes
 a room rated, and only a whole game under a standard preset; a rated game is settled once,
 even by two servers at once; a person who keeps beating ``strong`` rises above its fixed
-rating; the leaderboard ranks players with enough games."""
+rating (the skill it stands for); the leaderboard ranks players with enough games."""
 
 from __future__ import annotations
 
@@ -18,7 +18,15 @@ from openskill.models import PlackettLuce
 from bigtwo.server import ratings
 from bigtwo.server.accounts import Accounts
 from bigtwo.server.connection import Connection
-from bigtwo.server.ratings import COMPUTER_RATINGS, MIN_GAMES, MU, SIGMA, places, rate, shown
+from bigtwo.server.ratings import (
+    MIN_GAMES,
+    MU,
+    SIGMA,
+    computer_rating,
+    computer_ratings,
+    rate,
+    shown,
+)
 from bigtwo.store.accounts import Rating, RatingChange, open_accounts
 from bigtwo.store.tables import open_store
 from test_accounts import register, server
@@ -72,19 +80,32 @@ async def play_out(app: Any, code: str, *, quit_at: int | None = None) -> list[i
     return [int(t) for t in svc.game.totals]
 
 
+def finish_of(game: Any) -> list[int]:
+    """The places of a finished one-deal game under rules that keep no score (textbook): its
+    winner first, the others by the cards they were left with."""
+    [deal] = game.results
+    assert set(game.totals) == {0}
+    left = [hand.bit_count() for hand in deal.cards_left]
+    return [
+        1 if seat == deal.winner else 1 + sum(1 for c in left if c < left[seat])
+        for seat in range(4)
+    ]
+
+
 async def test_rated_games_give_the_libraries_figures_game_after_game() -> None:
     model = PlackettLuce()
     mine = model.rating()
     level = "greedy"
-    fixed = COMPUTER_RATINGS[level]
+    fixed = computer_rating(level, "bigtwo")
     async with server() as (app, client):
         http = client()
         await register(http, "Ann Lee")
         for game in range(MIN_GAMES):
             code, _ = await rated_room(http, level)
             totals = await play_out(app, code)
+            finish = finish_of(app.state.hub.get(code).service.game)
             teams = [[mine]] + [[model.rating(mu=fixed[0], sigma=fixed[1])] for _ in range(3)]
-            expected = model.rate(teams, ranks=[float(p) for p in places(totals)])[0][0]
+            expected = model.rate(teams, ranks=[float(p) for p in finish])[0][0]
             # Settled when the table finished, before anyone asked.
             stored = accounts(app).store.rating(accounts(app).store.find("Ann Lee").id, "bigtwo")  # type: ignore[union-attr]
             assert stored is not None and stored.games == game + 1
@@ -171,14 +192,16 @@ def test_a_rated_game_is_settled_once_even_by_two_servers(store_db: str) -> None
         tables.close()
 
 
-def test_a_person_who_keeps_beating_strong_rises_above_it() -> None:
-    strong = COMPUTER_RATINGS["strong"]
+@pytest.mark.parametrize("family", ["bigtwo", "revolution"])
+def test_a_person_who_keeps_beating_strong_rises_above_it(family: str) -> None:
+    strong = computer_rating("strong", family)
+    skill = shown(strong[0], 0.0)  # what strong's rating says of its skill, were it certain
     mine, games = (MU, SIGMA), 0
-    while shown(*mine) <= shown(*strong):
+    while shown(*mine) <= skill:
         mine = rate([mine, strong, strong, strong], [1, 2, 3, 4])[0]
         games += 1
         assert games < 60, f"still {shown(*mine)} after {games} wins"
-    assert shown(*mine) > shown(*strong)
+    assert games > 0 and shown(*mine) > skill > shown(*strong)
     # Losing to it instead never does.
     lost = (MU, SIGMA)
     for _ in range(games):
@@ -186,10 +209,13 @@ def test_a_person_who_keeps_beating_strong_rises_above_it() -> None:
     assert shown(*lost) < shown(MU, SIGMA)
 
 
-def test_every_computer_level_has_a_fixed_rating() -> None:
+def test_every_computer_level_of_each_family_has_a_calibrated_rating() -> None:
     from bigtwo.bots import bot_names
 
-    assert set(bot_names()) == set(COMPUTER_RATINGS)
+    fixed = computer_ratings()
+    assert set(bot_names("bigtwo")) == set(fixed["bigtwo"])
+    assert set(bot_names("revolution")) == set(fixed["revolution"])
+    assert all(sigma < SIGMA for family in fixed.values() for _mu, sigma in family.values())
     assert ratings.computer_rating("no such level") == (MU, SIGMA)
 
 

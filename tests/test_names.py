@@ -33,6 +33,7 @@ SAME_INTERFACE = {
         "commands/login.py",
         "commands/match.py",
         "commands/play.py",
+        "commands/ratings.py",
         "commands/review.py",
         "commands/server.py",
     },

@@ -16,7 +16,17 @@ from . import __version__
 from .engine.errors import BigTwoError
 
 # Each module has ``register(subparsers)`` adding its subcommands with ``set_defaults(run=...)``.
-COMMAND_MODULES = ("engine", "play", "match", "bots", "server", "learn", "review", "login")
+COMMAND_MODULES = (
+    "engine",
+    "play",
+    "match",
+    "bots",
+    "server",
+    "learn",
+    "review",
+    "login",
+    "ratings",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

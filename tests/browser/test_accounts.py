@@ -1,6 +1,8 @@
 """Players' accounts in the browser: register from the top bar, play a rated game against
-computers, see the rating change on the profile and the leaderboard; sign in on a second
-browser and take the seat back there."""
+computers, see the rating change on the profile (with the Palm figures, and the coach's review
+kept of the game, opened from there) and the leaderboard; sign in on a second browser and take
+the seat back there (it says ready for the seat; the first browser is told the seat is open
+elsewhere)."""
 
 from __future__ import annotations
 
@@ -56,10 +58,23 @@ def test_register_play_a_rated_game_and_see_the_rating_and_leaderboard(
     )
     mine = settled["seats"][0]
     assert mine["name"] == "Rated Ann" and mine["after"] != mine["before"]
+    wait_until(
+        lambda: (
+            server.post(f"/api/rooms/{code}/review", {"deal": 1, "seat": 0})["status"] == "done"
+        ),
+        timeout=90,
+        what="the coach's review of the deal",
+    )
     page.goto(f"/#/players/{'Rated%20Ann'}")
     page.wait_for_selector("[data-profile]:has-text('Rated Ann')")
     assert page.locator("[data-rating=bigtwo]").inner_text() == str(mine["after"])
     assert page.locator(".games li").count() == 1
+    palm = page.locator("[data-palm]").inner_text()
+    assert "1 deal played" in palm and f"Score balance {mine['points']}" in palm
+    page.click(f".games li[data-game='{code}'] [data-profile-review='1']")
+    page.wait_for_selector("[data-review] .review-move")
+    assert "Rated Ann" in page.locator("#review-title").inner_text()
+    page.click("[data-review-close]")
     page.goto("/#/leaderboard")
     you = page.locator("[data-you]")
     you.wait_for()
@@ -84,3 +99,8 @@ def test_a_signed_in_players_seat_follows_them_to_another_browser(
     # The phone holds the laptop's seat, not a join form.
     phone.wait_for_selector(".table-view[data-ready]")
     assert phone.locator(".me strong").first.inner_text() == "Tess"
+    # The phone plays the seat now (the laptop is told it is open elsewhere): it says ready.
+    laptop.wait_for_selector("text=This seat is open in another window")
+    seat = phone.locator("[data-ready-seat]").first.get_attribute("data-ready-seat")
+    phone.click(f"[data-ready-seat='{seat}']")
+    phone.wait_for_selector(f"[data-ready-seat='{seat}']:has-text('Not ready')")

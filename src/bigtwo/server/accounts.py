@@ -6,7 +6,10 @@ Accounts are optional: anyone plays as a guest. A password is kept only as its a
 (argon2-cffi), hashed and checked on a worker thread. A session is a random id in an
 ``HttpOnly``, ``SameSite=Lax`` cookie (``Secure`` over https or behind ``--trusted-proxy``),
 kept on the server as its SHA-256; signing in starts a new one (the browser's old one ends),
-signing out ends it on the server, and one unused for ``Settings.session_idle`` ends. A wrong
+signing out ends it on the server, and one unused for ``Settings.session_idle`` ends: each use
+pushes that end back (sliding expiry), its time of use written at most once every
+:func:`touch_every` seconds so that not every request writes, and none lives past
+:data:`LONGEST` from its sign-in (the cookie's own lifetime). A wrong
 password and an unknown name get the same answer after the same work (an unknown name is
 checked against a hash of nothing); failed sign-ins are limited per address and per name,
 and the refusal says how long to wait. Names are NFKC-normalised letters, digits, spaces and
@@ -69,7 +72,9 @@ from .ratings import (
 log = logging.getLogger(__name__)
 
 COOKIE = "bigtwo_session"
+LONGEST = 90 * 24 * 3600.0  # a session's longest life, however active (and its cookie's)
 FORMER = "a former player"  # a deleted account's games keep this name
+RECENT = 20  # recent games a profile lists
 NAME_PUNCTUATION = frozenset(" _-.'")
 # Scripts a name may mix: Japanese writes Han with the kana, Korean Han with Hangul.
 _SCRIPT_GROUPS = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "HANGUL": "CJK", "CJK": "CJK"}
@@ -124,6 +129,16 @@ def _digest(session: str) -> str:
     return hashlib.sha256(session.encode("utf-8", "replace")).hexdigest()
 
 
+def touch_every(idle: float) -> float:
+    """How often a session's time of use is written: a twentieth of the idle time, at most
+    five minutes (so a session ends between 95% and 100% of the idle time after its last use).
+
+    >>> touch_every(14 * 24 * 3600.0), touch_every(60.0)
+    (300.0, 3.0)
+    """
+    return min(300.0, idle / 20.0)
+
+
 def _wait_words(seconds: float) -> str:
     """A wait in words: "40 seconds", "3 minutes"."""
     if seconds < 60:
@@ -145,6 +160,8 @@ class SettleOnFinish:
 
     def append(self, code: str, commands: Sequence[dict[str, Any]]) -> None:
         self.inner.append(code, commands)
+        if code in self.accounts.starting:  # a rated room not yet started: has it now?
+            self.accounts.began(code)
 
     def since_snapshot(self, code: str) -> int:
         return self.inner.since_snapshot(code)
@@ -188,6 +205,8 @@ class Accounts:
         # (made at the first sign-in: a hash costs as much as a check).
         self._nobody = ""
         self.idle = settings.session_idle
+        self.longest = max(LONGEST, self.idle)
+        self.clock = time.time  # the wall clock (a test's own)
         self.secure = bool(settings.trusted_proxies)
         self.by_address = KeyedLimiter(
             settings.sign_ins_per_minute / 60.0, max(1, settings.sign_ins_burst)
@@ -197,13 +216,17 @@ class Accounts:
         )
         # Accounts made from one address: 5 at once, then one every 10 minutes.
         self.registrations = KeyedLimiter(1 / 600.0, 5)
+        # Rated rooms whose match has not started: its start is written when it does.
+        self.starting = set(store.not_begun())
 
     # -- sessions ------------------------------------------------------------------------------
     def signed_in(self, request: Request) -> Account | None:
         session = request.cookies.get(COOKIE, "")
         if not session or len(session) > 100:
             return None
-        return self.store.session(_digest(session), time.time(), self.idle)
+        return self.store.session(
+            _digest(session), self.clock(), self.idle, touch_every(self.idle), self.longest
+        )
 
     def _start_session(self, request: Request, account: Account, answer: Response) -> None:
         """A new session for ``account`` in a new cookie; the browser's old one ends."""
@@ -211,11 +234,11 @@ class Accounts:
         if old:
             self.store.end_session(_digest(old))
         session = secrets.token_urlsafe(32)
-        self.store.start_session(_digest(session), account.id, time.time())
+        self.store.start_session(_digest(session), account.id, self.clock())
         answer.set_cookie(
             COOKIE,
             session,
-            max_age=max(1, math.ceil(self.idle)),
+            max_age=math.ceil(self.longest),  # the server ends it sooner when unused
             path="/",
             httponly=True,
             samesite="lax",
@@ -287,7 +310,7 @@ class Accounts:
             )
         password_hash = await run_in_threadpool(self.hasher.hash, asked.password)
         try:
-            account = self.store.create(name, password_hash, time.time())
+            account = self.store.create(name, password_hash, self.clock())
         except NameTaken:
             return _error("name_taken", f"The name {name} is taken", 409, {"name": name})
         answer = JSONResponse(self.you(account), status_code=201)
@@ -393,7 +416,7 @@ class Accounts:
         seat = runner.service.seat_of_token(asked.token)
         if seat is None:
             return _error("unauthorized", "That token holds no seat at this table")
-        self.store.bind_seat(account.id, runner.code, seat, asked.token, time.time())
+        self.store.bind_seat(account.id, runner.code, seat, asked.token, self.clock())
         return JSONResponse({"code": runner.code, "seat": seat})
 
     async def seats(self, request: Request) -> Response:
@@ -445,7 +468,10 @@ class Accounts:
                 409,
                 {"reason": why},
             )
-        self.store.mark_rated(runner.code, family_of(svc.ruleset), cfg.public, time.time())
+        self.store.mark_rated(
+            runner.code, family_of(svc.ruleset), cfg.public, self.clock(), cfg.seed
+        )
+        self.starting.add(runner.code)
         return JSONResponse(self._rated_json(runner.code))
 
     async def rated(self, request: Request) -> Response:
@@ -488,6 +514,15 @@ class Accounts:
             "after": round(c.after),
         }
 
+    def began(self, code: str) -> None:
+        """Write when a rated room's match started, once it has."""
+        runner = self.hub.tables.get(code)
+        if runner is None or runner.service.status == TableStatus.WAITING:
+            return
+        self.starting.discard(code)
+        if runner.service.status == TableStatus.PLAYING:
+            self.store.begin(code, self.clock())
+
     def settle_quietly(self, code: str) -> None:
         try:
             self.settle(code)
@@ -503,11 +538,19 @@ class Accounts:
         runner = self.hub.get(code)
         if runner is None or runner.service.status != TableStatus.FINISHED:
             return False
-        svc, now = runner.service, time.time()
+        self.starting.discard(code)  # over, started or not
+        svc, now = runner.service, self.clock()
         if svc.game is None or svc.closed_reason != "match over":
             return self.store.settle(code, "ended early", now)
         totals = [int(t) for t in svc.game.totals]
-        finish = places(totals)
+        results = svc.game.results
+        finish = places(
+            totals,
+            [svc.game.deals_won(i) for i in range(len(totals))],
+            [sum(int(r.cards_left[i]).bit_count() for r in results) for i in range(len(totals))],
+        )
+        rounds = len(results)
+        seconds = max(0.0, now - (room.began if room.began is not None else now))
         seated = self.store.seated(code)
         before: list[tuple[float, float]] = []
         accounts: list[str | None] = []
@@ -519,7 +562,7 @@ class Accounts:
             accounts.append(account)
             games.append(rating)
             if not seat.human:
-                before.append(computer_rating(seat.config.level))
+                before.append(computer_rating(seat.config.level, room.family))
             else:
                 before.append((rating.mu, rating.sigma) if rating else (MU, SIGMA))
         after = rate(before, finish)
@@ -529,7 +572,8 @@ class Accounts:
             who = "account" if account else "guest" if svc.seats[i].human else "computer"
             changes.append(
                 RatingChange(code, i, account, room.family, finish[i], totals[i],
-                       shown(*before[i]), shown(*new), now, who)
+                             shown(*before[i]), shown(*new), now, who, rounds, seconds,
+                             svc.game.best_deal(i))
             )  # fmt: skip
             if account:
                 old = games[i]
@@ -569,38 +613,47 @@ class Accounts:
         )
 
     async def profile(self, request: Request) -> Response:
-        """A player's profile: ratings and their history, games played and won, points;
-        a private room's game only to its players."""
+        """A player's profile: ratings and their history, games played and won, the Palm
+        figures over every rated game, and the recent games with the coach's reviews kept of
+        the player's seat; a private room's game only to its players."""
         account = self.store.find(str(request.path_params["name"])[:200])
         if account is None:
             return _error("no_player", "There is no player of that name", 404)
         me = self.signed_in(request)
+        mine = self.store.played_in(me.id) if me is not None else set()
         families: dict[str, Any] = {}
         for family in FAMILIES:
             rating = self.store.rating(account.id, family)
             families[family] = {**self._rating_json(rating), "history": []}
-        games, points, best = [], 0, None
-        for change, public in self.store.changes(account.id):
-            entry = {
-                "code": change.code,
-                "place": change.place,
-                "points": change.points,
-                "before": round(change.before),
-                "after": round(change.after),
-                "settled": change.settled,
-            }
-            points += change.points
-            best = change.points if best is None else max(best, change.points)
-            families[change.family]["history"].append(entry)
-            if public or (me is not None and me.id == account.id):
-                games.append({**entry, "family": change.family})
+        coach = getattr(request.app.state, "coach", None)
+        games: list[dict[str, Any]] = []
+        for change, room in self.store.changes(account.id):
+            rated = {"before": round(change.before), "after": round(change.after)}
+            families[change.family]["history"].append({**rated, "settled": change.settled})
+            if len(games) == RECENT or not (room.public or change.code in mine):
+                continue
+            reviews = (
+                coach.store.deals(change.code, room.seed, change.seat, coach.rollouts)
+                if coach is not None and coach.store is not None
+                else []
+            )
+            games.append(
+                {"code": change.code, "family": change.family, "seat": change.seat,
+                 "place": change.place, "points": change.points, **rated,
+                 "settled": change.settled, "rounds": change.rounds,
+                 "seconds": round(change.seconds), "best": change.best, "reviews": reviews}
+            )  # fmt: skip
+        palm = self.store.palm(account.id)
         return JSONResponse(
             {
                 "name": account.name,
                 "ratings": families,
-                "games": games[:20],
-                "score_balance": points,
-                "max_score": best,
+                "games": games,
+                "total_rounds": palm.rounds,
+                "total_seconds": round(palm.seconds),
+                "max_score": palm.best,
+                "score_balance": palm.balance,
+                "points_per_deal": round(palm.balance / palm.rounds, 2) if palm.rounds else None,
             }
         )
 

@@ -69,10 +69,15 @@ class Profile(Answer):
     name: str
     ratings: dict[str, dict[str, Any]] = Field(description="By family: rating and its history")
     games: list[dict[str, Any]] = Field(
-        description="Recent rated games; a private room's only to its players"
+        description="Recent rated games (each with its seat, rounds, seconds, best deal and "
+        "the deals whose coach's review of that seat is kept); a private room's only to its "
+        "players"
     )
-    score_balance: int
-    max_score: int | None
+    total_rounds: int = Field(description="Deals played in rated games (the Palm's rounds)")
+    total_seconds: int = Field(description="Seconds of play in rated games")
+    max_score: int | None = Field(description="The most points in one deal; null: no game")
+    score_balance: int = Field(description="Every rated game's points summed")
+    points_per_deal: float | None = Field(description="The score balance a deal")
 
 
 ACCOUNT_DECLARED: tuple[type[BaseModel], ...] = (

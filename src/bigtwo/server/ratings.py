@@ -7,17 +7,20 @@ unsure it is). It is shown as its conservative estimate ``mu - 3 sigma``, scaled
 skill is 40. The families: ``bigtwo`` (the 52-card rule sets) and ``revolution`` (Big 2
 RevolutioN); a rating in one says nothing of the other.
 
-Computer players carry fixed ratings (:data:`COMPUTER_RATINGS`), never changed by a game, so a
-person's first games against computers place them. They are set by hand from the levels'
-order in the arena's results (docs/bots.md); a command that calibrates them from arena runs
-is still to come. A guest (a seat of no account) counts at a new player's rating, unchanged.
+Computer players carry fixed ratings, never changed by a game, so a person's first games
+against computers place them: each level's, per family, calibrated from arena games by
+``bigtwo ratings calibrate`` (:mod:`.calibration`) and kept in :data:`DATA_FILE`, read once.
+A guest (a seat of no account) counts at a new player's rating, unchanged.
 This module is arithmetic only: who played, what is stored and when, are
 :mod:`bigtwo.server.accounts`'s.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
 
 from openskill.models import PlackettLuce
 
@@ -29,19 +32,22 @@ MU, SIGMA = 25.0, 25.0 / 3.0  # a new player's rating (the model's own defaults)
 SCALE, BASE = 40.0, 1000.0
 MIN_GAMES = 3  # rated games before a player is ranked on the leaderboard
 
-# Fixed (mu, sigma) of each computer level, in the levels' order of strength.
-COMPUTER_RATINGS: dict[str, tuple[float, float]] = {
-    "random": (12.0, 1.0),
-    "greedy": (22.0, 1.0),
-    "classic": (24.0, 1.0),
-    "classic-fair": (24.0, 1.0),
-    "guided": (25.0, 1.0),
-    "ppo2018-greedy": (25.0, 1.0),
-    "ppo2018": (26.0, 1.0),
-    "learned": (27.0, 1.0),
-    "expert": (28.0, 1.0),
-    "strong": (30.0, 1.0),
-}
+DATA_FILE = Path(__file__).with_name("computer_ratings.json")
+
+
+@cache
+def computer_ratings(path: Path = DATA_FILE) -> dict[str, dict[str, tuple[float, float]]]:
+    """The computer levels' fixed ratings by family (read once): family -> level -> (mu,
+    sigma); none for a family the file lacks."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {
+        family: {
+            level: (float(r["mu"]), float(r["sigma"]))
+            for level, r in data["families"].get(family, {}).get("levels", {}).items()
+        }
+        for family in FAMILIES
+    }
+
 
 _MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
 
@@ -51,9 +57,9 @@ def family_of(ruleset: RuleSet) -> str:
     return "revolution" if ruleset.rules.game == REVOLUTION else "bigtwo"
 
 
-def computer_rating(level: str) -> tuple[float, float]:
-    """A computer level's fixed rating (an unknown level: a new player's)."""
-    return COMPUTER_RATINGS.get(level, (MU, SIGMA))
+def computer_rating(level: str, family: str = "bigtwo") -> tuple[float, float]:
+    """A computer level's fixed rating in a family (a level not calibrated: a new player's)."""
+    return computer_ratings().get(family, {}).get(level, (MU, SIGMA))
 
 
 def shown(mu: float, sigma: float) -> int:
@@ -65,14 +71,22 @@ def shown(mu: float, sigma: float) -> int:
     return round(BASE + SCALE * (mu - 3.0 * sigma))
 
 
-def places(totals: Sequence[int]) -> list[int]:
-    """Each seat's place from the match's totals (the most points first; equal totals share
-    a place).
+def places(
+    totals: Sequence[int], wins: Sequence[int] | None = None, cards: Sequence[int] | None = None
+) -> list[int]:
+    """Each seat's place in a game: the most points first; between equal points, the most
+    deals won (``wins``), then the fewest cards left over its deals (``cards``), so a game
+    under rules that keep no score is still won by who went out; equal on all of them share
+    a place.
 
     >>> places([10, -4, 10, -16])
     [1, 3, 1, 4]
+    >>> places([0, 0, 0, 0], wins=[0, 1, 0, 0], cards=[3, 0, 9, 3])
+    [2, 1, 4, 2]
     """
-    return [1 + sum(1 for other in totals if other > mine) for mine in totals]
+    n = len(totals)
+    keys = list(zip(totals, wins or [0] * n, [-c for c in cards or [0] * n], strict=True))
+    return [1 + sum(1 for other in keys if other > mine) for mine in keys]
 
 
 def rate(

@@ -70,6 +70,8 @@ class RatedRoom:
     public: bool
     settled: float | None
     outcome: str
+    seed: int = 0  # the room's (the coach's reviews are kept by it)
+    began: float | None = None  # when its match started (None: not yet, or not known)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +88,35 @@ class RatingChange:
     after: float
     settled: float
     who: str = "account"  # account, guest, computer, or former (a deleted account)
+    # The Palm figures: the game's deals, its seconds of play, the seat's best deal's points.
+    rounds: int = 0
+    seconds: float = 0.0
+    best: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Palm:
+    """A player's figures over their rated games, as the Palm high-score table has them: the
+    deals played (rounds), the seconds of play, the most points in one deal (None: no game
+    yet) and the score balance (the games' points summed)."""
+
+    games: int
+    rounds: int
+    seconds: float
+    best: int | None
+    balance: int
+
+
+# A RatingChange's columns, in its fields' order.
+_CHANGE = (
+    "c.code, c.seat, c.account, c.family, c.place, c.points, c.rating_before, c.rating_after, "
+    "c.settled, c.who, c.rounds, c.seconds, c.best"
+)
+
+
+def _rated_room(row: Sequence[Any]) -> RatedRoom:
+    code, family, public, settled, outcome, seed, began = row
+    return RatedRoom(str(code), str(family), bool(public), settled, str(outcome), int(seed), began)
 
 
 class NameTaken(StoreError):
@@ -166,19 +197,25 @@ class AccountStore:
                 (digest, account, now, now),
             )
 
-    def session(self, digest: str, now: float, idle: float) -> Account | None:
-        """The account a session is of, its last use now; None for an unknown session or one
-        unused for ``idle`` seconds (which is ended)."""
+    def session(
+        self, digest: str, now: float, idle: float, touch_every: float = 0.0, longest: float = 0.0
+    ) -> Account | None:
+        """The account a session is of; None for an unknown session, one unused for ``idle``
+        seconds or (``longest`` > 0) started longer ago than that, which is ended. Using it
+        pushes its end back: its last use is written now, unless it was written less than
+        ``touch_every`` seconds ago (so not every request writes)."""
         with self._transaction():
             row = self._db.execute(
-                "SELECT account, seen FROM sessions WHERE digest = ?", (digest,)
+                "SELECT account, created, seen FROM sessions WHERE digest = ?", (digest,)
             ).fetchone()
             if row is None:
                 return None
-            if now - float(row[1]) > idle:
+            seen = float(row[2])
+            if now - seen > idle or (longest > 0 and now - float(row[1]) > longest):
                 self._db.execute("DELETE FROM sessions WHERE digest = ?", (digest,))
                 return None
-            self._db.execute("UPDATE sessions SET seen = ? WHERE digest = ?", (now, digest))
+            if now - seen >= touch_every:
+                self._db.execute("UPDATE sessions SET seen = ? WHERE digest = ?", (now, digest))
             return self.get(str(row[0]))
 
     def end_session(self, digest: str) -> None:
@@ -231,27 +268,37 @@ class AccountStore:
             )
 
     # -- ratings -------------------------------------------------------------------------------
-    def mark_rated(self, code: str, family: str, public: bool, now: float) -> None:
+    def mark_rated(self, code: str, family: str, public: bool, now: float, seed: int = 0) -> None:
         with self._transaction():
             if self.rated_room(code) is None:
                 self._db.execute(
-                    "INSERT INTO rated_rooms (code, family, public, marked, settled, outcome) "
-                    "VALUES (?, ?, ?, ?, NULL, '')",
-                    (code, family, int(public), now),
+                    "INSERT INTO rated_rooms (code, family, public, marked, settled, outcome, "
+                    "seed) VALUES (?, ?, ?, ?, NULL, '', ?)",
+                    (code, family, int(public), now, seed),
                 )
 
     def rated_room(self, code: str) -> RatedRoom | None:
         rows = self._rows(
-            "SELECT code, family, public, settled, outcome FROM rated_rooms WHERE code = ?",
+            "SELECT code, family, public, settled, outcome, seed, began FROM rated_rooms "
+            "WHERE code = ?",
             (code,),
         )
-        if not rows:
-            return None
-        c, family, public, settled, outcome = rows[0]
-        return RatedRoom(c, family, bool(public), settled, outcome)
+        return _rated_room(rows[0]) if rows else None
 
     def unsettled(self) -> list[str]:
         return [str(r[0]) for r in self._rows("SELECT code FROM rated_rooms WHERE settled IS NULL")]
+
+    def not_begun(self) -> list[str]:
+        """The rated rooms whose match has not started (as far as is known)."""
+        rows = self._rows("SELECT code FROM rated_rooms WHERE settled IS NULL AND began IS NULL")
+        return [str(r[0]) for r in rows]
+
+    def begin(self, code: str, now: float) -> None:
+        """A rated room's match started now (its seconds of play are counted from then)."""
+        with self._lock:
+            self._db.execute(
+                "UPDATE rated_rooms SET began = ? WHERE code = ? AND began IS NULL", (now, code)
+            )
 
     def rating(self, account: str, family: str) -> Rating | None:
         rows = self._rows(
@@ -286,10 +333,10 @@ class AccountStore:
             for c in changes:
                 self._db.execute(
                     "INSERT INTO rating_changes (code, seat, account, family, place, points, "
-                    "rating_before, rating_after, settled, who) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "rating_before, rating_after, settled, who, rounds, seconds, best) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (c.code, c.seat, c.account, c.family, c.place, c.points, c.before, c.after,
-                     c.settled, c.who),
+                     c.settled, c.who, c.rounds, c.seconds, c.best),
                 )  # fmt: skip
             for account, family, r in ratings:
                 self._db.execute(
@@ -315,22 +362,35 @@ class AccountStore:
             for a, n, m, s, g, w in rows
         ]
 
-    def changes(self, account: str, limit: int = 50) -> list[tuple[RatingChange, bool]]:
-        """The account's rated games, newest first, each with whether its room was public."""
+    def changes(self, account: str, limit: int = 50) -> list[tuple[RatingChange, RatedRoom]]:
+        """The account's rated games, newest first, each with its room."""
         rows = self._rows(
-            "SELECT c.code, c.seat, c.account, c.family, c.place, c.points, c.rating_before, "
-            "c.rating_after, c.settled, c.who, r.public FROM rating_changes c JOIN rated_rooms r "
-            "ON r.code = c.code WHERE c.account = ? ORDER BY c.settled DESC LIMIT ?",
+            f"SELECT {_CHANGE}, r.family, r.public, r.settled, r.outcome, r.seed, r.began "
+            "FROM rating_changes c JOIN rated_rooms r ON r.code = c.code WHERE c.account = ? "
+            "ORDER BY c.settled DESC LIMIT ?",
             (account, limit),
         )
-        return [(RatingChange(*row[:10]), bool(row[10])) for row in rows]
+        return [(RatingChange(*row[:13]), _rated_room(row[:1] + row[13:])) for row in rows]
+
+    def palm(self, account: str) -> Palm:
+        """The account's Palm figures over every rated game it played."""
+        row = self._rows(
+            "SELECT COUNT(*), COALESCE(SUM(rounds), 0), COALESCE(SUM(seconds), 0), MAX(best), "
+            "COALESCE(SUM(points), 0) FROM rating_changes WHERE account = ?",
+            (account,),
+        )[0]
+        best = None if row[3] is None else int(row[3])
+        return Palm(int(row[0]), int(row[1]), float(row[2]), best, int(row[4]))
+
+    def played_in(self, account: str) -> set[str]:
+        """The codes of every rated game the account played."""
+        rows = self._rows("SELECT code FROM rating_changes WHERE account = ?", (account,))
+        return {str(r[0]) for r in rows}
 
     def game(self, code: str) -> list[RatingChange]:
         """Every seat's part in a settled rated game, by seat."""
         rows = self._rows(
-            "SELECT code, seat, account, family, place, points, rating_before, rating_after, "
-            "settled, who FROM rating_changes WHERE code = ? ORDER BY seat",
-            (code,),
+            f"SELECT {_CHANGE} FROM rating_changes c WHERE c.code = ? ORDER BY c.seat", (code,)
         )
         return [RatingChange(*row) for row in rows]
 

@@ -164,6 +164,21 @@ TABLE_MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        6,
+        "a rated game's seed and start, and each seat's Palm figures",
+        (
+            # seed: the room's (the coach's reviews are kept by it); began: when its match
+            # started (NULL: not yet, or before this version).
+            "ALTER TABLE rated_rooms ADD COLUMN seed BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE rated_rooms ADD COLUMN began {double}",
+            # As the Palm high-score table has them: the game's deals (rounds), its seconds
+            # of play, and the seat's most points in one deal.
+            "ALTER TABLE rating_changes ADD COLUMN rounds INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE rating_changes ADD COLUMN seconds {double} NOT NULL DEFAULT 0",
+            "ALTER TABLE rating_changes ADD COLUMN best INTEGER NOT NULL DEFAULT 0",
+        ),
+    ),
 )
 TABLE_SCHEMA_VERSION = TABLE_MIGRATIONS[-1].version
 assert [m.version for m in TABLE_MIGRATIONS] == list(range(1, TABLE_SCHEMA_VERSION + 1))

@@ -63,6 +63,17 @@ class ReviewStore:
             ).fetchone()
         return int(row[0])
 
+    def deals(self, code: str, seed: int, seat: int, rollouts: int) -> list[int]:
+        """The deals of room ``code`` (of ``seed``) whose review of ``seat``, judged with
+        ``rollouts`` rollouts, is kept, in order."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT deal FROM reviews WHERE code = ? AND seed = ? AND seat = ? "
+                "AND rollouts = ? ORDER BY deal",
+                (code, seed, seat, rollouts),
+            ).fetchall()
+        return [int(r[0]) for r in rows]
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
