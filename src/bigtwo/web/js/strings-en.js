@@ -533,7 +533,6 @@ export const STRINGS_EN = {
   "profile.points": "{n} points",
   "profile.replay": "Replay",
   "profile.balance": "Score balance {n}",
-  "profile.best": "best game {n}",
   "profile.recent": "Recent rated games",
   "profile.noGames": "No rated games yet.",
   "profile.rounds": "{n} deals played",

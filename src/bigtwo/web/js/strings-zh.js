@@ -533,7 +533,6 @@ export const STRINGS_ZH = {
   "profile.points": "{n} 分",
   "profile.replay": "重播",
   "profile.balance": "總分 {n}",
-  "profile.best": "最佳一局 {n}",
   "profile.recent": "最近的評分牌局",
   "profile.noGames": "未有評分牌局。",
   "profile.rounds": "已玩 {n} 局",
