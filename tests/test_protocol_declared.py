@@ -16,6 +16,8 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bigtwo
 from bigtwo.client import UNNUMBERED
@@ -23,6 +25,7 @@ from bigtwo.protocol import (
     ACTION_LIMIT,
     CHAT_LIMIT,
     EVENT_TYPES,
+    MESSAGE_ADAPTER,
     MESSAGE_TYPES,
     MESSAGES,
     RATE_LIMITED,
@@ -36,6 +39,7 @@ from bigtwo.server import openapi
 from bigtwo.server.app import create_app
 from bigtwo.server.hub import Settings
 from bigtwo.service.config import ConfigError
+from bigtwo.service.declare import NotJson, parse_json
 from bigtwo.service.request import RoomRequest, table_config
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
@@ -304,6 +308,37 @@ def test_client_messages_come_out_whole() -> None:
     assert parse_message('{"type": "ready"}') == {"type": "ready", "id": None, "ready": True}
     hello = parse_message(json.dumps({"type": "hello", "protocol": 1, "watch": True}))
     assert hello["token"] == "" and hello["since"] == 0 and hello["watch"] is True
+
+
+_FIELDS = ("type", "id", "v", "cards", "seat", "text", "ready", "protocol", "since", "level")
+_VALUES = st.one_of(
+    st.sampled_from(sorted(MESSAGE_TYPES)),
+    st.text(max_size=12),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.booleans(),
+    st.none(),
+    st.lists(st.sampled_from(["3d", "4c", "Ts", "2s", "x"]), max_size=4),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(_FIELDS), _VALUES, max_size=6), st.booleans())
+def test_messages_read_in_one_pass_as_the_long_way_reads_them(
+    message: dict[str, Any], ascii_only: bool
+) -> None:
+    """The common case is read and checked in one pass: what it takes, and what it refuses
+    (then said the long way), is what reading the JSON and checking the object says."""
+    frame = json.dumps(message, ensure_ascii=ascii_only)
+    try:
+        expected: Any = dict(MESSAGE_ADAPTER.validate_python(parse_json(frame)))
+    except (ValueError, NotJson):
+        expected = BadMessage
+    try:
+        got: Any = parse_message(frame)
+    except BadMessage:
+        got = BadMessage
+    assert got == expected
 
 
 def test_room_requests_from_python_refuse_what_json_cannot_say() -> None:

@@ -106,6 +106,19 @@ async def test_batches_and_slow_readers() -> None:
     assert socket.closed == (1013, "too slow: reconnect and resync")
 
 
+async def test_a_reader_too_far_behind_for_what_one_command_sends_is_closed() -> None:
+    """What one command sends a connection is queued at once: a queue it would overflow
+    closes the connection (it reconnects and resyncs), however many texts it holds."""
+    hub = Hub(MemoryStore(), Settings(limits=Limits(queue_max=3)))
+    runner, conn, socket = await _seated(hub, table_config(ONE_HUMAN), batch=True)
+    await asyncio.sleep(0.01)
+    conn.send('{"type": "pong"}')  # the writer has not run: the queue holds one
+    runner.on_frame(conn, json.dumps({"type": "ready", "id": "r1"}))  # a deal: more than two
+    await asyncio.sleep(0.01)
+    assert socket.closed == (1013, "too slow: reconnect and resync")
+    assert not any(m["type"] == "deal" for m in socket.messages())
+
+
 async def test_idle_and_finished_tables_are_unloaded() -> None:
     store = MemoryStore()
     hub = Hub(store, Settings(idle_ttl=0.0, finished_ttl=0.0))

@@ -449,6 +449,10 @@ def parse_message(frame: str | bytes | None) -> dict[str, Any]:
         raise BadMessage("too_big", f"A message may be at most {MAX_MESSAGE} bytes, not {size}")
     if isinstance(frame, bytes):
         raise BadMessage("bad_message", "Send messages as text frames of JSON, not binary")
+    try:  # the common case, read and checked in one pass against the same declarations
+        return dict(MESSAGE_ADAPTER.validate_json(frame))
+    except ValidationError:
+        pass  # whatever is wrong with it is found, and said in words, the long way
     try:
         message = parse_json(frame)
     except NotJson:

@@ -105,6 +105,17 @@ class Connection:
         self._out.append(text)
         self._wake_writer()
 
+    def send_all(self, texts: list[str]) -> None:
+        """Queue several texts at once (what one command sends this connection): the same
+        as sending each in turn, with one wake-up of the writer."""
+        if self.closing or not texts:
+            return
+        if len(self._out) + len(texts) > self.limits.queue_max:
+            self.close(CLOSE_TRY_AGAIN, "too slow: reconnect and resync")
+            return
+        self._out += texts
+        self._wake_writer()
+
     def _wake_writer(self) -> None:
         wake = self._wake
         if wake is not None and not wake.done():

@@ -35,7 +35,7 @@ from ..protocol import (
     parse_message,
 )
 from ..service.commands import Command, Op
-from ..service.events import Event, Group, dumps
+from ..service.events import Event, Group, audience_reaches, dumps
 from ..service.table import (
     AlreadyApplied,
     Faulted,
@@ -320,20 +320,21 @@ class TableRunner:
     def _send_events(self, events: list[Event]) -> None:
         """Send each event to its audience: encoded once (:meth:`Event.json`), the same text
         to every connection it reaches (a player's ``rematch`` aside, see :meth:`_text`)."""
-        connections = [*self.players.values(), *self.spectators]
-        for event in events:
-            text = event.json()
-            if event.type == "rematch" and self.rematch_seats:
-                for c in connections:
-                    if event.reaches(c.seat):
-                        c.send(self._text(event, c))
-            elif event.to == Group.ALL:
-                for c in connections:
-                    c.send(text)
-            else:
-                for c in connections:
-                    if event.reaches(c.seat):
-                        c.send(text)
+        own_copies = bool(self.rematch_seats) and any(e.type == "rematch" for e in events)
+        if own_copies:
+            for c in self.connections():
+                c.send_all([self._text(e, c) for e in events if e.reaches(c.seat)])
+            return
+        texts = [(e.to, e.json()) for e in events]
+        # Every connection at once, one queueing for each: the same texts, in order.
+        if all(to == Group.ALL for to, _ in texts):
+            everyone = [text for _, text in texts]
+            for c in self.connections():
+                c.send_all(everyone)
+            return
+        for c in self.connections():
+            seat = c.seat
+            c.send_all([text for to, text in texts if audience_reaches(to, seat)])
 
     def _send_away(self, events: list[Event]) -> None:
         """Close the connections the host's commands removed: a kicked player's (or one

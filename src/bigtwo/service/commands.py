@@ -108,6 +108,8 @@ class Command:
         # Callers may name an operation by its plain string (a stored log, a test): the
         # command always holds the members, so every comparison and the stored form agree,
         # and a command no table knows cannot be made at all.
+        if type(self.op) is Op and type(self.by) is By:
+            return  # (the server's own commands: members already, checked for nothing)
         if self.op not in _OPS or self.by not in _BYS:
             raise ValueError(
                 f"Unknown command {self.op!r} (known: {', '.join(Op)})"

@@ -39,6 +39,15 @@ class Group(StrEnum):
 Audience = int | Group  # a seat number, or a group
 
 
+def audience_reaches(to: Audience, seat: int | None) -> bool:
+    """Whether an event for ``to`` reaches a recipient at ``seat`` (None: a spectator)."""
+    if to == Group.ALL:
+        return True
+    if seat is None:
+        return to == Group.SPECTATORS
+    return to in (Group.PLAYERS, seat)
+
+
 @dataclass(slots=True)
 class Event:
     """One numbered event. ``data`` holds the fields beside ``type`` and ``v``."""
@@ -51,12 +60,7 @@ class Event:
 
     def reaches(self, seat: int | None) -> bool:
         """Whether a recipient at ``seat`` (None: a spectator) is in the audience."""
-        to = self.to
-        if to == Group.ALL:
-            return True
-        if seat is None:
-            return to == Group.SPECTATORS
-        return to in (Group.PLAYERS, seat)
+        return audience_reaches(self.to, seat)
 
     def message(self) -> dict[str, Any]:
         if not self.data and self._text is not None:
