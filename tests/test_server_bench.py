@@ -3,9 +3,11 @@ figures it promises; it refuses to aim at another machine."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pstats
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +15,13 @@ from pathlib import Path
 import pytest
 
 from bigtwo.cli import main
-from bigtwo.server.bench import pin_apart, run_bench
+from bigtwo.server.bench import (
+    _cpu_seconds,
+    _descendants,
+    _own_cpu_seconds,
+    pin_apart,
+    run_bench,
+)
 
 
 # A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
@@ -88,15 +96,67 @@ def test_revolution_computers_thinking_long_do_not_hold_up_another_table() -> No
     assert result["server_loop_lag_ms_max"] < 50
 
 
-@pytest.mark.parametrize("option", ["--profile", "--ws", "--loop", "--pin"])
+@pytest.mark.parametrize(
+    "option", ["--profile", "--ws", "--loop", "--pin", "--server", "--cluster"]
+)
 def test_profile_ws_loop_and_pin_are_for_the_server_the_bench_starts(
     option: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    value = {"--profile": ["server.prof"], "--ws": ["wsproto"], "--loop": ["plain"]}
+    value = {
+        "--profile": ["server.prof"], "--ws": ["wsproto"], "--loop": ["plain"],
+        "--server": ["granian"], "--cluster": ["redis://127.0.0.1:1/0"],
+    }  # fmt: skip
     code = main(["bench", "server", "--url", "http://127.0.0.1:9", option, *value.get(option, [])])
     assert code == 2
     err = capsys.readouterr().err
-    assert "--profile, --ws, --loop and --pin are for the server the bench starts" in err
+    assert (
+        "--profile, --ws, --loop, --server, --workers, --cluster and --pin are for the server "
+        "the bench starts, not one at --url"
+    ) in err
+    with pytest.raises(ValueError, match="for the server the bench starts"):
+        run_bench(1, 1, url="http://127.0.0.1:9", workers=2)
+
+
+@pytest.mark.parametrize(
+    "options", [["--workers", "0"], ["--workers", "2"], ["--workers", "2", "--cluster", "r"]]
+)
+def test_bench_workers_need_a_cluster_and_postgresql(
+    options: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bench", "server", *options]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bigtwo bench server: --workers ")
+    assert "must be at least 1" in err or "needs --cluster redis://" in err
+
+
+def test_the_servers_processor_time_counts_every_process_below_it() -> None:
+    """A server's workers (Granian's, uvicorn's --workers, the computer players' pool) are
+    processes below it: the bench's processor time of the server is theirs too."""
+    burn = (
+        "import time\n"
+        "while time.process_time() < 0.3: pass\n"
+        "print('burnt', flush=True); time.sleep(60)"
+    )
+    # A process whose child starts the burning grandchild: only a sum over the whole tree
+    # sees the grandchild's time.
+    middle = f"import subprocess, sys; subprocess.run([sys.executable, '-c', {burn!r}])"
+    spawn = f"import subprocess, sys; subprocess.run([sys.executable, '-c', {middle!r}])"
+    parent = subprocess.Popen([sys.executable, "-c", spawn], stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None and parent.stdout.readline() == "burnt\n"
+        child, grandchild = _descendants(parent.pid)
+        alone = _own_cpu_seconds(parent.pid) or 0.0
+        burnt = _own_cpu_seconds(grandchild) or 0.0
+        assert burnt >= 0.25
+        total = _cpu_seconds(parent.pid)
+        assert total is not None and total >= alone + burnt
+    finally:
+        below = _descendants(parent.pid)
+        for pid in reversed(below):  # the grandchild, then the child: both ours
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        parent.kill()
+        parent.wait()
 
 
 def test_pin_keeps_the_server_and_the_bots_on_different_processors() -> None:

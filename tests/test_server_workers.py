@@ -1,7 +1,8 @@
 """``bigtwo serve --workers N``: N processes on one port, each a node of the cluster, so that a
 node uses more than one core of its machine. A game whose four players connect through the one
 port, reaching whichever process the system hands each connection to, is played to its end with
-every acknowledged action applied once; without a cluster the option is refused in words."""
+every acknowledged action applied once, on uvicorn's workers and on Granian's; without a
+cluster the option is refused in words."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from bigtwo.client import BotClient
 from test_cluster import _applied_once, _join, _play, _room
@@ -19,15 +21,22 @@ from test_server_support import launch
 
 
 def _workers(pid: int) -> list[int]:
+    """The server's worker processes: its children but multiprocessing's resource tracker
+    (uvicorn spawns its workers, Granian forks them)."""
     children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    return [int(c) for c in children if b"spawn" in Path(f"/proc/{c}/cmdline").read_bytes()]
+    tracker = b"resource_tracker"
+    return [int(c) for c in children if tracker not in Path(f"/proc/{c}/cmdline").read_bytes()]
 
 
+@pytest.mark.parametrize("asgi_server", ["uvicorn", "granian"])
 async def test_a_game_is_played_through_two_worker_processes_on_one_port(
-    tmp_path: Path, postgres: Any, redis_url: str
+    asgi_server: str, tmp_path: Path, postgres: Any, redis_url: str
 ) -> None:
+    if asgi_server == "granian":
+        pytest.importorskip("granian")
+    options = ["--cluster", redis_url, "--workers", "2", "--server", asgi_server]
     with postgres.schema() as db:
-        server = launch(tmp_path, ["--cluster", redis_url, "--workers", "2"], db=db)
+        server = launch(tmp_path, options, db=db)
         try:
             assert len(_workers(server.process.pid)) == 2
             code = await _room(server, ["human"] * 4, deals=1)

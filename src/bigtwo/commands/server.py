@@ -29,6 +29,9 @@ WS_STACKS = ("websockets-sansio", "websockets", "wsproto")
 # uvicorn's event loops and HTTP parsers: "fast" is uvloop and httptools where they are
 # installed (else asyncio and h11), "plain" asyncio and h11 (README: the server's benchmark).
 LOOPS = ("fast", "plain")
+# The ASGI servers that can run the application (README: the server's benchmark measures
+# them side by side); the default can be changed for a whole test run with BIGTWO_SERVER.
+SERVERS = ("uvicorn", "granian")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -149,6 +152,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "default); plain: asyncio and h11 (bigtwo bench server --loop measures them)",
     )
     serve.add_argument(
+        "--server",
+        choices=SERVERS,
+        default=_default_server(),
+        help="the ASGI server that runs the application: uvicorn (the default) or granian "
+        "(a Rust HTTP server, its own WebSocket stack; bigtwo bench server --server measures "
+        "them)",
+    )
+    serve.add_argument(
         "--workers",
         type=int,
         default=1,
@@ -211,6 +222,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         choices=LOOPS,
         help="the event loop and HTTP parser of the server it starts (bigtwo serve --loop; "
         "default fast)",
+    )
+    server.add_argument(
+        "--server",
+        choices=SERVERS,
+        help="the ASGI server of the server it starts (bigtwo serve --server; default uvicorn)",
+    )
+    server.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes of the server it starts (bigtwo serve --workers; needs --cluster and "
+        "a postgresql:// --db); the processor time counts them all",
+    )
+    server.add_argument(
+        "--cluster",
+        metavar="REDIS_URL",
+        help="the Redis of the server it starts as a cluster node (bigtwo serve --cluster)",
     )
     server.add_argument(
         "--profile",
@@ -298,6 +326,9 @@ def _serve(args: argparse.Namespace) -> int:
     if args.max_tables < 1:
         print("bigtwo serve: --max-tables must be at least 1", file=sys.stderr)
         return 2
+    if _wrong_server(args.server):
+        print(f"bigtwo serve: {_wrong_server(args.server)}", file=sys.stderr)
+        return 2
     if args.ws == "wsproto" and importlib.util.find_spec("wsproto") is None:
         print("bigtwo serve: --ws wsproto needs wsproto: pip install wsproto", file=sys.stderr)
         return 2
@@ -372,6 +403,9 @@ def _serve(args: argparse.Namespace) -> int:
         # X-Forwarded-For from any local process.
         "proxy_headers": False,
     }
+    if args.server == "granian":
+        store.close()
+        return _serve_granian(args)
     if args.workers == 1:
         uvicorn.Server(uvicorn.Config(_application(args, store), **options)).run()
         return 0
@@ -385,6 +419,62 @@ def _serve(args: argparse.Namespace) -> int:
     config = uvicorn.Config(WORKER_APP, factory=True, workers=args.workers, **options)
     Multiprocess(config, sockets=[config.bind_socket()]).run()
     return 0
+
+
+def _default_server() -> str:
+    """``--server``'s default: ``BIGTWO_SERVER`` where set (checked by :func:`_wrong_server`),
+    else uvicorn."""
+    return os.environ.get("BIGTWO_SERVER") or SERVERS[0]
+
+
+def _wrong_server(server: str) -> str:
+    """Why ``server`` (from ``BIGTWO_SERVER``: argparse checks only what is typed) cannot
+    run the application, in words; "" when it can."""
+    if server not in SERVERS:
+        return f"BIGTWO_SERVER must be {' or '.join(SERVERS)}, not {server!r}"
+    if server == "granian" and importlib.util.find_spec("granian") is None:
+        return "--server granian needs granian: pip install granian"
+    return ""
+
+
+def _serve_granian(args: argparse.Namespace) -> int:
+    """Run the application on Granian: its supervisor binds the port and starts ``--workers``
+    processes (at least one), each building its application from the options handed over in
+    the environment, as uvicorn's workers do; SIGINT or SIGTERM stops them gracefully
+    (the application's shutdown runs in each). Granian has no setting for the largest
+    WebSocket message (the application refuses any over its own limit) nor sends pings."""
+    from granian.constants import HTTPModes, Interfaces, Loops
+    from granian.log import LogLevels
+    from granian.server import Server
+
+    os.environ[WORKER_OPTIONS] = json.dumps({k: v for k, v in vars(args).items() if k != "run"})
+    Server(
+        WORKER_APP,
+        address=args.host,
+        port=args.port,
+        interface=Interfaces.ASGI,
+        factory=True,
+        workers=args.workers,
+        loop=Loops.auto if args.loop == "fast" else Loops.asyncio,
+        http=HTTPModes.http1,
+        websockets=True,
+        backlog=4096,
+        log_level=LogLevels(args.log_level),
+        log_access=args.log_level == "debug",
+        workers_kill_timeout=10,
+        log_dictconfig=_GRANIAN_LOGS,
+    ).serve()
+    return 0
+
+
+# Granian's own log lines go where uvicorn's and the application's do: standard error
+# (standard output is the server's first line, and the benches' JSON).
+_GRANIAN_LOGS: dict[str, Any] = {
+    "handlers": {
+        name: {"formatter": form, "class": "logging.StreamHandler", "stream": "ext://sys.stderr"}
+        for name, form in (("console", "generic"), ("access", "access"))
+    }
+}
 
 
 # How a worker process of ``serve --workers N`` finds its application and the options.
@@ -466,13 +556,22 @@ def _unusable_address(host: str, port: int) -> str:
 # -- bench server ----------------------------------------------------------------------------
 def _bench_server(args: argparse.Namespace) -> int:
     from ..server.bench import run_bench
+    from ..store.sql import is_postgres_url
 
+    # The server it starts runs on --server, else on serve's default (BIGTWO_SERVER).
+    chosen = args.server or ("" if args.url else _default_server())
     wrong = [
         words
         for wrong, words in (
             (args.tables < 1, "--tables must be at least 1"),
             (args.seconds <= 0, "--seconds must be positive"),
             (args.revolution_rooms < 0, "--revolution-rooms must be at least 0"),
+            (args.workers < 1, "--workers must be at least 1"),
+            (bool(chosen and _wrong_server(chosen)), _wrong_server(chosen)),
+            (
+                args.workers > 1 and not (args.cluster and is_postgres_url(args.db or "")),
+                f"--workers {args.workers} needs --cluster redis://... and --db postgresql://...",
+            ),
         )
         if wrong
     ]
@@ -499,6 +598,9 @@ def _bench_server(args: argparse.Namespace) -> int:
             ws=args.ws,
             loop=args.loop,
             pin=args.pin,
+            server=chosen or None,
+            workers=args.workers,
+            cluster=args.cluster,
         )
     except (ValueError, RuntimeError, OSError) as exc:
         print(f"bigtwo bench server: {exc}", file=sys.stderr)

@@ -144,11 +144,40 @@ def _percentile(sorted_values: list[float], fraction: float) -> float:
 
 
 def _cpu_seconds(pid: int) -> float | None:
+    """The processor time (user and system) of process ``pid`` and of every process below it
+    (an ASGI server's workers, the computer players' worker processes): what serving took,
+    whichever process did it. None when ``pid`` is gone."""
+    own = _own_cpu_seconds(pid)
+    if own is None:
+        return None
+    return own + sum(_own_cpu_seconds(child) or 0.0 for child in _descendants(pid))
+
+
+def _own_cpu_seconds(pid: int) -> float | None:
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, IndexError, ValueError):
         return None
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process below ``pid``, from each of its threads' list of children in /proc."""
+    found: list[int] = []
+    pending = [pid]
+    while pending:
+        parent = pending.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            with contextlib.suppress(OSError, ValueError):
+                text = Path(f"/proc/{parent}/task/{task}/children").read_text()
+                children = [int(child) for child in text.split()]
+                found += children
+                pending += children
+    return found
 
 
 def revolution_reply(msg: dict[str, Any], seat: int, drawn: list[int]) -> dict[str, Any] | None:
@@ -410,13 +439,19 @@ def run_bench(
     ws: str | None = None,
     pin: bool = False,
     loop: str | None = None,
+    server: str | None = None,
+    workers: int = 1,
+    cluster: str | None = None,
 ) -> dict[str, Any]:
     """Run the benchmark and return its figures (see the module docstring). ``db``: where
     the server it starts keeps its tables (a ``postgresql://`` URL; default a fresh SQLite
     file). ``profile``: a file to write a profile (cProfile) of the server to, over the
     measured window (its figures then include the profiler's own cost). ``ws``: the
     server's WebSocket implementation (``bigtwo serve --ws``; default its own); ``loop``
-    its event loop and HTTP parser (``bigtwo serve --loop``). ``pin``: the
+    its event loop and HTTP parser (``bigtwo serve --loop``); ``server`` the ASGI server
+    that runs it (``bigtwo serve --server``); ``workers`` its processes and ``cluster`` their
+    Redis (``bigtwo serve --workers N --cluster URL``, with a ``postgresql://`` ``db``). The
+    server's processor time counts every process below it too. ``pin``: the
     server it starts runs on the first processor and the bots on the others (see
     :func:`pin_apart`), so the two do not take each other's processor time."""
     load = partial(
@@ -431,10 +466,10 @@ def run_bench(
         profile=None if profile is None else str(profile),
     )
     if url is not None:
-        if profile is not None or ws is not None or loop is not None or pin:
+        if (profile, ws, loop, server, cluster) != (None,) * 5 or pin or workers != 1:
             raise ValueError(
-                "--profile, --ws, --loop and --pin are for the server the bench starts, "
-                "not one at --url"
+                "--profile, --ws, --loop, --server, --workers, --cluster and --pin are for "
+                "the server the bench starts, not one at --url"
             )
         host = urlsplit(url).hostname or ""
         if host not in LOOPBACK:
@@ -456,11 +491,17 @@ def run_bench(
             limits += ["--ws", ws]
         if loop is not None:
             limits += ["--loop", loop]
+        if server is not None:
+            limits += ["--server", server]
+        if cluster is not None:
+            limits += ["--cluster", cluster]
+        if workers != 1:
+            limits += ["--workers", str(workers)]
         store = db if db is not None else Path(tmp) / "bench.sqlite3"
         written = None if profile is None else Path(profile).resolve()
         if written is not None:
             written.unlink(missing_ok=True)
-        server = start_server(
+        process = start_server(
             port,
             store,
             extra=limits,
@@ -471,22 +512,25 @@ def run_bench(
         own = os.sched_getaffinity(0)
         try:
             if pin:
-                result_pins = pin_apart(server.pid)
-            wait_ready(base, timeout=60.0, process=server)  # (slow to start on a busy machine)
-            result = _run(load(base, stats_token=token, server_pid=server.pid))
+                result_pins = pin_apart(process.pid)
+            wait_ready(base, timeout=60.0, process=process)  # (slow to start on a busy machine)
+            result = _run(load(base, stats_token=token, server_pid=process.pid))
+            if workers > 1:  # each process counts its own sends: one answered the stats
+                result.update(ws_frames_per_action=None, ws_messages_sent_per_action=None)
+            result.update(server=server, workers=workers)
             if pin:
                 result.update(result_pins)
             if written is not None:
-                _wait_for(written, server)
+                _wait_for(written, process)
                 result["profile"] = str(written)
         finally:
             os.sched_setaffinity(0, own)
-            server.terminate()
+            process.terminate()
             try:
-                server.wait(10)
+                process.wait(10)
             except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+                process.kill()
+                process.wait()
     return result
 
 
