@@ -197,5 +197,6 @@ def test_serve_loop_chooses_uvicorns_event_loop_and_http_parser(
     started: list[uvicorn.Config] = []
     monkeypatch.setattr(uvicorn.Server, "run", lambda self: started.append(self.config))
     db = str(tmp_path / "t.sqlite3")
-    assert main(["serve", "--host", "127.0.0.1", "--port", "0", "--db", db, "--loop", choice]) == 0
+    serve = ["serve", "--host", "127.0.0.1", "--port", "0", "--db", db, "--server", "uvicorn"]
+    assert main([*serve, "--loop", choice]) == 0
     assert [(c.loop, c.http) for c in started] == [(loop, http)]
