@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -118,3 +119,29 @@ def test_an_unknown_server_in_the_environment_is_refused_in_words(
         "bigtwo serve: BIGTWO_SERVER must be uvicorn or granian, not 'gunicorn'",
         "bigtwo bench server: BIGTWO_SERVER must be uvicorn or granian, not 'gunicorn'",
     ]
+
+
+def test_the_worker_ends_with_its_supervisor_even_killed(tmp_path: Path) -> None:
+    """SIGKILL to Granian's supervisor (what a crash or the cluster's kill test does to a
+    node) ends its worker too, as it ends a one-process server: it does not go on serving
+    the node's tables alone."""
+    server = launch(tmp_path, ["--server", "granian"])
+    pid = server.process.pid
+    try:
+        workers = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        assert workers
+    finally:
+        server.process.kill()
+        server.process.wait()
+    deadline = time.monotonic() + 30
+    while any(_running(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_running(w) for w in workers)
+
+
+def _running(pid: str) -> bool:
+    """Whether process ``pid`` is still there and not a zombie waiting to be reaped."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

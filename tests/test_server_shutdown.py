@@ -8,7 +8,7 @@ named semaphores of its worker pool (``bigtwo.server.thinking.Thinker``'s
 semaphore, the result queue's two locks) are left to the resource tracker, which removes
 them and says "5 leaked semaphore objects": nothing stays behind, and nothing a process
 does can run after SIGKILL. The workers end with it, see
-:func:`bigtwo.server.thinking._die_with`.)"""
+:func:`bigtwo.server.thinking.die_with`.)"""
 
 from __future__ import annotations
 

@@ -483,9 +483,14 @@ WORKER_OPTIONS = "BIGTWO_SERVE_OPTIONS"
 
 
 def worker_application() -> Any:
-    """The application of one worker process of ``bigtwo serve --workers N``."""
+    """The application of one worker process of ``bigtwo serve --workers N`` (or
+    ``--server granian``); the worker ends with its supervisor, even one killed with SIGKILL,
+    as a one-process server would (its tables then move to the cluster's other nodes)."""
     import logging
 
+    from ..server.thinking import die_with
+
+    die_with(os.getppid())
     args = argparse.Namespace(**json.loads(os.environ[WORKER_OPTIONS]))
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     return _application(args, _store(args)[0])

@@ -129,13 +129,14 @@ def _worker_init(parent: int) -> None:
     # Ctrl-C reaches the whole process group; the server shuts its workers down itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _register_reducers()
-    _die_with(parent)
+    die_with(parent)
 
 
-def _die_with(parent: int) -> None:
-    """End this worker when the server process ends, even killed with SIGKILL (which runs
-    no clean-up): Linux signals the worker at once; elsewhere a thread notices within a
-    second."""
+def die_with(parent: int) -> None:
+    """End this process when ``parent`` ends, even killed with SIGKILL (which runs no
+    clean-up): Linux sends it SIGTERM at once; elsewhere a thread notices within a second.
+    A computer players' worker ends with its server, and a server's worker process with the
+    supervisor of ``bigtwo serve --workers N`` or ``--server granian``."""
     import threading
 
     try:
