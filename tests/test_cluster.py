@@ -63,12 +63,13 @@ async def _join(node: Server, code: str, name: str) -> dict[str, Any]:
 
 
 async def _four_players_through(
-    node: Server, owner: Server, deals: int
+    node: Server, owner: Server, deals: int, **options: Any
 ) -> tuple[str, list[BotClient]]:
-    """A table made on ``owner`` whose four players join and play through ``node``."""
+    """A table made on ``owner`` whose four players join and play through ``node``;
+    ``options``: more of :class:`BotClient`'s."""
     code = await _room(owner, ["human"] * 4, deals=deals)
     seated = [await _join(node, code, f"P{i}") for i in range(4)]
-    bots = [BotClient(s["ws"], s["token"], level="greedy", think=0.02) for s in seated]
+    bots = [BotClient(s["ws"], s["token"], level="greedy", think=0.02, **options) for s in seated]
     for bot in bots:
         await bot.connect()
     return code, bots

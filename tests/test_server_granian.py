@@ -20,9 +20,8 @@ import httpx
 import pytest
 
 from bigtwo.cli import main
-from bigtwo.client import BotClient
 from bigtwo.commands.server import WORKER_APP, WORKER_OPTIONS, worker_application
-from test_cluster import _applied_once, _join, _play, _room
+from test_cluster import _applied_once, _four_players_through, _play
 from test_server_support import (
     assert_no_foreign_cards,
     cards_left,
@@ -37,15 +36,7 @@ pytest.importorskip("granian")
 async def test_a_match_is_played_on_granian_and_sigterm_stops_it_cleanly(tmp_path: Path) -> None:
     server = launch(tmp_path, ["--server", "granian"])
     try:
-        code = await _room(server, ["human"] * 4, deals=1)
-        seated = [await _join(server, code, f"P{i}") for i in range(4)]
-        seen: list[list[dict[str, Any]]] = [[] for _ in seated]
-        bots = [
-            BotClient(s["ws"], s["token"], level="greedy", think=0.02, on_message=seen[i].append)
-            for i, s in enumerate(seated)
-        ]
-        for bot in bots:
-            await bot.connect()
+        code, bots = await _four_players_through(server, server, deals=1, keep=True)
         try:
             await _play(bots)
         finally:
@@ -56,8 +47,8 @@ async def test_a_match_is_played_on_granian_and_sigterm_stops_it_cleanly(tmp_pat
         _applied_once(bots, str(server.db), code)
         table = restored_table(server.db, code)
         hands, left = dealt_hands(table), cards_left(table)
-        for seat, messages in enumerate(seen):
-            assert assert_no_foreign_cards(messages, seat, hands, left) > 0
+        for seat, bot in enumerate(bots):
+            assert assert_no_foreign_cards(bot.messages, seat, hands, left) > 0
         server.process.send_signal(signal.SIGTERM)
         assert server.process.wait(20) == 0
     finally:
