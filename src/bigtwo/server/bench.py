@@ -483,9 +483,11 @@ def run_bench(
     with tempfile.TemporaryDirectory(prefix="bigtwo-bench-") as tmp:
         port = free_port()
         token = secrets.token_urlsafe(16)
-        # Every table of the bench is made from this one address.
+        # Every table of the bench is made from this one address; its seats are all taken
+        # before any connects, which takes longer than a seat's grace at a thousand tables.
         limits = [
             "--rooms-per-address", "0", "--rooms-per-minute", "0", "--seats-per-address", "0",
+            "--seat-grace", "0",
         ]  # fmt: skip
         if ws is not None:
             limits += ["--ws", ws]
