@@ -43,7 +43,7 @@ from starlette.routing import Route
 from ..match.settings import RuleSet
 from ..protocol import MIN_PASSWORD, PasswordRequest, SeatToken, SignInRequest
 from ..service.config import MAX_NAME
-from ..service.table import TableStatus
+from ..service.table import Refused, TableStatus
 from ..store.accounts import (
     Account,
     AccountStore,
@@ -54,7 +54,7 @@ from ..store.accounts import (
     open_accounts,
 )
 from ..store.tables import StoredRoom, TableStore
-from .http_io import _error, _HttpError, _read_request, _room
+from .http_io import _error, _lookup, _no_room, _read_request, refusals_answered, seat_of
 from .hub import Hub
 from .limits import KeyedLimiter
 from .ratings import (
@@ -257,16 +257,18 @@ class Accounts:
 
         return await run_in_threadpool(check)
 
-    def _limited(self, address: str, key: str) -> Response | None:
+    def _not_limited(self, address: str, key: str) -> None:
+        """Refuse (``rate_limited``) a sign-in from ``address`` or for ``key`` after too many
+        failed ones."""
         wait = max(self.by_address.ready(address), self.by_name.ready(key))
         if wait <= 0:
-            return None
+            return
         seconds = max(1, math.ceil(wait))
-        return _error(
+        raise Refused(
             "rate_limited",
             f"Too many failed sign-ins from your address or for that name: try again in "
             f"{_wait_words(wait)}",
-            params={"seconds": seconds, "minutes": math.ceil(seconds / 60), "reason": "sign_in"},
+            {"seconds": seconds, "minutes": math.ceil(seconds / 60), "reason": "sign_in"},
         )
 
     def _failed(self, address: str, key: str) -> None:
@@ -293,12 +295,10 @@ class Accounts:
     # -- the account's routes ------------------------------------------------------------------
     async def register(self, request: Request) -> Response:
         address = request.app.state.addresses.of(request)
+        asked: SignInRequest = await _read_request(request, SignInRequest)
         try:
-            asked: SignInRequest = await _read_request(request, SignInRequest)
             name = player_name(asked.name)
             check_password(asked.password, name)
-        except _HttpError as exc:
-            return _error(exc.code, str(exc))
         except AccountError as exc:
             return _error(exc.code, str(exc), 422)
         wait = self.registrations.wait(address)
@@ -319,14 +319,9 @@ class Accounts:
 
     async def sign_in(self, request: Request) -> Response:
         address = request.app.state.addresses.of(request)
-        try:
-            asked: SignInRequest = await _read_request(request, SignInRequest)
-        except _HttpError as exc:
-            return _error(exc.code, str(exc))
+        asked: SignInRequest = await _read_request(request, SignInRequest)
         key = name_key(asked.name)
-        limited = self._limited(address, key)
-        if limited is not None:
-            return limited
+        self._not_limited(address, key)
         account = self.store.find(asked.name)
         if not self._nobody:
             self._nobody = await run_in_threadpool(self.hasher.hash, secrets.token_urlsafe(16))
@@ -348,38 +343,32 @@ class Accounts:
         self._end_cookie(answer)
         return answer
 
-    def _signed_out(self) -> Response:
-        return _error("signed_out", "Sign in first", 401)
+    def _account(self, request: Request) -> Account:
+        """The signed-in account, else :class:`Refused` (``signed_out``)."""
+        account = self.signed_in(request)
+        if account is None:
+            raise Refused("signed_out", "Sign in first")
+        return account
 
     async def account(self, request: Request) -> Response:
         """Who is signed in: the account, or ``{"signed_in": false}`` for a guest."""
         account = self.signed_in(request)
         return JSONResponse(self.you(account) if account else {"signed_in": False})
 
-    async def _with_password(self, request: Request) -> tuple[Account, PasswordRequest] | Response:
+    async def _with_password(self, request: Request) -> tuple[Account, PasswordRequest]:
         """The signed-in account and its request, once its password is checked (limited as
-        signing in is)."""
-        account = self.signed_in(request)
-        if account is None:
-            return self._signed_out()
-        try:
-            asked: PasswordRequest = await _read_request(request, PasswordRequest)
-        except _HttpError as exc:
-            return _error(exc.code, str(exc))
+        signing in is), else :class:`Refused`."""
+        account = self._account(request)
+        asked: PasswordRequest = await _read_request(request, PasswordRequest)
         address = request.app.state.addresses.of(request)
-        limited = self._limited(address, account.id)
-        if limited is not None:
-            return limited
+        self._not_limited(address, account.id)
         if not await self._verify(account.password, asked.password):
             self._failed(address, account.id)
-            return _error("bad_sign_in", "That is not the account's password", 401)
+            raise Refused("bad_sign_in", "That is not the account's password")
         return account, asked
 
     async def change_password(self, request: Request) -> Response:
-        checked = await self._with_password(request)
-        if isinstance(checked, Response):
-            return checked
-        account, asked = checked
+        account, asked = await self._with_password(request)
         try:
             check_password(asked.new, account.name)
         except AccountError as exc:
@@ -391,10 +380,7 @@ class Accounts:
         return answer
 
     async def delete(self, request: Request) -> Response:
-        checked = await self._with_password(request)
-        if isinstance(checked, Response):
-            return checked
-        account, _ = checked
+        account, _ = await self._with_password(request)
         self.store.delete(account.id)
         answer = JSONResponse({"deleted": True})
         self._end_cookie(answer)
@@ -403,28 +389,19 @@ class Accounts:
     # -- seats -----------------------------------------------------------------------------
     async def keep_seat(self, request: Request) -> Response:
         """Keep a seat (its token) with the signed-in account."""
-        account = self.signed_in(request)
-        if account is None:
-            return self._signed_out()
-        try:
-            asked: SeatToken = await _read_request(request, SeatToken)
-        except _HttpError as exc:
-            return _error(exc.code, str(exc))
+        account = self._account(request)
+        asked: SeatToken = await _read_request(request, SeatToken)
         runner = self.hub.get(asked.code) if asked.code else None
         if runner is None:
-            return _error("no_room", f"There is no table {asked.code[:12]!r}", 404)
-        seat = runner.service.seat_of_token(asked.token)
-        if seat is None:
-            return _error("unauthorized", "That token holds no seat at this table")
+            return _error("no_room", _no_room(asked.code), 404)
+        seat = seat_of(runner, asked.token)
         self.store.bind_seat(account.id, runner.code, seat, asked.token, self.clock())
         return JSONResponse({"code": runner.code, "seat": seat})
 
     async def seats(self, request: Request) -> Response:
         """The signed-in account's seats at tables not yet over, with their tokens: another
         browser takes the seat back with one."""
-        account = self.signed_in(request)
-        if account is None:
-            return self._signed_out()
+        account = self._account(request)
         out = []
         for code, seat, token in self.store.seats(account.id):
             runner = self.hub.get(code)
@@ -439,13 +416,8 @@ class Accounts:
     # -- rated rooms -----------------------------------------------------------------------
     async def make_rated(self, request: Request) -> Response:
         """The host makes a room rated: a whole game under a standard preset, not started."""
-        runner = _room(request)
-        if isinstance(runner, Response):
-            return runner
-        try:
-            asked: SeatToken = await _read_request(request, SeatToken)
-        except _HttpError as exc:
-            return _error(exc.code, str(exc))
+        runner = _lookup(request)
+        asked: SeatToken = await _read_request(request, SeatToken)
         svc = runner.service
         seat = svc.seat_of_token(asked.token)
         if seat is None or seat != svc.host:
@@ -475,9 +447,7 @@ class Accounts:
         return JSONResponse(self._rated_json(runner.code))
 
     async def rated(self, request: Request) -> Response:
-        runner = _room(request)
-        if isinstance(runner, Response):
-            return runner
+        runner = _lookup(request)
         self.settle_quietly(runner.code)
         return JSONResponse(self._rated_json(runner.code))
 
@@ -658,20 +628,21 @@ class Accounts:
         )
 
     def routes(self) -> list[Route]:
-        return [
-            Route("/api/account", self.account, methods=["GET"]),
-            Route("/api/account/register", self.register, methods=["POST"]),
-            Route("/api/account/sign-in", self.sign_in, methods=["POST"]),
-            Route("/api/account/sign-out", self.sign_out, methods=["POST"]),
-            Route("/api/account/password", self.change_password, methods=["POST"]),
-            Route("/api/account/delete", self.delete, methods=["POST"]),
-            Route("/api/account/seats", self.seats, methods=["GET"]),
-            Route("/api/account/seats", self.keep_seat, methods=["POST"]),
-            Route("/api/rooms/{code}/rated", self.rated, methods=["GET"]),
-            Route("/api/rooms/{code}/rated", self.make_rated, methods=["POST"]),
-            Route("/api/leaderboard", self.leaderboard, methods=["GET"]),
-            Route("/api/players/{name}", self.profile, methods=["GET"]),
-        ]
+        routes = (
+            ("/api/account", self.account, "GET"),
+            ("/api/account/register", self.register, "POST"),
+            ("/api/account/sign-in", self.sign_in, "POST"),
+            ("/api/account/sign-out", self.sign_out, "POST"),
+            ("/api/account/password", self.change_password, "POST"),
+            ("/api/account/delete", self.delete, "POST"),
+            ("/api/account/seats", self.seats, "GET"),
+            ("/api/account/seats", self.keep_seat, "POST"),
+            ("/api/rooms/{code}/rated", self.rated, "GET"),
+            ("/api/rooms/{code}/rated", self.make_rated, "POST"),
+            ("/api/leaderboard", self.leaderboard, "GET"),
+            ("/api/players/{name}", self.profile, "GET"),
+        )
+        return [Route(path, refusals_answered(route), methods=[how]) for path, route, how in routes]
 
 
 def install_accounts(app: Starlette, hub: Hub) -> Accounts:

@@ -7,8 +7,9 @@ table a path's code names, looked up under the limit on codes that name no table
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import functools
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, ParamSpec
 
 from pydantic import ValidationError
 from starlette.requests import Request
@@ -43,6 +44,8 @@ _STATUS = {
     "finished": 409,
     "unauthorized": 403,
     "not_json": 415,
+    "signed_out": 401,
+    "bad_sign_in": 401,
 }
 
 
@@ -110,6 +113,42 @@ class _HttpError(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+_Route = ParamSpec("_Route")
+
+
+def refusals_answered(
+    route: Callable[_Route, Awaitable[Response]],
+) -> Callable[_Route, Awaitable[Response]]:
+    """``route`` with its refusals answered in words: a request body :func:`_read_request`
+    refuses, and every :class:`Refused` the route raises (a table the path names that does
+    not exist, a lobby write :func:`slow_down` refuses, the hub's own refusals)."""
+
+    @functools.wraps(route)
+    async def answer(*args: _Route.args, **kwargs: _Route.kwargs) -> Response:
+        try:
+            return await route(*args, **kwargs)
+        except _HttpError as exc:
+            return _error(exc.code, str(exc))
+        except Refused as exc:
+            return _error(exc.code, str(exc), params=exc.params)
+
+    return answer
+
+
+def slow_down(request: Request) -> None:
+    """Refuse (``rate_limited``) a lobby write from an address that writes too often."""
+    if not request.app.state.limiter.allow(_address(request)):
+        raise Refused("rate_limited", "Too many requests: slow down")
+
+
+def seat_of(runner: TableRunner, token: str) -> int:
+    """The seat ``token`` holds at ``runner``'s table, else :class:`Refused`."""
+    seat = runner.service.seat_of_token(token)
+    if seat is None:
+        raise Refused("unauthorized", "That token holds no seat at this table")
+    return seat
 
 
 def _no_room(code: str) -> str:
