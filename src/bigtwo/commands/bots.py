@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,8 +24,7 @@ from rich.progress import (
 from rich.table import Table
 
 from ..engine.errors import BigTwoError
-from ..engine.rules import preset_names
-from ..match.settings import RuleSet
+from . import rules_of
 
 if TYPE_CHECKING:
     from ..arena import ArenaResult
@@ -80,18 +78,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     bots.set_defaults(run=_bots)
 
 
-def _rules_of(text: str) -> RuleSet:
-    if text in preset_names():
-        return RuleSet.preset(text)
-    if text.endswith(".toml") or os.sep in text or Path(text).exists():
-        return RuleSet.from_file(text)
-    return RuleSet.preset(text)  # raises, listing the presets
-
-
 def _arena(args: argparse.Namespace) -> int:
     from ..arena import read_checkpoint, run_arena
 
-    rules = _rules_of(args.rules)
+    rules = rules_of(args.rules)
     lineup = [name.strip() for name in args.seats.split(",") if name.strip()]
     if args.workers < 1:
         raise BigTwoError("--workers must be at least 1")
