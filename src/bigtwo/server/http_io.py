@@ -46,6 +46,11 @@ _STATUS = {
     "not_json": 415,
     "signed_out": 401,
     "bad_sign_in": 401,
+    # the coach's (:mod:`.coach`)
+    "assists_off": 403,
+    "no_deal": 404,
+    "not_started": 409,
+    "between_deals": 409,
 }
 
 
@@ -168,14 +173,6 @@ def _lookup(request: Request | WebSocket) -> TableRunner:
             misses.wait(_address(request))
         raise Refused("no_room", _no_room(code), {"code": code[:12]})
     return runner
-
-
-def _room(request: Request) -> TableRunner | Response:
-    """:func:`_lookup` over HTTP: the table, or the refusal to answer with."""
-    try:
-        return _lookup(request)
-    except Refused as exc:
-        return _error(exc.code, str(exc), params=exc.params)
 
 
 def _hub(request: Request | WebSocket) -> Hub:
