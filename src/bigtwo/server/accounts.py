@@ -29,7 +29,7 @@ import math
 import secrets
 import time
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -53,7 +53,7 @@ from ..store.accounts import (
     name_key,
     open_accounts,
 )
-from ..store.tables import StoredRoom, TableStore
+from ..store.tables import TableStore
 from .http_io import _error, _lookup, _no_room, _read_request, refusals_answered, seat_of
 from .hub import Hub
 from .limits import KeyedLimiter
@@ -155,19 +155,13 @@ class SettleOnFinish:
     def __init__(self, store: TableStore, accounts: Accounts) -> None:
         self.inner, self.accounts = store, accounts
 
-    def create_room(self, code: str, config: dict[str, Any]) -> None:
-        self.inner.create_room(code, config)
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)  # the table store's own, but for what is watched
 
     def append(self, code: str, commands: Sequence[dict[str, Any]]) -> None:
         self.inner.append(code, commands)
         if code in self.accounts.starting:  # a rated room not yet started: has it now?
             self.accounts.began(code)
-
-    def since_snapshot(self, code: str) -> int:
-        return self.inner.since_snapshot(code)
-
-    def snapshot(self, code: str, state: bytes) -> None:
-        self.inner.snapshot(code, state)
 
     def set_status(self, code: str, status: TableStatus) -> None:
         self.inner.set_status(code, status)
@@ -176,18 +170,6 @@ class SettleOnFinish:
                 asyncio.get_running_loop().call_soon(self.accounts.settle_quietly, code)
             except RuntimeError:  # no loop (a tool, a test): now
                 self.accounts.settle_quietly(code)
-
-    def open_rooms(self) -> Iterator[StoredRoom]:
-        return self.inner.open_rooms()
-
-    def load(self, code: str) -> StoredRoom | None:
-        return self.inner.load(code)
-
-    def add_watcher(self, token_digest: str, code: str) -> None:
-        self.inner.add_watcher(token_digest, code)
-
-    def watcher_room(self, token_digest: str) -> str | None:
-        return self.inner.watcher_room(token_digest)
 
     def close(self) -> None:
         self.inner.close()

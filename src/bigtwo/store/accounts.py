@@ -263,9 +263,6 @@ class AccountStore(MigratedStore):
         )
         return _rated_room(rows[0]) if rows else None
 
-    def unsettled(self) -> list[str]:
-        return [str(r[0]) for r in self._rows("SELECT code FROM rated_rooms WHERE settled IS NULL")]
-
     def not_begun(self) -> list[str]:
         """The rated rooms whose match has not started (as far as is known)."""
         rows = self._rows("SELECT code FROM rated_rooms WHERE settled IS NULL AND began IS NULL")
