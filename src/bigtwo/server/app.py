@@ -421,13 +421,10 @@ async def api_not_found(request: Request) -> Response:
             if match == Match.PARTIAL and route.methods:
                 allowed |= route.methods
     if allowed:
-        return JSONResponse(
-            {
-                "error": "not_allowed",
-                "message": f"{request.url.path[:80]} does not take {request.method[:10]}",
-                "params": {},
-            },
-            status_code=405,
+        return _error(
+            "not_allowed",
+            f"{request.url.path[:80]} does not take {request.method[:10]}",
+            405,
             headers={"Allow": ", ".join(sorted(allowed))},
         )
     return _error("not_found", f"There is no {request.method} {request.url.path[:80]}", 404)

@@ -67,12 +67,14 @@ def _error(
     message: str,
     status: int | None = None,
     params: Mapping[str, str | int] | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> JSONResponse:
     """A refusal: its code, the reason in English words, and the parameters a client words
     it with in its player's language."""
     return JSONResponse(
         {"error": code, "message": message, "params": dict(params or {})},
         status_code=status or _STATUS.get(code, 400),
+        headers=headers,
     )
 
 
