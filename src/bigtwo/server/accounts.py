@@ -80,39 +80,29 @@ NAME_PUNCTUATION = frozenset(" _-.'")
 _SCRIPT_GROUPS = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "HANGUL": "CJK", "CJK": "CJK"}
 
 
-class AccountError(ValueError):
-    """A name or password refused: its refusal code and the reason in words."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
 def player_name(typed: str) -> str:
     """A name fit for an account: NFKC-normalised, spaces collapsed, of letters (one script),
-    digits and ``_ - . '``, 2 to MAX_NAME characters; else :class:`AccountError`.
+    digits and ``_ - . '``, 2 to MAX_NAME characters; else :class:`Refused` (``bad_name``).
 
     >>> player_name("  Ａnn   Lee ")
     'Ann Lee'
     """
     name = " ".join(unicodedata.normalize("NFKC", typed).split())
     if not 2 <= len(name) <= MAX_NAME:
-        raise AccountError("bad_name", f"A name has 2 to {MAX_NAME} characters")
+        raise Refused("bad_name", f"A name has 2 to {MAX_NAME} characters")
     scripts = set()
     for c in name:
         kind = unicodedata.category(c)
         if c in NAME_PUNCTUATION or kind[0] == "N":
             continue
         if kind[0] not in "LM":
-            raise AccountError(
-                "bad_name", "A name may hold letters, digits, spaces and _ - . ' only"
-            )
+            raise Refused("bad_name", "A name may hold letters, digits, spaces and _ - . ' only")
         script = unicodedata.name(c, "?").split(" ")[0]
         scripts.add(_SCRIPT_GROUPS.get(script, script))
     if not scripts:
-        raise AccountError("bad_name", "A name needs at least one letter")
+        raise Refused("bad_name", "A name needs at least one letter")
     if len(scripts) > 1:
-        raise AccountError(
+        raise Refused(
             "bad_name", "A name's letters are of one alphabet (letters that look alike are not)"
         )
     return name
@@ -120,9 +110,9 @@ def player_name(typed: str) -> str:
 
 def check_password(password: str, name: str) -> None:
     if len(password) < MIN_PASSWORD:
-        raise AccountError("bad_password", f"A password has at least {MIN_PASSWORD} characters")
+        raise Refused("bad_password", f"A password has at least {MIN_PASSWORD} characters")
     if password.casefold() == name.casefold():
-        raise AccountError("bad_password", "A password is not the name")
+        raise Refused("bad_password", "A password is not the name")
 
 
 def _digest(session: str) -> str:
@@ -278,11 +268,8 @@ class Accounts:
     async def register(self, request: Request) -> Response:
         address = request.app.state.addresses.of(request)
         asked: SignInRequest = await _read_request(request, SignInRequest)
-        try:
-            name = player_name(asked.name)
-            check_password(asked.password, name)
-        except AccountError as exc:
-            return _error(exc.code, str(exc), 422)
+        name = player_name(asked.name)
+        check_password(asked.password, name)
         wait = self.registrations.wait(address)
         if wait > 0:
             return _error(
@@ -351,10 +338,7 @@ class Accounts:
 
     async def change_password(self, request: Request) -> Response:
         account, asked = await self._with_password(request)
-        try:
-            check_password(asked.new, account.name)
-        except AccountError as exc:
-            return _error(exc.code, str(exc), 422)
+        check_password(asked.new, account.name)
         self.store.set_password(account.id, await run_in_threadpool(self.hasher.hash, asked.new))
         self.store.end_sessions(account.id)  # every browser signs in again, this one now
         answer = JSONResponse(self.you(account))

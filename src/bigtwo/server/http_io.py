@@ -46,6 +46,8 @@ _STATUS = {
     "not_json": 415,
     "signed_out": 401,
     "bad_sign_in": 401,
+    "bad_name": 422,
+    "bad_password": 422,
     # the coach's (:mod:`.coach`)
     "assists_off": 403,
     "no_deal": 404,
@@ -85,41 +87,33 @@ async def _read_json(request: Request, limit: int = MAX_BODY) -> Any:
     server never grants, so another site cannot create or join rooms from a visitor's
     browser."""
     if not _is_json(request.scope):
-        raise _HttpError(
-            "not_json", "Send the request body as JSON (Content-Type: application/json)"
-        )
+        raise Refused("not_json", "Send the request body as JSON (Content-Type: application/json)")
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > limit):
-        raise _HttpError("too_big", f"A request body may be at most {limit} bytes")
+        raise Refused("too_big", f"A request body may be at most {limit} bytes")
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
-            raise _HttpError("too_big", f"A request body may be at most {limit} bytes")
+            raise Refused("too_big", f"A request body may be at most {limit} bytes")
     if not body.strip(b" \t\n\r"):  # JSON's whitespace only (not a form feed)
         return {}
     try:
         return parse_json(body)
     except NotJson:
-        raise _HttpError("bad_json", "The request body is not valid JSON") from None
+        raise Refused("bad_json", "The request body is not valid JSON") from None
 
 
 async def _read_request(request: Request, model: type[Declared], limit: int = MAX_BODY) -> Any:
     """The request body checked against its declaration (an empty body: every default)."""
     data = await _read_json(request, limit)
     if not isinstance(data, dict):
-        raise _HttpError("bad_request", "The request body must be a JSON object")
+        raise Refused("bad_request", "The request body must be a JSON object")
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         schema = model.model_json_schema()
-        raise _HttpError("bad_request", words(exc, schema, subject="The request")) from None
-
-
-class _HttpError(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+        raise Refused("bad_request", words(exc, schema, subject="The request")) from None
 
 
 _Route = ParamSpec("_Route")
@@ -128,16 +122,14 @@ _Route = ParamSpec("_Route")
 def refusals_answered(
     route: Callable[_Route, Awaitable[Response]],
 ) -> Callable[_Route, Awaitable[Response]]:
-    """``route`` with its refusals answered in words: a request body :func:`_read_request`
-    refuses, and every :class:`Refused` the route raises (a table the path names that does
-    not exist, a lobby write :func:`slow_down` refuses, the hub's own refusals)."""
+    """``route`` with every :class:`Refused` it raises answered in words: a request body
+    :func:`_read_request` refuses, a table the path names that does not exist, a lobby write
+    :func:`slow_down` refuses, the hub's own refusals."""
 
     @functools.wraps(route)
     async def answer(*args: _Route.args, **kwargs: _Route.kwargs) -> Response:
         try:
             return await route(*args, **kwargs)
-        except _HttpError as exc:
-            return _error(exc.code, str(exc))
         except Refused as exc:
             return _error(exc.code, str(exc), params=exc.params)
 
