@@ -9,6 +9,17 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
 from ..engine.rules import preset_names
 from ..match.settings import RuleSet
 
@@ -53,3 +64,19 @@ def rules_of(text: str) -> RuleSet:
     if text.endswith(".toml") or os.sep in text or Path(text).exists():
         return RuleSet.from_file(text)
     return RuleSet.preset(text)  # raises, listing the presets
+
+
+def progress_bar(what: str, unit: str, *, disable: bool, remaining: bool = False) -> Progress:
+    """A bar of ``what`` done, counted in ``unit``, with the time taken (``remaining``: and the
+    time left), on standard error so that ``--json`` output on standard output stays clean;
+    it is gone once done."""
+    columns: list[ProgressColumn] = [
+        TextColumn(f"[bold]{what}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn(unit),
+        TimeElapsedColumn(),
+    ]
+    if remaining:
+        columns += [TextColumn("left"), TimeRemainingColumn()]
+    return Progress(*columns, console=Console(stderr=True), transient=True, disable=disable)

@@ -13,18 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from ..engine.errors import BigTwoError
-from . import rules_of
+from . import progress_bar, rules_of
 
 if TYPE_CHECKING:
     from ..arena import ArenaResult
@@ -92,19 +84,7 @@ def _arena(args: argparse.Namespace) -> int:
         resume = read_checkpoint(Path(args.checkpoint), rules, lineup, args.seed, args.duplicate)
     players = max(1, len(lineup))
     total = -(-args.deals // players) * players if args.duplicate else args.deals
-    console = Console(stderr=True)
-    progress = Progress(
-        TextColumn("[bold]arena"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("deals"),
-        TimeElapsedColumn(),
-        TextColumn("left"),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-        disable=args.quiet,
-    )
+    progress = progress_bar("arena", "deals", disable=args.quiet, remaining=True)
     with progress:
         task = progress.add_task("deals", total=total)
         result = run_arena(
