@@ -229,7 +229,7 @@ class Accounts:
 
         return await run_in_threadpool(check)
 
-    def _not_limited(self, address: str, key: str) -> None:
+    def _check_sign_ins(self, address: str, key: str) -> None:
         """Refuse (``rate_limited``) a sign-in from ``address`` or for ``key`` after too many
         failed ones."""
         wait = max(self.by_address.ready(address), self.by_name.ready(key))
@@ -290,7 +290,7 @@ class Accounts:
         address = request.app.state.addresses.of(request)
         asked: SignInRequest = await _read_request(request, SignInRequest)
         key = name_key(asked.name)
-        self._not_limited(address, key)
+        self._check_sign_ins(address, key)
         account = self.store.find(asked.name)
         if not self._nobody:
             self._nobody = await run_in_threadpool(self.hasher.hash, secrets.token_urlsafe(16))
@@ -330,7 +330,7 @@ class Accounts:
         account = self._account(request)
         asked: PasswordRequest = await _read_request(request, PasswordRequest)
         address = request.app.state.addresses.of(request)
-        self._not_limited(address, account.id)
+        self._check_sign_ins(address, account.id)
         if not await self._verify(account.password, asked.password):
             self._failed(address, account.id)
             raise Refused("bad_sign_in", "That is not the account's password")
