@@ -327,9 +327,6 @@ class NewGameForm(Form[NewGameRequest]):
         self._show_seats()
 
     @on(Choice.Changed, "#new-players")
-    def _players_changed(self) -> None:
-        self._show_seats()
-
     def _show_seats(self) -> None:
         count = self.query_one("#new-players", Choice).value
         for i in range(4):
