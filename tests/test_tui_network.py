@@ -410,6 +410,48 @@ async def test_the_score_sheet_between_deals_says_next(server: Server, tmp_path:
         assert app.net is None and game.client.closed.is_set()
 
 
+async def test_back_at_the_table_between_deals_the_score_sheet_comes_up_again(
+    server: Server, tmp_path: Path
+) -> None:
+    """As in the browser: the link back while the table waits for us to read a deal's score
+    sheet brings the sheet up again when our Next deal went with the link (the table waited
+    on, the sheet gone); the link dropping and coming back while the sheet is up leaves one."""
+    async with Lobby(server.url) as lobby:
+        made = await lobby.create_room(
+            preset="hongkong", seats=["human", "computer:classic"], public=False, seed=2,
+            deals=2, between_deals_seconds=None,  # the next deal waits for Ann's "next"
+        )  # fmt: skip
+    app = app_for(tmp_path, server.url, room=made["code"], name="Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(lambda: isinstance(app.screen, TableScreen), "the table")
+        game = table_game(app)
+        await until(lambda: game.started, "the first deal")
+        await follow_hints(pilot, game)
+        await until(lambda: isinstance(app.screen, ScoreSheet), "the score sheet", 5)
+
+        async def link_back(links: int) -> None:
+            game.client.come_back()
+            await until(lambda: game.client.reconnects == links, "the link back")
+            await until(lambda: not game.reconnecting, "the link back")
+            await pilot.pause(0.3)
+
+        await game.client.drop(stay_away=True)
+        await until(lambda: game.reconnecting, "the link lost")
+        await link_back(1)
+        assert sum(isinstance(s, ScoreSheet) for s in app.screen_stack) == 1
+        await game.client.drop(stay_away=True)
+        await until(lambda: game.reconnecting, "the link lost again")
+        await pilot.press("enter")  # next, as the link is gone: it never reaches the table
+        await until(lambda: isinstance(app.screen, TableScreen), "the sheet closed")
+        await link_back(2)
+        assert game.mirror.next_deal is not None and game.seat in game.mirror.next_deal["waiting"]
+        await until(lambda: isinstance(app.screen, ScoreSheet), "the sheet again", 5)
+        await until(lambda: "Score of deal 1 of 2" in screen_text(app), "its words", 5)
+        await pilot.press("enter")  # next: the table deals again
+        await until(lambda: game.deal_number == 2 and not game.deal_over, "the second deal", 5)
+        assert isinstance(app.screen, TableScreen)
+
+
 @pytest.mark.parametrize(
     ("argv", "said"),
     [

@@ -506,6 +506,8 @@ class LobbyScreen(Screen[None]):
         net.ready()
         self.say("")
         self.bigtwo.sit(net)
+        # What came before the table was shown: the sheet the table waits on us to read.
+        self.bigtwo.call_after_refresh(net.changed)
         return net
 
     def action_quit(self) -> None:

@@ -573,6 +573,8 @@ export class TableScreen {
         ? h("a", { class: "btn small", href: `#/replay/${this.code}`, "data-replay-match": "" }, t("action.replay")) : null,
       h("button", { class: "btn small", type: "button", onclick: () => this.leave(), "data-leave": "" },
         model.seat === null || model.status !== "playing" ? t("action.leave") : t("action.quit")));
+    const right = document.getElementById("sound-button")?.getBoundingClientRect().left; // the page's bar's buttons (app.css)
+    if (right) this.infobar.style.setProperty("--bar-right", `${Math.ceil(innerWidth - right) + 8}px`);
   }
 
   /** Whether this browser asked for the new game itself (it is on its way there). @param {Model} model */

@@ -1,0 +1,114 @@
+"""A phone in the hand, upright (390×844) and sideways (844×390): every control is a finger's
+size, at least 44 × 44 px (WCAG 2.5.5's size; 2.5.8's 24 px with spacing was not enough for
+the table's bar, whose buttons were 26–36 px tall); the beliefs panel keeps the play to beat,
+your hand and your line in view (under the bar it covered the top seat and the play); and
+sideways, a RevolutioN counter window's prompt leaves your line (your name, your cards left)
+in view."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from .browser_steps import create_room, wait_until
+from .test_browser_layout import CONTROLS, problems
+from .test_browser_revolution import LEVELS, PROMPT, act, plan_seed
+from .test_browser_walk import boxes, overlap
+
+PHONES = pytest.mark.parametrize(
+    ("width", "height"), [(390, 844), (844, 390)], ids=["upright", "sideways"]
+)
+FINGER = 44  # px, each way
+
+# The controls a finger can reach: shown, in an open dialog where one is open (the rest of
+# the page is inert then). Each with what it says and its size.
+CONTROL_SIZES = """() => {
+  const open = document.querySelector('dialog[open]');
+  const all = [...(open ?? document).querySelectorAll(
+    'button, a.btn, select, summary, input[type=text], input[type=password], input[type=number]')];
+  return all.filter((e) => e.checkVisibility() && !e.closest('dialog:not([open])')).map((e) => {
+    const r = e.getBoundingClientRect();
+    return { what: (e.getAttribute('aria-label') || e.textContent || e.name || e.tagName).trim().slice(0, 30),
+      width: Math.round(r.width * 10) / 10, height: Math.round(r.height * 10) / 10 };
+  });
+}"""
+
+
+def too_small(page: Any) -> list[dict[str, Any]]:
+    sizes = page.evaluate(CONTROL_SIZES)
+    assert sizes, "no controls found"
+    return [c for c in sizes if c["width"] < FINGER or c["height"] < FINGER]
+
+
+@PHONES
+def test_every_control_on_a_phone_is_a_fingers_size(new_page: Any, width: int, height: int) -> None:
+    page = new_page(width=width, height=height)
+    page.goto("/")
+    page.wait_for_selector("[data-create]")
+    assert too_small(page) == [], "the lobby"
+    create_room(page, seed=3, public=False)
+    # The table's bar: Share, Host, Scores, What the cards tell, Chat & more, Quit; the page's
+    # bar: sound, Sign in, settings; the hand's buttons.
+    for name in ("[data-share]", "[data-host-controls]", "[data-beliefs]", "[data-leave]"):
+        assert page.locator(name).is_visible(), name
+    assert too_small(page) == [], "the table"
+    # The table keeps its layout: the hand, Play and Pass in view and uncovered, and the seats.
+    assert problems(page, *CONTROLS, ".seat", ".me-head .me-name") == []
+    for opener in ("[data-host-controls]", "#prefs-button"):
+        page.click(opener)
+        page.wait_for_selector("dialog[open]")
+        assert too_small(page) == [], opener
+        page.keyboard.press("Escape")
+        wait_until(lambda: not page.locator("dialog[open]").count(), what="the dialog to close")
+
+
+@PHONES
+def test_the_beliefs_panel_on_a_phone_keeps_the_play_and_your_hand_in_view(
+    new_page: Any, width: int, height: int
+) -> None:
+    page = new_page(width=width, height=height)
+    create_room(page, seed=3, public=False)  # a computer leads: a play on the table
+    page.wait_for_selector(".trick-play .card")
+    page.click("[data-beliefs]")
+    page.wait_for_selector("[data-beliefs-panel] [data-beliefs-seat]", timeout=60_000)
+    panel = boxes(page, "[data-beliefs-panel]")[0]
+    assert panel["left"] >= 0 and panel["right"] <= width and panel["bottom"] <= height, panel
+    # Clear of the play to beat, every card of your hand, your line and the top and left seats
+    # (sideways it lies over the right seat, whose count its own column tells).
+    clear = [".trick-play .card", ".hand .hand-card", ".me-head > *", ".seat-top", ".seat-left"]
+    if height > width:
+        clear.append(".seat-right")
+    for selector in clear:
+        for box in boxes(page, selector):
+            assert overlap(panel, box) == 0, (selector, box, panel)
+    # Its six chances, each opponent's column and the button that closes it, all in view.
+    for row in boxes(page, "[data-beliefs-panel] tbody tr, [data-beliefs-panel] thead th"):
+        assert row["right"] <= panel["right"] + 0.5 and row["bottom"] <= height + 0.5, row
+    assert too_small(page) == [], "with the panel open"
+    page.click("[data-beliefs-close]")
+    wait_until(lambda: page.locator("[data-beliefs-panel]").is_hidden(), what="the panel closed")
+    assert page.locator("[data-beliefs]").get_attribute("aria-expanded") == "false"
+    assert problems(page, *CONTROLS) == []
+
+
+def test_a_counter_window_leaves_your_line_in_view_on_a_phone_held_sideways(
+    new_page: Any,
+) -> None:
+    """Sideways, your line stands beside the panel: the prompt of a counter window hid your
+    cards left and Revolution cards there."""
+    page = new_page(width=844, height=390)
+    create_room(page, preset="revolution", seats=["human", *LEVELS], seed=plan_seed(1, LEVELS))
+    seen: dict[str, Any] = {"layouts": None}
+    activated: set[str] = set()
+    for _ in range(80):
+        if wait_until(lambda: page.evaluate(PROMPT) or act(page, activated, seen), timeout=8,
+                      step=0.03, what="something to do") and page.evaluate(PROMPT):  # fmt: skip
+            break
+    else:
+        raise AssertionError("no counter window asked the person")
+    line = ".me-head .me-name", ".me-head .muted-light", ".me-head [data-rev-count]"
+    assert problems(page, *line, "[data-prompt=open] button", *CONTROLS) == []
+    told = page.locator(".me-head").inner_text()
+    assert re.search(r"\d+ cards left", told), told
