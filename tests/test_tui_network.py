@@ -183,17 +183,23 @@ async def test_the_new_room_form_asks_for_what_the_server_takes(
         form.query_one("#room-deals", Input).value = "3"
         public = form.query_one("#room-public", Choice)
         public.set_options(public.options, False)
+        # The computers' pace: the terminal's first; "none" for no pause (no key skips the
+        # server's pause at a network table).
+        pace = form.query_one("#room-pace", Choice)
+        assert pace.value == app.prefs.delay > 0
+        pace.set_options(pace.options, 0.0)
         assert form.request() == {
             "preset": "hongkong",
             "seats": ["human", "computer:classic", "computer:classic"],
             "public": False,
+            "computer_delay": 0.0,
             "deals": 3,
         }
         form.action_create()  # a private room: made, and Ann sits down there
         await until(lambda: isinstance(app.screen, TableScreen), "the table")
         room = table_game(app).mirror.room
         assert room["preset"] == "hongkong" and room["deals"] == 3
-        assert room["options"]["public"] is False
+        assert room["options"]["public"] is False and room["options"]["computer_delay"] == 0
 
 
 async def test_the_lobby_pages_through_the_open_rooms(server: Server, tmp_path: Path) -> None:

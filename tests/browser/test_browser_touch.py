@@ -23,13 +23,14 @@ PHONES = pytest.mark.parametrize(
 FINGER = 44  # px, each way
 
 # The controls a finger can reach: shown, in an open dialog where one is open (the rest of
-# the page is inert then). Each with what it says and its size.
+# the page is inert then). Each with what it says and its size (a box to tick: its label's).
 CONTROL_SIZES = """() => {
   const open = document.querySelector('dialog[open]');
   const all = [...(open ?? document).querySelectorAll(
-    'button, a.btn, select, summary, input[type=text], input[type=password], input[type=number]')];
+    'button, a.btn, select, summary, input:is([type=text], [type=password], [type=number], [type=checkbox])')];
   return all.filter((e) => e.checkVisibility() && !e.closest('dialog:not([open])')).map((e) => {
-    const r = e.getBoundingClientRect();
+    // a box to tick: the label around it takes the click too
+    const r = (e.type === 'checkbox' ? e.closest('label') ?? e : e).getBoundingClientRect();
     return { what: (e.getAttribute('aria-label') || e.textContent || e.name || e.tagName).trim().slice(0, 30),
       width: Math.round(r.width * 10) / 10, height: Math.round(r.height * 10) / 10 };
   });
