@@ -27,7 +27,7 @@ FINGER = 44  # px, each way
 CONTROL_SIZES = """() => {
   const open = document.querySelector('dialog[open]');
   const all = [...(open ?? document).querySelectorAll(
-    'button, a.btn, select, summary, input:is([type=text], [type=password], [type=number], [type=checkbox])')];
+    'button, a.btn, select, summary, input:is([type=text], [type=password], [type=number], [type=checkbox], [type=file])')];
   return all.filter((e) => e.checkVisibility() && !e.closest('dialog:not([open])')).map((e) => {
     // a box to tick: the label around it takes the click too
     const r = (e.type === 'checkbox' ? e.closest('label') ?? e : e).getBoundingClientRect();
@@ -49,6 +49,9 @@ def test_every_control_on_a_phone_is_a_fingers_size(new_page: Any, width: int, h
     page.goto("/")
     page.wait_for_selector("[data-create]")
     assert too_small(page) == [], "the lobby"
+    page.goto("/#/replay")  # the replay viewer's choice of a record
+    page.wait_for_selector("input[type=file]")
+    assert too_small(page) == [], "the replay's record"
     create_room(page, seed=3, public=False)
     # The table's bar: Share, Host, Scores, What the cards tell, Chat & more, Quit; the page's
     # bar: sound, Sign in, settings; the hand's buttons.
@@ -57,6 +60,24 @@ def test_every_control_on_a_phone_is_a_fingers_size(new_page: Any, width: int, h
     assert too_small(page) == [], "the table"
     # The table keeps its layout: the hand, Play and Pass in view and uncovered, and the seats.
     assert problems(page, *CONTROLS, ".seat", ".me-head .me-name") == []
+    # Its title (the deal, the rules) shares the page's bar, clear of its brand and buttons;
+    # upright, the table's buttons in one row under it, in shorter words (named in full).
+    title = boxes(page, ".infobar > .grow")[0]
+    for button in ("header .brand", "#sound-button", "#account-button", "#prefs-button"):
+        assert overlap(title, boxes(page, button)[0]) == 0, button
+    for button in boxes(page, ".infobar > .btn"):
+        assert overlap(title, button) == 0, button
+    if height > width:  # the whole title, in lines of its own (sideways: cut short, "…")
+        text = page.locator(".infobar > .grow").evaluate(
+            "e => { const r = document.createRange(); r.selectNodeContents(e);"
+            " const t = r.getBoundingClientRect(); return {top: t.top, bottom: t.bottom}; }"
+        )
+        assert title["top"] - 1 <= text["top"] and text["bottom"] <= title["bottom"] + 1, text
+        assert len({round(b["top"]) for b in boxes(page, ".infobar > .btn")}) == 1
+        named = page.get_by_role("button", name="What the cards tell", exact=True)
+        assert named.locator(".label-short").is_visible()
+        assert named.locator(".label-short").inner_text() == "Cards tell"
+        assert named.locator(".label-long").evaluate("e => e.getBoundingClientRect().width <= 1")
     for opener in ("[data-host-controls]", "#prefs-button"):
         page.click(opener)
         page.wait_for_selector("dialog[open]")
@@ -94,12 +115,14 @@ def test_the_beliefs_panel_on_a_phone_keeps_the_play_and_your_hand_in_view(
     assert problems(page, *CONTROLS) == []
 
 
-def test_a_counter_window_leaves_your_line_in_view_on_a_phone_held_sideways(
-    new_page: Any,
+@PHONES
+def test_a_counter_window_leaves_your_line_and_the_play_in_view_on_a_phone(
+    new_page: Any, width: int, height: int
 ) -> None:
     """Sideways, your line stands beside the panel: the prompt of a counter window hid your
-    cards left and Revolution cards there."""
-    page = new_page(width=844, height=390)
+    cards left and Revolution cards there. Upright, the message asked the prompt's question
+    again over your line, and the play to beat reached over the top seat."""
+    page = new_page(width=width, height=height)
     create_room(page, preset="revolution", seats=["human", *LEVELS], seed=plan_seed(1, LEVELS))
     seen: dict[str, Any] = {"layouts": None}
     activated: set[str] = set()
@@ -111,5 +134,7 @@ def test_a_counter_window_leaves_your_line_in_view_on_a_phone_held_sideways(
         raise AssertionError("no counter window asked the person")
     line = ".me-head .me-name", ".me-head .muted-light", ".me-head [data-rev-count]"
     assert problems(page, *line, "[data-prompt=open] button", *CONTROLS) == []
+    for card in boxes(page, ".trick-play .card"):
+        assert overlap(card, boxes(page, ".seat-top")[0]) == 0, card
     told = page.locator(".me-head").inner_text()
     assert re.search(r"\d+ cards left", told), told

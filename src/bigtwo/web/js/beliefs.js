@@ -9,7 +9,7 @@
 // twin) while the host leaves the room's assists on: the host turning them off during the
 // match hides the panel at once for everyone, and on again shows it to whoever had it open.
 // Never to a spectator.
-import { h, mount } from "./dom.js";
+import { h, mount, shortened } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, errorOf } from "./net.js";
 
@@ -58,7 +58,7 @@ export class BeliefsPanel {
   button(model, token) {
     if (!beliefsOffered(model, token)) return null;
     return h("button", { class: "btn small", type: "button", "aria-expanded": String(this.open), "aria-controls": "beliefs-panel",
-      "data-beliefs": "", onclick: () => this.toggle() }, t("beliefs.toggle"));
+      "data-beliefs": "", onclick: () => this.toggle() }, shortened(t("beliefs.toggle"), t("beliefs.toggleShort")));
   }
 
   toggle() {

@@ -3,7 +3,7 @@
 // side panel (chat, cards played, history). It holds one connection per seat this browser
 // sits at (several in hot-seat play, none but a spectator's when watching) and renders the
 // model of the seat whose turn it is.
-import { h, mount, withNames } from "./dom.js";
+import { h, mount, shortened, withNames } from "./dom.js";
 import { cardText, setCharacterFunctions } from "./cards.js";
 import { refusalWords, t, tOr } from "./i18n.js";
 import { prefs, setPrefs, rememberSeat, forgetTable, savedOrder, saveOrder, myName, seatsAt } from "./prefs.js";
@@ -563,7 +563,7 @@ export class TableScreen {
       h("button", { class: "btn small", type: "button", onclick: () => this.openScoreSheet(), "data-scores": "", disabled: !model.results.length }, t("table.scores")),
       this.beliefs.button(model, this.shown.token),
       h("button", { class: "btn small side-toggle", type: "button", "aria-expanded": String(this.side.open),
-        onclick: () => this.side.toggle() }, t("side.toggle")),
+        onclick: () => this.side.toggle() }, shortened(t("side.toggle"), t("side.toggleShort"))),
       model.rematch && !this.rematchMine(model)
         ? h("button", { class: "btn small primary", type: "button", onclick: () => this.followRematch(), "data-rematch-join": model.rematch.code },
             model.seat === null ? t("action.watchNewGame") : t("action.joinNewGame"))
