@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .browser_steps import create_room, wait_until
+from .browser_steps import create_room, my_turn, take_turn, wait_until
 from .test_browser_layout import CONTROLS, problems
 from .test_browser_revolution import LEVELS, PROMPT, act, plan_seed
 from .test_browser_walk import boxes, overlap
@@ -91,7 +91,16 @@ def test_the_beliefs_panel_on_a_phone_keeps_the_play_and_your_hand_in_view(
     new_page: Any, width: int, height: int
 ) -> None:
     page = new_page(width=width, height=height)
-    create_room(page, seed=3, public=False)  # a computer leads: a play on the table
+    # A computer leads: a play on the table; our turn's clock widens our line.
+    create_room(page, seed=3, public=False, timer=60)
+
+    def a_short_hand() -> bool:  # our line reaches past a hand of few cards
+        if my_turn(page):
+            take_turn(page)
+        return page.locator(".hand .hand-card").count() <= 8 and my_turn(page)
+
+    wait_until(a_short_hand, timeout=40, what="a hand of eight cards or fewer, our turn")
+    page.wait_for_selector(".me-head .timer")
     page.wait_for_selector(".trick-play .card")
     page.click("[data-beliefs]")
     page.wait_for_selector("[data-beliefs-panel] [data-beliefs-seat]", timeout=60_000)

@@ -92,10 +92,11 @@ export class BeliefsPanel {
   place() {
     const view = this.el.parentElement;
     const cards = [...(view?.querySelectorAll(".hand .hand-card") ?? [])].map((c) => c.getBoundingClientRect());
+    const line = [...(view?.querySelectorAll(".me-head > *") ?? [])].map((c) => c.getBoundingClientRect()); // your name, turn, clock, cards left
     const bar = view?.querySelector(".infobar")?.getBoundingClientRect();
     if (cards.length) {
       this.el.style.setProperty("--beliefs-top", `${Math.ceil(Math.max(...cards.map((c) => c.bottom))) + 3}px`);
-      this.el.style.setProperty("--beliefs-left", `${Math.ceil(Math.max(...cards.map((c) => c.right))) + 8}px`);
+      this.el.style.setProperty("--beliefs-left", `${Math.ceil(Math.max(...[...cards, ...line].map((c) => c.right))) + 8}px`);
     }
     if (bar) this.el.style.setProperty("--beliefs-bar", `${Math.round(bar.bottom) + 4}px`);
   }
