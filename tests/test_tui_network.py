@@ -382,7 +382,8 @@ async def test_an_away_player_is_shown_and_a_computer_takes_over_and_hands_back(
 
 # A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
 @pytest.mark.slow
-async def test_the_score_sheet_between_deals_says_next(server: Server, tmp_path: Path) -> None:
+async def sheet_room(server: Server) -> str:
+    """A private two-deal room, Ann and a computer, whose next deal waits for Ann's "next"."""
     async with Lobby(server.url) as lobby:
         made = await lobby.create_room(
             preset="hongkong",
@@ -392,13 +393,23 @@ async def test_the_score_sheet_between_deals_says_next(server: Server, tmp_path:
             deals=2,
             between_deals_seconds=None,  # the next deal waits for Ann's "next"
         )
-    app = app_for(tmp_path, server.url, room=made["code"], name="Ann")
+    return str(made["code"])
+
+
+async def first_sheet(app: BigTwoApp, pilot: Pilot[None]) -> NetGame:
+    """Ann at the table plays the first deal by the hints, to its score sheet."""
+    await until(lambda: isinstance(app.screen, TableScreen), "the table")
+    game = table_game(app)
+    await until(lambda: game.started, "the first deal")
+    await follow_hints(pilot, game)
+    await until(lambda: isinstance(app.screen, ScoreSheet), "the score sheet", 5)
+    return game
+
+
+async def test_the_score_sheet_between_deals_says_next(server: Server, tmp_path: Path) -> None:
+    app = app_for(tmp_path, server.url, room=await sheet_room(server), name="Ann")
     async with app.run_test(size=SIZE) as pilot:
-        await until(lambda: isinstance(app.screen, TableScreen), "the table")
-        game = table_game(app)
-        await until(lambda: game.started, "the first deal")
-        await follow_hints(pilot, game)
-        await until(lambda: isinstance(app.screen, ScoreSheet), "the score sheet", 5)
+        game = await first_sheet(app, pilot)
         # (drawn a moment after it is pushed: a busy machine can read it before)
         await until(lambda: "Score of deal 1 of 2" in screen_text(app), "the sheet's words", 5)
         assert "Ann" in screen_text(app)
@@ -422,18 +433,9 @@ async def test_back_at_the_table_between_deals_the_score_sheet_comes_up_again(
     """As in the browser: the link back while the table waits for us to read a deal's score
     sheet brings the sheet up again when our Next deal went with the link (the table waited
     on, the sheet gone); the link dropping and coming back while the sheet is up leaves one."""
-    async with Lobby(server.url) as lobby:
-        made = await lobby.create_room(
-            preset="hongkong", seats=["human", "computer:classic"], public=False, seed=2,
-            deals=2, between_deals_seconds=None,  # the next deal waits for Ann's "next"
-        )  # fmt: skip
-    app = app_for(tmp_path, server.url, room=made["code"], name="Ann")
+    app = app_for(tmp_path, server.url, room=await sheet_room(server), name="Ann")
     async with app.run_test(size=SIZE) as pilot:
-        await until(lambda: isinstance(app.screen, TableScreen), "the table")
-        game = table_game(app)
-        await until(lambda: game.started, "the first deal")
-        await follow_hints(pilot, game)
-        await until(lambda: isinstance(app.screen, ScoreSheet), "the score sheet", 5)
+        game = await first_sheet(app, pilot)
 
         async def link_back(links: int) -> None:
             game.client.come_back()
