@@ -147,3 +147,26 @@ def test_a_counter_window_leaves_your_line_and_the_play_in_view_on_a_phone(
         assert overlap(card, boxes(page, ".seat-top")[0]) == 0, card
     told = page.locator(".me-head").inner_text()
     assert re.search(r"\d+ cards left", told), told
+
+
+def test_sideways_last_trick_beside_the_play_keeps_the_message_off_your_line(
+    new_page: Any,
+) -> None:
+    """Sideways, Last trick (a finger's size) under the play to beat pushed the message over
+    your line: it stands beside the play."""
+    page = new_page(width=844, height=390)
+    create_room(page, seed=8, timer=60)
+
+    def beside() -> bool:
+        if my_turn(page) and not page.locator(".trick-by .last-trick-btn").count():
+            take_turn(page)
+        return bool(page.locator(".trick-by .last-trick-btn").count()) and my_turn(page)
+
+    wait_until(beside, timeout=40, what="a play to beat and Last trick, our turn")
+    # In the play's row (the centre no taller for it), and the message clear of your line.
+    play, button = boxes(page, ".trick-play")[0], boxes(page, ".trick-by .last-trick-btn")[0]
+    assert play["top"] - 1 <= button["top"] and button["bottom"] <= play["bottom"] + 1, button
+    message = boxes(page, "[data-message]")[0]
+    for box in boxes(page, ".me-head > *"):
+        assert overlap(message, box) == 0, (message, box)
+    assert problems(page, ".trick-by .last-trick-btn", *CONTROLS) == []
