@@ -436,7 +436,7 @@ def pick_revolution_seed(limit: int = 200) -> int:
         table.submit(Command(Op.JOIN, seat=0, name=NAMES[0], token=hash_token("shots")), 0.0)
         table.connect(0, 0.0)
         table.submit(Command(Op.READY, seat=0), 0.0)
-        match = table.revolution
+        match = table.game
         assert match is not None
         now, offered, activated = 0.0, False, False
         for _ in range(2000):

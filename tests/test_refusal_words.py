@@ -30,7 +30,7 @@ CODE = re.compile(r"[a-z][a-z_]*")
 # The calls whose first argument is a refusal's code; ``.error(`` is a connection's (a
 # logger's takes a sentence, which the pattern above leaves out), ``Refusal`` a client
 # message's that never reaches the table (bigtwo.server.wire).
-REFUSALS = {"Refused", "BadMessage", "_HttpError", "_error", "error", "Refusal"}
+REFUSALS = {"Refused", "BadMessage", "_error", "error", "Refusal"}
 
 
 def _name(call: ast.Call) -> str:

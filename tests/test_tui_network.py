@@ -183,17 +183,23 @@ async def test_the_new_room_form_asks_for_what_the_server_takes(
         form.query_one("#room-deals", Input).value = "3"
         public = form.query_one("#room-public", Choice)
         public.set_options(public.options, False)
+        # The computers' pace: the terminal's first; "none" for no pause (no key skips the
+        # server's pause at a network table).
+        pace = form.query_one("#room-pace", Choice)
+        assert pace.value == app.prefs.delay > 0
+        pace.set_options(pace.options, 0.0)
         assert form.request() == {
             "preset": "hongkong",
             "seats": ["human", "computer:classic", "computer:classic"],
             "public": False,
+            "computer_delay": 0.0,
             "deals": 3,
         }
         form.action_create()  # a private room: made, and Ann sits down there
         await until(lambda: isinstance(app.screen, TableScreen), "the table")
         room = table_game(app).mirror.room
         assert room["preset"] == "hongkong" and room["deals"] == 3
-        assert room["options"]["public"] is False
+        assert room["options"]["public"] is False and room["options"]["computer_delay"] == 0
 
 
 async def test_the_lobby_pages_through_the_open_rooms(server: Server, tmp_path: Path) -> None:
@@ -376,7 +382,8 @@ async def test_an_away_player_is_shown_and_a_computer_takes_over_and_hands_back(
 
 # A long scenario: run by make test-slow (and CI); make test keeps the quicker tests beside it.
 @pytest.mark.slow
-async def test_the_score_sheet_between_deals_says_next(server: Server, tmp_path: Path) -> None:
+async def sheet_room(server: Server) -> str:
+    """A private two-deal room, Ann and a computer, whose next deal waits for Ann's "next"."""
     async with Lobby(server.url) as lobby:
         made = await lobby.create_room(
             preset="hongkong",
@@ -386,13 +393,23 @@ async def test_the_score_sheet_between_deals_says_next(server: Server, tmp_path:
             deals=2,
             between_deals_seconds=None,  # the next deal waits for Ann's "next"
         )
-    app = app_for(tmp_path, server.url, room=made["code"], name="Ann")
+    return str(made["code"])
+
+
+async def first_sheet(app: BigTwoApp, pilot: Pilot[None]) -> NetGame:
+    """Ann at the table plays the first deal by the hints, to its score sheet."""
+    await until(lambda: isinstance(app.screen, TableScreen), "the table")
+    game = table_game(app)
+    await until(lambda: game.started, "the first deal")
+    await follow_hints(pilot, game)
+    await until(lambda: isinstance(app.screen, ScoreSheet), "the score sheet", 5)
+    return game
+
+
+async def test_the_score_sheet_between_deals_says_next(server: Server, tmp_path: Path) -> None:
+    app = app_for(tmp_path, server.url, room=await sheet_room(server), name="Ann")
     async with app.run_test(size=SIZE) as pilot:
-        await until(lambda: isinstance(app.screen, TableScreen), "the table")
-        game = table_game(app)
-        await until(lambda: game.started, "the first deal")
-        await follow_hints(pilot, game)
-        await until(lambda: isinstance(app.screen, ScoreSheet), "the score sheet", 5)
+        game = await first_sheet(app, pilot)
         # (drawn a moment after it is pushed: a busy machine can read it before)
         await until(lambda: "Score of deal 1 of 2" in screen_text(app), "the sheet's words", 5)
         assert "Ann" in screen_text(app)
@@ -408,6 +425,39 @@ async def test_the_score_sheet_between_deals_says_next(server: Server, tmp_path:
         await pilot.press("enter")  # leave the table
         await until(lambda: isinstance(app.screen, LobbyScreen), "the lobby", 5)
         assert app.net is None and game.client.closed.is_set()
+
+
+async def test_back_at_the_table_between_deals_the_score_sheet_comes_up_again(
+    server: Server, tmp_path: Path
+) -> None:
+    """As in the browser: the link back while the table waits for us to read a deal's score
+    sheet brings the sheet up again when our Next deal went with the link (the table waited
+    on, the sheet gone); the link dropping and coming back while the sheet is up leaves one."""
+    app = app_for(tmp_path, server.url, room=await sheet_room(server), name="Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        game = await first_sheet(app, pilot)
+
+        async def link_back(links: int) -> None:
+            game.client.come_back()
+            await until(lambda: game.client.reconnects == links, "the link back")
+            await until(lambda: not game.reconnecting, "the link back")
+            await pilot.pause(0.3)
+
+        await game.client.drop(stay_away=True)
+        await until(lambda: game.reconnecting, "the link lost")
+        await link_back(1)
+        assert sum(isinstance(s, ScoreSheet) for s in app.screen_stack) == 1
+        await game.client.drop(stay_away=True)
+        await until(lambda: game.reconnecting, "the link lost again")
+        await pilot.press("enter")  # next, as the link is gone: it never reaches the table
+        await until(lambda: isinstance(app.screen, TableScreen), "the sheet closed")
+        await link_back(2)
+        assert game.mirror.next_deal is not None and game.seat in game.mirror.next_deal["waiting"]
+        await until(lambda: isinstance(app.screen, ScoreSheet), "the sheet again", 5)
+        await until(lambda: "Score of deal 1 of 2" in screen_text(app), "its words", 5)
+        await pilot.press("enter")  # next: the table deals again
+        await until(lambda: game.deal_number == 2 and not game.deal_over, "the second deal", 5)
+        assert isinstance(app.screen, TableScreen)
 
 
 @pytest.mark.parametrize(

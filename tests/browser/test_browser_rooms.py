@@ -26,6 +26,8 @@ def test_the_lobby_lists_your_rooms_and_rejoins_one(new_page: Any, server: Any) 
     mine.wait_for()
     assert "Your rooms" in body_text(host)
     assert "Seat 1" in mine.inner_text() and "you are the host" in mine.inner_text()
+    # Its 12-letter code once (it stood in the title, "Table CODE", and again after it).
+    assert len(code) == 12 and mine.inner_text().count(code) == 1, mine.inner_text()
     # A private room: in no list of open rooms, only in yours.
     assert host.locator(f".rooms [data-code='{code}']").count() == 0
     mine.locator(f"[data-rejoin='{code}']").click()

@@ -91,3 +91,15 @@ def test_the_sign_in_dialogs_password_field_looks_like_its_name_field(new_page: 
     assert dialog.locator("input[type=password]").first.evaluate(styles) == dialog.locator(
         "input[name=account-name]"
     ).evaluate(styles)
+
+
+def test_a_laptop_has_its_side_column_and_no_button_to_lay_it_over_the_bars(
+    new_page: Any,
+) -> None:
+    """Beside the side column a laptop shows all along, "Chat & more" opened a second copy
+    over the table's right edge, the page's bar (Sign in, settings) and the table's."""
+    page = new_page(width=1366, height=800)
+    create_room(page, seed=3)
+    assert page.locator(".side").is_visible()
+    assert page.locator(".side-toggle").is_hidden()
+    assert page.locator(".side .tabs").is_visible()

@@ -8,25 +8,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from ..engine.errors import BigTwoError
-from ..engine.rules import preset_names
-from ..match.settings import RuleSet
+from . import progress_bar, rules_of
 
 if TYPE_CHECKING:
     from ..arena import ArenaResult
@@ -80,18 +70,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     bots.set_defaults(run=_bots)
 
 
-def _rules_of(text: str) -> RuleSet:
-    if text in preset_names():
-        return RuleSet.preset(text)
-    if text.endswith(".toml") or os.sep in text or Path(text).exists():
-        return RuleSet.from_file(text)
-    return RuleSet.preset(text)  # raises, listing the presets
-
-
 def _arena(args: argparse.Namespace) -> int:
     from ..arena import read_checkpoint, run_arena
 
-    rules = _rules_of(args.rules)
+    rules = rules_of(args.rules)
     lineup = [name.strip() for name in args.seats.split(",") if name.strip()]
     if args.workers < 1:
         raise BigTwoError("--workers must be at least 1")
@@ -102,19 +84,7 @@ def _arena(args: argparse.Namespace) -> int:
         resume = read_checkpoint(Path(args.checkpoint), rules, lineup, args.seed, args.duplicate)
     players = max(1, len(lineup))
     total = -(-args.deals // players) * players if args.duplicate else args.deals
-    console = Console(stderr=True)
-    progress = Progress(
-        TextColumn("[bold]arena"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("deals"),
-        TimeElapsedColumn(),
-        TextColumn("left"),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-        disable=args.quiet,
-    )
+    progress = progress_bar("arena", "deals", disable=args.quiet, remaining=True)
     with progress:
         task = progress.add_task("deals", total=total)
         result = run_arena(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from rich.console import Console
@@ -12,7 +13,7 @@ from rich.table import Table
 
 from ..engine.rules import Rules, expansion_preset_names, preset_names
 from ..match.settings import RuleSet
-from . import bench_parser
+from . import bench_parser, print_figures, usage_error
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -70,8 +71,7 @@ def _rules_show(args: argparse.Namespace) -> int:
     elif args.name:
         rules = RuleSet.preset(args.name)
     else:
-        print("bigtwo rules show: name a preset or give --file FILE")
-        return 2
+        return usage_error("rules show", "name a preset or give --file FILE", sys.stdout)
     print(rules.to_toml(), end="")
     return 0
 
@@ -80,20 +80,19 @@ def _bench_revolution(args: argparse.Namespace) -> int:
     from ..bench import bench_revolution
 
     if args.deals < 1:
-        print("bigtwo bench revolution: --deals must be at least 1")
-        return 2
+        return usage_error("bench revolution", "--deals must be at least 1", sys.stdout)
     if args.bots:
         from ..bench import bench_revolution_bots
 
         levels = [name.strip() for name in args.bots.split(",") if name.strip()]
         if len(levels) not in (2, 3, 4):
-            print("bigtwo bench revolution: --bots names 2 to 4 levels, one a seat")
-            return 2
+            return usage_error(
+                "bench revolution", "--bots names 2 to 4 levels, one a seat", sys.stdout
+            )
         result = bench_revolution_bots(levels, args.deals, seed=args.seed)
     else:
         if args.workers < 1:
-            print("bigtwo bench revolution: --workers must be at least 1")
-            return 2
+            return usage_error("bench revolution", "--workers must be at least 1", sys.stdout)
         result = bench_revolution(
             args.deals, seed=args.seed, players=args.players, workers=args.workers
         )
@@ -170,12 +169,7 @@ def _bench_engine(args: argparse.Namespace) -> int:
     from ..bench import bench_engine
 
     if args.games < 1:
-        print("bigtwo bench engine: --games must be at least 1")
-        return 2
+        return usage_error("bench engine", "--games must be at least 1", sys.stdout)
     result = bench_engine(args.games, seed=args.seed, rules_name=args.rules)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            print(f"{key:>24}: {value}")
+    print_figures(result, args.json, width=24)
     return 0

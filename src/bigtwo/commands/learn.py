@@ -4,11 +4,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
-from . import bench_parser
+from . import bench_parser, print_figures, usage_error
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,8 +33,7 @@ def _bench_learn(args: argparse.Namespace) -> int:
     from ..learn.vector import bench_learn
 
     if args.deals < 1 or args.batch < 1:
-        print("bigtwo bench learn: --deals and --batch must be at least 1")
-        return 2
+        return usage_error("bench learn", "--deals and --batch must be at least 1", sys.stdout)
     result = bench_learn(
         args.rules, deals=args.deals, batch=args.batch, seed=args.seed, policy=args.policy
     )
@@ -44,11 +42,7 @@ def _bench_learn(args: argparse.Namespace) -> int:
     )
     result["decisions_per_second_one_deal_at_a_time"] = one["decisions_per_second"]
     result["decisions_per_cpu_second_one_deal_at_a_time"] = one["decisions_per_cpu_second"]
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            print(f"{key:>40}: {value}")
+    print_figures(result, args.json, width=40)
     return 0
 
 
@@ -149,11 +143,9 @@ def _train(args: argparse.Namespace) -> int:
     from ..learn.train import TrainConfig, Trainer, train
 
     if args.threads < 1 or args.iterations < 0 or args.actors < 0:
-        print(
-            "bigtwo train: --threads must be at least 1, --iterations and --actors at least 0",
-            file=sys.stderr,
+        return usage_error(
+            "train", "--threads must be at least 1, --iterations and --actors at least 0"
         )
-        return 2
     torch.set_num_threads(args.threads)
     if args.export:
         trainer = Trainer.resume(args.folder, device="cpu")

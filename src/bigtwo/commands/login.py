@@ -21,6 +21,7 @@ import httpx
 from ..client import Lobby, ServerError
 from ..store.matches import MatchStore
 from ..tui.storage import keep_session, kept_session
+from . import usage_error
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -54,7 +55,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _server(command: str, url: str) -> str | None:
     if not url.startswith(("http://", "https://")):
-        print(f"bigtwo {command}: --server must be an http:// or https:// address, not {url!r}")
+        usage_error(
+            command, f"--server must be an http:// or https:// address, not {url!r}", sys.stdout
+        )
         return None
     return url.rstrip("/")
 

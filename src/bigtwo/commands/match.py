@@ -30,8 +30,8 @@ from ..match.history import (
 from ..match.match import Match
 from ..match.record_formats import FORMS, Game, read_game_file, write_game, write_game_file
 from ..match.revolution import RevolutionMatch, play_revolution_match
-from ..match.settings import RuleSet
 from ..store.matches import MatchStore
+from . import rules_of
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -102,12 +102,6 @@ def _open_store(args: argparse.Namespace) -> MatchStore:
 
 
 # -- simulate ------------------------------------------------------------------------------------
-def _load_rules(text: str) -> RuleSet:
-    if text.endswith(".toml") or Path(text).is_file():
-        return RuleSet.from_file(text)
-    return RuleSet.preset(text)
-
-
 # The seats of a match between computers, unless --names says: every one a computer (the
 # terminal game's "You" is a person's seat), named as the Palm table named its computers.
 SIMULATED_NAMES = ("Ann", "Bill", "Cat", "Dan")
@@ -116,7 +110,7 @@ SIMULATED_NAMES = ("Ann", "Bill", "Cat", "Dan")
 def _simulate(args: argparse.Namespace) -> int:
     from ..bots import make_bot
 
-    rules = _load_rules(args.rules)
+    rules = rules_of(args.rules)
     game = _GAMES[rules.rules.game]
     levels = [s.strip() for s in args.seats.split(",") if s.strip()]
     bots = [make_bot(level, rules.rules.game) for level in levels]  # an unknown level first

@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from . import bench_parser
+from . import bench_parser, print_figures, usage_error
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -60,23 +60,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _bench_startup(args: argparse.Namespace) -> int:
-    import json
-
     from ..tui.startup import bench_startup
 
     if args.runs < 1:
-        print("bigtwo bench startup: --runs must be at least 1")
-        return 2
+        return usage_error("bench startup", "--runs must be at least 1", sys.stdout)
     try:
         result = bench_startup(args.runs)
     except RuntimeError as exc:
         print(f"bigtwo bench startup: {exc}")
         return 1
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            print(f"{key:>22}: {value}")
+    print_figures(result, args.json, width=22)
     return 0
 
 
@@ -107,30 +100,30 @@ def _play(args: argparse.Namespace) -> int:
     server = args.server
     if args.room and server is None:
         if "://" not in args.room:
-            print("bigtwo play: --room needs --server URL, or a share link as the room")
-            return 2
+            return usage_error(
+                "play", "--room needs --server URL, or a share link as the room", sys.stdout
+            )
         from ..tui.netgame import room_of
 
         server = room_of(args.room)[0]
     if server is not None and not server.startswith(("http://", "https://")):
-        print(f"bigtwo play: --server must be an http:// or https:// address, not {server!r}")
-        return 2
+        return usage_error(
+            "play", f"--server must be an http:// or https:// address, not {server!r}", sys.stdout
+        )
     missing = not_a_terminal()
     if missing is not None:
-        print(
-            f"bigtwo play: the game needs a terminal to show the table and read your keys, and "
-            f"its {missing} is not one (a pipe, a file or /dev/null). Run it in a terminal "
-            "window, without | or < or >.",
-            file=sys.stderr,
+        return usage_error(
+            "play",
+            f"the game needs a terminal to show the table and read your keys, and its {missing} "
+            "is not one (a pipe, a file or /dev/null). Run it in a terminal window, without | or "
+            "< or >.",
         )
-        return 2
     from ..tui import run
 
     if args.rules is not None:
         Rules.preset(args.rules)  # unknown presets are refused in words before the screen opens
     if args.deals is not None and args.deals < 1:
-        print("bigtwo play: --deals must be at least 1")
-        return 2
+        return usage_error("play", "--deals must be at least 1", sys.stdout)
     return run(
         db_path=args.db,
         rules=args.rules,

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ..coach.review import (
@@ -34,6 +33,7 @@ from ..coach.revolution import REVOLUTION_ROLLOUTS, review_revolution_game
 from ..engine.errors import BigTwoError
 from ..engine.rules import BIGTWO, REVOLUTION
 from ..match.record_formats import Game, read_game_file
+from . import progress_bar
 
 _STYLES = {
     Mark.FINE: "green",
@@ -97,17 +97,7 @@ def _review(args: argparse.Namespace) -> int:
     seat = _seat(game, args.seat)
     deals = None if args.deal is None else [args.deal]
     check_choice(game.players, reviewer.deals(game), seat, deals)  # refused before any work
-    console = Console(stderr=True)
-    progress = Progress(
-        TextColumn("[bold]review"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("decisions"),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-        disable=deals is not None,
-    )
+    progress = progress_bar("review", "decisions", disable=deals is not None)
     with progress:
         task = progress.add_task("decisions", total=None)
 

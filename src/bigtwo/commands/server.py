@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import bench_parser
+from . import bench_parser, print_figures, usage_error
 
 if TYPE_CHECKING:
     from ..store.tables import TableStore
@@ -312,75 +312,57 @@ def _serve(args: argparse.Namespace) -> int:
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     if args.review_rollouts < 2:
-        print("bigtwo serve: --review-rollouts must be at least 2", file=sys.stderr)
-        return 2
+        return usage_error("serve", "--review-rollouts must be at least 2")
     if args.think_budget <= 0 or (args.think_workers is not None and args.think_workers < 1):
-        print("bigtwo serve: --think-budget and --think-workers must be positive", file=sys.stderr)
-        return 2
+        return usage_error("serve", "--think-budget and --think-workers must be positive")
     if (
         min(args.rooms_per_address, args.rooms_per_minute, args.seat_grace, args.seats_per_address)
         < 0
     ):
-        print("bigtwo serve: room limits and --seat-grace cannot be negative", file=sys.stderr)
-        return 2
+        return usage_error("serve", "room limits and --seat-grace cannot be negative")
     if args.max_tables < 1:
-        print("bigtwo serve: --max-tables must be at least 1", file=sys.stderr)
-        return 2
+        return usage_error("serve", "--max-tables must be at least 1")
     if _wrong_server(args.server):
-        print(f"bigtwo serve: {_wrong_server(args.server)}", file=sys.stderr)
-        return 2
+        return usage_error("serve", _wrong_server(args.server))
     if args.ws == "wsproto" and importlib.util.find_spec("wsproto") is None:
-        print("bigtwo serve: --ws wsproto needs wsproto: pip install wsproto", file=sys.stderr)
-        return 2
+        return usage_error("serve", "--ws wsproto needs wsproto: pip install wsproto")
     unusable = _unusable_address(args.host, args.port)
     if unusable:
-        print(f"bigtwo serve: {unusable}", file=sys.stderr)
-        return 2
+        return usage_error("serve", unusable)
     for proxy in args.trusted_proxy:
         try:
             ipaddress.ip_network(proxy, strict=False)
         except ValueError:
-            print(
-                f"bigtwo serve: --trusted-proxy {proxy!r} is not an address or a network",
-                file=sys.stderr,
-            )
-            return 2
+            return usage_error("serve", f"--trusted-proxy {proxy!r} is not an address or a network")
     if args.cluster:
         from ..store.sql import is_postgres_url
 
         if not is_postgres_url(args.db or ""):
-            print(
-                "bigtwo serve: --cluster needs the nodes' shared database: "
+            return usage_error(
+                "serve",
+                "--cluster needs the nodes' shared database: "
                 "--db postgresql://user@host:port/dbname",
-                file=sys.stderr,
             )
-            return 2
         try:
             import redis
 
             redis.Redis.from_url(args.cluster, socket_connect_timeout=5).ping()
         except ImportError:
-            print("bigtwo serve: --cluster needs redis-py: pip install 'bigtwo[cluster]'",
-                  file=sys.stderr)  # fmt: skip
-            return 2
+            return usage_error("serve", "--cluster needs redis-py: pip install 'bigtwo[cluster]'")
         except (redis.RedisError, ValueError) as exc:
-            print(f"bigtwo serve: cannot reach Redis at {args.cluster}: {exc}", file=sys.stderr)
-            return 2
+            return usage_error("serve", f"cannot reach Redis at {args.cluster}: {exc}")
     if args.workers < 1:
-        print("bigtwo serve: --workers must be at least 1", file=sys.stderr)
-        return 2
+        return usage_error("serve", "--workers must be at least 1")
     if args.workers > 1 and not args.cluster:
-        print(
-            f"bigtwo serve: --workers {args.workers} runs {args.workers} nodes of a cluster on "
-            "this port: it needs --cluster redis://host:port/db and --db postgresql://...",
-            file=sys.stderr,
+        return usage_error(
+            "serve",
+            f"--workers {args.workers} runs {args.workers} nodes of a cluster on this port: it "
+            "needs --cluster redis://host:port/db and --db postgresql://...",
         )
-        return 2
     try:
         store, where = _store(args)  # a worker opens its own: this one opened (and migrated) it
     except StoreError as exc:
-        print(f"bigtwo serve: {exc}", file=sys.stderr)
-        return 2
+        return usage_error("serve", str(exc))
     if args.log_level in ("info", "debug"):
         workers = f", {args.workers} processes" if args.workers > 1 else ""
         print(f"bigtwo server on http://{args.host}:{args.port} (tables: {where}{workers})",
@@ -581,14 +563,11 @@ def _bench_server(args: argparse.Namespace) -> int:
         if wrong
     ]
     if wrong:
-        print(f"bigtwo bench server: {'; '.join(wrong)}", file=sys.stderr)
-        return 2
+        return usage_error("bench server", "; ".join(wrong))
     if args.url and args.db:
-        print(
-            "bigtwo bench server: --db is for the server the bench starts, not one at --url",
-            file=sys.stderr,
+        return usage_error(
+            "bench server", "--db is for the server the bench starts, not one at --url"
         )
-        return 2
     try:
         result = run_bench(
             args.tables,
@@ -608,24 +587,13 @@ def _bench_server(args: argparse.Namespace) -> int:
             cluster=args.cluster,
         )
     except (ValueError, RuntimeError, OSError) as exc:
-        print(f"bigtwo bench server: {exc}", file=sys.stderr)
-        return 2
+        return usage_error("bench server", str(exc))
     if args.profile:
         from ..server.bench import profile_top
 
         print(profile_top(args.profile), file=sys.stderr if args.json else sys.stdout)
-    _print_figures(result, args.json)
+    print_figures(result, args.json)
     return 0
-
-
-def _print_figures(result: dict[str, Any], as_json: bool) -> None:
-    """A bench's figures: one JSON line, or a name and a value a line."""
-    if as_json:
-        print(json.dumps(result))
-        return
-    width = max(map(len, result), default=0)
-    for key, value in result.items():
-        print(f"{key:>{width}}: {value}")
 
 
 # -- bench cluster ---------------------------------------------------------------------------
@@ -633,11 +601,9 @@ def _bench_cluster(args: argparse.Namespace) -> int:
     from ..server.bench_cluster import run_cluster_bench
 
     if args.nodes < 1 or args.tables < 1 or args.seconds <= 0:
-        print(
-            "bigtwo bench cluster: --nodes and --tables must be at least 1, --seconds positive",
-            file=sys.stderr,
+        return usage_error(
+            "bench cluster", "--nodes and --tables must be at least 1, --seconds positive"
         )
-        return 2
     try:
         result = run_cluster_bench(
             args.nodes,
@@ -649,12 +615,10 @@ def _bench_cluster(args: argparse.Namespace) -> int:
             redis_url=args.redis,
         )
     except ImportError as exc:
-        print(f"bigtwo bench cluster: {exc}: pip install 'bigtwo[cluster]'", file=sys.stderr)
-        return 2
+        return usage_error("bench cluster", f"{exc}: pip install 'bigtwo[cluster]'")
     except Exception as exc:  # the database, Redis or a node: say which, in words
-        print(f"bigtwo bench cluster: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 2
-    _print_figures(result, args.json)
+        return usage_error("bench cluster", f"{type(exc).__name__}: {exc}")
+    print_figures(result, args.json)
     return 0
 
 
@@ -666,8 +630,7 @@ def _bench_abuse(args: argparse.Namespace) -> int:
     from ..server.abuse import run_abuse
 
     if args.seconds <= 0 or args.addresses < 1:
-        print("bigtwo bench abuse: --seconds and --addresses must be positive", file=sys.stderr)
-        return 2
+        return usage_error("bench abuse", "--seconds and --addresses must be positive")
     console = Console(stderr=True)
     with Progress(
         TextColumn("[bold]abuse[/]"),
@@ -687,8 +650,7 @@ def _bench_abuse(args: argparse.Namespace) -> int:
         try:
             result = run_abuse(args.seconds, source_addresses=args.addresses, progress=progress)
         except (ValueError, RuntimeError, OSError) as exc:
-            print(f"bigtwo bench abuse: {exc}", file=sys.stderr)
-            return 2
+            return usage_error("bench abuse", str(exc))
     if args.json:
         print(json.dumps(result))
         return 0
@@ -738,21 +700,18 @@ def _join(args: argparse.Namespace) -> int:
     server, code, invite = _room_of(args.room)
     server = (args.server or server or "http://127.0.0.1:8000").rstrip("/")
     if not code.isalnum():
-        print(
-            f"bigtwo join: {args.room!r} is neither a room code nor a share link", file=sys.stderr
-        )
-        return 2
+        return usage_error("join", f"{args.room!r} is neither a room code nor a share link")
     if not server.startswith(("http://", "https://")):
-        print(f"bigtwo join: --server must be an http:// or https:// address, not {server!r}")
-        return 2
+        return usage_error(
+            "join", f"--server must be an http:// or https:// address, not {server!r}", sys.stdout
+        )
     missing = not_a_terminal()
     if missing is not None:
-        print(
-            f"bigtwo join: the game needs a terminal, and its {missing} is not one. "
-            "Run it in a terminal window, without | or < or >.",
-            file=sys.stderr,
+        return usage_error(
+            "join",
+            f"the game needs a terminal, and its {missing} is not one. Run it in a terminal "
+            "window, without | or < or >.",
         )
-        return 2
     from ..tui import run
 
     room = f"{server}/r/{code}" + (f"?invite={invite}" if invite else "")

@@ -29,7 +29,7 @@ import itertools
 import json
 import random
 import time
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -159,6 +159,16 @@ class Abusers:
         return httpx.AsyncClient(
             base_url=self.url, transport=transport, timeout=10.0, trust_env=False
         )
+
+    @contextlib.asynccontextmanager
+    async def clients(self, pattern: Pattern) -> AsyncIterator[list[httpx.AsyncClient]]:
+        """An HTTP client from each of the pattern's addresses, closed afterwards."""
+        clients = [self.http(a) for a in pattern.addresses]
+        try:
+            yield clients
+        finally:
+            for c in clients:
+                await c.aclose()
 
     async def ws(self, pattern: Pattern, code: str) -> ClientConnection | None:
         try:
@@ -292,21 +302,16 @@ class Abusers:
                     await self.exchange(pattern, ws, burst)
 
     async def room_flood(self, pattern: Pattern) -> None:
-        clients = [self.http(a) for a in pattern.addresses]
-        try:
+        async with self.clients(pattern) as clients:
             for n in self.rounds():
                 client = clients[n % len(clients)]
                 try:
                     pattern.answer(await client.post("/api/rooms", json={"title": f"flood {n}"}))
                 except httpx.HTTPError:
                     pattern.failures += 1
-        finally:
-            for c in clients:
-                await c.aclose()
 
     async def seat_squat(self, pattern: Pattern) -> None:
-        clients = [self.http(a) for a in pattern.addresses]
-        try:
+        async with self.clients(pattern) as clients:
             for n in self.rounds():
                 client = clients[n % len(clients)]
                 try:
@@ -332,9 +337,6 @@ class Abusers:
                         pattern.answer(await client.post(f"/api/rooms/{code}/join", json=body))
                 except (httpx.HTTPError, ValueError):
                     pattern.failures += 1
-        finally:
-            for c in clients:
-                await c.aclose()
 
     async def crafted_rules(self, pattern: Pattern) -> None:
         async with self.http(pattern.address()) as client:
@@ -387,8 +389,7 @@ class Abusers:
 
     async def cross_site(self, pattern: Pattern) -> None:
         headers = {"content-type": "text/plain", "origin": "https://elsewhere.example"}
-        clients = [self.http(a) for a in pattern.addresses]
-        try:
+        async with self.clients(pattern) as clients:
             for n in self.rounds():
                 client = clients[n % len(clients)]
                 try:
@@ -403,49 +404,44 @@ class Abusers:
                     pattern.answer(response)
                 except httpx.HTTPError:
                     pattern.failures += 1
-        finally:
-            for c in clients:
-                await c.aclose()
 
     async def spectator_grab(self, pattern: Pattern) -> None:
         held: list[ClientConnection] = []
         drains: list[asyncio.Task[None]] = []
-        clients = [self.http(a) for a in pattern.addresses]
-        try:
-            for n in self.rounds():
-                if len(held) >= HOLD_SPECTATORS:
-                    await asyncio.sleep(0.05)
-                    continue
-                client = clients[n % len(clients)]
-                try:
-                    response = await client.post(
-                        f"/api/rooms/{self.legit_code}/join", json={"as": "spectator"}
-                    )
-                except httpx.HTTPError:
-                    pattern.failures += 1
-                    continue
-                if response.status_code >= 500:
-                    pattern.server_errors += 1
-                if response.status_code != 200:
-                    pattern.answer(response)
-                    continue
-                ws = await self.ws(pattern, self.legit_code)
-                if ws is None:
-                    continue
-                if await self.hello(pattern, ws, {"token": response.json()["token"]}):
-                    pattern.accepted += 1
-                    held.append(ws)  # kept open: the place stays taken
-                    drains.append(asyncio.create_task(self.drain(pattern, ws)))
-                else:
-                    await ws.close()
-        finally:
-            for ws in held:
-                with contextlib.suppress(Exception):
-                    await ws.close()
-            for task in drains:
-                task.cancel()
-            for c in clients:
-                await c.aclose()
+        async with self.clients(pattern) as clients:
+            try:
+                for n in self.rounds():
+                    if len(held) >= HOLD_SPECTATORS:
+                        await asyncio.sleep(0.05)
+                        continue
+                    client = clients[n % len(clients)]
+                    try:
+                        response = await client.post(
+                            f"/api/rooms/{self.legit_code}/join", json={"as": "spectator"}
+                        )
+                    except httpx.HTTPError:
+                        pattern.failures += 1
+                        continue
+                    if response.status_code >= 500:
+                        pattern.server_errors += 1
+                    if response.status_code != 200:
+                        pattern.answer(response)
+                        continue
+                    ws = await self.ws(pattern, self.legit_code)
+                    if ws is None:
+                        continue
+                    if await self.hello(pattern, ws, {"token": response.json()["token"]}):
+                        pattern.accepted += 1
+                        held.append(ws)  # kept open: the place stays taken
+                        drains.append(asyncio.create_task(self.drain(pattern, ws)))
+                    else:
+                        await ws.close()
+            finally:
+                for ws in held:
+                    with contextlib.suppress(Exception):
+                        await ws.close()
+                for task in drains:
+                    task.cancel()
 
     async def drain(self, pattern: Pattern, ws: ClientConnection) -> None:
         """Read a held connection (so its queue does not fill) until it closes."""
@@ -536,20 +532,17 @@ class Abusers:
     async def sign_in_name(self, pattern: Pattern) -> None:
         """Wrong passwords for one real account, from each address in turn: limited per name
         (before any one address is)."""
-        clients = [self.http(a) for a in pattern.addresses]
-        try:
-            made = await clients[0].post(
-                "/api/account/register", json={"name": VICTIM, "password": VICTIM_PASSWORD}
-            )
-            if made.status_code >= 500:
-                pattern.server_errors += 1
-            for n in self.rounds():
-                await self.sign_in(clients[n % len(clients)], pattern, VICTIM, f"guess {n}")
-        except httpx.HTTPError:
-            pattern.failures += 1
-        finally:
-            for c in clients:
-                await c.aclose()
+        async with self.clients(pattern) as clients:
+            try:
+                made = await clients[0].post(
+                    "/api/account/register", json={"name": VICTIM, "password": VICTIM_PASSWORD}
+                )
+                if made.status_code >= 500:
+                    pattern.server_errors += 1
+                for n in self.rounds():
+                    await self.sign_in(clients[n % len(clients)], pattern, VICTIM, f"guess {n}")
+            except httpx.HTTPError:
+                pattern.failures += 1
 
     async def sign_in(
         self, client: httpx.AsyncClient, pattern: Pattern, name: str, password: str

@@ -29,7 +29,7 @@ import math
 import secrets
 import time
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -43,7 +43,7 @@ from starlette.routing import Route
 from ..match.settings import RuleSet
 from ..protocol import MIN_PASSWORD, PasswordRequest, SeatToken, SignInRequest
 from ..service.config import MAX_NAME
-from ..service.table import TableStatus
+from ..service.table import Refused, TableStatus
 from ..store.accounts import (
     Account,
     AccountStore,
@@ -53,8 +53,8 @@ from ..store.accounts import (
     name_key,
     open_accounts,
 )
-from ..store.tables import StoredRoom, TableStore
-from .http_io import _error, _HttpError, _read_request, _room
+from ..store.tables import TableStore
+from .http_io import _error, _lookup, _no_room, _read_request, refusals_answered, seat_of
 from .hub import Hub
 from .limits import KeyedLimiter
 from .ratings import (
@@ -80,39 +80,29 @@ NAME_PUNCTUATION = frozenset(" _-.'")
 _SCRIPT_GROUPS = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "HANGUL": "CJK", "CJK": "CJK"}
 
 
-class AccountError(ValueError):
-    """A name or password refused: its refusal code and the reason in words."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
 def player_name(typed: str) -> str:
     """A name fit for an account: NFKC-normalised, spaces collapsed, of letters (one script),
-    digits and ``_ - . '``, 2 to MAX_NAME characters; else :class:`AccountError`.
+    digits and ``_ - . '``, 2 to MAX_NAME characters; else :class:`Refused` (``bad_name``).
 
     >>> player_name("  Ａnn   Lee ")
     'Ann Lee'
     """
     name = " ".join(unicodedata.normalize("NFKC", typed).split())
     if not 2 <= len(name) <= MAX_NAME:
-        raise AccountError("bad_name", f"A name has 2 to {MAX_NAME} characters")
+        raise Refused("bad_name", f"A name has 2 to {MAX_NAME} characters")
     scripts = set()
     for c in name:
         kind = unicodedata.category(c)
         if c in NAME_PUNCTUATION or kind[0] == "N":
             continue
         if kind[0] not in "LM":
-            raise AccountError(
-                "bad_name", "A name may hold letters, digits, spaces and _ - . ' only"
-            )
+            raise Refused("bad_name", "A name may hold letters, digits, spaces and _ - . ' only")
         script = unicodedata.name(c, "?").split(" ")[0]
         scripts.add(_SCRIPT_GROUPS.get(script, script))
     if not scripts:
-        raise AccountError("bad_name", "A name needs at least one letter")
+        raise Refused("bad_name", "A name needs at least one letter")
     if len(scripts) > 1:
-        raise AccountError(
+        raise Refused(
             "bad_name", "A name's letters are of one alphabet (letters that look alike are not)"
         )
     return name
@@ -120,9 +110,9 @@ def player_name(typed: str) -> str:
 
 def check_password(password: str, name: str) -> None:
     if len(password) < MIN_PASSWORD:
-        raise AccountError("bad_password", f"A password has at least {MIN_PASSWORD} characters")
+        raise Refused("bad_password", f"A password has at least {MIN_PASSWORD} characters")
     if password.casefold() == name.casefold():
-        raise AccountError("bad_password", "A password is not the name")
+        raise Refused("bad_password", "A password is not the name")
 
 
 def _digest(session: str) -> str:
@@ -155,19 +145,13 @@ class SettleOnFinish:
     def __init__(self, store: TableStore, accounts: Accounts) -> None:
         self.inner, self.accounts = store, accounts
 
-    def create_room(self, code: str, config: dict[str, Any]) -> None:
-        self.inner.create_room(code, config)
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)  # the table store's own, but for what is watched
 
     def append(self, code: str, commands: Sequence[dict[str, Any]]) -> None:
         self.inner.append(code, commands)
         if code in self.accounts.starting:  # a rated room not yet started: has it now?
             self.accounts.began(code)
-
-    def since_snapshot(self, code: str) -> int:
-        return self.inner.since_snapshot(code)
-
-    def snapshot(self, code: str, state: bytes) -> None:
-        self.inner.snapshot(code, state)
 
     def set_status(self, code: str, status: TableStatus) -> None:
         self.inner.set_status(code, status)
@@ -176,18 +160,6 @@ class SettleOnFinish:
                 asyncio.get_running_loop().call_soon(self.accounts.settle_quietly, code)
             except RuntimeError:  # no loop (a tool, a test): now
                 self.accounts.settle_quietly(code)
-
-    def open_rooms(self) -> Iterator[StoredRoom]:
-        return self.inner.open_rooms()
-
-    def load(self, code: str) -> StoredRoom | None:
-        return self.inner.load(code)
-
-    def add_watcher(self, token_digest: str, code: str) -> None:
-        self.inner.add_watcher(token_digest, code)
-
-    def watcher_room(self, token_digest: str) -> str | None:
-        return self.inner.watcher_room(token_digest)
 
     def close(self) -> None:
         self.inner.close()
@@ -257,16 +229,18 @@ class Accounts:
 
         return await run_in_threadpool(check)
 
-    def _limited(self, address: str, key: str) -> Response | None:
+    def _check_sign_ins(self, address: str, key: str) -> None:
+        """Refuse (``rate_limited``) a sign-in from ``address`` or for ``key`` after too many
+        failed ones."""
         wait = max(self.by_address.ready(address), self.by_name.ready(key))
         if wait <= 0:
-            return None
+            return
         seconds = max(1, math.ceil(wait))
-        return _error(
+        raise Refused(
             "rate_limited",
             f"Too many failed sign-ins from your address or for that name: try again in "
             f"{_wait_words(wait)}",
-            params={"seconds": seconds, "minutes": math.ceil(seconds / 60), "reason": "sign_in"},
+            {"seconds": seconds, "minutes": math.ceil(seconds / 60), "reason": "sign_in"},
         )
 
     def _failed(self, address: str, key: str) -> None:
@@ -293,14 +267,9 @@ class Accounts:
     # -- the account's routes ------------------------------------------------------------------
     async def register(self, request: Request) -> Response:
         address = request.app.state.addresses.of(request)
-        try:
-            asked: SignInRequest = await _read_request(request, SignInRequest)
-            name = player_name(asked.name)
-            check_password(asked.password, name)
-        except _HttpError as exc:
-            return _error(exc.code, str(exc))
-        except AccountError as exc:
-            return _error(exc.code, str(exc), 422)
+        asked: SignInRequest = await _read_request(request, SignInRequest)
+        name = player_name(asked.name)
+        check_password(asked.password, name)
         wait = self.registrations.wait(address)
         if wait > 0:
             return _error(
@@ -319,14 +288,9 @@ class Accounts:
 
     async def sign_in(self, request: Request) -> Response:
         address = request.app.state.addresses.of(request)
-        try:
-            asked: SignInRequest = await _read_request(request, SignInRequest)
-        except _HttpError as exc:
-            return _error(exc.code, str(exc))
+        asked: SignInRequest = await _read_request(request, SignInRequest)
         key = name_key(asked.name)
-        limited = self._limited(address, key)
-        if limited is not None:
-            return limited
+        self._check_sign_ins(address, key)
         account = self.store.find(asked.name)
         if not self._nobody:
             self._nobody = await run_in_threadpool(self.hasher.hash, secrets.token_urlsafe(16))
@@ -348,42 +312,33 @@ class Accounts:
         self._end_cookie(answer)
         return answer
 
-    def _signed_out(self) -> Response:
-        return _error("signed_out", "Sign in first", 401)
+    def _account(self, request: Request) -> Account:
+        """The signed-in account, else :class:`Refused` (``signed_out``)."""
+        account = self.signed_in(request)
+        if account is None:
+            raise Refused("signed_out", "Sign in first")
+        return account
 
     async def account(self, request: Request) -> Response:
         """Who is signed in: the account, or ``{"signed_in": false}`` for a guest."""
         account = self.signed_in(request)
         return JSONResponse(self.you(account) if account else {"signed_in": False})
 
-    async def _with_password(self, request: Request) -> tuple[Account, PasswordRequest] | Response:
+    async def _with_password(self, request: Request) -> tuple[Account, PasswordRequest]:
         """The signed-in account and its request, once its password is checked (limited as
-        signing in is)."""
-        account = self.signed_in(request)
-        if account is None:
-            return self._signed_out()
-        try:
-            asked: PasswordRequest = await _read_request(request, PasswordRequest)
-        except _HttpError as exc:
-            return _error(exc.code, str(exc))
+        signing in is), else :class:`Refused`."""
+        account = self._account(request)
+        asked: PasswordRequest = await _read_request(request, PasswordRequest)
         address = request.app.state.addresses.of(request)
-        limited = self._limited(address, account.id)
-        if limited is not None:
-            return limited
+        self._check_sign_ins(address, account.id)
         if not await self._verify(account.password, asked.password):
             self._failed(address, account.id)
-            return _error("bad_sign_in", "That is not the account's password", 401)
+            raise Refused("bad_sign_in", "That is not the account's password")
         return account, asked
 
     async def change_password(self, request: Request) -> Response:
-        checked = await self._with_password(request)
-        if isinstance(checked, Response):
-            return checked
-        account, asked = checked
-        try:
-            check_password(asked.new, account.name)
-        except AccountError as exc:
-            return _error(exc.code, str(exc), 422)
+        account, asked = await self._with_password(request)
+        check_password(asked.new, account.name)
         self.store.set_password(account.id, await run_in_threadpool(self.hasher.hash, asked.new))
         self.store.end_sessions(account.id)  # every browser signs in again, this one now
         answer = JSONResponse(self.you(account))
@@ -391,10 +346,7 @@ class Accounts:
         return answer
 
     async def delete(self, request: Request) -> Response:
-        checked = await self._with_password(request)
-        if isinstance(checked, Response):
-            return checked
-        account, _ = checked
+        account, _ = await self._with_password(request)
         self.store.delete(account.id)
         answer = JSONResponse({"deleted": True})
         self._end_cookie(answer)
@@ -403,28 +355,19 @@ class Accounts:
     # -- seats -----------------------------------------------------------------------------
     async def keep_seat(self, request: Request) -> Response:
         """Keep a seat (its token) with the signed-in account."""
-        account = self.signed_in(request)
-        if account is None:
-            return self._signed_out()
-        try:
-            asked: SeatToken = await _read_request(request, SeatToken)
-        except _HttpError as exc:
-            return _error(exc.code, str(exc))
+        account = self._account(request)
+        asked: SeatToken = await _read_request(request, SeatToken)
         runner = self.hub.get(asked.code) if asked.code else None
         if runner is None:
-            return _error("no_room", f"There is no table {asked.code[:12]!r}", 404)
-        seat = runner.service.seat_of_token(asked.token)
-        if seat is None:
-            return _error("unauthorized", "That token holds no seat at this table")
+            return _error("no_room", _no_room(asked.code), 404)
+        seat = seat_of(runner, asked.token)
         self.store.bind_seat(account.id, runner.code, seat, asked.token, self.clock())
         return JSONResponse({"code": runner.code, "seat": seat})
 
     async def seats(self, request: Request) -> Response:
         """The signed-in account's seats at tables not yet over, with their tokens: another
         browser takes the seat back with one."""
-        account = self.signed_in(request)
-        if account is None:
-            return self._signed_out()
+        account = self._account(request)
         out = []
         for code, seat, token in self.store.seats(account.id):
             runner = self.hub.get(code)
@@ -439,13 +382,8 @@ class Accounts:
     # -- rated rooms -----------------------------------------------------------------------
     async def make_rated(self, request: Request) -> Response:
         """The host makes a room rated: a whole game under a standard preset, not started."""
-        runner = _room(request)
-        if isinstance(runner, Response):
-            return runner
-        try:
-            asked: SeatToken = await _read_request(request, SeatToken)
-        except _HttpError as exc:
-            return _error(exc.code, str(exc))
+        runner = _lookup(request)
+        asked: SeatToken = await _read_request(request, SeatToken)
         svc = runner.service
         seat = svc.seat_of_token(asked.token)
         if seat is None or seat != svc.host:
@@ -475,9 +413,7 @@ class Accounts:
         return JSONResponse(self._rated_json(runner.code))
 
     async def rated(self, request: Request) -> Response:
-        runner = _room(request)
-        if isinstance(runner, Response):
-            return runner
+        runner = _lookup(request)
         self.settle_quietly(runner.code)
         return JSONResponse(self._rated_json(runner.code))
 
@@ -658,20 +594,21 @@ class Accounts:
         )
 
     def routes(self) -> list[Route]:
-        return [
-            Route("/api/account", self.account, methods=["GET"]),
-            Route("/api/account/register", self.register, methods=["POST"]),
-            Route("/api/account/sign-in", self.sign_in, methods=["POST"]),
-            Route("/api/account/sign-out", self.sign_out, methods=["POST"]),
-            Route("/api/account/password", self.change_password, methods=["POST"]),
-            Route("/api/account/delete", self.delete, methods=["POST"]),
-            Route("/api/account/seats", self.seats, methods=["GET"]),
-            Route("/api/account/seats", self.keep_seat, methods=["POST"]),
-            Route("/api/rooms/{code}/rated", self.rated, methods=["GET"]),
-            Route("/api/rooms/{code}/rated", self.make_rated, methods=["POST"]),
-            Route("/api/leaderboard", self.leaderboard, methods=["GET"]),
-            Route("/api/players/{name}", self.profile, methods=["GET"]),
-        ]
+        routes = (
+            ("/api/account", self.account, "GET"),
+            ("/api/account/register", self.register, "POST"),
+            ("/api/account/sign-in", self.sign_in, "POST"),
+            ("/api/account/sign-out", self.sign_out, "POST"),
+            ("/api/account/password", self.change_password, "POST"),
+            ("/api/account/delete", self.delete, "POST"),
+            ("/api/account/seats", self.seats, "GET"),
+            ("/api/account/seats", self.keep_seat, "POST"),
+            ("/api/rooms/{code}/rated", self.rated, "GET"),
+            ("/api/rooms/{code}/rated", self.make_rated, "POST"),
+            ("/api/leaderboard", self.leaderboard, "GET"),
+            ("/api/players/{name}", self.profile, "GET"),
+        )
+        return [Route(path, refusals_answered(route), methods=[how]) for path, route, how in routes]
 
 
 def install_accounts(app: Starlette, hub: Hub) -> Accounts:

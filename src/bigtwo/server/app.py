@@ -62,13 +62,14 @@ from .connection import Connection
 from .http_io import (
     _address,
     _error,
-    _HttpError,
     _hub,
     _lookup,
     _no_room,
     _read_json,
     _read_request,
-    _room,
+    refusals_answered,
+    seat_of,
+    slow_down,
 )
 from .hub import SWEEP_EVERY, Hub, is_room_code
 from .limits import KeyedLimiter
@@ -242,20 +243,16 @@ async def list_rooms(request: Request) -> Response:
     return JSONResponse({"rooms": rooms, "next": cursor, "total": total})
 
 
+@refusals_answered
 async def create_room(request: Request) -> Response:
     hub = _hub(request)
-    if not request.app.state.limiter.allow(_address(request)):
-        return _error("rate_limited", "Too many requests: slow down")
+    slow_down(request)
+    data = await _read_json(request)
     try:
-        data = await _read_json(request)
         config = table_config(data, allow_seed=hub.settings.allow_seeds)
         runner = hub.create(config, creator=_address(request))
-    except _HttpError as exc:
-        return _error(exc.code, str(exc))
     except ConfigError as exc:
         return _error("bad_request", str(exc), 422)
-    except Refused as exc:
-        return _error(exc.code, str(exc), params=exc.params)
     made = {"code": runner.code, **_urls(request, runner.code), "room": runner.service.info()}
     if config.invite:  # a private room: the link that lets spectators in
         made["invite"] = config.invite
@@ -263,41 +260,32 @@ async def create_room(request: Request) -> Response:
     return JSONResponse(made, status_code=201)
 
 
+@refusals_answered
 async def get_room(request: Request) -> Response:
-    runner = _room(request)
-    if isinstance(runner, Response):
-        return runner
+    runner = _lookup(request)
     return JSONResponse({**_urls(request, runner.code), "room": runner.service.info()})
 
 
+@refusals_answered
 async def join_room(request: Request) -> Response:
     hub = _hub(request)
-    if not request.app.state.limiter.allow(_address(request)):
-        return _error("rate_limited", "Too many requests: slow down")
-    runner = _room(request)
-    if isinstance(runner, Response):
-        return runner
-    try:
-        join: JoinRequest = await _read_request(request, JoinRequest)
-        role, seat = join.as_, join.seat
-        if role == "spectator":
-            token = hub.watch(runner, join.invite)
-            return JSONResponse(
-                {
-                    "code": runner.code,
-                    "role": "spectator",
-                    "seat": None,
-                    "token": token,
-                    **_urls(request, runner.code),
-                }
-            )
-        seat, token = hub.join(
-            runner, clean_text(join.name, MAX_NAME), seat, join.avatar, _address(request)
+    slow_down(request)
+    runner = _lookup(request)
+    join: JoinRequest = await _read_request(request, JoinRequest)
+    if join.as_ == "spectator":
+        token = hub.watch(runner, join.invite)
+        return JSONResponse(
+            {
+                "code": runner.code,
+                "role": "spectator",
+                "seat": None,
+                "token": token,
+                **_urls(request, runner.code),
+            }
         )
-    except _HttpError as exc:
-        return _error(exc.code, str(exc))
-    except Refused as exc:
-        return _error(exc.code, str(exc), params=exc.params)
+    seat, token = hub.join(
+        runner, clean_text(join.name, MAX_NAME), join.seat, join.avatar, _address(request)
+    )
     return JSONResponse(
         {
             "code": runner.code,
@@ -309,25 +297,15 @@ async def join_room(request: Request) -> Response:
     )
 
 
+@refusals_answered
 async def rematch_room(request: Request) -> Response:
     """A new game for the players of a finished table (see :meth:`Hub.rematch`): the caller
     proves its seat with its token and gets its seat and token at the new table."""
     hub = _hub(request)
-    if not request.app.state.limiter.allow(_address(request)):
-        return _error("rate_limited", "Too many requests: slow down")
-    runner = _room(request)
-    if isinstance(runner, Response):
-        return runner
-    try:
-        asked: RematchRequest = await _read_request(request, RematchRequest)
-        seat = runner.service.seat_of_token(asked.token)
-        if seat is None:
-            raise Refused("unauthorized", "That token holds no seat at this table")
-        new, there, seat_token, created = hub.rematch(runner, seat)
-    except _HttpError as exc:
-        return _error(exc.code, str(exc))
-    except Refused as exc:
-        return _error(exc.code, str(exc), params=exc.params)
+    slow_down(request)
+    runner = _lookup(request)
+    asked: RematchRequest = await _read_request(request, RematchRequest)
+    new, there, seat_token, created = hub.rematch(runner, seat_of(runner, asked.token))
     return JSONResponse(
         {
             "code": new.code,
@@ -341,62 +319,41 @@ async def rematch_room(request: Request) -> Response:
     )
 
 
+@refusals_answered
 async def my_rooms(request: Request) -> Response:
     """The rooms still being played where the given seat tokens hold their seats, and the
     seats that hold nothing now (:mod:`bigtwo.server.lookups`): nobody else's rooms."""
-    if not request.app.state.limiter.allow(_address(request)):
-        return _error("rate_limited", "Too many requests: slow down")
-    try:
-        misses = may_look_up(request.app.state.misses, _address(request))
-        asked: MineRequest = await _read_request(request, MineRequest)
-        seats = [(s.code, s.token) for s in asked.seats]
-        held, gone = held_seats(_hub(request), seats, misses, _address(request))
-    except _HttpError as exc:
-        return _error(exc.code, str(exc))
-    except Refused as exc:
-        return _error(exc.code, str(exc), params=exc.params)
+    slow_down(request)
+    misses = may_look_up(request.app.state.misses, _address(request))
+    asked: MineRequest = await _read_request(request, MineRequest)
+    seats = [(s.code, s.token) for s in asked.seats]
+    held, gone = held_seats(_hub(request), seats, misses, _address(request))
     rooms = [{**_urls(request, r.code), "seat": seat, "room": r.service.info()} for r, seat in held]
     return JSONResponse({"rooms": rooms, "gone": gone})
 
 
+@refusals_answered
 async def close_room(request: Request) -> Response:
     """The host closes a room (:meth:`Hub.close`), proving the seat with its token."""
-    if not request.app.state.limiter.allow(_address(request)):
-        return _error("rate_limited", "Too many requests: slow down")
-    runner = _room(request)
-    if isinstance(runner, Response):
-        return runner
-    try:
-        asked: CloseRequest = await _read_request(request, CloseRequest)
-        seat = runner.service.seat_of_token(asked.token)
-        if seat is None:
-            raise Refused("unauthorized", "That token holds no seat at this table")
-        _hub(request).close(runner, seat)
-    except _HttpError as exc:
-        return _error(exc.code, str(exc))
-    except Refused as exc:
-        return _error(exc.code, str(exc), params=exc.params)
+    slow_down(request)
+    runner = _lookup(request)
+    asked: CloseRequest = await _read_request(request, CloseRequest)
+    _hub(request).close(runner, seat_of(runner, asked.token))
     return JSONResponse({**_urls(request, runner.code), "room": runner.service.info()})
 
 
-def _finished_table(request: Request) -> TableService | Response:
-    """A finished table, or an error response: a record holds every hand, so it is shown only
+def _finished_table(request: Request) -> TableService:
+    """A finished table, else :class:`Refused`: a record holds every hand, so it is shown only
     once nothing is left to hide."""
-    runner = _room(request)
-    if isinstance(runner, Response):
-        return runner
-    svc = runner.service
+    svc = _lookup(request).service
     if svc.game is None:
-        return _error(
-            "no_room", "This table never started a match", 404, {"reason": "never_started"}
-        )
+        raise Refused("no_room", "This table never started a match", {"reason": "never_started"})
     if svc.status != TableStatus.FINISHED:
-        return _error(
-            "not_over", "The record is shown once the match is over: it holds every hand", 409
-        )
+        raise Refused("not_over", "The record is shown once the match is over: it holds every hand")
     return svc
 
 
+@refusals_answered
 async def room_record(request: Request) -> Response:
     """The finished match's record as JSON (bigtwo.match.record_formats.record_data): the
     52-card game's JSON form, or the expansion's text record (which `bigtwo record check`
@@ -404,12 +361,11 @@ async def room_record(request: Request) -> Response:
     from ..match.record_formats import record_data
 
     svc = _finished_table(request)
-    if isinstance(svc, Response):
-        return svc
     assert svc.game is not None
     return JSONResponse(record_data(svc.game))
 
 
+@refusals_answered
 async def convert_record(request: Request) -> Response:
     """A match record sent as text, read by the one reader every record goes through and
     given back in its JSON form (as ``bigtwo record convert --format json`` writes it, and
@@ -419,14 +375,11 @@ async def convert_record(request: Request) -> Response:
     from ..match.errors import RecordError
     from ..match.record_formats import read_game, record_data
 
-    if not request.app.state.limiter.allow(_address(request)):
-        return _error("rate_limited", "Too many requests: slow down")
+    slow_down(request)
+    asked: RecordText = await _read_request(request, RecordText, MAX_RECORD_BODY)
     try:
-        asked: RecordText = await _read_request(request, RecordText, MAX_RECORD_BODY)
         # Reading a record replays every deal: in a thread, so other tables are not held up.
         match = await run_in_threadpool(read_game, asked.record)
-    except _HttpError as exc:
-        return _error(exc.code, str(exc))
     except BigTwoError as exc:
         where = exc.where if isinstance(exc, RecordError) else ""
         reason = exc.reason if isinstance(exc, RecordError) else str(exc)
@@ -434,13 +387,11 @@ async def convert_record(request: Request) -> Response:
     return JSONResponse(record_data(match))
 
 
+@refusals_answered
 async def room_history(request: Request) -> Response:
     """The finished match's history as text, as the Palm game history told it (its game's
     history: see the table's ``history_text``)."""
-    svc = _finished_table(request)
-    if isinstance(svc, Response):
-        return svc
-    return PlainTextResponse(svc.history_text())
+    return PlainTextResponse(_finished_table(request).history_text())
 
 
 async def share_link(request: Request) -> Response:
@@ -470,13 +421,10 @@ async def api_not_found(request: Request) -> Response:
             if match == Match.PARTIAL and route.methods:
                 allowed |= route.methods
     if allowed:
-        return JSONResponse(
-            {
-                "error": "not_allowed",
-                "message": f"{request.url.path[:80]} does not take {request.method[:10]}",
-                "params": {},
-            },
-            status_code=405,
+        return _error(
+            "not_allowed",
+            f"{request.url.path[:80]} does not take {request.method[:10]}",
+            405,
             headers={"Allow": ", ".join(sorted(allowed))},
         )
     return _error("not_found", f"There is no {request.method} {request.url.path[:80]}", 404)
@@ -649,7 +597,7 @@ def create_app(store: TableStore | None = None, settings: Settings | None = None
         Route("/api/rooms/{code}/close", close_room, methods=["POST"]),
         Route("/api/rooms/{code}/record", room_record),
         Route("/api/rooms/{code}/history", room_history),
-        *coach_routes(_room, _error, _read_request),
+        *coach_routes(refusals_answered, _lookup, _read_request),
         Route("/api/records/convert", convert_record, methods=["POST"]),
         Route("/api/stats", stats),
         Route("/healthz", health),

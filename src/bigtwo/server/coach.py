@@ -98,11 +98,10 @@ def _cards(move: Chosen) -> str | None:
 def _position(view: TableView | RevolutionView) -> dict[str, Any]:
     """The table as the seat saw it before a decision: its own cards, every seat's count,
     and the play to beat (who played it)."""
-    counts = view.counts if isinstance(view, RevolutionView) else view.counts
     to_beat = view.to_beat
     return {
         "hand": card_text(Mask(view.hand)),
-        "counts": list(counts),
+        "counts": list(view.counts),
         "table": None if to_beat is None else card_text(to_beat.mask),
         "table_seat": None if to_beat is None else view.to_beat_seat,
     }
@@ -318,9 +317,7 @@ def _scale_of(svc: TableService, deal: int) -> float:
 
 
 # -- the routes -----------------------------------------------------------------------------------
-_Lookup = Callable[[Request], "TableRunner | Response"]
-_Refuse = Callable[..., JSONResponse]
-_ReadBody = Callable[[Request, Any], Awaitable[Any]]
+_Route = Callable[[Request], Awaitable[Response]]
 
 
 def _seat_of(svc: TableService, token: str) -> int | None:
@@ -392,65 +389,30 @@ def check_beliefs(svc: TableService, asked: BeliefsRequest) -> int:
     return seat
 
 
-def coach_routes(room: _Lookup, error: _Refuse, read: _ReadBody) -> list[Route]:
-    """The coach's routes, with the application's room lookup, refusal and body reader."""
+def coach_routes(
+    answered: Callable[[_Route], _Route],
+    lookup: Callable[[Request], TableRunner],
+    read: Callable[[Request, Any], Awaitable[Any]],
+) -> list[Route]:
+    """The coach's routes, with the application's way of answering refusals, its room lookup
+    and its body reader."""
 
     async def review(request: Request) -> Response:
-        runner = room(request)
-        if isinstance(runner, Response):
-            return runner
-        try:
-            asked: ReviewRequest = await read(request, ReviewRequest)
-            seat = check_review(runner.service, asked)
-        except Refused as exc:
-            return error(exc.code, str(exc), _status(exc.code), exc.params)
-        except Exception as exc:  # the body reader's own refusal
-            return _read_refusal(error, exc)
+        runner = lookup(request)
+        asked: ReviewRequest = await read(request, ReviewRequest)
+        seat = check_review(runner.service, asked)
         coach: Coach = request.app.state.coach
-        try:
-            status, answer = coach.review(runner.service, runner.code, asked.deal, seat)
-        except Refused as exc:
-            return error(exc.code, str(exc), 503, exc.params)
+        status, answer = coach.review(runner.service, runner.code, asked.deal, seat)
         return JSONResponse(answer, status_code=status)
 
     async def beliefs(request: Request) -> Response:
-        runner = room(request)
-        if isinstance(runner, Response):
-            return runner
-        try:
-            asked: BeliefsRequest = await read(request, BeliefsRequest)
-            seat = check_beliefs(runner.service, asked)
-        except Refused as exc:
-            return error(exc.code, str(exc), _status(exc.code), exc.params)
-        except Exception as exc:
-            return _read_refusal(error, exc)
+        runner = lookup(request)
+        asked: BeliefsRequest = await read(request, BeliefsRequest)
+        seat = check_beliefs(runner.service, asked)
         coach: Coach = request.app.state.coach
         return JSONResponse(await coach.seat_beliefs(runner.service, seat))
 
     return [
-        Route("/api/rooms/{code}/review", review, methods=["POST"]),
-        Route("/api/rooms/{code}/beliefs", beliefs, methods=["POST"]),
+        Route("/api/rooms/{code}/review", answered(review), methods=["POST"]),
+        Route("/api/rooms/{code}/beliefs", answered(beliefs), methods=["POST"]),
     ]
-
-
-_STATUS = {
-    "no_room": 404,
-    "unauthorized": 403,
-    "assists_off": 403,
-    "not_over": 409,
-    "no_deal": 404,
-    "finished": 409,
-    "not_started": 409,
-    "between_deals": 409,
-}
-
-
-def _status(code: str) -> int:
-    return _STATUS.get(code, 400)
-
-
-def _read_refusal(error: _Refuse, exc: Exception) -> Response:
-    code = getattr(exc, "code", None)
-    if not isinstance(code, str):
-        raise exc
-    return error(code, str(exc))

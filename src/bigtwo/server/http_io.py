@@ -7,8 +7,9 @@ table a path's code names, looked up under the limit on codes that name no table
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import functools
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, ParamSpec
 
 from pydantic import ValidationError
 from starlette.requests import Request
@@ -43,6 +44,15 @@ _STATUS = {
     "finished": 409,
     "unauthorized": 403,
     "not_json": 415,
+    "signed_out": 401,
+    "bad_sign_in": 401,
+    "bad_name": 422,
+    "bad_password": 422,
+    # the coach's (:mod:`.coach`)
+    "assists_off": 403,
+    "no_deal": 404,
+    "not_started": 409,
+    "between_deals": 409,
 }
 
 
@@ -59,12 +69,14 @@ def _error(
     message: str,
     status: int | None = None,
     params: Mapping[str, str | int] | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> JSONResponse:
     """A refusal: its code, the reason in English words, and the parameters a client words
     it with in its player's language."""
     return JSONResponse(
         {"error": code, "message": message, "params": dict(params or {})},
         status_code=status or _STATUS.get(code, 400),
+        headers=headers,
     )
 
 
@@ -75,41 +87,67 @@ async def _read_json(request: Request, limit: int = MAX_BODY) -> Any:
     server never grants, so another site cannot create or join rooms from a visitor's
     browser."""
     if not _is_json(request.scope):
-        raise _HttpError(
-            "not_json", "Send the request body as JSON (Content-Type: application/json)"
-        )
+        raise Refused("not_json", "Send the request body as JSON (Content-Type: application/json)")
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > limit):
-        raise _HttpError("too_big", f"A request body may be at most {limit} bytes")
+        raise Refused("too_big", f"A request body may be at most {limit} bytes")
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
-            raise _HttpError("too_big", f"A request body may be at most {limit} bytes")
+            raise Refused("too_big", f"A request body may be at most {limit} bytes")
     if not body.strip(b" \t\n\r"):  # JSON's whitespace only (not a form feed)
         return {}
     try:
         return parse_json(body)
     except NotJson:
-        raise _HttpError("bad_json", "The request body is not valid JSON") from None
+        raise Refused("bad_json", "The request body is not valid JSON") from None
 
 
 async def _read_request(request: Request, model: type[Declared], limit: int = MAX_BODY) -> Any:
     """The request body checked against its declaration (an empty body: every default)."""
     data = await _read_json(request, limit)
     if not isinstance(data, dict):
-        raise _HttpError("bad_request", "The request body must be a JSON object")
+        raise Refused("bad_request", "The request body must be a JSON object")
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         schema = model.model_json_schema()
-        raise _HttpError("bad_request", words(exc, schema, subject="The request")) from None
+        raise Refused("bad_request", words(exc, schema, subject="The request")) from None
 
 
-class _HttpError(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+_Route = ParamSpec("_Route")
+
+
+def refusals_answered(
+    route: Callable[_Route, Awaitable[Response]],
+) -> Callable[_Route, Awaitable[Response]]:
+    """``route`` with every :class:`Refused` it raises answered in words: a request body
+    :func:`_read_request` refuses, a table the path names that does not exist, a lobby write
+    :func:`slow_down` refuses, the hub's own refusals."""
+
+    @functools.wraps(route)
+    async def answer(*args: _Route.args, **kwargs: _Route.kwargs) -> Response:
+        try:
+            return await route(*args, **kwargs)
+        except Refused as exc:
+            return _error(exc.code, str(exc), params=exc.params)
+
+    return answer
+
+
+def slow_down(request: Request) -> None:
+    """Refuse (``rate_limited``) a lobby write from an address that writes too often."""
+    if not request.app.state.limiter.allow(_address(request)):
+        raise Refused("rate_limited", "Too many requests: slow down")
+
+
+def seat_of(runner: TableRunner, token: str) -> int:
+    """The seat ``token`` holds at ``runner``'s table, else :class:`Refused`."""
+    seat = runner.service.seat_of_token(token)
+    if seat is None:
+        raise Refused("unauthorized", "That token holds no seat at this table")
+    return seat
 
 
 def _no_room(code: str) -> str:
@@ -129,14 +167,6 @@ def _lookup(request: Request | WebSocket) -> TableRunner:
             misses.wait(_address(request))
         raise Refused("no_room", _no_room(code), {"code": code[:12]})
     return runner
-
-
-def _room(request: Request) -> TableRunner | Response:
-    """:func:`_lookup` over HTTP: the table, or the refusal to answer with."""
-    try:
-        return _lookup(request)
-    except Refused as exc:
-        return _error(exc.code, str(exc), params=exc.params)
 
 
 def _hub(request: Request | WebSocket) -> Hub:

@@ -13,16 +13,13 @@ hashing and the ratings' arithmetic are the server's (:mod:`bigtwo.server.accoun
 from __future__ import annotations
 
 import secrets
-import threading
 import unicodedata
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..match.errors import StoreError
-from .migrations import migrate
-from .sql import DatabaseConnection
+from .migrations import MigratedStore
 from .tables import connection_beside
 
 # Letters that look like Latin ones in other scripts, folded so two names that look the same
@@ -123,27 +120,8 @@ class NameTaken(StoreError):
     """Another account has that name (as :func:`name_key` compares names)."""
 
 
-class AccountStore:
-    """The accounts' tables over one connection, used from the server's event loop; the lock
-    guards use from another thread (tests, tools)."""
-
-    def __init__(self, db: DatabaseConnection) -> None:
-        self._db = db
-        self._lock = threading.RLock()
-        try:
-            migrate(db)
-        except BaseException:
-            db.close()
-            raise
-
-    @contextmanager
-    def _transaction(self) -> Iterator[None]:
-        with self._lock, self._db.transaction():
-            yield
-
-    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        with self._lock:
-            return self._db.execute(sql, params).fetchall()
+class AccountStore(MigratedStore):
+    """The accounts' tables over one connection (see :class:`MigratedStore`)."""
 
     # -- accounts ------------------------------------------------------------------------------
     def create(self, name: str, password_hash: str, now: float) -> Account:
@@ -285,9 +263,6 @@ class AccountStore:
         )
         return _rated_room(rows[0]) if rows else None
 
-    def unsettled(self) -> list[str]:
-        return [str(r[0]) for r in self._rows("SELECT code FROM rated_rooms WHERE settled IS NULL")]
-
     def not_begun(self) -> list[str]:
         """The rated rooms whose match has not started (as far as is known)."""
         rows = self._rows("SELECT code FROM rated_rooms WHERE settled IS NULL AND began IS NULL")
@@ -393,10 +368,6 @@ class AccountStore:
             f"SELECT {_CHANGE} FROM rating_changes c WHERE c.code = ? ORDER BY c.seat", (code,)
         )
         return [RatingChange(*row) for row in rows]
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
 
 
 def open_accounts(tables: object) -> AccountStore:

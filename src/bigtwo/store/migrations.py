@@ -12,8 +12,12 @@ This module knows the schema, not what the server keeps in it.
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from ..match.errors import StoreError
 from .sql import DatabaseConnection
@@ -252,3 +256,30 @@ def _refuse_newer(db: DatabaseConnection, found: int) -> None:
             f"The table database {db.where} has schema version {found}, and this bigtwo knows "
             f"up to {TABLE_SCHEMA_VERSION}; it was left untouched. Update bigtwo."
         )
+
+
+class MigratedStore:
+    """Tables over one connection to a database brought to the newest schema, used from the
+    server's event loop; the lock guards use from another thread (tests, tools)."""
+
+    def __init__(self, db: DatabaseConnection) -> None:
+        self._db = db
+        self._lock = threading.RLock()
+        try:
+            migrate(db)
+        except BaseException:
+            db.close()
+            raise
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        with self._lock, self._db.transaction():
+            yield
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

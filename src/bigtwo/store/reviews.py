@@ -10,39 +10,26 @@ who may read it are the server's (:mod:`bigtwo.server.coach`).
 from __future__ import annotations
 
 import json
-import threading
 import time
 from typing import Any
 
-from .migrations import migrate
-from .sql import DatabaseConnection
+from .migrations import MigratedStore
 from .tables import connection_beside
 
 ReviewKey = tuple[str, int, int, int, int]  # room code, seed, deal, seat, rollouts
 
 
-class ReviewStore:
-    """The reviews kept over one connection, used from the server's event loop; the lock
-    guards use from another thread (tests, tools)."""
-
-    def __init__(self, db: DatabaseConnection) -> None:
-        self._db = db
-        self._lock = threading.RLock()
-        try:
-            migrate(db)
-        except BaseException:
-            db.close()
-            raise
+class ReviewStore(MigratedStore):
+    """The reviews kept over one connection (see :class:`MigratedStore`)."""
 
     def get(self, key: ReviewKey) -> dict[str, Any] | None:
         """The review kept under ``key`` (None: none yet)."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT review FROM reviews WHERE code = ? AND seed = ? AND deal = ? "
-                "AND seat = ? AND rollouts = ?",
-                key,
-            ).fetchone()
-        return None if row is None else dict(json.loads(row[0]))
+        rows = self._rows(
+            "SELECT review FROM reviews WHERE code = ? AND seed = ? AND deal = ? "
+            "AND seat = ? AND rollouts = ?",
+            key,
+        )
+        return dict(json.loads(rows[0][0])) if rows else None
 
     def put(self, key: ReviewKey, review: dict[str, Any]) -> None:
         """Keep ``review`` under ``key`` (a second one for the same key: the later, which a
@@ -57,26 +44,17 @@ class ReviewStore:
 
     def count(self, code: str) -> int:
         """How many reviews of room ``code`` are kept."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT COUNT(*) FROM reviews WHERE code = ?", (code,)
-            ).fetchone()
-        return int(row[0])
+        return int(self._rows("SELECT COUNT(*) FROM reviews WHERE code = ?", (code,))[0][0])
 
     def deals(self, code: str, seed: int, seat: int, rollouts: int) -> list[int]:
         """The deals of room ``code`` (of ``seed``) whose review of ``seat``, judged with
         ``rollouts`` rollouts, is kept, in order."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT deal FROM reviews WHERE code = ? AND seed = ? AND seat = ? "
-                "AND rollouts = ? ORDER BY deal",
-                (code, seed, seat, rollouts),
-            ).fetchall()
+        rows = self._rows(
+            "SELECT deal FROM reviews WHERE code = ? AND seed = ? AND seat = ? "
+            "AND rollouts = ? ORDER BY deal",
+            (code, seed, seat, rollouts),
+        )
         return [int(r[0]) for r in rows]
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
 
 
 def open_reviews(tables: object) -> ReviewStore:

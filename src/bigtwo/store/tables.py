@@ -41,7 +41,7 @@ import orjson
 
 from ..match.errors import StoreError
 from ..service.table import TableStatus
-from .migrations import migrate, schema_version
+from .migrations import MigratedStore, schema_version
 from .sql import DatabaseConnection, PostgresConnection, SQLiteConnection, is_postgres_url
 
 # Tables not reloaded at start-up: over, or unloaded for lack of players.
@@ -118,7 +118,7 @@ def _insert_log(rows: int) -> str:
     )
 
 
-class SQLStore:
+class SQLStore(MigratedStore):
     """Tables in a SQL database (see :mod:`.sql`): the logic both back ends share. Used from
     the server's event loop thread only; the lock guards the rare use from another thread
     (tests, tools)."""
@@ -126,14 +126,8 @@ class SQLStore:
     ONE_STATEMENT = 64  # commands an append stores in one statement (more: a transaction)
 
     def __init__(self, db: DatabaseConnection) -> None:
-        self._db = db
+        super().__init__(db)
         self.where = db.where
-        self._lock = threading.RLock()
-        try:
-            migrate(db)
-        except BaseException:
-            db.close()
-            raise
         # Next sequence number per table, so an append needs no query first, and the number
         # of commands stored since the table's latest snapshot.
         self._next: dict[str, int] = {}
@@ -324,10 +318,6 @@ class SQLStore:
                 "SELECT code FROM watchers WHERE token = ?", (token_digest,)
             ).fetchone()
         return None if row is None else str(row[0])
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
 
 
 def _bytes(value: Any) -> bytes | None:

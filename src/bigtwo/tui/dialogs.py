@@ -281,10 +281,6 @@ class FinalScore(ModalScreen[dict[int, str]]):
         """The names to keep: none when they were saved already."""
         return {} if self.saved else self._names()
 
-    @on(Button.Pressed, "#done")
-    def _done(self) -> None:
-        self.dismiss(self._answer())
-
     @on(Button.Pressed, "#replay")
     def action_replay(self) -> None:
         """Step through the game just played; the standings wait here meanwhile."""
@@ -296,6 +292,7 @@ class FinalScore(ModalScreen[dict[int, str]]):
         if not self.entries:
             self.dismiss({})
 
+    @on(Button.Pressed, "#done")
     def action_skip(self) -> None:
         self.dismiss(self._answer())
 
@@ -333,7 +330,19 @@ class Cover(Screen[None]):
         self.dismiss(None)
 
 
-class ResumeOffer(ModalScreen[bool]):
+class _YesOrNo(ModalScreen[bool]):
+    """A question answered yes (the ``yes`` button, or the key bound to ``answer(True)``) or
+    no."""
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+
+class ResumeOffer(_YesOrNo):
     """At start-up when a game was left unfinished: continue it, or start a new one (the
     app then asks which, with the New game form). The arrow keys move between the buttons,
     and Enter presses the one in focus."""
@@ -364,15 +373,8 @@ class ResumeOffer(ModalScreen[bool]):
                 yield Button("Continue (Enter)", id="yes", compact=True, variant="primary")
                 yield Button("New game (N)", id="no", compact=True)
 
-    def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)
 
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
-
-
-class Confirm(ModalScreen[bool]):
+class Confirm(_YesOrNo):
     """A yes-or-no question before something that cannot be undone; Escape or n says no."""
 
     BINDINGS = [
@@ -402,13 +404,6 @@ class Confirm(ModalScreen[bool]):
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()  # Enter keeps what there is
-
-    def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
 
 
 MENU_ITEMS = (

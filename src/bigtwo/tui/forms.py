@@ -116,12 +116,9 @@ class Form(Screen[_Answer | None]):
     """A form: Esc or Cancel goes back with no answer; Enter in a field moves to the next
     (ctrl+s or the form's button answers)."""
 
+    @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
         self.dismiss(None)
-
-    @on(Button.Pressed, "#cancel")
-    def _cancel(self) -> None:
-        self.action_cancel()
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
@@ -218,12 +215,9 @@ class PrefsForm(Form[Prefs]):
             names=names,
         ).checked()
 
+    @on(Button.Pressed, "#save")
     def action_save(self) -> None:
         self.dismiss(self.result())
-
-    @on(Button.Pressed, "#save")
-    def _save(self) -> None:
-        self.action_save()
 
 
 def _rules_note(name: str) -> str:
@@ -333,9 +327,6 @@ class NewGameForm(Form[NewGameRequest]):
         self._show_seats()
 
     @on(Choice.Changed, "#new-players")
-    def _players_changed(self) -> None:
-        self._show_seats()
-
     def _show_seats(self) -> None:
         count = self.query_one("#new-players", Choice).value
         for i in range(4):
@@ -356,6 +347,7 @@ class NewGameForm(Form[NewGameRequest]):
             deals=int(self.query_one("#new-deals", Choice).value),
         )
 
+    @on(Button.Pressed, "#start")
     def action_start(self) -> None:
         request = self.result()
         if self.playing is None:
@@ -372,10 +364,6 @@ class NewGameForm(Form[NewGameRequest]):
             "aside and cannot be continued."
         )
         self.app.push_screen(Confirm(question, yes="Start new game", no="Keep playing"), answered)
-
-    @on(Button.Pressed, "#start")
-    def _start(self) -> None:
-        self.action_start()
 
 
 def _deal_options(rules_name: str) -> list[tuple[int, str]]:
@@ -768,6 +756,7 @@ class CustomDealForm(Form[ChosenCards]):
             raise BigTwoError("\n".join(problems))
         return ChosenCards(deals)
 
+    @on(Button.Pressed, "#deal")
     def action_start(self) -> None:
         try:
             chosen = self.result()
@@ -775,7 +764,3 @@ class CustomDealForm(Form[ChosenCards]):
             self.query_one("#custom-error", Static).update(str(exc))
             return
         self.dismiss(chosen)
-
-    @on(Button.Pressed, "#deal")
-    def _deal(self) -> None:
-        self.action_start()

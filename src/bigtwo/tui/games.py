@@ -185,9 +185,6 @@ class RevolutionGame(BigTwoGame):
     def can_pass(self, mirror: TableMirror) -> bool:
         return mirror.revolution_view().can_pass
 
-    def to_beat(self, mirror: TableMirror) -> Play | None:
-        return mirror.to_beat
-
     def deal_lines(self, mirror: TableMirror, names: Sequence[str]) -> list[str]:
         from ..match.revolution_history import describe_actions
 

@@ -36,7 +36,7 @@ from ..engine.errors import BigTwoError
 from ..engine.rules import Rules
 from .forms import Choice
 from .netgame import NetGame, room_of
-from .prefs import PLAYABLE_PRESETS, levels_for
+from .prefs import PLAYABLE_PRESETS, SPEEDS, levels_for
 from .storage import kept_session
 
 _Asking = Callable[[Lobby], Awaitable[dict[str, Any]]]  # a request to a server's lobby
@@ -372,14 +372,13 @@ class LobbyScreen(Screen[None]):
         except (httpx.HTTPError, OSError) as exc:
             self.say(unreachable(self.server, exc))
             return
-        self.app.push_screen(NewRoomForm(levels), self._create)
+        prefs = getattr(self.app, "prefs", None)
+        pace = prefs.delay if prefs is not None else SPEEDS["medium"]
+        self.app.push_screen(NewRoomForm(levels, pace), self._create)
 
     async def _create(self, body: dict[str, Any] | None) -> None:
         if body is None:
             return
-        prefs = getattr(self.app, "prefs", None)
-        if prefs is not None:  # the computers play at the terminal's pace, to be read
-            body = {"computer_delay": prefs.delay, **body}
         try:
             made = await self.lobby.create_room(**body)
         except ServerError as exc:
@@ -506,6 +505,8 @@ class LobbyScreen(Screen[None]):
         net.ready()
         self.say("")
         self.bigtwo.sit(net)
+        # What came before the table was shown: the sheet the table waits on us to read.
+        self.app.call_after_refresh(net.changed)
         return net
 
     def action_quit(self) -> None:
@@ -533,7 +534,9 @@ def _my_room_row(held: dict[str, Any]) -> Horizontal:
 
 
 class NewRoomForm(ModalScreen[dict[str, Any] | None]):
-    """A new room: rule set, who sits at each seat, deals, public or private."""
+    """A new room: rule set, who sits at each seat, deals, public or private, and the
+    computers' pace (the server's pause before each of their moves: at a network table no key
+    skips it, so it is chosen here, the terminal's pace first, "none" for no pause)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
@@ -549,9 +552,10 @@ class NewRoomForm(ModalScreen[dict[str, Any] | None]):
     #new-room-note { color: $warning; height: auto; }
     """
 
-    def __init__(self, levels: list[str]) -> None:
+    def __init__(self, levels: list[str], pace: float = SPEEDS["medium"]) -> None:
         super().__init__()
         self.levels = levels
+        self.pace = pace
 
     def compose(self) -> ComposeResult:
         seat_options: list[tuple[Any, str]] = [("human", "a person")]
@@ -565,6 +569,10 @@ class NewRoomForm(ModalScreen[dict[str, Any] | None]):
                 yield Choice(f"Seat {i + 1}", options, first, id=f"room-seat-{i}")
             yield Choice("Who may see it", [(True, "public: listed"), (False, "private: by link")],
                          True, id="room-public")  # fmt: skip
+            paces = [(delay, f"{speed}: {delay:g} s a move") for speed, delay in SPEEDS.items()]
+            paces.append((0.0, "none: at once"))
+            pace = self.pace if self.pace in dict(paces) else SPEEDS["medium"]
+            yield Choice("Computers' pace", paces, pace, id="room-pace")
             yield Input(placeholder="Deals (blank: the rule set's)", id="room-deals")
             yield Input(placeholder="Title (optional)", id="room-title")
             yield Static(id="new-room-note")
@@ -590,6 +598,7 @@ class NewRoomForm(ModalScreen[dict[str, Any] | None]):
             "preset": preset,
             "seats": seats,
             "public": bool(self.query_one("#room-public", Choice).value),
+            "computer_delay": float(self.query_one("#room-pace", Choice).value),
         }
         deals = self.query_one("#room-deals", Input).value.strip()
         if deals:

@@ -52,6 +52,7 @@ class NetGame(MirroredTable):
         self.gone = False  # the link is lost for good
         self.links = 0  # times the link came back
         self.sheets_shown = 0  # score sheets shown: one per deal result
+        self.sheets_read = 0  # the deals whose sheet the player answered (Next deal)
         self._tasks: set[asyncio.Task[Any]] = set()
         client.on_message = self._message
         client.on_connection = self._connection
@@ -293,7 +294,30 @@ class NetGame(MirroredTable):
     def next_deal(self) -> None:
         """Between deals: we have read the score sheet."""
         if self.seat is not None and not self.game_over and self.mirror.next_deal is not None:
+            self.sheets_read = len(self.mirror.results)
             self._send(self.client.next_deal())
+
+    def waits_for_us(self) -> bool:
+        """Between deals, the table waits for our seat to read the last deal's sheet (as the
+        browser's ``sheetAfterSync`` reads a sync)."""
+        mirror, next_deal = self.mirror, self.mirror.next_deal
+        if not mirror.results or self.game_over or next_deal is None or self.seat is None:
+            return False
+        return bool(
+            next_deal.get("deal") == mirror.results[-1]["deal"] + 1
+            and self.seat in next_deal.get("waiting", [])
+        )
+
+    def _sheet_after_sync(self) -> None:
+        """Back at the table (a new run of the app, or the link back): the sheet of the deal
+        the table waits on us to read comes up, unless it is up now (our Next deal, sent as
+        the link went, was lost: it comes up again); an older deal's sheet never does
+        (rejoined in the middle of a later deal)."""
+        dealt = len(self.mirror.results)
+        if not self.waits_for_us():
+            self.sheets_shown = max(self.sheets_shown, dealt)
+        elif self.sheets_shown < dealt or self.sheets_read >= dealt:
+            self.sheets_shown = dealt - 1  # never shown here, or our answer was lost
 
     def say(self, text: str) -> None:
         """A line of chat to the table."""
@@ -365,6 +389,9 @@ class NetGame(MirroredTable):
             self.lines = [
                 f"{m.get('name') or 'spectator'}: {m.get('text', '')}" for m in self.mirror.chat
             ][-CHAT_LINES:]
+            self._sheet_after_sync()
+        elif kind == "welcome":  # the link back: the missed messages follow, or a sync
+            self._sheet_after_sync()
         elif kind == "presence" and msg.get("seat") != self.seat:
             back = msg.get("connected")
             self._note(f"* {self._name(msg['seat'])} {'is back' if back else 'is away'}")

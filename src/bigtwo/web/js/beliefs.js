@@ -9,7 +9,7 @@
 // twin) while the host leaves the room's assists on: the host turning them off during the
 // match hides the panel at once for everyone, and on again shows it to whoever had it open.
 // Never to a spectator.
-import { h, mount } from "./dom.js";
+import { h, mount, shortened } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, errorOf } from "./net.js";
 
@@ -58,7 +58,7 @@ export class BeliefsPanel {
   button(model, token) {
     if (!beliefsOffered(model, token)) return null;
     return h("button", { class: "btn small", type: "button", "aria-expanded": String(this.open), "aria-controls": "beliefs-panel",
-      "data-beliefs": "", onclick: () => this.toggle() }, t("beliefs.toggle"));
+      "data-beliefs": "", onclick: () => this.toggle() }, shortened(t("beliefs.toggle"), t("beliefs.toggleShort")));
   }
 
   toggle() {
@@ -76,9 +76,7 @@ export class BeliefsPanel {
     this.el.hidden = !shown;
     this.el.id = "beliefs-panel";
     if (!shown || !model.deal) return;
-    // On a phone the panel sits just under the table's bar (whose height its buttons decide).
-    const bar = this.el.parentElement?.querySelector(".infobar");
-    if (bar) this.el.style.setProperty("--beliefs-top", `${Math.round(bar.getBoundingClientRect().bottom) + 4}px`);
+    this.place();
     const where = `${model.deal.number}:${model.deal.actions.length}`;
     if (where === this.asked || this.busy) return;
     this.asked = where;
@@ -86,8 +84,27 @@ export class BeliefsPanel {
     this.fetch(model, /** @type {string} */ (token));
   }
 
+  /**
+   * Where the panel goes on a phone (app.css): upright, a sheet under your hand, over its
+   * buttons; sideways, a column right of your hand, over the right seat, under the bar. Either
+   * way the play to beat and your hand stay in view, and the player closes it to act.
+   */
+  place() {
+    const view = this.el.parentElement;
+    const cards = [...(view?.querySelectorAll(".hand .hand-card") ?? [])].map((c) => c.getBoundingClientRect());
+    const line = [...(view?.querySelectorAll(".me-head > *") ?? [])].map((c) => c.getBoundingClientRect()); // your name, turn, clock, cards left
+    const bar = view?.querySelector(".infobar")?.getBoundingClientRect();
+    if (cards.length) {
+      this.el.style.setProperty("--beliefs-top", `${Math.ceil(Math.max(...cards.map((c) => c.bottom))) + 3}px`);
+      this.el.style.setProperty("--beliefs-left", `${Math.ceil(Math.max(...[...cards, ...line].map((c) => c.right))) + 8}px`);
+    }
+    if (bar) this.el.style.setProperty("--beliefs-bar", `${Math.round(bar.bottom) + 4}px`);
+  }
+
   head() {
-    return h("h3", { id: "beliefs-title" }, t("beliefs.title"));
+    return h("div", { class: "beliefs-head" },
+      h("h3", { id: "beliefs-title" }, t("beliefs.title")),
+      h("button", { class: "btn small", type: "button", "aria-label": t("action.close"), "data-beliefs-close": "", onclick: () => this.toggle() }, "✕"));
   }
 
   /** @param {Model} model @param {string} token */

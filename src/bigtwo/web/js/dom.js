@@ -87,6 +87,13 @@ export function mount(el, ...children) {
 }
 
 /**
+ * A button's words, and shorter ones where a phone's bar has room for no more (app.css): the
+ * short words stand inside the long, which stay its name to a screen reader or a voice.
+ * @param {string} long @param {string} short
+ */
+export const shortened = (long, short) => [h("span", { class: "label-long" }, long), h("span", { class: "label-short", "aria-hidden": "true" }, short)];
+
+/**
  * The first element that matches a selector (the page's structure guarantees it is there).
  * @param {string} sel
  * @param {ParentNode} [root]

@@ -307,9 +307,7 @@ export class LobbyScreen {
     const token = heldTables(Infinity).find((table) => table.code === room.code)?.seats.find((s) => s.seat === seat)?.token;
     const where = room.status === "playing" && room.deal ? t("mine.deal", { deal: room.deal, deals: room.deals }) : t(`status.${room.status}`);
     return h("li", { class: "room", dataset: { myRoom: room.code } },
-      h("div", { class: "room-head" },
-        h("span", { class: "room-title" }, room.title || t("table.room", { code: room.code })),
-        h("span", { class: "muted" }, `${room.code} · ${tOr(`preset.${room.preset}`, room.preset)} · ${where} · ${t("seat.n", { n: seat + 1 })}${room.host === seat ? ` · ${t("mine.host")}` : ""}`)),
+      roomHead(room, `${where} · ${t("seat.n", { n: seat + 1 })}${room.host === seat ? ` · ${t("mine.host")}` : ""}`),
       h("div", { class: "row" },
         h("a", { class: "btn small primary", href: `#/t/${room.code}`, "data-rejoin": room.code }, t("mine.rejoin")),
         room.host === seat && token ? closeRoomButton(room.code, token, { status, onClosed: () => this.refreshMine() }) : null,
@@ -353,9 +351,7 @@ export class LobbyScreen {
       s.kind === "computer" || s.taken ? shownName(s.name) : t("seat.free")));
     const free = room.seats.filter((s) => s.kind === "human" && !s.taken);
     return h("li", { class: "room", dataset: { code: room.code } },
-      h("div", { class: "room-head" },
-        h("span", { class: "room-title" }, room.title || t("table.room", { code: room.code })),
-        h("span", { class: "muted" }, `${room.code} · ${tOr(`preset.${room.preset}`, room.preset)} · ${t("lobby.dealsN", { n: room.deals })}${room.options.turn_seconds ? ` · ${t("lobby.perTurn", { n: room.options.turn_seconds })}` : ""}`)),
+      roomHead(room, `${t("lobby.dealsN", { n: room.deals })}${room.options.turn_seconds ? ` · ${t("lobby.perTurn", { n: room.options.turn_seconds })}` : ""}`),
       h("div", { class: "room-seats" }, seats),
       h("div", { class: "row" },
         free.length ? h("a", { class: "btn small primary", href: `#/t/${room.code}`, "data-join": room.code }, t("lobby.join")) : null,
@@ -429,4 +425,16 @@ export class JoinScreen {
         room.options.spectators && room.options.public ? h("button", { class: "btn", type: "button", "data-watch": "", onclick: () => this.onWatch() }, t("lobby.watch")) : null,
         h("a", { class: "btn", href: "#/" }, t("action.backToLobby"))))));
   }
+}
+
+/**
+ * A room's line in a list: its title (or "Table CODE" where it has none) and what it is. The
+ * code shows once: after a title of the host's, else in the title's place.
+ * @param {Room} room @param {string} more
+ */
+function roomHead(room, more) {
+  const preset = tOr(`preset.${room.preset}`, room.preset);
+  return h("div", { class: "room-head" },
+    h("span", { class: "room-title" }, room.title || t("table.room", { code: room.code })),
+    h("span", { class: "muted" }, `${room.title ? `${room.code} · ` : ""}${preset} · ${more}`));
 }

@@ -196,6 +196,7 @@ export const STRINGS_EN = {
 
   "side.label": "Chat, cards played and history",
   "side.toggle": "Chat & more",
+  "side.toggleShort": "More",
   "side.yourTurn": "Your turn: back to the table",
   "side.chat": "Chat",
   "side.tracker": "Cards",
@@ -586,6 +587,7 @@ export const STRINGS_EN = {
   "review.failed": "The review could not be made: {reason}",
   "mark.forced": "forced", "mark.fine": "fine", "mark.inaccuracy": "inaccuracy", "mark.mistake": "mistake", "mark.blunder": "blunder",
   "beliefs.toggle": "What the cards tell",
+  "beliefs.toggleShort": "Cards tell",
   "beliefs.title": "What the cards played tell",
   "beliefs.loading": "Counting…",
   "beliefs.cards": "{n} cards",

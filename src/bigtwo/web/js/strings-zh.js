@@ -196,6 +196,7 @@ export const STRINGS_ZH = {
 
   "side.label": "聊天、已出的牌和紀錄",
   "side.toggle": "聊天及更多",
+  "side.toggleShort": "更多",
   "side.yourTurn": "輪到你：回到牌桌",
   "side.chat": "聊天",
   "side.tracker": "已出的牌",
@@ -586,6 +587,7 @@ export const STRINGS_ZH = {
   "review.failed": "無法完成檢討：{reason}",
   "mark.forced": "別無選擇", "mark.fine": "好", "mark.inaccuracy": "不精確", "mark.mistake": "錯誤", "mark.blunder": "大錯",
   "beliefs.toggle": "手牌推算",
+  "beliefs.toggleShort": "推算",
   "beliefs.title": "已出的牌透露了什麼",
   "beliefs.loading": "計算中…",
   "beliefs.cards": "{n} 張",

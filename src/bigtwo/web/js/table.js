@@ -3,7 +3,7 @@
 // side panel (chat, cards played, history). It holds one connection per seat this browser
 // sits at (several in hot-seat play, none but a spectator's when watching) and renders the
 // model of the seat whose turn it is.
-import { h, mount, withNames } from "./dom.js";
+import { h, mount, shortened, withNames } from "./dom.js";
 import { cardText, setCharacterFunctions } from "./cards.js";
 import { refusalWords, t, tOr } from "./i18n.js";
 import { prefs, setPrefs, rememberSeat, forgetTable, savedOrder, saveOrder, myName, seatsAt } from "./prefs.js";
@@ -563,7 +563,7 @@ export class TableScreen {
       h("button", { class: "btn small", type: "button", onclick: () => this.openScoreSheet(), "data-scores": "", disabled: !model.results.length }, t("table.scores")),
       this.beliefs.button(model, this.shown.token),
       h("button", { class: "btn small side-toggle", type: "button", "aria-expanded": String(this.side.open),
-        onclick: () => this.side.toggle() }, t("side.toggle")),
+        onclick: () => this.side.toggle() }, shortened(t("side.toggle"), t("side.toggleShort"))),
       model.rematch && !this.rematchMine(model)
         ? h("button", { class: "btn small primary", type: "button", onclick: () => this.followRematch(), "data-rematch-join": model.rematch.code },
             model.seat === null ? t("action.watchNewGame") : t("action.joinNewGame"))
@@ -573,6 +573,8 @@ export class TableScreen {
         ? h("a", { class: "btn small", href: `#/replay/${this.code}`, "data-replay-match": "" }, t("action.replay")) : null,
       h("button", { class: "btn small", type: "button", onclick: () => this.leave(), "data-leave": "" },
         model.seat === null || model.status !== "playing" ? t("action.leave") : t("action.quit")));
+    const right = document.getElementById("sound-button")?.getBoundingClientRect().left; // the page's bar's buttons (app.css)
+    if (right) this.infobar.style.setProperty("--bar-right", `${Math.ceil(innerWidth - right) + 8}px`);
   }
 
   /** Whether this browser asked for the new game itself (it is on its way there). @param {Model} model */
