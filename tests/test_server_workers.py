@@ -15,8 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from bigtwo.client import BotClient
-from test_cluster import _applied_once, _join, _play, _room
+from test_cluster import _applied_once, _four_players_through, _play
 from test_server_support import launch
 
 
@@ -39,11 +38,7 @@ async def test_a_game_is_played_through_two_worker_processes_on_one_port(
         server = launch(tmp_path, options, db=db)
         try:
             assert len(_workers(server.process.pid)) == 2
-            code = await _room(server, ["human"] * 4, deals=1)
-            seated = [await _join(server, code, f"P{i}") for i in range(4)]
-            bots = [BotClient(s["ws"], s["token"], level="greedy", think=0.02) for s in seated]
-            for bot in bots:
-                await bot.connect()
+            code, bots = await _four_players_through(server, server, deals=1)
             try:
                 await _play(bots)
             finally:
