@@ -66,10 +66,8 @@ class Thinking(TableState):
         It may be asked for at once; its move is applied no earlier than the computer delay
         allows. The view and the generator are the ones the table's own move would use, so
         a seed gives one game wherever the computers think."""
-        if not self.player_connected():
-            return None
         seat = self._thinking_seat()
-        if seat is None or not self._offloaded(seat):
+        if seat is None or not self.player_connected() or not self._offloaded(seat):
             return None
         computer = self.computer_of(seat)
         view, rng, peek = self._question(seat, computer)
