@@ -42,20 +42,11 @@ class HandPlays:
     def without(self, cards: Cards) -> HandPlays:
         """The plays left once ``cards`` have left the hand."""
         gone = cards if type(cards) is int else to_mask(cards)
-        left = HandPlays(
+        return HandPlays(
             self.catalog,
             self.hand & ~gone,  # type: ignore[arg-type]  # a bare mask: no NewType call
             [p for p in self.plays if not p.mask & gone],
         )
-        if self._groups is not None:
-            # The groups already sorted, less the plays gone: they stay in order.
-            groups = {}
-            for group, (_, plays) in self._groups.items():
-                kept = [p for p in plays if not p.mask & gone]
-                if kept:
-                    groups[group] = ([p.power for p in kept], kept)
-            left._groups = groups
-        return left
 
     def _grouped(self) -> dict[object, tuple[list[int], list[Play]]]:
         groups = self._groups

@@ -50,15 +50,13 @@ class Clocks(TableState):
         if self.status != TableStatus.PLAYING:
             return None
         for s in self.seats:
-            if not s.human:
-                continue
-            if s.connected:  # here: a computer playing for them hands the seat back
-                if s.control == Control.COMPUTER:
+            if s.connected:  # a player here: a computer playing for them hands the seat back
+                if s.control == Control.COMPUTER and s.human:
                     return Command(Op.HANDBACK, seat=s.number)
-                continue
-            at = self._takeover_at(s)
-            if at is not None and now >= at:
-                return Command(Op.TAKEOVER, seat=s.number)
+            elif s.human:
+                at = self._takeover_at(s)
+                if at is not None and now >= at:
+                    return Command(Op.TAKEOVER, seat=s.number)
         if not self.player_connected():
             return None
         if self.between is not None:

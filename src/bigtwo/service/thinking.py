@@ -57,8 +57,11 @@ class Thinking(TableState):
         """The computer (or computer playing for a person) whose decision the table takes
         next, in either game: the seat to act or, in a counter window of the expansion, the
         first seat asked that has not answered (the order the table answers for them)."""
-        waiting = (self.seats[s] for s in self.awaited())
-        return next((seat for seat in waiting if seat.control != Control.PLAYER), None)
+        for number in self.awaited():
+            seat = self.seats[number]
+            if seat.control != Control.PLAYER:
+                return seat
+        return None
 
     def think_request(self) -> ThinkRequest | None:
         """A computer's decision to make now, away from this thread, in either game: at a
