@@ -91,6 +91,7 @@ class Play:
     group: object
     power: int
     order: int
+    _text: str | None
 
     def __init__(self, mask: int, kind: Kind, group: object, power: int, kind_rank: int) -> None:
         size = mask.bit_count()

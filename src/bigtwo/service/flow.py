@@ -7,6 +7,7 @@ told at its turn, how a move is applied and told, what its computers answer from
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Literal
 
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..engine.revolution import RevolutionView
@@ -169,9 +170,9 @@ class GameFlow(TableState):
 
     def _view_now(self, seat: int) -> SeatView | RevolutionView:
         """``seat``'s view of the deal in play (of the table's game), made once for each state
-        of the table: the legal plays in it are the costly part, and the seat's prompt, a
-        computer's question and its timer read the same ones. The table forgets it when a
-        command starts and at every event that changes the state."""
+        of the table: the seat's prompt, a computer's question and its timer read the same
+        one (the 52-card game's prompt reads the deal's legal plays without it). The table
+        forgets it when a command starts and at every event that changes the state."""
         view = self._views.get(seat)
         if view is None:
             assert self.game is not None
@@ -282,7 +283,7 @@ class _EngineRefusals:
 
     def __exit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, trace: object
-    ) -> bool:
+    ) -> Literal[False]:
         if exc is None or isinstance(exc, Refused) or not isinstance(exc, BigTwoError):
             return False  # nothing went wrong, or not the engine's refusal: as it is
         if isinstance(exc, NotYourTurn):
