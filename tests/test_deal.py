@@ -569,3 +569,31 @@ def test_a_play_that_does_not_beat_says_what_would() -> None:
         deal.pass_(seat)
     deal.play(0, sf_low)
     refused(deal, 1, sf_high, DoesNotBeat, "That does not beat 4♥ 5♥ 6♥ 7♥ 8♥: nothing beats")
+
+
+def test_the_legal_plays_are_worked_out_once_for_each_state_and_never_kept_past_it() -> None:
+    """A deal remembers the legal plays of the state it is in (each caller gets its own list),
+    forgets them at every action and undo, and neither a pickle nor a copy keeps them."""
+    import copy
+    import pickle
+
+    from bigtwo.engine.trick import Trick
+
+    deal = Deal.from_seed(Rules.preset("palm"), 11)
+    for _ in range(30):
+        plays = deal.legal_plays()
+        assert plays == Trick.legal_plays(deal) and plays is not deal.legal_plays()
+        assert deal.legal_plays(deal.next_seat(deal.turn)) == []
+        if not plays or (deal.to_beat is not None and len(deal.actions) % 3 == 0):
+            deal.pass_(deal.turn)
+        else:
+            deal.play(deal.turn, plays[-1])
+        if deal.over:
+            break
+    before = deal.legal_plays()
+    taken = deal.undo()
+    assert deal.legal_plays() == Trick.legal_plays(deal)
+    deal.apply_unchecked(taken.play)
+    assert deal.legal_plays() == before
+    assert "_legal" not in pickle.loads(pickle.dumps(deal)).__dict__
+    assert "_legal" not in copy.copy(deal).__dict__

@@ -575,19 +575,19 @@ def test_palm_computer_players_are_told_which_seats_people_hold() -> None:
 
 
 def test_the_legal_plays_are_worked_out_once_for_each_state(monkeypatch: Any) -> None:
-    """The seat's prompt and its timer read the same legal plays: the table works them out
+    """The seat's prompt and its timer read the same legal plays: the deal works them out
     once for each state, and afresh after every action (never the ones of a state gone)."""
     from bigtwo.engine.cards import card_text
-    from bigtwo.engine.deal import Deal
+    from bigtwo.engine.trick import Trick
 
     worked_out = [0]
-    legal_plays = Deal.legal_plays
+    legal_plays = Trick.legal_plays  # what the deal asks when it has not worked them out
 
-    def counted(deal: Deal, seat: int | None = None) -> Any:
+    def counted(deal: Trick, seat: int | None = None) -> Any:
         worked_out[0] += 1
         return legal_plays(deal, seat)
 
-    monkeypatch.setattr(Deal, "legal_plays", counted)
+    monkeypatch.setattr(Trick, "legal_plays", counted)
     t = table(turn_seconds=5.0, autopass=False)
     seat_everyone(t, now=100.0)
     assert t.game is not None

@@ -249,8 +249,6 @@ def test_the_table_announces_the_state_the_match_returned(monkeypatch: pytest.Mo
     public state that :meth:`Match.take_turn` returned for that action, one event per returned
     action and in the same order. A state altered on its way out of the match shows up in the
     events unchanged, which a service recomputing counts, passes or locks would not do."""
-    from dataclasses import replace
-
     from bigtwo.match.match import Applied
     from bigtwo.service.events import public_state
 
@@ -262,7 +260,7 @@ def test_the_table_announces_the_state_the_match_returned(monkeypatch: pytest.Mo
         # Mark each state so that only a copy of it can reach the event: passes -1 and the
         # counts reversed are no state a deal is ever in.
         applied = [
-            Applied(a.action, replace(a.state, passes=-1 - i, counts=a.state.counts[::-1]))
+            Applied(a.action, a.state._replace(passes=-1 - i, counts=a.state.counts[::-1]))
             for i, a in enumerate(applied)
         ]
         returned.append(applied)

@@ -55,6 +55,11 @@ class _Saved(NamedTuple):
 class Deal(Trick):
     """The state of one deal. Seats are 0..players-1 and act in increasing order."""
 
+    # The legal plays of the seat to act in the deal as it stands, once worked out (None: not
+    # yet): a match checks them for an automatic pass, and a table tells them to the seat.
+    # Every action forgets them (``_apply``, ``undo``); a pickle or a copy does not keep them.
+    _legal: list[Play] | None = None
+
     def __init__(
         self,
         rules: Rules,
@@ -105,6 +110,21 @@ class Deal(Trick):
         if hp is None:
             hp = self._hand_plays[seat] = HandPlays(self.catalog, self.hands[seat])
         return hp
+
+    def legal_plays(self, seat: int | None = None) -> list[Play]:
+        """The plays the seat to act may make now, cheapest first (empty for other seats),
+        worked out once for each state of the deal."""
+        if seat is not None and seat != self.turn:
+            return []
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = super().legal_plays()
+        return list(legal)
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state.pop("_legal", None)  # worked out again when asked
+        return state
 
     def _may_act(self, seat: int) -> bool:
         return self.winner is None and seat == self.turn
@@ -168,6 +188,7 @@ class Deal(Trick):
         return self._apply(self.turn, play, False, "")
 
     def _apply(self, seat: int, play: Play | None, auto: bool, reason: str) -> Action:
+        self._legal = None
         self._saved.append(
             _Saved(
                 self.turn,
@@ -203,6 +224,7 @@ class Deal(Trick):
             raise IllegalAction("Nothing to undo")
         action = self.actions.pop()
         saved = self._saved.pop()
+        self._legal = None
         if action.play is not None:
             self.hands[action.seat] |= action.play.mask  # type: ignore[call-overload]  # as in _apply
             self.winner = None

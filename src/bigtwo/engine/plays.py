@@ -83,7 +83,7 @@ class Play:
     ``order`` sorts plays cheapest first: by number of cards, then kind, then power.
     """
 
-    __slots__ = ("mask", "kind", "size", "group", "power", "order")
+    __slots__ = ("mask", "kind", "size", "group", "power", "order", "_text")
 
     mask: Mask
     kind: Kind
@@ -91,6 +91,7 @@ class Play:
     group: object
     power: int
     order: int
+    _text: str | None
 
     def __init__(self, mask: int, kind: Kind, group: object, power: int, kind_rank: int) -> None:
         size = mask.bit_count()
@@ -101,6 +102,7 @@ class Play:
             ("group", group),
             ("power", power),
             ("order", ((size << 4 | kind_rank) << 30 | power) << _MASK_BITS | mask),
+            ("_text", None),  # its notation, written once it is asked for (see ``text``)
         ):
             object.__setattr__(self, name, value)
 
@@ -117,11 +119,21 @@ class Play:
     def cards(self) -> CardSet:
         return CardSet(self.mask)
 
+    @property
+    def text(self) -> str:
+        """Its cards in notation (``3d 3c``), written once: a catalogue makes each play once,
+        and a table writes the same plays in every turn it tells and every action."""
+        text = self._text
+        if text is None:
+            text = card_text(self.mask)
+            object.__setattr__(self, "_text", text)
+        return text
+
     def symbols(self) -> str:
         return card_symbols(self.mask)
 
     def __str__(self) -> str:
-        return card_text(self.mask)
+        return self.text
 
     def __repr__(self) -> str:
         return f"<Play {self.kind.value} {self}>"

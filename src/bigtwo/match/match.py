@@ -91,13 +91,13 @@ class DealRecord:
     switches: tuple[Switches, ...]  # per action: the autopass switches checked before it
 
 
-@dataclass(frozen=True, slots=True)
-class PublicState:
+class PublicState(NamedTuple):
     """The public part of a deal at one moment, copied from the deal (so a table announces
     the engine's own state and never works it out again): whose ``turn``, each seat's
     ``counts`` of cards, the play to beat (``to_beat``, None at a lead) and who made it
     (``to_beat_seat``), ``passes`` since that play, the ``locked`` seats (a bit per seat, under
-    ``pass_lock``), and the ``winner`` once the deal is over."""
+    ``pass_lock``), and the ``winner`` once the deal is over. (A named tuple, as an
+    :class:`~bigtwo.engine.views.Action` is: one is made for every action.)"""
 
     turn: int
     counts: tuple[int, ...]

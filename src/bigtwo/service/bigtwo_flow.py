@@ -77,16 +77,18 @@ class BigTwoFlow(GameFlow):
         match = self.game
         if match is None or self.status != TableStatus.PLAYING or match.deal.over:
             return
-        view = self._view_now(match.deal.turn)
-        assert isinstance(view, SeatView)
+        # What the seat's view would say of its turn, read from the deal without making the
+        # whole view (the deal keeps the legal plays its match checked for an autopass).
+        deal = match.deal
+        seat = deal.turn
         self._emit(
             "turn",
-            view.turn,
+            seat,
             {
                 "deal": match.deal_number,
-                "seat": view.turn,
-                "legal": legal_json(view),
-                "can_pass": view.can_pass,
+                "seat": seat,
+                "legal": legal_json(deal.legal_plays(seat)),
+                "can_pass": deal.can_pass(seat),
             },
         )
 

@@ -50,13 +50,13 @@ class Clocks(TableState):
         if self.status != TableStatus.PLAYING:
             return None
         for s in self.seats:
-            if not s.human:
-                continue
-            at = self._takeover_at(s)
-            if at is not None and now >= at:
-                return Command(Op.TAKEOVER, seat=s.number)
-            if s.control == Control.COMPUTER and s.connected:
-                return Command(Op.HANDBACK, seat=s.number)
+            if s.connected:  # a player here: a computer playing for them hands the seat back
+                if s.control == Control.COMPUTER and s.human:
+                    return Command(Op.HANDBACK, seat=s.number)
+            elif s.human:
+                at = self._takeover_at(s)
+                if at is not None and now >= at:
+                    return Command(Op.TAKEOVER, seat=s.number)
         if not self.player_connected():
             return None
         if self.between is not None:
@@ -90,7 +90,10 @@ class Clocks(TableState):
             return min(absent) + grace if absent and grace is not None else None
         if self.status != TableStatus.PLAYING or self.game is None:
             return None
-        times = [at for s in self.seats if (at := self._takeover_at(s)) is not None]
+        # (nobody takes over a seat that someone is connected to)
+        times = [
+            at for s in self.seats if not s.connected and (at := self._takeover_at(s)) is not None
+        ]
         if self.player_connected():
             pause = self.pause_deadline()
             if pause is not None:
@@ -117,11 +120,11 @@ class Clocks(TableState):
         wait for them (None: they are here, or the table never takes over)."""
         away = self.config.away_seconds
         if (
-            not s.human
-            or s.control != Control.PLAYER
-            or away is None
-            or s.connected
+            s.connected
             or s.away_since is None
+            or away is None
+            or s.control != Control.PLAYER
+            or not s.human
         ):
             return None
         at = s.away_since + away

@@ -14,14 +14,14 @@ Cards are written in the project's notation, a play as cards separated by spaces
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
 import orjson
 
-from ..engine.cards import CARDS, Mask, card_text
+from ..engine.cards import CARDS, card_text
 from ..engine.plays import Play
 from ..engine.revolution import RevolutionView
 from ..engine.revolution_cards import text as revolution_text
@@ -85,7 +85,7 @@ def dumps(message: dict[str, Any]) -> str:
 
 
 def play_json(play: Play | None) -> str | None:
-    return None if play is None else card_text(play.mask)
+    return None if play is None else play.text
 
 
 class PublicFacts(Protocol):
@@ -111,18 +111,14 @@ class PublicFacts(Protocol):
     def players(self) -> int: ...
 
 
-def to_beat_json(
-    state: PublicFacts, text: Callable[[Mask], str] = card_text
-) -> dict[str, Any] | None:
+def to_beat_json(state: PublicFacts) -> dict[str, Any] | None:
     """The play to beat and who made it, or None at a lead (sent as the ``table`` key), its
-    cards written by ``text`` (the expansion's: ``revolution_text``)."""
-    if state.to_beat is None:
+    cards in notation (a play of the expansion's 104 cards with its Revolution cards starred,
+    as ``revolution_text`` writes them)."""
+    to_beat = state.to_beat
+    if to_beat is None:
         return None
-    return {
-        "seat": state.to_beat_seat,
-        "cards": text(state.to_beat.mask),
-        "kind": state.to_beat.kind.value,
-    }
+    return {"seat": state.to_beat_seat, "cards": to_beat.text, "kind": to_beat.kind.value}
 
 
 def action_json(action: Action) -> dict[str, Any]:
@@ -177,8 +173,8 @@ def public_state(state: PublicFacts) -> dict[str, Any]:
     }
 
 
-def legal_json(view: SeatView) -> list[str]:
-    return [card_text(p.mask) for p in view.legal]
+def legal_json(legal: Iterable[Play]) -> list[str]:
+    return [p.text for p in legal]
 
 
 def view_json(view: SeatView, deal_number: int) -> dict[str, Any]:
@@ -191,7 +187,7 @@ def view_json(view: SeatView, deal_number: int) -> dict[str, Any]:
         "opening": None if view.opening is None else str(CARDS[view.opening]),
         "actions": [action_json(a) for a in view.actions],
         "played": card_text(view.played),
-        "legal": legal_json(view),
+        "legal": legal_json(view.legal),
         "can_pass": view.can_pass,
     }
     if view.seat is not None:
@@ -227,7 +223,7 @@ def revolution_public_state(view: RevolutionView) -> dict[str, Any]:
         "gathering": revolution_text(sum(1 << c for c in view.gathering)),
         "deck_left": view.deck_left,
         "reversed": view.reversed,
-        "table": to_beat_json(view, revolution_text),
+        "table": to_beat_json(view),
         "passes": view.passes,
         "pending": pending,
         "winner": view.winner,

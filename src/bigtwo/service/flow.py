@@ -6,9 +6,8 @@ told at its turn, how a move is applied and told, what its computers answer from
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
+from typing import Literal
 
 from ..engine.errors import BigTwoError, IllegalAction, NotYourTurn
 from ..engine.revolution import RevolutionView
@@ -171,9 +170,9 @@ class GameFlow(TableState):
 
     def _view_now(self, seat: int) -> SeatView | RevolutionView:
         """``seat``'s view of the deal in play (of the table's game), made once for each state
-        of the table: the legal plays in it are the costly part, and the seat's prompt, a
-        computer's question and its timer read the same ones. The table forgets it when a
-        command starts and at every event that changes the state."""
+        of the table: the seat's prompt, a computer's question and its timer read the same
+        one (the 52-card game's prompt reads the deal's legal plays without it). The table
+        forgets it when a command starts and at every event that changes the state."""
         view = self._views.get(seat)
         if view is None:
             assert self.game is not None
@@ -267,18 +266,31 @@ class GameFlow(TableState):
         self._deal_started(now)
 
 
-@contextmanager
-def engine_refusals() -> Iterator[None]:
+def engine_refusals() -> _EngineRefusals:
     """The engine's refusal of a move as the table's: not the seat's turn, an illegal move
     (its reason word and details), bad cards (bad notation, a mask that is no set of cards).
     The table's own refusals pass as they are."""
-    try:
-        yield
-    except Refused:
-        raise
-    except NotYourTurn as exc:
-        raise Refused("not_your_turn", str(exc), exc.params) from None
-    except IllegalAction as exc:
-        raise Refused("illegal", str(exc), {"reason": exc.reason, **exc.params}) from None
-    except BigTwoError as exc:  # bad notation or a mask that is no set of cards
-        raise Refused("bad_cards", str(exc)) from None
+    return _REFUSALS
+
+
+class _EngineRefusals:
+    """The context of :func:`engine_refusals` (a class: a move enters it every time)."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, trace: object
+    ) -> Literal[False]:
+        if exc is None or isinstance(exc, Refused) or not isinstance(exc, BigTwoError):
+            return False  # nothing went wrong, or not the engine's refusal: as it is
+        if isinstance(exc, NotYourTurn):
+            raise Refused("not_your_turn", str(exc), exc.params) from None
+        if isinstance(exc, IllegalAction):
+            raise Refused("illegal", str(exc), {"reason": exc.reason, **exc.params}) from None
+        raise Refused("bad_cards", str(exc)) from None  # bad notation, or no set of cards
+
+
+_REFUSALS = _EngineRefusals()

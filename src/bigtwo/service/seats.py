@@ -45,9 +45,13 @@ class Seating(TableState):
     def player_connected(self) -> bool:
         """Whether any player is at the table; computers wait while nobody is (a table of
         computers only, which only a local table makes, plays for whoever watches)."""
-        return any(
-            s.human and s.control == Control.PLAYER and s.connected for s in self.seats
-        ) or not any(s.human for s in self.seats)
+        people = False
+        for s in self.seats:
+            if s.human:
+                if s.connected and s.control == Control.PLAYER:
+                    return True
+                people = True
+        return not people
 
     # -- presence (not stored: a restart starts everyone away) ---------------------------------
     def connect(self, seat: int, now: float) -> None:

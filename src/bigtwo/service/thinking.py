@@ -57,8 +57,11 @@ class Thinking(TableState):
         """The computer (or computer playing for a person) whose decision the table takes
         next, in either game: the seat to act or, in a counter window of the expansion, the
         first seat asked that has not answered (the order the table answers for them)."""
-        waiting = (self.seats[s] for s in self.awaited())
-        return next((seat for seat in waiting if seat.control != Control.PLAYER), None)
+        for number in self.awaited():
+            seat = self.seats[number]
+            if seat.control != Control.PLAYER:
+                return seat
+        return None
 
     def think_request(self) -> ThinkRequest | None:
         """A computer's decision to make now, away from this thread, in either game: at a
@@ -66,10 +69,8 @@ class Thinking(TableState):
         It may be asked for at once; its move is applied no earlier than the computer delay
         allows. The view and the generator are the ones the table's own move would use, so
         a seed gives one game wherever the computers think."""
-        if not self.player_connected():
-            return None
         seat = self._thinking_seat()
-        if seat is None or not self._offloaded(seat):
+        if seat is None or not self.player_connected() or not self._offloaded(seat):
             return None
         computer = self.computer_of(seat)
         view, rng, peek = self._question(seat, computer)
