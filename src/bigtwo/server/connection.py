@@ -1,8 +1,9 @@
 """One client's WebSocket session at a table: who it is there, its rate limits, and the queue
 of what it is sent.
 
-A :class:`Connection` queues outgoing text and sends it from a writer task of its own (in one
-batched frame when the client asked for it), so one slow reader never holds up a table; it
+A :class:`Connection` queues outgoing text and sends what one table run queued together (in
+one batched frame when the client asked for it): from a callback when the socket takes it at
+once, else from a writer task of its own, so one slow reader never holds up a table; it
 closes itself when it falls too far behind or sends too many bad messages. Its limits start
 as its own and become its actor's (:class:`ActorLimits`) once its table knows who it is. It
 must not decide anything about a table or a game: what a message means and whether the table
@@ -66,9 +67,12 @@ class _Close:
 class Connection:
     """One WebSocket: who it is at its table, its limits, and its outgoing messages.
 
-    Messages queued while the writer is busy go out together: as one frame holding a JSON
-    array when the client asked for batches (``batch`` in its hello), which saves a system
-    call and a wake-up per message on both sides; else one frame each. ``socket`` needs
+    Messages queued in one stretch of the event loop (one table run), or while the writer is
+    busy, go out together: as one frame holding a JSON array when the client asked for
+    batches (``batch`` in its hello), which saves a system call and a wake-up per message on
+    both sides; else one frame each. While the writer is idle they are sent from a callback
+    (:meth:`_flush`) and the writer sleeps on; a send that would have to wait for a slow peer
+    is handed to the writer to finish, and so is everything after it. ``socket`` needs
     ``send_text(str)`` and ``close(code, reason)`` coroutines (Starlette's WebSocket has both).
     Its rate limits start as its own; once it says who it is, the table gives it the buckets
     of that actor (:meth:`ActorLimits.bind`), which outlive the connection.
