@@ -450,7 +450,7 @@ def parse_message(frame: str | bytes | None) -> dict[str, Any]:
     if isinstance(frame, bytes):
         raise BadMessage("bad_message", "Send messages as text frames of JSON, not binary")
     try:  # the common case, read and checked in one pass against the same declarations
-        return dict(MESSAGE_ADAPTER.validate_json(frame))
+        return _fields(MESSAGE_ADAPTER.validate_json(frame))
     except ValidationError:
         pass  # whatever is wrong with it is found, and said in words, the long way
     try:
@@ -474,4 +474,10 @@ def parse_message(frame: str | bytes | None) -> dict[str, Any]:
     except ValidationError as exc:
         said = words(exc, messages_schema(), tagged=True, subject=f"A '{kind}' message")
         raise BadMessage("bad_message", said, msg_id) from None
-    return dict(checked)  # its fields, as they are: faster than model_dump, the same here
+    return _fields(checked)
+
+
+def _fields(message: ClientMessage) -> dict[str, Any]:
+    """A checked message's fields as they are (a copy of the model's own dict: ``dict(model)``
+    walks them in Python, at twice the cost of checking the whole frame)."""
+    return dict(message.__dict__)

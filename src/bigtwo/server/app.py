@@ -75,6 +75,7 @@ from .hub import SWEEP_EVERY, Hub, is_room_code
 from .limits import KeyedLimiter
 from .lookups import held_seats, may_look_up
 from .openapi import MAX_RECORD_BODY, RecordText, openapi_spec
+from .runner import TableRunner
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -518,11 +519,9 @@ async def table_socket(websocket: WebSocket) -> None:
             conn.name = clean_text(hello.get("name", ""), MAX_NAME)
         conn.batch = hello.get("batch", False)
         runner.attach(conn, seat, hello.get("since", 0))
-        while not conn.closing:
-            frame = await _receive(websocket)
-            if runner.broken:
-                break
-            runner.on_frame(conn, frame)
+        # Read by a task of their own: resuming this one for each message would pass through
+        # the frame of every middleware and route above it.
+        await asyncio.create_task(_read(websocket, runner, conn))
     except WebSocketDisconnect:
         pass
     except Exception:
@@ -535,6 +534,15 @@ async def table_socket(websocket: WebSocket) -> None:
             await asyncio.wait_for(writer, 5)
         if not writer.done():
             writer.cancel()
+
+
+async def _read(websocket: WebSocket, runner: TableRunner, conn: Connection) -> None:
+    """Hand the table each frame the connection sends, until it closes."""
+    while not conn.closing:
+        frame = await _receive(websocket)
+        if runner.broken:
+            return
+        runner.on_frame(conn, frame)
 
 
 async def _receive(websocket: WebSocket) -> str | bytes | None:

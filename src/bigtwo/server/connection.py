@@ -1,8 +1,9 @@
 """One client's WebSocket session at a table: who it is there, its rate limits, and the queue
 of what it is sent.
 
-A :class:`Connection` queues outgoing text and sends it from a writer task of its own (in one
-batched frame when the client asked for it), so one slow reader never holds up a table; it
+A :class:`Connection` queues outgoing text and sends what one table run queued together (in
+one batched frame when the client asked for it): from a callback when the socket takes it at
+once, else from a writer task of its own, so one slow reader never holds up a table; it
 closes itself when it falls too far behind or sends too many bad messages. Its limits start
 as its own and become its actor's (:class:`ActorLimits`) once its table knows who it is. It
 must not decide anything about a table or a game: what a message means and whether the table
@@ -12,7 +13,8 @@ takes it is the runner's and the service's business (:mod:`bigtwo.server.runner`
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Coroutine, Generator, Mapping
 from typing import Any
 
 from ..protocol import CLOSE_POLICY, CLOSE_TRY_AGAIN
@@ -65,9 +67,12 @@ class _Close:
 class Connection:
     """One WebSocket: who it is at its table, its limits, and its outgoing messages.
 
-    Messages queued while the writer is busy go out together: as one frame holding a JSON
-    array when the client asked for batches (``batch`` in its hello), which saves a system
-    call and a wake-up per message on both sides; else one frame each. ``socket`` needs
+    Messages queued in one stretch of the event loop (one table run), or while the writer is
+    busy, go out together: as one frame holding a JSON array when the client asked for
+    batches (``batch`` in its hello), which saves a system call and a wake-up per message on
+    both sides; else one frame each. While the writer is idle they are sent from a callback
+    (:meth:`_flush`) and the writer sleeps on; a send that would have to wait for a slow peer
+    is handed to the writer to finish, and so is everything after it. ``socket`` needs
     ``send_text(str)`` and ``close(code, reason)`` coroutines (Starlette's WebSocket has both).
     Its rate limits start as its own; once it says who it is, the table gives it the buckets
     of that actor (:meth:`ActorLimits.bind`), which outlive the connection.
@@ -88,6 +93,9 @@ class Connection:
         # this is on every message's path).
         self._wake: asyncio.Future[None] | None = None
         self._close: _Close | None = None
+        self._rest: _Rest | None = None  # a send begun here that waits for the peer
+        self._gone = False  # a send begun here found the peer gone
+        self._flush_due = False  # a callback will send what is queued (see _wake_writer)
         self.messages = TokenBucket(limits.messages_rate, limits.messages_burst)
         self.actions = TokenBucket(limits.actions_rate, limits.actions_burst)
         self.chat = TokenBucket(limits.chat_rate, limits.chat_burst)
@@ -118,8 +126,43 @@ class Connection:
 
     def _wake_writer(self) -> None:
         wake = self._wake
-        if wake is not None and not wake.done():
-            wake.set_result(None)
+        if wake is None or wake.done() or self._flush_due:
+            return  # the writer is awake, or will be: it sends what is queued
+        # The writer is idle, so nothing is on its way: once the table is done for now (so
+        # that what it sends goes out together, as the writer would send it), send from a
+        # plain callback if the socket takes it at once (nearly always), which saves a task's
+        # wake-up for each frame.
+        self._flush_due = True
+        wake.get_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_due = False
+        wake = self._wake
+        if wake is None or wake.done():
+            return
+        if self._close is None and (not self._out or self._send_now()):
+            return
+        wake.set_result(None)
+
+    def _send_now(self) -> bool:
+        """Send the queue as one frame without the writer, unless that takes more than one
+        frame. True when it was sent, or the peer is gone (then the writer ends); False when
+        the writer must go on: with the frames, or with the rest of a send that had to wait
+        for the peer to read (:class:`_Rest`)."""
+        if len(self._out) > 1 and not self.batch:
+            return False
+        items, self._out = self._out, []
+        sending = self.socket.send_text(_frame(items))
+        try:
+            waiting = sending.send(None)
+        except StopIteration:
+            return True
+        except Exception:  # the peer went away mid-send: the reader side cleans up
+            self.closing = True
+            self._gone = True
+            return False
+        self._rest = _Rest(sending, waiting)
+        return False
 
     def reply(self, message: dict[str, Any]) -> None:
         self.send(dumps(message))
@@ -159,21 +202,53 @@ class Connection:
         try:
             loop = asyncio.get_running_loop()
             while True:
-                if not self._out and self._close is None:
+                if not self._out and self._close is None and self._rest is None:
                     self._wake = loop.create_future()
                     await self._wake
                     self._wake = None
+                if self._gone:
+                    return
+                if self._rest is not None:
+                    rest, self._rest = self._rest, None
+                    await rest
                 items, self._out = self._out, []
-                SendCounts.messages += len(items)
-                if len(items) > 1 and self.batch:
-                    SendCounts.frames += 1
-                    await self.socket.send_text("[" + ",".join(items) + "]")
+                if items and (len(items) == 1 or self.batch):
+                    await self.socket.send_text(_frame(items))
                 else:
-                    SendCounts.frames += len(items)
                     for text in items:
-                        await self.socket.send_text(text)
+                        await self.socket.send_text(_frame([text]))
                 if self._close is not None and not self._out:
                     await self.socket.close(self._close.code, self._close.reason)
                     return
         except Exception:  # the peer went away mid-send: the reader side cleans up
             self.closing = True
+
+
+def _frame(items: list[str]) -> str:
+    """One frame of queued messages (a JSON array of them when there are several), counted."""
+    SendCounts.messages += len(items)
+    SendCounts.frames += 1
+    return items[0] if len(items) == 1 else "[" + ",".join(items) + "]"
+
+
+class _Rest:
+    """The rest of a send begun outside the writer (:meth:`Connection._send_now`) that had to
+    wait: awaiting it awaits what it waits for, then runs it to its end, as if the writer had
+    made the whole call."""
+
+    def __init__(self, sending: Coroutine[Any, Any, None], waiting: Any) -> None:
+        self.sending, self.waiting = sending, waiting
+
+    def __await__(self) -> Generator[Any, Any, None]:
+        sending, waiting = self.sending, self.waiting
+        while True:
+            try:
+                answer = yield waiting
+            except BaseException as exc:  # (a cancellation): it reaches the send
+                step: Callable[[], Any] = functools.partial(sending.throw, exc)
+            else:
+                step = functools.partial(sending.send, answer)
+            try:
+                waiting = step()
+            except StopIteration:
+                return

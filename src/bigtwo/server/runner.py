@@ -35,7 +35,7 @@ from ..protocol import (
     parse_message,
 )
 from ..service.commands import Command, Op
-from ..service.events import Event, Group, audience_reaches, dumps
+from ..service.events import Audience, Event, Group, audience_reaches, dumps
 from ..service.table import (
     AlreadyApplied,
     Faulted,
@@ -300,41 +300,60 @@ class TableRunner:
             if not faulted:
                 self.faults = 0
             self._maybe_snapshot()
-        if events:
-            self._send_events(events)
+        ack = None
         if conn is not None and msg_id is not None and cmd is not None:
-            conn.reply(
+            ack = dumps(
                 {"type": "ack", "id": msg_id, "event": events[0].v if events else self.service.v}
             )
+        self._send(events, conn, ack, self._clock_text())
         self._send_away(events)
         if self.service.status == TableStatus.FINISHED and self.finished_at is None:
             self.finished_at = time.monotonic()
             self.hub.store.set_status(self.code, TableStatus.FINISHED)
             if self.hub.cluster is not None:  # nothing left to run: no node need take it up
                 self.hub.cluster.finished(self.code)
-        self._send_clock()
         self._reschedule()
         self._maybe_think()
         return True
 
-    def _send_events(self, events: list[Event]) -> None:
-        """Send each event to its audience: encoded once (:meth:`Event.json`), the same text
-        to every connection it reaches (a player's ``rematch`` aside, see :meth:`_text`)."""
+    def _send(
+        self, events: list[Event], actor: Connection | None, ack: str | None, clock: str | None
+    ) -> None:
+        """Hand each connection what one run sends it, in one queueing: the events of its
+        audience, each encoded once (:meth:`Event.json`) and the same text to every connection
+        it reaches (a player's ``rematch`` aside, see :meth:`_text`); then the ``ack`` of the
+        connection whose message it was (``actor``); then the ``clock``, if it changed."""
+        tail = [] if clock is None else [clock]
         own_copies = bool(self.rematch_seats) and any(e.type == "rematch" for e in events)
-        if own_copies:
-            for c in self.connections():
-                c.send_all([self._text(e, c) for e in events if e.reaches(c.seat)])
-            return
-        texts = [(e.to, e.json()) for e in events]
-        # Every connection at once, one queueing for each: the same texts, in order.
-        if all(to == Group.ALL for to, _ in texts):
-            everyone = [text for _, text in texts]
-            for c in self.connections():
-                c.send_all(everyone)
-            return
+        texts = [] if own_copies else [(e.to, e.json()) for e in events]
+        everyone = None  # what every connection but the actor gets, when it is the same
+        if not own_copies and all(to == Group.ALL for to, _ in texts):
+            everyone = [text for _, text in texts] + tail
+        acked = False
         for c in self.connections():
-            seat = c.seat
-            c.send_all([text for to, text in texts if audience_reaches(to, seat)])
+            if c is actor and ack is not None:
+                c.send_all([*self._texts_for(c, events, texts, own_copies), ack, *tail])
+                acked = True
+            elif everyone is not None:
+                c.send_all(everyone)
+            else:
+                c.send_all([*self._texts_for(c, events, texts, own_copies), *tail])
+        if ack is not None and actor is not None and not acked:  # (no longer the table's)
+            actor.send_all([ack])
+
+    def _texts_for(
+        self,
+        conn: Connection,
+        events: list[Event],
+        texts: list[tuple[Audience, str]],
+        own_copies: bool,
+    ) -> list[str]:
+        """The texts of the events that reach ``conn`` (``texts``: each event's audience and
+        text, unless the connections get ``own_copies``)."""
+        seat = conn.seat
+        if own_copies:
+            return [self._text(e, conn) for e in events if e.reaches(seat)]
+        return [text for to, text in texts if audience_reaches(to, seat)]
 
     def _send_away(self, events: list[Event]) -> None:
         """Close the connections the host's commands removed: a kicked player's (or one
@@ -387,18 +406,16 @@ class TableRunner:
                 return dumps({**event.message(), "seat": mine[0], "token": mine[1]})
         return event.json()
 
-    def _send_clock(self) -> None:
+    def _clock_text(self) -> str | None:
+        """The ``clock`` message, when the deadlines players see changed since the last one
+        sent (None: unchanged, or no clock runs)."""
         svc = self.service
         key = (svc.turn_deadline(), svc.pause_deadline(), svc.counter_deadline())
         if key == self._clock:
-            return
+            return None
         self._clock = key
         clock = svc.clock(self.now())
-        if clock is None:
-            return
-        text = dumps({"type": "clock", **clock})
-        for c in self.connections():
-            c.send(text)
+        return None if clock is None else dumps({"type": "clock", **clock})
 
     # -- computers thinking in the pool ---------------------------------------------------------
     def _maybe_think(self) -> None:
@@ -453,15 +470,23 @@ class TableRunner:
             self.run(Command(Op.BUSY, text=usual, name=usual))
 
     def _reschedule(self) -> None:
+        """Have the timer fire by the table's next deadline. A timer set for earlier is kept
+        (nearly every action moves the deadline later): it fires, finds nothing due, and is
+        set again for the deadline then, which costs less than setting it on every action."""
         at = self.service.deadline()
-        if at == self._timer_at:
+        if at is None:
+            self.stop_timer()
             return
+        if self._timer_at is not None and self._timer_at <= at:
+            return
+        self.stop_timer()
+        self._timer_at = at
+        self._timer = asyncio.get_running_loop().call_at(at, self._on_timer)
+
+    def stop_timer(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
-            self._timer = None
-        self._timer_at = at
-        if at is not None:
-            self._timer = asyncio.get_running_loop().call_at(at, self._on_timer)
+        self._timer = self._timer_at = None
 
     def _on_timer(self) -> None:
         self._timer = None
@@ -517,7 +542,7 @@ class TableRunner:
             for c in self.connections():
                 c.reply(service.snapshot(c.seat, now))
         self._clock = None
-        self._timer_at = -1.0  # whatever it was, schedule afresh
+        self.stop_timer()  # whatever it was, schedule afresh
         if resume:
             self._reschedule()
             self._maybe_think()
@@ -531,9 +556,7 @@ class TableRunner:
         self.hub.unload(self.code)
 
     def stop(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self.stop_timer()
         if self._thinking is not None:
             self._thinking.cancel()
             self._thinking = None
