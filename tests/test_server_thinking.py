@@ -302,3 +302,31 @@ async def test_a_slow_level_alone_thinks_its_full_time_and_shares_the_sole_worke
         assert thinker._time_limit() == SOLE_WORKER_TIME_LIMIT  # and is cut short when not
     finally:
         thinker.close()
+
+
+def test_the_server_starts_without_the_2018_network_and_sends_it_to_workers_by_name() -> None:
+    """Importing the server loads neither numpy nor the 2018 network (a tenth of a second of
+    every start); once a table has loaded the network, a decision carries it to a worker as a
+    name (each worker loads the weights once), not as its 3.6 MB of weights."""
+    import subprocess
+    import sys
+    from multiprocessing.reduction import ForkingPickler
+
+    np = pytest.importorskip("numpy")
+    probe = (
+        "import sys, bigtwo.server.app; print([m for m in ('numpy', {net!r}) if m in sys.modules])"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe.format(net="bigtwo.bots.ppo2018_net")],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    assert loaded.stdout.strip() == "[]"
+    from bigtwo.bots.ppo2018_net import _WEIGHT_SHAPES, Network
+    from bigtwo.server import thinking
+
+    net = Network({name: np.zeros(shape, np.float32) for name, shape in _WEIGHT_SHAPES.items()})
+    thinking._register_reducers(load=False)
+    assert len(ForkingPickler.dumps(net)) < 1000

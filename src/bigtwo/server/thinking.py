@@ -45,6 +45,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import sys
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -165,20 +166,24 @@ def _network() -> Any:
     return network()
 
 
-def _register_reducers() -> None:
+_NETWORK_MODULE = __package__.rpartition(".")[0] + ".bots.ppo2018_net"
+
+
+def _register_reducers(*, load: bool = True) -> None:
     """How decisions travel between processes: the 2018 network's bot without its 3.6 MB of
     weights (each process loads them once, see :func:`_network`, instead of having them
-    pickled with every decision). The engine's values pickle by themselves."""
+    pickled with every decision). The engine's values pickle by themselves. ``load=False``:
+    only once the network's module is loaded (no decision can hold a network before), so
+    that the server starts without numpy and the network's code (a tenth of a second)."""
     from multiprocessing.reduction import ForkingPickler
 
+    if not load and _NETWORK_MODULE not in sys.modules:
+        return
     try:
         from ..bots.ppo2018_net import Network
     except ImportError:  # pragma: no cover - numpy or the level is not installed
         return
-    ForkingPickler.register(Network, lambda _net: (_network, ()))
-
-
-_register_reducers()
+    ForkingPickler.register(Network, lambda _net: (_network, ()))  # (again: the same)
 
 
 def _shut(pool: concurrent.futures.Executor) -> None:
@@ -330,6 +335,7 @@ class Thinker:
             if self.mode == "inline":
                 return await asyncio.to_thread(job, *args)
             loop = asyncio.get_running_loop()
+            _register_reducers(load=False)
             for tries in (1, 2):
                 if self._coach is None:
                     self._coach = self._new_pool(1, "bigtwo-coach")
@@ -384,6 +390,7 @@ class Thinker:
         loop = asyncio.get_running_loop()
         request = job.request
         self.worst_wait = max(self.worst_wait, time.perf_counter() - job.queued)
+        _register_reducers(load=False)
         thought: Thought | None = None
         try:
             if level != request.level:
