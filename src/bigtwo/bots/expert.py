@@ -148,11 +148,7 @@ def world_of(view: SeatView, hands: Sequence[Mask]) -> Deal:
     """A deal in the view's position with the given hands: the sampled world."""
     deal = Deal(view.rules, list(hands), leader=view.turn)
     # the trick in progress is public; copy it onto the fresh deal
-    deal.to_beat = view.to_beat
-    deal.to_beat_seat = view.to_beat_seat
-    deal.passes = view.passes
-    deal.locked = view.locked
-    deal.opening = view.opening
+    deal.take_up_trick(view.to_beat, view.to_beat_seat, view.passes, view.locked, view.opening)
     return deal
 
 

@@ -105,6 +105,21 @@ class Deal(Trick):
     def counts(self) -> list[int]:
         return [h.bit_count() for h in self.hands]
 
+    def take_up_trick(
+        self,
+        to_beat: Play | None,
+        to_beat_seat: int,
+        passes: int,
+        locked: int,
+        opening: CardIndex | None,
+    ) -> None:
+        """Set the trick in progress on a fresh deal (a world sampled from a seat's view, whose
+        trick is public): the play to beat, who made it, the passes since, the locked seats,
+        the card the opening play must hold. Legal plays worked out before are forgotten."""
+        self.to_beat, self.to_beat_seat, self.passes = to_beat, to_beat_seat, passes
+        self.locked, self.opening = locked, opening
+        self._legal = None
+
     def hand_plays(self, seat: int) -> HandPlays:
         hp = self._hand_plays[seat]
         if hp is None:
