@@ -321,7 +321,7 @@ export const STRINGS_ZH = {
   "keys.chat": "聊天",
   "keys.functions": "革命擴充：角色牌功能一覽",
   "keys.help": "顯示快捷鍵",
-  "welcome.title": "歡迎來玩大老二",
+  "welcome.title": "歡迎來玩鋤大D",
   "welcome.intro": "選一個其他玩家會看到的名字和頭像。之後可以在「偏好設定」裡更改。",
   "welcome.save": "儲存",
   "welcome.later": "稍後",
