@@ -222,3 +222,18 @@ def test_every_computer_level_of_each_family_has_a_calibrated_rating() -> None:
 def accounts(app: Any) -> Accounts:
     found: Accounts = app.state.accounts
     return found
+
+
+async def test_a_rated_game_taken_up_by_another_node_counts_its_seconds() -> None:
+    """A node that loads a rated room made since it started (another node made it, and died
+    before its match began) watches for the start too: the game's seconds are counted."""
+    async with server() as (app, client):
+        http = client()
+        await register(http, "Ann Lee")
+        code, _ = await rated_room(http)
+        hub, watcher = app.state.hub, accounts(app)
+        watcher.starting.discard(code)  # as on a node started before the room was made
+        hub.unload(code)
+        await play_out(app, code)  # loaded again from the store, then played
+        room = watcher.store.rated_room(code)
+        assert room is not None and room.began is not None and room.settled is not None

@@ -53,7 +53,7 @@ from ..store.accounts import (
     name_key,
     open_accounts,
 )
-from ..store.tables import TableStore
+from ..store.tables import StoredRoom, TableStore
 from .http_io import _error, _lookup, _no_room, _read_request, refusals_answered, seat_of
 from .hub import Hub
 from .limits import KeyedLimiter
@@ -152,6 +152,12 @@ class SettleOnFinish:
         self.inner.append(code, commands)
         if code in self.accounts.starting:  # a rated room not yet started: has it now?
             self.accounts.began(code)
+
+    def load(self, code: str) -> StoredRoom | None:
+        room = self.inner.load(code)
+        if room is not None:  # (a node taking up a table made on another one since it began)
+            self.accounts.loaded(code)
+        return room
 
     def set_status(self, code: str, status: TableStatus) -> None:
         self.inner.set_status(code, status)
@@ -458,6 +464,14 @@ class Accounts:
         self.starting.discard(code)
         if runner.service.status == TableStatus.PLAYING:
             self.store.begin(code, self.clock())
+
+    def loaded(self, code: str) -> None:
+        """A table this node loads: if it is a rated room whose match has not started, its
+        start is watched for (the set made at start-up lacks rooms rated since on another
+        node, and a game whose start went unwritten would count no seconds)."""
+        room = self.store.rated_room(code)
+        if room is not None and room.settled is None and room.began is None:
+            self.starting.add(code)
 
     def settle_quietly(self, code: str) -> None:
         try:
