@@ -223,7 +223,10 @@ def test_beliefs_against_a_group_are_probabilities_that_agree_with_dealt_worlds(
 
 def agrees_with_worlds(beliefs: Beliefs, counts: dict[int, dict[str, int]], worlds: int) -> None:
     """Every chance is a probability, and each counted one agrees with its share of
-    ``worlds`` worlds (``counts``: each opponent's hits by name) within 4.5 standard errors."""
+    ``worlds`` worlds (``counts``: each opponent's hits by name) within 4.5 standard errors and
+    four worlds: near 0 or 1 the normal approximation fails, and a handful of worlds is the
+    whole difference (with p = 0.9999 and 1,500 worlds, two misses where 0.16 are expected
+    come once in 90 examples; six, the fewest this refuses, once in 55 million)."""
     for opponent in beliefs.opponents:
         for name, chance in opponent.chances().items():
             if chance is None:
@@ -234,7 +237,7 @@ def agrees_with_worlds(beliefs: Beliefs, counts: dict[int, dict[str, int]], worl
             p = chance.p
             share = counts[opponent.seat][name] / worlds
             se = math.sqrt(p * (1 - p) / worlds)
-            assert abs(share - p) <= 4.5 * se + 1e-9, (opponent.seat, name, share, p)
+            assert abs(share - p) <= 4.5 * se + 4 / worlds, (opponent.seat, name, share, p)
 
 
 def test_at_the_first_play_the_counts_are_hypergeometric() -> None:
