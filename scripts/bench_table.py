@@ -69,10 +69,10 @@ class Runner:
         for event in events:
             if event.type == "turn":
                 self.prompt = event.data
-        key = (table.turn_deadline(), table.pause_deadline(), table.counter_deadline())
+        key = table.clock_deadlines()
         if key != self.clock_key:
             self.clock_key = key
-            table.clock(now)
+            table.clock(now, key)
         table.deadline()
         table.think_request()
 

@@ -410,11 +410,11 @@ class TableRunner:
         """The ``clock`` message, when the deadlines players see changed since the last one
         sent (None: unchanged, or no clock runs)."""
         svc = self.service
-        key = (svc.turn_deadline(), svc.pause_deadline(), svc.counter_deadline())
+        key = svc.clock_deadlines()
         if key == self._clock:
             return None
         self._clock = key
-        clock = svc.clock(self.now())
+        clock = svc.clock(self.now(), key)
         return None if clock is None else dumps({"type": "clock", **clock})
 
     # -- computers thinking in the pool ---------------------------------------------------------

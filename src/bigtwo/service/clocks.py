@@ -23,20 +23,29 @@ GONE_GRACE = 5.0
 TRICK_HOLD = 3
 
 
+# A clock's deadlines: the turn timer's (seat, time), the wait between deals' (deal, time), the
+# counter window's (time); each None when it does not run.
+ClockDeadlines = tuple[tuple[int, float] | None, tuple[int, float] | None, float | None]
+
+
 class Clocks(TableState):
     """What is due when, and the deadlines players see."""
 
-    def clock(self, now: float) -> dict[str, Any] | None:
+    def clock_deadlines(self) -> ClockDeadlines:
+        """The deadlines a clock shows (:meth:`clock`): the turn timer's, the wait between
+        deals', the counter window's. While they stay the same, so does the clock."""
+        return self.turn_deadline(), self.pause_deadline(), self.counter_deadline()
+
+    def clock(self, now: float, deadlines: ClockDeadlines | None = None) -> dict[str, Any] | None:
         """The running clock, for people: a player's turn timer (``seat``, ``ms`` left), or
-        between deals the wait for the next one (``seat`` None, ``ms``, ``next_deal``)."""
-        window = self.counter_deadline()
+        between deals the wait for the next one (``seat`` None, ``ms``, ``next_deal``), from
+        the :meth:`clock_deadlines` (given when already worked out)."""
+        turn, pause, window = deadlines or self.clock_deadlines()
         if window is not None:
             return {"seat": None, "ms": max(0, round((window - now) * 1000)), "counter": True}
-        turn = self.turn_deadline()
         if turn is not None:
             seat, at = turn
             return {"seat": seat, "ms": max(0, round((at - now) * 1000))}
-        pause = self.pause_deadline()
         if pause is not None:
             deal, at = pause
             return {"seat": None, "ms": max(0, round((at - now) * 1000)), "next_deal": deal}
