@@ -140,6 +140,28 @@ def test_lobby_seats_readies_and_starts() -> None:
         t.apply(Command(Op.JOIN, seat=0, name="Late", token=hash_token("z")), 0)
 
 
+def test_a_name_already_at_the_table_is_told_apart() -> None:
+    # A person called like a computer, or like someone already seated, sits as "Name (2)";
+    # a seat given up frees its name again.
+    t = table((SeatConfig(), SeatConfig("computer", name="Ann"), SeatConfig(), SeatConfig()))
+
+    def join(seat: int, name: str) -> list[Any]:
+        return t.apply(Command(Op.JOIN, seat=seat, name=name, token=hash_token(f"t{seat}")), 0)
+
+    events = join(0, "ann")
+    assert t.seats[0].name == "ann (2)" and events[-1].data["name"] == "ann (2)"
+    join(2, "Ann")
+    assert t.seats[2].name == "Ann (3)"
+    t.apply(Command(Op.LEAVE, seat=0), 0)
+    join(3, "ANN")
+    assert t.seats[3].name == "ANN (2)"  # seat 0's "ann (2)" left
+    join(0, "a" * 24)
+    t.apply(Command(Op.LEAVE, seat=2), 0)
+    join(2, "A" * 24)
+    assert t.seats[2].name == "A" * 20 + " (2)"  # still 24 characters
+    assert [s.name for s in t.seats] == ["a" * 24, "Ann", "A" * 20 + " (2)", "ANN (2)"]
+
+
 def test_computer_seats_are_ready_at_once() -> None:
     t = table(ONE_HUMAN)
     assert t.free_seats() == [0]

@@ -92,7 +92,7 @@ class Seating(TableState):
             or not 0 <= cmd.avatar < AVATARS
         ):
             raise Refused("bad_command", f"An avatar is a number from 0 to {AVATARS - 1}")
-        seat.name = clean_text(cmd.name, MAX_NAME) or f"Player {seat.number + 1}"
+        seat.name = self._told_apart(seat, clean_text(cmd.name, MAX_NAME))
         seat.taken, seat.token, seat.ready, seat.control = True, cmd.token, False, Control.PLAYER
         seat.avatar = cmd.avatar
         seat.away_since = now
@@ -101,6 +101,19 @@ class Seating(TableState):
         )
         if self.host is None:  # the first to sit down hosts: clients know it from "joined"
             self.host = seat.number
+
+    def _told_apart(self, seat: Seat, name: str) -> str:
+        """The name a player sits down with, told apart from everyone already at the table: a
+        second "Ann" (a person, or a computer of that name) sits as "Ann (2)"."""
+        name = name or f"Player {seat.number + 1}"
+        others = {s.name.casefold() for s in self.seats if s.taken and s is not seat}
+        number = 1
+        shown = name
+        while shown.casefold() in others:
+            number += 1
+            suffix = f" ({number})"
+            shown = name[: MAX_NAME - len(suffix)].rstrip() + suffix
+        return shown
 
     def _leave(self, cmd: Command, now: float) -> None:
         seat = self._seat(cmd.seat)
