@@ -1,7 +1,8 @@
 """The way back to your own rooms in the browser (issue 40: after rooms left by closing the
 tab, the lobby's Open rooms showed none of them, so they could neither be rejoined nor
 closed): the lobby lists the rooms this browser has a seat in, each with Rejoin, and the
-host closes a room there or from the table's host controls, which ends it for everyone."""
+host closes a room there or from the table's host controls, which ends it for everyone; and a
+computer of the room never takes its player's name."""
 
 from __future__ import annotations
 
@@ -96,3 +97,16 @@ def test_your_rooms_have_no_serious_accessibility_violations(new_page: Any) -> N
     page.goto("/")
     page.locator(f"[data-close-room='{code}']").click()  # asking "for everyone?"
     assert violations(page) == []
+
+
+def test_a_computer_does_not_take_your_name(new_page: Any, server: Any) -> None:
+    # The preferences' computer names are Ann, Bill and Cat: a player called Ann meets
+    # "Computer 2" at seat 2 instead of a second Ann.
+    page = new_page(named=False)
+    page.add_init_script(
+        """localStorage.setItem("bigtwo.prefs", JSON.stringify({ name: "Ann" }))"""
+    )
+    code = create_room(page, seats=["human", "greedy", "greedy", "greedy"], wait_start=False)
+    seats = server.get(f"/api/rooms/{code}")["room"]["seats"]
+    assert [s["name"] for s in seats] == ["Ann", "Computer 2", "Bill", "Cat"]
+    wait_until(lambda: "Computer 2" in body_text(page), what="the table names the computer")
