@@ -161,6 +161,35 @@ def test_the_policy_never_sees_the_other_hands(tmp_path: Path) -> None:
     assert mine.weights["state1.w"].shape[0] == OBS_SIZE
 
 
+def _starts_as_the_value_head(trainer: Trainer) -> None:
+    """The critic's values are the policy's value head's, whatever the other hands."""
+    assert trainer.critic is not None
+    [rollout, *_] = trainer.collect()
+    with torch.no_grad():
+        head = trainer.model.value(trainer.model.state(torch.from_numpy(rollout.observations)))
+    np.testing.assert_allclose(rollout.extras["value"], head.numpy(), rtol=1e-4, atol=1e-5)
+    critic = trainer.critic.values(rollout.observations, rollout.others)
+    np.testing.assert_allclose(critic, head.numpy(), rtol=1e-5, atol=1e-6)
+    assert rollout.others.any()
+
+
+def test_the_critic_starts_as_the_value_head_and_learns(tmp_path: Path) -> None:
+    first = Trainer.create(tmp_path / "first", TINY, device="cpu")
+    first.iterate()
+    _starts_as_the_value_head(Trainer.create(tmp_path / "new", FULL, device="cpu"))
+    init = dataclasses.replace(FULL, init=str(tmp_path / "first" / CHECKPOINT), seed=3)
+    started = Trainer.create(tmp_path / "started", init, device="cpu")
+    _starts_as_the_value_head(started)  # the network it starts from, not random weights
+    resumed = Trainer.resume(tmp_path / "first", device="cpu")
+    resumed.switch_critic("full")
+    _starts_as_the_value_head(resumed)
+    before = _critic_weights(resumed)
+    resumed.iterate()
+    moved = [k for k, v in _critic_weights(resumed).items() if not np.array_equal(v, before[k])]
+    assert "layers.0.weight" in moved  # the hands' weights among them: they start at zero
+    assert _critic_weights(resumed)["layers.0.weight"][:, OBS_SIZE:].any()
+
+
 def test_the_critic_learns_and_its_run_resumes_bit_for_bit(tmp_path: Path) -> None:
     straight = Trainer.create(tmp_path / "straight", FULL, device="cpu")
     before = _critic_weights(straight)
@@ -214,7 +243,7 @@ def test_the_command_turns_the_critic_on_and_refuses_to_turn_it_off(
     assert main(["train", str(folder), "--iterations", "1", *tiny]) == 0
     capsys.readouterr()
     assert main(["train", str(folder), "--resume", "--iterations", "2", "--critic", "full"]) == 0
-    assert "critic full: a fresh critic that sees every hand from iteration 2" in (
+    assert "critic full: from iteration 2 on, a critic that sees every hand" in (
         capsys.readouterr().out
     )
     saved = torch.load(folder / CHECKPOINT, map_location="cpu", weights_only=False)
@@ -224,7 +253,7 @@ def test_the_command_turns_the_critic_on_and_refuses_to_turn_it_off(
     assert main(["train", str(folder), "--resume", "--iterations", "3", "--critic", "own"]) == 2
     assert "cannot be turned off" in capsys.readouterr().err
     assert main(["train", str(folder), "--resume", "--iterations", "3", "--critic", "full"]) == 0
-    assert "fresh critic" not in capsys.readouterr().out  # on already: nothing to switch
+    assert "critic full" not in capsys.readouterr().out  # on already: nothing to switch
     fresh = tmp_path / "fresh"
     assert main(["train", str(fresh), "--iterations", "1", "--critic", "full", *tiny]) == 0
     assert Trainer.resume(fresh).config.critic == "full"

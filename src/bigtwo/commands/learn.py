@@ -166,8 +166,8 @@ def _train(args: argparse.Namespace) -> int:
         trainer = Trainer.resume(args.folder, device=args.device, actors=args.actors)
         if args.critic is not None and trainer.switch_critic(args.critic):
             print(
-                f"critic full: a fresh critic that sees every hand from iteration "
-                f"{trainer.iteration + 1} on, kept in the run's settings"
+                f"critic full: from iteration {trainer.iteration + 1} on, a critic that sees "
+                "every hand (started as the network's value head) gives the advantages"
             )
     else:
         config = TrainConfig(

@@ -342,6 +342,8 @@ class Trainer:
         trainer = cls._build(folder, config, device, actors)
         if config.init:
             start_from(config.init, trainer.model)
+        if config.critic == "full":
+            trainer.critic = Critic(trainer.model.layers)
         folder.mkdir(parents=True, exist_ok=True)
         return trainer
 
@@ -378,7 +380,6 @@ class Trainer:
             np.random.default_rng(config.seed),
             torch.Generator().manual_seed(config.seed),
             Actors(actors),
-            critic=Critic(config.hidden, config.seed, dev) if config.critic == "full" else None,
         )
 
     @classmethod
@@ -406,14 +407,15 @@ class Trainer:
         trainer.seconds = saved["seconds"]
         trainer.cpu_seconds = saved.get("cpu_seconds", 0.0)
         trainer.curves = [Progress(**row) for row in saved["curves"]]
-        if trainer.critic is not None:
+        if config.critic == "full":
+            trainer.critic = Critic(trainer.model.layers)
             trainer.critic.load_state_dict(saved["critic"])
         return trainer
 
     def switch_critic(self, critic: str) -> bool:
-        """Turn on, for a resumed run, the critic ``critic`` names ("full": a fresh one, from
-        the next iteration, kept in the run's settings with the iteration it came in at);
-        True when it was off. A run's full critic is never turned off."""
+        """Turn on, for a resumed run, the critic ``critic`` names ("full": a new one, started
+        as the policy's value path, from the next iteration, kept in the run's settings with the
+        iteration it came in at); True when it was off. A run's full critic is never turned off."""
         if critic not in CRITICS:
             raise LearningError(f"critic is one of {', '.join(CRITICS)}, not {critic!r}")
         if critic == self.config.critic:
@@ -424,7 +426,7 @@ class Trainer:
                 "and cannot be turned off: resume it without --critic"
             )
         self.config = dataclasses.replace(self.config, critic="full", critic_from=self.iteration)
-        self.critic = Critic(self.config.hidden, self.config.seed, self.device)
+        self.critic = Critic(self.model.layers)
         return True
 
     def save(self) -> None:
