@@ -4,6 +4,7 @@ hands, and a run turns the critic on when it resumes (never off)."""
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import random
 from pathlib import Path
@@ -17,7 +18,7 @@ import torch  # noqa: E402
 from bigtwo.cli import main  # noqa: E402
 from bigtwo.engine.deal import deal_hands  # noqa: E402
 from bigtwo.learn.critic import hand_bits  # noqa: E402
-from bigtwo.learn.train import CHECKPOINT, EXPORT, TrainConfig, Trainer, merge  # noqa: E402
+from bigtwo.learn.train import CHECKPOINT, CURVES, EXPORT, TrainConfig, Trainer, merge  # noqa: E402
 from bigtwo.learn.vector import SelfPlayRunner, uniform_policy  # noqa: E402
 from bigtwo.match.settings import RuleSet  # noqa: E402
 from bigtwo.policy.encoding import OBS_SIZE, OBS_SLICES, LearningError, play_of  # noqa: E402
@@ -248,6 +249,9 @@ def test_the_command_turns_the_critic_on_and_refuses_to_turn_it_off(
     )
     saved = torch.load(folder / CHECKPOINT, map_location="cpu", weights_only=False)
     assert (saved["config"]["critic"], saved["config"]["critic_from"]) == ("full", 1)
+    with (folder / CURVES).open() as f:
+        rows = list(csv.DictReader(f))
+    assert rows[0]["critic_loss"] == "" and float(rows[1]["critic_loss"]) > 0.0
     card = LearnedNetwork.load(folder / EXPORT).card
     assert card["config"]["critic_from"] == 1 and "every hand after iteration 1" in card["method"]
     assert main(["train", str(folder), "--resume", "--iterations", "3", "--critic", "own"]) == 2

@@ -76,6 +76,10 @@ def plot(curves: Sequence[Progress], path: Path) -> bool:
                 ax.axhline(0.0, color="grey", linewidth=0.8)
         else:
             ax.plot(deals, [getattr(p, key) for p in curves])
+        if key == "value_loss" and any(p.critic_loss is not None for p in curves):
+            ax.lines[0].set_label("the network's value head")
+            ax.plot(deals, [p.critic_loss for p in curves], label="the critic")
+            ax.legend()
         ax.set_title(title)
         ax.set_xlabel("training deals")
     fig.tight_layout()

@@ -5,7 +5,9 @@ One *iteration* plays ``deals`` whole deals with the current network in every se
 step, the deals cut in shards that :class:`~.actors.Actors` play on as many processes as
 asked), then improves the network by proximal policy optimisation (PPO, clipped objective,
 generalised advantage estimates over each seat's decisions, an entropy bonus) on those
-decisions alone, and throws them away. After every iteration it writes a checkpoint (the
+decisions alone, and throws them away. The advantages take the values the actors' network
+computed, or with ``critic="full"`` those of a critic that also sees the other seats' hands
+(:mod:`.critic`, for training only). After every iteration it writes a checkpoint (the
 network, the optimiser, every random generator's state), so a run stopped at any point
 resumes bit for bit from its last iteration; every ``eval_every`` iterations it exports the
 network and plays it in the duplicate arena against ``eval_opponent`` on boards no training
