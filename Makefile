@@ -123,9 +123,9 @@ test-slow: $(STAMP)
 test-ray: $(RAY_STAMP)
 	$(BIN)/python -m pytest -m ray tests/test_arena_ray.py
 
-# The trainer (bigtwo train, PyTorch): tiny runs, resuming bit for bit, the export.
+# The trainer (bigtwo train, PyTorch): tiny runs, resuming bit for bit, the export, the critic.
 test-train: $(TRAIN_STAMP)
-	$(PYTEST) -m train tests/test_learn_train.py
+	$(PYTEST) -m train tests/test_learn_train.py tests/test_learn_critic.py
 
 bench: $(STAMP)
 	$(BIN)/bigtwo bench engine --games 5000

@@ -163,7 +163,7 @@ def ppo2018_data() -> pathlib.Path:
 def pytest_ignore_collect(collection_path: pathlib.Path, config: pytest.Config) -> bool | None:
     """The trainer's tests import torch, which only ``make test-train`` installs: they are
     collected when their marker is asked for (``-m train``), never skipped for want of it."""
-    if collection_path.name == "test_learn_train.py":
+    if collection_path.name in ("test_learn_train.py", "test_learn_critic.py"):
         return "train" not in (config.getoption("markexpr") or "").replace("not train", "")
     return None
 

@@ -53,13 +53,20 @@ def one_thread() -> None:
 
 
 def _weights(trainer: Trainer) -> dict[str, np.ndarray]:
-    return {k: v.detach().numpy().copy() for k, v in trainer.model.state_dict().items()}
+    """The policy's weights, and the critic's where the run has one."""
+    state = dict(trainer.model.state_dict())
+    if trainer.critic is not None:
+        state.update({f"critic.{k}": v for k, v in trainer.critic.net.state_dict().items()})
+    return {k: v.detach().numpy().copy() for k, v in state.items()}
 
 
 SCHEDULED = dataclasses.replace(TINY, schedule_deals=40, entropy=0.02, entropy_end=0.004)
+CRITIC = dataclasses.replace(TINY, critic="full")
 
 
-@pytest.mark.parametrize("config", [TINY, SCHEDULED], ids=["constant", "scheduled"])
+@pytest.mark.parametrize(
+    "config", [TINY, SCHEDULED, CRITIC], ids=["constant", "scheduled", "critic"]
+)
 def test_a_resumed_run_is_the_same_run_bit_for_bit(tmp_path: Path, config: TrainConfig) -> None:
     straight = Trainer.create(tmp_path / "straight", config, device="cpu")
     for _ in range(3):

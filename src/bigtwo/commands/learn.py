@@ -96,6 +96,12 @@ def register_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         default="minibatch",
         help="advantages normalised over each minibatch, or within each rule set's rows",
     )
+    train.add_argument(
+        "--critic",
+        choices=("own", "full"),
+        help="the advantages' values: the seat's own view (own, the default) or a critic that "
+        "also sees the other hands in training (full); with --resume, full turns it on",
+    )
     train.add_argument("--seed", type=int, default=0)
     train.add_argument("--eval-every", type=int, default=10, help="iterations between evaluations")
     train.add_argument("--eval-deals", type=int, default=200, help="arena deals an evaluation")
@@ -158,6 +164,11 @@ def _train(args: argparse.Namespace) -> int:
         return 0
     if args.resume:
         trainer = Trainer.resume(args.folder, device=args.device, actors=args.actors)
+        if args.critic is not None and trainer.switch_critic(args.critic):
+            print(
+                f"critic full: from iteration {trainer.iteration + 1} on, a critic that sees "
+                "every hand (started as the network's value head) gives the advantages"
+            )
     else:
         config = TrainConfig(
             rules=tuple(r.strip() for r in args.rules.split(",") if r.strip()),
@@ -170,6 +181,7 @@ def _train(args: argparse.Namespace) -> int:
             schedule_deals=args.schedule_deals,
             entropy_end=args.entropy_end,
             normalise=args.normalise,
+            critic=args.critic or "own",
             seed=args.seed,
             eval_every=args.eval_every,
             eval_deals=args.eval_deals,

@@ -97,6 +97,15 @@ class LearningDeal:
         """What ``seat`` may know of the deal (the engine's view: all an encoding reads)."""
         return self.match.deal.view(seat)
 
+    def other_hands(self, seat: int) -> tuple[int, int, int]:
+        """The hands the other seats hold now, counted from ``seat`` as the observation counts
+        them: the next to act after it, the one after that (across, at four), the one before
+        it; 0 for a slot the table has no seat for. Training's critic reads them, a policy never."""
+        hands = self.match.deal.hands
+        n = len(hands)
+        a, b, c = (int(hands[(seat + k) % n]) if k < n else 0 for k in (1, 2, 3))
+        return a, b, c
+
     def advance(self) -> None:
         """Play bots' turns and forced passes until a learning seat has a choice, or the end."""
         match = self.match

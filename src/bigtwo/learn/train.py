@@ -5,7 +5,9 @@ One *iteration* plays ``deals`` whole deals with the current network in every se
 step, the deals cut in shards that :class:`~.actors.Actors` play on as many processes as
 asked), then improves the network by proximal policy optimisation (PPO, clipped objective,
 generalised advantage estimates over each seat's decisions, an entropy bonus) on those
-decisions alone, and throws them away. After every iteration it writes a checkpoint (the
+decisions alone, and throws them away. The advantages take the values the actors' network
+computed, or with ``critic="full"`` those of a critic that also sees the other seats' hands
+(:mod:`.critic`, for training only). After every iteration it writes a checkpoint (the
 network, the optimiser, every random generator's state), so a run stopped at any point
 resumes bit for bit from its last iteration; every ``eval_every`` iterations it exports the
 network and plays it in the duplicate arena against ``eval_opponent`` on boards no training
@@ -18,7 +20,6 @@ PyTorch (the ``train`` extra); the player it trains does not.
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import io
 import math
@@ -38,6 +39,8 @@ from ..match.settings import RuleSet
 from ..policy.encoding import OBS_SIZE, LearningError, ObsArray
 from ..policy.network import ACTION_FEATURES, LearnedNetwork, Shape, action_features
 from .actors import Actors, Shard, cut, split
+from .critic import CRITICS, Critic, hand_bits
+from .curves import Progress, plot, write_curves
 from .deal import players_of, ruleset_of
 from .vector import Rollout, SelfPlayRunner
 
@@ -91,6 +94,11 @@ class TrainConfig:
     # set's rows of a minibatch ("rules"), so that one rule set's larger points (palm's are
     # tens, charlesworth2018's a few) do not drown another's signal.
     normalise: str = "minibatch"
+    # Whose values the advantages take: the actors' own-view ones ("own"), or those of a critic
+    # that also reads the other seats' hands ("full", bigtwo.learn.critic; training only), on
+    # from iteration ``critic_from`` (a run may turn it on when it resumes).
+    critic: str = "own"
+    critic_from: int = 0
 
     def shape(self) -> Shape:
         return Shape(self.hidden, self.action_hidden, self.embed, self.joint)
@@ -119,6 +127,10 @@ class TrainConfig:
             problems.append("eval_every and eval_deals cannot be negative")
         if self.normalise not in NORMALISE:
             problems.append(f"normalise is one of {', '.join(NORMALISE)}")
+        if self.critic not in CRITICS:
+            problems.append(f"critic is one of {', '.join(CRITICS)}")
+        if self.critic_from < 0 or (self.critic_from and self.critic != "full"):
+            problems.append("critic_from is an iteration of a run whose critic is full")
         if self.schedule_deals < 0:
             problems.append("schedule_deals cannot be negative")
         if self.entropy_end is not None and not self.schedule_deals:
@@ -222,17 +234,19 @@ class Batch:
     advantages: npt.NDArray[np.float32]
     targets: npt.NDArray[np.float32]
     groups: npt.NDArray[np.int64]  # each row's rule set, as its index in the run's rules
+    others: npt.NDArray[np.uint64]  # the other seats' hands at each row (Rollout.others)
 
     def __len__(self) -> int:
         return int(self.actions.shape[0])
 
 
 def advantages(
-    rollout: Rollout, scale: float, lam: float
+    rollout: Rollout, scale: float, lam: float, values: npt.NDArray[np.float32] | None = None
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
     """GAE(λ) advantages (no discounting: a deal is short and only its end pays) over each
-    seat's own decisions in a deal, and the value targets (advantage + value)."""
-    values = rollout.extras["value"].astype(np.float64)
+    seat's own decisions in a deal, and the value targets (advantage + value), from the rows'
+    ``values`` (by default the actors', ``extras["value"]``)."""
+    values = (rollout.extras["value"] if values is None else values).astype(np.float64)
     rewards = rollout.rewards.astype(np.float64) * scale
     order = np.lexsort((np.arange(len(rollout)), rollout.seats, rollout.deals))
     adv = np.zeros(len(rollout), dtype=np.float64)
@@ -249,11 +263,17 @@ def advantages(
 
 
 def merge(
-    rollouts: Sequence[Rollout], scale: float, lam: float, groups: Sequence[int] | None = None
+    rollouts: Sequence[Rollout],
+    scale: float,
+    lam: float,
+    groups: Sequence[int] | None = None,
+    values: Sequence[npt.NDArray[np.float32]] | None = None,
 ) -> Batch:
     """One iteration's rollouts as one batch; ``groups`` gives each rollout's rule set (its
-    index in the run's rules; all 0 when not given)."""
-    parts = [advantages(r, scale, lam) for r in rollouts]
+    index in the run's rules; all 0 when not given), ``values`` each rollout's values for the
+    advantages (the actors' when not given)."""
+    given = [None] * len(rollouts) if values is None else list(values)
+    parts = [advantages(r, scale, lam, v) for r, v in zip(rollouts, given, strict=True)]
     groups = [0] * len(rollouts) if groups is None else list(groups)
     starts = []
     offset = 0
@@ -271,6 +291,7 @@ def merge(
         groups=np.concatenate(
             [np.full(len(r), g, dtype=np.int64) for r, g in zip(rollouts, groups, strict=True)]
         ),
+        others=np.concatenate([r.others for r in rollouts]),
     )
 
 
@@ -286,39 +307,6 @@ def normalised(adv: torch.Tensor, groups: torch.Tensor | None) -> torch.Tensor:
             part = adv[rows]
             out[rows] = (part - part.mean()) / (part.std() + 1e-8)
     return out
-
-
-@dataclass(slots=True)
-class Progress:
-    """One iteration's figures, as a row of ``curves.csv``."""
-
-    iteration: int
-    deals: int
-    decisions: int
-    seconds: float
-    policy_loss: float
-    value_loss: float
-    entropy: float
-    approx_kl: float
-    clip_fraction: float
-    eval_points: float | None = None
-    eval_low: float | None = None
-    eval_high: float | None = None
-    eval_rules: str = ""
-    cpu_seconds: float = 0.0  # CPU time, the trainer's and its actors': a shared machine's measure
-
-    @staticmethod
-    def header() -> list[str]:
-        return [f.name for f in dataclasses.fields(Progress)]
-
-    def row(self) -> list[str]:
-        out = []
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            out.append(
-                "" if value is None else f"{value:.6g}" if isinstance(value, float) else str(value)
-            )
-        return out
 
 
 @dataclass(slots=True)
@@ -340,6 +328,7 @@ class Trainer:
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     curves: list[Progress] = field(default_factory=list)
+    critic: Critic | None = None  # the critic that sees every hand (TrainConfig.critic "full")
 
     @classmethod
     def create(
@@ -355,6 +344,8 @@ class Trainer:
         trainer = cls._build(folder, config, device, actors)
         if config.init:
             start_from(config.init, trainer.model)
+        if config.critic == "full":
+            trainer.critic = Critic(trainer.model.layers)
         folder.mkdir(parents=True, exist_ok=True)
         return trainer
 
@@ -418,7 +409,27 @@ class Trainer:
         trainer.seconds = saved["seconds"]
         trainer.cpu_seconds = saved.get("cpu_seconds", 0.0)
         trainer.curves = [Progress(**row) for row in saved["curves"]]
+        if config.critic == "full":
+            trainer.critic = Critic(trainer.model.layers)
+            trainer.critic.load_state_dict(saved["critic"])
         return trainer
+
+    def switch_critic(self, critic: str) -> bool:
+        """Turn on, for a resumed run, the critic ``critic`` names ("full": a new one, started
+        as the policy's value path, from the next iteration, kept in the run's settings with the
+        iteration it came in at); True when it was off. A run's full critic is never turned off."""
+        if critic not in CRITICS:
+            raise LearningError(f"critic is one of {', '.join(CRITICS)}, not {critic!r}")
+        if critic == self.config.critic:
+            return False
+        if critic == "own":
+            raise LearningError(
+                f"This run's critic sees every hand (since iteration {self.config.critic_from}) "
+                "and cannot be turned off: resume it without --critic"
+            )
+        self.config = dataclasses.replace(self.config, critic="full", critic_from=self.iteration)
+        self.critic = Critic(self.model.layers)
+        return True
 
     def save(self) -> None:
         state = {
@@ -434,12 +445,14 @@ class Trainer:
             "cpu_seconds": self.cpu_seconds,
             "curves": [dataclasses.asdict(p) for p in self.curves],
         }
+        if self.critic is not None:
+            state["critic"] = self.critic.state_dict()
         buffer = io.BytesIO()
         torch.save(state, buffer)
         tmp = self.folder / (CHECKPOINT + ".tmp")
         tmp.write_bytes(buffer.getvalue())
         os.replace(tmp, self.folder / CHECKPOINT)
-        self._write_curves()
+        write_curves(self.curves, self.folder / CURVES)
 
     # -- playing -----------------------------------------------------------------------------
 
@@ -486,7 +499,10 @@ class Trainer:
             group["lr"] = lr
         self.model.train()
         obs_all = torch.from_numpy(batch.observations).to(dev)
-        figures = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "kl": 0.0, "clip": 0.0}
+        critic = self.critic
+        hands_all = None if critic is None else torch.from_numpy(hand_bits(batch.others)).to(dev)
+        names = ("policy_loss", "value_loss", "entropy", "kl", "clip", "critic_loss")
+        figures = dict.fromkeys(names, 0.0)
         steps = 0
         for _ in range(cfg.epochs):
             order = torch.randperm(len(batch), generator=self.shuffler).numpy()
@@ -520,6 +536,15 @@ class Trainer:
                 torch.autograd.backward(loss)
                 nn.utils.clip_grad_norm_(self.model.parameters(), cfg.max_grad_norm)
                 self.optimiser.step()
+                if critic is not None and hands_all is not None:
+                    figures["critic_loss"] += critic.learn(
+                        obs,
+                        hands_all[torch.from_numpy(rows).to(dev)],
+                        target,
+                        lr=lr,
+                        coef=cfg.value_coef,
+                        max_grad_norm=cfg.max_grad_norm,
+                    )
                 with torch.no_grad():
                     figures["policy_loss"] += float(policy_loss)
                     figures["value_loss"] += float(value_loss)
@@ -529,18 +554,24 @@ class Trainer:
                 steps += 1
         return {k: v / max(steps, 1) for k, v in figures.items()}
 
+    def batch_of(self, grouped: Sequence[tuple[int, Rollout]]) -> Batch:
+        """The rollouts of :meth:`collect_grouped` as a batch: its advantages from the critic's
+        values where the run has one (computed now, before learning), else the actors'."""
+        rollouts = [rollout for _, rollout in grouped]
+        values = None
+        if self.critic is not None:
+            values = [self.critic.values(r.observations, r.others) for r in rollouts]
+        cfg = self.config
+        groups = [group for group, _ in grouped]
+        return merge(rollouts, cfg.reward_scale, cfg.gae_lambda, groups, values)
+
     def iterate(self) -> Progress:
         """One iteration: play, learn, maybe evaluate, save."""
         start = time.perf_counter()
         grouped = self.collect_grouped()
         rollouts = [rollout for _, rollout in grouped]
         cpu = time.process_time()  # the playing's CPU time is the rollouts', wherever they played
-        batch = merge(
-            rollouts,
-            self.config.reward_scale,
-            self.config.gae_lambda,
-            [group for group, _ in grouped],
-        )
+        batch = self.batch_of(grouped)
         figures = self.update(batch)
         self.iteration += 1
         self.total_deals += sum(len(r.points) for r in rollouts)
@@ -557,6 +588,7 @@ class Trainer:
             approx_kl=figures["kl"],
             clip_fraction=figures["clip"],
             cpu_seconds=round(self.cpu_seconds, 2),
+            critic_loss=None if self.critic is None else figures["critic_loss"],
         )
         every = self.config.eval_every
         if every and self.config.eval_deals and self.iteration % every == 0:
@@ -573,6 +605,8 @@ class Trainer:
             method += f", and deals against three {self.config.opponent}"
         if self.config.init:
             method += f", starting from the network of {self.config.init}"
+        if self.config.critic == "full":
+            method += f", a critic seeing every hand after iteration {self.config.critic_from}"
         return {
             "method": method,
             "rules": list(self.config.rules),
@@ -608,15 +642,6 @@ class Trainer:
         progress.eval_points = result["mean_points"]
         progress.eval_low, progress.eval_high = result["ci95"]
         progress.eval_rules = self.config.rules[0]
-
-    def _write_curves(self) -> None:
-        tmp = self.folder / (CURVES + ".tmp")
-        with tmp.open("w", newline="") as out:
-            writer = csv.writer(out)
-            writer.writerow(Progress.header())
-            for p in self.curves:
-                writer.writerow(p.row())
-        os.replace(tmp, self.folder / CURVES)
 
 
 def arena_figures(
@@ -676,44 +701,6 @@ def start_from(path: str | Path, model: PolicyValue) -> None:
 def _named(bot: Any, name: str) -> Any:
     bot.name = name
     return bot
-
-
-def plot(curves: Sequence[Progress], path: Path) -> bool:
-    """Draw the curves as a PNG with matplotlib; False (and no file) without it."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return False
-    deals = [p.deals for p in curves]
-    fig, axes = plt.subplots(2, 2, figsize=(10, 7))
-    for ax, key, title in zip(
-        axes.flat,
-        ("policy_loss", "value_loss", "entropy", "eval_points"),
-        ("policy loss", "value loss", "entropy", "arena points a deal (95% interval)"),
-        strict=True,
-    ):
-        if key == "eval_points":
-            pts = [
-                (p.deals, p.eval_points, p.eval_low, p.eval_high)
-                for p in curves
-                if p.eval_points is not None
-            ]
-            if pts:
-                x, y, lo, hi = zip(*pts, strict=True)
-                ax.plot(x, y, marker="o")
-                ax.fill_between(x, lo, hi, alpha=0.3)
-                ax.axhline(0.0, color="grey", linewidth=0.8)
-        else:
-            ax.plot(deals, [getattr(p, key) for p in curves])
-        ax.set_title(title)
-        ax.set_xlabel("training deals")
-    fig.tight_layout()
-    fig.savefig(path, dpi=80)
-    plt.close(fig)
-    return True
 
 
 def train(

@@ -57,7 +57,11 @@ class Rollout:
     ``legal[legal_start[t]:legal_start[t + 1]]`` (:meth:`masks` makes dense masks of rows);
     ``actions``, ``seats`` and ``deals`` (a deal's number in this rollout) per row;
     ``rewards`` the deal's points (normalised if asked) on each seat's last decision of a deal,
-    where ``dones`` is True, and 0 elsewhere. ``seeds`` and ``points`` are per deal: the seed
+    where ``dones`` is True, and 0 elsewhere. ``others`` ``(T, 3)`` are the hands the other
+    seats held at each row's decision, as 52-bit masks counted from the acting seat as the
+    observation counts seats (the next to act, the one after, the one before; 0 where the
+    table has no such seat): for a critic in training, never for a policy. ``seeds`` and
+    ``points`` are per deal: the seed
     its hands were shuffled from (:func:`bigtwo.engine.deal.deal_hands` with
     ``random.Random(seed)``) and every seat's points. ``extras`` are the policy's arrays.
     """
@@ -70,6 +74,7 @@ class Rollout:
     deals: IntArray
     rewards: ObsArray
     dones: BoolArray
+    others: npt.NDArray[np.uint64]
     seeds: list[int]
     points: list[tuple[int, ...]]
     extras: dict[str, npt.NDArray[Any]] = field(default_factory=dict)
@@ -161,6 +166,7 @@ class SelfPlayRunner:
         legal_rows: list[list[int]] = []
         actions: list[npt.NDArray[np.integer[Any]]] = []
         seats: list[int] = []
+        others: list[tuple[int, int, int]] = []
         deal_of: list[int] = []
         extras: dict[str, list[npt.NDArray[Any]]] = {}
         last_row: dict[tuple[int, int], int] = {}
@@ -200,6 +206,7 @@ class SelfPlayRunner:
             for i, (number, deal) in enumerate(in_play):
                 last_row[number, deal.turn] = base + i
                 seats.append(deal.turn)
+                others.append(deal.other_hands(deal.turn))
                 deal_of.append(number)
                 deal.act(int(chosen[i]))
             obs_rows.append(obs)
@@ -230,6 +237,7 @@ class SelfPlayRunner:
             deals=np.asarray(deal_of, dtype=np.int64),
             rewards=rewards,
             dones=dones,
+            others=np.asarray(others, dtype=np.uint64).reshape(total, 3),
             seeds=seeds,
             points=[p for p in points if p is not None],
             extras={k: np.concatenate(v) for k, v in extras.items()},
