@@ -171,7 +171,9 @@ def test_a_network_without_them_starts_a_run_with_them(tmp_path: Path) -> None:
     plain = dataclasses.replace(TINY, init=str(tmp_path / "rich" / EXPORT))
     with pytest.raises(LearningError, match="reads the hand-structure features .*--structure"):
         Trainer.create(tmp_path / "plain", plain)
-    with pytest.raises(LearningError, match="structure_from is an iteration of a run with"):
+    with pytest.raises(
+        LearningError, match="structure_from is an iteration of a run with hand-structure"
+    ):
         Trainer.create(tmp_path / "bad", dataclasses.replace(TINY, structure_from=2))
 
 

@@ -7,7 +7,9 @@ asked), then improves the network by proximal policy optimisation (PPO, clipped 
 generalised advantage estimates over each seat's decisions, an entropy bonus) on those
 decisions alone, and throws them away. The advantages take the values the actors' network
 computed, or with ``critic="full"`` those of a critic that also sees the other seats' hands
-(:mod:`.critic`, for training only). After every iteration it writes a checkpoint (the
+(:mod:`.critic`, for training only). With ``structure`` the network also reads the
+hand-structure features (:mod:`bigtwo.policy.structure`), from the start or, taken up when the
+run resumes, with zero weights at first (:mod:`.widen`). After every iteration it writes a checkpoint (the
 network, the optimiser, every random generator's state), so a run stopped at any point
 resumes bit for bit from its last iteration; every ``eval_every`` iterations it exports the
 network and plays it in the duplicate arena against ``eval_opponent`` on boards no training
@@ -137,7 +139,7 @@ class TrainConfig:
         if self.critic_from < 0 or (self.critic_from and self.critic != "full"):
             problems.append("critic_from is an iteration of a run whose critic is full")
         if self.structure_from < 0 or (self.structure_from and not self.structure):
-            problems.append("structure_from is an iteration of a run with the structure features")
+            problems.append("structure_from is an iteration of a run with hand-structure features")
         if self.schedule_deals < 0:
             problems.append("schedule_deals cannot be negative")
         if self.entropy_end is not None and not self.schedule_deals:
