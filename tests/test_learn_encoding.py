@@ -23,6 +23,7 @@ from bigtwo.policy.encoding import (
     OBS_SLICES,
     PASS,
     RULES_START,
+    STRUCTURE_SLICE,
     LearningError,
     ObservationEncoder,
     action_card_matrix,
@@ -33,6 +34,7 @@ from bigtwo.policy.encoding import (
     max_points,
     play_of,
 )
+from bigtwo.policy.structure import HandStructure
 from random_play import advance
 
 PRESETS = preset_names()
@@ -206,9 +208,10 @@ def test_other_seats_hidden_cards_never_change_an_observation(
     except IllegalAction:
         assume(False)  # a replay the rules refuse with the new hands (never with these presets)
     assert other.hands[seat] == deal.hands[seat]
-    encoder = ObservationEncoder(ruleset)
     before, after = deal.view(seat), other.view(seat)
-    assert np.array_equal(encoder.encode(before), encoder.encode(after))
+    # with the hand-structure block too: it reads the seat's own hand and the rules alone
+    for encoder in (ObservationEncoder(ruleset), ObservationEncoder(ruleset, structure=True)):
+        assert np.array_equal(encoder.encode(before), encoder.encode(after))
     assert np.array_equal(action_mask(before), action_mask(after))
 
 
@@ -216,7 +219,8 @@ def test_the_hidden_card_check_can_fail() -> None:
     # the shuffle does move cards, and an observation that read them would differ
     ruleset = RuleSet.preset("palm")
     encoder = ObservationEncoder(ruleset)
-    moved = 0
+    moved = changed = 0
+    structured = HandStructure(ruleset.rules).masks
     for seed in range(20):
         rng = random.Random(seed)
         deal = advance(Deal.from_seed(ruleset.rules, seed), rng, 8)
@@ -226,4 +230,10 @@ def test_the_hidden_card_check_can_fail() -> None:
             assert not np.array_equal(
                 encoder.encode(deal.view(1)), encoder.encode(other.view(1))
             )  # seat 1's own hand did change, and its observation shows it
+            block = ObservationEncoder(ruleset, structure=True)
+            if structured(deal.hands[1]) != structured(other.hands[1]):
+                flags = [block.encode(d.view(1))[STRUCTURE_SLICE] for d in (deal, other)]
+                assert not np.array_equal(*flags)  # and its hand-structure block, when it moved
+                changed += 1
+    assert changed >= 10
     assert moved >= 18

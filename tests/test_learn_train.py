@@ -62,10 +62,13 @@ def _weights(trainer: Trainer) -> dict[str, np.ndarray]:
 
 SCHEDULED = dataclasses.replace(TINY, schedule_deals=40, entropy=0.02, entropy_end=0.004)
 CRITIC = dataclasses.replace(TINY, critic="full")
+STRUCTURE = dataclasses.replace(TINY, structure=True)
 
 
 @pytest.mark.parametrize(
-    "config", [TINY, SCHEDULED, CRITIC], ids=["constant", "scheduled", "critic"]
+    "config",
+    [TINY, SCHEDULED, CRITIC, STRUCTURE],
+    ids=["constant", "scheduled", "critic", "structure"],
 )
 def test_a_resumed_run_is_the_same_run_bit_for_bit(tmp_path: Path, config: TrainConfig) -> None:
     straight = Trainer.create(tmp_path / "straight", config, device="cpu")

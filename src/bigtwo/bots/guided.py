@@ -117,7 +117,8 @@ class GuidedExpertBot(ExpertBot):
         if self.prior <= 0 or len(options) <= 1:
             return base
         logits, _ = self.network.scores(
-            encoder_for(view.rules, view.scoring).encode(view), [index_of(play) for play in options]
+            encoder_for(view.rules, view.scoring, self.network.shape.structure).encode(view),
+            [index_of(play) for play in options],
         )
         favourites = [options[i] for i in np.argsort(-logits, kind="stable")[: self.prior]]
         out: list[Play | None] = base[:1]
@@ -136,7 +137,7 @@ class GuidedExpertBot(ExpertBot):
         assert seat is not None
         scoring = view.scoring
         policy = self._policy(scoring)
-        encoder = encoder_for(view.rules, scoring)
+        encoder = encoder_for(view.rules, scoring, self.network.shape.structure)
         ruleset = RuleSet(rules=view.rules, match=MatchRules(scoring=scoring))
         # the value head reads points / the rules' bound * the trainer's reward scale
         to_points = max_points(ruleset, view.players) / self.network.reward_scale

@@ -1,6 +1,7 @@
 """The ``learned`` computer player: bigtwo's own network, trained in self-play, alone.
 
-It encodes its seat's view (:mod:`bigtwo.policy.encoding`), scores every legal move with the
+It encodes its seat's view (:mod:`bigtwo.policy.encoding`, with the hand-structure block when
+the network reads it), scores every legal move with the
 network (:mod:`bigtwo.policy.network`, numpy only: no torch at play time) and makes the move
 with the highest score. It searches nothing and sees nothing but its seat's view. The weights
 ship beside this module (``learned.npz``, with the card ``learned.md`` saying how they were
@@ -46,9 +47,11 @@ def shipped_network() -> LearnedNetwork:
 
 
 @cache
-def encoder_for(rules: Rules, scoring: Scoring) -> ObservationEncoder:
-    """The observation encoder of a table's rules and scoring (one per pair, kept)."""
-    return ObservationEncoder(RuleSet(rules=rules, match=MatchRules(scoring=scoring)))
+def encoder_for(rules: Rules, scoring: Scoring, structure: bool = False) -> ObservationEncoder:
+    """The observation encoder of a table's rules and scoring (one per pair, kept), with the
+    hand-structure block when ``structure`` (a network whose ``shape.structure`` is on)."""
+    ruleset = RuleSet(rules=rules, match=MatchRules(scoring=scoring))
+    return ObservationEncoder(ruleset, structure=structure)
 
 
 class LearnedBot(Bot):
@@ -68,7 +71,7 @@ class LearnedBot(Bot):
     def choose(self, view: TableView, rng: random.Random) -> Play | None:
         if not view.legal:
             return None
-        encoder = encoder_for(view.rules, view.scoring)
+        encoder = encoder_for(view.rules, view.scoring, self.network.shape.structure)
         options: list[Play | None] = [None] if view.can_pass else []
         options.extend(view.legal)
         if len(options) == 1:
@@ -89,7 +92,7 @@ def rollout_policy(scoring: Scoring, network: LearnedNetwork | None = None) -> P
         options.extend(view.legal)
         if len(options) == 1:
             return options[0]
-        encoder = encoder_for(view.rules, scoring)
+        encoder = encoder_for(view.rules, scoring, net.shape.structure)
         logits, _ = net.scores(encoder.encode(view), [index_of(play) for play in options])
         return options[int(np.argmax(logits))]
 

@@ -102,7 +102,7 @@ def network_rollouts(
                 deal.apply_unchecked(options[0])
                 continue
             if encoder is None:
-                encoder = encoder_for(deal.rules, scoring)
+                encoder = encoder_for(deal.rules, scoring, network.shape.structure)
             rows.extend([len(obs)] * len(options))
             cols.extend(index_of(p) for p in options)
             obs.append(encoder.encode(deal.view(deal.turn)))
@@ -188,7 +188,7 @@ class SafeSearch(Bot):
         options.extend(view.legal)
         if len(options) == 1:
             return options
-        encoder = encoder_for(view.rules, view.scoring)
+        encoder = encoder_for(view.rules, view.scoring, self.network.shape.structure)
         logits, _ = self.network.scores(encoder.encode(view), [index_of(p) for p in options])
         ranked = sorted(range(len(options)), key=lambda i: (-float(logits[i]), i))
         own = int(np.argmax(logits))  # the learned player's move, ties as it breaks them

@@ -102,6 +102,12 @@ def register_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         help="the advantages' values: the seat's own view (own, the default) or a critic that "
         "also sees the other hands in training (full); with --resume, full turns it on",
     )
+    train.add_argument(
+        "--structure",
+        action=argparse.BooleanOptionalAction,
+        help="the network also reads which of its cards make pairs, triples, fours, straights "
+        "and flushes (260 floats); with --resume, turns them on (never off)",
+    )
     train.add_argument("--seed", type=int, default=0)
     train.add_argument("--eval-every", type=int, default=10, help="iterations between evaluations")
     train.add_argument("--eval-deals", type=int, default=200, help="arena deals an evaluation")
@@ -169,6 +175,11 @@ def _train(args: argparse.Namespace) -> int:
                 f"critic full: from iteration {trainer.iteration + 1} on, a critic that sees "
                 "every hand (started as the network's value head) gives the advantages"
             )
+        if args.structure is not None and trainer.switch_structure(args.structure):
+            print(
+                f"structure: from iteration {trainer.iteration + 1} on, the network reads the "
+                "hand-structure features (their weights start at zero, so it plays as before)"
+            )
     else:
         config = TrainConfig(
             rules=tuple(r.strip() for r in args.rules.split(",") if r.strip()),
@@ -182,6 +193,7 @@ def _train(args: argparse.Namespace) -> int:
             entropy_end=args.entropy_end,
             normalise=args.normalise,
             critic=args.critic or "own",
+            structure=bool(args.structure),
             seed=args.seed,
             eval_every=args.eval_every,
             eval_deals=args.eval_deals,

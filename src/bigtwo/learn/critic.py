@@ -19,6 +19,12 @@ from random weights was still far worse than the value head after 40 iterations:
 squared error against the returns 3.7, the head's 2.9. Started as the head's copy it stayed
 within 2% of the head's.)
 
+It reads the observation the policy reads: with the hand-structure features (``--structure``)
+the 859 floats, not 599. A run that takes the features up when it resumes gives the critic
+the same 260 columns of zeros as the policy's first layer (:mod:`.widen`), so the critic stays
+a copy of what it was, as the policy does; keeping it on the 599 instead would make a critic
+started later, from a policy that has learnt weights on the features, no copy of its value path.
+
 The critic learns with its own Adam (at the policy's learning rate, its gradients clipped
 apart from the policy's): the policy's optimiser and its clipping are those of a run without
 a critic, and a run that turns the critic on midway starts it fresh beside the policy's
@@ -34,7 +40,8 @@ import numpy.typing as npt
 import torch
 from torch import nn
 
-from ..policy.encoding import OBS_SIZE, ObsArray
+from ..policy.encoding import ObsArray
+from .widen import take_up_structure
 
 CRITICS = ("own", "full")
 """``own``: the actors' values, from the seat's own view; ``full``: this module's critic."""
@@ -51,12 +58,13 @@ def hand_bits(others: npt.NDArray[np.uint64]) -> ObsArray:
 
 
 class CriticNet(nn.Module):
-    """(observation, the other hands) → ``hidden`` → ``embed`` → a value, with ReLUs between."""
+    """(observation, the other hands) → ``hidden`` → ``embed`` → a value, with ReLUs between;
+    the observation is ``observation`` floats (the policy's)."""
 
-    def __init__(self, hidden: int, embed: int) -> None:
+    def __init__(self, observation: int, hidden: int, embed: int) -> None:
         super().__init__()
         self.layers = nn.Sequential(
-            nn.Linear(OBS_SIZE + HANDS, hidden),
+            nn.Linear(observation + HANDS, hidden),
             nn.ReLU(),
             nn.Linear(hidden, embed),
             nn.ReLU(),
@@ -78,13 +86,14 @@ class Critic:
         assert isinstance(state1, nn.Linear) and isinstance(state2, nn.Linear)
         assert isinstance(value, nn.Linear)
         self.device = state1.weight.device
-        self.net = CriticNet(state1.out_features, state2.out_features).to(self.device)
+        observation = state1.in_features
+        self.net = CriticNet(observation, state1.out_features, state2.out_features).to(self.device)
         first, second, last = (self.net.layers[i] for i in (0, 2, 4))
         assert isinstance(first, nn.Linear) and isinstance(second, nn.Linear)
         assert isinstance(last, nn.Linear)
         with torch.no_grad():
             first.weight.zero_()
-            first.weight[:, :OBS_SIZE] = state1.weight
+            first.weight[:, :observation] = state1.weight
             first.bias.copy_(state1.bias)
             for mine, theirs in ((second, state2), (last, value)):
                 mine.weight.copy_(theirs.weight)
@@ -120,6 +129,13 @@ class Critic:
         nn.utils.clip_grad_norm_(self.net.parameters(), max_grad_norm)
         self.optimiser.step()
         return float(loss.detach())
+
+    def take_up_structure(self) -> None:
+        """Read the hand-structure block from now on: its columns of zeros put in after the
+        observation's 599, before the other hands' (:mod:`.widen`)."""
+        first = self.net.layers[0]
+        assert isinstance(first, nn.Linear)
+        take_up_structure(first, self.optimiser)
 
     def state_dict(self) -> dict[str, Any]:
         return {"net": self.net.state_dict(), "optimiser": self.optimiser.state_dict()}

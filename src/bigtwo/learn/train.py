@@ -7,7 +7,9 @@ asked), then improves the network by proximal policy optimisation (PPO, clipped 
 generalised advantage estimates over each seat's decisions, an entropy bonus) on those
 decisions alone, and throws them away. The advantages take the values the actors' network
 computed, or with ``critic="full"`` those of a critic that also sees the other seats' hands
-(:mod:`.critic`, for training only). After every iteration it writes a checkpoint (the
+(:mod:`.critic`, for training only). With ``structure`` the network also reads the
+hand-structure features (:mod:`bigtwo.policy.structure`), from the start or, taken up when the
+run resumes, with zero weights at first (:mod:`.widen`). After every iteration it writes a checkpoint (the
 network, the optimiser, every random generator's state), so a run stopped at any point
 resumes bit for bit from its last iteration; every ``eval_every`` iterations it exports the
 network and plays it in the duplicate arena against ``eval_opponent`` on boards no training
@@ -43,6 +45,7 @@ from .critic import CRITICS, Critic, hand_bits
 from .curves import Progress, plot, write_curves
 from .deal import players_of, ruleset_of
 from .vector import Rollout, SelfPlayRunner
+from .widen import starting_structure, take_up_structure
 
 NORMALISE = ("minibatch", "rules")
 CHECKPOINT = "checkpoint.pt"
@@ -99,9 +102,13 @@ class TrainConfig:
     # from iteration ``critic_from`` (a run may turn it on when it resumes).
     critic: str = "own"
     critic_from: int = 0
+    # The hand-structure features (bigtwo.policy.structure) in the observation, from iteration
+    # ``structure_from`` (a run may take them up when it resumes, never drop them).
+    structure: bool = False
+    structure_from: int = 0
 
     def shape(self) -> Shape:
-        return Shape(self.hidden, self.action_hidden, self.embed, self.joint)
+        return Shape(self.hidden, self.action_hidden, self.embed, self.joint, self.structure)
 
     def check(self) -> None:
         problems = []
@@ -131,6 +138,8 @@ class TrainConfig:
             problems.append(f"critic is one of {', '.join(CRITICS)}")
         if self.critic_from < 0 or (self.critic_from and self.critic != "full"):
             problems.append("critic_from is an iteration of a run whose critic is full")
+        if self.structure_from < 0 or (self.structure_from and not self.structure):
+            problems.append("structure_from is an iteration of a run with hand-structure features")
         if self.schedule_deals < 0:
             problems.append("schedule_deals cannot be negative")
         if self.entropy_end is not None and not self.schedule_deals:
@@ -357,7 +366,9 @@ class Trainer:
         model = PolicyValue(config.shape()).to(dev)
         optimiser = torch.optim.Adam(model.parameters(), lr=config.lr)
         runners = [
-            SelfPlayRunner(name, batch=config.batch, seed=config.seed * 1000 + i)
+            SelfPlayRunner(
+                name, batch=config.batch, seed=config.seed * 1000 + i, structure=config.structure
+            )
             for i, name in enumerate(config.rules)
         ]
         if config.opponent:
@@ -369,6 +380,7 @@ class Trainer:
                     opponents=dict.fromkeys(
                         range(1, players_of(ruleset_of(name), None)), config.opponent
                     ),
+                    structure=config.structure,
                 )
                 for i, name in enumerate(config.rules)
             ]
@@ -429,6 +441,31 @@ class Trainer:
             )
         self.config = dataclasses.replace(self.config, critic="full", critic_from=self.iteration)
         self.critic = Critic(self.model.layers)
+        return True
+
+    def switch_structure(self, structure: bool) -> bool:
+        """Give a resumed run the hand-structure features from the next iteration (its
+        network's first layer, and the critic's, gain their columns of zeros: :mod:`.widen`),
+        kept in the run's settings with the iteration they came in at; True when they were off.
+        A run's features are never taken away."""
+        if structure == self.config.structure:
+            return False
+        if not structure:
+            raise LearningError(
+                "This run's network reads the hand-structure features (since iteration "
+                f"{self.config.structure_from}) and cannot stop: resume it without --no-structure"
+            )
+        first = self.model.layers["state1"]
+        assert isinstance(first, nn.Linear)
+        take_up_structure(first, self.optimiser)
+        if self.critic is not None:
+            self.critic.take_up_structure()
+        self.model.shape = dataclasses.replace(self.model.shape, structure=True)
+        self.config = dataclasses.replace(
+            self.config, structure=True, structure_from=self.iteration
+        )
+        for runner in self.runners:
+            runner.structure = True
         return True
 
     def save(self) -> None:
@@ -607,6 +644,12 @@ class Trainer:
             method += f", starting from the network of {self.config.init}"
         if self.config.critic == "full":
             method += f", a critic seeing every hand after iteration {self.config.critic_from}"
+        if self.config.structure:
+            method += ", hand-structure features" + (
+                f" after iteration {self.config.structure_from}"
+                if self.config.structure_from
+                else ""
+            )
         return {
             "method": method,
             "rules": list(self.config.rules),
@@ -679,8 +722,10 @@ def arena_figures(
 def start_from(path: str | Path, model: PolicyValue) -> None:
     """Load into ``model`` the network a new run starts from: a checkpoint's
     (``checkpoint.pt``) or an export's (``.npz``); refused in words when it cannot be read or
-    has another shape."""
+    has another shape. A network without the hand-structure features starts a run with them
+    with their columns of zeros (:mod:`.widen`): it plays as it did until it learns."""
     path = Path(path)
+    state: dict[str, Any] = {}
     try:
         if path.suffix == ".npz":
             network = LearnedNetwork.load(path)
@@ -693,8 +738,13 @@ def start_from(path: str | Path, model: PolicyValue) -> None:
             state["features"] = model.get_buffer("features")
         else:
             state = torch.load(path, map_location="cpu", weights_only=False)["model"]
+        inputs = state["layers.state1.weight"].shape[1]
+    except Exception as exc:  # a missing or damaged file
+        raise LearningError(f"{path} cannot start this run ({exc})") from None
+    starting_structure(state, inputs, model.shape.structure, path)
+    try:
         model.load_state_dict(state)
-    except Exception as exc:  # a missing or damaged file, or another network's shape
+    except Exception as exc:  # another network's shape
         raise LearningError(f"{path} cannot start this run ({exc})") from None
 
 

@@ -53,7 +53,8 @@ BatchPolicy = Callable[[ObsArray, BoolArray], PolicyOutput]
 class Rollout:
     """Every decision of whole deals, row by row in the order they were taken.
 
-    ``observations`` ``(T, OBS_SIZE)``; ``legal`` the legal action indices of row ``t`` as
+    ``observations`` ``(T, OBS_SIZE)`` (``(T, 859)`` with the hand-structure block);
+    ``legal`` the legal action indices of row ``t`` as
     ``legal[legal_start[t]:legal_start[t + 1]]`` (:meth:`masks` makes dense masks of rows);
     ``actions``, ``seats`` and ``deals`` (a deal's number in this rollout) per row;
     ``rewards`` the deal's points (normalised if asked) on each seat's last decision of a deal,
@@ -107,7 +108,9 @@ class SelfPlayRunner:
     """Plays deals of one rule set in batches for a policy (see the module docstring).
 
     ``batch`` deals are in play at once; ``seed`` fixes every deal's hands and the bots'
-    choices, so two runners with the same arguments and policy play the same games.
+    choices, so two runners with the same arguments and policy play the same games. With
+    ``structure`` the observations end with the hand-structure block
+    (:mod:`bigtwo.policy.structure`).
     """
 
     def __init__(
@@ -119,6 +122,7 @@ class SelfPlayRunner:
         opponents: Mapping[int, str] | None = None,
         seed: int = 0,
         normalise: bool = True,
+        structure: bool = False,
     ) -> None:
         if batch < 1:
             raise LearningError("batch must be at least 1")
@@ -133,8 +137,19 @@ class SelfPlayRunner:
         make_bots(self.opponents, self.players)  # unknown names fail here
         self.batch = batch
         self.normalise = normalise
-        self.encoder = ObservationEncoder(self.ruleset)
+        self.encoder = ObservationEncoder(self.ruleset, structure=structure)
         self._seeds = random.Random(seed)
+
+    @property
+    def structure(self) -> bool:
+        """Whether the observations end with the hand-structure block (a trainer turns it on
+        when a run takes the features up)."""
+        return self.encoder.structure
+
+    @structure.setter
+    def structure(self, on: bool) -> None:
+        if on != self.encoder.structure:
+            self.encoder = ObservationEncoder(self.ruleset, structure=on)
 
     def get_state(self) -> object:
         """The state of the runner's stream of deal seeds (for a trainer's checkpoint)."""
@@ -228,7 +243,9 @@ class SelfPlayRunner:
         flat = [i for x in legal_rows for i in x]
         return Rollout(
             observations=(
-                np.concatenate(obs_rows) if obs_rows else np.zeros((0, OBS_SIZE), np.float32)
+                np.concatenate(obs_rows)
+                if obs_rows
+                else np.zeros((0, self.encoder.size), np.float32)
             ),
             legal=np.asarray(flat, dtype=np.int32),
             legal_start=legal_start,

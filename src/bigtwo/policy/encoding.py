@@ -38,6 +38,7 @@ from ..engine.plays import Kind, Play, catalog_for
 from ..engine.rules import FIVE_CARD_KINDS, FOUR_CARD_KINDS, KIND_NAMES, Rules
 from ..engine.views import SeatView
 from ..match.settings import PER_CARD, RuleSet
+from .structure import STRUCTURE_SIZE, HandStructure
 
 ObsArray = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]
@@ -285,25 +286,38 @@ OBS_HIGH: ObsArray = np.concatenate(
 )
 """The largest value of each element (the smallest is 0)."""
 RULES_START = OBS_SLICES["card_power"].start
-"""Elements from here on describe the rule set and its scoring only (the same every turn)."""
+"""Elements from here on (to :data:`OBS_SIZE`) describe the rule set and its scoring only (the
+same every turn)."""
+STRUCTURE_SLICE = slice(OBS_SIZE, OBS_SIZE + STRUCTURE_SIZE)
+"""Where the block ``structure`` lies in the observation of an encoder with ``structure=True``:
+the hand-structure features of :mod:`.structure`, after the 599 floats."""
+
+
+def observation_size(structure: bool = False) -> int:
+    """The observation's length: :data:`OBS_SIZE`, and the hand-structure block with ``structure``."""
+    return OBS_SIZE + STRUCTURE_SIZE if structure else OBS_SIZE
 
 
 class ObservationEncoder:
-    """Encodes views of deals under one rule set (its part of the vector is built once)."""
+    """Encodes views of deals under one rule set (its part of the vector is built once); with
+    ``structure`` the observation ends with the hand-structure block (:data:`STRUCTURE_SLICE`)."""
 
-    def __init__(self, ruleset: RuleSet) -> None:
+    def __init__(self, ruleset: RuleSet, *, structure: bool = False) -> None:
         rules = ruleset.rules
         check_rules(rules)
         self.ruleset = ruleset
         self.rules = rules
+        self.structure = structure
+        self.size = observation_size(structure)
         self._rules_part = _rules_part(ruleset)
+        self._hand_structure = HandStructure(rules) if structure else None
 
     def encode(self, view: SeatView) -> ObsArray:
         """The observation of ``view`` (its seat's, or a spectator's with no hand)."""
         if view.rules is not self.rules and view.rules != self.rules:
             raise LearningError(f"This encoder is for {self.rules.name}, not {view.rules.name}")
         s = OBS_SLICES
-        out = np.zeros(OBS_SIZE, dtype=np.float32)
+        out = np.zeros(self.size, dtype=np.float32)
         n = view.players
         me = view.seat if view.seat is not None else 0
 
@@ -316,9 +330,15 @@ class ObservationEncoder:
                 played_by[slot(action.seat)] |= action.play.mask
         to_beat = view.to_beat.mask if view.to_beat is not None else 0
         # hand, played and played_by lie side by side: one unpacking for all seven card sets
-        cards = _bits52_rows([view.hand, view.played, *played_by, to_beat])
+        # (and the hand-structure block's five, when the encoder has it)
+        sets = [view.hand, view.played, *played_by, to_beat]
+        if self._hand_structure is not None:
+            sets.extend(self._hand_structure.masks(view.hand))
+        cards = _bits52_rows(sets)
         out[: s["played_by"].stop] = cards[:6].ravel()
         out[s["to_beat"]] = cards[6]
+        if self._hand_structure is not None:
+            out[STRUCTURE_SLICE] = cards[7:].ravel()
         counts, present = s["counts"].start, s["present"].start
         locked, passed = s["locked"].start, s["passed"].start
         for seat, count in enumerate(view.counts):
@@ -341,7 +361,7 @@ class ObservationEncoder:
             out[s["opening"].start + view.opening] = 1.0
         out[s["leader"].start + slot(view.leader)] = 1.0
         out[s["players"].start + n - 2] = 1.0
-        out[RULES_START:] = self._rules_part
+        out[RULES_START:OBS_SIZE] = self._rules_part
         return out
 
 

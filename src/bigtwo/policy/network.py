@@ -1,6 +1,7 @@
 """The learned player's network in numpy: its shape, its weights file, and its forward pass.
 
-One network scores every legal move of a seat. The observation (:mod:`.encoding`, 599 floats)
+One network scores every legal move of a seat. The observation (:mod:`.encoding`, 599 floats,
+or 859 with the hand-structure features of :mod:`.structure` when ``Shape.structure`` says so)
 goes through two layers to a *state* vector ``h``; each legal action's features (its 52 cards
 and its block of the action space, :func:`action_features`) go through two layers to an
 *action* vector ``e``; the move's logit is ``h · e``, and a value head reads the seat's
@@ -23,7 +24,7 @@ sums in another order, and differs in the last bits.
 
 >>> net = LearnedNetwork.initial(seed=1)
 >>> import numpy as np
->>> obs = np.zeros((1, OBS_SIZE), dtype=np.float32)
+>>> obs = np.zeros((1, net.shape.observation), dtype=np.float32)
 >>> logits, value = net.scores(obs[0], [0, 1, 2])
 >>> logits.shape, isinstance(value, float)
 ((3,), True)
@@ -44,7 +45,13 @@ import numpy as np
 import numpy.typing as npt
 from threadpoolctl import ThreadpoolController
 
-from .encoding import ACTION_SPACE_SIZE, BLOCKS, OBS_SIZE, LearningError, action_card_matrix
+from .encoding import (
+    ACTION_SPACE_SIZE,
+    BLOCKS,
+    LearningError,
+    action_card_matrix,
+    observation_size,
+)
 
 Floats = npt.NDArray[np.float32]
 
@@ -70,16 +77,24 @@ def action_features() -> Floats:
 class Shape:
     """The network's widths: ``hidden`` for the state layers, ``action_hidden`` for the
     first action layer, ``embed`` for the state and action vectors; ``joint`` > 0 makes a
-    joint network (see the module) with a joint layer that wide, and no action layers."""
+    joint network (see the module) with a joint layer that wide, and no action layers;
+    ``structure`` makes the observation end with the hand-structure block (859 floats, not 599)."""
 
     hidden: int = 256
     action_hidden: int = 128
     embed: int = 128
     joint: int = 0
+    structure: bool = False
+
+    @property
+    def observation(self) -> int:
+        """The length of the observation the network reads."""
+        return observation_size(self.structure)
 
     def layers(self) -> dict[str, tuple[int, int]]:
-        """Each layer's (inputs, outputs), in the order the trainer's optimiser keeps them."""
-        state = {"state1": (OBS_SIZE, self.hidden), "state2": (self.hidden, self.embed)}
+        """Each layer's (inputs, outputs), in the order the trainer's optimiser keeps them: the
+        first reads the observation (599 floats, or 859 with the hand-structure block)."""
+        state = {"state1": (self.observation, self.hidden), "state2": (self.hidden, self.embed)}
         if self.joint:
             width = self.embed + ACTION_FEATURES + LEFT_FEATURES
             moves = {"joint1": (width, self.joint), "joint2": (self.joint, 1)}
@@ -141,7 +156,12 @@ class LearnedNetwork:
         return np.maximum(y, 0.0) if relu else y
 
     def state(self, obs: Floats) -> Floats:
-        """The state vectors ``(B, embed)`` of observations ``(B, OBS_SIZE)``."""
+        """The state vectors ``(B, embed)`` of observations ``(B, shape.observation)``."""
+        if obs.shape[-1] != self.shape.observation:
+            raise LearningError(
+                f"This network reads observations of {self.shape.observation} floats, "
+                f"not {obs.shape[-1]}"
+            )
         return self._layer("state2", self._layer("state1", obs, True), True)
 
     def actions(self, indices: npt.ArrayLike) -> Floats:
@@ -190,7 +210,7 @@ class LearnedNetwork:
         return logits, values
 
     def values(self, obs: Floats) -> Floats:
-        """The value head's estimates ``(B,)`` of observations ``(B, OBS_SIZE)``: a seat's
+        """The value head's estimates ``(B,)`` of observations ``(B, shape.observation)``: a seat's
         points to come, ÷ the rules' bound × :attr:`reward_scale`."""
         with _one_thread():
             out: Floats = self._layer("value", self.state(obs), False)[:, 0]
@@ -204,9 +224,13 @@ class LearnedNetwork:
     # -- the weights file ---------------------------------------------------------------------
 
     def save(self, path: str | Path) -> None:
-        """Write the weights and the card as one ``.npz`` (float32)."""
+        """Write the weights and the card as one ``.npz`` (float32); the shape's ``structure``
+        is written only when it is on (a file without it reads as off)."""
         shape = self.shape
-        meta = {"shape": [shape.hidden, shape.action_hidden, shape.embed, shape.joint]}
+        widths: list[int | bool] = [shape.hidden, shape.action_hidden, shape.embed, shape.joint]
+        if shape.structure:
+            widths.append(True)
+        meta = {"shape": widths}
         arrays: dict[str, Any] = {"__meta__": np.array(json.dumps({**meta, "card": self.card}))}
         arrays.update(self.weights)
         np.savez_compressed(Path(path), **arrays)
@@ -224,4 +248,8 @@ class LearnedNetwork:
             raise LearningError(f"No network weights at {path}") from None
         except (KeyError, ValueError, OSError) as exc:
             raise LearningError(f"{path} is not a bigtwo network weights file ({exc})") from None
-        return cls(Shape(*meta["shape"]), weights, dict(meta.get("card", {})))
+        try:
+            shape = Shape(*meta["shape"])
+        except (KeyError, TypeError):
+            raise LearningError(f"{path} has a network shape this bigtwo cannot read") from None
+        return cls(shape, weights, dict(meta.get("card", {})))
