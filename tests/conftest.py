@@ -160,10 +160,13 @@ def ppo2018_data() -> pathlib.Path:
     pytest.skip(f"{problem} (tests that need it are skipped outside CI)")
 
 
+TRAIN_TEST_FILES = ("test_learn_train.py", "test_learn_critic.py", "test_learn_structure_train.py")
+
+
 def pytest_ignore_collect(collection_path: pathlib.Path, config: pytest.Config) -> bool | None:
     """The trainer's tests import torch, which only ``make test-train`` installs: they are
     collected when their marker is asked for (``-m train``), never skipped for want of it."""
-    if collection_path.name in ("test_learn_train.py", "test_learn_critic.py"):
+    if collection_path.name in TRAIN_TEST_FILES:
         return "train" not in (config.getoption("markexpr") or "").replace("not train", "")
     return None
 
