@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from .browser_steps import create_room, my_turn, take_turn, wait_until
-from .test_browser_layout import CONTROLS, problems
+from .test_browser_layout import CONTROLS, LANDED, problems
 from .test_browser_revolution import LEVELS, PROMPT, act, plan_seed
 from .test_browser_walk import boxes, overlap
 
@@ -163,6 +163,7 @@ def test_sideways_last_trick_beside_the_play_keeps_the_message_off_your_line(
         return bool(page.locator(".trick-by .last-trick-btn").count()) and my_turn(page)
 
     wait_until(beside, timeout=40, what="a play to beat and Last trick, our turn")
+    page.wait_for_function(LANDED)  # no card still on its way over the button (a slow machine)
     # In the play's row (the centre no taller for it), and the message clear of your line.
     play, button = boxes(page, ".trick-play")[0], boxes(page, ".trick-by .last-trick-btn")[0]
     assert play["top"] - 1 <= button["top"] and button["bottom"] <= play["bottom"] + 1, button

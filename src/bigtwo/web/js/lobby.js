@@ -150,13 +150,6 @@ export class LobbyScreen {
     };
     /** The computer levels the preset chosen plays with (a revolution room: the levels that play it). */
     const levels = () => this.presets.find((x) => x.name === preset.value)?.levels?.filter((l) => this.levels.includes(l)) || this.levels;
-    // A computer's default name, unless it is ours (the server would tell a second "Ann" apart
-    // as "Ann (2)": the computer gives way instead, and the server calls it "Computer N").
-    /** @param {number} i */
-    const computerName = (i) => {
-      const name = p.names[i] || "";
-      return name.toLowerCase() === (myName() || "").trim().toLowerCase() ? "" : name;
-    };
     const drawSeats = () => {
       const n = Number(players.value);
       const old = [...seatRows.querySelectorAll(".seat-row")].map((row) => ({
@@ -165,7 +158,7 @@ export class LobbyScreen {
       mount(seatRows, Array.from({ length: n }, (_, i) => {
         const offered = levels();
         const fallback = offered.includes("strong") ? "strong" : offered.includes("greedy") ? "greedy" : offered[0];
-        const prev = old[i] || { kind: i === 0 ? "human" : "computer", level: fallback, name: i === 0 ? myName() : computerName(i) };
+        const prev = old[i] || { kind: i === 0 ? "human" : "computer", level: fallback, name: i === 0 ? myName() : p.names[i] || "" };
         const kind = select("kind", [["human", t("seat.human")], ["computer", t("seat.computer")]], prev.kind);
         const level = select("level", offered.map((l) => [l, tOr(`level.${l}`, l)]), offered.includes(prev.level) ? prev.level : fallback);
         // The first seat is ours: the welcome dialog's name fills it when it is still empty.
@@ -235,13 +228,16 @@ export class LobbyScreen {
   async create(form, { hotseat }) {
     const data = new FormData(form);
     const rows = [...form.querySelectorAll(".seat-row")];
+    const names = rows.map((row) => valueIn(row, "seat-name").trim());
+    // A computer gives way to a person of its name (yours, or one typed for a person's seat):
+    // it goes unnamed, and the server calls it "Computer N" rather than the person "Ann (2)".
+    const people = new Set([myName() || "", ...rows.map((row, i) => (valueIn(row, "kind") === "human" ? names[i] : ""))].map((n) => n.trim().toLowerCase()).filter(Boolean));
     /** @type {import("./protocol.js").SeatRequest[]} */
-    const seats = rows.map((row) => {
+    const seats = rows.map((row, i) => {
       const kind = valueIn(row, "kind");
-      const name = valueIn(row, "seat-name").trim();
+      const name = people.has(names[i].toLowerCase()) ? "" : names[i];
       return kind === "computer" ? { kind, level: valueIn(row, "level"), name } : { kind: "human" };
     });
-    const names = rows.map((row) => valueIn(row, "seat-name").trim());
     /** @type {import("./protocol.js").RoomRequest} */
     const config = {
       preset: String(data.get("preset")),
