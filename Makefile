@@ -125,7 +125,8 @@ test-ray: $(RAY_STAMP)
 
 # The trainer (bigtwo train, PyTorch): tiny runs, resuming bit for bit, the export, the critic.
 test-train: $(TRAIN_STAMP)
-	$(PYTEST) -m train tests/test_learn_train.py tests/test_learn_critic.py tests/test_learn_structure_train.py
+	$(PYTEST) -m train tests/test_learn_train.py tests/test_learn_critic.py tests/test_learn_structure_train.py \
+		tests/test_learn_league.py
 
 bench: $(STAMP)
 	$(BIN)/bigtwo bench engine --games 5000

@@ -160,7 +160,12 @@ def ppo2018_data() -> pathlib.Path:
     pytest.skip(f"{problem} (tests that need it are skipped outside CI)")
 
 
-TRAIN_TEST_FILES = ("test_learn_train.py", "test_learn_critic.py", "test_learn_structure_train.py")
+TRAIN_TEST_FILES = (
+    "test_learn_train.py",
+    "test_learn_critic.py",
+    "test_learn_structure_train.py",
+    "test_learn_league.py",
+)
 
 
 def pytest_ignore_collect(collection_path: pathlib.Path, config: pytest.Config) -> bool | None:

@@ -17,8 +17,9 @@ import torch  # noqa: E402
 
 from bigtwo.cli import main  # noqa: E402
 from bigtwo.engine.deal import deal_hands  # noqa: E402
+from bigtwo.learn.batch import merge  # noqa: E402
 from bigtwo.learn.critic import hand_bits  # noqa: E402
-from bigtwo.learn.train import CHECKPOINT, CURVES, EXPORT, TrainConfig, Trainer, merge  # noqa: E402
+from bigtwo.learn.train import CHECKPOINT, CURVES, EXPORT, TrainConfig, Trainer  # noqa: E402
 from bigtwo.learn.vector import SelfPlayRunner, uniform_policy  # noqa: E402
 from bigtwo.match.settings import RuleSet  # noqa: E402
 from bigtwo.policy.encoding import OBS_SIZE, OBS_SLICES, LearningError, play_of  # noqa: E402

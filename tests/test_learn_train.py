@@ -17,16 +17,8 @@ import torch  # noqa: E402
 from bigtwo.cli import main  # noqa: E402
 from bigtwo.engine.errors import BigTwoError  # noqa: E402
 from bigtwo.learn.actors import Shard  # noqa: E402
-from bigtwo.learn.train import (  # noqa: E402
-    CHECKPOINT,
-    CURVES,
-    EXPORT,
-    TrainConfig,
-    Trainer,
-    normalised,
-    ragged,
-    segment_log_softmax,
-)
+from bigtwo.learn.batch import advantages, normalised, ragged, segment_log_softmax  # noqa: E402
+from bigtwo.learn.train import CHECKPOINT, CURVES, EXPORT, TrainConfig, Trainer  # noqa: E402
 from bigtwo.learn.vector import SelfPlayRunner, uniform_policy  # noqa: E402
 from bigtwo.policy.encoding import ACTION_SPACE_SIZE, LearningError  # noqa: E402
 from bigtwo.policy.network import LearnedNetwork  # noqa: E402
@@ -63,12 +55,15 @@ def _weights(trainer: Trainer) -> dict[str, np.ndarray]:
 SCHEDULED = dataclasses.replace(TINY, schedule_deals=40, entropy=0.02, entropy_end=0.004)
 CRITIC = dataclasses.replace(TINY, critic="full")
 STRUCTURE = dataclasses.replace(TINY, structure=True)
+LEAGUE = dataclasses.replace(
+    TINY, league=4, league_bots=("strong", "greedy"), league_every=2, league_size=2
+)
 
 
 @pytest.mark.parametrize(
     "config",
-    [TINY, SCHEDULED, CRITIC, STRUCTURE],
-    ids=["constant", "scheduled", "critic", "structure"],
+    [TINY, SCHEDULED, CRITIC, STRUCTURE, LEAGUE],
+    ids=["constant", "scheduled", "critic", "structure", "league"],
 )
 def test_a_resumed_run_is_the_same_run_bit_for_bit(tmp_path: Path, config: TrainConfig) -> None:
     straight = Trainer.create(tmp_path / "straight", config, device="cpu")
@@ -356,8 +351,6 @@ def test_the_command_trains_resumes_and_writes_its_files(
 
 
 def test_advantages_follow_each_seats_own_decisions() -> None:
-    from bigtwo.learn.train import advantages
-
     rollout = SelfPlayRunner("palm", batch=3, seed=9).collect(uniform_policy(2), deals=3)
     values = np.random.default_rng(0).standard_normal(len(rollout)).astype(np.float32)
     rollout.extras["value"] = values

@@ -121,6 +121,19 @@ def register_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "--opponent-deals", type=int, default=0, help="deals against --opponent an iteration"
     )
     train.add_argument(
+        "--league",
+        type=int,
+        help="deals an iteration against three drawn from a league of past selves and "
+        "--league-bots (default 0: none); with --resume, takes a league up (never changes it)",
+    )
+    train.add_argument(
+        "--league-bots", help="computer players in the league, by commas (default strong,greedy)"
+    )
+    train.add_argument(
+        "--league-every", type=int, help="iterations between two snapshots joining (default 200)"
+    )
+    train.add_argument("--league-size", type=int, help="newest snapshots kept (default 4)")
+    train.add_argument(
         "--init", default="", metavar="PATH", help="start from this checkpoint's or .npz's network"
     )
     train.add_argument(
@@ -141,6 +154,19 @@ def register_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     train.add_argument("--threads", type=int, default=1, help="torch's CPU threads (default 1)")
     train.add_argument("--device", help="cpu or cuda (default: cuda when torch sees one)")
     train.set_defaults(run=_train)
+
+
+def _league(args: argparse.Namespace) -> dict[str, Any]:
+    """The league's settings given on the command line (the others keep their defaults)."""
+    given = {
+        "league": args.league,
+        "league_bots": None
+        if args.league_bots is None
+        else tuple(name.strip() for name in args.league_bots.split(",") if name.strip()),
+        "league_every": args.league_every,
+        "league_size": args.league_size,
+    }
+    return {key: value for key, value in given.items() if value is not None}
 
 
 def _train(args: argparse.Namespace) -> int:
@@ -180,6 +206,11 @@ def _train(args: argparse.Namespace) -> int:
                 f"structure: from iteration {trainer.iteration + 1} on, the network reads the "
                 "hand-structure features (their weights start at zero, so it plays as before)"
             )
+        if args.league is not None and trainer.switch_league(**_league(args)):
+            print(
+                f"league: from iteration {trainer.iteration + 1} on, {trainer.config.league} "
+                "deals an iteration against players drawn from a league"
+            )
     else:
         config = TrainConfig(
             rules=tuple(r.strip() for r in args.rules.split(",") if r.strip()),
@@ -203,6 +234,7 @@ def _train(args: argparse.Namespace) -> int:
             init=args.init,
             shards=args.shards,
             joint=args.joint,
+            **_league(args),
         )
         trainer = Trainer.create(args.folder, config, device=args.device, actors=args.actors)
     console = Console(stderr=True)

@@ -29,17 +29,21 @@ import numpy.typing as npt
 
 from ..policy.encoding import BoolArray, LearningError, ObsArray
 from ..policy.network import LearnedNetwork
+from .league import Member, table_bots
 from .vector import BatchPolicy, Rollout, SelfPlayRunner
 
 
 @dataclass(frozen=True, slots=True)
 class Shard:
     """Deals for one actor: a runner (its rule set, batch and opponents), the seeds of its
-    deals, and the seed of the move sampler."""
+    deals, and the seed of the move sampler; for league deals, the league's members and each
+    deal's table (who plays each seat after the network's: :mod:`.league`)."""
 
     runner: SelfPlayRunner
     seeds: tuple[int, ...]
     sampler_seed: int
+    league: tuple[Member, ...] = ()
+    tables: tuple[tuple[int, ...], ...] = ()
 
 
 def sampling_policy(network: LearnedNetwork, rng: np.random.Generator) -> BatchPolicy:
@@ -67,9 +71,12 @@ def sampling_policy(network: LearnedNetwork, rng: np.random.Generator) -> BatchP
 
 
 def play(network: LearnedNetwork, shard: Shard) -> Rollout:
-    """Play one shard's deals with the network in every seat the runner leaves to it."""
+    """Play one shard's deals with the network in every seat the runner (or the deal's table)
+    leaves to it."""
     policy = sampling_policy(network, np.random.default_rng(shard.sampler_seed))
-    return shard.runner.collect(policy, seeds=shard.seeds)
+    players = shard.runner.players
+    bots = [table_bots(shard.league, table, players) for table in shard.tables] or None
+    return shard.runner.collect(policy, seeds=shard.seeds, bots=bots)
 
 
 class Actors:

@@ -9,9 +9,12 @@ decisions alone, and throws them away. The advantages take the values the actors
 computed, or with ``critic="full"`` those of a critic that also sees the other seats' hands
 (:mod:`.critic`, for training only). With ``structure`` the network also reads the
 hand-structure features (:mod:`bigtwo.policy.structure`), from the start or, taken up when the
-run resumes, with zero weights at first (:mod:`.widen`). After every iteration it writes a checkpoint (the
-network, the optimiser, every random generator's state), so a run stopped at any point
-resumes bit for bit from its last iteration; every ``eval_every`` iterations it exports the
+run resumes, with zero weights at first (:mod:`.widen`). With ``league`` it also plays deals
+where the other seats are drawn from a league of the network's past selves and bigtwo's
+computer players (:mod:`.league`). The batch PPO learns from is made by :mod:`.batch`. After
+every iteration it writes a checkpoint (the network, the optimiser, every random generator's
+state, the league's snapshots), so a run stopped at any point resumes bit for bit from its
+last iteration; every ``eval_every`` iterations it exports the
 network and plays it in the duplicate arena against ``eval_opponent`` on boards no training
 deal uses. ``docs/learning.md`` says why these choices.
 
@@ -24,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import math
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -33,17 +35,18 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 import torch
 from torch import nn
 
 from ..match.settings import RuleSet
-from ..policy.encoding import OBS_SIZE, LearningError, ObsArray
+from ..policy.encoding import OBS_SIZE, LearningError
 from ..policy.network import ACTION_FEATURES, LearnedNetwork, Shape, action_features
 from .actors import Actors, Shard, cut, split
+from .batch import Batch, merge, normalised, ragged, segment_log_softmax
 from .critic import CRITICS, Critic, hand_bits
 from .curves import Progress, plot, write_curves
 from .deal import players_of, ruleset_of
+from .league import League
 from .vector import Rollout, SelfPlayRunner
 from .widen import starting_structure, take_up_structure
 
@@ -106,6 +109,16 @@ class TrainConfig:
     # ``structure_from`` (a run may take them up when it resumes, never drop them).
     structure: bool = False
     structure_from: int = 0
+    # League deals besides self-play (bigtwo.learn.league): ``league`` deals an iteration (shared
+    # between the rule sets) where the network plays one seat and each other seat is drawn from
+    # the computer players ``league_bots`` and the newest ``league_size`` snapshots of the
+    # network, one taken every ``league_every`` iterations from iteration ``league_from`` (a run
+    # may take a league up when it resumes, never change or stop it).
+    league: int = 0
+    league_bots: tuple[str, ...] = ("strong", "greedy")
+    league_every: int = 200
+    league_size: int = 4
+    league_from: int = 0
 
     def shape(self) -> Shape:
         return Shape(self.hidden, self.action_hidden, self.embed, self.joint, self.structure)
@@ -150,15 +163,23 @@ class TrainConfig:
             problems.append("name an opponent together with its deals (or neither)")
         elif self.opponent_deals and self.opponent_deals < len(self.rules):
             problems.append("opponent_deals must be at least one per rule set")
+        if self.league < 0:
+            problems.append("league cannot be negative")
+        elif self.league and self.league < len(self.rules):
+            problems.append("league must be at least one deal per rule set")
+        if self.league_every < 1 or self.league_size < 1:
+            problems.append("league_every and league_size must be at least 1")
+        if self.league_from < 0 or (self.league_from and not self.league):
+            problems.append("league_from is an iteration of a run with a league")
         if problems:
             raise LearningError("; ".join(problems))
         for name in self.rules:
             ruleset_of(name)
-        if self.opponent:
-            from ..bots import bot_names
+        from ..bots import bot_names
 
-            if self.opponent not in bot_names():
-                raise LearningError(f"There is no computer player called {self.opponent!r}")
+        for name in (self.opponent, *self.league_bots):
+            if name and name not in bot_names():
+                raise LearningError(f"There is no computer player called {name!r}")
 
 
 class PolicyValue(nn.Module):
@@ -206,118 +227,6 @@ class PolicyValue(nn.Module):
         return LearnedNetwork(self.shape, weights, card)
 
 
-def segment_log_softmax(
-    logits: torch.Tensor, row_of: torch.Tensor, rows: int
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """Log-probabilities of flat logits within each row, and each row's entropy."""
-    top = torch.full((rows,), -math.inf, dtype=logits.dtype, device=logits.device)
-    top = top.scatter_reduce(0, row_of, logits.detach(), reduce="amax")
-    shifted = logits - top[row_of]
-    sums = torch.zeros(rows, dtype=logits.dtype, device=logits.device)
-    sums = sums.index_add(0, row_of, shifted.exp())
-    logp = shifted - sums.log()[row_of]
-    entropy = torch.zeros(rows, dtype=logits.dtype, device=logits.device)
-    entropy = entropy.index_add(0, row_of, -(logp.exp() * logp))
-    return logp, entropy
-
-
-def ragged(
-    legal: npt.NDArray[np.int32], start: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """The legal actions of ``rows`` flattened, and the minibatch row of each."""
-    lengths = start[rows + 1] - start[rows]
-    row_of = np.repeat(np.arange(len(rows)), lengths)
-    offsets = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-    return legal[np.repeat(start[rows], lengths) + offsets].astype(np.int64), row_of
-
-
-@dataclass(slots=True)
-class Batch:
-    """One iteration's decisions, ready for PPO: advantages and value targets included."""
-
-    observations: ObsArray
-    legal: npt.NDArray[np.int32]
-    legal_start: npt.NDArray[np.int64]
-    actions: npt.NDArray[np.int64]
-    logp: npt.NDArray[np.float32]
-    advantages: npt.NDArray[np.float32]
-    targets: npt.NDArray[np.float32]
-    groups: npt.NDArray[np.int64]  # each row's rule set, as its index in the run's rules
-    others: npt.NDArray[np.uint64]  # the other seats' hands at each row (Rollout.others)
-
-    def __len__(self) -> int:
-        return int(self.actions.shape[0])
-
-
-def advantages(
-    rollout: Rollout, scale: float, lam: float, values: npt.NDArray[np.float32] | None = None
-) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """GAE(λ) advantages (no discounting: a deal is short and only its end pays) over each
-    seat's own decisions in a deal, and the value targets (advantage + value), from the rows'
-    ``values`` (by default the actors', ``extras["value"]``)."""
-    values = (rollout.extras["value"] if values is None else values).astype(np.float64)
-    rewards = rollout.rewards.astype(np.float64) * scale
-    order = np.lexsort((np.arange(len(rollout)), rollout.seats, rollout.deals))
-    adv = np.zeros(len(rollout), dtype=np.float64)
-    running = 0.0
-    next_value = 0.0
-    for row in order[::-1].tolist():
-        if rollout.dones[row]:
-            running, next_value = 0.0, 0.0
-        delta = rewards[row] + next_value - values[row]
-        running = delta + lam * running
-        adv[row] = running
-        next_value = values[row]
-    return adv.astype(np.float32), (adv + values).astype(np.float32)
-
-
-def merge(
-    rollouts: Sequence[Rollout],
-    scale: float,
-    lam: float,
-    groups: Sequence[int] | None = None,
-    values: Sequence[npt.NDArray[np.float32]] | None = None,
-) -> Batch:
-    """One iteration's rollouts as one batch; ``groups`` gives each rollout's rule set (its
-    index in the run's rules; all 0 when not given), ``values`` each rollout's values for the
-    advantages (the actors' when not given)."""
-    given = [None] * len(rollouts) if values is None else list(values)
-    parts = [advantages(r, scale, lam, v) for r, v in zip(rollouts, given, strict=True)]
-    groups = [0] * len(rollouts) if groups is None else list(groups)
-    starts = []
-    offset = 0
-    for r in rollouts:
-        starts.append(r.legal_start[:-1] + offset)
-        offset += int(r.legal_start[-1])
-    return Batch(
-        observations=np.concatenate([r.observations for r in rollouts]),
-        legal=np.concatenate([r.legal for r in rollouts]),
-        legal_start=np.concatenate([*starts, np.array([offset], dtype=np.int64)]),
-        actions=np.concatenate([r.actions for r in rollouts]),
-        logp=np.concatenate([r.extras["logp"] for r in rollouts]).astype(np.float32),
-        advantages=np.concatenate([a for a, _ in parts]),
-        targets=np.concatenate([t for _, t in parts]),
-        groups=np.concatenate(
-            [np.full(len(r), g, dtype=np.int64) for r, g in zip(rollouts, groups, strict=True)]
-        ),
-        others=np.concatenate([r.others for r in rollouts]),
-    )
-
-
-def normalised(adv: torch.Tensor, groups: torch.Tensor | None) -> torch.Tensor:
-    """Advantages to mean 0 and standard deviation 1: over all rows, or within each group
-    of rows (``groups``: a rule set a row) separately. A group of one row is left as it is."""
-    if groups is None:
-        return (adv - adv.mean()) / (adv.std() + 1e-8) if len(adv) > 1 else adv
-    out = adv.clone()
-    for g in torch.unique(groups):
-        rows = groups == g
-        if int(rows.sum()) > 1:
-            part = adv[rows]
-            out[rows] = (part - part.mean()) / (part.std() + 1e-8)
-    return out
-
-
 @dataclass(slots=True)
 class Trainer:
     """A run in a folder: :meth:`create` a new one or :meth:`resume` the folder's last
@@ -338,6 +247,7 @@ class Trainer:
     cpu_seconds: float = 0.0
     curves: list[Progress] = field(default_factory=list)
     critic: Critic | None = None  # the critic that sees every hand (TrainConfig.critic "full")
+    league: League | None = None  # the league's members and draws (TrainConfig.league)
 
     @classmethod
     def create(
@@ -365,25 +275,11 @@ class Trainer:
         dev = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
         model = PolicyValue(config.shape()).to(dev)
         optimiser = torch.optim.Adam(model.parameters(), lr=config.lr)
-        runners = [
-            SelfPlayRunner(
-                name, batch=config.batch, seed=config.seed * 1000 + i, structure=config.structure
-            )
-            for i, name in enumerate(config.rules)
-        ]
+        runners = runners_of(config, 0)
         if config.opponent:
-            runners += [
-                SelfPlayRunner(
-                    name,
-                    batch=config.batch,
-                    seed=config.seed * 1000 + 500 + i,
-                    opponents=dict.fromkeys(
-                        range(1, players_of(ruleset_of(name), None)), config.opponent
-                    ),
-                    structure=config.structure,
-                )
-                for i, name in enumerate(config.rules)
-            ]
+            runners += runners_of(config, 500, config.opponent)
+        if config.league:
+            runners += runners_of(config, LEAGUE_RUNNERS)
         return cls(
             folder,
             config,
@@ -394,6 +290,7 @@ class Trainer:
             np.random.default_rng(config.seed),
             torch.Generator().manual_seed(config.seed),
             Actors(actors),
+            league=config_league(config),
         )
 
     @classmethod
@@ -408,7 +305,14 @@ class Trainer:
             saved = torch.load(path, map_location="cpu", weights_only=False)
         except Exception as exc:  # a damaged file: say so rather than show torch's traceback
             raise LearningError(f"{path} cannot be read as a checkpoint ({exc})") from None
-        config = TrainConfig(**{**saved["config"], "rules": tuple(saved["config"]["rules"])})
+        settings = saved["config"]
+        config = TrainConfig(
+            **{
+                **settings,
+                "rules": tuple(settings["rules"]),
+                "league_bots": tuple(settings.get("league_bots", TrainConfig().league_bots)),
+            }
+        )
         trainer = cls._build(folder, config, device, actors)
         trainer.model.load_state_dict(saved["model"])
         trainer.optimiser.load_state_dict(saved["optimiser"])
@@ -424,6 +328,8 @@ class Trainer:
         if config.critic == "full":
             trainer.critic = Critic(trainer.model.layers)
             trainer.critic.load_state_dict(saved["critic"])
+        if trainer.league is not None:
+            trainer.league.restore(saved["league"])
         return trainer
 
     def switch_critic(self, critic: str) -> bool:
@@ -468,6 +374,35 @@ class Trainer:
             runner.structure = True
         return True
 
+    def switch_league(self, league: int, **options: Any) -> bool:
+        """Take up, in a resumed run, a league of ``league`` deals an iteration (``options``:
+        the other ``league_`` settings, their defaults where not given) from the next
+        iteration, kept in the run's settings with the iteration it came in at; True when the
+        run had none. A run's league is never changed or stopped."""
+        asked = dataclasses.replace(TrainConfig(), league=league, **options)
+        keys = ("league", "league_bots", "league_every", "league_size")
+        cfg = self.config
+        if all(getattr(asked, key) == getattr(cfg, key) for key in keys):
+            return False
+        if cfg.league:
+            raise LearningError(
+                f"This run plays {cfg.league} league deals an iteration (since iteration "
+                f"{cfg.league_from}, against {', '.join(cfg.league_bots) or 'no computer player'} "
+                f"and its past selves, one every {cfg.league_every} iterations, the newest "
+                f"{cfg.league_size} kept), which cannot change or stop: resume it without the "
+                "league options"
+            )
+        if not league:
+            return False
+        config = dataclasses.replace(
+            cfg, league_from=self.iteration, **{key: getattr(asked, key) for key in keys}
+        )
+        config.check()
+        self.config = config
+        self.runners += runners_of(config, LEAGUE_RUNNERS)
+        self.league = config_league(config)
+        return True
+
     def save(self) -> None:
         state = {
             "config": dataclasses.asdict(self.config),
@@ -484,6 +419,8 @@ class Trainer:
         }
         if self.critic is not None:
             state["critic"] = self.critic.state_dict()
+        if self.league is not None:
+            state["league"] = self.league.state()
         buffer = io.BytesIO()
         torch.save(state, buffer)
         tmp = self.folder / (CHECKPOINT + ".tmp")
@@ -499,16 +436,27 @@ class Trainer:
         return [rollout for _, rollout in self.collect_grouped()]
 
     def collect_grouped(self) -> list[tuple[int, Rollout]]:
-        """:meth:`collect`, each rollout with its rule set (its index in the run's rules)."""
-        rules = len(self.config.rules)
-        shares = split(self.config.deals, rules)
-        if self.config.opponent:
-            shares += split(self.config.opponent_deals, rules)
+        """:meth:`collect`, each rollout with its rule set (its index in the run's rules). In a
+        league run the network joins the league first when a snapshot is due."""
+        cfg = self.config
+        rules = len(cfg.rules)
+        shares = split(cfg.deals, rules)
+        if cfg.opponent:
+            shares += split(cfg.opponent_deals, rules)
+        league = self.league
+        if league is not None:
+            shares += split(cfg.league, rules)
+            if (self.iteration - cfg.league_from) % cfg.league_every == 0:
+                league.join(self.iteration, self.model.export({}))
         shards: list[Shard] = []
         groups: list[int] = []
         for i, (runner, n) in enumerate(zip(self.runners, shares, strict=True)):
-            for seeds in cut(runner.draw(n), self.config.shards):
-                shards.append(Shard(runner, seeds, int(self.sampler.integers(1 << 62))))
+            for seeds in cut(runner.draw(n), cfg.shards):
+                shard = Shard(runner, seeds, int(self.sampler.integers(1 << 62)))
+                if league is not None and i >= len(shares) - rules:  # the league's runners
+                    tables = league.draw(len(seeds), runner.players - 1)
+                    shard = dataclasses.replace(shard, league=league.members(), tables=tables)
+                shards.append(shard)
                 groups.append(i % rules)
         rollouts = self.actors.play(self.model.export({}), shards)
         return list(zip(groups, rollouts, strict=True))
@@ -650,6 +598,11 @@ class Trainer:
                 if self.config.structure_from
                 else ""
             )
+        if self.config.league:
+            bots = ", ".join(self.config.league_bots)
+            method += f", league deals against {bots + ' and ' if bots else ''}its past selves" + (
+                f" after iteration {self.config.league_from}" if self.config.league_from else ""
+            )
         return {
             "method": method,
             "rules": list(self.config.rules),
@@ -746,6 +699,35 @@ def start_from(path: str | Path, model: PolicyValue) -> None:
         model.load_state_dict(state)
     except Exception as exc:  # another network's shape
         raise LearningError(f"{path} cannot start this run ({exc})") from None
+
+
+LEAGUE_RUNNERS = 700
+"""Where the league's runners' seeds begin (after the run's seed × 1000; self-play's begin at
+0, those against ``opponent`` at 500)."""
+
+
+def runners_of(config: TrainConfig, stream: int, opponent: str = "") -> list[SelfPlayRunner]:
+    """A runner of each of the run's rule sets, its seeds from ``stream`` on, ``opponent`` in
+    every seat but the network's when named."""
+    return [
+        SelfPlayRunner(
+            name,
+            batch=config.batch,
+            seed=config.seed * 1000 + stream + i,
+            opponents=dict.fromkeys(range(1, players_of(ruleset_of(name), None)), opponent)
+            if opponent
+            else None,
+            structure=config.structure,
+        )
+        for i, name in enumerate(config.rules)
+    ]
+
+
+def config_league(config: TrainConfig) -> League | None:
+    """The league a run's settings make (None without one): no snapshot yet."""
+    if not config.league:
+        return None
+    return League(config.league_bots, config.league_size, config.seed)
 
 
 def _named(bot: Any, name: str) -> Any:

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..bots import Bot
 from ..match.settings import RuleSet
 from ..policy.encoding import (
     ACTION_SPACE_SIZE,
@@ -164,16 +165,24 @@ class SelfPlayRunner:
         return [self._seeds.randrange(1 << 62) for _ in range(deals)]
 
     def collect(
-        self, policy: BatchPolicy, *, deals: int | None = None, seeds: Sequence[int] | None = None
+        self,
+        policy: BatchPolicy,
+        *,
+        deals: int | None = None,
+        seeds: Sequence[int] | None = None,
+        bots: Sequence[Mapping[int, Bot]] | None = None,
     ) -> Rollout:
         """Play ``deals`` whole deals (``batch`` at a time), the next of the runner's stream,
-        or the deals shuffled from ``seeds``, and return every decision."""
+        or the deals shuffled from ``seeds``, and return every decision; ``bots``, one mapping
+        a deal, seats each deal's bots instead of the runner's ``opponents``."""
         if (deals is None) == (seeds is None):
             raise LearningError("name the number of deals or their seeds (not both)")
         seeds = self.draw(deals) if deals is not None else list(seeds or ())
         deals = len(seeds)
         if deals < 1:
             raise LearningError("deals must be at least 1")
+        if bots is not None and len(bots) != deals:
+            raise LearningError(f"name the bots of each of the {deals} deals, not {len(bots)}")
         start, cpu = time.perf_counter(), time.process_time()
         in_play: list[tuple[int, LearningDeal]] = []
         next_deal = 0
@@ -196,8 +205,10 @@ class SelfPlayRunner:
                     still.append((number, deal))
             in_play = still
             if next_deal < deals and len(in_play) < self.batch:
-                bots = make_bots(self.opponents, self.players)
-                deal = LearningDeal.dealt(self.ruleset, self.players, seeds[next_deal], bots)
+                seated = (
+                    make_bots(self.opponents, self.players) if bots is None else bots[next_deal]
+                )
+                deal = LearningDeal.dealt(self.ruleset, self.players, seeds[next_deal], seated)
                 bound = deal.bound()
                 in_play.append((next_deal, deal))
                 next_deal += 1
