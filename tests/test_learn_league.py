@@ -125,12 +125,12 @@ def test_a_league_taken_up_in_one_go_or_across_a_stop_is_the_same_run(tmp_path: 
     options = {"league_bots": ("greedy",), "league_every": 2, "league_size": 2}
     straight = Trainer.create(tmp_path / "straight", TINY, device="cpu")
     straight.iterate()
-    assert straight.switch_league(6, **options)
+    assert straight.switch_league(league=6, **options)
     stopped = Trainer.create(tmp_path / "stopped", TINY, device="cpu")
     stopped.iterate()
     del stopped
     again = Trainer.resume(tmp_path / "stopped", device="cpu")
-    assert again.switch_league(6, **options)
+    assert again.switch_league(league=6, **options)
     assert again.config.league_from == 1 and len(again.runners) == 4
     for trainer in (straight, again):
         trainer.iterate()
@@ -139,11 +139,14 @@ def test_a_league_taken_up_in_one_go_or_across_a_stop_is_the_same_run(tmp_path: 
         assert np.array_equal(value, _weights(again)[key]), key
     assert "its past selves after iteration 1" in again.card()["method"]
     # the same league again changes nothing; another league, or none, is refused
-    assert not again.switch_league(6, **options)
+    assert not again.switch_league(league=6, **options)
     with pytest.raises(LearningError, match="cannot change or stop"):
-        again.switch_league(0)
+        again.switch_league(league=0)
     with pytest.raises(LearningError, match="cannot change or stop"):
-        again.switch_league(6, **{**options, "league_size": 3})
+        again.switch_league(league_size=3)
+    assert not again.switch_league(league_every=2)  # its own settings again
+    with pytest.raises(LearningError, match="a league's settings are league, league_bots"):
+        again.switch_league(league_from=0)
     # a snapshot without the structure features plays beside a network that took them up
     assert again.switch_structure(True)
     again.iterate()
@@ -188,6 +191,10 @@ def test_the_command_takes_a_league_up_and_refuses_to_stop_it(
     args[-1] = "3"
     assert main([*args, "--league", "0"]) == 2
     assert "cannot change or stop" in capsys.readouterr().err
+    assert main([*args, "--league-size", "9"]) == 2
+    assert "cannot change or stop" in capsys.readouterr().err
+    assert main([*args, "--league-bots", "greedy,random"]) == 0  # no change
+    assert "league:" not in capsys.readouterr().out
     fresh = tmp_path / "fresh"
     command = ["train", str(fresh), "--iterations", "1", *tiny, "--league", "2"]
     assert main([*command, "--league-every", "5", "--league-size", "3"]) == 0

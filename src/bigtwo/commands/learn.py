@@ -124,7 +124,8 @@ def register_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "--league",
         type=int,
         help="deals an iteration against three drawn from a league of past selves and "
-        "--league-bots (default 0: none); with --resume, takes a league up (never changes it)",
+        "--league-bots (default 0: none); with --resume, the league options take a league up "
+        "(never change it)",
     )
     train.add_argument(
         "--league-bots", help="computer players in the league, by commas (default strong,greedy)"
@@ -206,7 +207,8 @@ def _train(args: argparse.Namespace) -> int:
                 f"structure: from iteration {trainer.iteration + 1} on, the network reads the "
                 "hand-structure features (their weights start at zero, so it plays as before)"
             )
-        if args.league is not None and trainer.switch_league(**_league(args)):
+        league = _league(args)
+        if league and trainer.switch_league(**league):
             print(
                 f"league: from iteration {trainer.iteration + 1} on, {trainer.config.league} "
                 "deals an iteration against players drawn from a league"

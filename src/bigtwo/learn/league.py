@@ -77,12 +77,14 @@ class League:
         return {"rng": self.rng.bit_generator.state, "selves": selves}
 
     def restore(self, state: dict[str, Any]) -> None:
-        """Go back to a :meth:`state`: the same draws and snapshots follow as after it."""
+        """Go back to a :meth:`state` (its weights as arrays, or anything numpy reads as
+        them: the trainer's checkpoint keeps torch tensors): the same draws and snapshots
+        follow as after it."""
         self.rng.bit_generator.state = state["rng"]
-        self.selves = [
-            (s["iteration"], LearnedNetwork(Shape(**s["shape"]), s["weights"], {}))
-            for s in state["selves"]
-        ]
+        self.selves = []
+        for s in state["selves"]:
+            weights = {k: np.asarray(v) for k, v in s["weights"].items()}
+            self.selves.append((s["iteration"], LearnedNetwork(Shape(**s["shape"]), weights, {})))
 
 
 def table_bots(members: Sequence[Member], table: Sequence[int], players: int) -> dict[int, Bot]:

@@ -374,14 +374,17 @@ class Trainer:
             runner.structure = True
         return True
 
-    def switch_league(self, league: int, **options: Any) -> bool:
-        """Take up, in a resumed run, a league of ``league`` deals an iteration (``options``:
-        the other ``league_`` settings, their defaults where not given) from the next
+    def switch_league(self, **options: Any) -> bool:
+        """Take up, in a resumed run, the league ``options`` set (``league``, ``league_bots``,
+        ``league_every``, ``league_size``: the defaults where not given) from the next
         iteration, kept in the run's settings with the iteration it came in at; True when the
-        run had none. A run's league is never changed or stopped."""
-        asked = dataclasses.replace(TrainConfig(), league=league, **options)
-        keys = ("league", "league_bots", "league_every", "league_size")
+        run had none. A run's league is never changed (options that repeat its own settings
+        are no change) or stopped."""
         cfg = self.config
+        keys = ("league", "league_bots", "league_every", "league_size")
+        if not set(options) <= set(keys):
+            raise LearningError(f"a league's settings are {', '.join(keys)}")
+        asked = dataclasses.replace(cfg if cfg.league else TrainConfig(), **options)
         if all(getattr(asked, key) == getattr(cfg, key) for key in keys):
             return False
         if cfg.league:
@@ -392,7 +395,7 @@ class Trainer:
                 f"{cfg.league_size} kept), which cannot change or stop: resume it without the "
                 "league options"
             )
-        if not league:
+        if not asked.league:
             return False
         config = dataclasses.replace(
             cfg, league_from=self.iteration, **{key: getattr(asked, key) for key in keys}
@@ -420,7 +423,11 @@ class Trainer:
         if self.critic is not None:
             state["critic"] = self.critic.state_dict()
         if self.league is not None:
-            state["league"] = self.league.state()
+            league = self.league.state()
+            for snapshot in league["selves"]:  # as tensors, which torch.save keeps compact
+                weights = snapshot["weights"].items()
+                snapshot["weights"] = {k: torch.from_numpy(v) for k, v in weights}
+            state["league"] = league
         buffer = io.BytesIO()
         torch.save(state, buffer)
         tmp = self.folder / (CHECKPOINT + ".tmp")
