@@ -10,6 +10,7 @@ import pytest
 
 from bigtwo.engine import Deal
 from bigtwo.engine.deal import deal_hands
+from bigtwo.learn.deal import make_bots
 from bigtwo.learn.vector import (
     Rollout,
     SelfPlayRunner,
@@ -114,6 +115,16 @@ def test_normalised_rewards_and_bot_seats() -> None:
         for seat in (0, 2):
             rows = np.flatnonzero((rollout.deals == number) & (rollout.seats == seat))
             assert rollout.rewards[rows[-1]] == np.float32(points[seat] / bound)
+
+
+def test_each_deal_may_seat_bots_of_its_own() -> None:
+    runner = SelfPlayRunner("palm", batch=2, seed=2)
+    bots = [make_bots({1: "greedy", 2: "strong", 3: "greedy"}, 4), {}]
+    rollout = runner.collect(uniform_policy(0), seeds=(5, 6), bots=bots)
+    assert set(rollout.seats[rollout.deals == 0].tolist()) == {0}  # the bots' seats, not learnt
+    assert set(rollout.seats[rollout.deals == 1].tolist()) == {0, 1, 2, 3}
+    with pytest.raises(LearningError, match="name the bots of each of the 2 deals, not 1"):
+        runner.collect(uniform_policy(0), seeds=(5, 6), bots=bots[:1])
 
 
 def test_a_bad_policy_is_stopped_in_words() -> None:
