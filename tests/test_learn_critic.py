@@ -19,24 +19,16 @@ from bigtwo.cli import main  # noqa: E402
 from bigtwo.engine.deal import deal_hands  # noqa: E402
 from bigtwo.learn.batch import merge  # noqa: E402
 from bigtwo.learn.critic import hand_bits  # noqa: E402
-from bigtwo.learn.train import CHECKPOINT, CURVES, EXPORT, TrainConfig, Trainer  # noqa: E402
+from bigtwo.learn.train import CHECKPOINT, CURVES, EXPORT, Trainer  # noqa: E402
 from bigtwo.learn.vector import SelfPlayRunner, uniform_policy  # noqa: E402
 from bigtwo.match.settings import RuleSet  # noqa: E402
 from bigtwo.policy.encoding import OBS_SIZE, OBS_SLICES, LearningError, play_of  # noqa: E402
 from bigtwo.policy.network import LearnedNetwork  # noqa: E402
+from test_learn_train import TINY as TRAIN_TINY  # noqa: E402  (the trainer tests' tiny run)
 
 pytestmark = pytest.mark.train
 
-TINY = TrainConfig(
-    deals=8,
-    batch=4,
-    epochs=2,
-    minibatch=64,
-    hidden=32,
-    action_hidden=16,
-    embed=16,
-    eval_every=0,
-)
+TINY = dataclasses.replace(TRAIN_TINY, eval_every=0)
 FULL = dataclasses.replace(TINY, critic="full")
 
 

@@ -17,22 +17,14 @@ import torch  # noqa: E402
 from bigtwo.bots.learned import LearnedBot  # noqa: E402
 from bigtwo.cli import main  # noqa: E402
 from bigtwo.learn.league import League, table_bots  # noqa: E402
-from bigtwo.learn.train import CHECKPOINT, TrainConfig, Trainer  # noqa: E402
+from bigtwo.learn.train import CHECKPOINT, Trainer  # noqa: E402
 from bigtwo.policy.encoding import LearningError  # noqa: E402
 from bigtwo.policy.network import LearnedNetwork  # noqa: E402
+from test_learn_train import TINY as TRAIN_TINY  # noqa: E402  (the trainer tests' tiny run)
 
 pytestmark = pytest.mark.train
 
-TINY = TrainConfig(
-    deals=2,
-    batch=4,
-    epochs=1,
-    minibatch=64,
-    hidden=32,
-    action_hidden=16,
-    embed=16,
-    eval_every=0,
-)
+TINY = dataclasses.replace(TRAIN_TINY, deals=2, epochs=1, eval_every=0)
 LEAGUE = dataclasses.replace(TINY, league=6, league_bots=("greedy",), league_every=2, league_size=2)
 
 

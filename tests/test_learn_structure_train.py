@@ -14,34 +14,20 @@ import pytest
 import torch  # noqa: E402
 
 from bigtwo.cli import main  # noqa: E402
-from bigtwo.learn.train import CHECKPOINT, EXPORT, TrainConfig, Trainer  # noqa: E402
+from bigtwo.learn.train import CHECKPOINT, EXPORT, Trainer  # noqa: E402
 from bigtwo.policy.encoding import OBS_SIZE, STRUCTURE_SLICE, LearningError  # noqa: E402
 from bigtwo.policy.network import LearnedNetwork  # noqa: E402
+from test_learn_train import TINY as TRAIN_TINY  # noqa: E402  (the trainer tests' tiny run)
+from test_learn_train import _weights  # noqa: E402
 
 pytestmark = pytest.mark.train
 
-TINY = TrainConfig(
-    deals=8,
-    batch=4,
-    epochs=2,
-    minibatch=64,
-    hidden=32,
-    action_hidden=16,
-    embed=16,
-    eval_every=0,
-)
+TINY = dataclasses.replace(TRAIN_TINY, eval_every=0)
 
 
 @pytest.fixture(autouse=True)
 def one_thread() -> None:
     torch.set_num_threads(1)
-
-
-def _weights(trainer: Trainer) -> dict[str, np.ndarray]:
-    state = dict(trainer.model.state_dict())
-    if trainer.critic is not None:
-        state.update({f"critic.{k}": v for k, v in trainer.critic.net.state_dict().items()})
-    return {k: v.detach().numpy().copy() for k, v in state.items()}
 
 
 def _first_moments(trainer: Trainer) -> dict[str, np.ndarray]:
