@@ -30,6 +30,9 @@ pytestmark = pytest.mark.train
 
 TINY = dataclasses.replace(TRAIN_TINY, eval_every=0)
 FULL = dataclasses.replace(TINY, critic="full")
+# A tiny run's options on the command line (the critic's and the structure's command tests).
+TINY_ARGS = ["--deals", "4", "--batch", "2", "--epochs", "1", "--minibatch", "64"]
+TINY_ARGS += ["--eval-every", "0", "--rules", "charlesworth2018"]
 
 
 @pytest.fixture(autouse=True)
@@ -232,9 +235,7 @@ def test_the_command_turns_the_critic_on_and_refuses_to_turn_it_off(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder = tmp_path / "run"
-    tiny = ["--deals", "4", "--batch", "2", "--epochs", "1", "--minibatch", "64"]
-    tiny += ["--eval-every", "0", "--rules", "charlesworth2018"]
-    assert main(["train", str(folder), "--iterations", "1", *tiny]) == 0
+    assert main(["train", str(folder), "--iterations", "1", *TINY_ARGS]) == 0
     capsys.readouterr()
     assert main(["train", str(folder), "--resume", "--iterations", "2", "--critic", "full"]) == 0
     assert "critic full: from iteration 2 on, a critic that sees every hand" in (
@@ -252,7 +253,7 @@ def test_the_command_turns_the_critic_on_and_refuses_to_turn_it_off(
     assert main(["train", str(folder), "--resume", "--iterations", "3", "--critic", "full"]) == 0
     assert "critic full" not in capsys.readouterr().out  # on already: nothing to switch
     fresh = tmp_path / "fresh"
-    assert main(["train", str(fresh), "--iterations", "1", "--critic", "full", *tiny]) == 0
+    assert main(["train", str(fresh), "--iterations", "1", "--critic", "full", *TINY_ARGS]) == 0
     assert Trainer.resume(fresh).config.critic == "full"
 
 

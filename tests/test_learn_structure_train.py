@@ -17,6 +17,7 @@ from bigtwo.cli import main  # noqa: E402
 from bigtwo.learn.train import CHECKPOINT, EXPORT, Trainer  # noqa: E402
 from bigtwo.policy.encoding import OBS_SIZE, STRUCTURE_SLICE, LearningError  # noqa: E402
 from bigtwo.policy.network import LearnedNetwork  # noqa: E402
+from test_learn_critic import TINY_ARGS  # noqa: E402
 from test_learn_train import TINY as TRAIN_TINY  # noqa: E402  (the trainer tests' tiny run)
 from test_learn_train import _weights  # noqa: E402
 
@@ -167,9 +168,7 @@ def test_the_command_takes_them_up_and_refuses_to_drop_them(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder = tmp_path / "run"
-    tiny = ["--deals", "4", "--batch", "2", "--epochs", "1", "--minibatch", "64"]
-    tiny += ["--eval-every", "0", "--rules", "charlesworth2018"]
-    assert main(["train", str(folder), "--iterations", "1", *tiny]) == 0
+    assert main(["train", str(folder), "--iterations", "1", *TINY_ARGS]) == 0
     capsys.readouterr()
     args = ["train", str(folder), "--resume", "--iterations", "2"]
     assert main([*args, "--structure", "--critic", "full"]) == 0
@@ -187,7 +186,7 @@ def test_the_command_takes_them_up_and_refuses_to_drop_them(
     assert main([*args, "--structure"]) == 0
     assert "structure:" not in capsys.readouterr().out  # on already: nothing to switch
     fresh = tmp_path / "fresh"
-    assert main(["train", str(fresh), "--iterations", "1", "--structure", *tiny]) == 0
+    assert main(["train", str(fresh), "--iterations", "1", "--structure", *TINY_ARGS]) == 0
     resumed = Trainer.resume(fresh)
     assert resumed.config.structure and resumed.config.structure_from == 0
     assert "hand-structure features" in resumed.card()["method"]
