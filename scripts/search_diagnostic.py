@@ -33,6 +33,7 @@ import argparse
 import os
 import sys
 from functools import cache
+from typing import Any
 
 from bigtwo.bots import register_bot
 from bigtwo.bots.expert import ExpertBot
@@ -47,6 +48,14 @@ NETWORK = "network-alone"
 LEVELS = {"learned": LEVEL, "safe": SAFE, "network": NETWORK}
 NETWORK_ENV = "BIGTWO_SEARCH_NETWORK"
 """The environment variable naming the network of the searches (the shipped one if unset)."""
+OPTIONS_ENV = "BIGTWO_SEARCH_OPTIONS"
+"""The environment variable holding the safe search's settings (``name=value,...``)."""
+
+
+def safe_options() -> dict[str, float]:
+    """The safe search's settings from the environment (``--option``): numbers by name."""
+    text = os.environ.get(OPTIONS_ENV, "")
+    return {k: float(v) for k, v in (item.split("=", 1) for item in text.split(",") if item)}
 
 
 @cache
@@ -66,7 +75,13 @@ class SafeExpert(SafeSearch):
     name = SAFE
 
     def __init__(self) -> None:
-        super().__init__(network=network())
+        options: dict[str, Any] = {
+            k: int(v) if k in INTEGER_OPTIONS else v for k, v in safe_options().items()
+        }
+        super().__init__(network=network(), **options)
+
+
+INTEGER_OPTIONS = {"worlds", "budget", "least", "others", "pool", "recent", "endgame"}
 
 
 class NetworkAlone(LearnedBot):
@@ -93,7 +108,20 @@ def run(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent", default="learned")
     parser.add_argument("--level", choices=sorted(LEVELS), default="learned")
     parser.add_argument("--network", default="", help="a network's .npz (the shipped one if not)")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting of the safe search (SafeSearch's arguments: worlds, budget, beliefs, ...)",
+    )
     args = parser.parse_args(argv)
+    if args.option:
+        os.environ[OPTIONS_ENV] = ",".join(args.option)
+        try:
+            SafeExpert()
+        except (TypeError, ValueError) as error:
+            parser.error(f"a safe search option is wrong: {error}")
     if args.network:
         os.environ[NETWORK_ENV] = os.path.abspath(args.network)
         network.cache_clear()

@@ -10,16 +10,27 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from bigtwo.bots.endgame import solve
 from bigtwo.bots.expert import rollout, sample_hands
 from bigtwo.bots.inference import proven_misses, proven_replies
-from bigtwo.bots.learned import LearnedBot, rollout_policy, shipped_network
-from bigtwo.bots.sparta import SafeSearch, world_with_history
+from bigtwo.bots.learned import LearnedBot, encoder_for, rollout_policy, shipped_network
+from bigtwo.bots.sparta import (
+    SafeSearch,
+    likelihoods,
+    network_rollouts,
+    paired_gain,
+    resample,
+    world_with_history,
+)
 from bigtwo.engine import Deal
 from bigtwo.engine.cards import Mask
+from bigtwo.engine.plays import Play
 from bigtwo.match.settings import RuleSet
 from bigtwo.match.views import TableView
+from bigtwo.policy.encoding import index_of
 from bigtwo.policy.network import LearnedNetwork
 from random_play import advance
 
@@ -177,3 +188,121 @@ def test_the_diagnostic_registers_the_level_with_its_network(tmp_path: Path) -> 
     assert float(out[1]) == pytest.approx(
         float(LearnedNetwork.load(weights).weights["state1.w"][0, 0])
     )
+
+
+def network_positions(count: int) -> list[tuple[Deal, TableView]]:
+    """Seeded positions of deals the shipped network plays in every seat, part way through,
+    where the seat to act has a choice: the deal (its true hands) and the seat's view."""
+    network = LearnedBot()
+    out = []
+    board = 0
+    while len(out) < count:
+        deal = Deal.from_seed(RULES.rules, f"beliefs:{board}")
+        rng = random.Random(board)
+        for _ in range(12 + 3 * (board % 5)):
+            if deal.over:
+                break
+            deal.apply_unchecked(network.choose(view_of(deal), rng))
+        board += 1
+        if not deal.over and len(view_of(deal).legal) + view_of(deal).can_pass > 1:
+            out.append((deal, view_of(deal)))
+    return out
+
+
+def test_a_worlds_likelihood_is_the_networks_probability_of_the_other_seats_moves() -> None:
+    """The true world's log-likelihood is the sum, over the other seats' actions with a choice
+    (but the opening), of the log of the network's softmax probability of each, computed one
+    decision at a time on the deal itself."""
+    network = shipped_network()
+    encoder = encoder_for(RULES.rules, RULES.scoring)
+    for deal, view in network_positions(3):
+        true_hands = [Mask(h) for h in deal.hands]
+        replay = Deal(RULES.rules, list(deal.dealt))
+        expected = 0.0
+        for i, action in enumerate(deal.actions):
+            if i < len(replay.actions):
+                continue  # the deal's own opening (``first_play = "alone"``)
+            options: list[Play | None] = [] if replay.to_beat is None else [None]
+            options.extend(replay.legal_plays())
+            if action.seat != view.seat and len(options) > 1 and i > 0 and not action.auto:
+                logits, _ = network.scores(
+                    encoder.encode(replay.view(replay.turn)), [index_of(p) for p in options]
+                )
+                chosen = [index_of(p) for p in options].index(index_of(action.play))
+                top = logits.max()
+                expected += float(logits[chosen] - top - np.log(np.exp(logits - top).sum()))
+            replay.apply_unchecked(action.play)
+        got = likelihoods(view, [true_hands], network, recent=1000)
+        assert got[0] == pytest.approx(expected, abs=1e-4)  # float32 logits, batched or not
+        assert expected < 0
+
+
+def test_only_the_recent_actions_weigh() -> None:
+    network = shipped_network()
+    deal, view = network_positions(1)[0]
+    hands = [Mask(h) for h in deal.hands]
+    few, many = (
+        likelihoods(view, [hands, hands], network, recent=2),
+        likelihoods(view, [hands], network, recent=1000),
+    )
+    assert few[0] == few[1]
+    assert many[0] <= few[0] <= 0
+
+
+def test_resampling_draws_in_proportion_to_the_weights() -> None:
+    rng = random.Random(1)
+    assert resample(np.array([0.0, -math.inf, 0.0]), 4, rng) == [0, 0, 2, 2]
+    assert resample(np.array([-50.0, 0.0, -60.0]), 5, rng) == [1, 1, 1, 1, 1]
+    assert resample(np.array([-math.inf, -math.inf]), 3, rng) == [0, 1, 0]
+    half = resample(np.array([np.log(3.0), 0.0]), 8, rng)  # three to one
+    assert half.count(0) == 6 and half.count(1) == 2
+
+
+def test_weighted_worlds_keep_the_search_seeded_and_within_the_pool() -> None:
+    bot = SafeSearch(worlds=6, beliefs=0.1, pool=2)
+    for i, (_, view) in enumerate(network_positions(2)):
+        first = bot.decide(view, random.Random(7 + i))
+        again = bot.decide(view, random.Random(7 + i))
+        assert first.move == again.move and first.points == again.points
+        if len(first.candidates) > 1:
+            worlds = bot.worlds_for(view, len(first.candidates))
+            assert sum(first.counts) == worlds and len(first.points[0]) == len(first.counts)
+
+
+def test_a_world_drawn_twice_does_not_pass_for_two() -> None:
+    once = paired_gain(np.array([2.0, -1.0, 4.0, 3.0]))
+    assert once == paired_gain(np.array([2.0, -1.0, 4.0, 3.0]), [1, 1, 1, 1])
+    assert once[0] == 2.0
+    assert once[1] == pytest.approx(np.std([2, -1, 4, 3], ddof=1) / 2)
+    gain, error = paired_gain(np.array([3.0, 0.0]), [2, 1])
+    assert gain == 2.0  # (3 + 3 + 0) / 3
+    # over the drawn worlds as if distinct the error would be √3 / √3 = 1; two distinct
+    # worlds, one drawn twice, are 1.8 effective worlds: √(2 × 1.8 / 0.8 / 1.8) = 1.58
+    assert error == pytest.approx(math.sqrt(2.0 * 1.8 / 0.8 / 1.8))
+    assert paired_gain(np.array([5.0]), [4]) == (5.0, math.inf)
+
+
+def test_rollouts_hand_small_ends_to_the_exact_solver() -> None:
+    """With ``endgame``, a rollout that reaches that few cards is finished by exact play: its
+    points are the solver's from there, where the network alone may play it otherwise."""
+    network = shipped_network()
+    differ = 0
+    for board in range(30):
+        deal = Deal.from_seed(RULES.rules, f"ends:{board}")
+        rng = random.Random(board)
+        while not deal.over and sum(deal.counts()) > 10:
+            advance(deal, rng, 1)
+        if deal.over:
+            continue
+        seat = (deal.turn + board) % 4
+        exact = solve(deal, RULES.scoring)
+        assert exact is not None
+        copies = [Deal(RULES.rules, list(deal.dealt)) for _ in range(2)]
+        for copy in copies:
+            for action in deal.actions[len(copy.actions) :]:
+                copy.apply_unchecked(action.play)
+        ended = network_rollouts([copies[0]], seat, RULES.scoring, network, endgame=10)
+        alone = network_rollouts([copies[1]], seat, RULES.scoring, network)
+        assert ended == [exact[seat]]
+        differ += ended != alone
+    assert differ > 0  # the solver does change some ends

@@ -17,6 +17,11 @@ the flat search (the best sampled mean, the network's move on a tie). The gains 
 with the network in the other seats, so against other players the guarantee holds only as far
 as the network models them: the bar keeps the noise of the sampling out, not that bias.
 
+Two refinements can be switched on, each measured against the plain search on the same boards
+(``docs/learning.md``): worlds weighted by how likely the network finds the other seats' actual
+moves in each (``beliefs``, :func:`likelihoods`), and rollouts finished by exact play once few
+cards are left (``endgame``, :mod:`.endgame`).
+
 It never sees another seat's cards: the worlds are built from the view alone, and a seeded rng
 gives the same move every time.
 """
@@ -25,8 +30,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -35,6 +41,7 @@ from ..engine.cards import Mask
 from ..engine.deal import Deal
 from ..policy.encoding import index_of
 from .base import Bot
+from .endgame import small_enough, solve
 from .expert import deal_points, sample_hands, world_of
 from .inference import proven_misses, proven_replies
 from .learned import encoder_for, shipped_network
@@ -46,11 +53,19 @@ if TYPE_CHECKING:
     from ..policy.network import LearnedNetwork
 
 
-def world_with_history(view: TableView, hands: Sequence[Mask]) -> Deal:
+def world_with_history(
+    view: TableView,
+    hands: Sequence[Mask],
+    observe: Callable[[Deal, Play | None], None] | None = None,
+    since: int = 0,
+) -> Deal:
     """The sampled world as a whole deal: each seat dealt its sampled cards and those it has
     played, and the view's actions replayed, so the seats of a rollout read the cards played
     as they would at the table. Falls back to :func:`~.expert.world_of` (no history) if the
-    replay does not reach the view's position."""
+    replay does not reach the view's position. ``observe(deal, play)`` is told of every other
+    seat's action from the view's ``since``-th on, just before it is replayed, but for the
+    deal's opening (a deal rebuilt from its leader does not know which card the opening had to
+    hold) and the actions the deal made by itself."""
     played = [0] * view.players
     for action in view.actions:
         if action.play is not None:
@@ -59,7 +74,15 @@ def world_with_history(view: TableView, hands: Sequence[Mask]) -> Deal:
     try:
         deal = Deal(view.rules, dealt, leader=view.leader)
         apply = deal.apply_unchecked
-        for action in view.actions[len(deal.actions) :]:
+        for i in range(len(deal.actions), len(view.actions)):
+            action = view.actions[i]
+            if (
+                observe is not None
+                and i >= max(since, 1)
+                and action.seat != view.seat
+                and not action.auto
+            ):
+                observe(deal, action.play)
             apply(action.play)
     except Exception:  # noqa: BLE001 - any failure of the replay: the world without history
         return world_of(view, hands)
@@ -80,11 +103,17 @@ def network_rollouts(
     scoring: Scoring,
     network: LearnedNetwork,
     limit: int = 400,
+    endgame: int = 0,
 ) -> list[int]:
     """Finish every deal with the network's favourite move in every seat (as
     :func:`~.learned.rollout_policy` plays it), all deals in step, one batched forward pass a
-    step; ``seat``'s points in each under ``scoring``. The deals are left finished."""
+    step; ``seat``'s points in each under ``scoring``. With ``endgame``, a deal with at most
+    that many cards left in all hands is finished by exact play instead
+    (:func:`~.endgame.solve`, every seat playing for its own points with every hand in view),
+    unless its search grows past the solver's bound. The deals are left finished, or where the
+    solver took them over."""
     encoder = None
+    solved: dict[int, int] = {}
     active = [i for i, d in enumerate(deals) if d.winner is None]
     steps = 0
     while active and steps < limit:
@@ -94,6 +123,11 @@ def network_rollouts(
         asked: list[tuple[Deal, list[Play | None]]] = []
         for i in active:
             deal = deals[i]
+            if endgame and small_enough(deal, endgame) and i not in solved:
+                points = solve(deal, scoring)
+                if points is not None:
+                    solved[i] = points[seat]
+                    continue
             # what the seat's view would offer (its legal plays, a pass when there is a play
             # to beat), read from the deal: a forced move needs no view
             options: list[Play | None] = [] if deal.to_beat is None else [None]
@@ -116,28 +150,94 @@ def network_rollouts(
                 end = start + len(options)
                 deal.apply_unchecked(options[int(np.argmax(logits[start:end]))])
                 start = end
-        active = [i for i in active if deals[i].winner is None]
+        active = [i for i in active if deals[i].winner is None and i not in solved]
         steps += 1
     out = []
-    for deal in deals:
-        if deal.winner is None:  # cannot happen in a legal deal: a loss of every card held
+    for i, deal in enumerate(deals):
+        if i in solved:
+            out.append(solved[i])
+        elif deal.winner is None:  # cannot happen in a legal deal: a loss of every card held
             out.append(deal_points(scoring, deal.hands, -1, seat))
         else:
             out.append(deal_points(scoring, deal.hands, deal.winner, seat))
     return out
 
 
+def likelihoods(
+    view: TableView, pool: Sequence[Sequence[Mask]], network: LearnedNetwork, recent: int
+) -> np.ndarray:
+    """For each sampled world of ``pool``, the log-likelihood under ``network`` of the other
+    seats' last ``recent`` actions (those where the seat had a choice): each action's
+    probability by the softmax of the network's logits over that seat's options, in that seat's
+    view of the world as it stood. A world whose history cannot be replayed counts as 0 (no
+    evidence); one where a seat could not have made its move, as minus infinity."""
+    others = [i for i, a in enumerate(view.actions) if a.seat != view.seat]
+    since = others[-recent] if 0 < recent <= len(others) else 0
+    encoder = encoder_for(view.rules, view.scoring, network.shape.structure)
+    obs: list[np.ndarray] = []
+    rows: list[int] = []
+    cols: list[int] = []
+    asked: list[tuple[int, int, int, int]] = []  # world, first column, columns, chosen column
+    out = np.zeros(len(pool), dtype=np.float64)
+    found: list[tuple[np.ndarray, list[int], int]] = []  # the world's actions with a choice
+
+    def observe(deal: Deal, play: Play | None) -> None:
+        options: list[Play | None] = [] if deal.to_beat is None else [None]
+        options.extend(deal.legal_plays())
+        if len(options) > 1:
+            ids = [index_of(p) for p in options]
+            found.append((encoder.encode(deal.view(deal.turn)), ids, index_of(play)))
+
+    for w, hands in enumerate(pool):
+        found.clear()
+        deal = world_with_history(view, hands, observe, since)
+        if len(deal.actions) != len(view.actions):
+            continue
+        for ob, ids, target in found:
+            if target not in ids:
+                out[w] = -math.inf
+                break
+            asked.append((w, len(cols), len(ids), len(cols) + ids.index(target)))
+            rows.extend([len(obs)] * len(ids))
+            cols.extend(ids)
+            obs.append(ob)
+    if obs:
+        logits, _ = network.batch_scores(
+            np.stack(obs), np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)
+        )
+        for w, start, size, chosen in asked:
+            segment = logits[start : start + size]
+            top = float(segment.max())
+            out[w] += float(logits[chosen]) - top - math.log(float(np.exp(segment - top).sum()))
+    return out
+
+
+def resample(weights: np.ndarray, count: int, rng: random.Random) -> list[int]:
+    """``count`` indices drawn in proportion to ``exp(weights)`` (log-weights), by systematic
+    resampling: one uniform draw, ``count`` evenly spaced points on the cumulative weights."""
+    top = float(weights.max())
+    if not math.isfinite(top):  # no world fits: every one alike
+        return [i % len(weights) for i in range(count)]
+    cumulative = np.cumsum(np.exp(weights - top))
+    cumulative /= cumulative[-1]
+    start = rng.random() / count
+    points = start + np.arange(count) / count
+    picked = np.searchsorted(cumulative, points, side="right")
+    return [min(int(i), len(weights) - 1) for i in picked]
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """One decision: the candidates (the network's move first), each one's points in each
     world (``points[c][w]``), the mean gain over the network's move and its standard error,
-    and the index of the move chosen."""
+    the index of the move chosen, and how many times each world was drawn (empty: once each)."""
 
     candidates: list[Play | None]
     points: list[list[int]]
     gains: list[float]
     errors: list[float]
     chosen: int
+    counts: list[int] = field(default_factory=list)
 
     @property
     def move(self) -> Play | None:
@@ -152,7 +252,13 @@ class SafeSearch(Bot):
     rollout is long, inside a second), but never fewer than ``least`` worlds; ``others``: how
     many of the network's next moves are searched beside its own; ``z`` and ``margin``: the bar a
     candidate's mean gain must clear (``z`` standard errors and ``margin`` points);
-    ``network``: the network played and rolled out (the shipped one by default)."""
+    ``network``: the network played and rolled out (the shipped one by default). With
+    ``beliefs`` above zero the worlds are weighted by what the other seats did: ``pool`` times as
+    many are sampled, each weighed by the network's likelihood of the other seats' last
+    ``recent`` actions raised to the power ``beliefs`` (:func:`likelihoods`), and the worlds
+    searched drawn from them in proportion (:func:`resample`). With ``endgame`` (a number of
+    cards), every rollout is finished by exact play once at most that many cards are left in all
+    hands (:func:`~.endgame.solve`)."""
 
     name = "expert-safe"
 
@@ -165,6 +271,10 @@ class SafeSearch(Bot):
         z: float = 2.0,
         margin: float = 0.25,
         network: LearnedNetwork | None = None,
+        beliefs: float = 0.0,
+        pool: int = 3,
+        recent: int = 12,
+        endgame: int = 0,
     ) -> None:
         if worlds < 2:
             raise ValueError("a safe search needs at least two worlds for a standard error")
@@ -175,6 +285,10 @@ class SafeSearch(Bot):
         self.z = z
         self.margin = margin
         self.network = network if network is not None else shipped_network()
+        self.beliefs = beliefs
+        self.pool = pool
+        self.recent = recent
+        self.endgame = endgame
 
     def choose(self, view: TableView, rng: random.Random) -> Play | None:
         if not view.legal:
@@ -203,24 +317,35 @@ class SafeSearch(Bot):
 
     def evaluate(
         self, view: TableView, rng: random.Random, candidates: Sequence[Play | None]
-    ) -> list[list[int]]:
-        """Each candidate's points in each of ``worlds`` sampled worlds (the same worlds for
-        every candidate), finished by the network in every seat."""
+    ) -> tuple[list[list[int]], list[int]]:
+        """Each candidate's points in each sampled world (the same worlds for every candidate),
+        finished by the network in every seat, and how many times each world was drawn (once
+        each unless the worlds are weighted, when a likely world may be drawn again)."""
         seat = view.seat
         assert seat is not None
         misses = proven_misses(view)
         replies = proven_replies(view)
         deals: list[Deal] = []
         worlds = self.worlds_for(view, len(candidates))
-        for _ in range(worlds):
-            hands = sample_hands(view, rng, misses, replies=replies)
+        if self.beliefs > 0:
+            pool = [
+                sample_hands(view, rng, misses, replies=replies) for _ in range(worlds * self.pool)
+            ]
+            weights = likelihoods(view, pool, self.network, self.recent)
+            drawn = Counter(resample(self.beliefs * weights, worlds, rng))
+            sampled = [pool[i] for i in sorted(drawn)]
+            counts = [drawn[i] for i in sorted(drawn)]
+        else:
+            sampled = [sample_hands(view, rng, misses, replies=replies) for _ in range(worlds)]
+            counts = [1] * worlds
+        for hands in sampled:
             for move in candidates:
                 deal = world_with_history(view, hands)
                 deal.apply_unchecked(move)
                 deals.append(deal)
-        flat = network_rollouts(deals, seat, view.scoring, self.network)
+        flat = network_rollouts(deals, seat, view.scoring, self.network, endgame=self.endgame)
         c = len(candidates)
-        return [[flat[w * c + i] for w in range(worlds)] for i in range(c)]
+        return [[flat[w * c + i] for w in range(len(sampled))] for i in range(c)], counts
 
     def worlds_for(self, view: TableView, candidates: int) -> int:
         """How many worlds a decision among ``candidates`` moves samples (see the class)."""
@@ -232,20 +357,26 @@ class SafeSearch(Bot):
         candidates = self.candidates(view)
         if len(candidates) == 1:
             return Verdict(candidates, [[]], [0.0], [0.0], 0)
-        points = self.evaluate(view, rng, candidates)
-        return self.judge(candidates, points)
+        points, counts = self.evaluate(view, rng, candidates)
+        return self.judge(candidates, points, counts)
 
-    def judge(self, candidates: list[Play | None], points: list[list[int]]) -> Verdict:
+    def judge(
+        self,
+        candidates: list[Play | None],
+        points: list[list[int]],
+        counts: Sequence[int] | None = None,
+    ) -> Verdict:
         """The rule: the candidate with the largest mean gain over the network's move (the
-        first candidate) among those whose gain clears the bar; the network's move if none."""
+        first candidate) among those whose gain clears the bar; the network's move if none.
+        ``counts``: how many times each world was drawn (once each if not given); the mean is
+        weighted by them and the standard error taken over the effective number of worlds."""
         base = np.asarray(points[0], dtype=np.float64)
         gains = [0.0]
         errors = [0.0]
         chosen = 0
         for i in range(1, len(candidates)):
             diff = np.asarray(points[i], dtype=np.float64) - base
-            gain = float(diff.mean())
-            error = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else math.inf
+            gain, error = paired_gain(diff, counts)
             gains.append(gain)
             errors.append(error)
             if error > 0:
@@ -254,4 +385,22 @@ class SafeSearch(Bot):
                 bar = self.margin if math.isfinite(self.z) else math.inf
             if gain > bar and gain > gains[chosen]:
                 chosen = i
-        return Verdict(candidates, points, gains, errors, chosen)
+        return Verdict(candidates, points, gains, errors, chosen, list(counts or []))
+
+
+def paired_gain(diff: np.ndarray, counts: Sequence[int] | None = None) -> tuple[float, float]:
+    """The mean of the per-world differences and its standard error; with ``counts``, each
+    world counted as often as it was drawn and the error over the effective number of worlds
+    ``(Σm)² / Σm²`` (Kish), so a world drawn twice does not pass for two."""
+    if counts is None or all(m == 1 for m in counts):
+        gain = float(diff.mean())
+        error = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else math.inf
+        return gain, error
+    m = np.asarray(counts, dtype=np.float64)
+    total = float(m.sum())
+    gain = float((m * diff).sum() / total)
+    effective = total * total / float((m * m).sum())
+    if effective <= 1:
+        return gain, math.inf
+    variance = float((m * (diff - gain) ** 2).sum() / total) * effective / (effective - 1)
+    return gain, math.sqrt(variance / effective)
