@@ -106,6 +106,7 @@ def run(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1)
     # The same search against three of another level (the diagnostic is against ``learned``).
     parser.add_argument("--opponent", default="learned")
+    parser.add_argument("--rules", default="charlesworth2018", help="the rule set (a preset)")
     parser.add_argument("--level", choices=sorted(LEVELS), default="learned")
     parser.add_argument("--network", default="", help="a network's .npz (the shipped one if not)")
     parser.add_argument(
@@ -129,7 +130,7 @@ def run(argv: list[str] | None = None) -> int:
     arena = [
         "arena",
         "--rules",
-        "charlesworth2018",
+        args.rules,
         "--seats",
         ",".join([LEVELS[args.level]] + [args.opponent] * 3),
     ]

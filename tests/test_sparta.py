@@ -23,6 +23,7 @@ from bigtwo.bots.sparta import (
     network_rollouts,
     paired_gain,
     resample,
+    tempered,
     world_with_history,
 )
 from bigtwo.engine import Deal
@@ -306,3 +307,19 @@ def test_rollouts_hand_small_ends_to_the_exact_solver() -> None:
         assert ended == [exact[seat]]
         differ += ended != alone
     assert differ > 0  # the solver does change some ends
+
+
+def kish(log_weights: np.ndarray) -> float:
+    w = np.exp(log_weights - log_weights[np.isfinite(log_weights)].max())
+    return float(w.sum() ** 2 / (w * w).sum())
+
+
+def test_weights_are_tempered_to_keep_enough_worlds() -> None:
+    mild = np.array([0.0, -0.1, -0.2, -0.3])
+    assert np.allclose(tempered(mild, 1.0, 2.0), mild - 0.0)  # already four worlds' worth
+    sharp = np.array([0.0, -40.0, -45.0, -50.0, -60.0, -80.0, -math.inf])
+    out = tempered(sharp, 1.0, 3.0)
+    assert kish(out) == pytest.approx(3.0, rel=1e-3)  # as sharp as three worlds allow
+    assert out[0] == 0.0 and out[-1] == -math.inf  # the likeliest first, impossible kept out
+    assert list(np.argsort(-out[:-1])) == [0, 1, 2, 3, 4, 5]  # the order kept
+    assert np.array_equal(tempered(np.array([-math.inf, -math.inf]), 1.0, 2.0), [0.0, 0.0])

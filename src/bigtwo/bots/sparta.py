@@ -226,6 +226,30 @@ def resample(weights: np.ndarray, count: int, rng: random.Random) -> list[int]:
     return [min(int(i), len(weights) - 1) for i in picked]
 
 
+def tempered(weights: np.ndarray, power: float, effective: float) -> np.ndarray:
+    """The log-weights ``weights`` raised to the largest power up to ``power`` that keeps at
+    least ``effective`` worlds' worth of them (Kish's ``(Σw)² / Σw²``), found by bisection: a
+    pool of sampled worlds rarely holds one that fits every move seen, and weights sharper than
+    the pool allows would leave the search a world or two. Impossible worlds stay impossible."""
+    possible = np.isfinite(weights)
+    if not possible.any():
+        return np.zeros_like(weights)
+    span = np.where(possible, weights - weights[possible].max(), 0.0)
+
+    def kept(t: float) -> float:
+        w = np.where(possible, np.exp(t * span), 0.0)
+        return float(w.sum() ** 2 / (w * w).sum())
+
+    if kept(power) >= effective:
+        low = power
+    else:
+        low, high = 0.0, power
+        for _ in range(30):
+            middle = (low + high) / 2
+            low, high = (middle, high) if kept(middle) >= effective else (low, middle)
+    return np.where(possible, low * span, -math.inf)
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """One decision: the candidates (the network's move first), each one's points in each
@@ -255,8 +279,9 @@ class SafeSearch(Bot):
     ``network``: the network played and rolled out (the shipped one by default). With
     ``beliefs`` above zero the worlds are weighted by what the other seats did: ``pool`` times as
     many are sampled, each weighed by the network's likelihood of the other seats' last
-    ``recent`` actions raised to the power ``beliefs`` (:func:`likelihoods`), and the worlds
-    searched drawn from them in proportion (:func:`resample`). With ``endgame`` (a number of
+    ``recent`` actions raised to the power ``beliefs``, or less where the pool holds too few
+    worlds that fit (:func:`likelihoods`, :func:`tempered`), and the worlds searched drawn from
+    them in proportion (:func:`resample`). With ``endgame`` (a number of
     cards), every rollout is finished by exact play once at most that many cards are left in all
     hands (:func:`~.endgame.solve`)."""
 
@@ -332,7 +357,7 @@ class SafeSearch(Bot):
                 sample_hands(view, rng, misses, replies=replies) for _ in range(worlds * self.pool)
             ]
             weights = likelihoods(view, pool, self.network, self.recent)
-            drawn = Counter(resample(self.beliefs * weights, worlds, rng))
+            drawn = Counter(resample(tempered(weights, self.beliefs, worlds), worlds, rng))
             sampled = [pool[i] for i in sorted(drawn)]
             counts = [drawn[i] for i in sorted(drawn)]
         else:
