@@ -40,6 +40,7 @@ from bigtwo.bots.expert import ExpertBot
 from bigtwo.bots.learned import LearnedBot, shipped_network
 from bigtwo.bots.sparta import SafeSearch
 from bigtwo.cli import main
+from bigtwo.policy.encoding import LearningError
 from bigtwo.policy.network import LearnedNetwork
 
 LEVEL = "expert-learned"
@@ -48,6 +49,9 @@ NETWORK = "network-alone"
 LEVELS = {"learned": LEVEL, "safe": SAFE, "network": NETWORK}
 NETWORK_ENV = "BIGTWO_SEARCH_NETWORK"
 """The environment variable naming the network of the searches (the shipped one if unset)."""
+OPPONENT_ENV = "BIGTWO_OPPONENT_NETWORK"
+"""The environment variable naming the network of the ``past-network`` level."""
+PAST = "past-network"
 OPTIONS_ENV = "BIGTWO_SEARCH_OPTIONS"
 """The environment variable holding the safe search's settings (``name=value,...``)."""
 
@@ -84,6 +88,21 @@ class SafeExpert(SafeSearch):
 INTEGER_OPTIONS = {"worlds", "budget", "least", "others", "pool", "recent", "endgame"}
 
 
+@cache
+def past_network() -> LearnedNetwork:
+    path = os.environ.get(OPPONENT_ENV)
+    return LearnedNetwork.load(path) if path else shipped_network()
+
+
+class PastNetwork(LearnedBot):
+    """Another network alone (``--opponent-network``), to play a network against its past."""
+
+    name = PAST
+
+    def __init__(self) -> None:
+        super().__init__(past_network())
+
+
 class NetworkAlone(LearnedBot):
     name = NETWORK
 
@@ -94,6 +113,7 @@ class NetworkAlone(LearnedBot):
 register_bot(LEVEL, LearnedRolloutExpert)
 register_bot(SAFE, SafeExpert)
 register_bot(NETWORK, NetworkAlone)
+register_bot(PAST, PastNetwork)
 
 
 def run(argv: list[str] | None = None) -> int:
@@ -106,6 +126,11 @@ def run(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1)
     # The same search against three of another level (the diagnostic is against ``learned``).
     parser.add_argument("--opponent", default="learned")
+    parser.add_argument(
+        "--opponent-network",
+        default="",
+        help=f"a network's .npz for the {PAST} level (--opponent {PAST}): a network against its past",
+    )
     parser.add_argument("--rules", default="charlesworth2018", help="the rule set (a preset)")
     parser.add_argument("--level", choices=sorted(LEVELS), default="learned")
     parser.add_argument("--network", default="", help="a network's .npz (the shipped one if not)")
@@ -123,10 +148,17 @@ def run(argv: list[str] | None = None) -> int:
             SafeExpert()
         except (TypeError, ValueError) as error:
             parser.error(f"a safe search option is wrong: {error}")
-    if args.network:
-        os.environ[NETWORK_ENV] = os.path.abspath(args.network)
-        network.cache_clear()
-        network()  # a missing or foreign file is refused before any deal
+    try:  # a missing or foreign file is refused before any deal
+        if args.network:
+            os.environ[NETWORK_ENV] = os.path.abspath(args.network)
+            network.cache_clear()
+            network()
+        if args.opponent_network:
+            os.environ[OPPONENT_ENV] = os.path.abspath(args.opponent_network)
+            past_network.cache_clear()
+            past_network()
+    except LearningError as error:
+        parser.error(str(error))
     arena = [
         "arena",
         "--rules",

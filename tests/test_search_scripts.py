@@ -93,3 +93,10 @@ def test_the_diagnostics_settings_reach_the_safe_search() -> None:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     assert out.stdout.split() == ["48", "10", "0.3", "1.5"]
+
+
+def test_a_missing_network_is_refused_in_words(tmp_path: Path) -> None:
+    for flag in ("--network", "--opponent-network"):
+        out = run_script("search_diagnostic.py", flag, str(tmp_path / "none.npz"), "--deals", "4")
+        assert out.returncode == 2
+        assert "No network weights at" in out.stderr and "Traceback" not in out.stderr
