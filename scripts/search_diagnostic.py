@@ -63,9 +63,14 @@ def safe_options() -> dict[str, float]:
 
 
 @cache
-def network() -> LearnedNetwork:
-    path = os.environ.get(NETWORK_ENV)
+def named_network(variable: str) -> LearnedNetwork:
+    """The network the environment ``variable`` names (the shipped one if unset)."""
+    path = os.environ.get(variable)
     return LearnedNetwork.load(path) if path else shipped_network()
+
+
+def network() -> LearnedNetwork:
+    return named_network(NETWORK_ENV)
 
 
 class LearnedRolloutExpert(ExpertBot):
@@ -88,19 +93,13 @@ class SafeExpert(SafeSearch):
 INTEGER_OPTIONS = {"worlds", "budget", "least", "others", "pool", "recent", "endgame"}
 
 
-@cache
-def past_network() -> LearnedNetwork:
-    path = os.environ.get(OPPONENT_ENV)
-    return LearnedNetwork.load(path) if path else shipped_network()
-
-
 class PastNetwork(LearnedBot):
     """Another network alone (``--opponent-network``), to play a network against its past."""
 
     name = PAST
 
     def __init__(self) -> None:
-        super().__init__(past_network())
+        super().__init__(named_network(OPPONENT_ENV))
 
 
 class NetworkAlone(LearnedBot):
@@ -149,14 +148,11 @@ def run(argv: list[str] | None = None) -> int:
         except (TypeError, ValueError) as error:
             parser.error(f"a safe search option is wrong: {error}")
     try:  # a missing or foreign file is refused before any deal
-        if args.network:
-            os.environ[NETWORK_ENV] = os.path.abspath(args.network)
-            network.cache_clear()
-            network()
-        if args.opponent_network:
-            os.environ[OPPONENT_ENV] = os.path.abspath(args.opponent_network)
-            past_network.cache_clear()
-            past_network()
+        for variable, path in ((NETWORK_ENV, args.network), (OPPONENT_ENV, args.opponent_network)):
+            if path:
+                os.environ[variable] = os.path.abspath(path)
+                named_network.cache_clear()
+                named_network(variable)
     except LearningError as error:
         parser.error(str(error))
     arena = [

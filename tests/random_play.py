@@ -1,4 +1,5 @@
-"""Random play for tests: a deal moved to a random point by legal actions only."""
+"""Random play for tests: a deal moved to a random point by legal actions only, and what says
+where a deal stands (to check that something left it as it was)."""
 
 from __future__ import annotations
 
@@ -19,3 +20,20 @@ def advance(deal: Deal, rng: random.Random, steps: int) -> Deal:
         else:
             deal.play(deal.turn, rng.choice(plays))
     return deal
+
+
+def snapshot(deal: Deal) -> tuple[object, ...]:
+    """Everything that says where a deal stands."""
+    return (
+        tuple(deal.hands),
+        deal.turn,
+        deal.to_beat,
+        deal.to_beat_seat,
+        deal.passes,
+        deal.locked,
+        deal.opening,
+        deal.winner,
+        tuple((p.mask, p.kind) for p in deal.legal_plays()),
+        deal.can_pass(),
+        len(deal.actions),
+    )

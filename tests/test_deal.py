@@ -33,6 +33,7 @@ from bigtwo.engine import (
 from bigtwo.engine.cards import FULL_DECK
 from bigtwo.engine.deal import deal_hands
 from depths import depths
+from random_play import snapshot
 
 PRESETS = preset_names()
 PALM = Rules.preset("palm")
@@ -424,22 +425,6 @@ def test_apply_unchecked_is_the_fast_path() -> None:
 
 
 # -- properties over random deals -------------------------------------------------------------
-def snapshot(deal: Deal) -> tuple[object, ...]:
-    return (
-        tuple(deal.hands),
-        deal.turn,
-        deal.to_beat,
-        deal.to_beat_seat,
-        deal.passes,
-        deal.locked,
-        deal.opening,
-        deal.winner,
-        tuple((p.mask, p.kind) for p in deal.legal_plays()),
-        deal.can_pass(),
-        len(deal.actions),
-    )
-
-
 @pytest.mark.parametrize("examples", depths(60))
 @pytest.mark.parametrize("preset", PRESETS)
 def test_random_deals_conserve_cards_and_end_with_one_player_out(

@@ -12,6 +12,7 @@ from bigtwo.bots.expert import deal_points
 from bigtwo.engine.deal import Deal
 from bigtwo.engine.plays import Play
 from bigtwo.match.settings import RuleSet, Scoring
+from random_play import snapshot
 
 C2018 = RuleSet.preset("charlesworth2018")
 # Rules that reach every part of the key and of the cuts: ``pass_lock``, ``last_card``,
@@ -45,19 +46,8 @@ def endgame(rules: RuleSet, rng: random.Random, cards: int) -> Deal:
 
 
 def state(deal: Deal) -> tuple[object, ...]:
-    """Everything that says where a deal stands."""
-    return (
-        list(deal.hands),
-        deal.turn,
-        deal.to_beat,
-        deal.to_beat_seat,
-        deal.passes,
-        deal.locked,
-        deal.opening,
-        deal.winner,
-        list(deal.actions),
-        deal.legal_plays(),
-    )
+    """Everything that says where a deal stands, and its actions."""
+    return (*snapshot(deal), list(deal.actions))
 
 
 def reference(deal: Deal, scoring: Scoring) -> tuple[int, ...]:
