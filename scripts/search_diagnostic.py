@@ -90,7 +90,7 @@ class SafeExpert(SafeSearch):
         super().__init__(network=network(), **options)
 
 
-INTEGER_OPTIONS = {"worlds", "budget", "least", "others", "pool", "recent", "endgame"}
+INTEGER_OPTIONS = {"worlds", "budget", "least", "others", "pool", "recent", "endgame", "strong"}
 
 
 class PastNetwork(LearnedBot):

@@ -26,6 +26,7 @@ from bigtwo.bots.sparta import (
     tempered,
     world_with_history,
 )
+from bigtwo.bots.strong import StrongBot
 from bigtwo.engine import Deal
 from bigtwo.engine.cards import Mask
 from bigtwo.engine.plays import Play
@@ -323,3 +324,18 @@ def test_weights_are_tempered_to_keep_enough_worlds() -> None:
     assert out[0] == 0.0 and out[-1] == -math.inf  # the likeliest first, impossible kept out
     assert list(np.argsort(-out[:-1])) == [0, 1, 2, 3, 4, 5]  # the order kept
     assert np.array_equal(tempered(np.array([-math.inf, -math.inf]), 1.0, 2.0), [0.0, 0.0])
+
+
+def test_strongs_move_can_be_a_candidate_too() -> None:
+    plain, with_strong = SafeSearch(worlds=4), SafeSearch(worlds=4, strong=True)
+    added = 0
+    for view in positions(12):
+        base, more = plain.candidates(view), with_strong.candidates(view)
+        assert more[: len(base)] == base  # the network's candidates first, as before
+        move = StrongBot().decide(view)[0]
+        assert any(
+            m is move or (m is not None and move is not None and m.mask == move.mask) for m in more
+        )
+        added += len(more) - len(base)
+        assert len(more) - len(base) <= 1
+    assert added > 0  # strong sometimes names a move the network does not rank high

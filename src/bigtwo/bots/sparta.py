@@ -45,6 +45,7 @@ from .endgame import small_enough, solve
 from .expert import deal_points, sample_hands, world_of
 from .inference import proven_misses, proven_replies
 from .learned import encoder_for, shipped_network
+from .strong import StrongBot
 
 if TYPE_CHECKING:
     from ..engine.plays import Play
@@ -281,9 +282,9 @@ class SafeSearch(Bot):
     many are sampled, each weighed by the network's likelihood of the other seats' last
     ``recent`` actions raised to the power ``beliefs``, or less where the pool holds too few
     worlds that fit (:func:`likelihoods`, :func:`tempered`), and the worlds searched drawn from
-    them in proportion (:func:`resample`). With ``endgame`` (a number of
-    cards), every rollout is finished by exact play once at most that many cards are left in all
-    hands (:func:`~.endgame.solve`)."""
+    them in proportion (:func:`resample`). With ``endgame`` (a number of cards), every rollout
+    is finished by exact play once at most that many cards are left in all hands
+    (:func:`~.endgame.solve`). With ``strong``, ``strong``'s move is a candidate too."""
 
     name = "expert-safe"
 
@@ -300,6 +301,7 @@ class SafeSearch(Bot):
         pool: int = 3,
         recent: int = 12,
         endgame: int = 0,
+        strong: bool = False,
     ) -> None:
         if worlds < 2:
             raise ValueError("a safe search needs at least two worlds for a standard error")
@@ -314,6 +316,7 @@ class SafeSearch(Bot):
         self.pool = pool
         self.recent = recent
         self.endgame = endgame
+        self.strong = strong
 
     def choose(self, view: TableView, rng: random.Random) -> Play | None:
         if not view.legal:
@@ -321,8 +324,8 @@ class SafeSearch(Bot):
         return self.decide(view, rng).move
 
     def candidates(self, view: TableView) -> list[Play | None]:
-        """The network's move, its next ``others`` by logit, a pass when legal and a play
-        that goes out when there is one (no duplicates)."""
+        """The network's move, its next ``others`` by logit, a pass when legal, a play that
+        goes out when there is one and, with ``strong``, ``strong``'s move (no duplicates)."""
         options: list[Play | None] = [None] if view.can_pass else []
         options.extend(view.legal)
         if len(options) == 1:
@@ -338,6 +341,12 @@ class SafeSearch(Bot):
         for p in view.legal:
             if p.mask == view.hand and all(m is None or m.mask != p.mask for m in out):
                 out.append(p)
+        if self.strong:
+            move = StrongBot().decide(view)[0]
+            if move is None and None not in out and view.can_pass:
+                out.append(None)
+            elif move is not None and all(m is None or m.mask != move.mask for m in out):
+                out.append(move)
         return out
 
     def evaluate(
