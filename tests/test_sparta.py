@@ -326,8 +326,8 @@ def test_weights_are_tempered_to_keep_enough_worlds() -> None:
     assert np.array_equal(tempered(np.array([-math.inf, -math.inf]), 1.0, 2.0), [0.0, 0.0])
 
 
-def test_strongs_move_can_be_a_candidate_too() -> None:
-    plain, with_strong = SafeSearch(worlds=4), SafeSearch(worlds=4, strong=True)
+def test_strongs_move_is_a_candidate_too() -> None:
+    plain, with_strong = SafeSearch(worlds=4, strong=False), SafeSearch(worlds=4)
     added = 0
     for view in positions(12):
         base, more = plain.candidates(view), with_strong.candidates(view)

@@ -284,7 +284,7 @@ class SafeSearch(Bot):
     worlds that fit (:func:`likelihoods`, :func:`tempered`), and the worlds searched drawn from
     them in proportion (:func:`resample`). With ``endgame`` (a number of cards), every rollout
     is finished by exact play once at most that many cards are left in all hands
-    (:func:`~.endgame.solve`). With ``strong``, ``strong``'s move is a candidate too."""
+    (:func:`~.endgame.solve`). With ``strong`` (the default), ``strong``'s move is a candidate too."""
 
     name = "expert-safe"
 
@@ -301,7 +301,7 @@ class SafeSearch(Bot):
         pool: int = 3,
         recent: int = 12,
         endgame: int = 0,
-        strong: bool = False,
+        strong: bool = True,
     ) -> None:
         if worlds < 2:
             raise ValueError("a safe search needs at least two worlds for a standard error")
