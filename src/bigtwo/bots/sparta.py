@@ -98,6 +98,14 @@ def world_with_history(
     return deal
 
 
+def deal_options(deal: Deal) -> list[Play | None]:
+    """What the seat to act may do, read from the deal: a pass when there is a play to beat
+    (None, first), then its legal plays."""
+    options: list[Play | None] = [] if deal.to_beat is None else [None]
+    options.extend(deal.legal_plays())
+    return options
+
+
 def network_rollouts(
     deals: Sequence[Deal],
     seat: int,
@@ -131,8 +139,7 @@ def network_rollouts(
                     continue
             # what the seat's view would offer (its legal plays, a pass when there is a play
             # to beat), read from the deal: a forced move needs no view
-            options: list[Play | None] = [] if deal.to_beat is None else [None]
-            options.extend(deal.legal_plays())
+            options = deal_options(deal)
             if len(options) == 1:
                 deal.apply_unchecked(options[0])
                 continue
@@ -183,8 +190,7 @@ def likelihoods(
     found: list[tuple[np.ndarray, list[int], int]] = []  # the world's actions with a choice
 
     def observe(deal: Deal, play: Play | None) -> None:
-        options: list[Play | None] = [] if deal.to_beat is None else [None]
-        options.extend(deal.legal_plays())
+        options = deal_options(deal)
         if len(options) > 1:
             ids = [index_of(p) for p in options]
             found.append((encoder.encode(deal.view(deal.turn)), ids, index_of(play)))
@@ -317,6 +323,7 @@ class SafeSearch(Bot):
         self.recent = recent
         self.endgame = endgame
         self.strong = strong
+        self._strong = StrongBot()
 
     def choose(self, view: TableView, rng: random.Random) -> Play | None:
         if not view.legal:
@@ -342,7 +349,7 @@ class SafeSearch(Bot):
             if p.mask == view.hand and all(m is None or m.mask != p.mask for m in out):
                 out.append(p)
         if self.strong:
-            move = StrongBot().decide(view)[0]
+            move = self._strong.decide(view)[0]
             if move is None and None not in out and view.can_pass:
                 out.append(None)
             elif move is not None and all(m is None or m.mask != move.mask for m in out):
