@@ -123,10 +123,11 @@ test-slow: $(STAMP)
 test-ray: $(RAY_STAMP)
 	$(BIN)/python -m pytest -m ray tests/test_arena_ray.py
 
-# The trainer (bigtwo train, PyTorch): tiny runs, resuming bit for bit, the export, the critic.
+# The trainer (bigtwo train, PyTorch): tiny runs, resuming bit for bit, the export, the critic,
+# the league, and the search's moves taught to the network.
 test-train: $(TRAIN_STAMP)
 	$(PYTEST) -m train tests/test_learn_train.py tests/test_learn_critic.py tests/test_learn_structure_train.py \
-		tests/test_learn_league.py
+		tests/test_learn_league.py tests/test_learn_distill.py
 
 bench: $(STAMP)
 	$(BIN)/bigtwo bench engine --games 5000

@@ -165,6 +165,7 @@ TRAIN_TEST_FILES = (
     "test_learn_critic.py",
     "test_learn_structure_train.py",
     "test_learn_league.py",
+    "test_learn_distill.py",
 )
 
 

@@ -117,6 +117,10 @@ def test_a_league_taken_up_in_one_go_or_across_a_stop_is_the_same_run(tmp_path: 
     options = {"league_bots": ("greedy",), "league_every": 2, "league_size": 2}
     straight = Trainer.create(tmp_path / "straight", TINY, device="cpu")
     straight.iterate()
+    # the league's other settings alone take none up: refused in words, not ignored
+    with pytest.raises(LearningError, match="no league.*only with --league N"):
+        straight.switch_league(league_every=5)
+    assert straight.config.league == 0
     assert straight.switch_league(league=6, **options)
     stopped = Trainer.create(tmp_path / "stopped", TINY, device="cpu")
     stopped.iterate()

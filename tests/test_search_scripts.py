@@ -100,3 +100,20 @@ def test_a_missing_network_is_refused_in_words(tmp_path: Path) -> None:
         out = run_script("search_diagnostic.py", flag, str(tmp_path / "none.npz"), "--deals", "4")
         assert out.returncode == 2
         assert "No network weights at" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_the_labels_are_collected_and_carried_on_where_the_file_stops(tmp_path: Path) -> None:
+    labels = tmp_path / "labels.jsonl"
+    network = str(Path(__file__).parents[1] / "src/bigtwo/bots/learned.npz")
+    small = ["--network", network, "--labels", str(labels), "--worlds", "2", "--budget", "100"]
+    done = run_script("distil.py", "collect", *small, "--deals", "2")
+    assert done.returncode == 0, done.stderr
+    assert "2 deals labelled" in done.stdout and "2 in" in done.stdout
+    first = labels.read_text(encoding="utf-8").splitlines()
+    assert sorted(json.loads(line)["seed"] for line in first) == [900_000_000, 900_000_001]
+    more = run_script("distil.py", "collect", *small, "--deals", "3")
+    assert "1 deal labelled" in more.stdout and "3 in" in more.stdout
+    assert labels.read_text(encoding="utf-8").splitlines()[:2] == first
+    missing = run_script("distil.py", "collect", *small[2:], "--network", str(tmp_path / "no.npz"))
+    assert missing.returncode == 2
+    assert "No network weights at" in missing.stderr and "Traceback" not in missing.stderr

@@ -379,7 +379,7 @@ class Trainer:
         ``league_every``, ``league_size``: the defaults where not given) from the next
         iteration, kept in the run's settings with the iteration it came in at; True when the
         run had none. A run's league is never changed (options that repeat its own settings
-        are no change) or stopped."""
+        are no change) or stopped, and a run without one takes none up without ``league``."""
         cfg = self.config
         keys = ("league", "league_bots", "league_every", "league_size")
         if not set(options) <= set(keys):
@@ -396,7 +396,10 @@ class Trainer:
                 "league options"
             )
         if not asked.league:
-            return False
+            raise LearningError(
+                "This run has no league, and the league's other settings take one up only "
+                "with --league N (league deals an iteration)"
+            )
         config = dataclasses.replace(
             cfg, league_from=self.iteration, **{key: getattr(asked, key) for key in keys}
         )
