@@ -10,8 +10,9 @@ replays it to the observations the network reads, so a file of thousands of deal
 enough to keep beside the run. Each deal is one line of JSON (:func:`append_labels`,
 :func:`read_labels`); a line that is no labelled deal is refused in words with its number.
 
-The seeds are integers from :data:`LABEL_SEEDS` on, which no training runner, league or
-evaluation board uses (those are shuffled from their own integer ranges and from text).
+The seeds are integers from :data:`LABEL_SEEDS` on: no evaluation board is among them (those
+are shuffled from text), and a training runner's deal (its seeds drawn from 0 to 2**62) falls
+among the first few thousand of them with a chance of a few in a billion.
 """
 
 from __future__ import annotations
