@@ -24,8 +24,11 @@ from . import bench_parser, print_figures, usage_error
 if TYPE_CHECKING:
     from ..store.tables import TableStore
 
-# uvicorn's WebSocket implementations, the default first (README: the server's benchmark).
-WS_STACKS = ("websockets-sansio", "websockets", "wsproto")
+# uvicorn's WebSocket implementations, the default first (README: the server's benchmark):
+# "direct" is websockets-sansio with a direct path between each socket and its table
+# (bigtwo.server.direct).
+WS_STACKS = ("direct", "websockets-sansio", "websockets", "wsproto")
+DIRECT_PROTOCOL = "bigtwo.server.direct:DirectProtocol"
 # uvicorn's event loops and HTTP parsers: "fast" is uvloop and httptools where they are
 # installed (else asyncio and h11), "plain" asyncio and h11 (README: the server's benchmark).
 LOOPS = ("fast", "plain")
@@ -141,7 +144,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--ws",
         choices=WS_STACKS,
         default=WS_STACKS[0],
-        help="uvicorn's WebSocket implementation (default websockets-sansio; "
+        help="uvicorn's WebSocket implementation (default direct: websockets-sansio with "
+        "frames handed straight between each socket and its table; "
         "bigtwo bench server --ws measures them)",
     )
     serve.add_argument(
@@ -215,7 +219,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--ws",
         choices=WS_STACKS,
         help="the WebSocket implementation of the server it starts (bigtwo serve --ws; "
-        "default websockets-sansio)",
+        "default direct)",
     )
     server.add_argument(
         "--loop",
@@ -378,7 +382,7 @@ def _serve(args: argparse.Namespace) -> int:
         "backlog": 4096,
         "timeout_graceful_shutdown": 3,
         "access_log": args.log_level == "debug",
-        "ws": args.ws,
+        "ws": DIRECT_PROTOCOL if args.ws == "direct" else args.ws,
         "loop": "auto" if args.loop == "fast" else "asyncio",
         "http": "auto" if args.loop == "fast" else "h11",
         # Client addresses are the app's business (--trusted-proxy): uvicorn would believe

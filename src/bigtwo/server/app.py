@@ -59,6 +59,7 @@ from .cluster import ClusterRouting
 from .coach import Coach, coach_routes
 from .collector import collect_garbage
 from .connection import Connection
+from .direct import DIRECT
 from .http_io import (
     _address,
     _error,
@@ -460,7 +461,8 @@ async def openapi(request: Request) -> Response:
 async def table_socket(websocket: WebSocket) -> None:
     hub = _hub(websocket)
     await websocket.accept()
-    conn = Connection(websocket, hub.settings.limits, _address(websocket))
+    direct = websocket.scope.get("extensions", {}).get(DIRECT)
+    conn = Connection(websocket, hub.settings.limits, _address(websocket), direct)
     writer = asyncio.create_task(conn.writer())
     runner = None
     try:
@@ -537,7 +539,16 @@ async def table_socket(websocket: WebSocket) -> None:
 
 
 async def _read(websocket: WebSocket, runner: TableRunner, conn: Connection) -> None:
-    """Hand the table each frame the connection sends, until it closes."""
+    """Hand the table each frame the connection sends, until it closes: as each is parsed,
+    where the server offers a direct path (:mod:`bigtwo.server.direct`), else as this task
+    reads it."""
+    if conn.direct is not None:
+
+        def heard(frame: str | bytes) -> None:
+            if not runner.broken:
+                runner.on_frame(conn, frame)
+
+        conn.direct.listen(heard)
     while not conn.closing:
         frame = await _receive(websocket)
         if runner.broken:

@@ -376,6 +376,7 @@ async def _bench(
             server_cpu_us = round((server_after - server_before) * 1e6 / len(latencies))
     frames = _sent(stats_before, stats, "ws_frames_sent")
     sent = _sent(stats_before, stats, "ws_messages_sent")
+    direct = _sent(stats_before, stats, "ws_frames_direct")
     per_action = partial(_per, len(latencies))
     return {
         # The figures that depend least on the machine's speed and load: the server's own
@@ -384,6 +385,8 @@ async def _bench(
         "messages_per_action": per_action(received_in_window),
         "ws_frames_per_action": per_action(frames),
         "ws_messages_sent_per_action": per_action(sent),
+        # The share of those frames written the direct way (bigtwo.server.direct).
+        "ws_direct_share": None if not frames or direct is None else round(direct / frames, 3),
         "tables": tables,
         "tables_started": started,
         "connections": len(bots),
@@ -518,7 +521,11 @@ def run_bench(
             wait_ready(base, timeout=60.0, process=process)  # (slow to start on a busy machine)
             result = _run(load(base, stats_token=token, server_pid=process.pid))
             if workers > 1:  # each process counts its own sends: one answered the stats
-                result.update(ws_frames_per_action=None, ws_messages_sent_per_action=None)
+                result.update(
+                    ws_frames_per_action=None,
+                    ws_messages_sent_per_action=None,
+                    ws_direct_share=None,
+                )
             result.update(server=server, workers=workers)
             if pin:
                 result.update(result_pins)

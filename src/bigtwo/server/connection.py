@@ -19,6 +19,7 @@ from typing import Any
 
 from ..protocol import CLOSE_POLICY, CLOSE_TRY_AGAIN
 from ..service.events import dumps
+from .direct import DirectSocket, text_frame
 from .limits import KeyedLimiter, TokenBucket
 from .settings import Limits
 
@@ -51,10 +52,12 @@ class ActorLimits:
 
 class SendCounts:
     """Every connection's frames and messages sent by this process, for the server's stats
-    (``bigtwo bench server`` reports them per action)."""
+    (``bigtwo bench server`` reports them per action), and the frames of them written the
+    direct way (:mod:`bigtwo.server.direct`)."""
 
     frames = 0
     messages = 0
+    direct = 0
 
 
 class _Close:
@@ -78,8 +81,11 @@ class Connection:
     of that actor (:meth:`ActorLimits.bind`), which outlive the connection.
     """
 
-    def __init__(self, socket: Any, limits: Limits, address: str = "") -> None:
+    def __init__(
+        self, socket: Any, limits: Limits, address: str = "", direct: DirectSocket | None = None
+    ) -> None:
         self.socket = socket
+        self.direct = direct  # the server's direct path to the socket, where it offers one
         self.limits = limits
         self.address = address  # the client's address, as the server believes it
         self.seat: int | None = None
@@ -152,6 +158,10 @@ class Connection:
         if len(self._out) > 1 and not self.batch:
             return False
         items, self._out = self._out, []
+        direct = self.direct
+        if direct is not None and direct.ready():
+            direct.write(_frame_bytes(items))
+            return True
         sending = self.socket.send_text(_frame(items))
         try:
             waiting = sending.send(None)
@@ -213,15 +223,24 @@ class Connection:
                     await rest
                 items, self._out = self._out, []
                 if items and (len(items) == 1 or self.batch):
-                    await self.socket.send_text(_frame(items))
+                    await self._write(items)
                 else:
                     for text in items:
-                        await self.socket.send_text(_frame([text]))
+                        await self._write([text])
                 if self._close is not None and not self._out:
                     await self.socket.close(self._close.code, self._close.reason)
                     return
         except Exception:  # the peer went away mid-send: the reader side cleans up
             self.closing = True
+
+    async def _write(self, items: list[str]) -> None:
+        """Send one frame of ``items`` from the writer: the direct way while the socket
+        takes it, else the ASGI way (which waits for a slow peer)."""
+        direct = self.direct
+        if direct is not None and direct.ready():
+            direct.write(_frame_bytes(items))
+        else:
+            await self.socket.send_text(_frame(items))
 
 
 def _frame(items: list[str]) -> str:
@@ -229,6 +248,24 @@ def _frame(items: list[str]) -> str:
     SendCounts.messages += len(items)
     SendCounts.frames += 1
     return items[0] if len(items) == 1 else "[" + ",".join(items) + "]"
+
+
+_last_frame: tuple[list[str], bytes] = ([], b"")  # the latest frame built, and its messages
+
+
+def _frame_bytes(items: list[str]) -> bytes:
+    """The bytes of :func:`_frame`'s frame, for a direct write: made once for the
+    connections of one audience, which flush one after another with the same messages."""
+    global _last_frame
+    SendCounts.direct += 1
+    last, frame = _last_frame
+    if items == last:
+        SendCounts.messages += len(items)
+        SendCounts.frames += 1
+    else:
+        frame = text_frame(_frame(items))
+        _last_frame = (items, frame)
+    return frame
 
 
 class _Rest:

@@ -450,6 +450,7 @@ class Hub:
             "thinking": self.thinker.stats(),
             "ws_frames_sent": SendCounts.frames,
             "ws_messages_sent": SendCounts.messages,
+            "ws_frames_direct": SendCounts.direct,
             **process_memory(),
             **({"node": self.cluster.node} if self.cluster is not None else {}),
         }
