@@ -24,7 +24,7 @@ from typing import Any
 
 from ..engine.cards import CardIndex, Mask, to_mask
 from ..engine.errors import BigTwoError
-from ..engine.plays import Play, catalog_for
+from ..engine.plays import Catalog, Play, catalog_for
 from ..engine.revolution import (
     End,
     Move,
@@ -54,6 +54,7 @@ class TableMirror:
         self.room: dict[str, Any] = {}
         self.status = TableStatus.WAITING
         self.rules: Rules | None = None
+        self._catalog: Catalog | None = None  # the rules' catalogue of plays
         self.ruleset: RuleSet | None = None  # the rules of play above and the match's settings
         self.deal_number = 0
         self.hand = Mask(0)
@@ -97,8 +98,8 @@ class TableMirror:
     # -- reading the wire ------------------------------------------------------------------------
     def _play(self, cards: str) -> Play:
         """A play the server sent, in the notation of the table's game."""
-        assert self.rules is not None
-        play = catalog_for(self.rules).classify(self._reader.cards(cards))
+        assert self.rules is not None and self._catalog is not None
+        play = _read_play(self._catalog, self.rules.game, cards)
         if play is None:
             raise BigTwoError(f"The server sent {cards!r}, which is not a play")
         return play
@@ -166,6 +167,7 @@ class TableMirror:
         self.ruleset = RuleSet.from_mapping(room["rules"], origin="server rules")
         self.rules = self.ruleset.rules
         self._reader = _READERS[self.rules.game]
+        self._catalog = catalog_for(self.rules)
         self.totals = list(room["totals"])
         self.results = list(room["results"])
         self.connected = {s["seat"]: s["connected"] for s in room["seats"]}
@@ -588,3 +590,23 @@ _READERS: dict[str, _BigTwoReader | _RevolutionReader] = {
     BIGTWO: _BigTwoReader(),
     REVOLUTION: _RevolutionReader(),
 }
+
+
+_PLAYS: dict[tuple[Catalog, str], Play | None] = {}  # what _read_play has read
+MAX_PLAYS = 1 << 16  # then it starts afresh
+
+
+def _read_play(catalog: Catalog, game: str, cards: str) -> Play | None:
+    """The play ``cards`` names in the notation of ``game`` under ``catalog`` (None: not a
+    play), read once for every mirror: the same plays come back in each seat's events and
+    prompts, and a client that plays several seats (a load test) mirrors them all."""
+    key = (catalog, cards)
+    try:
+        return _PLAYS[key]
+    except KeyError:
+        pass
+    play = catalog.classify(_READERS[game].cards(cards))
+    if len(_PLAYS) >= MAX_PLAYS:
+        _PLAYS.clear()
+    _PLAYS[key] = play
+    return play
