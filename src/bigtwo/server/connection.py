@@ -158,9 +158,7 @@ class Connection:
         if len(self._out) > 1 and not self.batch:
             return False
         items, self._out = self._out, []
-        direct = self.direct
-        if direct is not None and direct.ready():
-            direct.write(_frame_bytes(items))
+        if self._write_direct(items):
             return True
         sending = self.socket.send_text(_frame(items))
         try:
@@ -236,11 +234,17 @@ class Connection:
     async def _write(self, items: list[str]) -> None:
         """Send one frame of ``items`` from the writer: the direct way while the socket
         takes it, else the ASGI way (which waits for a slow peer)."""
-        direct = self.direct
-        if direct is not None and direct.ready():
-            direct.write(_frame_bytes(items))
-        else:
+        if not self._write_direct(items):
             await self.socket.send_text(_frame(items))
+
+    def _write_direct(self, items: list[str]) -> bool:
+        """Write one frame of ``items`` the direct way, if the socket offers it and takes
+        it now; whether it did."""
+        direct = self.direct
+        if direct is None or not direct.ready():
+            return False
+        direct.write(_frame_bytes(items))
+        return True
 
 
 def _frame(items: list[str]) -> str:
