@@ -51,6 +51,25 @@ def test_the_network_file_round_trips(tmp_path: Path) -> None:
     assert np.array_equal(a, b) and va == vb
 
 
+def test_averaged_networks_hold_the_mean_of_each_weight_and_say_so() -> None:
+    """Weight averaging of a run's snapshots: each weight the exact float32 mean, the card the
+    last network's with the iterations averaged; another shape is refused in words."""
+    a = LearnedNetwork.initial(Shape(16, 8, 8), seed=1)
+    b = LearnedNetwork.initial(Shape(16, 8, 8), seed=2)
+    a.card, b.card = {"iterations": 10}, {"iterations": 20, "note": "last"}
+    mean = LearnedNetwork.averaged([a, b])
+    for name, w in mean.weights.items():
+        assert w.dtype == np.float32
+        assert np.array_equal(w, ((a.weights[name] + b.weights[name]) / 2).astype(np.float32))
+    assert mean.card == {"iterations": 20, "note": "last", "averaged": [10, 20]}
+    alone = LearnedNetwork.averaged([a])
+    assert all(np.array_equal(alone.weights[k], a.weights[k]) for k in a.weights)
+    with pytest.raises(LearningError, match="one shape"):
+        LearnedNetwork.averaged([a, LearnedNetwork.initial(Shape(16, 8, 4), seed=3)])
+    with pytest.raises(LearningError, match="at least one"):
+        LearnedNetwork.averaged([])
+
+
 @pytest.mark.parametrize("shape", [Shape(16, 8, 8), Shape(16, 8, 8, joint=12)])
 def test_a_batch_of_observations_scores_as_each_one_alone(tmp_path: Path, shape: Shape) -> None:
     """The trainer's actors score many deals' moves in one call; each row's logits and value

@@ -343,6 +343,29 @@ def test_the_command_trains_resumes_and_writes_its_files(
     shipped = tmp_path / "shipped.npz"
     assert main(["train", str(folder), "--export", str(shipped)]) == 0
     assert LearnedNetwork.load(shipped).card["deals"] == 12
+    mean = tmp_path / "mean.npz"
+    assert (
+        main(
+            [
+                "train",
+                str(folder),
+                "--export",
+                str(mean),
+                "--average",
+                str(folder / "learned-it1.npz"),
+            ]
+        )
+        == 0
+    )
+    averaged = LearnedNetwork.load(mean)
+    assert averaged.card["averaged"] == [1, 2] and averaged.card["iterations"] == 2
+    first, last = LearnedNetwork.load(folder / "learned-it1.npz"), LearnedNetwork.load(shipped)
+    for name, w in averaged.weights.items():
+        assert np.array_equal(
+            w, ((first.weights[name] + last.weights[name]) / 2).astype(np.float32)
+        )
+    assert main(["train", str(folder), "--average", str(shipped)]) == 2
+    assert "--average goes with --export" in capsys.readouterr().err
     assert main(["train", str(tmp_path / "none"), "--export", str(shipped)]) == 2
     assert "No checkpoint to resume" in capsys.readouterr().err
     assert main(["train", str(tmp_path / "x"), "--threads", "0"]) == 2

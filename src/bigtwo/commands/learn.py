@@ -65,6 +65,13 @@ def register_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "--export", metavar="PATH", help="only write the folder's last checkpoint's weights to PATH"
     )
     train.add_argument(
+        "--average",
+        nargs="+",
+        metavar="NPZ",
+        help="with --export: write the mean of these networks' weights and the checkpoint's "
+        "(earlier snapshots of the same run)",
+    )
+    train.add_argument(
         "--iterations", type=int, default=1000, help="iterations in all, resumed ones counted"
     )
     train.add_argument("--minutes", type=float, help="stop after this many minutes of this call")
@@ -180,19 +187,27 @@ def _train(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ..learn.train import TrainConfig, Trainer, train
+    from ..policy.network import LearnedNetwork
 
     if args.threads < 1 or args.iterations < 0 or args.actors < 0:
         return usage_error(
             "train", "--threads must be at least 1, --iterations and --actors at least 0"
         )
     torch.set_num_threads(args.threads)
+    if args.average and not args.export:
+        return usage_error("train", "--average goes with --export")
     if args.export:
         trainer = Trainer.resume(args.folder, device="cpu")
-        trainer.export(args.export)
+        network = trainer.export(args.export)
+        if args.average:
+            snapshots = [LearnedNetwork.load(path) for path in args.average]
+            network = LearnedNetwork.averaged([*snapshots, network])
+            network.save(args.export)
         print(
             f"wrote {args.export}: iteration {trainer.iteration}, {trainer.total_deals} deals, "
             f"{trainer.seconds / 60:.1f} minutes of training "
             f"({trainer.cpu_seconds / 60:.1f} CPU minutes)"
+            + (f", the mean of {len(args.average) + 1} networks" if args.average else "")
         )
         return 0
     if args.resume:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -148,6 +148,23 @@ class LearnedNetwork:
             ).astype(np.float32)
             weights[f"{name}.b"] = np.zeros(n_out, dtype=np.float32)
         return cls(shape, weights, {})
+
+    @classmethod
+    def averaged(cls, networks: Sequence[LearnedNetwork]) -> LearnedNetwork:
+        """The mean of ``networks``' weights, layer by layer: weight averaging of one run's
+        snapshots (after SWA, Izmailov et al. 2018), whose mean often plays better than any
+        one of them. The card is the last network's, with the iterations averaged over."""
+        if not networks:
+            raise LearningError("Averaging needs at least one network")
+        last = networks[-1]
+        if any(n.shape != last.shape for n in networks):
+            raise LearningError("Only networks of one shape can be averaged")
+        weights = {
+            name: np.mean([n.weights[name] for n in networks], axis=0).astype(np.float32)
+            for name in last.weights
+        }
+        averaged = [n.card.get("iterations") for n in networks]
+        return cls(last.shape, weights, {**last.card, "averaged": averaged})
 
     # -- the forward pass ---------------------------------------------------------------------
 
