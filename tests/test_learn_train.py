@@ -18,6 +18,7 @@ from bigtwo.cli import main  # noqa: E402
 from bigtwo.engine.errors import BigTwoError  # noqa: E402
 from bigtwo.learn.actors import Shard  # noqa: E402
 from bigtwo.learn.batch import advantages, normalised, ragged, segment_log_softmax  # noqa: E402
+from bigtwo.learn.curves import write_curves  # noqa: E402
 from bigtwo.learn.train import CHECKPOINT, CURVES, EXPORT, TrainConfig, Trainer  # noqa: E402
 from bigtwo.learn.vector import SelfPlayRunner, uniform_policy  # noqa: E402
 from bigtwo.policy.encoding import ACTION_SPACE_SIZE, LearningError  # noqa: E402
@@ -95,6 +96,13 @@ def test_a_resumed_run_is_the_same_run_bit_for_bit(tmp_path: Path, config: Train
         np.array_equal(x, y)
         for x, y in zip(_weights(straight).values(), _weights(again).values(), strict=True)
     )
+    # the curves each save keeps, made a row at a time, are the whole curves made at once
+    for run in (straight, again):
+        whole = tmp_path / "whole.csv"
+        write_curves(run.curves, whole)
+        assert (run.folder / CURVES).read_bytes() == whole.read_bytes()
+        saved = torch.load(run.folder / CHECKPOINT, map_location="cpu", weights_only=False)
+        assert saved["curves"] == [dataclasses.asdict(p) for p in run.curves]
 
 
 def test_learning_changes_the_weights_and_the_checkpoint_keeps_them(tmp_path: Path) -> None:

@@ -88,8 +88,15 @@ def plot(curves: Sequence[Progress], path: Path) -> bool:
     return True
 
 
-def write_curves(curves: Sequence[Progress], path: Path) -> None:
-    """The curves as a CSV file, one row an iteration (written whole, then moved into place)."""
+def write_curves(curves: Sequence[Progress], path: Path, written: int = 0) -> int:
+    """The curves as a CSV file, one row an iteration; returns how many rows it holds.
+    ``written``: how many of the curves' first rows this function has already written to the
+    file, so only the rest are appended; with none, the file is written whole and then moved
+    into place."""
+    if 0 < written <= len(curves) and path.exists():
+        with path.open("a", newline="") as out:
+            csv.writer(out).writerows(p.row() for p in curves[written:])
+        return len(curves)
     tmp = path.with_name(path.name + ".tmp")
     with tmp.open("w", newline="") as out:
         writer = csv.writer(out)
@@ -97,6 +104,7 @@ def write_curves(curves: Sequence[Progress], path: Path) -> None:
         for p in curves:
             writer.writerow(p.row())
     os.replace(tmp, path)
+    return len(curves)
 
 
 __all__ = ["Progress", "plot", "write_curves"]

@@ -248,6 +248,11 @@ class Trainer:
     curves: list[Progress] = field(default_factory=list)
     critic: Critic | None = None  # the critic that sees every hand (TrainConfig.critic "full")
     league: League | None = None  # the league's members and draws (TrainConfig.league)
+    # what save() has made of the curves so far: each iteration's row as the checkpoint keeps
+    # it, and how many of them curves.csv holds (a long run's whole curves, made again every
+    # iteration, were a sixth of its time)
+    saved_rows: list[dict[str, Any]] = field(default_factory=list)
+    csv_rows: int = 0
 
     @classmethod
     def create(
@@ -421,7 +426,7 @@ class Trainer:
             "total_deals": self.total_deals,
             "seconds": self.seconds,
             "cpu_seconds": self.cpu_seconds,
-            "curves": [dataclasses.asdict(p) for p in self.curves],
+            "curves": self.curve_rows(),
         }
         if self.critic is not None:
             state["critic"] = self.critic.state_dict()
@@ -436,7 +441,14 @@ class Trainer:
         tmp = self.folder / (CHECKPOINT + ".tmp")
         tmp.write_bytes(buffer.getvalue())
         os.replace(tmp, self.folder / CHECKPOINT)
-        write_curves(self.curves, self.folder / CURVES)
+        self.csv_rows = write_curves(self.curves, self.folder / CURVES, self.csv_rows)
+
+    def curve_rows(self) -> list[dict[str, Any]]:
+        """The curves as the checkpoint keeps them, a dict an iteration; a row once made is not
+        made again (an iteration's progress is final once it is in the curves)."""
+        rows = self.saved_rows
+        rows.extend(dataclasses.asdict(p) for p in self.curves[len(rows) :])
+        return rows
 
     # -- playing -----------------------------------------------------------------------------
 
