@@ -181,3 +181,33 @@ def test_bench_learn_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert "must be at least 1" in capsys.readouterr().out
     assert main(["bench", "learn", "--rules", "nowhere", "--deals", "1"]) == 2
     assert "Unknown rule preset 'nowhere'" in capsys.readouterr().err
+
+
+def test_a_sparse_policy_plays_as_it_would_from_the_dense_mask() -> None:
+    """The trainer's sampling policy reads each row's legal actions as index pairs, so the
+    runner never builds the dense mask; handed the mask instead (its pairs found again by
+    ``np.nonzero``), the same policy makes every move, log-probability and value the same."""
+    from bigtwo.learn.actors import sampling_policy
+    from bigtwo.learn.vector import Sparse
+    from bigtwo.policy.network import LearnedNetwork, Shape
+
+    network = LearnedNetwork.initial(Shape(16, 8, 8), seed=3)
+    for preset in ("palm", "charlesworth2018"):
+        sparse = sampling_policy(network, np.random.default_rng(11))
+        assert isinstance(sparse, Sparse)
+        dense = sampling_policy(network, np.random.default_rng(11))
+
+        def from_mask(
+            obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_], dense: Sparse = dense
+        ) -> object:
+            return dense(obs, mask)  # Sparse called with a mask: an ordinary dense policy
+
+        a = SelfPlayRunner(preset, batch=5, seed=4).collect(sparse, deals=6)
+        b = SelfPlayRunner(preset, batch=5, seed=4).collect(from_mask, deals=6)  # type: ignore[arg-type]
+        assert np.array_equal(a.actions, b.actions) and len(a.actions) > 100
+        for name in ("logp", "value"):
+            assert np.array_equal(a.extras[name], b.extras[name]), name
+    # a sparse policy's illegal move is stopped in words too
+    illegal = Sparse(lambda obs, rows, cols: np.full(obs.shape[0], ACTION_SPACE_SIZE + 5))
+    with pytest.raises(LearningError, match=f"chose action {ACTION_SPACE_SIZE + 5}, which is not"):
+        SelfPlayRunner("palm", batch=2, seed=0).collect(illegal, deals=2)

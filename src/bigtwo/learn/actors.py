@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..policy.encoding import BoolArray, LearningError, ObsArray
+from ..policy.encoding import LearningError, ObsArray
 from ..policy.network import LearnedNetwork
 from .league import Member, table_bots
-from .vector import BatchPolicy, Rollout, SelfPlayRunner
+from .vector import BatchPolicy, Rollout, SelfPlayRunner, Sparse
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +50,9 @@ def sampling_policy(network: LearnedNetwork, rng: np.random.Generator) -> BatchP
     """The runner's policy in training: each row's move sampled from the network's softmax over
     its legal moves (Gumbel-max), with the move's log-probability and the row's value kept."""
 
-    def policy(obs: ObsArray, mask: BoolArray) -> tuple[npt.NDArray[np.int64], dict[str, Any]]:
-        rows, cols = np.nonzero(mask)
+    def policy(
+        obs: ObsArray, rows: npt.NDArray[np.int64], cols: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.int64], dict[str, Any]]:
         logits, values = network.batch_scores(obs, rows, cols)
         starts = np.searchsorted(rows, np.arange(obs.shape[0]))  # each row's first legal move
         shifted = logits.astype(np.float64)
@@ -67,7 +68,7 @@ def sampling_policy(network: LearnedNetwork, rng: np.random.Generator) -> BatchP
             "value": values.astype(np.float32),
         }
 
-    return policy
+    return Sparse(policy)
 
 
 def play(network: LearnedNetwork, shard: Shard) -> Rollout:
