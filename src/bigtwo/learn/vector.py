@@ -12,9 +12,10 @@ The policy is any callable ``policy(observations, masks)`` taking a float32 arra
 (numpy integers), or a pair ``(actions, extras)`` where ``extras`` maps names to arrays with
 a first axis of ``B`` (log-probabilities, values: whatever a trainer wants kept with each
 decision). A policy wrapped in :class:`Sparse` reads the legal actions as index pairs instead,
-and the runner builds no mask for it. :meth:`SelfPlayRunner.collect` plays a given number of whole deals and returns a
-:class:`Rollout`: every decision in order, with the deal's points as the reward of each seat's
-last decision, so a trainer reads returns without any bookkeeping of its own.
+and the runner builds no mask for it. :meth:`SelfPlayRunner.collect` plays a given number of
+whole deals and returns a :class:`Rollout`: every decision in order, with the deal's points as
+the reward of each seat's last decision, so a trainer reads returns without any bookkeeping of
+its own.
 
 >>> runner = SelfPlayRunner("palm", batch=4, seed=1)
 >>> rollout = runner.collect(uniform_policy(0), deals=4)
