@@ -197,12 +197,11 @@ def _train(args: argparse.Namespace) -> int:
     if args.average and not args.export:
         return usage_error("train", "--average goes with --export")
     if args.export:
+        snapshots = [LearnedNetwork.load(path) for path in args.average or ()]  # refused first
         trainer = Trainer.resume(args.folder, device="cpu")
         network = trainer.export(args.export)
-        if args.average:
-            snapshots = [LearnedNetwork.load(path) for path in args.average]
-            network = LearnedNetwork.averaged([*snapshots, network])
-            network.save(args.export)
+        if snapshots:
+            LearnedNetwork.averaged([*snapshots, network]).save(args.export)
         print(
             f"wrote {args.export}: iteration {trainer.iteration}, {trainer.total_deals} deals, "
             f"{trainer.seconds / 60:.1f} minutes of training "
