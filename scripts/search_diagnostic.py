@@ -90,7 +90,17 @@ class SafeExpert(SafeSearch):
         super().__init__(network=network(), **options)
 
 
-INTEGER_OPTIONS = {"worlds", "budget", "least", "others", "pool", "recent", "endgame", "strong"}
+INTEGER_OPTIONS = {
+    "worlds",
+    "budget",
+    "least",
+    "others",
+    "pool",
+    "recent",
+    "endgame",
+    "strong",
+    "more",
+}
 
 
 class PastNetwork(LearnedBot):

@@ -339,3 +339,34 @@ def test_strongs_move_is_a_candidate_too() -> None:
         added += len(more) - len(base)
         assert len(more) - len(base) <= 1
     assert added > 0  # strong sometimes names a move the network does not rank high
+
+
+def test_a_close_call_is_looked_at_again_on_fresh_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``more``, a candidate whose gain clears the margin but not its noise bar meets that
+    many fresh worlds beside the network's move, and the rule is applied to all its worlds;
+    a decision with no close call samples nothing more."""
+    view = positions(1)[0]
+    bot = SafeSearch(worlds=4, z=2.0, margin=0.5, more=12)
+    first = [[0, 0, 0, 0], [8, -6, 6, -4], [0, 0, 1, 0]]  # +1 ± 3.4: close; +0.25: under margin
+    asked: list[tuple[int, int | None]] = []
+
+    def evaluate(view_, rng, candidates, worlds=None):  # type: ignore[no-untyped-def]
+        asked.append((len(candidates), worlds))
+        if worlds is None:
+            return [row[:] for row in first], [1, 1, 1, 1]
+        return [[0] * 12, [2] * 12], [1] * 12  # the second look: +2 in every fresh world
+
+    monkeypatch.setattr(bot, "candidates", lambda v: ["own", "close", "small"])
+    monkeypatch.setattr(bot, "evaluate", evaluate)
+    verdict = bot.decide(view, random.Random(1))
+    assert asked == [(3, None), (2, 12)]
+    assert verdict.candidates == ["own", "close"]
+    assert verdict.points[1] == [8, -6, 6, -4] + [2] * 12
+    assert verdict.move == "close"  # +1.75 ± 0.79 on sixteen worlds clears the bar
+    gain, error = paired_gain(np.asarray(verdict.points[1], dtype=np.float64))
+    assert gain > max(0.5, 2 * error)
+
+    asked.clear()
+    first = [[0, 0, 0, 0], [1, 1, 1, 1], [0, 0, 1, 0]]  # a clear gain: no second look
+    assert bot.decide(view, random.Random(1)).move == "close"
+    assert asked == [(3, None)]

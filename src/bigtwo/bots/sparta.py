@@ -17,10 +17,11 @@ the flat search (the best sampled mean, the network's move on a tie). The gains 
 with the network in the other seats, so against other players the guarantee holds only as far
 as the network models them: the bar keeps the noise of the sampling out, not that bias.
 
-Two refinements can be switched on, each measured against the plain search on the same boards
+Three refinements can be switched on, each measured against the plain search on the same boards
 (``docs/learning.md``): worlds weighted by how likely the network finds the other seats' actual
-moves in each (``beliefs``, :func:`likelihoods`), and rollouts finished by exact play once few
-cards are left (``endgame``, :mod:`.endgame`).
+moves in each (``beliefs``, :func:`likelihoods`), rollouts finished by exact play once few
+cards are left (``endgame``, :mod:`.endgame`), and a second look on fresh worlds at a close
+call, a candidate whose gain clears the margin but not its noise (``more``).
 
 It never sees another seat's cards: the worlds are built from the view alone, and a seeded rng
 gives the same move every time.
@@ -290,7 +291,11 @@ class SafeSearch(Bot):
     worlds that fit (:func:`likelihoods`, :func:`tempered`), and the worlds searched drawn from
     them in proportion (:func:`resample`). With ``endgame`` (a number of cards), every rollout
     is finished by exact play once at most that many cards are left in all hands
-    (:func:`~.endgame.solve`). With ``strong`` (the default), ``strong``'s move is a candidate too."""
+    (:func:`~.endgame.solve`). With ``strong`` (the default), ``strong``'s move is a candidate too. With ``more``
+    (a number of worlds), a candidate whose gain clears ``margin`` but not the bar of its
+    standard error, and beats the move chosen, is looked at again on that many fresh worlds
+    beside the network's move, and the rule applied to all their worlds: the close calls get
+    more worlds, the rest none."""
 
     name = "expert-safe"
 
@@ -308,6 +313,7 @@ class SafeSearch(Bot):
         recent: int = 12,
         endgame: int = 0,
         strong: bool = True,
+        more: int = 0,
     ) -> None:
         if worlds < 2:
             raise ValueError("a safe search needs at least two worlds for a standard error")
@@ -323,6 +329,7 @@ class SafeSearch(Bot):
         self.recent = recent
         self.endgame = endgame
         self.strong = strong
+        self.more = more
         self._strong = StrongBot()
 
     def choose(self, view: TableView, rng: random.Random) -> Play | None:
@@ -357,17 +364,23 @@ class SafeSearch(Bot):
         return out
 
     def evaluate(
-        self, view: TableView, rng: random.Random, candidates: Sequence[Play | None]
+        self,
+        view: TableView,
+        rng: random.Random,
+        candidates: Sequence[Play | None],
+        worlds: int | None = None,
     ) -> tuple[list[list[int]], list[int]]:
         """Each candidate's points in each sampled world (the same worlds for every candidate),
         finished by the network in every seat, and how many times each world was drawn (once
-        each unless the worlds are weighted, when a likely world may be drawn again)."""
+        each unless the worlds are weighted, when a likely world may be drawn again). The
+        number of worlds is :meth:`worlds_for`'s unless ``worlds`` is given."""
         seat = view.seat
         assert seat is not None
         misses = proven_misses(view)
         replies = proven_replies(view)
         deals: list[Deal] = []
-        worlds = self.worlds_for(view, len(candidates))
+        if worlds is None:
+            worlds = self.worlds_for(view, len(candidates))
         if self.beliefs > 0:
             pool = [
                 sample_hands(view, rng, misses, replies=replies) for _ in range(worlds * self.pool)
@@ -399,7 +412,26 @@ class SafeSearch(Bot):
         if len(candidates) == 1:
             return Verdict(candidates, [[]], [0.0], [0.0], 0)
         points, counts = self.evaluate(view, rng, candidates)
-        return self.judge(candidates, points, counts)
+        verdict = self.judge(candidates, points, counts)
+        if not self.more:
+            return verdict
+        # a second look: the candidates whose gain cleared the margin but not the noise bar
+        # meet ``more`` fresh worlds beside the network's move (and the move chosen so far),
+        # and the rule is applied again to all their worlds
+        undecided = [
+            i
+            for i in range(1, len(candidates))
+            if i != verdict.chosen
+            and verdict.gains[i] > self.margin
+            and verdict.gains[i] > verdict.gains[verdict.chosen]
+        ]
+        if not undecided:
+            return verdict
+        looked = [0] + sorted({*undecided, verdict.chosen} - {0})
+        again = [candidates[i] for i in looked]
+        extra, extra_counts = self.evaluate(view, rng, again, self.more)
+        merged = [points[i] + extra[k] for k, i in enumerate(looked)]
+        return self.judge(again, merged, list(counts) + list(extra_counts))
 
     def judge(
         self,
