@@ -291,11 +291,11 @@ class SafeSearch(Bot):
     worlds that fit (:func:`likelihoods`, :func:`tempered`), and the worlds searched drawn from
     them in proportion (:func:`resample`). With ``endgame`` (a number of cards), every rollout
     is finished by exact play once at most that many cards are left in all hands
-    (:func:`~.endgame.solve`). With ``strong`` (the default), ``strong``'s move is a candidate too. With ``more``
-    (a number of worlds), a candidate whose gain clears ``margin`` but not the bar of its
-    standard error, and beats the move chosen, is looked at again on that many fresh worlds
-    beside the network's move, and the rule applied to all their worlds: the close calls get
-    more worlds, the rest none."""
+    (:func:`~.endgame.solve`). With ``strong`` (the default), ``strong``'s move is a candidate
+    too. With ``more`` (a number of worlds), a candidate whose gain clears ``margin`` but not the
+    bar of its standard error, and beats the move chosen, is looked at again on that many fresh
+    worlds beside the network's move, and the rule applied to all their worlds: the close calls
+    get more worlds, the rest none."""
 
     name = "expert-safe"
 
