@@ -30,6 +30,7 @@ choose.
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import sys
 from functools import cache
@@ -90,16 +91,11 @@ class SafeExpert(SafeSearch):
         super().__init__(network=network(), **options)
 
 
+# the settings whose defaults are whole numbers (``strong`` a flag): read as integers
 INTEGER_OPTIONS = {
-    "worlds",
-    "budget",
-    "least",
-    "others",
-    "pool",
-    "recent",
-    "endgame",
-    "strong",
-    "more",
+    name
+    for name, parameter in inspect.signature(SafeSearch.__init__).parameters.items()
+    if isinstance(parameter.default, int)
 }
 
 
