@@ -18,6 +18,7 @@ with warnings.catch_warnings():  # Starlette would rather it were httpx2; httpx 
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from bigtwo.client import Lobby, ServerError
 from bigtwo.protocol import PROTOCOL
 from bigtwo.server.app import create_app
 from bigtwo.server.hub import Settings
@@ -145,6 +146,17 @@ async def test_stats_need_the_operators_token(http: httpx.AsyncClient) -> None:
     assert (await http.get("/api/stats", headers={"Authorization": TOKEN})).status_code == 403
     right = await http.get("/api/stats", headers={"Authorization": f"Bearer {TOKEN}"})
     assert right.status_code == 200 and "tables" in right.json()
+
+
+async def test_the_lobby_client_asks_for_stats_without_a_token_and_hears_the_refusal(
+    http: httpx.AsyncClient,
+) -> None:
+    """``bigtwo bench server --url`` without ``BIGTWO_STATS_TOKEN`` asks with no token: a
+    refusal in words, not an illegal ``Bearer`` header."""
+    lobby = Lobby("http://lobby", client=http)
+    with pytest.raises(ServerError, match="token"):
+        await lobby.stats("")
+    assert "tables" in await lobby.stats(TOKEN)
 
 
 async def test_stats_are_refused_when_the_server_has_no_operator_token() -> None:

@@ -1,8 +1,10 @@
 """``bigtwo serve --workers N``: N processes on one port, each a node of the cluster, so that a
 node uses more than one core of its machine. A game whose four players connect through the one
 port, reaching whichever process the system hands each connection to, is played to its end with
-every acknowledged action applied once, on uvicorn's workers and on Granian's; without a
-cluster the option is refused in words."""
+every acknowledged action applied once, on uvicorn's workers and on Granian's; on uvicorn's,
+every WebSocket reaches the process that runs its table (handed over by the process that
+accepted it, none forwarded through Redis); without a cluster the option is refused in
+words."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ import httpx
 import pytest
 
 from test_cluster import _applied_once, _four_players_through, _play
-from test_server_support import launch
+from test_server_support import STATS_TOKEN, Server, launch
 
 
 def _workers(pid: int) -> list[int]:
@@ -25,6 +27,20 @@ def _workers(pid: int) -> list[int]:
     children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     tracker = b"resource_tracker"
     return [int(c) for c in children if tracker not in Path(f"/proc/{c}/cmdline").read_bytes()]
+
+
+def _stats_of_each_worker(server: Server, workers: int) -> list[dict[str, Any]]:
+    """``/api/stats`` of every worker: asked on a new connection each time, which reaches
+    whichever worker the system hands it to, until each has answered."""
+    seen: dict[str, dict[str, Any]] = {}
+    auth = {"Authorization": f"Bearer {STATS_TOKEN}"}
+    for _ in range(60):
+        stats = httpx.get(f"{server.url}/api/stats", headers=auth, timeout=10).json()
+        seen[stats["node"]] = stats
+        if len(seen) == workers:
+            break
+    assert len(seen) == workers
+    return list(seen.values())
 
 
 @pytest.mark.parametrize("asgi_server", ["uvicorn", "granian"])
@@ -49,6 +65,13 @@ async def test_a_game_is_played_through_two_worker_processes_on_one_port(
             record = httpx.get(f"{server.url}/api/rooms/{code}/record", timeout=10).json()
             assert len(record["deals"]) == 1
             _applied_once(bots, str(db), code)
+            workers = _stats_of_each_worker(server, 2)
+            handed = sum(w["ws_handed_off"] for w in workers)
+            assert handed == sum(w["ws_adopted"] for w in workers)
+            if asgi_server == "uvicorn":  # no WebSocket went the long way, through Redis
+                assert sum(w["ws_forwarded"] for w in workers) == 0
+            else:  # Granian has no direct path to hand a socket over
+                assert handed == 0
         finally:
             server.stop()
         assert server.process.returncode == 0

@@ -207,7 +207,7 @@ class Lobby:
 
     async def stats(self, token: str) -> dict[str, Any]:
         """The server's load; ``token`` is its operator's (``bigtwo serve --stats-token``)."""
-        auth = {"Authorization": f"Bearer {token}"}
+        auth = {"Authorization": f"Bearer {token}"} if token else {}
         return dict(await self._call("GET", "/api/stats", headers=auth))
 
 

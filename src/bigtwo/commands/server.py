@@ -11,11 +11,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import functools
 import importlib.util
 import ipaddress
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -308,7 +310,6 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..match.errors import StoreError
-    from ..protocol import HARD_MAX_MESSAGE
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < hard:  # one descriptor per connection: take what the system allows
@@ -371,24 +372,7 @@ def _serve(args: argparse.Namespace) -> int:
         workers = f", {args.workers} processes" if args.workers > 1 else ""
         print(f"bigtwo server on http://{args.host}:{args.port} (tables: {where}{workers})",
               flush=True)  # fmt: skip
-    options: dict[str, Any] = {
-        "host": args.host,
-        "port": args.port,
-        "log_level": args.log_level,
-        "ws_max_size": HARD_MAX_MESSAGE,
-        "ws_per_message_deflate": False,  # small messages; deflate costs CPU and memory per socket
-        "ws_ping_interval": 20.0,
-        "ws_ping_timeout": 20.0,
-        "backlog": 4096,
-        "timeout_graceful_shutdown": 3,
-        "access_log": args.log_level == "debug",
-        "ws": DIRECT_PROTOCOL if args.ws == "direct" else args.ws,
-        "loop": "auto" if args.loop == "fast" else "asyncio",
-        "http": "auto" if args.loop == "fast" else "h11",
-        # Client addresses are the app's business (--trusted-proxy): uvicorn would believe
-        # X-Forwarded-For from any local process.
-        "proxy_headers": False,
-    }
+    options = _uvicorn_options(args)
     if args.server == "granian":
         store.close()
         return _serve_granian(args)
@@ -401,9 +385,13 @@ def _serve(args: argparse.Namespace) -> int:
     from uvicorn.supervisors import Multiprocess
 
     store.close()
-    os.environ[WORKER_OPTIONS] = json.dumps({k: v for k, v in vars(args).items() if k != "run"})
-    config = uvicorn.Config(WORKER_APP, factory=True, workers=args.workers, **options)
-    Multiprocess(config, sockets=[config.bind_socket()]).run()
+    # The workers hand each other the WebSockets of the tables they run through sockets in
+    # a directory of their own (bigtwo.server.handoff), removed when they are all gone.
+    with tempfile.TemporaryDirectory(prefix="bigtwo-workers-") as handoff_dir:
+        handed = {k: v for k, v in vars(args).items() if k != "run"}
+        os.environ[WORKER_OPTIONS] = json.dumps({**handed, "handoff_dir": handoff_dir})
+        config = uvicorn.Config(WORKER_APP, factory=True, workers=args.workers, **options)
+        Multiprocess(config, sockets=[config.bind_socket()]).run()
     return 0
 
 
@@ -463,6 +451,30 @@ _GRANIAN_LOGS: dict[str, Any] = {
 }
 
 
+def _uvicorn_options(args: argparse.Namespace) -> dict[str, Any]:
+    """uvicorn's settings for ``bigtwo serve``'s options."""
+    from ..protocol import HARD_MAX_MESSAGE
+
+    return {
+        "host": args.host,
+        "port": args.port,
+        "log_level": args.log_level,
+        "ws_max_size": HARD_MAX_MESSAGE,
+        "ws_per_message_deflate": False,  # small messages; deflate costs CPU and memory per socket
+        "ws_ping_interval": 20.0,
+        "ws_ping_timeout": 20.0,
+        "backlog": 4096,
+        "timeout_graceful_shutdown": 3,
+        "access_log": args.log_level == "debug",
+        "ws": DIRECT_PROTOCOL if args.ws == "direct" else args.ws,
+        "loop": "auto" if args.loop == "fast" else "asyncio",
+        "http": "auto" if args.loop == "fast" else "h11",
+        # Client addresses are the app's business (--trusted-proxy): uvicorn would believe
+        # X-Forwarded-For from any local process.
+        "proxy_headers": False,
+    }
+
+
 # How a worker process of ``serve --workers N`` finds its application and the options.
 WORKER_APP = "bigtwo.commands.server:worker_application"
 WORKER_OPTIONS = "BIGTWO_SERVE_OPTIONS"
@@ -479,7 +491,21 @@ def worker_application() -> Any:
     die_with(os.getppid())
     args = argparse.Namespace(**json.loads(os.environ[WORKER_OPTIONS]))
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    return _application(args, _store(args)[0])
+    app = _application(args, _store(args)[0])
+    handoffs = app.state.hub.cluster.handoffs if app.state.hub.cluster is not None else None
+    if handoffs is not None:
+        # A WebSocket handed over by a sibling starts in the HTTP protocol this worker's
+        # uvicorn would give it, over this application (its own connections are uvicorn's).
+        import uvicorn
+        from uvicorn.server import ServerState
+
+        config = uvicorn.Config(app, **_uvicorn_options(args), log_config=None)
+        config.load()
+        protocol: Any = config.http_protocol_class  # (uvicorn's HTTP protocols take these)
+        handoffs.protocol = functools.partial(
+            protocol, config=config, server_state=ServerState(), app_state={}
+        )
+    return app
 
 
 def _store(args: argparse.Namespace) -> tuple[TableStore, str]:
@@ -513,6 +539,7 @@ def _application(args: argparse.Namespace, store: TableStore) -> Any:
         stats_token=args.stats_token,
         trusted_proxies=tuple(args.trusted_proxy),
         cluster=args.cluster,
+        handoff_dir=getattr(args, "handoff_dir", "") if args.server == "uvicorn" else "",
     )
     return create_app(store, settings)
 

@@ -36,6 +36,7 @@ from collections.abc import Awaitable, Callable, Container, MutableMapping
 from typing import Any, Protocol
 
 from ..protocol import CLOSE_TRY_AGAIN
+from .handoff import Handoffs
 
 log = logging.getLogger(__name__)
 
@@ -149,6 +150,10 @@ class Cluster:
         )
         self.owned: set[str] = set()
         self.app: ASGIApp | None = None  # the application requests are forwarded into
+        # WebSockets handed to this node's sibling processes instead of forwarded (set by the
+        # hub under ``serve --workers N``).
+        self.handoffs: Handoffs | None = None
+        self.forwarded_sockets = 0  # WebSockets forwarded to their table's node through Redis
         # Forwarded conversations (a request or a WebSocket), on both sides: id -> the other
         # node and the queue of the messages it sent (None: it is over).
         self._talks: dict[str, tuple[str, asyncio.Queue[Message | None]]] = {}
@@ -263,10 +268,14 @@ class Cluster:
             asyncio.create_task(self._send()),
         ]
         self._renewer.start()
+        if self.handoffs is not None:
+            self.handoffs.start()
 
     async def stop(self) -> None:
         """Leave the cluster: give every lease back so that other nodes take the tables now,
         and end the conversations forwarded through this node (their clients reconnect)."""
+        if self.handoffs is not None:
+            self.handoffs.stop()
         for _, queue in self._talks.values():
             queue.put_nowait(None)
         await asyncio.sleep(0)  # (they close their clients' sockets)
@@ -468,6 +477,8 @@ class Cluster:
 
     async def forward(self, owner: str, scope: Scope, receive: Receive, send: Send) -> None:
         """Hand a client's request (or WebSocket) to the node ``owner`` and relay its answer."""
+        if scope["type"] == "websocket":
+            self.forwarded_sockets += 1
         talk = secrets.token_hex(8)
         queue: asyncio.Queue[Message | None] = asyncio.Queue()
         self._talks[talk] = (owner, queue)
@@ -541,6 +552,12 @@ async def _unreachable(scope: Scope, receive: Receive, send: Send) -> None:
         await _unavailable(send)
 
 
+async def _let_go(receive: Receive) -> None:
+    """Wait until this process's copy of a WebSocket handed to another is closed."""
+    while (await receive())["type"] != "websocket.disconnect":
+        pass
+
+
 class ClusterRouting:
     """ASGI middleware: a request for a table another node runs goes to that node."""
 
@@ -562,6 +579,14 @@ class ClusterRouting:
                     await _unreachable(scope, receive, send)
                     return
                 if owner is not None and owner != self.cluster.node:
+                    handoffs = self.cluster.handoffs
+                    if (
+                        scope["type"] == "websocket"
+                        and handoffs is not None
+                        and handoffs.hand(owner, scope)
+                    ):
+                        await _let_go(receive)
+                        return
                     await self.cluster.forward(owner, scope, receive, send)
                     return
         await self.app(scope, receive, send)

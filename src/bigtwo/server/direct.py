@@ -61,6 +61,15 @@ class DirectSocket:
         """Send a frame made by :func:`text_frame` (only when :meth:`ready`)."""
         self._protocol.transport.write(frame)
 
+    def raw_socket(self) -> Any:
+        """The connection's socket (for :mod:`bigtwo.server.handoff`), or None."""
+        return self._protocol.transport.get_extra_info("socket")
+
+    def let_go(self) -> None:
+        """Close this process's copy of a socket handed to another process, writing
+        nothing: the other process answers the client."""
+        self._protocol.transport.abort()
+
     def listen(self, listener: Callable[[str | bytes], None]) -> None:
         """Hand every message from now on to ``listener`` (a text as ``str``, a binary
         message as ``bytes``), those already waiting for the application first; the

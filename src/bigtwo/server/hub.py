@@ -29,6 +29,7 @@ from ..service.table import Control, Refused, TableService, TableStatus, hash_to
 from ..store.tables import TableStore
 from .cluster import Cluster
 from .connection import ActorLimits, Connection, SendCounts, actor_of
+from .handoff import Handoffs
 from .room_limits import RoomLimits, SeatsWaiting
 from .runner import TableRunner
 from .settings import Settings as Settings  # (the hub's settings, for ``bigtwo serve``)
@@ -76,6 +77,8 @@ class Hub:
         self.cluster: Cluster | None = None
         if self.settings.cluster:
             self.cluster = Cluster(self.settings.cluster, getattr(store, "where", "memory"), self)
+            if self.settings.handoff_dir:
+                self.cluster.handoffs = Handoffs(self.settings.handoff_dir, self.cluster.node)
 
     def next_serial(self) -> int:
         """The next number in the order tables are made or loaded in (over the whole cluster,
@@ -452,7 +455,21 @@ class Hub:
             "ws_messages_sent": SendCounts.messages,
             "ws_frames_direct": SendCounts.direct,
             **process_memory(),
-            **({"node": self.cluster.node} if self.cluster is not None else {}),
+            **self._cluster_stats(),
+        }
+
+    def _cluster_stats(self) -> dict[str, Any]:
+        """In a cluster: this node, and the WebSockets it forwarded to their table's node,
+        handed to a sibling process and adopted from one (:mod:`bigtwo.server.handoff`)."""
+        cluster = self.cluster
+        if cluster is None:
+            return {}
+        handoffs = cluster.handoffs
+        return {
+            "node": cluster.node,
+            "ws_forwarded": cluster.forwarded_sockets,
+            "ws_handed_off": handoffs.handed if handoffs is not None else 0,
+            "ws_adopted": handoffs.adopted if handoffs is not None else 0,
         }
 
 

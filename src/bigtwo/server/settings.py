@@ -73,6 +73,9 @@ class Settings:
     review_rollouts: int = 1000  # the coach's rollouts a decision (bigtwo.coach.review)
     snapshot_every: int = 200  # commands a table stores between two snapshots of it
     cluster: str = ""  # Redis URL of the cluster this node is part of ("": a server alone)
+    # The directory where the processes of one ``serve --workers N`` hand each other the
+    # WebSockets of the tables they run (:mod:`bigtwo.server.handoff`; "": none).
+    handoff_dir: str = ""
     # Players' accounts (bigtwo.server.accounts): a session unused this long ends (seconds);
     # failed sign-ins allowed from one address and for one name, a minute and at once.
     session_idle: float = 14 * 24 * 3600.0
