@@ -254,3 +254,34 @@ def test_serve_refuses_a_port_it_cannot_listen_on_in_words(
     assert f"port {port} on 127.0.0.1 is in use by another program" in capsys.readouterr().err
     assert main(["serve", "--memory", "--host", "nowhere.invalid"]) == 2
     assert "is not an address of this machine" in capsys.readouterr().err
+
+
+async def test_a_client_gone_before_its_body_ended_ends_the_request_without_a_traceback() -> None:
+    """A client that leaves while sending a request's body gets the refusal it will never
+    read, and the server logs no exception."""
+    sent: list[dict[str, Any]] = []
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/api/rooms",
+        "raw_path": b"/api/rooms",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"lobby"), (b"content-type", b"application/json")],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 80),
+    }
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    await _app()(scope, receive, send)
+    assert sent[0]["status"] == 400
+    refusal = json.loads(sent[1]["body"])
+    assert refusal["error"] == "bad_request" and "went away" in refusal["message"]

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, ParamSpec
 
 from pydantic import ValidationError
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import Scope
 from starlette.websockets import WebSocket
@@ -92,10 +92,15 @@ async def _read_json(request: Request, limit: int = MAX_BODY) -> Any:
     if declared is not None and (not declared.isdigit() or int(declared) > limit):
         raise Refused("too_big", f"A request body may be at most {limit} bytes")
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise Refused("too_big", f"A request body may be at most {limit} bytes")
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > limit:
+                raise Refused("too_big", f"A request body may be at most {limit} bytes")
+    except ClientDisconnect:  # (no one is left to read the answer: it only ends the request)
+        raise Refused(
+            "bad_request", "The client went away before its request's body ended"
+        ) from None
     if not body.strip(b" \t\n\r"):  # JSON's whitespace only (not a form feed)
         return {}
     try:
