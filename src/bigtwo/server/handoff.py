@@ -11,8 +11,8 @@ the socket into a uvicorn protocol of its own and reads the head as if the clien
 sent it; the first process then lets go of its copy. The client sees one handshake, from the
 table's process, and nothing else changes.
 
-Only processes under one supervisor (one directory of sockets, made by ``bigtwo serve``) hand
-sockets to each other; a node on another machine, a request that is not a WebSocket, and a
+Only processes under one supervisor (one directory of sockets, made by ``bigtwo serve`` and
+readable by its user alone) hand sockets to each other; a node on another machine, a request that is not a WebSocket, and a
 server without the direct path (:mod:`bigtwo.server.direct`) still forward.
 """
 
@@ -30,7 +30,7 @@ from .direct import DIRECT
 
 log = logging.getLogger(__name__)
 
-MAX_HEAD = 65536  # bytes of a request's head that a hand-off carries (uvicorn reads no more)
+MAX_HEAD = 65536  # bytes of a request's head a hand-off carries (a longer one is forwarded)
 
 
 def request_head(scope: Mapping[str, Any]) -> bytes:
