@@ -200,3 +200,28 @@ def test_serve_loop_chooses_uvicorns_event_loop_and_http_parser(
     serve = ["serve", "--host", "127.0.0.1", "--port", "0", "--db", db, "--server", "uvicorn"]
     assert main([*serve, "--loop", choice]) == 0
     assert [(c.loop, c.http) for c in started] == [(loop, http)]
+
+
+def test_the_figures_of_several_processes_are_read_as_one_servers() -> None:
+    """``bench server --workers N``: each process counts its own sends, hand-offs and memory;
+    the bench adds them up, and keeps the longest loop lag."""
+    from bigtwo.server.bench import _together
+
+    a = {"node": "a", "ws_frames_sent": 10, "ws_messages_sent": 30, "ws_frames_direct": 10}
+    a |= {"ws_handed_off": 3, "ws_adopted": 0, "ws_forwarded": 0, "rss_mb": 100.0}
+    a |= {"peak_rss_mb": 110.0, "loop_lag_ms_max": 7.0, "thinking": {"moves": 2}}
+    b = {"node": "b", "ws_frames_sent": 5, "ws_messages_sent": 15, "ws_frames_direct": 4}
+    b |= {"ws_handed_off": 0, "ws_adopted": 3, "ws_forwarded": 1, "rss_mb": 90.5}
+    b |= {"peak_rss_mb": 95.5, "loop_lag_ms_max": 12.0, "thinking": {"moves": 1}}
+    assert _together([a, b]) == {
+        "ws_frames_sent": 15,
+        "ws_messages_sent": 45,
+        "ws_frames_direct": 14,
+        "ws_handed_off": 3,
+        "ws_adopted": 3,
+        "ws_forwarded": 1,
+        "rss_mb": 190.5,
+        "peak_rss_mb": 205.5,
+        "loop_lag_ms_max": 12.0,
+        "thinking": {"moves": 3},
+    }

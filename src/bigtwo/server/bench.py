@@ -249,12 +249,50 @@ def _per(actions: int, count: int | None) -> float | None:
     return None if count is None or not actions else round(count / actions, 2)
 
 
-async def _stats(lobby: Lobby, token: str) -> dict[str, Any]:
-    """The server's own figures, or none when it will not tell us (no operator token)."""
-    try:
-        return await lobby.stats(token)
-    except ServerError:
-        return {}
+async def _stats(lobby: Lobby, token: str, processes: int = 1) -> dict[str, Any]:
+    """The server's own figures, or none when it will not tell us (no operator token). With
+    several ``processes`` on its port, each answers for itself: it is asked on a new
+    connection each time (which reaches whichever process the system hands it to) until every
+    process has answered once, and their counts are put together (:func:`_together`)."""
+    if processes == 1:
+        try:
+            return await lobby.stats(token)
+        except ServerError:
+            return {}
+    each: dict[str, dict[str, Any]] = {}
+    for _ in range(20 * processes):
+        async with httpx.AsyncClient(timeout=10, trust_env=False) as http:
+            try:
+                stats = await Lobby(lobby.url, client=http).stats(token)
+            except ServerError:
+                return {}
+        each.setdefault(str(stats.get("node")), stats)  # (the first: a lag maximum resets)
+        if len(each) == processes:
+            return _together(list(each.values()))
+    return {}
+
+
+_SUMMED = (
+    "ws_frames_sent",
+    "ws_messages_sent",
+    "ws_frames_direct",
+    "ws_handed_off",
+    "ws_adopted",
+    "ws_forwarded",
+    "rss_mb",
+    "peak_rss_mb",
+)
+
+
+def _together(each: list[dict[str, Any]]) -> dict[str, Any]:
+    """The figures of several processes as one server's: counts and memory summed, the
+    longest loop lag, the computer players' moves summed."""
+    together: dict[str, Any] = {
+        key: sum(s[key] for s in each) for key in _SUMMED if all(key in s for s in each)
+    }
+    together["loop_lag_ms_max"] = max(s.get("loop_lag_ms_max") or 0 for s in each)
+    together["thinking"] = {"moves": sum((s.get("thinking") or {}).get("moves", 0) for s in each)}
+    return together
 
 
 async def _bench(
@@ -269,6 +307,7 @@ async def _bench(
     revolution_rooms: int = 0,
     revolution_level: str = "expert",
     profile: str | None = None,
+    processes: int = 1,
 ) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(timeout=30, limits=limits, trust_env=False) as http:
@@ -336,7 +375,7 @@ async def _bench(
         collector = asyncio.create_task(collect_garbage())
         await asyncio.sleep(min(2.0, max(0.5, think * 2)))  # warm up into steady state
         # (starts the server's loop-lag window afresh)
-        stats_before = await _stats(lobby, stats_token)
+        stats_before = await _stats(lobby, stats_token, processes)
         lag = LoopLag()
         lag_task = asyncio.create_task(lag.watch())
         load_before = os.getloadavg()
@@ -356,7 +395,7 @@ async def _bench(
         received_in_window = received[0] - received_before
         lag_task.cancel()
         collector.cancel()
-        stats = await _stats(lobby, stats_token)
+        stats = await _stats(lobby, stats_token, processes)
         latencies = sorted(lat for b in bots for sent, lat in b.latencies if t0 <= sent < t1)
         refusals = sum(len(b.refusals) for b in bots)
         failures = sum(b.failures for b in bots)
@@ -412,6 +451,11 @@ async def _bench(
         "revolution_level": revolution_level if revolution_rooms else None,
         "revolution_actions": sum(p.actions for p in people),
         "computer_moves_in_workers": (stats.get("thinking") or {}).get("moves"),
+        # In a cluster: the WebSockets handed to the process that runs their table
+        # (bigtwo.server.handoff) and those forwarded to it, since the server started (the
+        # bots connect while the bench sets up).
+        "ws_handed_off": stats.get("ws_handed_off"),
+        "ws_forwarded": stats.get("ws_forwarded"),
         "server_loop_lag_ms_max": stats.get("loop_lag_ms_max"),
         "client_loop_lag_ms_max": lag.take_max(),
         "server_rss_mb": stats.get("rss_mb"),
@@ -519,13 +563,7 @@ def run_bench(
             if pin:
                 result_pins = pin_apart(process.pid)
             wait_ready(base, timeout=60.0, process=process)  # (slow to start on a busy machine)
-            result = _run(load(base, stats_token=token, server_pid=process.pid))
-            if workers > 1:  # each process counts its own sends: one answered the stats
-                result.update(
-                    ws_frames_per_action=None,
-                    ws_messages_sent_per_action=None,
-                    ws_direct_share=None,
-                )
+            result = _run(load(base, stats_token=token, server_pid=process.pid, processes=workers))
             result.update(server=server, workers=workers)
             if pin:
                 result.update(result_pins)
