@@ -137,7 +137,7 @@ class Cluster:
     they are renewed from a thread of their own, and messages and takeovers run on the
     event loop."""
 
-    def __init__(self, redis_url: str, db: str, hub: LocalTables) -> None:
+    def __init__(self, redis_url: str, db: str, hub: LocalTables, handoff_dir: str = "") -> None:
         import redis
         import redis.asyncio
 
@@ -150,9 +150,9 @@ class Cluster:
         )
         self.owned: set[str] = set()
         self.app: ASGIApp | None = None  # the application requests are forwarded into
-        # WebSockets handed to this node's sibling processes instead of forwarded (set by the
-        # hub under ``serve --workers N``).
-        self.handoffs: Handoffs | None = None
+        # WebSockets handed to this node's sibling processes instead of forwarded (under
+        # ``serve --workers N``: ``handoff_dir`` holds their sockets).
+        self.handoffs = Handoffs(handoff_dir, self.node) if handoff_dir else None
         self.forwarded_sockets = 0  # WebSockets forwarded to their table's node through Redis
         # Forwarded conversations (a request or a WebSocket), on both sides: id -> the other
         # node and the queue of the messages it sent (None: it is over).

@@ -12,8 +12,9 @@ sent it; the first process then lets go of its copy. The client sees one handsha
 table's process, and nothing else changes.
 
 Only processes under one supervisor (one directory of sockets, made by ``bigtwo serve`` and
-readable by its user alone) hand sockets to each other; a node on another machine, a request that is not a WebSocket, and a
-server without the direct path (:mod:`bigtwo.server.direct`) still forward.
+readable by its user alone) hand sockets to each other; a node on another machine, a request
+that is not a WebSocket, and a server without the direct path (:mod:`bigtwo.server.direct`)
+still forward.
 """
 
 from __future__ import annotations

@@ -29,7 +29,6 @@ from ..service.table import Control, Refused, TableService, TableStatus, hash_to
 from ..store.tables import TableStore
 from .cluster import Cluster
 from .connection import ActorLimits, Connection, SendCounts, actor_of
-from .handoff import Handoffs
 from .room_limits import RoomLimits, SeatsWaiting
 from .runner import TableRunner
 from .settings import Settings as Settings  # (the hub's settings, for ``bigtwo serve``)
@@ -76,9 +75,8 @@ class Hub:
         # Several servers over one database: each table runs where its lease is.
         self.cluster: Cluster | None = None
         if self.settings.cluster:
-            self.cluster = Cluster(self.settings.cluster, getattr(store, "where", "memory"), self)
-            if self.settings.handoff_dir:
-                self.cluster.handoffs = Handoffs(self.settings.handoff_dir, self.cluster.node)
+            where = getattr(store, "where", "memory")
+            self.cluster = Cluster(self.settings.cluster, where, self, self.settings.handoff_dir)
 
     def next_serial(self) -> int:
         """The next number in the order tables are made or loaded in (over the whole cluster,
