@@ -6,7 +6,7 @@ import asyncio
 import gc
 import weakref
 
-from bigtwo.server.collector import collect_garbage
+from bigtwo.server.collector import collect_garbage, collection_paused
 
 
 async def _freed(ref: weakref.ref[Node]) -> bool:
@@ -56,3 +56,23 @@ async def test_a_cycle_that_outlived_the_young_scans_is_freed_by_the_full_collec
     finally:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
+
+
+def test_nothing_is_collected_while_paused_and_collection_comes_back_after():
+    assert gc.isenabled()
+    with collection_paused():
+        assert not gc.isenabled()
+        gone = weakref.ref(Node())
+        # far more new objects than start a young collection, and none starts
+        kept = [[] for _ in range(20 * gc.get_threshold()[0])]
+        assert gone() is not None and len(kept) > 0
+    assert gc.isenabled()
+    gc.collect()
+    assert gone() is None
+    gc.disable()
+    try:
+        with collection_paused():  # a process whose collector was off keeps it off
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import secrets
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
@@ -302,8 +302,8 @@ class TableClient:
             hello["watch"] = True
         if self.name:
             hello["name"] = self.name
-        await ws.send(json.dumps(hello))
-        data = json.loads(await ws.recv())
+        await ws.send(orjson.dumps(hello).decode())
+        data = orjson.loads(await ws.recv())
         batch = data if isinstance(data, list) else [data]
         first = batch[0] if batch else {}
         if first.get("type") != "welcome":
@@ -399,7 +399,7 @@ class TableClient:
 
     # -- receiving ----------------------------------------------------------------------------
     def _on_frame(self, frame: str | bytes) -> None:
-        data = json.loads(frame)
+        data = orjson.loads(frame)
         if isinstance(data, list):  # a batch: messages in order
             for msg in data:
                 self._handle(msg)
@@ -487,7 +487,7 @@ class TableClient:
         if ws is None:
             return
         with contextlib.suppress(ConnectionClosed):
-            await ws.send(json.dumps(message))
+            await ws.send(orjson.dumps(message).decode())
 
     async def request(
         self, message: dict[str, Any], timeout: float = 10.0, *, resend: bool = False

@@ -41,7 +41,7 @@ from .bench import (
     start_server,
     wait_ready,
 )
-from .collector import collect_garbage
+from .collector import collection_paused
 
 ADMIN_DB = "postgresql://postgres@127.0.0.1:5432/postgres"
 REDIS = "redis://127.0.0.1:6379/0"
@@ -200,23 +200,22 @@ async def _bench(
         while time.monotonic() < deadline and not all(b.state.status == "playing" for b in bots):
             await asyncio.sleep(0.05)
         setup_seconds = time.perf_counter() - setup_start
-        collector = asyncio.create_task(collect_garbage())
-        await asyncio.sleep(min(2.0, max(0.5, think * 2)))
-        stats = [await lobby.stats(token) for lobby in lobbies]
-        victim = len(urls) - 1 if kill_one else None
-        before = _resources(processes, db_url, redis_url)
-        t0 = time.perf_counter()
-        killed_at = None
-        if victim is not None:
-            await asyncio.sleep(seconds / 2)
-            killed_at = time.perf_counter()
-            processes[victim].send_signal(signal.SIGKILL)
-            await asyncio.sleep(seconds / 2)
-        else:
-            await asyncio.sleep(seconds)
-        t1 = time.perf_counter()
-        after = _resources(processes, db_url, redis_url)
-        collector.cancel()
+        with collection_paused():  # the bots measure: no pauses of their own (bench.py)
+            await asyncio.sleep(min(2.0, max(0.5, think * 2)))
+            stats = [await lobby.stats(token) for lobby in lobbies]
+            victim = len(urls) - 1 if kill_one else None
+            before = _resources(processes, db_url, redis_url)
+            t0 = time.perf_counter()
+            killed_at = None
+            if victim is not None:
+                await asyncio.sleep(seconds / 2)
+                killed_at = time.perf_counter()
+                processes[victim].send_signal(signal.SIGKILL)
+                await asyncio.sleep(seconds / 2)
+            else:
+                await asyncio.sleep(seconds)
+            t1 = time.perf_counter()
+            after = _resources(processes, db_url, redis_url)
         actions = [(sent, lat, table_of[id(b)]) for b in bots for sent, lat in b.latencies]
         acked: dict[tuple[str, int], list[tuple[str, int]]] = collections.defaultdict(list)
         for bot in bots:
