@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+from typing import Any
 
 import httpx
 import pytest
@@ -205,6 +206,40 @@ async def test_computer_takes_over_an_away_seat_and_hands_it_back(server: Server
                 await bot.close()
 
     await asyncio.wait_for(scenario(), 30)
+
+
+async def test_a_computer_whose_next_was_lost_says_it_again_while_the_table_waits(
+    server: Server,
+) -> None:
+    """Between deals a computer player says "next" from what the table shows, not only once
+    at the deal's end: when its "next" is lost (sent to a node that died before it answered)
+    it says it again while the table still waits for its seat, and the table deals on."""
+
+    async def scenario() -> None:
+        async with Lobby(server.url) as lobby:
+            room = await lobby.create_room(deals=2, seed=21, away_seconds=None)
+            bots = await _seat_bots(lobby, room)
+        late = bots[0]
+        lost: list[dict[str, Any]] = []
+        send, say_next = late._send, late.next_deal
+
+        async def lossy(message: dict[str, Any]) -> None:
+            if message.get("type") == "next" and not lost:
+                lost.append(message)  # never reaches the table, and no answer comes
+                return
+            await send(message)
+
+        late._send = lossy  # type: ignore[method-assign]
+        late.next_deal = lambda timeout=10.0: say_next(timeout=0.5)  # type: ignore[method-assign]
+        for bot in bots:
+            await bot.connect()
+        second = await got(bots[1], lambda m: m.get("type") == "deal" and m["deal"] == 2, 15)
+        assert second["deal"] == 2 and len(lost) == 1
+        await asyncio.gather(*(b.finished.wait() for b in bots))
+        for bot in bots:
+            await bot.close()
+
+    await asyncio.wait_for(scenario(), 40)
 
 
 async def test_turn_timer_plays_for_a_silent_player(server: Server) -> None:

@@ -580,6 +580,8 @@ class BotClient(TableClient):
         self.rate_limited = 0
         self._acting = False
         self._readied = False
+        self._saying_next = False
+        self._next_refused_at = -1
         self._refused_at = -1
         self._task: asyncio.Task[None] | None = None
         self.finished = asyncio.Event()
@@ -591,13 +593,7 @@ class BotClient(TableClient):
         if kind == "deal" and self.state.seat is not None:
             self.computer.seat = self.state.seat
             self.computer.new_deal()
-        if (
-            kind == "deal_end"
-            and self.auto_ready
-            and msg.get("next_deal")
-            and self.state.seat in msg["next_deal"].get("waiting", [])
-        ):
-            asyncio.get_running_loop().create_task(self._next())
+        self._maybe_say_next()
         if self.state.status == TableStatus.FINISHED:
             self.finished.set()
         if (
@@ -615,9 +611,30 @@ class BotClient(TableClient):
         with contextlib.suppress(BigTwoError, TimeoutError):
             await self.ready()
 
+    def _maybe_say_next(self) -> None:
+        """Between deals, say "next" while the table still waits for this seat: after the deal's
+        end, and again after a resync or a "next" that was lost with its connection."""
+        waiting = (self.state.next_deal or {}).get("waiting", [])
+        if (
+            self.auto_ready
+            and not self._saying_next
+            and self.state.seat in waiting
+            and self._next_refused_at != self.seen  # refused: not again until the table moves
+        ):
+            self._saying_next = True
+            asyncio.get_running_loop().create_task(self._next())
+
     async def _next(self) -> None:
-        with contextlib.suppress(BigTwoError, TimeoutError):
+        try:
             await self.next_deal()
+        except ActionRefused:
+            self._next_refused_at = self.seen
+        except (BigTwoError, TimeoutError):
+            pass  # lost with its connection: said again below while the table still waits
+        finally:
+            self._saying_next = False
+        if not self._closing and not self.closed.is_set():
+            self._maybe_say_next()
 
     def _maybe_act(self) -> None:
         if self._acting or not self.state.my_turn or self._refused_at == self.seen:
