@@ -146,9 +146,9 @@ def launch(pw: Any) -> tuple[Any, list[str]]:
     the last ``--disable-features`` it is given, so ours also carries the ones Playwright
     disables: read back from the browser's command line, and the browser launched again with
     them when ours lacked any (on Linux; elsewhere the first launch is kept)."""
-    marker = f"--bigtwo-tests={uuid.uuid4().hex}"  # a switch Chromium ignores, to find it by
     disabled = set(UNUSED_FEATURES)
     while True:
+        marker = f"--bigtwo-tests={uuid.uuid4().hex}"  # a switch Chromium ignores, to find it by
         feature_switch = "--disable-features=" + ",".join(sorted(disabled))
         b = pw.chromium.launch(
             executable_path=CHROMIUM, headless=True, args=[*CHROMIUM_ARGS, marker, feature_switch]
