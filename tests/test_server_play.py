@@ -242,6 +242,39 @@ async def test_a_computer_whose_next_was_lost_says_it_again_while_the_table_wait
     await asyncio.wait_for(scenario(), 40)
 
 
+async def test_a_computer_whose_ready_was_lost_says_it_again_and_the_match_starts(
+    server: Server,
+) -> None:
+    """A computer player's "ready" lost with its connection is said again while the room
+    waits, so the match starts."""
+
+    async def scenario() -> None:
+        async with Lobby(server.url) as lobby:
+            room = await lobby.create_room(deals=1, seed=22, away_seconds=None)
+            bots = await _seat_bots(lobby, room)
+        late = bots[0]
+        lost: list[dict[str, Any]] = []
+        send, say_ready = late._send, late.ready
+
+        async def lossy(message: dict[str, Any]) -> None:
+            if message.get("type") == "ready" and not lost:
+                lost.append(message)  # never reaches the table, and no answer comes
+                return
+            await send(message)
+
+        late._send = lossy  # type: ignore[method-assign]
+        late.ready = lambda ready=True, timeout=10.0: say_ready(ready, 0.5)  # type: ignore[method-assign]
+        for bot in bots:
+            await bot.connect()
+        started = await got(bots[1], lambda m: m.get("type") == "started", 15)
+        assert started["type"] == "started" and len(lost) == 1
+        await asyncio.gather(*(b.finished.wait() for b in bots))
+        for bot in bots:
+            await bot.close()
+
+    await asyncio.wait_for(scenario(), 40)
+
+
 async def test_turn_timer_plays_for_a_silent_player(server: Server) -> None:
     async def scenario() -> None:
         async with Lobby(server.url) as lobby:

@@ -596,6 +596,12 @@ class BotClient(TableClient):
         self._maybe_say_next()
         if self.state.status == TableStatus.FINISHED:
             self.finished.set()
+        self._maybe_say_ready()
+        self._maybe_act()
+        return True
+
+    def _maybe_say_ready(self) -> None:
+        """In the lobby, say "ready" once, and again if it was lost with its connection."""
         if (
             self.auto_ready
             and not self._readied
@@ -604,12 +610,16 @@ class BotClient(TableClient):
         ):
             self._readied = True
             asyncio.get_running_loop().create_task(self._ready())
-        self._maybe_act()
-        return True
 
     async def _ready(self) -> None:
-        with contextlib.suppress(BigTwoError, TimeoutError):
+        try:
             await self.ready()
+        except ActionRefused:
+            pass  # refused (the match began, the seat is not ours): not said again
+        except (BigTwoError, TimeoutError):
+            self._readied = False  # lost with its connection: said again while the room waits
+            if not self._closing and not self.closed.is_set():
+                self._maybe_say_ready()
 
     def _maybe_say_next(self) -> None:
         """Between deals, say "next" while the table still waits for this seat: after the deal's
