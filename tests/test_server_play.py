@@ -208,66 +208,50 @@ async def test_computer_takes_over_an_away_seat_and_hands_it_back(server: Server
     await asyncio.wait_for(scenario(), 30)
 
 
-async def test_a_computer_whose_next_was_lost_says_it_again_while_the_table_waits(
-    server: Server,
+def _lose_first(bot: BotClient, kind: str) -> list[dict[str, Any]]:
+    """The bot's first message of ``kind`` never reaches the table and gets no answer (sent to
+    a node that died), and its requests of that kind wait 0.5 s for one: the list of what was
+    lost."""
+    lost: list[dict[str, Any]] = []
+    send, request = bot._send, bot.request
+
+    async def lossy(message: dict[str, Any]) -> None:
+        if message.get("type") == kind and not lost:
+            lost.append(message)
+            return
+        await send(message)
+
+    async def quick(message: dict[str, Any], timeout: float = 10.0, **options: Any) -> Any:
+        return await request(message, 0.5 if message.get("type") == kind else timeout, **options)
+
+    bot._send = lossy  # type: ignore[method-assign]
+    bot.request = quick  # type: ignore[method-assign]
+    return lost
+
+
+@pytest.mark.parametrize(
+    ("kind", "deals", "awaited"),
+    [("ready", 1, "started"), ("next", 2, "deal")],  # the match starts; its second deal comes
+)
+async def test_a_computer_whose_ready_or_next_was_lost_says_it_again_while_the_table_waits(
+    server: Server, kind: str, deals: int, awaited: str
 ) -> None:
-    """Between deals a computer player says "next" from what the table shows, not only once
-    at the deal's end: when its "next" is lost (sent to a node that died before it answered)
-    it says it again while the table still waits for its seat, and the table deals on."""
+    """A computer player says "ready" in the lobby and "next" between deals from what the
+    table shows, not only once: when one is lost (sent to a node that died before it
+    answered) it says it again while the table still waits for its seat, and the match starts
+    or the next deal comes."""
 
     async def scenario() -> None:
         async with Lobby(server.url) as lobby:
-            room = await lobby.create_room(deals=2, seed=21, away_seconds=None)
+            room = await lobby.create_room(deals=deals, seed=21, away_seconds=None)
             bots = await _seat_bots(lobby, room)
-        late = bots[0]
-        lost: list[dict[str, Any]] = []
-        send, say_next = late._send, late.next_deal
-
-        async def lossy(message: dict[str, Any]) -> None:
-            if message.get("type") == "next" and not lost:
-                lost.append(message)  # never reaches the table, and no answer comes
-                return
-            await send(message)
-
-        late._send = lossy  # type: ignore[method-assign]
-        late.next_deal = lambda timeout=10.0: say_next(timeout=0.5)  # type: ignore[method-assign]
+        lost = _lose_first(bots[0], kind)
         for bot in bots:
             await bot.connect()
-        second = await got(bots[1], lambda m: m.get("type") == "deal" and m["deal"] == 2, 15)
-        assert second["deal"] == 2 and len(lost) == 1
-        await asyncio.gather(*(b.finished.wait() for b in bots))
-        for bot in bots:
-            await bot.close()
-
-    await asyncio.wait_for(scenario(), 40)
-
-
-async def test_a_computer_whose_ready_was_lost_says_it_again_and_the_match_starts(
-    server: Server,
-) -> None:
-    """A computer player's "ready" lost with its connection is said again while the room
-    waits, so the match starts."""
-
-    async def scenario() -> None:
-        async with Lobby(server.url) as lobby:
-            room = await lobby.create_room(deals=1, seed=22, away_seconds=None)
-            bots = await _seat_bots(lobby, room)
-        late = bots[0]
-        lost: list[dict[str, Any]] = []
-        send, say_ready = late._send, late.ready
-
-        async def lossy(message: dict[str, Any]) -> None:
-            if message.get("type") == "ready" and not lost:
-                lost.append(message)  # never reaches the table, and no answer comes
-                return
-            await send(message)
-
-        late._send = lossy  # type: ignore[method-assign]
-        late.ready = lambda ready=True, timeout=10.0: say_ready(ready, 0.5)  # type: ignore[method-assign]
-        for bot in bots:
-            await bot.connect()
-        started = await got(bots[1], lambda m: m.get("type") == "started", 15)
-        assert started["type"] == "started" and len(lost) == 1
+        came = await got(
+            bots[1], lambda m: m.get("type") == awaited and m.get("deal") in (None, deals), 15
+        )
+        assert came["type"] == awaited and len(lost) == 1
         await asyncio.gather(*(b.finished.wait() for b in bots))
         for bot in bots:
             await bot.close()
