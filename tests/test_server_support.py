@@ -167,8 +167,9 @@ def assert_no_foreign_cards(
             played |= to_mask(msg["cards"])
         own = hands[deal][seat] if (seat is not None and deal) else 0
         allowed = own | played | lead
-        # Ids are the client's own, tokens random letters that may look like a card.
-        text = json.dumps({k: v for k, v in msg.items() if k not in ("id", "token")})
+        # Ids are the client's own; tokens and invites random letters that may look like a card
+        # ("4d_ST0a…").
+        text = json.dumps({k: v for k, v in msg.items() if k not in ("id", "token", "invite")})
         for token in CARD_TOKEN.findall(text):
             checked += 1
             assert to_mask(token) & allowed, (
