@@ -187,6 +187,10 @@ def act(page: Any, activated: set[str], seen: dict[str, Any]) -> str | None:
         )
         return "pass"
     hint.click()
+    try:  # the hint's play raised; else the turn moved on (a window opened) before the click
+        wait_until(lambda: page.locator("[data-action=play]").is_enabled(), timeout=2, step=0.03)
+    except AssertionError:
+        return None
     page.click("[data-action=play]")
     wait_until(lambda: not page.locator(".hand .hand-card.selected").count(), what="the play")
     return "play"

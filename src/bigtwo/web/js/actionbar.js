@@ -35,16 +35,17 @@ export class ActionBar {
   }
 
   /**
-   * myTurn: we may act; selected: cards raised; lead: nothing on the table; canPass; cards: any in hand.
-   * @param {{myTurn: boolean, selected: number, lead: boolean, canPass: boolean, cards: number}} state
+   * myTurn: we may act; selected: cards raised; lead: nothing on the table; canPass; cards: any in
+   * hand; asked: the turn's choices have come (the seat's "turn" can follow the play before it).
+   * @param {{myTurn: boolean, selected: number, lead: boolean, canPass: boolean, cards: number, asked: boolean}} state
    */
-  update({ myTurn, selected, lead, canPass, cards }) {
+  update({ myTurn, selected, lead, canPass, cards, asked }) {
     /** @type {Record<ButtonKey, boolean>} */
     const disabled = {
       play: !myTurn || !selected,
       pass: !myTurn || !canPass,
       clear: !selected,
-      hint: !myTurn,
+      hint: !myTurn || !asked,
       "sort-rank": false,
       "sort-suit": false,
       "same-rank": !cards,

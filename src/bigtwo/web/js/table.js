@@ -742,6 +742,7 @@ export class TableScreen {
       lead: !deal?.table,
       canPass: !!deal?.canPass,
       cards: this.hand.cards.length,
+      asked: !!deal && (deal.legal.length > 0 || deal.canPass),
     })
   }
 
