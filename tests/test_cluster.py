@@ -188,7 +188,7 @@ async def test_a_node_shutting_down_hands_its_tables_over_at_once(
 
 @pytest.mark.slow
 def test_the_cluster_bench_kills_a_node_and_loses_no_acknowledged_action(
-    postgres: Any, redis_url: str
+    postgres: Any, redis_url: str, capfd: pytest.CaptureFixture[str]
 ) -> None:
     from bigtwo.server.bench_cluster import run_cluster_bench
 
@@ -200,6 +200,8 @@ def test_the_cluster_bench_kills_a_node_and_loses_no_acknowledged_action(
     assert figures["acknowledged_actions"] > 50
     assert (figures["lost_acknowledged_actions"], figures["duplicated_actions"]) == (0, 0)
     assert figures["errors"] == 0
+    # The killed node's pool is cleaned up without a warning of "leaked semaphore objects".
+    assert "resource_tracker" not in capfd.readouterr().err
 
 
 def test_a_cluster_needs_a_shared_database_and_says_so(tmp_path: Path, redis_url: str) -> None:

@@ -66,15 +66,17 @@ def start_server(
     log_level: str = "warning",
     stats_token: str = "",
     profile: str | None = None,
+    env: dict[str, str] | None = None,
 ) -> subprocess.Popen[bytes]:
     """A ``bigtwo serve`` process on 127.0.0.1:``port`` (wait for it with :func:`wait_ready`);
     ``stats_token``: the operator's token for its ``/api/stats``; ``profile``: the file a
-    profile of it is written to (see :func:`serve_profiled`)."""
+    profile of it is written to (see :func:`serve_profiled`); ``env``: more of its
+    environment."""
     serve = [
         "serve", "--host", "127.0.0.1", "--port", str(port),
         "--db", str(db), "--log-level", log_level, *(extra or []),
     ]  # fmt: skip
-    env = {**os.environ, "BIGTWO_STATS_TOKEN": stats_token}
+    env = {**os.environ, **(env or {}), "BIGTWO_STATS_TOKEN": stats_token}
     if profile is None:
         command = [sys.executable, "-m", "bigtwo.cli", *serve]
     else:
