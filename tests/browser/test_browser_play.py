@@ -3,6 +3,7 @@ a refused play and its reason, and a reload that rejoins the seat with the same 
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable
@@ -355,3 +356,41 @@ def test_a_single_onto_five_cards_is_told_five_are_needed(new_page: Any) -> None
     assert box.inner_text().startswith("That does not beat ") and box.inner_text().endswith(
         ": it takes a play of 5 cards"
     ), (box.inner_text(), cards)
+
+
+def test_hint_waits_for_the_turns_choices(new_page: Any) -> None:
+    """The play before a seat's turn and the seat's "turn" (its legal plays) are two messages:
+    between them the page knows whose turn it is but not yet what may be played. Hint waits
+    for the choices instead of saying there is no play to suggest."""
+    page = new_page()
+    held: list[str] = []
+    routes: list[Any] = []
+
+    def hold_our_first_turn(ws: Any) -> None:
+        server = ws.connect_to_server()
+        routes.append(ws)
+
+        def from_server(message: str) -> None:
+            if not held and json.loads(message).get("type") == "turn":
+                held.append(message)  # sent on below, when the test says
+            else:
+                ws.send(message)
+
+        server.on_message(from_server)
+        ws.on_message(server.send)
+
+    page.route_web_socket(re.compile(r"/ws/"), hold_our_first_turn)
+    create_room(page, seats=["human", "greedy", "greedy", "greedy"], seed=11)
+    wait_until(lambda: held, what="our first turn, held back")
+    wait_until(lambda: page.locator(".me .your-turn").count(), what="the page to say our turn")
+    hint = page.locator("[data-action=hint]")
+    assert hint.is_disabled() and page.locator("[data-action=pass]").is_disabled()
+    page.locator(".hand .hand-card").first.focus()
+    page.keyboard.press("h")  # the key asks too: nothing yet, and no word of "no play"
+    assert page.locator(".hand .hand-card.selected").count() == 0
+    assert "suggest" not in message(page)
+    routes[-1].send(held[0])
+    wait_until(hint.is_enabled, what="Hint, once the turn's choices have come")
+    hint.click()
+    assert page.locator(".hand .hand-card.selected").count() >= 1
+    assert page.locator("[data-action=play]").is_enabled()

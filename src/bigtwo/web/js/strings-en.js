@@ -152,7 +152,6 @@ export const STRINGS_EN = {
   "table.closed": "Table closed: {reason}",
   "table.cannotPass": "You lead: you cannot pass",
   "table.hintPass": "Nothing beats it: pass",
-  "table.hintNone": "No play to suggest",
   "table.hintShow": "Hint {n} of {of}: press Hint again for another",
   "table.offline": "Not connected to the server: trying again…",
   "table.noRoom": "There is no such table",

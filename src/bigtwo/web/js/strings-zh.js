@@ -152,7 +152,6 @@ export const STRINGS_ZH = {
   "table.closed": "牌桌已關閉：{reason}",
   "table.cannotPass": "由你出牌：不能過",
   "table.hintPass": "沒有牌大得過：過吧",
-  "table.hintNone": "沒有可提示的出牌",
   "table.hintShow": "提示 {n}/{of}：再按提示看下一個",
   "table.offline": "未連上伺服器：正在重試…",
   "table.noRoom": "沒有這張牌桌",

@@ -337,10 +337,11 @@ export class TableScreen {
 
   hint() {
     const legal = this.model.deal?.legal || [];
-    if (!this.myTurn()) return;
+    // Not before the turn's choices have come (the seat's "turn" can follow the play before it).
+    if (!this.myTurn() || !this.asked()) return;
     if (!legal.length) {
       this.hand.clear();
-      this.setMessage(this.model.deal?.canPass ? t("table.hintPass") : t("table.hintNone"), false);
+      this.setMessage(t("table.hintPass"), false);
       return;
     }
     this.hintAt = (this.hintAt + 1) % legal.length;
@@ -742,8 +743,14 @@ export class TableScreen {
       lead: !deal?.table,
       canPass: !!deal?.canPass,
       cards: this.hand.cards.length,
-      asked: !!deal && (deal.legal.length > 0 || deal.canPass),
+      asked: this.asked(),
     })
+  }
+
+  /** Whether the turn's choices have come: the legal plays, or leave to pass. */
+  asked() {
+    const deal = this.model.deal;
+    return !!deal && (deal.legal.length > 0 || deal.canPass);
   }
 
   async downloadRecord() {
