@@ -255,7 +255,7 @@ class TableClient:
         self.messages: list[dict[str, Any]] = []
         self.errors: list[dict[str, Any]] = []  # errors not tied to an awaited action
         self.acked: dict[str, int] = {}  # message id -> event number, for every ack
-        self.action_ids: list[str] = []  # ids of every play and pass sent
+        self.action_ids: list[str] = []  # ids of every move sent (play, pass, the expansion's)
         self.reconnects = 0
         self.closed = asyncio.Event()
         self.close_code: int | None = None
@@ -497,7 +497,8 @@ class TableClient:
         message = dict(message)
         message.setdefault("id", self.new_id())
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        # Only idempotent actions (play, pass: the server dedupes their ids) are sent again.
+        # Only the table's moves are sent again (play, pass and the expansion's: the server
+        # applies each id once); ready, next, chat and the rest fail with their connection.
         self._pending[message["id"]] = (message if resend else _NO_RESEND, future)
         if resend:
             self.action_ids.append(message["id"])

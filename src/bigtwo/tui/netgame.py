@@ -226,7 +226,8 @@ class NetGame(MirroredTable):
 
     # -- the moves of Big 2 RevolutioN: sent to the server, which has the last word ---------------
     def _move(self, message: dict[str, Any]) -> None:
-        self._send(self.client.request({**message, "v": self.client.seen}))
+        # Sent again after a reconnect, with its id, as a play is: the server applies it once.
+        self._send(self.client.request({**message, "v": self.client.seen}, resend=True))
 
     def activate(self, seat: int, card: int, target: int | None = None, give: int = -1) -> None:
         self._check(seat)
