@@ -359,22 +359,31 @@ def test_a_single_onto_five_cards_is_told_five_are_needed(new_page: Any) -> None
 
 
 def test_hint_waits_for_the_turns_choices(new_page: Any) -> None:
-    """The play before a seat's turn and the seat's "turn" (its legal plays) are two messages:
-    between them the page knows whose turn it is but not yet what may be played. Hint waits
-    for the choices instead of saying there is no play to suggest."""
+    """The play before a seat's turn and the seat's "turn" (its legal plays) are two messages;
+    the page asks for batches, so they come in one frame, but here the turn is held back:
+    knowing whose turn it is and not yet what may be played, Hint waits for the choices
+    instead of saying there is no play to suggest."""
     page = new_page()
     held: list[str] = []
+    batches: list[int] = []  # the sizes of the frames that came as a batch
     routes: list[Any] = []
 
     def hold_our_first_turn(ws: Any) -> None:
         server = ws.connect_to_server()
         routes.append(ws)
 
-        def from_server(message: str) -> None:
-            if not held and json.loads(message).get("type") == "turn":
-                held.append(message)  # sent on below, when the test says
-            else:
-                ws.send(message)
+        def from_server(frame: str) -> None:
+            data = json.loads(frame)
+            batch = data if isinstance(data, list) else [data]  # the page asks for batches
+            if isinstance(data, list):
+                batches.append(len(data))
+            turn = [m for m in batch if m.get("type") == "turn"]
+            if held or not turn:
+                ws.send(frame)
+                return
+            held.append(json.dumps(turn[0]))  # sent on below, when the test says
+            if rest := [m for m in batch if m is not turn[0]]:
+                ws.send(json.dumps(rest))
 
         server.on_message(from_server)
         ws.on_message(server.send)
@@ -389,6 +398,7 @@ def test_hint_waits_for_the_turns_choices(new_page: Any) -> None:
     page.keyboard.press("h")  # the key asks too: nothing yet, and no word of "no play"
     assert page.locator(".hand .hand-card.selected").count() == 0
     assert "suggest" not in message(page)
+    assert any(n > 1 for n in batches), batches  # several messages in one frame
     routes[-1].send(held[0])
     wait_until(hint.is_enabled, what="Hint, once the turn's choices have come")
     hint.click()

@@ -203,8 +203,10 @@ export class TableSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.attempt = 0;
+      // batch: what one move brings (the play, the next seat's turn, the ack) comes in one
+      // frame, handled at once, so the page never shows the state between two of its messages.
       /** @type {HelloMessage} */
-      const hello = { type: "hello", protocol: PROTOCOL };
+      const hello = { type: "hello", protocol: PROTOCOL, batch: true };
       if (this.token) hello.token = this.token;
       if (this.watch) hello.watch = true;
       if (this.name && !this.token) hello.name = this.name;
@@ -213,19 +215,21 @@ export class TableSocket {
       ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (ev) => {
-      /** @type {ServerMessage} */
-      let msg;
+      /** @type {ServerMessage | ServerMessage[]} */
+      let data;
       try {
-        msg = JSON.parse(ev.data);
+        data = JSON.parse(ev.data);
       } catch {
         return;
       }
-      if (msg.type === "welcome") {
-        this.onStatus("open", msg);
-        this.resend();
+      for (const msg of Array.isArray(data) ? data : [data]) {
+        if (msg.type === "welcome") {
+          this.onStatus("open", msg);
+          this.resend();
+        }
+        this.settle(msg);
+        this.onMessage(msg);
       }
-      this.settle(msg);
-      this.onMessage(msg);
     };
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
