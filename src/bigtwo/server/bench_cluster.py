@@ -80,11 +80,12 @@ def run_cluster_bench(
                 "--cluster", redis_url,
             ]  # fmt: skip
             urls = []
+            victim = nodes - 1 if kill_one else None  # the node killed halfway
             for node in range(nodes):
                 port = free_port()
-                # The node killed halfway (the last) leaves its computers' pool behind: the
-                # pool's resource tracker frees its semaphores and need not warn of them.
-                killed = kill_one and node == nodes - 1
+                # The node killed leaves its computers' pool behind: the pool's resource
+                # tracker frees its semaphores and need not warn of them.
+                killed = node == victim
                 env = {"PYTHONWARNINGS": "ignore:resource_tracker:UserWarning"} if killed else {}
                 processes.append(
                     start_server(port, db_url, extra=limits, stats_token=token, env=env)
@@ -100,7 +101,7 @@ def run_cluster_bench(
                     seconds,
                     think,
                     level,
-                    kill_one,
+                    victim,
                     token,
                     db_url,
                     redis_url,
@@ -159,7 +160,7 @@ async def _bench(
     seconds: float,
     think: float,
     level: str,
-    kill_one: bool,
+    victim: int | None,
     token: str,
     db_url: str,
     redis_url: str,
@@ -209,7 +210,6 @@ async def _bench(
         with collection_paused():  # the bots measure: no pauses of their own (bench.py)
             await asyncio.sleep(min(2.0, max(0.5, think * 2)))
             stats = [await lobby.stats(token) for lobby in lobbies]
-            victim = len(urls) - 1 if kill_one else None
             before = _resources(processes, db_url, redis_url)
             t0 = time.perf_counter()
             killed_at = None

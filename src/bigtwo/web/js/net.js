@@ -233,7 +233,7 @@ export class TableSocket {
     };
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
-      // Plays and passes wait to be sent again, with the same id, once we are back: the
+      // Moves (RESENT) wait to be sent again, with the same id, once we are back: the
       // server applies an id once, so a move is never doubled. Anything else fails now.
       for (const [id, p] of this.pending) {
         if (RESENT.has(p.message.type) && !this.stopped) continue;
